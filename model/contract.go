@@ -1,0 +1,223 @@
+package model
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// ContractVersion is written into every canonical contract so a future change of what a
+// contract holds can never collide with an old digest.
+const ContractVersion = "vouch-contract/1"
+
+// Contract is what an approval binds to: the security-relevant fields of a component and
+// the SHA-256 of every file in its closure. Files outside the closure (a README) are not
+// part of it, so editing them keeps the approval.
+type Contract struct {
+	Kind   Kind
+	Fields Fields
+	Files  []File
+}
+
+// Canonical returns the RFC 8785 (JCS) serialization of the contract.
+func (c *Contract) Canonical() ([]byte, error) {
+	files := make([]any, 0, len(c.Files))
+	sorted := append([]File(nil), c.Files...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	for _, f := range sorted {
+		files = append(files, map[string]any{"path": f.Path, "sha256": f.SHA256, "size": f.Size, "exec": f.Exec})
+	}
+	doc := map[string]any{
+		"contract": ContractVersion,
+		"kind":     string(c.Kind),
+		"fields":   []Field(c.Fields),
+		"files":    files,
+	}
+	var b strings.Builder
+	if err := writeCanonical(&b, doc); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
+
+// Digest returns "sha256:<hex>" of the canonical contract.
+func (c *Contract) Digest() (string, error) {
+	canon, err := c.Canonical()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(canon)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// MustDigest is Digest for contracts built only from supported value types; it returns
+// "" on error so that a bad contract can never match a recorded digest.
+func (c *Contract) MustDigest() string {
+	d, err := c.Digest()
+	if err != nil {
+		return ""
+	}
+	return d
+}
+
+// CanonicalJSON serializes a JSON-like value as RFC 8785 canonical JSON.
+func CanonicalJSON(v any) ([]byte, error) {
+	var b strings.Builder
+	if err := writeCanonical(&b, v); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
+
+func writeCanonical(b *strings.Builder, v any) error {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		if x {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case string:
+		writeCanonicalString(b, x)
+	case int:
+		b.WriteString(strconv.FormatInt(int64(x), 10))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case uint64:
+		b.WriteString(strconv.FormatUint(x, 10))
+	case float64:
+		s, err := es6Number(x)
+		if err != nil {
+			return err
+		}
+		b.WriteString(s)
+	case []string:
+		b.WriteByte('[')
+		for i, s := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeCanonicalString(b, s)
+		}
+		b.WriteByte(']')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeCanonical(b, e); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case Fields:
+		return writeCanonical(b, []Field(x))
+	case []Field:
+		m := make(map[string]any, len(x))
+		for _, f := range x {
+			if _, dup := m[f.Key]; dup {
+				return fmt.Errorf("canonical json: duplicate key %q", f.Key)
+			}
+			m[f.Key] = f.Value
+		}
+		return writeCanonical(b, m)
+	case map[string]string:
+		m := make(map[string]any, len(x))
+		for k, s := range x {
+			m[k] = s
+		}
+		return writeCanonical(b, m)
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		// RFC 8785 §3.2.3: keys sorted by their UTF-16 code units.
+		sort.Slice(keys, func(i, j int) bool { return lessUTF16(keys[i], keys[j]) })
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeCanonicalString(b, k)
+			b.WriteByte(':')
+			if err := writeCanonical(b, x[k]); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	default:
+		return fmt.Errorf("canonical json: unsupported value type %T", v)
+	}
+	return nil
+}
+
+func lessUTF16(a, b string) bool {
+	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
+	for i := 0; i < len(ua) && i < len(ub); i++ {
+		if ua[i] != ub[i] {
+			return ua[i] < ub[i]
+		}
+	}
+	return len(ua) < len(ub)
+}
+
+// writeCanonicalString escapes as RFC 8785 §3.2.2.2 requires: only '"', '\\' and control
+// characters, with the short forms where JSON has them; invalid UTF-8 becomes U+FFFD.
+func writeCanonicalString(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20:
+			fmt.Fprintf(b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// es6Number formats a float as ECMAScript Number.prototype.toString does (RFC 8785 §3.2.2.3).
+func es6Number(f float64) (string, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "", fmt.Errorf("canonical json: %v is not a JSON number", f)
+	}
+	if f == 0 {
+		return "0", nil
+	}
+	abs := math.Abs(f)
+	if abs >= 1e21 || abs < 1e-6 {
+		s := strconv.FormatFloat(f, 'e', -1, 64)
+		// Go writes e+07 / e-07; ECMAScript writes e+7 / e-7.
+		mant, exp, _ := strings.Cut(s, "e")
+		sign := exp[0]
+		digits := strings.TrimLeft(exp[1:], "0")
+		return mant + "e" + string(sign) + digits, nil
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64), nil
+}

@@ -1,0 +1,508 @@
+// Package fsguard is the only way vouch reads package files. It resolves a package root,
+// follows symlinks itself so that every hop is checked against the root, rejects special
+// files without opening them for long (a FIFO never blocks a read), and enforces the
+// limits of DESIGN.md §10 with bounded readers. Package files are hostile input.
+package fsguard
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// Limits bound what a package may make vouch read.
+type Limits struct {
+	MaxFileBytes    int64 // one file
+	MaxTotalBytes   int64 // every file read through one Root
+	MaxEntries      int   // directory entries listed through one Root
+	MaxDepth        int   // directory levels below the root
+	MaxSymlinkHops  int   // symlinks followed while resolving one path
+	MaxManifestSize int64 // manifests (plugin.json, PLUGIN.toml, manifest.json, mcp.json)
+}
+
+// DefaultLimits are the Portable Agent Packages reference limits, applied to every format.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxFileBytes:    64 << 20,
+		MaxTotalBytes:   256 << 20,
+		MaxEntries:      4096,
+		MaxDepth:        32,
+		MaxSymlinkHops:  40,
+		MaxManifestSize: 1 << 20,
+	}
+}
+
+// Code classifies a refusal so loaders can turn it into a diagnostic code.
+type Code string
+
+const (
+	CodeNotFound      Code = "not-found"
+	CodeEscape        Code = "path-escape"
+	CodeDangling      Code = "symlink-dangling"
+	CodeLoop          Code = "symlink-loop"
+	CodeNotRegular    Code = "not-regular-file"
+	CodeNotDir        Code = "not-directory"
+	CodeTooLarge      Code = "file-too-large"
+	CodeTotalExceeded Code = "package-too-large"
+	CodeTooMany       Code = "too-many-entries"
+	CodeTooDeep       Code = "too-deep"
+	CodeBadPath       Code = "bad-path"
+	CodeIO            Code = "io-error"
+)
+
+// Error is a refusal to read a path, with the reason as a Code.
+type Error struct {
+	Code Code
+	Path string // slash path relative to the root
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Path + ": " + e.Msg }
+
+// CodeOf returns the Code of an fsguard error, or "" for other errors.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// IsNotFound reports whether err says the path does not exist (without a dangling link).
+func IsNotFound(err error) bool { return CodeOf(err) == CodeNotFound }
+
+// Type is what a path is after symlinks are followed.
+type Type int
+
+const (
+	TypeMissing Type = iota
+	TypeFile
+	TypeDir
+	TypeOther // FIFO, socket, device
+)
+
+func (t Type) String() string {
+	return [...]string{"missing", "regular file", "directory", "special file"}[t]
+}
+
+// Entry describes a path inside the root.
+type Entry struct {
+	Name    string // base name
+	Rel     string // slash path relative to the root
+	Type    Type   // after following symlinks
+	Symlink bool   // the path itself (last element) is a symlink
+	Size    int64
+	Exec    bool // any execute bit set on the resolved file
+}
+
+// Root is a package root. It is safe for concurrent use.
+type Root struct {
+	abs    string
+	limits Limits
+	root   *os.Root
+
+	mu      sync.Mutex
+	total   int64
+	entries int
+}
+
+// Open resolves dir (following symlinks in the path the user gave) and returns a Root.
+func Open(dir string, limits Limits) (*Root, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Path: dir, Msg: err.Error()}
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &Error{Code: CodeNotFound, Path: dir, Msg: "no such directory"}
+		}
+		return nil, &Error{Code: CodeIO, Path: dir, Msg: err.Error()}
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Path: dir, Msg: err.Error()}
+	}
+	if !st.IsDir() {
+		return nil, &Error{Code: CodeNotDir, Path: dir, Msg: "not a directory"}
+	}
+	r, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Path: dir, Msg: err.Error()}
+	}
+	return &Root{abs: real, limits: limits, root: r}, nil
+}
+
+// Path returns the absolute, symlink-free path of the root.
+func (r *Root) Path() string { return r.abs }
+
+// Limits returns the limits this root enforces.
+func (r *Root) Limits() Limits { return r.limits }
+
+// Close releases the root directory handle.
+func (r *Root) Close() error { return r.root.Close() }
+
+// BytesRead returns how many bytes were read through this root so far.
+func (r *Root) BytesRead() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.total
+}
+
+// clean validates a package-relative slash path and returns it cleaned.
+func clean(rel string) (string, error) {
+	if rel == "" || rel == "." {
+		return ".", nil
+	}
+	if strings.ContainsRune(rel, 0) {
+		return "", &Error{Code: CodeBadPath, Path: rel, Msg: "path contains a NUL byte"}
+	}
+	if strings.Contains(rel, "\\") {
+		return "", &Error{Code: CodeBadPath, Path: rel, Msg: "path contains a backslash"}
+	}
+	if path.IsAbs(rel) {
+		return "", &Error{Code: CodeEscape, Path: rel, Msg: "absolute path is outside the package"}
+	}
+	c := path.Clean(rel)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", &Error{Code: CodeEscape, Path: rel, Msg: "path leaves the package root"}
+	}
+	return c, nil
+}
+
+// Resolve follows every symlink in rel, hop by hop, and returns the slash path relative
+// to the root that it finally names. Every hop must stay inside the root. A path whose
+// final element does not exist returns CodeNotFound; a symlink to nothing, CodeDangling.
+func (r *Root) Resolve(rel string) (string, error) {
+	c, err := clean(rel)
+	if err != nil {
+		return "", err
+	}
+	if c == "." {
+		return ".", nil
+	}
+	pending := strings.Split(c, "/")
+	var done []string
+	hops := 0
+	viaLink := false
+	for len(pending) > 0 {
+		part := pending[0]
+		pending = pending[1:]
+		switch part {
+		case ".", "":
+			continue
+		case "..":
+			if len(done) == 0 {
+				return "", &Error{Code: CodeEscape, Path: rel, Msg: "symlink leads outside the package root"}
+			}
+			done = done[:len(done)-1]
+			continue
+		}
+		cur := strings.Join(append(append([]string(nil), done...), part), "/")
+		if len(done)+1 > r.limits.MaxDepth+1 {
+			return "", &Error{Code: CodeTooDeep, Path: rel, Msg: fmt.Sprintf("more than %d directory levels", r.limits.MaxDepth)}
+		}
+		st, err := r.root.Lstat(cur)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				if viaLink {
+					return "", &Error{Code: CodeDangling, Path: rel, Msg: "symlink points to a path that does not exist"}
+				}
+				return "", &Error{Code: CodeNotFound, Path: rel, Msg: "does not exist"}
+			}
+			if errors.Is(err, syscall.ENOTDIR) {
+				return "", &Error{Code: CodeNotFound, Path: rel, Msg: "a parent is not a directory"}
+			}
+			return "", &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
+		}
+		if st.Mode()&fs.ModeSymlink == 0 {
+			done = append(done, part)
+			continue
+		}
+		hops++
+		if hops > r.limits.MaxSymlinkHops {
+			return "", &Error{Code: CodeLoop, Path: rel, Msg: fmt.Sprintf("more than %d symlink hops (a loop?)", r.limits.MaxSymlinkHops)}
+		}
+		target, err := r.root.Readlink(cur)
+		if err != nil {
+			return "", &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
+		}
+		viaLink = true
+		if filepath.IsAbs(target) {
+			// An absolute target is contained only if it points back inside the root.
+			t := filepath.Clean(target)
+			if t != r.abs && !strings.HasPrefix(t, r.abs+string(filepath.Separator)) {
+				return "", &Error{Code: CodeEscape, Path: rel, Msg: "symlink leads outside the package root"}
+			}
+			inner, _ := filepath.Rel(r.abs, t)
+			done = nil
+			pending = append(strings.Split(filepath.ToSlash(inner), "/"), pending...)
+			continue
+		}
+		pending = append(strings.Split(filepath.ToSlash(target), "/"), pending...)
+	}
+	if len(done) == 0 {
+		return ".", nil
+	}
+	return strings.Join(done, "/"), nil
+}
+
+// Stat describes rel after following symlinks. A missing path returns an Entry of
+// TypeMissing and a CodeNotFound error.
+func (r *Root) Stat(rel string) (Entry, error) {
+	c, err := clean(rel)
+	if err != nil {
+		return Entry{Rel: rel}, err
+	}
+	e := Entry{Name: path.Base(c), Rel: c}
+	if c != "." {
+		if lst, err := r.root.Lstat(c); err == nil {
+			e.Symlink = lst.Mode()&fs.ModeSymlink != 0
+		}
+	}
+	real, err := r.Resolve(c)
+	if err != nil {
+		return e, err
+	}
+	st, err := r.root.Lstat(real)
+	if err != nil {
+		return e, &Error{Code: CodeIO, Path: c, Msg: err.Error()}
+	}
+	e.Type = typeOf(st.Mode())
+	e.Size = st.Size()
+	e.Exec = st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+	return e, nil
+}
+
+// Lstat describes rel itself without following a final symlink (parents are resolved).
+func (r *Root) Lstat(rel string) (Entry, error) {
+	c, err := clean(rel)
+	if err != nil {
+		return Entry{Rel: rel}, err
+	}
+	dir, base := path.Split(c)
+	realDir := "."
+	if dir != "" {
+		if realDir, err = r.Resolve(strings.TrimSuffix(dir, "/")); err != nil {
+			return Entry{Rel: c, Name: base}, err
+		}
+	}
+	st, err := r.root.Lstat(path.Join(realDir, base))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Entry{Rel: c, Name: base}, &Error{Code: CodeNotFound, Path: c, Msg: "does not exist"}
+		}
+		return Entry{Rel: c, Name: base}, &Error{Code: CodeIO, Path: c, Msg: err.Error()}
+	}
+	e := Entry{Name: base, Rel: c, Symlink: st.Mode()&fs.ModeSymlink != 0, Size: st.Size()}
+	if !e.Symlink {
+		e.Type = typeOf(st.Mode())
+		e.Exec = st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+	}
+	return e, nil
+}
+
+func typeOf(m fs.FileMode) Type {
+	switch {
+	case m.IsRegular():
+		return TypeFile
+	case m.IsDir():
+		return TypeDir
+	default:
+		return TypeOther
+	}
+}
+
+// ReadFile reads a regular file, following contained symlinks, refusing anything larger
+// than max bytes (or the per-file limit when max <= 0) without reading past the limit.
+func (r *Root) ReadFile(rel string, max int64) ([]byte, error) {
+	real, err := r.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	return r.readResolved(rel, real, max)
+}
+
+// ReadFileNoFollow reads a regular file that must not itself be a symlink (formats that
+// forbid symlinks: Dalo tools, instructions). Parent directories are still resolved.
+func (r *Root) ReadFileNoFollow(rel string, max int64) ([]byte, error) {
+	e, err := r.Lstat(rel)
+	if err != nil {
+		return nil, err
+	}
+	if e.Symlink {
+		return nil, &Error{Code: CodeNotRegular, Path: e.Rel, Msg: "is a symlink"}
+	}
+	real, err := r.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	return r.readResolved(rel, real, max)
+}
+
+func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
+	if max <= 0 || max > r.limits.MaxFileBytes {
+		max = r.limits.MaxFileBytes
+	}
+	// O_NONBLOCK so that a FIFO planted under a manifest's name cannot block the open;
+	// O_NOFOLLOW because Resolve already followed every link and checked it.
+	f, err := r.root.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
+	}
+	if !st.Mode().IsRegular() {
+		what := "a directory"
+		if !st.IsDir() {
+			what = "a special file (FIFO, socket or device)"
+		}
+		return nil, &Error{Code: CodeNotRegular, Path: rel, Msg: "is " + what + ", not a regular file"}
+	}
+	if st.Size() > max {
+		return nil, &Error{Code: CodeTooLarge, Path: rel, Msg: fmt.Sprintf("is %d bytes, over the %d-byte limit", st.Size(), max)}
+	}
+	if err := r.reserve(rel, st.Size()); err != nil {
+		return nil, err
+	}
+	// The size can change between Stat and Read; the limited reader is the real bound.
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
+	}
+	if int64(len(data)) > max {
+		return nil, &Error{Code: CodeTooLarge, Path: rel, Msg: fmt.Sprintf("grew past the %d-byte limit while being read", max)}
+	}
+	if extra := int64(len(data)) - st.Size(); extra > 0 {
+		if err := r.reserve(rel, extra); err != nil {
+			return nil, err
+		}
+	}
+	return data, nil
+}
+
+func (r *Root) reserve(rel string, n int64) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.total+n > r.limits.MaxTotalBytes {
+		return &Error{Code: CodeTotalExceeded, Path: rel, Msg: fmt.Sprintf("reading it would pass the %d-byte package limit", r.limits.MaxTotalBytes)}
+	}
+	r.total += n
+	return nil
+}
+
+// ReadDir lists a directory (following contained symlinks to reach it), sorted by name.
+// Each entry's Type follows symlinks; a link that cannot be resolved keeps TypeMissing
+// and its error is returned in errs by name. Listing counts against MaxEntries.
+func (r *Root) ReadDir(rel string) ([]Entry, map[string]error, error) {
+	real, err := r.Resolve(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	if depth(real) > r.limits.MaxDepth {
+		return nil, nil, &Error{Code: CodeTooDeep, Path: rel, Msg: fmt.Sprintf("more than %d directory levels", r.limits.MaxDepth)}
+	}
+	f, err := r.root.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ENOTDIR) {
+			return nil, nil, &Error{Code: CodeNotDir, Path: rel, Msg: "is not a directory"}
+		}
+		return nil, nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
+	}
+	defer f.Close()
+	var names []string
+	for {
+		batch, err := f.Readdirnames(256)
+		names = append(names, batch...)
+		if err := r.countEntries(rel, len(batch)); err != nil {
+			return nil, nil, err
+		}
+		if err == io.EOF || len(batch) == 0 {
+			break
+		}
+		if err != nil {
+			return nil, nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
+		}
+	}
+	sort.Strings(names)
+	base := rel
+	if c, err := clean(rel); err == nil {
+		base = c
+	}
+	entries := make([]Entry, 0, len(names))
+	var errs map[string]error
+	for _, n := range names {
+		child := n
+		if base != "." {
+			child = base + "/" + n
+		}
+		e, err := r.Stat(child)
+		e.Name, e.Rel = n, child
+		if err != nil {
+			if errs == nil {
+				errs = map[string]error{}
+			}
+			errs[n] = err
+		}
+		entries = append(entries, e)
+	}
+	return entries, errs, nil
+}
+
+func (r *Root) countEntries(rel string, n int) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.entries += n
+	if r.entries > r.limits.MaxEntries {
+		return &Error{Code: CodeTooMany, Path: rel, Msg: fmt.Sprintf("the package has more than %d entries", r.limits.MaxEntries)}
+	}
+	return nil
+}
+
+func depth(rel string) int {
+	if rel == "." {
+		return 0
+	}
+	return strings.Count(rel, "/") + 1
+}
+
+// WalkFunc is called for every entry below the walked directory, in lexical order.
+// err is set for entries that could not be resolved; returning an error stops the walk.
+type WalkFunc func(e Entry, err error) error
+
+// Walk visits every entry below rel without following symlinked directories (a symlink is
+// reported as an entry with Symlink set), bounded by MaxDepth and MaxEntries.
+func (r *Root) Walk(rel string, fn WalkFunc) error {
+	entries, errs, err := r.ReadDir(rel)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := fn(e, errs[e.Name]); err != nil {
+			return err
+		}
+		if e.Type == TypeDir && !e.Symlink {
+			if depth(e.Rel) >= r.limits.MaxDepth {
+				if err := fn(e, &Error{Code: CodeTooDeep, Path: e.Rel, Msg: fmt.Sprintf("more than %d directory levels", r.limits.MaxDepth)}); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := r.Walk(e.Rel, fn); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

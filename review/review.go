@@ -1,0 +1,192 @@
+// Package review turns paths into packages: it detects which format each path holds,
+// runs that format's loader and returns the packages in a stable order. Loaders are pure:
+// files in, model out, no writes.
+package review
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"vouch/model"
+	"vouch/review/agentplugins"
+	"vouch/review/dalo"
+	"vouch/review/fsguard"
+	"vouch/review/splice"
+)
+
+// Options configure a review run.
+type Options struct {
+	// SourceID is the source identity used in Dalo references (default "validation").
+	SourceID string
+	// DataDir is the directory shown for ${PLUGIN_DATA}; a plugin's data dir is DataDir/<name>.
+	// Validation never creates it.
+	DataDir string
+	// Limits bound every read; zero means fsguard.DefaultLimits().
+	Limits fsguard.Limits
+	// SearchDepth bounds how deep plain directories are searched for package roots (default 4).
+	SearchDepth int
+}
+
+func (o Options) withDefaults() Options {
+	if o.SourceID == "" {
+		o.SourceID = "validation"
+	}
+	if o.Limits == (fsguard.Limits{}) {
+		o.Limits = fsguard.DefaultLimits()
+	}
+	if o.SearchDepth == 0 {
+		o.SearchDepth = 4
+	}
+	return o
+}
+
+// ErrNotFound is returned (wrapped) when a path given by the user does not exist.
+var ErrNotFound = errors.New("path not found")
+
+// Result is what Open found.
+type Result struct {
+	Packages []*model.Package
+	// Diagnostics are findings about the sources themselves (nothing found, unreadable dirs).
+	Diagnostics []model.Diagnostic
+}
+
+// Open reviews each path. A missing path is an error (usage: exit 2); everything else,
+// however hostile, becomes diagnostics.
+func Open(opts Options, paths ...string) (*Result, error) {
+	opts = opts.withDefaults()
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err != nil {
+			return nil, fmt.Errorf("%w: %s", ErrNotFound, p)
+		}
+	}
+	res := &Result{}
+	var jobs []job
+	for _, p := range paths {
+		found, diags := discover(p, opts)
+		res.Diagnostics = append(res.Diagnostics, diags...)
+		if len(found) == 0 && len(diags) == 0 {
+			res.Diagnostics = append(res.Diagnostics, model.Diagnostic{
+				Code: "no-packages", Severity: model.SeverityError, Boundary: model.BoundarySource,
+				File: p, Message: fmt.Sprintf("No Agent Plugins, Dalo or Splice package was found in %s (searched %d directory levels).", p, opts.SearchDepth),
+			})
+		}
+		jobs = append(jobs, found...)
+	}
+	// Packages are independent: load them concurrently, keep the discovery order.
+	out := make([][]*model.Package, len(jobs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for i, j := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i] = j.load(opts)
+		}()
+	}
+	wg.Wait()
+	for _, pkgs := range out {
+		for _, p := range pkgs {
+			p.SortComponents()
+			res.Packages = append(res.Packages, p)
+		}
+	}
+	return res, nil
+}
+
+type job struct {
+	format model.Format
+	path   string
+}
+
+func (j job) load(opts Options) []*model.Package {
+	switch j.format {
+	case model.FormatAgentPlugins:
+		return []*model.Package{agentplugins.Load(j.path, agentplugins.Options{DataDir: opts.DataDir, Limits: opts.Limits})}
+	case model.FormatDalo:
+		return dalo.Load(j.path, dalo.Options{SourceID: opts.SourceID, Limits: opts.Limits})
+	case model.FormatSplice:
+		return []*model.Package{splice.Load(j.path, splice.Options{Limits: opts.Limits})}
+	}
+	return nil
+}
+
+// detect says which format a path holds, or "" for a plain directory to search.
+func detect(path string, limits fsguard.Limits) model.Format {
+	st, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	if !st.IsDir() {
+		if splice.IsArtifact(path, limits) {
+			return model.FormatSplice
+		}
+		return ""
+	}
+	switch {
+	case agentplugins.IsRoot(path):
+		return model.FormatAgentPlugins
+	case dalo.IsSource(path):
+		return model.FormatDalo
+	case splice.IsPackageDir(path):
+		return model.FormatSplice
+	}
+	return ""
+}
+
+// discover finds package roots under p. A package root is never searched further;
+// symlinked directories are not followed during the search.
+func discover(p string, opts Options) ([]job, []model.Diagnostic) {
+	if f := detect(p, opts.Limits); f != "" {
+		return []job{{format: f, path: p}}, nil
+	}
+	st, err := os.Stat(p)
+	if err != nil || !st.IsDir() {
+		return nil, []model.Diagnostic{{
+			Code: "unrecognized-source", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
+			Message: fmt.Sprintf("%s is not a package directory, a Splice archive or a Splice bundle.", p),
+		}}
+	}
+	var jobs []job
+	var diags []model.Diagnostic
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		if depth > opts.SearchDepth {
+			return
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			diags = append(diags, model.Diagnostic{Code: "unreadable-directory", Severity: model.SeverityWarning,
+				Boundary: model.BoundarySource, File: dir, Message: fmt.Sprintf("Could not list %s: %v.", dir, err)})
+			return
+		}
+		if len(entries) > opts.Limits.MaxEntries {
+			entries = entries[:opts.Limits.MaxEntries]
+		}
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+		for _, e := range entries {
+			child := filepath.Join(dir, e.Name())
+			if e.Type()&os.ModeSymlink != 0 {
+				continue
+			}
+			if !e.IsDir() {
+				if splice.IsArtifact(child, opts.Limits) {
+					jobs = append(jobs, job{format: model.FormatSplice, path: child})
+				}
+				continue
+			}
+			if f := detect(child, opts.Limits); f != "" {
+				jobs = append(jobs, job{format: f, path: child})
+				continue
+			}
+			walk(child, depth+1)
+		}
+	}
+	walk(p, 1)
+	return jobs, diags
+}
