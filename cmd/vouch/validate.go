@@ -1,18 +1,236 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"vouch/model"
+	"vouch/report"
+	"vouch/review"
+	"vouch/trust"
 )
 
-func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+func writeJSON(w io.Writer, v any) { _ = report.WriteJSON(w, v) }
+
+// loadOptions are the flags shared by commands that load sources.
+type loadOptions struct {
+	jsonOut   bool
+	sourceID  string
+	integrity string
+	ledger    string
 }
 
-func (a *app) validateCommand() *cobra.Command { return &cobra.Command{Use: "validate"} }
-func (a *app) statusCommand() *cobra.Command   { return &cobra.Command{Use: "status"} }
+func (a *app) validateCommand() *cobra.Command {
+	var o loadOptions
+	cmd := &cobra.Command{
+		Use:   "validate [--json] [--source-id ID] [--integrity sha256-HEX] SOURCE...",
+		Short: "Check packages against their format (valid / invalid), without authorizing anything",
+		Long: `Validate finds every package under each SOURCE (an Agent Plugins root with plugin.json, a Dalo
+source with plugins/<name>/PLUGIN.toml, a Splice package directory, .tar.gz archive or bundle,
+or any directory holding those up to 4 levels down) and checks each against its specification.
+Each problem is reported at the narrowest boundary the specification gives it: the whole package,
+one component type, one component or one entry.
+
+Exit status: 0 every package is valid; 1 a package is rejected, a component is invalid, a
+required reference is unresolved, an --integrity check fails, or nothing was found; 2 usage
+error or missing path.`,
+		Example: `  vouch validate examples
+  vouch validate --json ./my-plugin | jq '.packages[].components[] | select(.validity != "valid")'
+  vouch validate --integrity sha256-3f4a... package.tar.gz`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a.jsonErrors = o.jsonOut
+			return a.validate(args, o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json)")
+	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references such as skill:<source-id>:review")
+	cmd.Flags().StringVar(&o.integrity, "integrity", "", "expected sha256-<hex> of a Splice archive or bundle; a mismatch fails validation")
+	return cmd
+}
+
+func (a *app) statusCommand() *cobra.Command {
+	var o loadOptions
+	var requireApproved bool
+	cmd := &cobra.Command{
+		Use:   "status [--json] [--require-approved] SOURCE...",
+		Short: "Show every component's three answers: valid, supported, authorized",
+		Long: `Status lists every component of every package under each SOURCE with its three answers:
+  valid       does it follow its format?
+  supported   which clients or providers can run it as declared?
+  authorized  unreviewed, approved (these exact bytes), changed (approved bytes differ from
+              what is on disk now), revoked, or blocked (invalid, unsupported everywhere, or a
+              required member missing: it cannot be approved).
+Decisions are read from the personal ledger (<home>/ledger.toml) and a team ledger
+(.vouch/ledger.toml in the source's repository, or --ledger FILE); personal decisions win.
+
+Exit status: 0 when the report was printed (with --require-approved: only when every component
+that can be approved is approved); 1 otherwise; 2 usage error or missing path.`,
+		Example: `  vouch status examples
+  vouch status --json --require-approved ./my-plugin   # a CI gate`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a.jsonErrors = o.jsonOut
+			rep, err := a.statusReport(args, o)
+			if err != nil {
+				return err
+			}
+			if requireApproved && !allApproved(rep) {
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json)")
+	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references")
+	cmd.Flags().StringVar(&o.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml in the source's repository)")
+	cmd.Flags().BoolVar(&requireApproved, "require-approved", false, "exit 1 unless every component that can be approved is approved")
+	return cmd
+}
+
+// load runs review.Open with the app's home-derived options. A missing path is exit 2.
+func (a *app) load(paths []string, o loadOptions) (*review.Result, error) {
+	opts := review.Options{SourceID: o.sourceID}
+	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
+		opts.DataDir = filepath.Join(home, "data")
+	}
+	res, err := review.Open(opts, paths...)
+	if err != nil {
+		if errors.Is(err, review.ErrNotFound) {
+			return nil, a.fail(2, "path-not-found", strings.TrimPrefix(err.Error(), review.ErrNotFound.Error()+": ")+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
+		}
+		return nil, a.fail(2, "load-failed", err.Error())
+	}
+	return res, nil
+}
+
+func (a *app) validate(paths []string, o loadOptions) error {
+	res, err := a.load(paths, o)
+	if err != nil {
+		return err
+	}
+	if o.integrity != "" {
+		res.Diagnostics = append(res.Diagnostics, checkIntegrity(res.Packages, o.integrity)...)
+	}
+	rep := report.Build(res.Packages, res.Diagnostics, nil)
+	if o.jsonOut {
+		writeJSON(a.stdout, rep)
+	} else {
+		a.printValidation(rep)
+	}
+	if !rep.Valid {
+		return exitError{1}
+	}
+	return nil
+}
+
+// checkIntegrity compares the expected integrity string with every artifact loaded.
+func checkIntegrity(pkgs []*model.Package, want string) []model.Diagnostic {
+	var diags []model.Diagnostic
+	checked := 0
+	for _, p := range pkgs {
+		if p.Integrity == "" {
+			continue
+		}
+		checked++
+		if p.Integrity != want {
+			diags = append(diags, model.Diagnostic{
+				Code: "integrity-mismatch", Severity: model.SeverityError, Boundary: model.BoundarySource,
+				File: p.Root, Message: fmt.Sprintf("The artifact's integrity is %s, not the expected %s: do not install it.", p.Integrity, want),
+				Spec: "splice integrity",
+			})
+		}
+	}
+	if checked == 0 {
+		diags = append(diags, model.Diagnostic{
+			Code: "integrity-not-applicable", Severity: model.SeverityError, Boundary: model.BoundarySource,
+			Message: "--integrity was given but no Splice archive or bundle was loaded; integrity applies to artifact files only.",
+			Spec:    "splice integrity",
+		})
+	}
+	return diags
+}
+
+// statusReport loads the sources, evaluates them against the ledgers and prints the
+// status report (also the console's fallback when stdout is not a terminal).
+func (a *app) statusReport(paths []string, o loadOptions) (*report.Report, error) {
+	res, err := a.load(paths, o)
+	if err != nil {
+		return nil, err
+	}
+	statuses, err := a.evaluate(res.Packages, o.ledger)
+	if err != nil {
+		return nil, err
+	}
+	rep := report.Build(res.Packages, res.Diagnostics, statuses)
+	if o.jsonOut {
+		writeJSON(a.stdout, rep)
+	} else {
+		a.printStatus(rep)
+	}
+	return rep, nil
+}
+
+// evaluate joins trust and review: the status of every component by ref.
+func (a *app) evaluate(pkgs []*model.Package, ledger string) (map[string]report.Status, error) {
+	home, err := trust.ResolveHome(a.home)
+	if err != nil {
+		return nil, a.fail(2, "home", err.Error())
+	}
+	t, err := trust.Open(trust.Options{Home: home, TeamLedger: ledger})
+	if err != nil {
+		return nil, a.fail(1, "ledger", err.Error())
+	}
+	out := map[string]report.Status{}
+	for _, p := range pkgs {
+		for ref, s := range t.Evaluate(p) {
+			rs := report.Status{Authorization: s.Authorization, Reason: s.Reason, Changes: s.Changes}
+			if s.Decision != nil {
+				rs.Decision = &report.Decision{Action: string(s.Decision.Action), Digest: s.Decision.Digest,
+					Reviewer: s.Decision.Reviewer, At: s.Decision.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: s.Decision.Ledger}
+			}
+			out[ref] = rs
+		}
+		// Components trust did not rate are unreviewed unless they cannot be approved.
+		for _, c := range p.Components {
+			ref := p.Ref(c)
+			if _, ok := out[ref]; ok {
+				continue
+			}
+			if p.Rejected || c.Validity != model.Valid || c.Contract == nil {
+				out[ref] = report.Status{Authorization: model.Blocked, Reason: blockedReason(p, c)}
+			} else {
+				out[ref] = report.Status{Authorization: model.Unreviewed}
+			}
+		}
+	}
+	return out, nil
+}
+
+func blockedReason(p *model.Package, c *model.Component) string {
+	switch {
+	case p.Rejected:
+		return "the package is rejected"
+	case c.Validity != model.Valid:
+		return "the component is " + string(c.Validity)
+	default:
+		return "nothing to approve: inert data"
+	}
+}
+
+func allApproved(rep *report.Report) bool {
+	for _, p := range rep.Packages {
+		for _, c := range p.Components {
+			inert := c.Digest == "" && c.Validity == string(model.Valid)
+			if c.Authorization != model.Approved && !inert {
+				return false
+			}
+		}
+	}
+	return true
+}

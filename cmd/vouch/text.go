@@ -1,0 +1,173 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"vouch/model"
+	"vouch/report"
+)
+
+// safe makes package text harmless on a terminal. Every string that came from a package
+// passes through it before it is printed.
+func safe(s string) string { return escapeLine(s) }
+
+// rel shortens absolute paths under the working directory for reading.
+func rel(p string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+	}
+	return p
+}
+
+func validityWord(v string) string {
+	switch v {
+	case "valid":
+		return "✓ valid"
+	case "invalid":
+		return "✗ invalid"
+	case "skipped":
+		return "- skipped"
+	case "unsupported":
+		return "? unsupported"
+	}
+	return v
+}
+
+func authWord(a model.Authorization) string {
+	switch a {
+	case model.Approved:
+		return "✓ approved"
+	case model.Changed:
+		return "! changed"
+	case model.Revoked:
+		return "✗ revoked"
+	case model.Blocked:
+		return "⊘ blocked"
+	}
+	return "· unreviewed"
+}
+
+func printDiag(w io.Writer, indent string, d model.Diagnostic) {
+	loc := safe(d.File)
+	if d.Line > 0 {
+		loc += fmt.Sprintf(":%d", d.Line)
+	}
+	if d.Pointer != "" {
+		loc += " " + safe(d.Pointer)
+	}
+	spec := ""
+	if d.Spec != "" {
+		spec = " (" + d.Spec + ")"
+	}
+	fmt.Fprintf(w, "%s%s %s [%s] %s\n%s  %s%s\n", indent, d.Severity, d.Code, d.Boundary, strings.TrimSpace(loc), indent, safe(d.Message), spec)
+}
+
+func packageHeader(w io.Writer, p report.Package) {
+	state := "✓ valid"
+	if !p.Valid {
+		state = "✗ invalid"
+	}
+	version := ""
+	if p.Version != "" {
+		version = " " + safe(p.Version)
+	}
+	fmt.Fprintf(w, "%s  %s %s%s  %s\n", state, p.Format, safe(p.Name), version, safe(rel(p.Path)))
+	if p.Integrity != "" {
+		fmt.Fprintf(w, "    integrity %s\n", p.Integrity)
+	}
+	for _, r := range p.Members {
+		fmt.Fprintf(w, "    member %s (%s): %s %s\n", safe(r.Ref), r.Requirement, r.Status, safe(r.Detail))
+	}
+	for _, r := range p.Dependencies {
+		fmt.Fprintf(w, "    requires %s (%s): %s %s\n", safe(r.Ref), r.Requirement, r.Status, safe(r.Detail))
+	}
+	for _, pr := range p.Providers {
+		extra := ""
+		if len(pr.UnsupportedHooks) > 0 {
+			extra = " (unsupported hooks: " + safe(strings.Join(pr.UnsupportedHooks, ", ")) + ")"
+		}
+		fmt.Fprintf(w, "    provider %s %s: %s%s\n", pr.Provider, pr.Baseline, pr.Status, extra)
+	}
+	for _, d := range p.Diagnostics {
+		printDiag(w, "    ", d)
+	}
+}
+
+func (a *app) printValidation(rep *report.Report) {
+	w := a.stdout
+	comps, bad := 0, 0
+	for _, p := range rep.Packages {
+		packageHeader(w, p)
+		for _, c := range p.Components {
+			comps++
+			if c.Validity != "valid" {
+				bad++
+			}
+			fmt.Fprintf(w, "    %-14s %s:%s\n", validityWord(c.Validity), c.Kind, safe(c.ID))
+			for _, d := range c.Diagnostics {
+				printDiag(w, "        ", d)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	for _, d := range rep.Diagnostics {
+		printDiag(w, "", d)
+	}
+	invalid := 0
+	for _, p := range rep.Packages {
+		if !p.Valid {
+			invalid++
+		}
+	}
+	fmt.Fprintf(w, "%d packages (%d invalid), %d components (%d not valid).\n", len(rep.Packages), invalid, comps, bad)
+}
+
+func (a *app) printStatus(rep *report.Report) {
+	w := a.stdout
+	counts := map[model.Authorization]int{}
+	for _, p := range rep.Packages {
+		packageHeader(w, p)
+		for _, c := range p.Components {
+			counts[c.Authorization]++
+			var sup []string
+			for prov, st := range c.Support {
+				sup = append(sup, prov+"="+string(st))
+			}
+			sortStrings(sup)
+			supText := "-"
+			if len(sup) > 0 {
+				supText = strings.Join(sup, " ")
+			}
+			fmt.Fprintf(w, "    %-14s %-14s %s:%s  support: %s\n", validityWord(c.Validity), authWord(c.Authorization), c.Kind, safe(c.ID), supText)
+			if c.Reason != "" {
+				fmt.Fprintf(w, "        %s\n", safe(c.Reason))
+			}
+			for _, ch := range c.Changes {
+				fmt.Fprintf(w, "        changed: %s\n", safe(ch))
+			}
+			for _, d := range c.Diagnostics {
+				printDiag(w, "        ", d)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	for _, d := range rep.Diagnostics {
+		printDiag(w, "", d)
+	}
+	fmt.Fprintf(w, "%d approved, %d unreviewed, %d changed, %d revoked, %d blocked.\n",
+		counts[model.Approved], counts[model.Unreviewed], counts[model.Changed], counts[model.Revoked], counts[model.Blocked])
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}

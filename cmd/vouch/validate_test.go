@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"vouch/schemas"
+)
+
+// runVouch runs the CLI in-process with a private home and returns exit code and streams.
+func runVouch(t *testing.T, home string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	a := &app{stdout: &out, stderr: &errb, stdin: strings.NewReader("")}
+	code := a.run(append([]string{"--home", home}, args...))
+	return code, out.String(), errb.String()
+}
+
+func reportSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemas.ReportV1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("report.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("report.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func validateReport(t *testing.T, s *jsonschema.Schema, out string) map[string]any {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if err := s.Validate(inst); err != nil {
+		t.Fatalf("report does not validate against report-v1.schema.json: %v", err)
+	}
+	var m map[string]any
+	_ = json.Unmarshal([]byte(out), &m)
+	return m
+}
+
+// exampleSources lists every directory under examples/<format>/ so each example is
+// validated on its own as well as together.
+func exampleSources(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	formats, _ := os.ReadDir("../../examples")
+	for _, f := range formats {
+		if !f.IsDir() {
+			continue
+		}
+		entries, _ := os.ReadDir(filepath.Join("../../examples", f.Name()))
+		for _, e := range entries {
+			out = append(out, filepath.Join("../../examples", f.Name(), e.Name()))
+		}
+	}
+	return out
+}
+
+func TestEveryReportValidatesAgainstSchema(t *testing.T) {
+	s := reportSchema(t)
+	home := t.TempDir()
+	sources := append([]string{"../../examples"}, exampleSources(t)...)
+	for _, src := range sources {
+		for _, cmd := range []string{"validate", "status"} {
+			code, out, errOut := runVouch(t, home, cmd, "--json", src)
+			if code != 0 && code != 1 {
+				t.Errorf("%s %s: exit %d, stderr %s", cmd, src, code, errOut)
+				continue
+			}
+			m := validateReport(t, s, out)
+			if valid, _ := m["valid"].(bool); valid != (code == 0) && cmd == "validate" {
+				t.Errorf("%s %s: exit %d but valid=%v", cmd, src, code, valid)
+			}
+		}
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	home := t.TempDir()
+	empty := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		err  string
+	}{
+		{"missing path", []string{"validate", filepath.Join(empty, "nope")}, 2, "does not exist"},
+		{"missing path json", []string{"validate", "--json", filepath.Join(empty, "nope")}, 2, `"code": "path-not-found"`},
+		{"no packages found", []string{"validate", empty}, 1, ""},
+		{"no arguments", []string{"validate"}, 2, "requires at least 1 arg"},
+		{"unknown flag", []string{"validate", "--bogus", empty}, 2, "unknown flag"},
+		{"integrity without artifact", []string{"validate", "--integrity", "sha256-00", empty}, 1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errOut := runVouch(t, home, tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d (stderr %q)", code, tt.code, errOut)
+			}
+			if tt.err != "" && !strings.Contains(errOut, tt.err) {
+				t.Fatalf("stderr %q does not mention %q", errOut, tt.err)
+			}
+		})
+	}
+}
+
+func TestNoPackagesReportValidates(t *testing.T) {
+	s := reportSchema(t)
+	code, out, _ := runVouch(t, t.TempDir(), "validate", "--json", t.TempDir())
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	m := validateReport(t, s, out)
+	diags, _ := m["diagnostics"].([]any)
+	if len(diags) != 1 || diags[0].(map[string]any)["code"] != "no-packages" {
+		t.Fatalf("want one no-packages diagnostic, got %v", diags)
+	}
+}
+
+func TestJSONEscapesTerminalControls(t *testing.T) {
+	var b bytes.Buffer
+	writeJSON(&b, map[string]string{"name": "evil\u009b2J\u202Egnp.exe\x1b]8;;x\x07"})
+	out := b.String()
+	for _, bad := range []string{"\u009b", "\u202E", "\x1b", "\x07"} {
+		if strings.Contains(out, bad) {
+			t.Fatalf("raw %q reached JSON output: %q", bad, out)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back["name"] != "evil\u009b2J\u202Egnp.exe\x1b]8;;x\x07" {
+		t.Fatalf("escaped JSON does not round-trip: %v %q", err, back["name"])
+	}
+}

@@ -1,0 +1,199 @@
+// Package report builds vouch's machine-readable report (schema_version 1) from loaded
+// packages and, for status, their trust statuses. The same document backs `validate --json`,
+// `status --json` and the console's no-terminal fallback, so every consumer sees one shape.
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"unicode/utf8"
+
+	"vouch/model"
+)
+
+// Report is the top-level JSON document (schemas/report-v1.schema.json).
+type Report struct {
+	SchemaVersion int                `json:"schema_version"`
+	Valid         bool               `json:"valid"`
+	Packages      []Package          `json:"packages"`
+	Diagnostics   []model.Diagnostic `json:"diagnostics"`
+}
+
+// Package is one package in the report.
+type Package struct {
+	Format       string                 `json:"format"`
+	Name         string                 `json:"name"`
+	ID           string                 `json:"id,omitempty"`
+	Version      string                 `json:"version,omitempty"`
+	Path         string                 `json:"path"`
+	Valid        bool                   `json:"valid"`
+	SourceID     string                 `json:"source_id,omitempty"`
+	Integrity    string                 `json:"integrity,omitempty"`
+	FilesDigest  string                 `json:"files_digest,omitempty"`
+	Components   []Component            `json:"components"`
+	Members      []model.Reference      `json:"members,omitempty"`
+	Dependencies []model.Reference      `json:"dependencies,omitempty"`
+	Providers    []model.ProviderReport `json:"providers,omitempty"`
+	Diagnostics  []model.Diagnostic     `json:"diagnostics"`
+}
+
+// Component is one component in the report. Support, Authorization and Changes are filled
+// only by status reports.
+type Component struct {
+	Ref           string                         `json:"ref"`
+	Kind          string                         `json:"kind"`
+	ID            string                         `json:"id"`
+	Validity      string                         `json:"validity"`
+	Requirement   string                         `json:"requirement,omitempty"`
+	Inactive      bool                           `json:"inactive,omitempty"`
+	Digest        string                         `json:"digest,omitempty"`
+	Summary       []string                       `json:"summary,omitempty"`
+	Support       map[string]model.SupportStatus `json:"support,omitempty"`
+	Authorization model.Authorization            `json:"authorization,omitempty"`
+	Decision      *Decision                      `json:"decision,omitempty"`
+	Reason        string                         `json:"reason,omitempty"`
+	Changes       []string                       `json:"changes,omitempty"`
+	Diagnostics   []model.Diagnostic             `json:"diagnostics"`
+}
+
+// Decision is the decision in force for a component, as the status report shows it.
+type Decision struct {
+	Action   string `json:"action"`
+	Digest   string `json:"digest"`
+	Reviewer string `json:"reviewer"`
+	At       string `json:"at"`
+	Ledger   string `json:"ledger"`
+}
+
+// Status is the trust answer for one component, supplied by the caller (cmd joins trust
+// and review; this package imports neither).
+type Status struct {
+	Authorization model.Authorization
+	Reason        string
+	Changes       []string
+	Decision      *Decision
+}
+
+// Build assembles a validation report. statuses, when non-nil, turns it into a status
+// report: every component gets support and authorization (unreviewed when absent).
+func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses map[string]Status) *Report {
+	r := &Report{SchemaVersion: 1, Valid: true, Packages: []Package{}, Diagnostics: nonNil(sourceDiags)}
+	for _, d := range sourceDiags {
+		if d.IsError() {
+			r.Valid = false
+		}
+	}
+	if len(pkgs) == 0 {
+		r.Valid = false
+	}
+	for _, p := range pkgs {
+		rp := Package{
+			Format: string(p.Format), Name: p.Name, ID: p.ID, Version: p.Version, Path: p.Root,
+			Valid: p.Valid(), SourceID: p.SourceID, Integrity: p.Integrity, FilesDigest: p.FilesDigest,
+			Components: []Component{}, Members: p.Members, Dependencies: p.Dependencies,
+			Providers: p.Providers, Diagnostics: nonNil(p.Diagnostics),
+		}
+		if !rp.Valid {
+			r.Valid = false
+		}
+		for _, c := range p.Components {
+			ref := p.Ref(c)
+			rc := Component{
+				Ref: ref, Kind: string(c.Kind), ID: c.ID, Validity: string(c.Validity),
+				Requirement: c.Requirement, Inactive: c.Inactive, Summary: c.Summary,
+				Diagnostics: nonNil(c.Diagnostics),
+			}
+			if c.Contract != nil {
+				rc.Digest = c.Contract.MustDigest()
+			}
+			if statuses != nil {
+				rc.Support = map[string]model.SupportStatus{}
+				for _, s := range c.Support {
+					rc.Support[s.Provider] = s.Status
+				}
+				st, ok := statuses[ref]
+				if !ok {
+					st = Status{Authorization: model.Unreviewed}
+				}
+				rc.Authorization, rc.Reason, rc.Changes, rc.Decision = st.Authorization, st.Reason, st.Changes, st.Decision
+			}
+			rp.Components = append(rp.Components, rc)
+		}
+		r.Packages = append(r.Packages, rp)
+	}
+	return r
+}
+
+func nonNil(d []model.Diagnostic) []model.Diagnostic {
+	if d == nil {
+		return []model.Diagnostic{}
+	}
+	out := append([]model.Diagnostic(nil), d...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].File != out[j].File {
+			return out[i].File < out[j].File
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out
+}
+
+// WriteJSON writes v as indented JSON that is also safe to print on a terminal: besides
+// what encoding/json escapes, C1 controls, bidi controls and other invisible characters are
+// written as \u escapes, so a hostile package name cannot drive the terminal of someone who
+// runs `vouch validate --json` without a pipe.
+func WriteJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeInvisible(buf.Bytes()))
+	return err
+}
+
+// escapeInvisible rewrites runes that terminals interpret or hide. It only ever touches
+// characters inside JSON strings, because JSON syntax itself is ASCII.
+func escapeInvisible(b []byte) []byte {
+	var out bytes.Buffer
+	out.Grow(len(b))
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if needsEscape(r) {
+			if r > 0xFFFF {
+				r1, r2 := surrogates(r)
+				fmt.Fprintf(&out, `\u%04x\u%04x`, r1, r2)
+			} else {
+				fmt.Fprintf(&out, `\u%04x`, r)
+			}
+		} else {
+			out.Write(b[:size])
+		}
+		b = b[size:]
+	}
+	return out.Bytes()
+}
+
+func surrogates(r rune) (rune, rune) {
+	r -= 0x10000
+	return 0xD800 + (r>>10)&0x3FF, 0xDC00 + r&0x3FF
+}
+
+func needsEscape(r rune) bool {
+	switch {
+	case r == 0x7F, r >= 0x80 && r <= 0x9F: // DEL, C1 (0x9B is an 8-bit CSI)
+		return true
+	case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2060 && r <= 0x206F:
+		return true
+	case r == 0x2028, r == 0x2029, r == 0xFEFF, r == 0x00AD, r == 0x061C, r == 0x180E:
+		return true
+	case r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0000 && r <= 0xE0FFF:
+		return true
+	}
+	return false
+}
