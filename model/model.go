@@ -243,28 +243,30 @@ func (p *Package) Ref(c *Component) string { return Ref(p.Name, c.Kind, c.ID) }
 // Ref builds a component reference.
 func Ref(pkg string, kind Kind, id string) string { return pkg + "#" + string(kind) + ":" + id }
 
-// Valid reports whether the package is accepted: not rejected, no error diagnostic at
-// package level and no invalid component.
+// Valid reports whether the package passes validation as a whole: not rejected, no error
+// at any boundary (a disabled mcp.json or a skipped skill still fails validation, although
+// the rest of the package stays usable), and every required reference resolved.
+// Components that are merely unsupported by some client do not make a package invalid.
 func (p *Package) Valid() bool {
 	if p.Rejected {
 		return false
 	}
 	for _, d := range p.Diagnostics {
-		if d.IsError() && (d.Boundary == BoundaryPackage || d.Boundary == BoundarySource) {
+		if d.IsError() {
 			return false
 		}
 	}
 	for _, c := range p.Components {
-		if c.Validity == Invalid {
+		if c.Validity == Invalid || c.Validity == Skipped {
 			return false
 		}
-	}
-	for _, r := range p.Members {
-		if r.Requirement == "required" && r.Status != "resolved" {
-			return false
+		for _, d := range c.Diagnostics {
+			if d.IsError() {
+				return false
+			}
 		}
 	}
-	for _, r := range p.Dependencies {
+	for _, r := range append(append([]Reference(nil), p.Members...), p.Dependencies...) {
 		if r.Requirement == "required" && r.Status != "resolved" {
 			return false
 		}
