@@ -1,0 +1,98 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCanonicalJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"sorted keys", map[string]any{"b": 1, "a": true, "c": nil}, `{"a":true,"b":1,"c":null}`},
+		// RFC 8785 §3.2.3 example: keys sort by UTF-16 code units, so U+1F600 (surrogates
+		// D83D DE00) sorts before U+FB33 although its code point is larger.
+		{"utf16 key order", map[string]any{"\uFB33": 1, "\U0001F600": 2}, "{\"\U0001F600\":2,\"\uFB33\":1}"},
+		{"escapes", "a\"b\\c\n\t\x01\u2028/é", `"a\"b\\c\n\t\u0001` + "\u2028" + `/é"`},
+		{"no html escaping", "<a>&", `"<a>&"`},
+		{"invalid utf8 becomes replacement", "a\xffb", "\"a\uFFFDb\""},
+		{"ordered fields sort too", Fields{{"z", "1"}, {"a", []string{"x", "y"}}}, `{"a":["x","y"],"z":"1"}`},
+		{"nested", []any{map[string]string{"k": "v"}, int64(-3)}, `[{"k":"v"},-3]`},
+		{"float integer", 1e3, `1000`},
+		{"float fraction", 0.5, `0.5`},
+		{"float large", 1e21, `1e+21`},
+		{"float small", 1e-7, `1e-7`},
+		{"negative zero", -0.0, `0`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := CanonicalJSON(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Fatalf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCanonicalJSONRejects(t *testing.T) {
+	for name, v := range map[string]any{
+		"duplicate key":    Fields{{"a", 1}, {"a", 2}},
+		"unsupported type": struct{}{},
+		"nan":              func() float64 { z := 0.0; return z / z }(),
+	} {
+		if _, err := CanonicalJSON(v); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestContractDigestDependsOnFilesNotOrder(t *testing.T) {
+	a := &Contract{Kind: KindTool, Fields: Fields{{"runtime", "node"}}, Files: []File{
+		{Path: "b.js", SHA256: strings.Repeat("b", 64), Size: 1}, {Path: "a.js", SHA256: strings.Repeat("a", 64), Size: 2},
+	}}
+	b := &Contract{Kind: KindTool, Fields: Fields{{"runtime", "node"}}, Files: []File{a.Files[1], a.Files[0]}}
+	if a.MustDigest() != b.MustDigest() || !strings.HasPrefix(a.MustDigest(), "sha256:") {
+		t.Fatalf("file order changed the digest: %s vs %s", a.MustDigest(), b.MustDigest())
+	}
+	c := &Contract{Kind: KindTool, Fields: a.Fields, Files: []File{a.Files[0], {Path: "a.js", SHA256: strings.Repeat("c", 64), Size: 2}}}
+	if a.MustDigest() == c.MustDigest() {
+		t.Fatal("a changed file hash kept the digest")
+	}
+	d := &Contract{Kind: KindTool, Fields: Fields{{"runtime", "python"}}, Files: a.Files}
+	if a.MustDigest() == d.MustDigest() {
+		t.Fatal("a changed field kept the digest")
+	}
+	bad := &Contract{Kind: KindTool, Fields: Fields{{"x", struct{}{}}}}
+	if bad.MustDigest() != "" {
+		t.Fatal("an unserializable contract produced a digest")
+	}
+}
+
+func TestPackageValid(t *testing.T) {
+	ok := &Package{Components: []*Component{{Validity: Valid}, {Validity: Unsupported}},
+		Diagnostics: []Diagnostic{{Severity: SeverityWarning, Boundary: BoundaryPackage}},
+		Members:     []Reference{{Requirement: "optional", Status: "missing"}}}
+	if !ok.Valid() {
+		t.Fatal("warnings, unsupported components and optional omissions should not fail validation")
+	}
+	cases := map[string]*Package{
+		"rejected":          {Rejected: true},
+		"invalid component": {Components: []*Component{{Validity: Invalid}}},
+		"skipped component": {Components: []*Component{{Validity: Skipped}}},
+		"component error":   {Components: []*Component{{Validity: Valid, Diagnostics: []Diagnostic{{Severity: SeverityError}}}}},
+		"package error":     {Diagnostics: []Diagnostic{{Severity: SeverityError, Boundary: BoundaryPackage}}},
+		"mcp disabled":      {Diagnostics: []Diagnostic{{Severity: SeverityError, Boundary: BoundaryComponentType}}},
+		"required missing":  {Members: []Reference{{Requirement: "required", Status: "missing"}}},
+		"required dep":      {Dependencies: []Reference{{Requirement: "required", Status: "unavailable_external"}}},
+	}
+	for name, p := range cases {
+		if p.Valid() {
+			t.Errorf("%s: reported valid", name)
+		}
+	}
+}
