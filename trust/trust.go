@@ -2,10 +2,34 @@
 // approval binds to the digest of a component's canonical contract; the approved bytes
 // are kept in a content-addressed store so later changes can be diffed. Selecting or
 // validating a package never authorizes anything: only a decision recorded here does.
+//
+// Files under a home directory:
+//
+//	ledger.toml               the personal ledger (append-only [[decision]] tables)
+//	ledger.lock               flock'd around every read-modify-write
+//	store/sha256/ab/cdef...   approved canonical contracts and closure files (0444)
+//
+// A team ledger (.vouch/ledger.toml in the reviewed source's repository) is read too;
+// for each (package, component) the personal ledger's latest decision wins over the
+// team's. "Latest" is the last entry in the file, never the clock: an append-only log
+// under a lock is ordered even when clocks are not.
+//
+// Components that cannot be approved are "blocked" with a Reason: invalid or rejected
+// ones, ones every provider refuses, ones in a package missing a required member, and
+// inert data without a contract (extensions, member and dependency references), whose
+// Reason starts with "nothing to approve".
 package trust
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"vouch/model"
@@ -17,6 +41,12 @@ type Action string
 const (
 	ActionApprove Action = "approve"
 	ActionRevoke  Action = "revoke"
+)
+
+// Reviewer kinds.
+const (
+	ReviewerHuman      = "human"
+	ReviewerAutomation = "automation"
 )
 
 // Decision is one [[decision]] entry of a ledger.
@@ -43,6 +73,10 @@ type Status struct {
 	Decision      *Decision           `json:"decision,omitempty"` // the decision in force
 	Reason        string              `json:"reason,omitempty"`   // why blocked / changed, one sentence
 	Changes       []string            `json:"changes,omitempty"`  // short summary for changed
+	// Needs lists the refs this component depends on (a hook's tool) that are not approved
+	// at their current digest. A hook whose own approval is current but whose tool is not
+	// is reported blocked with Needs set: approving the tool again restores it.
+	Needs []string `json:"needs,omitempty"`
 }
 
 // Options open a Trust.
@@ -55,7 +89,8 @@ type Options struct {
 
 // Trust is an opened personal ledger (+ optional team ledger) and content store.
 type Trust struct {
-	opts Options
+	opts  Options
+	store store
 }
 
 // ErrDamagedLedger is wrapped by errors about a ledger that does not parse.
@@ -63,19 +98,429 @@ var ErrDamagedLedger = errors.New("damaged ledger")
 
 // ResolveHome returns the home directory: flag, else $VOUCH_HOME, else $XDG_DATA_HOME/vouch,
 // else ~/.local/share/vouch.
-func ResolveHome(flag string) (string, error) { return flag, nil }
+func ResolveHome(flag string) (string, error) {
+	pick := func(p string) (string, error) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", fmt.Errorf("cannot resolve vouch home %s: %w", p, err)
+		}
+		return abs, nil
+	}
+	if flag != "" {
+		return pick(flag)
+	}
+	if v := os.Getenv("VOUCH_HOME"); v != "" {
+		return pick(v)
+	}
+	// XDG: a relative XDG_DATA_HOME is invalid and must be ignored.
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "vouch"), nil
+	}
+	h, err := os.UserHomeDir()
+	if err != nil || h == "" {
+		return "", errors.New("cannot find a vouch home: set --home, $VOUCH_HOME or $XDG_DATA_HOME")
+	}
+	return filepath.Join(h, ".local", "share", "vouch"), nil
+}
 
-// Open opens the ledgers (creating nothing until the first write).
-func Open(opts Options) (*Trust, error) { return &Trust{opts: opts}, nil }
+// Open opens the ledgers (creating nothing until the first write). A personal or explicit
+// team ledger that does not parse is an error wrapping ErrDamagedLedger.
+func Open(opts Options) (*Trust, error) {
+	if opts.Home == "" {
+		return nil, errors.New("no vouch home given")
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Reviewer == "" {
+		opts.Reviewer = os.Getenv("USER")
+	}
+	if opts.Reviewer == "" {
+		opts.Reviewer = "unknown"
+	}
+	if opts.TeamLedger != "" {
+		abs, err := filepath.Abs(opts.TeamLedger)
+		if err != nil {
+			return nil, err
+		}
+		opts.TeamLedger = abs
+	}
+	t := &Trust{opts: opts, store: store{root: filepath.Join(opts.Home, "store")}}
+	if _, _, err := readLedger(t.PersonalLedger(), "personal"); err != nil {
+		return nil, err
+	}
+	if opts.TeamLedger != "" {
+		if _, _, err := readLedger(opts.TeamLedger, "team:"+opts.TeamLedger); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
 
-// Evaluate returns the status of every component of pkg, by ref.
-func (t *Trust) Evaluate(pkg *model.Package) map[string]Status { return map[string]Status{} }
+// Home is the resolved home directory.
+func (t *Trust) Home() string { return t.opts.Home }
+
+// PersonalLedger is the path of the personal ledger.
+func (t *Trust) PersonalLedger() string { return filepath.Join(t.opts.Home, "ledger.toml") }
+
+// TeamLedgerFor returns the team ledger that applies to pkg: Options.TeamLedger, else the
+// first .vouch/ledger.toml found walking up from the package root to the repository root
+// (a directory holding .git) or the filesystem root; "" when there is none.
+func (t *Trust) TeamLedgerFor(pkg *model.Package) string {
+	if t.opts.TeamLedger != "" {
+		return t.opts.TeamLedger
+	}
+	if pkg == nil || pkg.Root == "" {
+		return ""
+	}
+	return findTeamLedger(pkg.Root)
+}
+
+func findTeamLedger(start string) string {
+	dir, err := filepath.Abs(start)
+	if err != nil {
+		return ""
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		dir = filepath.Dir(dir) // a Splice archive or bundle file
+	}
+	for {
+		p := filepath.Join(dir, ".vouch", "ledger.toml")
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+type key struct{ pkg, comp string }
+
+// view is the decisions in force for one package's ledgers.
+type view struct {
+	latest       map[key]Decision
+	lastApproved map[key]Decision
+}
+
+// view reads the team ledger for pkg and the personal ledger; personal wins per key.
+func (t *Trust) view(pkg *model.Package) (*view, error) {
+	v := &view{latest: map[key]Decision{}, lastApproved: map[key]Decision{}}
+	var ledgers []*ledger
+	if tp := t.TeamLedgerFor(pkg); tp != "" {
+		l, _, err := readLedger(tp, "team:"+tp)
+		if err != nil {
+			return nil, err
+		}
+		ledgers = append(ledgers, l)
+	}
+	l, _, err := readLedger(t.PersonalLedger(), "personal")
+	if err != nil {
+		return nil, err
+	}
+	ledgers = append(ledgers, l)
+	for _, l := range ledgers { // team first, so personal overwrites
+		latest := map[key]Decision{}
+		approved := map[key]Decision{}
+		for _, d := range l.decisions {
+			k := key{d.Package, d.Component}
+			latest[k] = d
+			if d.Action == ActionApprove {
+				approved[k] = d
+			}
+		}
+		for k, d := range latest {
+			v.latest[k] = d
+		}
+		for k, d := range approved {
+			v.lastApproved[k] = d
+		}
+	}
+	return v, nil
+}
+
+// Evaluate returns the status of every component of pkg, by ref. When a ledger cannot be
+// read, every component is blocked with the reason; use Statuses to get the error.
+func (t *Trust) Evaluate(pkg *model.Package) map[string]Status {
+	m, _ := t.Statuses(pkg)
+	return m
+}
+
+// Statuses is Evaluate with the error that made every component blocked, if any.
+func (t *Trust) Statuses(pkg *model.Package) (map[string]Status, error) {
+	v, err := t.view(pkg)
+	if err != nil {
+		out := map[string]Status{}
+		for _, c := range pkg.Components {
+			st := Status{Ref: pkg.Ref(c), Authorization: model.Blocked, Reason: "the ledger cannot be read: " + err.Error() + "."}
+			if c.Contract != nil {
+				st.Digest = c.Contract.MustDigest()
+			}
+			out[st.Ref] = st
+		}
+		return out, err
+	}
+	return t.evaluate(pkg, v), nil
+}
+
+func (t *Trust) evaluate(pkg *model.Package, v *view) map[string]Status {
+	out := make(map[string]Status, len(pkg.Components))
+	for _, c := range pkg.Components {
+		st := t.ownStatus(pkg, c, v)
+		out[st.Ref] = st
+	}
+	// A hook is only as good as its tool: dependencies are checked after every own status.
+	for _, c := range pkg.Components {
+		ref := pkg.Ref(c)
+		st := out[ref]
+		if st.Authorization == model.Blocked || len(c.DependsOn) == 0 {
+			continue
+		}
+		var why []string
+		for _, dep := range c.DependsOn {
+			ds, ok := out[dep]
+			if !ok {
+				st.Needs = append(st.Needs, dep)
+				why = append(why, dep+" is not in the package")
+				continue
+			}
+			if ds.Authorization != model.Approved {
+				st.Needs = append(st.Needs, dep)
+				why = append(why, dep+" is "+string(ds.Authorization))
+			}
+		}
+		if len(why) == 0 {
+			continue
+		}
+		if st.Authorization == model.Approved {
+			st.Authorization = model.Blocked
+			st.Reason = "Its approval stands but " + strings.Join(why, " and ") + "; approve it again to restore this component."
+		} else if st.Reason == "" {
+			st.Reason = "Approve " + strings.Join(st.Needs, " and ") + " first (" + strings.Join(why, ", ") + ")."
+		}
+		out[ref] = st
+	}
+	return out
+}
+
+// ownStatus is a component's status from its own decisions, ignoring dependencies.
+func (t *Trust) ownStatus(pkg *model.Package, c *model.Component, v *view) Status {
+	st := Status{Ref: pkg.Ref(c)}
+	var digestErr error
+	if c.Contract != nil {
+		st.Digest, digestErr = c.Contract.Digest()
+	}
+	if d, ok := v.latest[key{pkg.Name, st.Ref}]; ok {
+		st.Decision = &d
+	}
+	reason := blockReason(pkg, c)
+	if reason == "" && digestErr != nil {
+		reason = "Its contract cannot be serialized (" + digestErr.Error() + "); report this to the vouch maintainers."
+	}
+	switch {
+	case reason != "":
+		st.Authorization = model.Blocked
+		st.Reason = reason
+	case st.Decision == nil:
+		st.Authorization = model.Unreviewed
+	case st.Decision.Action == ActionRevoke:
+		st.Authorization = model.Revoked
+	case st.Decision.Digest == st.Digest:
+		st.Authorization = model.Approved
+	default:
+		st.Authorization = model.Changed
+		st.Changes = t.changeSummary(c, st.Decision.Digest)
+		st.Reason = "It changed since it was approved: " + strings.Join(st.Changes, ", ") + "."
+	}
+	return st
+}
+
+// blockReason says why comp can never be approved as it stands, or "".
+func blockReason(pkg *model.Package, c *model.Component) string {
+	if pkg.Rejected {
+		return "The package is rejected: nothing in it is usable."
+	}
+	for _, d := range pkg.Diagnostics {
+		if d.IsError() && (d.Boundary == model.BoundaryPackage || d.Boundary == model.BoundarySource) {
+			return "The package is invalid: " + strings.TrimSuffix(d.Message, ".") + "."
+		}
+	}
+	for _, r := range pkg.Members {
+		if r.Requirement == "required" && r.Status != "resolved" {
+			return "The required member " + r.Ref + " is " + r.Status + "."
+		}
+	}
+	if c.Validity != model.Valid {
+		return "The component is " + string(c.Validity) + "."
+	}
+	if c.Contract == nil {
+		switch c.Kind {
+		case model.KindMember, model.KindDependency:
+			return "Nothing to approve: a reference; approve the component it names."
+		case model.KindExtension:
+			return "Nothing to approve: inert data that no client runs."
+		}
+		return "Nothing to approve: the component has no contract."
+	}
+	if len(c.Support) > 0 {
+		any := false
+		for _, s := range c.Support {
+			if s.Status == model.Supported {
+				return ""
+			}
+			if s.Status == model.NotSupported {
+				any = true
+			}
+		}
+		if any {
+			return "No provider supports it as declared."
+		}
+	}
+	return ""
+}
+
+// storedContract is the canonical contract as stored, decoded for diffs.
+type storedContract struct {
+	Version string                     `json:"contract"`
+	Kind    string                     `json:"kind"`
+	Fields  map[string]json.RawMessage `json:"fields"`
+	Files   []model.File               `json:"files"`
+}
+
+// loadContract reads the approved canonical contract from the store.
+func (t *Trust) loadContract(digest string) (*storedContract, error) {
+	h, ok := strings.CutPrefix(digest, "sha256:")
+	if !ok {
+		return nil, fmt.Errorf("%q is not a sha256 digest", digest)
+	}
+	data, err := t.store.get(h)
+	if err != nil {
+		return nil, err
+	}
+	var sc storedContract
+	if err := json.Unmarshal(data, &sc); err != nil {
+		return nil, fmt.Errorf("%w: the stored contract %s does not decode: %v", ErrTamperedStore, digest, err)
+	}
+	return &sc, nil
+}
+
+// compareContracts lists field and file differences between the approved and current contract.
+func compareContracts(old *storedContract, cur *model.Contract) ([]FieldDiff, []FileDiff) {
+	var fields []FieldDiff
+	seen := map[string]bool{}
+	if old.Version != model.ContractVersion {
+		fields = append(fields, FieldDiff{Key: "(contract version)", Old: old.Version, New: model.ContractVersion})
+	}
+	if old.Kind != string(cur.Kind) {
+		fields = append(fields, FieldDiff{Key: "(kind)", Old: old.Kind, New: string(cur.Kind)})
+	}
+	for _, f := range cur.Fields {
+		seen[f.Key] = true
+		nb, err := model.CanonicalJSON(f.Value)
+		if err != nil {
+			nb = []byte(fmt.Sprintf("<%v>", err))
+		}
+		ob, ok := old.Fields[f.Key]
+		if !ok {
+			fields = append(fields, FieldDiff{Key: f.Key, New: string(nb)})
+		} else if string(ob) != string(nb) {
+			fields = append(fields, FieldDiff{Key: f.Key, Old: string(ob), New: string(nb)})
+		}
+	}
+	var removed []string
+	for k := range old.Fields {
+		if !seen[k] {
+			removed = append(removed, k)
+		}
+	}
+	sort.Strings(removed)
+	for _, k := range removed {
+		fields = append(fields, FieldDiff{Key: k, Old: string(old.Fields[k])})
+	}
+
+	oldFiles := map[string]model.File{}
+	for _, f := range old.Files {
+		oldFiles[f.Path] = f
+	}
+	var files []FileDiff
+	curPaths := map[string]bool{}
+	cf := append([]model.File(nil), cur.Files...)
+	sort.Slice(cf, func(i, j int) bool { return cf[i].Path < cf[j].Path })
+	for _, f := range cf {
+		curPaths[f.Path] = true
+		o, ok := oldFiles[f.Path]
+		switch {
+		case !ok:
+			files = append(files, FileDiff{Path: f.Path, Change: "added", NewSize: f.Size, NewSHA256: f.SHA256, NewExec: f.Exec, FirstDifferentOffset: -1})
+		case o.SHA256 != f.SHA256 || o.Exec != f.Exec:
+			files = append(files, FileDiff{Path: f.Path, Change: "modified", OldSize: o.Size, NewSize: f.Size,
+				OldSHA256: o.SHA256, NewSHA256: f.SHA256, OldExec: o.Exec, NewExec: f.Exec, FirstDifferentOffset: -1})
+		}
+	}
+	var gone []model.File
+	for _, f := range old.Files {
+		if !curPaths[f.Path] {
+			gone = append(gone, f)
+		}
+	}
+	sort.Slice(gone, func(i, j int) bool { return gone[i].Path < gone[j].Path })
+	for _, f := range gone {
+		files = append(files, FileDiff{Path: f.Path, Change: "removed", OldSize: f.Size, OldSHA256: f.SHA256, OldExec: f.Exec, FirstDifferentOffset: -1})
+	}
+	return fields, files
+}
+
+// changeSummary is the short list of what changed, for status reports.
+func (t *Trust) changeSummary(c *model.Component, approved string) []string {
+	if c.Contract == nil {
+		return []string{"the contract was removed"}
+	}
+	old, err := t.loadContract(approved)
+	if err != nil {
+		if errors.Is(err, ErrTamperedStore) {
+			return []string{"contract changed (the approved copy in the store was tampered with)"}
+		}
+		return []string{"contract changed (the approved contract is not in the store)"}
+	}
+	fields, files := compareContracts(old, c.Contract)
+	var out []string
+	for _, f := range fields {
+		switch {
+		case f.Old == "":
+			out = append(out, f.Key+" added")
+		case f.New == "":
+			out = append(out, f.Key+" removed")
+		default:
+			out = append(out, f.Key+" changed")
+		}
+	}
+	for _, f := range files {
+		switch {
+		case f.Change == "modified" && f.OldSHA256 == f.NewSHA256:
+			out = append(out, f.Path+" exec bit changed")
+		default:
+			out = append(out, f.Path+" "+f.Change)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{"contract changed"}
+	}
+	return out
+}
 
 // DecideOptions describe one decision.
 type DecideOptions struct {
 	Note         string
-	ReviewerKind string // human | automation
+	ReviewerKind string // human | automation; "" means human
 	Target       string // instruction activation target
+	// Team records the decision in the team ledger (Options.TeamLedger, else the one found
+	// near the package) instead of the personal ledger.
+	Team bool
 }
 
 // Grant describes exactly what an approval grants or a revocation withdraws, for the
@@ -92,53 +537,286 @@ type Grant struct {
 	Blocked string
 	// Affected lists refs that lose their approved dependency (revoking a tool).
 	Affected []string
+	// Status is the component's status now.
+	Status Status
 }
 
 // Explain returns what approving (or revoking) comp would grant (or withdraw).
 func (t *Trust) Explain(pkg *model.Package, comp *model.Component, action Action) Grant {
-	return Grant{}
+	ref := pkg.Ref(comp)
+	g := Grant{Ref: ref, Kind: comp.Kind, Summary: comp.Summary}
+	if comp.Contract != nil {
+		g.Digest = comp.Contract.MustDigest()
+		g.Fields = comp.Contract.Fields
+		g.Files = comp.Contract.Files
+	}
+	statuses, err := t.Statuses(pkg)
+	g.Status = statuses[ref]
+	switch action {
+	case ActionApprove:
+		for _, dep := range comp.DependsOn {
+			ds, ok := statuses[dep]
+			if !ok {
+				ds = Status{Ref: dep, Authorization: model.Blocked, Reason: "It is not in the package."}
+			}
+			g.Requires = append(g.Requires, ds)
+		}
+		switch {
+		case err != nil:
+			g.Blocked = err.Error()
+		case g.Status.Authorization == model.Blocked && len(g.Status.Needs) == 0:
+			g.Blocked = g.Status.Reason
+		case len(g.Status.Needs) > 0:
+			g.Blocked = needsReason(g.Status, statuses)
+		}
+	case ActionRevoke:
+		if err != nil {
+			g.Blocked = err.Error()
+		}
+		g.Affected = dependents(pkg, ref)
+	}
+	return g
+}
+
+func needsReason(st Status, statuses map[string]Status) string {
+	var parts []string
+	for _, n := range st.Needs {
+		s, ok := statuses[n]
+		if !ok {
+			parts = append(parts, n+" is not in the package")
+			continue
+		}
+		parts = append(parts, n+" is "+string(s.Authorization))
+	}
+	return "It needs its tool approved at its current digest first: " + strings.Join(parts, ", ") + "."
+}
+
+// dependents lists the components of pkg whose DependsOn includes ref.
+func dependents(pkg *model.Package, ref string) []string {
+	var out []string
+	for _, c := range pkg.Components {
+		for _, d := range c.DependsOn {
+			if d == ref {
+				out = append(out, pkg.Ref(c))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// readClosure reads every contract file through the package reader and checks it still
+// has the size and hash the contract records, so the store only ever holds what was reviewed.
+func readClosure(pkg *model.Package, c *model.Contract) ([][]byte, error) {
+	out := make([][]byte, 0, len(c.Files))
+	for _, f := range c.Files {
+		if pkg.Reader == nil {
+			return nil, errors.New("the package's files cannot be read back, so its bytes cannot be stored")
+		}
+		data, err := pkg.Reader.ReadFile(f.Path)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", f.Path, err)
+		}
+		sum := sha256.Sum256(data)
+		if hex.EncodeToString(sum[:]) != f.SHA256 || int64(len(data)) != f.Size {
+			return nil, fmt.Errorf("%s changed on disk since the package was loaded; review it again", f.Path)
+		}
+		out = append(out, data)
+	}
+	return out, nil
+}
+
+// target returns the ledger file a decision is written to and its origin label.
+func (t *Trust) target(pkg *model.Package, o DecideOptions) (string, error) {
+	if !o.Team {
+		return t.PersonalLedger(), nil
+	}
+	if p := t.TeamLedgerFor(pkg); p != "" {
+		return p, nil
+	}
+	return "", errors.New("no team ledger was found (.vouch/ledger.toml in the source's repository); name one with --ledger FILE")
+}
+
+func (t *Trust) newDecision(pkg *model.Package, ref string, a Action, digest string, o DecideOptions) (Decision, error) {
+	kind := o.ReviewerKind
+	if kind == "" {
+		kind = ReviewerHuman
+	}
+	if kind != ReviewerHuman && kind != ReviewerAutomation {
+		return Decision{}, fmt.Errorf("reviewer kind %q is not human or automation", kind)
+	}
+	return Decision{
+		Action: a, Package: pkg.Name, Component: ref, Digest: digest,
+		Reviewer: t.opts.Reviewer, ReviewerKind: kind, At: t.opts.Now().UTC().Truncate(time.Second),
+		Note: o.Note, Target: o.Target,
+	}, nil
 }
 
 // Approve records an approval of comp at its current digest and stores its bytes.
 func (t *Trust) Approve(pkg *model.Package, comp *model.Component, o DecideOptions) (Decision, error) {
-	return Decision{}, errors.New("not implemented")
+	ref := pkg.Ref(comp)
+	if r := blockReason(pkg, comp); r != "" {
+		return Decision{}, fmt.Errorf("%s cannot be approved: %s", ref, lowerFirst(r))
+	}
+	canon, err := comp.Contract.Canonical()
+	if err != nil {
+		return Decision{}, fmt.Errorf("%s cannot be approved: its contract cannot be serialized: %w", ref, err)
+	}
+	sum := sha256.Sum256(canon)
+	digest := "sha256:" + hex.EncodeToString(sum[:])
+	blobs, err := readClosure(pkg, comp.Contract)
+	if err != nil {
+		return Decision{}, fmt.Errorf("%s cannot be approved: %w", ref, err)
+	}
+	path, err := t.target(pkg, o)
+	if err != nil {
+		return Decision{}, err
+	}
+	d, err := t.newDecision(pkg, ref, ActionApprove, digest, o)
+	if err != nil {
+		return Decision{}, err
+	}
+
+	unlock, err := lockHome(t.opts.Home)
+	if err != nil {
+		return Decision{}, err
+	}
+	defer unlock()
+	// Dependencies and Previous are read under the lock so they see every decision.
+	v, err := t.view(pkg)
+	if err != nil {
+		return Decision{}, err
+	}
+	statuses := t.evaluate(pkg, v)
+	for _, dep := range comp.DependsOn {
+		ds, ok := statuses[dep]
+		if !ok {
+			return Decision{}, fmt.Errorf("%s cannot be approved: it needs %s, which is not in the package", ref, dep)
+		}
+		if ds.Authorization != model.Approved {
+			return Decision{}, fmt.Errorf("%s cannot be approved: it needs %s approved at its current digest, and it is %s; approve the tool first", ref, dep, ds.Authorization)
+		}
+	}
+	if prev, ok := v.lastApproved[key{pkg.Name, ref}]; ok && prev.Digest != digest {
+		d.Previous = prev.Digest
+	}
+	// The store first: an acknowledged approval always has its bytes to diff against.
+	if _, err := t.store.put(canon); err != nil {
+		return Decision{}, fmt.Errorf("cannot store the approved contract: %w", err)
+	}
+	for _, b := range blobs {
+		if _, err := t.store.put(b); err != nil {
+			return Decision{}, fmt.Errorf("cannot store the approved files: %w", err)
+		}
+	}
+	if err := appendToLedger(path, d); err != nil {
+		return Decision{}, err
+	}
+	d.Ledger = t.origin(path)
+	return d, nil
 }
 
 // Revoke records a revocation of comp.
 func (t *Trust) Revoke(pkg *model.Package, comp *model.Component, o DecideOptions) (Decision, error) {
-	return Decision{}, errors.New("not implemented")
+	ref := pkg.Ref(comp)
+	digest := ""
+	if comp.Contract != nil {
+		digest = comp.Contract.MustDigest()
+	}
+	path, err := t.target(pkg, o)
+	if err != nil {
+		return Decision{}, err
+	}
+	d, err := t.newDecision(pkg, ref, ActionRevoke, digest, o)
+	if err != nil {
+		return Decision{}, err
+	}
+	unlock, err := lockHome(t.opts.Home)
+	if err != nil {
+		return Decision{}, err
+	}
+	defer unlock()
+	if err := appendToLedger(path, d); err != nil {
+		return Decision{}, err
+	}
+	d.Ledger = t.origin(path)
+	return d, nil
 }
 
-// FileDiff is the difference of one closure file between approval and now.
-type FileDiff struct {
-	Path                 string
-	Change               string // added, removed, modified
-	Unified              string // unified line diff for text files
-	Binary               bool
-	OldSize, NewSize     int64
-	OldSHA256, NewSHA256 string
-	FirstDifferentOffset int64
+func (t *Trust) origin(path string) string {
+	if path == t.PersonalLedger() {
+		return "personal"
+	}
+	return "team:" + path
 }
 
-// FieldDiff is the difference of one contract field.
-type FieldDiff struct {
-	Key      string
-	Old, New string // canonical JSON of the values, "" when absent
+// Check is the dispatch-time gate. The caller loads pkg from disk just before; Check
+// re-reads every closure file through pkg.Reader so bytes that changed since loading are
+// caught too, and returns the status: Authorization is Approved only when the decision in
+// force approves exactly the current digest (and, for a hook, its tool is approved too).
+func (t *Trust) Check(pkg *model.Package, ref string) (Status, error) {
+	var comp *model.Component
+	for _, c := range pkg.Components {
+		if pkg.Ref(c) == ref {
+			comp = c
+			break
+		}
+	}
+	if comp == nil {
+		return Status{Ref: ref}, fmt.Errorf("%s is not a component of package %s", ref, pkg.Name)
+	}
+	statuses, err := t.Statuses(pkg)
+	st := statuses[ref]
+	if err != nil {
+		return st, err
+	}
+	if st.Authorization == model.Approved {
+		if _, err := readClosure(pkg, comp.Contract); err != nil {
+			st.Authorization = model.Changed
+			st.Reason = strings.TrimSuffix(err.Error(), ".") + "."
+			st.Changes = []string{err.Error()}
+		}
+	}
+	return st, nil
 }
 
-// Diff is what changed since approval.
-type Diff struct {
-	Ref            string
-	ApprovedDigest string
-	CurrentDigest  string
-	Fields         []FieldDiff
-	Files          []FileDiff
+// Decisions returns every decision of the personal ledger and the team ledger
+// (Options.TeamLedger, else the one found above the working directory), newest first.
+func (t *Trust) Decisions() ([]Decision, error) {
+	var all []Decision
+	p, _, err := readLedger(t.PersonalLedger(), "personal")
+	if err != nil {
+		return nil, err
+	}
+	for i := len(p.decisions) - 1; i >= 0; i-- {
+		all = append(all, p.decisions[i])
+	}
+	team := t.opts.TeamLedger
+	if team == "" {
+		if wd, err := os.Getwd(); err == nil {
+			team = findTeamLedger(wd)
+		}
+	}
+	if team != "" {
+		l, _, err := readLedger(team, "team:"+team)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(l.decisions) - 1; i >= 0; i-- {
+			all = append(all, l.decisions[i])
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].At.After(all[j].At) })
+	return all, nil
 }
 
-// Diff computes what changed in comp since its approval (nil Diff when it has none).
-func (t *Trust) Diff(pkg *model.Package, comp *model.Component) (*Diff, error) {
-	return nil, errors.New("not implemented")
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.TrimSuffix(s, ".")
+	if len(s) > 1 && s[1] >= 'a' && s[1] <= 'z' {
+		return strings.ToLower(s[:1]) + s[1:]
+	}
+	return s
 }
-
-// Decisions returns every decision of every ledger read, newest first.
-func (t *Trust) Decisions() ([]Decision, error) { return nil, nil }

@@ -1,0 +1,262 @@
+package trust
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/BurntSushi/toml"
+)
+
+// SchemaVersion is the only ledger schema this version reads and writes.
+const SchemaVersion = 1
+
+// maxLedgerBytes bounds a ledger read. A team ledger comes from a repository and may be
+// hostile; a personal ledger of this size is years of decisions.
+const maxLedgerBytes = 32 << 20
+
+// ledgerHeader starts a new ledger file. Comments survive because vouch appends to the
+// existing bytes rather than re-encoding the file.
+const ledgerHeader = `# vouch trust ledger: append-only, the last decision for a component is its state.
+# Written by "vouch approve" and "vouch revoke"; do not edit entries by hand.
+schema_version = 1
+`
+
+type ledgerDoc struct {
+	SchemaVersion *int       `toml:"schema_version"`
+	Decision      []Decision `toml:"decision"`
+}
+
+// ledger is one parsed ledger file.
+type ledger struct {
+	path      string
+	origin    string // "personal" or "team:<path>"
+	decisions []Decision
+	exists    bool
+}
+
+// readLedger reads and checks a ledger; a missing file is an empty ledger. Any other
+// problem wraps ErrDamagedLedger and names the line when the parser knows it.
+func readLedger(path, origin string) (*ledger, []byte, error) {
+	l := &ledger{path: path, origin: origin}
+	data, err := readBounded(path, maxLedgerBytes)
+	if errors.Is(err, os.ErrNotExist) {
+		return l, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read ledger %s: %w", path, err)
+	}
+	l.exists = true
+	ds, err := parseLedger(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range ds {
+		ds[i].Ledger = origin
+	}
+	l.decisions = ds
+	return l, data, nil
+}
+
+// parseLedger decodes ledger bytes and checks every decision.
+func parseLedger(path string, data []byte) ([]Decision, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil
+	}
+	var doc ledgerDoc
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%w: %s:%d: %s; fix or move the file, vouch will not overwrite it", ErrDamagedLedger, path, pe.Position.Line, pe.Message)
+		}
+		return nil, fmt.Errorf("%w: %s: %v; fix or move the file, vouch will not overwrite it", ErrDamagedLedger, path, err)
+	}
+	if doc.SchemaVersion == nil {
+		return nil, fmt.Errorf("%w: %s has no schema_version = 1 line; fix or move the file, vouch will not overwrite it", ErrDamagedLedger, path)
+	}
+	if *doc.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("%w: %s has schema_version = %d, this vouch reads only %d; use a newer vouch", ErrDamagedLedger, path, *doc.SchemaVersion, SchemaVersion)
+	}
+	for i, d := range doc.Decision {
+		n := i + 1
+		switch {
+		case d.Action != ActionApprove && d.Action != ActionRevoke:
+			return nil, fmt.Errorf("%w: %s: decision %d has action %q, not approve or revoke", ErrDamagedLedger, path, n, d.Action)
+		case d.Package == "" || d.Component == "":
+			return nil, fmt.Errorf("%w: %s: decision %d has no package or component", ErrDamagedLedger, path, n)
+		case d.Action == ActionApprove && !validDigest(d.Digest):
+			return nil, fmt.Errorf("%w: %s: decision %d approves %q, which is not a sha256:<64 hex> digest", ErrDamagedLedger, path, n, d.Digest)
+		}
+	}
+	return doc.Decision, nil
+}
+
+func validDigest(d string) bool {
+	h, ok := strings.CutPrefix(d, "sha256:")
+	return ok && validHex(h)
+}
+
+func validHex(h string) bool {
+	if len(h) != 64 {
+		return false
+	}
+	for _, c := range h {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// encodeDecision renders one [[decision]] table.
+func encodeDecision(d Decision) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := toml.NewEncoder(&buf)
+	enc.Indent = ""
+	if err := enc.Encode(ledgerDoc{Decision: []Decision{d}}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// appendToLedger appends d to the ledger at path. The caller holds the home lock. The old
+// bytes are kept verbatim; the result is checked to parse with exactly one more decision
+// before it replaces the file atomically.
+func appendToLedger(path string, d Decision) error {
+	old, err := readBounded(path, maxLedgerBytes)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		old = nil
+	case err != nil:
+		return fmt.Errorf("cannot read ledger %s: %w", path, err)
+	}
+	before, err := parseLedger(path, old)
+	if err != nil {
+		return err
+	}
+	entry, err := encodeDecision(d)
+	if err != nil {
+		return fmt.Errorf("cannot encode decision: %w", err)
+	}
+	var buf bytes.Buffer
+	if len(bytes.TrimSpace(old)) == 0 {
+		buf.WriteString(ledgerHeader)
+	} else {
+		buf.Write(old)
+		if !bytes.HasSuffix(old, []byte("\n")) {
+			buf.WriteByte('\n')
+		}
+	}
+	buf.WriteByte('\n')
+	buf.Write(entry)
+	after, err := parseLedger(path, buf.Bytes())
+	if err != nil || len(after) != len(before)+1 {
+		return fmt.Errorf("internal error: the appended ledger would not read back (%v); nothing was written", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("cannot create the directory of ledger %s: %w", path, err)
+	}
+	return writeAtomic(path, buf.Bytes(), 0o644)
+}
+
+// writeAtomic replaces path with data: temporary file in the same directory, fsync,
+// rename, fsync the directory. A failure at any step leaves the old file as it was.
+func writeAtomic(path string, data []byte, perm os.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("cannot write in %s: %w", dir, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("cannot flush %s to disk: %w", path, err)
+	}
+	if err = f.Chmod(perm); err != nil {
+		return fmt.Errorf("cannot set the mode of %s: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("cannot replace %s: %w", path, err)
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("cannot open %s to flush it: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("cannot flush directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// readBounded reads at most limit bytes of a regular file, failing rather than truncating.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
+	}
+	return data, nil
+}
+
+// lockHome takes the exclusive lock that serializes every read-modify-write of ledgers and
+// the store by processes sharing this home. flock is released by the kernel when a process
+// dies, so a killed writer never leaves the home locked.
+func lockHome(home string) (unlock func(), err error) {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create vouch home %s: %w", home, err)
+	}
+	p := filepath.Join(home, "ledger.lock")
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open lock file %s (is the vouch home writable?): %w", p, err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot lock %s: %w", p, err)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}

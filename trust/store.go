@@ -1,0 +1,66 @@
+package trust
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ErrTamperedStore is wrapped by errors about a store entry whose bytes no longer hash to
+// its name: someone edited the approved copy, so it cannot be trusted as the baseline.
+var ErrTamperedStore = errors.New("tampered store entry")
+
+// ErrNotStored is wrapped when an approved blob is missing from the store.
+var ErrNotStored = errors.New("not in the store")
+
+// maxStoreBytes bounds one store entry; loaders bound package files far below this.
+const maxStoreBytes = 256 << 20
+
+// store is the content-addressed copy of approved bytes: <home>/store/sha256/<2>/<62>.
+type store struct{ root string }
+
+func (s store) path(sum string) string {
+	return filepath.Join(s.root, "sha256", sum[:2], sum[2:])
+}
+
+// put stores data under its SHA-256 as a read-only file. An existing entry with the right
+// bytes is kept; a tampered one is replaced by the verified bytes.
+func (s store) put(data []byte) (string, error) {
+	h := sha256.Sum256(data)
+	sum := hex.EncodeToString(h[:])
+	p := s.path(sum)
+	if old, err := readBounded(p, maxStoreBytes); err == nil && bytes.Equal(old, data) {
+		return sum, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return "", fmt.Errorf("cannot create store directory: %w", err)
+	}
+	if err := writeAtomic(p, data, 0o444); err != nil {
+		return "", err
+	}
+	return sum, nil
+}
+
+// get returns the bytes stored under sum after checking they still hash to it.
+func (s store) get(sum string) ([]byte, error) {
+	if !validHex(sum) {
+		return nil, fmt.Errorf("%q is not a sha256 hex digest", sum)
+	}
+	p := s.path(sum)
+	data, err := readBounded(p, maxStoreBytes)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w: sha256:%s (%s)", ErrNotStored, sum, p)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot read store entry %s: %w", p, err)
+	}
+	h := sha256.Sum256(data)
+	if got := hex.EncodeToString(h[:]); got != sum {
+		return nil, fmt.Errorf("%w: %s now hashes to sha256:%s; the approved copy was modified, so re-review the component from scratch", ErrTamperedStore, p, got)
+	}
+	return data, nil
+}
