@@ -1,9 +1,35 @@
 // Package instructions manages vouch-owned blocks of standing instructions in files an agent
 // harness reads (AGENTS.md, CLAUDE.md): preview as a diff, apply, remove, never touching a
 // byte outside the owned block.
+//
+// A block is
+//
+//	<!-- vouch:start ID -->
+//	body
+//	<!-- vouch:end ID -->
+//
+// with the target's line breaks. ID is BlockID(package, instruction). Blocks of other
+// managers (<!-- dalo:start … -->, any <!-- NAME:start ID -->) are recognised, listed in
+// the preview and never modified. Applying then removing a block returns the file byte
+// for byte: vouch adds exactly one blank line before a new block and removes exactly what
+// it added. The line-break style of added lines follows the file (see detectEOL); a UTF-8
+// BOM, the final-newline state and every byte outside the block are kept.
 package instructions
 
-import "errors"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// MaxTargetSize bounds how much of a target file is read: the file may be hostile too.
+const MaxTargetSize = 16 << 20
 
 // Target is a resolved instruction file.
 type Target struct {
@@ -14,7 +40,88 @@ type Target struct {
 
 // ResolveTarget resolves codex ($CODEX_HOME/AGENTS.md, default ~/.codex/AGENTS.md), claude
 // ($CLAUDE_CONFIG_DIR/CLAUDE.md, default ~/.claude/CLAUDE.md) or an explicit file path.
-func ResolveTarget(spec string) (Target, error) { return Target{}, errors.New("not implemented") }
+func ResolveTarget(spec string) (Target, error) {
+	t := Target{Spec: spec}
+	switch strings.TrimSpace(spec) {
+	case "":
+		return t, errors.New("no instruction target given: use codex, claude or a file path")
+	case "codex":
+		p, err := providerFile("CODEX_HOME", ".codex", "AGENTS.md")
+		if err != nil {
+			return t, err
+		}
+		t.Path = p
+		t.AppliesTo = codexApplies
+		return t, nil
+	case "claude":
+		p, err := providerFile("CLAUDE_CONFIG_DIR", ".claude", "CLAUDE.md")
+		if err != nil {
+			return t, err
+		}
+		t.Path = p
+		t.AppliesTo = claudeApplies
+		return t, nil
+	}
+	p := spec
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return t, fmt.Errorf("cannot expand ~ in %q: %v", spec, err)
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return t, fmt.Errorf("cannot resolve %q: %v", spec, err)
+	}
+	t.Path = abs
+	if st, err := os.Stat(abs); err == nil && st.IsDir() {
+		return t, fmt.Errorf("%s is a directory; name the instruction file, for example %s", abs, filepath.Join(abs, "AGENTS.md"))
+	}
+	// The same file as a provider's global file applies as widely as that one.
+	for _, pv := range []struct{ env, dir, file, applies string }{
+		{"CODEX_HOME", ".codex", "AGENTS.md", codexApplies},
+		{"CLAUDE_CONFIG_DIR", ".claude", "CLAUDE.md", claudeApplies},
+	} {
+		if g, err := providerFile(pv.env, pv.dir, pv.file); err == nil && g == abs {
+			t.AppliesTo = pv.applies
+			return t, nil
+		}
+	}
+	dir := filepath.Dir(abs)
+	switch filepath.Base(abs) {
+	case "AGENTS.md":
+		t.AppliesTo = "Agents that read AGENTS.md (Codex and others) while working in " + dir + " or below"
+	case "CLAUDE.md":
+		t.AppliesTo = "Claude Code sessions working in " + dir + " or below (project memory)"
+	case "CLAUDE.local.md":
+		t.AppliesTo = "Claude Code sessions working in " + dir + " or below (local project memory, usually not committed)"
+	default:
+		t.AppliesTo = "Whatever reads " + abs + "; vouch does not know of an agent that reads this file by itself"
+	}
+	return t, nil
+}
+
+const (
+	codexApplies  = "Codex: every session of this user, in every project (global AGENTS.md in $CODEX_HOME)"
+	claudeApplies = "Claude Code: every session of this user, in every project (user memory in $CLAUDE_CONFIG_DIR)"
+)
+
+func providerFile(env, dir, file string) (string, error) {
+	base := os.Getenv(env)
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot find the home directory for ~/%s (set $%s): %v", dir, env, err)
+		}
+		base = filepath.Join(home, dir)
+	}
+	abs, err := filepath.Abs(filepath.Join(base, file))
+	if err != nil {
+		return "", err
+	}
+	return abs, nil
+}
 
 // Conflict is set when the owned block was edited by hand since vouch wrote it.
 type Conflict struct {
@@ -32,8 +139,245 @@ type Preview struct {
 	BeforeHash string // sha256 of Before; Commit refuses if the file no longer has it
 	Conflict   *Conflict
 	NoChange   bool
+
+	// Exists is false when the target file does not exist yet (apply creates it).
+	Exists bool
+	// Mode is the target's permission bits, kept by Commit (0644 for a new file).
+	Mode fs.FileMode
+	// EOL is the line break vouch writes: "\n" or "\r\n".
+	EOL string
+	// Present reports whether the target held this block before the change.
+	Present bool
+	// Foreign lists blocks of other managers in the target: shown, never modified.
+	Foreign []Block
+	// Owned lists vouch's other blocks in the target (other package instructions).
+	Owned []Block
+}
+
+// Actions.
+const (
+	ActionApply  = "apply"
+	ActionRemove = "remove"
+)
+
+// Errors Commit and the previews return, for errors.Is.
+var (
+	ErrChanged  = errors.New("the target file changed since the preview")
+	ErrConflict = errors.New("the block was edited by hand since vouch wrote it")
+	ErrTooLarge = errors.New("the target file is too large")
+	ErrNotFile  = errors.New("the target is not a regular file")
+)
+
+// readTarget reads at most MaxTargetSize bytes of a regular file. A missing file is
+// (nil, false, 0, nil).
+func readTarget(path string) (data []byte, exists bool, mode fs.FileMode, err error) {
+	// Stat before opening: opening a FIFO or device could block or never end.
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, 0, nil
+	}
+	if err != nil {
+		return nil, false, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, true, 0, fmt.Errorf("%w: %s (%s)", ErrNotFile, path, st.Mode().Type())
+	}
+	if st.Size() > MaxTargetSize {
+		return nil, true, 0, fmt.Errorf("%w: %s holds %d bytes, more than %d", ErrTooLarge, path, st.Size(), MaxTargetSize)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, true, 0, err
+	}
+	defer f.Close()
+	data, err = io.ReadAll(io.LimitReader(f, MaxTargetSize+1))
+	if err != nil {
+		return nil, true, 0, err
+	}
+	if len(data) > MaxTargetSize {
+		return nil, true, 0, fmt.Errorf("%w: %s grew past %d bytes while being read", ErrTooLarge, path, MaxTargetSize)
+	}
+	return data, true, st.Mode().Perm(), nil
+}
+
+func hashOf(data []byte, exists bool) string {
+	if !exists {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// ReadTarget reads the target file and scans it. A missing file gives no data and
+// exists=false.
+func ReadTarget(t Target) (data []byte, exists bool, blocks []Block, problems []Problem, err error) {
+	data, exists, _, err = readTarget(t.Path)
+	if err != nil {
+		return nil, exists, nil, nil, err
+	}
+	blocks, problems = Scan(data)
+	return data, exists, blocks, problems, nil
+}
+
+func newPreview(t Target, id, action string) (*Preview, []Block, error) {
+	data, exists, mode, err := readTarget(t.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	blocks, problems := Scan(data)
+	if len(problems) > 0 {
+		return nil, nil, &MarkerError{Path: t.Path, Problems: problems}
+	}
+	if !exists {
+		mode = 0o644
+	}
+	p := &Preview{Target: t, ID: id, Action: action, Before: data, BeforeHash: hashOf(data, exists),
+		Exists: exists, Mode: mode, EOL: detectEOL(data)}
+	for _, b := range blocks {
+		switch {
+		case b.Manager != Manager:
+			p.Foreign = append(p.Foreign, b)
+		case b.ID == id:
+			p.Present = true
+		default:
+			p.Owned = append(p.Owned, b)
+		}
+	}
+	return p, blocks, nil
+}
+
+func (p *Preview) finish() {
+	p.NoChange = string(p.Before) == string(p.After) && (p.Exists || p.Action == ActionRemove)
+	before := p.Target.Path
+	if !p.Exists {
+		before = "/dev/null"
+	}
+	p.Diff = UnifiedDiff(p.Before, p.After, before, p.Target.Path)
+}
+
+// PreviewApply plans writing body as block id into t. lastWritten is the body vouch last
+// wrote there ("" when unknown); when the block exists and differs from both lastWritten
+// and body, it was edited by hand and the preview carries a Conflict. It returns a
+// *MarkerError when the file's markers are damaged and ErrBodyMarker when body holds a
+// marker line.
+func PreviewApply(t Target, id, body, lastWritten string) (*Preview, error) {
+	p, blocks, err := newPreview(t, id, ActionApply)
+	if err != nil {
+		return nil, err
+	}
+	if cur, ok := findBlock(blocks, id); ok {
+		current := string(cur.Body(p.Before))
+		if SameBody(current, body) {
+			// Already holds this text; rewriting would only churn line breaks.
+			if _, err := renderBlock(id, body, p.EOL); err != nil {
+				return nil, err
+			}
+			p.After = p.Before
+			p.finish()
+			return p, nil
+		}
+		if lastWritten == "" || !SameBody(current, lastWritten) {
+			p.Conflict = &Conflict{LastWritten: lastWritten, Current: current, New: normalizeBody(body, "\n")}
+		}
+	}
+	after, err := applyBytes(p.Before, blocks, id, body)
+	if err != nil {
+		return nil, err
+	}
+	p.After = after
+	p.finish()
+	return p, nil
+}
+
+// PreviewRemove plans removing block id from t. lastWritten is the body vouch last wrote
+// ("" when unknown): a block that differs from it was edited by hand, and removing it
+// would lose those edits, so the preview carries a Conflict.
+func PreviewRemove(t Target, id, lastWritten string) (*Preview, error) {
+	p, blocks, err := newPreview(t, id, ActionRemove)
+	if err != nil {
+		return nil, err
+	}
+	if cur, ok := findBlock(blocks, id); ok {
+		current := string(cur.Body(p.Before))
+		if lastWritten == "" || !SameBody(current, lastWritten) {
+			p.Conflict = &Conflict{LastWritten: lastWritten, Current: current}
+		}
+	}
+	p.After = removeBytes(p.Before, blocks, id)
+	p.finish()
+	return p, nil
 }
 
 // Commit writes a preview atomically, keeping the file mode. It refuses when the file
 // changed since the preview, and when Conflict is set unless overwrite is true.
-func Commit(p *Preview, overwrite bool) error { return errors.New("not implemented") }
+func Commit(p *Preview, overwrite bool) error {
+	if p == nil {
+		return errors.New("no preview to commit")
+	}
+	if p.Conflict != nil && !overwrite {
+		return fmt.Errorf("%w: %s block %s; confirm overwriting to replace the edited text", ErrConflict, p.Target.Path, p.ID)
+	}
+	data, exists, mode, err := readTarget(p.Target.Path)
+	if err != nil {
+		return err
+	}
+	if exists != p.Exists || hashOf(data, exists) != p.BeforeHash {
+		return fmt.Errorf("%w: %s; preview again", ErrChanged, p.Target.Path)
+	}
+	if p.NoChange {
+		return nil
+	}
+	if !exists {
+		mode = p.Mode
+	}
+	return writeAtomic(p.Target.Path, p.After, mode, !exists)
+}
+
+// writeAtomic replaces path by data: temporary file in the same directory, fsync,
+// rename, fsync of the directory. A symlinked target is written through to the file it
+// names, so a dotfiles link stays a link.
+func writeAtomic(path string, data []byte, mode fs.FileMode, create bool) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	dir := filepath.Dir(path)
+	if create {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".vouch-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		return err
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil {
+		// Make the rename itself durable; not every filesystem supports it.
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
