@@ -1,0 +1,117 @@
+package trust
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"vouch/model"
+)
+
+// memReader is a package's files in memory, keyed by slash path.
+type memReader map[string][]byte
+
+func (m memReader) ReadFile(rel string) ([]byte, error) {
+	b, ok := m[rel]
+	if !ok {
+		return nil, fs.ErrNotExist
+	}
+	return append([]byte(nil), b...), nil
+}
+
+func fileOf(files memReader, path string, exec bool) model.File {
+	sum := sha256.Sum256(files[path])
+	return model.File{Path: path, Size: int64(len(files[path])), SHA256: hex.EncodeToString(sum[:]), Exec: exec}
+}
+
+const runSh = "#!/bin/sh\n# prints context\necho one\necho two\necho three\necho four\necho five\necho six\necho seven\n"
+
+// toolHookPackage builds a package like a loader would: a tool with a two-file closure,
+// a hook on it whose contract includes the tool's digest, a skill, an extension (inert)
+// and a README that belongs to no closure.
+func toolHookPackage(root string, files memReader) *model.Package {
+	if files == nil {
+		files = files0()
+	}
+	toolFiles := []model.File{fileOf(files, "tools/run.sh", true), fileOf(files, "tools/lib.sh", false)}
+	tool := &model.Component{
+		Kind: model.KindTool, ID: "run", Validity: model.Valid,
+		Support: []model.Support{{Provider: "claude", Status: model.Supported}},
+		Summary: []string{"Runs tools/run.sh with sh."},
+		Contract: &model.Contract{Kind: model.KindTool, Fields: model.Fields{
+			{Key: "entry", Value: "tools/run.sh"},
+			{Key: "runtime", Value: "sh"},
+			{Key: "argv", Value: []string{"${input.dir}"}},
+		}, Files: toolFiles},
+		Files: toolFiles,
+	}
+	hook := &model.Component{
+		Kind: model.KindHook, ID: "pre", Validity: model.Valid,
+		DependsOn: []string{model.Ref("demo", model.KindTool, "run")},
+		Contract: &model.Contract{Kind: model.KindHook, Fields: model.Fields{
+			{Key: "subject", Value: "user_prompt"},
+			{Key: "phase", Value: "before"},
+			{Key: "tool_digest", Value: tool.Contract.MustDigest()},
+		}},
+	}
+	skillFiles := []model.File{fileOf(files, "skills/a/SKILL.md", false)}
+	skill := &model.Component{Kind: model.KindSkill, ID: "a", Validity: model.Valid,
+		Contract: &model.Contract{Kind: model.KindSkill, Files: skillFiles}, Files: skillFiles}
+	ext := &model.Component{Kind: model.KindExtension, ID: "dev.example", Validity: model.Valid}
+	return &model.Package{Format: model.FormatDalo, Name: "demo", Root: root,
+		Components: []*model.Component{hook, tool, skill, ext}, Reader: files}
+}
+
+func files0() memReader {
+	return memReader{
+		"tools/run.sh":      []byte(runSh),
+		"tools/lib.sh":      []byte("helper() { :; }\n"),
+		"skills/a/SKILL.md": []byte("---\nname: a\n---\nbody\n"),
+		"README.md":         []byte("readme\n"),
+	}
+}
+
+func openT(t *testing.T, home string, opts ...func(*Options)) *Trust {
+	t.Helper()
+	o := Options{Home: home, Reviewer: "tester", Now: fixedClock()}
+	for _, f := range opts {
+		f(&o)
+	}
+	tr, err := Open(o)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	return tr
+}
+
+func fixedClock() func() time.Time {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	n := 0
+	return func() time.Time { n++; return t0.Add(time.Duration(n) * time.Minute) }
+}
+
+func comp(p *model.Package, kind model.Kind, id string) *model.Component {
+	c := p.Component(kind, id)
+	if c == nil {
+		panic("no component " + id)
+	}
+	return c
+}
+
+// snapshot returns every regular file under dir with its bytes, to prove nothing changed.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			out[p] = string(b)
+		}
+		return nil
+	})
+	return out
+}
