@@ -1,0 +1,296 @@
+package skills
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"golang.org/x/text/unicode/runenames"
+
+	"vouch/model"
+)
+
+// Kinds of hidden content.
+const (
+	HiddenComment   = "html-comment"
+	HiddenTag       = "html-tag"
+	HiddenLinkDef   = "link-definition"
+	HiddenInvisible = "invisible-character"
+)
+
+// ScanHidden lists HTML comments, raw HTML tags, link reference definitions and invisible
+// or bidi characters in markdown, with 1-based line numbers offset by firstLine-1.
+//
+// The markdown is parsed with goldmark configured as glamour configures it (GFM and
+// definition lists), so "hidden" means exactly what the console's renderer drops: code
+// spans and code blocks are shown verbatim and are not reported, except for invisible
+// characters, which are reported wherever they occur.
+func ScanHidden(markdown string, firstLine int) []model.HiddenContent {
+	if firstLine < 1 {
+		firstLine = 1
+	}
+	src := []byte(markdown)
+	lines := newLineIndex(src, firstLine)
+	var out []model.HiddenContent
+
+	rec := &linkDefRecorder{}
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
+		goldmark.WithParserOptions(
+			// After the table transformer (200), before the link reference one (100): the
+			// recorder sees the paragraph lines the link definitions are about to be cut from.
+			parser.WithParagraphTransformers(util.Prioritized(rec, 150)),
+		),
+	)
+	doc := md.Parser().Parse(text.NewReader(src))
+
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.HTMLBlock:
+			var b strings.Builder
+			start := -1
+			segs := n.Lines()
+			for i := 0; i < segs.Len(); i++ {
+				s := segs.At(i)
+				if start < 0 {
+					start = s.Start
+				}
+				b.Write(s.Value(src))
+			}
+			if n.HasClosure() {
+				if start < 0 {
+					start = n.ClosureLine.Start
+				}
+				b.Write(n.ClosureLine.Value(src))
+			}
+			if start < 0 {
+				return ast.WalkContinue, nil
+			}
+			t := strings.TrimRight(b.String(), "\r\n")
+			kind := HiddenTag
+			if n.HTMLBlockType == ast.HTMLBlockType2 || strings.HasPrefix(strings.TrimSpace(t), "<!--") {
+				kind = HiddenComment
+			}
+			out = append(out, model.HiddenContent{Kind: kind, Line: lines.line(start), Text: t})
+		case *ast.RawHTML:
+			segs := n.Segments
+			if segs == nil || segs.Len() == 0 {
+				return ast.WalkContinue, nil
+			}
+			start, stop := segs.At(0).Start, segs.At(segs.Len()-1).Stop
+			if start < 0 || stop > len(src) || start > stop {
+				return ast.WalkContinue, nil
+			}
+			t := string(src[start:stop])
+			kind := HiddenTag
+			if strings.HasPrefix(t, "<!--") {
+				kind = HiddenComment
+			}
+			out = append(out, model.HiddenContent{Kind: kind, Line: lines.line(start), Text: t})
+		}
+		return ast.WalkContinue, nil
+	})
+
+	for _, d := range rec.removed(src) {
+		out = append(out, model.HiddenContent{Kind: HiddenLinkDef, Line: lines.line(d.start), Text: d.text})
+	}
+	out = append(out, scanInvisible(markdown, lines)...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// linkDefRecorder snapshots every paragraph's lines before goldmark's link reference
+// transformer cuts the definitions out of it; the difference afterwards is exactly the
+// text the renderer swallowed, duplicates included (goldmark keeps only the first
+// definition of a label in its context but hides all of them).
+type linkDefRecorder struct {
+	paras []recorded
+}
+
+type recorded struct {
+	node  *ast.Paragraph
+	lines []text.Segment
+}
+
+func (r *linkDefRecorder) Transform(node *ast.Paragraph, _ text.Reader, _ parser.Context) {
+	segs := node.Lines()
+	cp := make([]text.Segment, segs.Len())
+	for i := range cp {
+		cp[i] = segs.At(i)
+	}
+	r.paras = append(r.paras, recorded{node: node, lines: cp})
+}
+
+type linkDef struct {
+	start int
+	text  string
+}
+
+func (r *linkDefRecorder) removed(src []byte) []linkDef {
+	var out []linkDef
+	for _, p := range r.paras {
+		kept := map[int]bool{}
+		segs := p.node.Lines()
+		for i := 0; i < segs.Len(); i++ {
+			kept[segs.At(i).Start] = true
+		}
+		var cur *linkDef
+		flush := func() {
+			if cur != nil {
+				cur.text = strings.TrimRight(cur.text, "\r\n")
+				out = append(out, *cur)
+				cur = nil
+			}
+		}
+		for _, s := range p.lines {
+			if kept[s.Start] {
+				flush()
+				continue
+			}
+			v := string(s.Value(src))
+			// A removed run can hold several definitions; each starts with '['.
+			if cur == nil || strings.HasPrefix(strings.TrimLeft(v, " \t"), "[") {
+				flush()
+				cur = &linkDef{start: s.Start}
+			}
+			cur.text += v
+		}
+		flush()
+	}
+	return out
+}
+
+// lineIndex maps byte offsets to 1-based line numbers of the whole file.
+type lineIndex struct {
+	starts []int
+	first  int
+}
+
+func newLineIndex(src []byte, firstLine int) lineIndex {
+	starts := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return lineIndex{starts: starts, first: firstLine}
+}
+
+func (l lineIndex) line(off int) int {
+	i := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > off })
+	return i - 1 + l.first
+}
+
+// IsInvisible reports whether r is a character a reader cannot see or that reorders what
+// they see: format characters (bidi controls, zero-width characters, BOM, tag
+// characters), variation selectors, other default-ignorable code points (Hangul fillers),
+// line and paragraph separators, and C0/C1 controls other than newline and tab.
+func IsInvisible(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		return true
+	case r == 0x2028 || r == 0x2029:
+		return true
+	case r == 0x034f || r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0:
+		return true
+	}
+	return unicode.Is(unicode.Cf, r) ||
+		unicode.Is(unicode.Variation_Selector, r) ||
+		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+}
+
+// DescribeRune names a character for a reviewer: "U+202E RIGHT-TO-LEFT OVERRIDE".
+func DescribeRune(r rune) string {
+	name := runenames.Name(r)
+	if name == "" || strings.HasPrefix(name, "<") {
+		switch {
+		case r < 0x20 || r == 0x7f:
+			name = "CONTROL CHARACTER"
+		case r >= 0x80 && r <= 0x9f:
+			name = "C1 CONTROL CHARACTER"
+		case r >= 0xe0100 && r <= 0xe01ef:
+			name = fmt.Sprintf("VARIATION SELECTOR-%d", r-0xe0100+17)
+		default:
+			name = "UNNAMED CHARACTER"
+		}
+	}
+	return fmt.Sprintf("U+%04X %s", r, name)
+}
+
+// scanInvisible reports runs of invisible characters, one entry per run and line, so a
+// thousand smuggled tag characters make one readable finding instead of a thousand.
+// Tag characters (U+E0020–U+E007E) mirror ASCII; their decoded text is shown because
+// that is what a model may read.
+func scanInvisible(s string, lines lineIndex) []model.HiddenContent {
+	var out []model.HiddenContent
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		bad := r == utf8.RuneError && size == 1
+		if r == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i += size
+			continue
+		}
+		if !bad && !IsInvisible(r) {
+			i += size
+			continue
+		}
+		start := i
+		var descs []string
+		seen := map[string]bool{}
+		var tags strings.Builder
+		count := 0
+		more := false
+		for i < len(s) {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			bad = r == utf8.RuneError && size == 1
+			if r == '\n' || (r == '\r' && i+1 < len(s) && s[i+1] == '\n') || (!bad && !IsInvisible(r)) {
+				break
+			}
+			var d string
+			if bad {
+				d = fmt.Sprintf("invalid UTF-8 byte 0x%02X", s[i])
+			} else {
+				d = DescribeRune(r)
+				if r >= 0xe0020 && r <= 0xe007e {
+					tags.WriteRune(r - 0xe0000)
+				}
+			}
+			if !seen[d] {
+				if len(descs) < 8 {
+					seen[d] = true
+					descs = append(descs, d)
+				} else {
+					more = true
+				}
+			}
+			count++
+			i += size
+		}
+		t := strings.Join(descs, ", ")
+		if more {
+			t += ", …"
+		}
+		if count > 1 {
+			t = fmt.Sprintf("%d invisible characters: %s", count, t)
+		}
+		if tags.Len() > 0 {
+			t += fmt.Sprintf(" (tag characters spell %q)", tags.String())
+		}
+		out = append(out, model.HiddenContent{Kind: HiddenInvisible, Line: lines.line(start), Text: t})
+	}
+	return out
+}

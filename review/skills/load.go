@@ -1,0 +1,341 @@
+package skills
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"strings"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+)
+
+const specDir = "agent-skills directory structure"
+
+// Load reads dir/SKILL.md through root and returns the skill component: kind skill, id the
+// directory's base name, validity, body, hidden content, diagnostics, and a contract over
+// every file of the skill directory (bounded by the root's limits).
+//
+// The component is Invalid when SKILL.md is missing, not a regular file, outside the root,
+// too large, or breaks the specification, and when the file list is incomplete (a limit
+// was hit): a contract that does not cover every file must never be approvable. Loaders
+// may turn Invalid into Skipped where their format says so (Agent Plugins §7.1).
+func Load(root *fsguard.Root, dir string) *model.Component {
+	dir = path.Clean(strings.TrimPrefix(dir, "./"))
+	if dir == "" {
+		dir = "."
+	}
+	base := path.Base(dir)
+	if dir == "." {
+		base = path.Base(strings.ReplaceAll(root.Path(), "\\", "/"))
+	}
+	file := path.Join(dir, "SKILL.md")
+	c := &model.Component{Kind: model.KindSkill, ID: base, BodyFile: file, Validity: model.Invalid}
+	diag := func(sev model.Severity, b model.Boundary, code, f, spec, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if !strings.HasSuffix(msg, ".") {
+			msg += "."
+		}
+		c.Diagnostics = append(c.Diagnostics, model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: f, Message: msg, Spec: spec})
+	}
+	fail := func(code, format string, args ...any) *model.Component {
+		diag(model.SeverityError, model.BoundaryComponent, code, file, specDir, format, args...)
+		return c
+	}
+
+	// The path must be named exactly SKILL.md (Lstat sees the name as stored, so a
+	// case-insensitive file system cannot turn skill.md into SKILL.md unnoticed) and must
+	// resolve, inside the root, to a regular file.
+	if _, err := root.Lstat(file); err != nil {
+		switch fsguard.CodeOf(err) {
+		case fsguard.CodeNotFound:
+			if _, err2 := root.Lstat(path.Join(dir, "skill.md")); err2 == nil {
+				return fail("skill-md-missing", "%s has no SKILL.md (it has skill.md; the specification and Agent Plugins require the exact name SKILL.md)", dir)
+			}
+			return fail("skill-md-missing", "%s has no SKILL.md; a skill directory must contain one", dir)
+		case fsguard.CodeEscape:
+			return fail("skill-md-escape", "The directory %s resolves outside the package root; the skill is not read", dir)
+		default:
+			return fail("skill-md-unreadable", "SKILL.md cannot be read: %v", err)
+		}
+	}
+	if e, err := root.Stat(file); err != nil {
+		switch fsguard.CodeOf(err) {
+		case fsguard.CodeEscape:
+			return fail("skill-md-escape", "SKILL.md is a symlink that resolves outside the package root; the skill is not read")
+		case fsguard.CodeDangling:
+			return fail("skill-md-dangling", "SKILL.md is a symlink to a path that does not exist")
+		case fsguard.CodeLoop:
+			return fail("skill-md-loop", "SKILL.md is a symlink loop")
+		default:
+			return fail("skill-md-unreadable", "SKILL.md cannot be read: %v", err)
+		}
+	} else if e.Type != fsguard.TypeFile {
+		return fail("skill-md-not-regular", "SKILL.md is a %s, not a regular file", e.Type)
+	}
+	data, err := root.ReadFile(file, MaxSkillFile)
+	if err != nil {
+		switch fsguard.CodeOf(err) {
+		case fsguard.CodeTooLarge:
+			return fail("skill-md-too-large", "SKILL.md is over vouch's %d-byte limit for SKILL.md", MaxSkillFile)
+		case fsguard.CodeNotRegular:
+			return fail("skill-md-not-regular", "SKILL.md is not a regular file")
+		case fsguard.CodeTotalExceeded:
+			return fail("skill-files-limit", "Reading SKILL.md would pass the package's total-bytes limit")
+		default:
+			return fail("skill-md-unreadable", "SKILL.md cannot be read: %v", err)
+		}
+	}
+
+	sk, pd := Parse(data, base, file)
+	c.Diagnostics = append(c.Diagnostics, pd...)
+	c.Body = sk.Body
+	c.Hidden = sk.Hidden
+	fm := sk.Frontmatter
+	c.Details = details(&fm)
+	c.Summary = summary(&fm)
+
+	files, fd := collectFiles(root, dir)
+	c.Diagnostics = append(c.Diagnostics, fd...)
+	c.Files = files
+	c.Capabilities = capabilities(file, files)
+	if exec := execFiles(files); len(exec) > 0 {
+		c.Summary = append(c.Summary, fmt.Sprintf("Bundles %d executable file(s) the instructions may ask the agent to run: %s.", len(exec), listShort(exec, 8)))
+	}
+
+	for _, d := range c.Diagnostics {
+		if d.IsError() {
+			return c
+		}
+	}
+	c.Validity = model.Valid
+	c.Contract = &model.Contract{
+		Kind:   model.KindSkill,
+		Fields: contractFields(&fm),
+		Files:  append([]model.File(nil), files...),
+	}
+	return c
+}
+
+func details(fm *Frontmatter) model.Fields {
+	d := model.Fields{{Key: "name", Value: fm.Name}, {Key: "description", Value: fm.Description}}
+	if fm.Has("license") {
+		d = append(d, model.Field{Key: "license", Value: fm.License})
+	}
+	if fm.Has("compatibility") {
+		d = append(d, model.Field{Key: "compatibility", Value: fm.Compatibility})
+	}
+	if fm.Has("allowed-tools") {
+		d = append(d, model.Field{Key: "allowed-tools", Value: fm.AllowedTools})
+	}
+	if len(fm.MetadataKeys) > 0 {
+		md := make(model.Fields, 0, len(fm.MetadataKeys))
+		for _, k := range fm.MetadataKeys {
+			md = append(md, model.Field{Key: k, Value: fm.Metadata[k]})
+		}
+		d = append(d, model.Field{Key: "metadata", Value: md})
+	}
+	return d
+}
+
+// contractFields are what an approval binds besides the bytes: the text that enters the
+// model's context at startup (name, description), what the skill asks to pre-approve
+// (allowed-tools), and the declared environment and metadata. license is not
+// security-relevant and stays out. Every key is always present so that adding a field
+// changes the digest the same way as changing it.
+func contractFields(fm *Frontmatter) model.Fields {
+	md := map[string]string{}
+	for k, v := range fm.Metadata {
+		md[k] = v
+	}
+	return model.Fields{
+		{Key: "name", Value: fm.Name},
+		{Key: "description", Value: fm.Description},
+		{Key: "allowed-tools", Value: SplitAllowedTools(fm.AllowedTools)},
+		{Key: "compatibility", Value: fm.Compatibility},
+		{Key: "metadata", Value: md},
+	}
+}
+
+// SplitAllowedTools splits the space-separated allowed-tools string into tool patterns,
+// keeping spaces inside parentheses ("Bash(git status:*)" is one pattern).
+func SplitAllowedTools(s string) []string {
+	out := []string{}
+	var cur strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0 && (r == ' ' || r == '\t' || r == '\n' || r == '\r'):
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+			continue
+		}
+		cur.WriteRune(r)
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+func summary(fm *Frontmatter) []string {
+	desc := strings.Join(strings.Fields(fm.Description), " ")
+	var s []string
+	if desc != "" {
+		s = append(s, "Adds instructions the agent loads when a task matches: "+strings.TrimSuffix(desc, ".")+".")
+	} else {
+		s = append(s, "Adds instructions the agent loads when a task matches (the skill has no usable description).")
+	}
+	if tools := SplitAllowedTools(fm.AllowedTools); len(tools) > 0 {
+		s = append(s, "Asks the client to pre-approve these tools: "+strings.Join(tools, ", ")+".")
+	}
+	return s
+}
+
+func capabilities(skillFile string, files []model.File) []model.Capability {
+	caps := []model.Capability{{
+		Kind:   model.CapModelContext,
+		Scope:  []string{skillFile},
+		Detail: "Its name and description enter the model's context at startup, and the SKILL.md body when a task activates the skill.",
+	}}
+	var other []string
+	for _, f := range files {
+		if f.Path != skillFile {
+			other = append(other, f.Path)
+		}
+	}
+	if len(other) > 0 {
+		caps = append(caps, model.Capability{
+			Kind:   model.CapModelContext,
+			Scope:  other,
+			Detail: fmt.Sprintf("The agent may read or run the %d bundled file(s) on demand when the instructions point to them.", len(other)),
+		})
+	}
+	return caps
+}
+
+func execFiles(files []model.File) []string {
+	var out []string
+	for _, f := range files {
+		if f.Exec {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+func listShort(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, ", ")
+	}
+	return strings.Join(xs[:n], ", ") + fmt.Sprintf(" and %d more", len(xs)-n)
+}
+
+// collectFiles hashes every regular file below dir. Symlinked files that resolve inside
+// the root are hashed by their target's bytes under the link's path (what the agent
+// reads there); symlinked directories inside the root are walked once, since the agent
+// sees their files as part of the skill. Links that escape, dangle or loop are reported
+// and left out: the agent is denied them (Agent Plugins §4.1). Limits make the list
+// incomplete, which is an error.
+func collectFiles(root *fsguard.Root, dir string) ([]model.File, []model.Diagnostic) {
+	var files []model.File
+	var diags []model.Diagnostic
+	add := func(sev model.Severity, b model.Boundary, code, file, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if !strings.HasSuffix(msg, ".") {
+			msg += "."
+		}
+		diags = append(diags, model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: file, Message: msg, Spec: specDir})
+	}
+	limited := false
+	limit := func(rel string, err error) {
+		if limited {
+			return
+		}
+		limited = true
+		add(model.SeverityError, model.BoundaryComponent, "skill-files-limit", rel, "The skill's files could not all be read (%v), so its contract would not cover every file", err)
+	}
+	skillReal, err := root.Resolve(dir)
+	if err != nil {
+		limit(dir, err)
+		return nil, diags
+	}
+	visited := map[string]bool{skillReal: true}
+	var walk func(rel string) error
+	walk = func(rel string) error {
+		return root.Walk(rel, func(e fsguard.Entry, err error) error {
+			if err != nil {
+				switch fsguard.CodeOf(err) {
+				case fsguard.CodeEscape:
+					add(model.SeverityWarning, model.BoundaryEntry, "skill-file-escape", e.Rel, "%s is a symlink that leads outside the package root; it is left out of the skill and must not be read", e.Rel)
+				case fsguard.CodeDangling:
+					add(model.SeverityWarning, model.BoundaryEntry, "skill-file-dangling", e.Rel, "%s is a symlink to a path that does not exist; it is left out of the skill", e.Rel)
+				case fsguard.CodeLoop:
+					add(model.SeverityWarning, model.BoundaryEntry, "skill-file-loop", e.Rel, "%s is a symlink loop; it is left out of the skill", e.Rel)
+				case fsguard.CodeTooDeep, fsguard.CodeTooMany, fsguard.CodeTotalExceeded:
+					limit(e.Rel, err)
+				default:
+					add(model.SeverityError, model.BoundaryComponent, "skill-file-unreadable", e.Rel, "%s cannot be read (%v), so the skill's contract would not cover it", e.Rel, err)
+				}
+				return nil
+			}
+			switch e.Type {
+			case fsguard.TypeFile:
+				data, err := root.ReadFile(e.Rel, 0)
+				if err != nil {
+					switch fsguard.CodeOf(err) {
+					case fsguard.CodeTooLarge, fsguard.CodeTotalExceeded:
+						limit(e.Rel, err)
+						if fsguard.CodeOf(err) == fsguard.CodeTotalExceeded {
+							return err
+						}
+					case fsguard.CodeNotRegular:
+						add(model.SeverityWarning, model.BoundaryEntry, "skill-file-special", e.Rel, "%s is not a regular file; it is left out of the skill", e.Rel)
+					default:
+						add(model.SeverityError, model.BoundaryComponent, "skill-file-unreadable", e.Rel, "%s cannot be read (%v), so the skill's contract would not cover it", e.Rel, err)
+					}
+					return nil
+				}
+				sum := sha256.Sum256(data)
+				files = append(files, model.File{Path: e.Rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Exec: e.Exec})
+			case fsguard.TypeOther:
+				add(model.SeverityWarning, model.BoundaryEntry, "skill-file-special", e.Rel, "%s is a special file (FIFO, socket or device); it is left out of the skill", e.Rel)
+			case fsguard.TypeDir:
+				if !e.Symlink {
+					return nil // fsguard.Walk descends into it
+				}
+				real, err := root.Resolve(e.Rel)
+				if err != nil {
+					add(model.SeverityWarning, model.BoundaryEntry, "skill-file-escape", e.Rel, "%s cannot be followed (%v); it is left out of the skill", e.Rel, err)
+					return nil
+				}
+				inside := skillReal == "." || strings.HasPrefix(real, skillReal+"/")
+				if visited[real] || inside || real == "." || strings.HasPrefix(skillReal+"/", real+"/") {
+					add(model.SeverityInfo, model.BoundaryEntry, "skill-file-loop", e.Rel, "%s is a symlink to a directory whose files are already included (%s); it is not walked again", e.Rel, real)
+					return nil
+				}
+				visited[real] = true
+				if err := walk(e.Rel); err != nil {
+					code := fsguard.CodeOf(err)
+					if code == fsguard.CodeTooMany || code == fsguard.CodeTooDeep || code == fsguard.CodeTotalExceeded {
+						limit(e.Rel, err)
+						return err
+					}
+					add(model.SeverityWarning, model.BoundaryEntry, "skill-file-escape", e.Rel, "%s cannot be walked (%v); it is left out of the skill", e.Rel, err)
+				}
+			}
+			return nil
+		})
+	}
+	if err := walk(dir); err != nil {
+		limit(dir, err)
+	}
+	return files, diags
+}
