@@ -1,5 +1,530 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
 
-func (a *app) addInstructionsCommands(root *cobra.Command) {}
+	"github.com/spf13/cobra"
+
+	"vouch/model"
+	"vouch/trust"
+	"vouch/trust/instructions"
+	"vouch/ui/display"
+)
+
+func (a *app) addInstructionsCommands(root *cobra.Command) {
+	cmd := &cobra.Command{
+		Use:   "instructions",
+		Short: "Preview, apply and remove standing instructions in AGENTS.md / CLAUDE.md",
+		Long: `Standing instructions are text a package asks an agent to read in every session. vouch writes
+one into a target file inside its own block,
+
+  <!-- vouch:start <package>#instruction:<id> -->
+  ...instruction text...
+  <!-- vouch:end <package>#instruction:<id> -->
+
+and never touches a byte outside that block: removing it returns the file byte for byte. Blocks
+of other managers (<!-- dalo:start ... -->) are shown and left alone.
+
+--target is a file path, codex ($CODEX_HOME/AGENTS.md, default ~/.codex/AGENTS.md) or claude
+($CLAUDE_CONFIG_DIR/CLAUDE.md, default ~/.claude/CLAUDE.md). Each target is written separately;
+vouch never copies text from one target to another. Applying records an approval with the target
+in the ledger; removing records a revocation. Recommended instructions stay inactive until
+applied here: approving their package never activates them.`,
+	}
+	cmd.AddCommand(a.instructionsPreviewCommand(), a.instructionsApplyCommand(),
+		a.instructionsRemoveCommand(), a.instructionsListCommand())
+	root.AddCommand(cmd)
+}
+
+type instrFlags struct {
+	target    string
+	yes       bool
+	overwrite bool
+	sourceID  string
+}
+
+func (a *app) instrCommand(use, short, long string, action string, f *instrFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Long:  long,
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.instructions(action, args[0], args[1], *f)
+		},
+	}
+	cmd.Flags().StringVar(&f.target, "target", "", "instruction file: a path, codex or claude (required)")
+	cmd.Flags().StringVar(&f.sourceID, "source-id", "validation", "source identity used in Dalo references")
+	_ = cmd.MarkFlagRequired("target")
+	return cmd
+}
+
+func (a *app) instructionsPreviewCommand() *cobra.Command {
+	f := &instrFlags{}
+	return a.instrCommand("preview --target FILE|codex|claude SOURCE REF",
+		"Show the diff applying an instruction would make, without writing anything",
+		`Preview prints where the instruction would apply and a unified diff of the whole target file,
+before and after. Nothing is written. Exit status: 0 the change can be applied; 1 it would be
+refused (damaged markers, a block edited by hand); 2 usage error.`,
+		"preview", f)
+}
+
+func (a *app) instructionsApplyCommand() *cobra.Command {
+	f := &instrFlags{}
+	cmd := a.instrCommand("apply --target FILE|codex|claude [--yes] [--overwrite] SOURCE REF",
+		"Write an instruction into its vouch block in the target file and record the activation",
+		`Apply shows the preview, asks for y at a terminal, then writes the block (atomically, keeping the
+file's mode, line breaks and BOM) and records an approval with the target in the ledger. It refuses
+if the file changed since the preview, if its markers are damaged, or if the block was edited by
+hand since vouch wrote it (unless --overwrite). Without a terminal, --yes is required.`,
+		"apply", f)
+	cmd.Flags().BoolVar(&f.yes, "yes", false, "apply without asking (required without a terminal)")
+	cmd.Flags().BoolVar(&f.overwrite, "overwrite", false, "replace a block that was edited by hand")
+	cmd.Example = `  vouch instructions preview --target codex ./source 'design-review#instruction:design-context'
+  vouch instructions apply --target ./AGENTS.md --yes ./source 'design-review#instruction:design-context'`
+	return cmd
+}
+
+func (a *app) instructionsRemoveCommand() *cobra.Command {
+	f := &instrFlags{}
+	cmd := a.instrCommand("remove --target FILE|codex|claude [--yes] SOURCE REF",
+		"Remove an instruction's vouch block from the target file and record the revocation",
+		`Remove shows the diff, asks for y at a terminal, deletes the block and the line breaks vouch
+added with it, and records a revocation with the target in the ledger. A block edited by hand is
+only removed with --overwrite. Without a terminal, --yes is required.`,
+		"remove", f)
+	cmd.Flags().BoolVar(&f.yes, "yes", false, "remove without asking (required without a terminal)")
+	cmd.Flags().BoolVar(&f.overwrite, "overwrite", false, "remove a block even though it was edited by hand")
+	return cmd
+}
+
+// instrContext is what preview, apply and remove share.
+type instrContext struct {
+	target      instructions.Target
+	pkg         *model.Package
+	comp        *model.Component
+	ref, id     string
+	body        string
+	tr          *trust.Trust
+	home        string
+	lastWritten string
+	active      *trust.Decision // the latest decision for (ref, target), nil when none
+}
+
+func (a *app) instructions(action, source, ref string, f instrFlags) error {
+	ic, err := a.instrPrepare(source, ref, f)
+	if err != nil {
+		return err
+	}
+	var p *instructions.Preview
+	if action == "remove" {
+		last := ic.lastWritten
+		if last == "" {
+			// No record of what vouch wrote here: the package's current text is the best
+			// baseline; anything else in the block counts as a hand edit.
+			last = ic.body
+		}
+		p, err = instructions.PreviewRemove(ic.target, ic.id, last)
+	} else {
+		p, err = instructions.PreviewApply(ic.target, ic.id, ic.body, ic.lastWritten)
+	}
+	if err != nil {
+		return a.instrError(err)
+	}
+	a.printPreview(ic, p)
+	if action == "preview" {
+		if p.Conflict != nil {
+			return a.fail(1, "instruction-edited", "The block in "+p.Target.Path+" was edited by hand since vouch wrote it; apply would need --overwrite.")
+		}
+		return nil
+	}
+
+	digest := ic.comp.Contract.MustDigest()
+	recorded := ic.active != nil && ic.active.Action == trust.ActionApprove && ic.active.Digest == digest
+	if action == "remove" {
+		recorded = ic.active == nil || ic.active.Action == trust.ActionRevoke
+	}
+	if p.NoChange && recorded {
+		fmt.Fprintln(a.stdout, "Nothing to do: the file and the ledger already agree.")
+		return nil
+	}
+	if p.Conflict != nil && !f.overwrite {
+		if !a.interactive() {
+			return a.fail(1, "instruction-edited", "The block in "+p.Target.Path+" was edited by hand since vouch wrote it; nothing was written. Keep the edits, or pass --overwrite to replace them.")
+		}
+		if !a.ask("The block was edited by hand. Overwrite those edits? [y/N] ") {
+			fmt.Fprintln(a.stdout, "Nothing was written.")
+			return exitError{1}
+		}
+		f.overwrite = true
+	}
+	if !f.yes {
+		if !a.interactive() {
+			return a.fail(2, "confirmation-required", action+" asks for confirmation; without a terminal, pass --yes after reading the preview.")
+		}
+		q := "Write this change to " + p.Target.Path + "? [y/N] "
+		if p.NoChange {
+			q = "Record this in the ledger? [y/N] "
+		}
+		if !a.ask(q) {
+			fmt.Fprintln(a.stdout, "Nothing was written.")
+			return exitError{1}
+		}
+	}
+	if err := instructions.Commit(p, f.overwrite); err != nil {
+		return a.instrError(err)
+	}
+	opts := trust.DecideOptions{Target: ic.target.Path}
+	var derr error
+	if action == "apply" {
+		opts.Note = "instruction applied to " + ic.target.Path
+		_, derr = ic.tr.Approve(ic.pkg, ic.comp, opts)
+	} else {
+		opts.Note = "instruction removed from " + ic.target.Path
+		_, derr = ic.tr.Revoke(ic.pkg, ic.comp, opts)
+	}
+	if derr != nil {
+		// The file and the ledger must agree: undo the write.
+		msg := "The decision could not be recorded (" + strings.TrimSuffix(derr.Error(), ".") + ")"
+		if rerr := instructions.Revert(p); rerr != nil {
+			msg += "; the file was written and could not be restored: " + rerr.Error()
+		} else {
+			msg += "; the file was restored"
+		}
+		return a.fail(1, "ledger-write-failed", msg+".")
+	}
+	switch {
+	case p.NoChange:
+		fmt.Fprintf(a.stdout, "Recorded %s of %s for %s (the file already matched).\n", map[string]string{"apply": "the activation", "remove": "the removal"}[action], safe(ic.ref), ic.target.Path)
+	case action == "apply":
+		fmt.Fprintf(a.stdout, "Applied %s to %s and recorded the approval.\n", safe(ic.ref), ic.target.Path)
+	default:
+		fmt.Fprintf(a.stdout, "Removed %s from %s and recorded the revocation.\n", safe(ic.ref), ic.target.Path)
+	}
+	return nil
+}
+
+func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, error) {
+	target, err := instructions.ResolveTarget(f.target)
+	if err != nil {
+		return nil, a.fail(2, "bad-target", strings.TrimSuffix(err.Error(), ".")+".")
+	}
+	pkgName, rest, ok := strings.Cut(ref, "#")
+	kind, id, ok2 := strings.Cut(rest, ":")
+	if !ok || !ok2 || pkgName == "" || id == "" {
+		return nil, a.fail(2, "bad-ref", "REF must look like <package>#instruction:<id>, for example design-review#instruction:design-context.")
+	}
+	if model.Kind(kind) != model.KindInstruction {
+		return nil, a.fail(2, "bad-ref", safe(ref)+" is a "+safe(kind)+", not an instruction; only instructions are written to instruction files.")
+	}
+	res, err := a.load([]string{source}, loadOptions{sourceID: f.sourceID})
+	if err != nil {
+		return nil, err
+	}
+	ic := &instrContext{target: target, ref: ref, id: instructions.BlockID(pkgName, id)}
+	var available []string
+	for _, p := range res.Packages {
+		for _, c := range p.Components {
+			if c.Kind != model.KindInstruction {
+				continue
+			}
+			available = append(available, p.Ref(c))
+			if p.Name == pkgName && c.ID == id {
+				if ic.comp != nil {
+					return nil, a.fail(2, "ambiguous-ref", safe(ref)+" names instructions in more than one package of "+source+"; review one source at a time.")
+				}
+				ic.pkg, ic.comp = p, c
+			}
+		}
+	}
+	if ic.comp == nil {
+		msg := safe(ref) + " is not an instruction in " + source
+		if len(available) > 0 {
+			sort.Strings(available)
+			for i := range available {
+				available[i] = safe(available[i])
+			}
+			msg += "; its instructions are " + strings.Join(available, ", ")
+		}
+		return nil, a.fail(2, "unknown-ref", msg+".")
+	}
+	if ic.comp.Validity != model.Valid || ic.comp.Contract == nil || len(ic.comp.Contract.Files) == 0 {
+		return nil, a.fail(1, "instruction-blocked", safe(ref)+" is "+string(ic.comp.Validity)+" and cannot be activated; run vouch validate "+source+" for the reason.")
+	}
+	if ic.body, err = instructionBody(ic.pkg, ic.comp); err != nil {
+		return nil, a.fail(1, "instruction-unreadable", err.Error())
+	}
+	if ic.home, err = trust.ResolveHome(a.home); err != nil {
+		return nil, a.fail(2, "no-home", err.Error())
+	}
+	if ic.tr, err = trust.Open(trust.Options{Home: ic.home}); err != nil {
+		return nil, a.fail(1, "ledger-unreadable", err.Error())
+	}
+	decisions, err := ic.tr.Decisions()
+	if err != nil {
+		return nil, a.fail(1, "ledger-unreadable", err.Error())
+	}
+	for i := range decisions {
+		if d := decisions[i]; d.Component == ref && d.Target == target.Path {
+			ic.active = &decisions[i]
+			break
+		}
+	}
+	if ic.active != nil && ic.active.Action == trust.ActionApprove {
+		// What vouch last wrote there is the approved text in the store. If the store lost
+		// it, any difference counts as a hand edit: the safe side.
+		if body, err := instructions.StoredBody(ic.home, ic.active.Digest); err == nil {
+			ic.lastWritten = body
+		} else {
+			fmt.Fprintf(a.stderr, "vouch: the text last written to %s is not in the store (%v); a changed block will count as edited by hand.\n", target.Path, err)
+		}
+	}
+	return ic, nil
+}
+
+// instructionBody returns the exact bytes the contract binds (its first file), read back
+// and checked against the recorded hash, so what is written is what is approved.
+func instructionBody(pkg *model.Package, c *model.Component) (string, error) {
+	f := c.Contract.Files[0]
+	if pkg.Reader == nil {
+		return c.Body, nil
+	}
+	data, err := pkg.Reader.ReadFile(f.Path)
+	if err != nil {
+		return "", fmt.Errorf("cannot read %s: %v", safe(f.Path), err)
+	}
+	sum := sha256.Sum256(data)
+	if hex.EncodeToString(sum[:]) != f.SHA256 {
+		return "", fmt.Errorf("%s changed on disk while vouch was reading it; run the command again", safe(f.Path))
+	}
+	return string(data), nil
+}
+
+func (a *app) instrError(err error) error {
+	var me *instructions.MarkerError
+	switch {
+	case errors.As(err, &me):
+		fmt.Fprintf(a.stderr, "vouch: %s has damaged managed-block markers; nothing was written. Repair them first:\n", me.Path)
+		for _, p := range me.Problems {
+			fmt.Fprintf(a.stderr, "  line %d: %s\n", p.Line, display.Line(p.Message))
+		}
+		return exitError{1}
+	case errors.Is(err, instructions.ErrChanged):
+		return a.fail(1, "target-changed", strings.TrimSuffix(err.Error(), ".")+"; nothing was written.")
+	case errors.Is(err, instructions.ErrConflict):
+		return a.fail(1, "instruction-edited", strings.TrimSuffix(err.Error(), ".")+".")
+	case errors.Is(err, instructions.ErrBodyMarker):
+		return a.fail(1, "instruction-has-marker", strings.TrimSuffix(display.Line(err.Error()), ".")+"; vouch will not write it, because it would forge or break a managed block.")
+	}
+	return a.fail(1, "instruction-write-failed", strings.TrimSuffix(display.Line(err.Error()), ".")+".")
+}
+
+func (a *app) printPreview(ic *instrContext, p *instructions.Preview) {
+	w := a.stdout
+	fmt.Fprintf(w, "Target:     %s\n", p.Target.Path)
+	fmt.Fprintf(w, "Applies to: %s\n", p.Target.AppliesTo)
+	fmt.Fprintf(w, "Block:      <!-- vouch:start %s -->\n", display.Line(p.ID))
+	state := "does not exist yet; apply creates it (and its directory)"
+	if p.Exists {
+		eol := "LF"
+		if p.EOL == "\r\n" {
+			eol = "CRLF"
+		}
+		state = fmt.Sprintf("%d bytes, %s line breaks", len(p.Before), eol)
+		if len(p.Before) >= 3 && string(p.Before[:3]) == "\xEF\xBB\xBF" {
+			state += ", UTF-8 BOM"
+		}
+	}
+	fmt.Fprintf(w, "File:       %s\n", state)
+	var change string
+	switch {
+	case p.Action == "remove" && !p.Present:
+		change = "the block is not in the file; nothing to remove"
+	case p.Action == "remove":
+		change = "remove the block and the line breaks vouch added with it"
+	case p.NoChange:
+		change = "the file already holds this text; nothing to write"
+	case p.Present:
+		change = "replace the block's text in place"
+	default:
+		change = "append the block after one blank line"
+	}
+	fmt.Fprintf(w, "Change:     %s\n", change)
+	if len(p.Foreign) > 0 {
+		fmt.Fprintln(w, "Blocks of other managers (shown, never modified):")
+		for _, b := range p.Foreign {
+			fmt.Fprintf(w, "  %s %s, lines %d-%d\n", display.Line(b.Manager), display.Line(b.ID), b.StartLine, b.EndLine)
+		}
+	}
+	if len(p.Owned) > 0 {
+		fmt.Fprintln(w, "Other vouch blocks (left as they are):")
+		for _, b := range p.Owned {
+			fmt.Fprintf(w, "  %s, lines %d-%d\n", display.Line(b.ID), b.StartLine, b.EndLine)
+		}
+	}
+	if c := p.Conflict; c != nil {
+		fmt.Fprintln(w, "\nThe block was edited by hand since vouch wrote it.")
+		last := c.LastWritten
+		if last == "" {
+			last = "(unknown: the ledger holds no record of what vouch wrote here)\n"
+		}
+		section := func(title, text string) {
+			fmt.Fprintf(w, "--- %s\n%s", title, display.String(text))
+			if !strings.HasSuffix(text, "\n") {
+				fmt.Fprintln(w)
+			}
+		}
+		section("last written by vouch", last)
+		section("now in the file", c.Current)
+		if p.Action == "apply" {
+			section("new text", c.New)
+		}
+	}
+	if p.Diff != "" {
+		fmt.Fprintln(w)
+		fmt.Fprint(w, display.String(p.Diff))
+	}
+}
+
+// interactive reports whether stdin is a terminal a person can answer at.
+func (a *app) interactive() bool {
+	f, ok := a.stdin.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func (a *app) ask(q string) bool {
+	fmt.Fprint(a.stdout, q)
+	line, err := bufio.NewReader(io.LimitReader(a.stdin, 1024)).ReadString('\n')
+	if err != nil && line == "" {
+		return false
+	}
+	ans := strings.ToLower(strings.TrimSpace(line))
+	return ans == "y" || ans == "yes"
+}
+
+// activeBlock is one instruction activation in force, for list.
+type activeBlock struct {
+	Ref    string `json:"ref"`
+	Target string `json:"target"`
+	Digest string `json:"digest"`
+	At     string `json:"at"`
+	Ledger string `json:"ledger"`
+	State  string `json:"state"` // present, edited, missing, damaged, file-missing, unreadable
+	Detail string `json:"detail"`
+}
+
+func (a *app) instructionsListCommand() *cobra.Command {
+	var jsonOut bool
+	cmd := &cobra.Command{
+		Use:   "list [--json]",
+		Short: "List every instruction block the ledger says is active, and whether its file still holds it",
+		Long: `List reads the ledgers for instruction activations in force (the latest decision for each
+instruction and target is an approval) and checks each target file: present (unchanged), edited
+(changed by hand), missing (the block is gone), damaged (markers broken), file-missing or
+unreadable.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a.jsonErrors = jsonOut
+			return a.instructionsList(jsonOut)
+		},
+	}
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON")
+	return cmd
+}
+
+func (a *app) instructionsList(jsonOut bool) error {
+	home, err := trust.ResolveHome(a.home)
+	if err != nil {
+		return a.fail(2, "no-home", err.Error())
+	}
+	tr, err := trust.Open(trust.Options{Home: home})
+	if err != nil {
+		return a.fail(1, "ledger-unreadable", err.Error())
+	}
+	decisions, err := tr.Decisions()
+	if err != nil {
+		return a.fail(1, "ledger-unreadable", err.Error())
+	}
+	seen := map[[2]string]bool{}
+	out := []activeBlock{}
+	for _, d := range decisions { // newest first: the first per (ref, target) is in force
+		if d.Target == "" {
+			continue
+		}
+		k := [2]string{d.Component, d.Target}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if d.Action != trust.ActionApprove {
+			continue
+		}
+		ab := activeBlock{Ref: d.Component, Target: d.Target, Digest: d.Digest, At: d.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: d.Ledger}
+		ab.State, ab.Detail = blockState(home, d)
+		out = append(out, ab)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Target != out[j].Target {
+			return out[i].Target < out[j].Target
+		}
+		return out[i].Ref < out[j].Ref
+	})
+	if jsonOut {
+		writeJSON(a.stdout, map[string]any{"instructions": out})
+		return nil
+	}
+	if len(out) == 0 {
+		fmt.Fprintln(a.stdout, "No instruction is active.")
+		return nil
+	}
+	for _, b := range out {
+		fmt.Fprintf(a.stdout, "%s\n  target: %s\n  state:  %s: %s\n  since:  %s (%s ledger)\n", safe(b.Ref), safe(b.Target), b.State, safe(b.Detail), b.At, safe(b.Ledger))
+	}
+	return nil
+}
+
+func blockState(home string, d trust.Decision) (state, detail string) {
+	t := instructions.Target{Spec: d.Target, Path: d.Target}
+	data, exists, blocks, problems, err := instructions.ReadTarget(t)
+	switch {
+	case err != nil:
+		return "unreadable", err.Error()
+	case !exists:
+		return "file-missing", "the target file does not exist"
+	}
+	id := instructions.EncodeID(d.Component)
+	for _, p := range problems {
+		if p.Manager == instructions.Manager && p.ID == id {
+			return "damaged", p.Message
+		}
+	}
+	for _, b := range blocks {
+		if b.Manager != instructions.Manager || b.ID != id {
+			continue
+		}
+		want, err := instructions.StoredBody(home, d.Digest)
+		if err != nil {
+			return "edited", "the approved text is not in the store, so the block cannot be compared: " + err.Error()
+		}
+		if instructions.SameBody(string(b.Body(data)), want) {
+			return "present", fmt.Sprintf("unchanged, lines %d-%d", b.StartLine, b.EndLine)
+		}
+		return "edited", fmt.Sprintf("lines %d-%d differ from what vouch wrote", b.StartLine, b.EndLine)
+	}
+	if len(problems) > 0 {
+		return "damaged", problems[0].Message
+	}
+	return "missing", "the file no longer holds the block"
+}
