@@ -1,10 +1,32 @@
 // Package splice loads Splice v1 packages: manifest.json directories, deterministic
 // .tar.gz archives and legacy splice-bundle JSON files.
+//
+// It applies @spliceloom/spec's rules and messages exactly (manifest validation, the
+// 14-keyword tool-schema subset, permission normalization, strict archive and bundle
+// decoding, the integrity string and filesDigest) and turns the result into the model:
+// one tool component per manifest tool, one skill component for SKILL.md, and an
+// instruction component for an agent definition. Archives are decoded in memory with
+// Splice's limits; nothing is ever written or run.
 package splice
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/skills"
 )
 
 // Options configure the loader.
@@ -12,13 +34,632 @@ type Options struct {
 	Limits fsguard.Limits
 }
 
+const (
+	manifestFile = "manifest.json"
+	skillDocFile = "SKILL.md"
+	probeBytes   = 4096
+)
+
 // IsPackageDir reports whether dir is a Splice package directory (it holds manifest.json).
-func IsPackageDir(dir string) bool { return false }
+func IsPackageDir(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, manifestFile))
+	return err == nil
+}
+
+var bundleProbe = regexp.MustCompile(`^\s*\{[\s\S]*"format"\s*:\s*"splice-bundle"`)
 
 // IsArtifact reports whether path is a Splice archive (gzip magic) or bundle, by content.
-func IsArtifact(path string, limits fsguard.Limits) bool { return false }
+// It reads at most a few KiB and refuses anything that is not a regular file.
+func IsArtifact(path string, limits fsguard.Limits) bool {
+	head, _, err := readUserFile(path, probeBytes)
+	if err != nil {
+		return false
+	}
+	if IsGzip(head) {
+		return true
+	}
+	return bundleProbe.Match(bytes.TrimPrefix(head, []byte("\uFEFF")))
+}
 
-// Load reviews the package directory, archive or bundle at path.
-func Load(path string, opts Options) *model.Package {
-	return &model.Package{Format: model.FormatSplice, Root: path}
+// readUserFile reads at most max bytes of a file the user named on the command line.
+// fsguard roots are directories, so an artifact path is opened here: O_NONBLOCK so a FIFO
+// cannot block, regular files only, and never more than max bytes. size is the file's size.
+func readUserFile(p string, max int64) ([]byte, int64, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, 0, errors.New("not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max))
+	return data, st.Size(), err
+}
+
+// Load reviews the package directory, archive or bundle at path. It never fails:
+// problems become diagnostics.
+func Load(p string, opts Options) *model.Package {
+	if opts.Limits == (fsguard.Limits{}) {
+		opts.Limits = fsguard.DefaultLimits()
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = p
+	}
+	pkg := &model.Package{Format: model.FormatSplice, Root: abs, Name: filepath.Base(abs)}
+	st, err := os.Stat(p)
+	if err != nil {
+		pkg.Rejected = true
+		pkg.Diagnostics = append(pkg.Diagnostics, diag("source-unreadable", model.BoundarySource, "", "", fmt.Sprintf("Could not read %s: %v.", p, err), "splice package"))
+		return pkg
+	}
+	if st.IsDir() {
+		files, reader, diags := readDir(p, opts.Limits)
+		pkg.Diagnostics = append(pkg.Diagnostics, diags...)
+		pkg.Reader = reader
+		build(pkg, files, false)
+		return pkg
+	}
+	data, size, err := readUserFile(p, MaxArtifactBytes+1)
+	switch {
+	case err != nil:
+		pkg.Rejected = true
+		pkg.Diagnostics = append(pkg.Diagnostics, diag("source-unreadable", model.BoundarySource, "", "", fmt.Sprintf("Could not read %s: %v.", p, err), "splice archive"))
+		return pkg
+	case int64(len(data)) > MaxArtifactBytes:
+		pkg.Rejected = true
+		pkg.Diagnostics = append(pkg.Diagnostics, diag("archive-too-large", model.BoundaryPackage, "", "",
+			fmt.Sprintf("Archive is %d bytes (max %d)", max(size, int64(len(data))), MaxArtifactBytes), "splice archive · INVALID_BUNDLE"))
+		return pkg
+	}
+	pkg.Integrity = Integrity(data)
+	kind := "bundle"
+	if IsGzip(data) {
+		kind = "archive"
+	}
+	files, err := Decode(data)
+	if err != nil {
+		var de *DecodeError
+		code := "archive-invalid"
+		msg := err.Error()
+		if errors.As(err, &de) {
+			code = de.Code
+		}
+		pkg.Rejected = true
+		pkg.Diagnostics = append(pkg.Diagnostics, diag(code, model.BoundaryPackage, "", "", msg, "splice "+kind+" · INVALID_BUNDLE"))
+		return pkg
+	}
+	if kind == "archive" {
+		if tar, err := gunzip(data); err == nil && trailingData(tar) {
+			pkg.Diagnostics = append(pkg.Diagnostics, model.Diagnostic{Code: "archive-trailing-data", Severity: model.SeverityWarning,
+				Boundary: model.BoundaryPackage, Spec: "splice archive",
+				Message: "The archive has data after its end-of-archive blocks; Splice ignores it, but other tar readers may not."})
+		}
+	}
+	mem := memReader{}
+	for _, f := range files {
+		mem[f.Path] = f.Content
+	}
+	pkg.Reader = mem
+	build(pkg, files, true)
+	return pkg
+}
+
+func diag(code string, b model.Boundary, file, ptr, msg, spec string) model.Diagnostic {
+	return model.Diagnostic{Code: code, Severity: model.SeverityError, Boundary: b, File: file, Pointer: ptr, Message: msg, Spec: spec}
+}
+
+// memReader serves the files of a decoded archive or bundle.
+type memReader map[string][]byte
+
+func (m memReader) ReadFile(rel string) ([]byte, error) {
+	b, ok := m[rel]
+	if !ok {
+		return nil, &fsguard.Error{Code: fsguard.CodeNotFound, Path: rel, Msg: "is not a file of the package"}
+	}
+	return bytes.Clone(b), nil
+}
+
+// dirReader reads package files from disk at call time (trust re-hashes current bytes),
+// limited to the files that belong to the package.
+type dirReader struct {
+	root  *fsguard.Root
+	files map[string]bool
+}
+
+func (d dirReader) ReadFile(rel string) ([]byte, error) {
+	if !d.files[rel] {
+		return nil, &fsguard.Error{Code: fsguard.CodeNotFound, Path: rel, Msg: "is not a file of the package"}
+	}
+	return d.root.ReadFileNoFollow(rel, MaxFileBytes)
+}
+
+func skippedName(name string) bool { return strings.HasPrefix(name, ".") || name == "node_modules" }
+
+// readDir collects what Splice would pack from a directory: every regular file except
+// hidden names and node_modules (never packed); a symlink is an error, as when packing.
+func readDir(dir string, limits fsguard.Limits) ([]File, model.FileReader, []model.Diagnostic) {
+	var diags []model.Diagnostic
+	root, err := fsguard.Open(dir, limits)
+	if err != nil {
+		return nil, nil, []model.Diagnostic{diag("source-unreadable", model.BoundarySource, "", "", fmt.Sprintf("Could not open %s: %v.", dir, err), "splice package")}
+	}
+	var files []File
+	var total int64
+	stop := errors.New("stop")
+	var walk func(rel string) error
+	walk = func(rel string) error {
+		entries, errs, err := root.ReadDir(rel)
+		if err != nil {
+			diags = append(diags, diag("package-unreadable", model.BoundaryPackage, rel, "", fmt.Sprintf("Could not list %s: %v.", rel, err), "splice package"))
+			return stop
+		}
+		for _, e := range entries {
+			if skippedName(e.Name) {
+				diags = append(diags, model.Diagnostic{Code: "package-file-skipped", Severity: model.SeverityInfo, Boundary: model.BoundaryEntry,
+					File: e.Rel, Spec: "splice package",
+					Message: fmt.Sprintf("%s is not part of the package: Splice never packs hidden files or node_modules.", e.Rel)})
+				continue
+			}
+			if e.Symlink {
+				diags = append(diags, diag("package-symlink", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("%s is a symbolic link; Splice packages reject symbolic links.", e.Rel), "splice package"))
+				continue
+			}
+			if errs[e.Name] != nil {
+				diags = append(diags, diag("package-unreadable", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("Could not read %s: %v.", e.Rel, errs[e.Name]), "splice package"))
+				continue
+			}
+			switch e.Type {
+			case fsguard.TypeDir:
+				if err := walk(e.Rel); err != nil {
+					return err
+				}
+				continue
+			case fsguard.TypeFile:
+			default:
+				diags = append(diags, diag("package-special-file", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("%s is a %s; a Splice package holds regular files only.", e.Rel, e.Type), "splice package"))
+				continue
+			}
+			if len(files) >= MaxFiles {
+				diags = append(diags, diag("package-too-many-files", model.BoundaryPackage, "", "", fmt.Sprintf("Package has more than %d files (max %d)", MaxFiles, MaxFiles), "splice package"))
+				return stop
+			}
+			if e.Size > MaxFileBytes {
+				diags = append(diags, diag("package-file-too-large", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("file %s exceeds %d bytes", q(e.Rel), MaxFileBytes), "splice package"))
+				continue
+			}
+			if total+e.Size > MaxUnpackedBytes {
+				diags = append(diags, diag("package-too-large", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("The package files add up to more than %d bytes; Splice could not pack them (archives are limited to %d bytes).", MaxUnpackedBytes, MaxArtifactBytes), "splice package"))
+				return stop
+			}
+			data, err := root.ReadFileNoFollow(e.Rel, MaxFileBytes)
+			if err != nil {
+				code := "package-unreadable"
+				msg := fmt.Sprintf("Could not read %s: %v.", e.Rel, err)
+				if fsguard.CodeOf(err) == fsguard.CodeTooLarge {
+					code, msg = "package-file-too-large", fmt.Sprintf("file %s exceeds %d bytes", q(e.Rel), MaxFileBytes)
+				}
+				diags = append(diags, diag(code, model.BoundaryPackage, e.Rel, "", msg, "splice package"))
+				continue
+			}
+			total += int64(len(data))
+			files = append(files, File{Path: e.Rel, Content: data})
+		}
+		return nil
+	}
+	_ = walk(".")
+	known := map[string]bool{}
+	for _, f := range files {
+		known[f.Path] = true
+	}
+	return files, dirReader{root: root, files: known}, diags
+}
+
+// build validates the files as validateBundleFiles does, and fills in the package.
+// fromArtifact selects the rules that only decoded archives can break (hidden paths).
+func build(pkg *model.Package, files []File, fromArtifact bool) {
+	byPath := map[string][]byte{}
+	for _, f := range files {
+		byPath[f.Path] = f.Content
+	}
+	if len(files) > 0 {
+		pkg.FilesDigest = FilesDigest(files)
+	}
+	add := func(d model.Diagnostic) { pkg.Diagnostics = append(pkg.Diagnostics, d) }
+
+	var m *Manifest
+	var issues []Issue
+	if raw, ok := byPath[manifestFile]; !ok {
+		add(diag("manifest-missing", model.BoundaryPackage, manifestFile, "", "manifest.json is missing", "splice package"))
+	} else if !utf8.Valid(raw) {
+		add(diag("manifest-invalid-utf8", model.BoundaryPackage, manifestFile, "", "manifest.json is not valid UTF-8", "splice package"))
+	} else {
+		m, issues = ValidateManifestJSON(raw)
+	}
+
+	// Package-level manifest findings, in upstream order; tool findings go to their tool.
+	for _, is := range issues {
+		if is.Tool < 0 {
+			add(issueDiag(is))
+		}
+	}
+	if m != nil {
+		if m.ID() != "" {
+			pkg.Name, pkg.ID = m.ID(), m.ID()
+		}
+		pkg.Version, pkg.Description = m.Version, m.Description
+		pkg.Manifest = manifestFields(m)
+		if strings.Contains(m.Version, "+") && isValidVersion(m.Version) {
+			add(model.Diagnostic{Code: "manifest-build-metadata", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage,
+				File: manifestFile, Pointer: "/version", Spec: "splice manifest",
+				Message: "The version has build metadata (+...); it is valid here but the Splice registry refuses to publish it."})
+		}
+		if len(m.Dependencies) > 0 {
+			add(model.Diagnostic{Code: "manifest-dependencies-reserved", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage,
+				File: manifestFile, Pointer: "/dependencies", Spec: "splice manifest",
+				Message: "dependencies is reserved in spec version 1: nothing resolves them and the Splice registry rejects packages that declare any."})
+		}
+	}
+
+	for _, f := range files {
+		if fromArtifact {
+			for _, seg := range strings.Split(f.Path, "/") {
+				if skippedName(seg) {
+					add(diag("package-disallowed-file", model.BoundaryPackage, f.Path, "",
+						fmt.Sprintf("disallowed file %s: hidden files and node_modules are not allowed in packages", q(f.Path)), "splice package"))
+					break
+				}
+			}
+		}
+		if len(f.Content) > MaxFileBytes {
+			add(diag("package-file-too-large", model.BoundaryPackage, f.Path, "", fmt.Sprintf("file %s exceeds %d bytes", q(f.Path), MaxFileBytes), "splice package"))
+		}
+	}
+
+	skill := skillComponent(pkg, m, byPath)
+	if skill != nil {
+		pkg.Components = append(pkg.Components, skill)
+	}
+
+	hasError := func() bool {
+		for _, d := range pkg.Diagnostics {
+			if d.IsError() {
+				return true
+			}
+		}
+		return len(issues) > 0 || skill != nil && skill.Validity == model.Invalid
+	}
+
+	var tools []*model.Component
+	if m != nil {
+		used := map[string]bool{}
+		for _, t := range m.Tools {
+			c := toolComponent(pkg, m, t, files, byPath)
+			for _, is := range issues {
+				if is.Tool == t.Index {
+					d := issueDiag(is)
+					c.Diagnostics = append(c.Diagnostics, d)
+				}
+			}
+			if t.Entry != "" && isValidToolEntry(t.Entry) {
+				if _, ok := byPath[t.Entry]; !ok {
+					c.Diagnostics = append(c.Diagnostics, diag("tool-entry-missing", model.BoundaryPackage, t.Entry, fmt.Sprintf("/tools/%d/entry", t.Index),
+						fmt.Sprintf("tool %s: entry file %s is missing", q(t.Name), q(t.Entry)), "splice package"))
+				}
+			}
+			if c.ID == "" || used[c.ID] {
+				c.ID = fmt.Sprintf("tools[%d]", t.Index)
+			}
+			used[c.ID] = true
+			tools = append(tools, c)
+		}
+		if m.Agent != nil {
+			pkg.Components = append(pkg.Components, agentComponent(pkg, m))
+			for _, s := range m.Agent.Skills {
+				pkg.Dependencies = append(pkg.Dependencies, model.Reference{Ref: s, Requirement: "external", Status: "unavailable_external",
+					Detail: "The agent may call this package's tools; it must be installed to run the agent, and its tools run under its own permissions."})
+			}
+		}
+		for _, d := range m.Dependencies {
+			pkg.Dependencies = append(pkg.Dependencies, model.Reference{Ref: d[0] + "@" + d[1], Requirement: "external", Status: "unavailable_external",
+				Detail: "Reserved in spec version 1: not resolved by Splice."})
+		}
+	}
+	invalid := hasError()
+	for _, c := range tools {
+		if len(c.Diagnostics) > 0 {
+			invalid = true
+		}
+	}
+	// Splice accepts or refuses a package as a whole: one error anywhere and no tool runs.
+	if invalid {
+		pkg.Rejected = true
+		for _, c := range pkg.Components {
+			c.Validity, c.Contract = model.Invalid, nil
+		}
+		for _, c := range tools {
+			c.Validity, c.Contract = model.Invalid, nil
+			c.Summary = append(c.Summary, "Splice refuses the whole package while any of its files or manifest fields has an error, so this tool cannot run as it is.")
+		}
+	}
+	pkg.Components = append(pkg.Components, tools...)
+}
+
+func issueDiag(is Issue) model.Diagnostic {
+	spec := "splice manifest"
+	switch {
+	case strings.HasPrefix(is.Code, "permissions-"):
+		spec = "splice permissions"
+	case strings.HasPrefix(is.Code, "schema-"):
+		spec = "splice tool schema"
+	}
+	return model.Diagnostic{Code: is.Code, Severity: model.SeverityError, Boundary: model.BoundaryPackage,
+		File: manifestFile, Pointer: is.Pointer, Message: is.Message, Spec: spec}
+}
+
+func sortedPaths(files []File) []File {
+	out := append([]File(nil), files...)
+	sort.Slice(out, func(i, j int) bool { return lessUTF16(out[i].Path, out[j].Path) })
+	return out
+}
+
+func modelFile(f File) model.File {
+	// Splice archives store every file as 0644 and the runtime never executes files
+	// directly, so exec is always false: a directory and its archive get the same digest.
+	return model.File{Path: f.Path, Size: int64(len(f.Content)), SHA256: sha256Hex(f.Content)}
+}
+
+// toolClosure is everything a tool may read from its package. The Splice runtime always
+// lets a tool read its own package directory (and import any file in it), so every
+// package file is in the closure, not only the entry. manifest.json is left out: what it
+// says about the tool (entry, schemas, timeout, permissions, runtime) is in the contract
+// fields, so an edit elsewhere in it (the package description, another tool, the
+// version) does not reset this tool's approval.
+func toolClosure(files []File) []model.File {
+	var out []model.File
+	for _, f := range sortedPaths(files) {
+		if f.Path != manifestFile {
+			out = append(out, modelFile(f))
+		}
+	}
+	return out
+}
+
+func toolComponent(pkg *model.Package, m *Manifest, t *Tool, files []File, byPath map[string][]byte) *model.Component {
+	id := m.ID()
+	mcp := m.Namespace + "_" + m.Name + "_" + t.Name
+	qualified := id + "." + t.Name
+	perms := m.Permissions
+	ann := annotationsOf(perms)
+	c := &model.Component{Kind: model.KindTool, ID: t.Name, Validity: model.Valid}
+
+	c.Support = []model.Support{{Provider: "splice", Version: "spec 1", Status: model.Supported,
+		Detail: "Runs as an ES module in the Splice Node.js sandbox; served to MCP clients as " + mcp + "."}}
+	if m.RuntimeType != "node" {
+		c.Support[0].Status, c.Support[0].Detail = model.NotSupported, "Spec version 1 supports only the node runtime."
+	} else if m.MinNodeVersion != "" {
+		c.Support[0].Detail += " Needs Node.js " + m.MinNodeVersion + " or later (older gives RUNTIME_UNSUPPORTED)."
+	}
+
+	run := fmt.Sprintf("Runs %s with Node.js in the Splice sandbox when an agent calls %s (%s); the input is checked against the tool's schema first and the run is killed after %d ms.",
+		t.Entry, mcp, qualified, t.Timeout())
+	c.Summary = append(c.Summary, run)
+	c.Summary = append(c.Summary, "Permissions, granted to every tool of the package together: "+strings.Join(describePermissions(perms), "; ")+".")
+	c.Summary = append(c.Summary, alwaysDenied)
+	if len(perms.Network) > 0 {
+		c.Summary = append(c.Summary, "Network access goes through Splice's guarded fetch only: raw sockets, WebSocket and EventSource are removed.")
+	}
+	if d := strings.TrimSpace(t.Description); d != "" {
+		c.Summary = append(c.Summary, "Agents are told: "+d)
+	}
+
+	c.Capabilities = append([]model.Capability{{Kind: model.CapCodeExecution, Scope: []string{t.Entry},
+		Detail: fmt.Sprintf("Runs %s (its default export) with Node.js when an agent calls %s; stopped after %d ms.", t.Entry, mcp, t.Timeout())}},
+		capabilities(perms)...)
+
+	annFields := model.Fields{{Key: "readOnlyHint", Value: ann.ReadOnly}, {Key: "destructiveHint", Value: ann.Destructive}, {Key: "openWorldHint", Value: ann.OpenWorld}}
+	c.Details = model.Fields{
+		{Key: "name", Value: m.Name + "." + t.Name},
+		{Key: "qualifiedName", Value: qualified},
+		{Key: "mcpName", Value: mcp},
+		{Key: "description", Value: t.Description},
+		{Key: "entry", Value: t.Entry},
+		{Key: "timeoutMs", Value: t.Timeout()},
+	}
+	if t.TimeoutMs == 0 {
+		c.Details = append(c.Details, model.Field{Key: "timeoutMs source", Value: "default (not declared)"})
+	}
+	c.Details = append(c.Details,
+		model.Field{Key: "inputSchema", Value: toModel(t.Input)},
+	)
+	if t.Output != nil {
+		c.Details = append(c.Details, model.Field{Key: "outputSchema", Value: toModel(t.Output)})
+	}
+	c.Details = append(c.Details,
+		model.Field{Key: "permissions", Value: describePermissions(perms)},
+		model.Field{Key: "annotations", Value: annFields},
+		model.Field{Key: "always denied", Value: []string{"child processes", "worker threads", "native addons", "WASI", "eval"}},
+	)
+	if t.Vendor != nil {
+		c.Details = append(c.Details, model.Field{Key: "vendor data (x-*, ignored by Splice)", Value: objectFields(t.Vendor)})
+	}
+
+	c.Files = toolClosure(files)
+	fields := model.Fields{
+		{Key: "package", Value: id},
+		{Key: "tool", Value: t.Name},
+		{Key: "description", Value: t.Description},
+		{Key: "entry", Value: t.Entry},
+		{Key: "runtime", Value: runtimeFields(m)},
+		{Key: "input", Value: toModel(t.Input)},
+	}
+	if t.Output != nil {
+		fields = append(fields, model.Field{Key: "output", Value: toModel(t.Output)})
+	}
+	fields = append(fields,
+		model.Field{Key: "timeoutMs", Value: t.Timeout()},
+		model.Field{Key: "permissions", Value: permissionsFields(perms)},
+	)
+	c.Contract = &model.Contract{Kind: model.KindTool, Fields: fields, Files: c.Files}
+	return c
+}
+
+func runtimeFields(m *Manifest) model.Fields {
+	f := model.Fields{{Key: "type", Value: m.RuntimeType}}
+	if m.MinNodeVersion != "" {
+		f = append(f, model.Field{Key: "minNodeVersion", Value: m.MinNodeVersion})
+	}
+	return f
+}
+
+// skillComponent checks SKILL.md as validateSkillDoc does and shows it as the package's
+// skill: the text an agent reads to decide when to call the tools.
+func skillComponent(pkg *model.Package, m *Manifest, byPath map[string][]byte) *model.Component {
+	data, ok := byPath[skillDocFile]
+	id := "skill"
+	if m != nil && m.Name != "" {
+		id = m.Name
+	}
+	c := &model.Component{Kind: model.KindSkill, ID: id, Validity: model.Valid, BodyFile: skillDocFile}
+	bad := func(code, msg string) *model.Component {
+		c.Validity = model.Invalid
+		c.Diagnostics = append(c.Diagnostics, diag(code, model.BoundaryPackage, skillDocFile, "", msg, "splice package"))
+		return c
+	}
+	if !ok {
+		c.Summary = []string{"The package has no SKILL.md."}
+		return bad("skill-doc-missing", "SKILL.md is missing")
+	}
+	f := File{Path: skillDocFile, Content: data}
+	c.Files = []model.File{modelFile(f)}
+	switch {
+	case len(data) > MaxSkillDocBytes:
+		return bad("skill-doc-too-large", fmt.Sprintf("SKILL.md exceeds %d bytes", MaxSkillDocBytes))
+	case !utf8.Valid(data):
+		return bad("skill-doc-invalid-utf8", "SKILL.md is not valid UTF-8")
+	}
+	text := strings.TrimPrefix(string(data), "\uFEFF")
+	if strings.ContainsRune(text, 0) {
+		return bad("skill-doc-nul", "SKILL.md must be text (contains NUL bytes)")
+	}
+	if jsTrim(text) == "" {
+		return bad("skill-doc-empty", "SKILL.md is empty")
+	}
+	c.Body = text
+	sk, sdiags := skills.Parse(data, id, skillDocFile)
+	if sk != nil {
+		c.Hidden = sk.Hidden
+	}
+	// Splice's SKILL.md is plain Markdown: Agent Skills frontmatter is not required, so its
+	// rules are reported only when the file does carry frontmatter, and never as errors.
+	if strings.HasPrefix(text, "---\n") || strings.HasPrefix(text, "---\r\n") {
+		for _, d := range sdiags {
+			if d.Severity == model.SeverityError {
+				d.Severity = model.SeverityWarning
+			}
+			d.Boundary = model.BoundaryComponent
+			c.Diagnostics = append(c.Diagnostics, d)
+		}
+	}
+	c.Summary = []string{"Documentation an agent reads as context to decide when and how to call the package's tools (SKILL.md)."}
+	if len(c.Hidden) > 0 {
+		c.Summary = append(c.Summary, fmt.Sprintf("%d piece(s) of content a Markdown renderer would not show but an agent reads.", len(c.Hidden)))
+	}
+	c.Capabilities = []model.Capability{{Kind: model.CapModelContext, Scope: []string{skillDocFile},
+		Detail: "Adds SKILL.md to what the agent reads."}}
+	c.Contract = &model.Contract{Kind: model.KindSkill, Fields: model.Fields{
+		{Key: "package", Value: pkg.Name},
+		{Key: "file", Value: skillDocFile},
+	}, Files: c.Files}
+	return c
+}
+
+func agentComponent(pkg *model.Package, m *Manifest) *model.Component {
+	a := m.Agent
+	c := &model.Component{Kind: model.KindInstruction, ID: "agent", Validity: model.Valid, Body: a.Instructions, BodyFile: manifestFile}
+	skillsList := nonNil(a.Skills)
+	c.Summary = []string{
+		"An agent definition: system instructions the model reads, and the packages whose tools it may call.",
+		"The agent holds no keys and gets no permissions: each tool call runs in the sandbox of the package that owns the tool.",
+	}
+	if len(skillsList) > 0 {
+		c.Summary = append(c.Summary, "May call the tools of: "+strings.Join(skillsList, ", ")+".")
+	}
+	c.Capabilities = []model.Capability{{Kind: model.CapModelContext, Scope: []string{manifestFile + "#/agent/instructions"}, Detail: "Gives the model these instructions as its system prompt."}}
+	c.Details = model.Fields{{Key: "skills", Value: skillsList}}
+	fields := model.Fields{{Key: "package", Value: pkg.Name}, {Key: "instructions", Value: a.Instructions}, {Key: "skills", Value: skillsList}}
+	if a.Model != "" {
+		c.Details = append(c.Details, model.Field{Key: "model", Value: a.Model})
+		fields = append(fields, model.Field{Key: "model", Value: a.Model})
+	}
+	if len(a.Examples) > 0 {
+		c.Details = append(c.Details, model.Field{Key: "examples", Value: a.Examples})
+		fields = append(fields, model.Field{Key: "examples", Value: a.Examples})
+	}
+	if a.Vendor != nil {
+		c.Details = append(c.Details, model.Field{Key: "vendor data (x-*, ignored by Splice)", Value: objectFields(a.Vendor)})
+	}
+	c.Contract = &model.Contract{Kind: model.KindInstruction, Fields: fields}
+	return c
+}
+
+func objectFields(o *object) model.Fields {
+	f := model.Fields{}
+	for _, k := range o.keys() {
+		f = append(f, model.Field{Key: k, Value: toModel(o.vals[k])})
+	}
+	return f
+}
+
+// manifestFields is the normalized manifest in Splice's key order, for display, with the
+// x-* vendor data Splice drops shown separately.
+func manifestFields(m *Manifest) model.Fields {
+	f := model.Fields{
+		{Key: "specVersion", Value: toModel(m.SpecVersion)},
+		{Key: "id", Value: m.ID()},
+		{Key: "namespace", Value: m.Namespace},
+		{Key: "name", Value: m.Name},
+		{Key: "version", Value: m.Version},
+		{Key: "description", Value: m.Description},
+		{Key: "runtime", Value: runtimeFields(m)},
+		{Key: "permissions", Value: describePermissions(m.Permissions)},
+	}
+	var names []string
+	for _, t := range m.Tools {
+		names = append(names, t.Name)
+	}
+	f = append(f, model.Field{Key: "tools", Value: nonNil(names)})
+	if m.License != nil {
+		f = append(f, model.Field{Key: "license", Value: *m.License})
+	}
+	if m.Homepage != nil {
+		f = append(f, model.Field{Key: "homepage", Value: *m.Homepage})
+	}
+	if m.Agent != nil {
+		f = append(f, model.Field{Key: "agent", Value: model.Fields{{Key: "skills", Value: nonNil(m.Agent.Skills)}, {Key: "model", Value: m.Agent.Model}}})
+	}
+	if len(m.Dependencies) > 0 {
+		var deps []string
+		for _, d := range m.Dependencies {
+			deps = append(deps, d[0]+" "+d[1])
+		}
+		f = append(f, model.Field{Key: "dependencies", Value: deps})
+	}
+	if m.Vendor != nil {
+		f = append(f, model.Field{Key: "vendor data (x-*, ignored by Splice)", Value: objectFields(m.Vendor)})
+	}
+	if m.RuntimeVendor != nil {
+		f = append(f, model.Field{Key: "runtime vendor data (x-*, ignored by Splice)", Value: objectFields(m.RuntimeVendor)})
+	}
+	return f
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
