@@ -1,7 +1,14 @@
-// Package agentplugins loads Agent Plugins 1.0.0 packages: plugin.json, skills/ and mcp.json.
+// Package agentplugins loads Agent Plugins 1.0.0 packages: plugin.json, skills/, mcp.json
+// and client extension namespaces. It applies the specification exactly, including what
+// it must ignore: `$schema` selects the embedded 1.0.0 rules (never fetched), the official
+// schemas are checked first and the rules they cannot express after, and every failure is
+// reported at the narrowest boundary the specification names (package, component type,
+// component). Nothing is executed and nothing is written: the loader only reads, through
+// fsguard.
 package agentplugins
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -21,7 +28,141 @@ func IsRoot(dir string) bool {
 	return err == nil
 }
 
+// specRef formats a section reference of the Agent Plugins specification.
+func specRef(section string) string { return "agent-plugins §" + section }
+
+// loader holds the state of one Load call.
+type loader struct {
+	opts    Options
+	root    *fsguard.Root
+	pkg     *model.Package
+	dataDir string // DataDir/<plugin-name>, display and containment only
+	schemas *compiled
+	// files caches the hashes of files read for contracts, so that no file is read twice
+	// (two servers may launch the same bundled executable).
+	files map[string]fileResult
+	// extData records manifest extension namespaces (in order) for extension components.
+	extData []jmember
+	// extIssues are non-fatal parse findings inside extension values, by namespace.
+	extIssues map[string][]model.Diagnostic
+	manifestData []byte
+}
+
+type fileResult struct {
+	file model.File
+	err  error
+}
+
 // Load reviews the plugin rooted at dir. It never fails: problems become diagnostics.
 func Load(dir string, opts Options) *model.Package {
-	return &model.Package{Format: model.FormatAgentPlugins, Name: filepath.Base(dir), Root: dir}
+	if opts.Limits == (fsguard.Limits{}) {
+		opts.Limits = fsguard.DefaultLimits()
+	}
+	pkg := &model.Package{Format: model.FormatAgentPlugins, Name: filepath.Base(dir)}
+	if abs, err := filepath.Abs(dir); err == nil {
+		pkg.Root = abs
+		pkg.Name = filepath.Base(abs)
+	}
+	l := &loader{opts: opts, pkg: pkg, files: map[string]fileResult{}}
+	sch, err := loadSchemas()
+	if err != nil {
+		// Only a broken build can get here; say so instead of accepting anything.
+		l.reject("schema-unavailable", "", "", 0, fmt.Sprintf("The embedded Agent Plugins schemas could not be compiled (%v).", err), "5.2")
+		return pkg
+	}
+	l.schemas = sch
+	root, err := fsguard.Open(dir, opts.Limits)
+	if err != nil {
+		l.reject("package-unreadable", "", "", 0, fmt.Sprintf("The plugin root could not be opened (%v).", err), "4.1")
+		return pkg
+	}
+	defer root.Close()
+	l.root = root
+	pkg.Root = root.Path()
+	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+
+	if !l.manifest() {
+		pkg.Rejected = true
+		pkg.Components = nil
+		return pkg
+	}
+	l.dataDir = filepath.Join(dataBase(opts.DataDir), pkg.Name)
+	l.skills()
+	l.mcp()
+	l.extensions()
+	pkg.SortComponents()
+	return pkg
+}
+
+// dataBase is where ${PLUGIN_DATA} points for display when the caller chose nothing.
+func dataBase(d string) string {
+	if d == "" {
+		return "<vouch-data>"
+	}
+	return d
+}
+
+func (l *loader) diag(code string, sev model.Severity, b model.Boundary, file, ptr string, line int, msg, section string) model.Diagnostic {
+	return model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: file, Pointer: ptr, Line: line, Message: msg, Spec: specRef(section)}
+}
+
+func (l *loader) pkgDiag(d model.Diagnostic) { l.pkg.Diagnostics = append(l.pkg.Diagnostics, d) }
+
+// reject records a fatal package-level error.
+func (l *loader) reject(code, file, ptr string, line int, msg, section string) {
+	l.pkgDiag(l.diag(code, model.SeverityError, model.BoundaryPackage, file, ptr, line, msg, section))
+	l.pkg.Rejected = true
+}
+
+// reader serves package bytes to trust. It opens the root per call rather than holding a
+// descriptor for every loaded package (a collection can hold thousands).
+type reader struct {
+	dir    string
+	limits fsguard.Limits
+}
+
+func (r *reader) ReadFile(rel string) ([]byte, error) {
+	root, err := fsguard.Open(r.dir, r.limits)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadFile(rel, 0)
+}
+
+// fsSuffix turns an fsguard refusal into the tail of a diagnostic code.
+func fsSuffix(err error) string {
+	switch fsguard.CodeOf(err) {
+	case fsguard.CodeNotFound:
+		return "missing"
+	case fsguard.CodeEscape:
+		return "escape"
+	case fsguard.CodeDangling:
+		return "dangling-symlink"
+	case fsguard.CodeLoop:
+		return "symlink-loop"
+	case fsguard.CodeNotRegular:
+		return "not-regular-file"
+	case fsguard.CodeNotDir:
+		return "not-directory"
+	case fsguard.CodeTooLarge:
+		return "too-large"
+	case fsguard.CodeTooMany:
+		return "too-many-entries"
+	case fsguard.CodeTooDeep:
+		return "too-deep"
+	case fsguard.CodeTotalExceeded:
+		return "package-too-large"
+	case fsguard.CodeBadPath:
+		return "bad-path"
+	}
+	return "unreadable"
+}
+
+// fsReason is the human part of an fsguard refusal.
+func fsReason(err error) string {
+	if e, ok := err.(*fsguard.Error); ok {
+		return e.Msg
+	}
+	return err.Error()
 }

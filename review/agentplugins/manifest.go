@@ -1,0 +1,273 @@
+package agentplugins
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+	"vouch/schemas"
+)
+
+const manifestFile = "plugin.json"
+
+// manifestFields are the only permitted top-level fields (agent-plugins §5.2), in display order.
+var manifestFields = []string{"$schema", "name", "version", "description", "author", "homepage", "repository", "license", "keywords", "extensions"}
+
+func isManifestField(k string) bool {
+	for _, f := range manifestFields {
+		if f == k {
+			return true
+		}
+	}
+	return false
+}
+
+// manifest loads and validates plugin.json. It returns false when the plugin is rejected:
+// then nothing else is discovered (agent-plugins §5.2, §11.3).
+func (l *loader) manifest() bool {
+	data, err := l.root.ReadFile(manifestFile, l.opts.Limits.MaxManifestSize)
+	if err != nil {
+		sec := "5.1"
+		msg := fmt.Sprintf("plugin.json %s; an Agent Plugins root must hold a readable manifest, so the plugin is rejected.", fsReason(err))
+		switch fsguard.CodeOf(err) {
+		case fsguard.CodeEscape:
+			sec = "4.1"
+			msg = "plugin.json resolves outside the plugin root, so the plugin is rejected; replace the symlink with the file."
+		case fsguard.CodeTooLarge:
+			msg = fmt.Sprintf("plugin.json %s; vouch reads manifests up to %d bytes, so the plugin is rejected.", fsReason(err), l.opts.Limits.MaxManifestSize)
+		case fsguard.CodeNotRegular:
+			msg = fmt.Sprintf("plugin.json %s; the manifest must be a regular file, so the plugin is rejected.", fsReason(err))
+		}
+		l.reject("manifest-"+fsSuffix(err), manifestFile, "", 0, msg, sec)
+		return false
+	}
+	l.manifestData = data
+	doc, issues, jerr := parseJSON(data, defaultJSONLimits)
+	if jerr != nil {
+		code := map[string]string{"json-syntax": "manifest-invalid-json", "json-invalid-utf8": "manifest-invalid-utf8", "json-too-deep": "manifest-too-deep"}[jerr.Code]
+		l.reject(code, manifestFile, "", lineAt(data, jerr.Off), fmt.Sprintf("plugin.json %s, so the plugin is rejected.", jerr.Msg), "5.2")
+		return false
+	}
+	fatal := false
+	l.extIssues = map[string][]model.Diagnostic{}
+	for _, is := range issues {
+		toks := splitPointer(is.Pointer)
+		if len(toks) >= 2 && toks[0] == "extensions" {
+			// Inside a namespace value: inert data vouch does not interpret. Note it on the
+			// extension and keep loading (agent-plugins §8.1).
+			l.extIssues[toks[1]] = append(l.extIssues[toks[1]], l.diag("extension-"+strings.TrimPrefix(is.Code, "json-"), model.SeverityWarning, model.BoundaryComponent,
+				manifestFile, is.Pointer, lineAt(data, is.Off), fmt.Sprintf("In plugin.json, %s; this data is shown but never interpreted.", is.Msg), "8.1"))
+			continue
+		}
+		fatal = true
+		l.reject("manifest-"+strings.TrimPrefix(is.Code, "json-"), manifestFile, is.Pointer, lineAt(data, is.Off),
+			fmt.Sprintf("In plugin.json, %s, so the plugin is rejected.", is.Msg), "5.2")
+	}
+	if doc.Kind != jObject {
+		l.reject("manifest-not-object", manifestFile, "", lineAt(data, doc.Off), fmt.Sprintf("plugin.json holds a JSON %s; it must hold an object, so the plugin is rejected.", doc.Kind), "5.2")
+		return false
+	}
+
+	// $schema selects the rules before anything else is interpreted (§5.2).
+	sm := doc.get("$schema")
+	switch {
+	case sm == nil:
+		l.reject("manifest-missing-schema", manifestFile, "/$schema", lineAt(data, doc.Off),
+			fmt.Sprintf("plugin.json has no $schema; add \"$schema\": %q, so the plugin is rejected.", schemas.AgentPluginsManifestID), "5.3")
+		return false
+	case sm.Val.Kind != jString:
+		l.reject("manifest-field-type", manifestFile, "/$schema", lineAt(data, sm.KeyOff),
+			fmt.Sprintf("$schema in plugin.json is a %s; it must be the string %q, so the plugin is rejected.", sm.Val.Kind, schemas.AgentPluginsManifestID), "5.3")
+		return false
+	case sm.Val.Str != schemas.AgentPluginsManifestID:
+		l.reject("manifest-unsupported-version", manifestFile, "/$schema", lineAt(data, sm.KeyOff),
+			fmt.Sprintf("plugin.json declares $schema %q; vouch supports Agent Plugins 1.0.0 (%s) only, so the plugin is rejected.", clip(sm.Val.Str), schemas.AgentPluginsManifestID), "5.2")
+		return false
+	}
+
+	// The two non-fatal exceptions: unknown fields and a non-object extensions field are
+	// reported and left out of what is validated and interpreted (§5.2, §8.1).
+	inst := make(map[string]any, len(doc.Obj))
+	for _, m := range doc.Obj {
+		if !isManifestField(m.Key) {
+			l.pkgDiag(l.diag("manifest-unknown-field", model.SeverityWarning, model.BoundaryPackage, manifestFile, pointer(m.Key), lineAt(data, m.KeyOff),
+				fmt.Sprintf("plugin.json has the unknown top-level field %q; it is ignored (client-specific data belongs under \"extensions\").", clip(m.Key)), "5.2"))
+			continue
+		}
+		if m.Key == "extensions" && m.Val.Kind != jObject {
+			l.pkgDiag(l.diag("manifest-extensions-not-object", model.SeverityWarning, model.BoundaryPackage, manifestFile, "/extensions", lineAt(data, m.KeyOff),
+				fmt.Sprintf("\"extensions\" in plugin.json is a %s, not an object; it is ignored.", m.Val.Kind), "8.1"))
+			continue
+		}
+		inst[m.Key] = toAny(m.Val)
+	}
+	nameReported := false
+	if err := l.schemas.manifest.Validate(inst); err != nil {
+		for _, lf := range leaves(err) {
+			ptr := pointer(lf.Loc...)
+			line := lineAt(data, offsetOf(doc, lf.Loc))
+			if len(lf.Loc) == 1 && lf.Loc[0] == "name" {
+				if _, isType := lf.Kind.(*kind.Type); !isType {
+					if !nameReported {
+						nameReported = true
+						l.reject("manifest-invalid-name", manifestFile, ptr, line, nameMessage(doc.get("name").Val.Str), "5.5")
+					}
+					continue
+				}
+			}
+			code, msg := manifestSchemaMessage(lf, ptr)
+			l.reject(code, manifestFile, ptr, line, msg, "5.2")
+		}
+		fatal = true
+	}
+	// The specification text wins over the schema: check the name rules directly too.
+	if nm := doc.get("name"); nm != nil && nm.Val.Kind == jString && !nameReported {
+		if problem := nameProblem(nm.Val.Str); problem != "" {
+			l.reject("manifest-invalid-name", manifestFile, "/name", lineAt(data, nm.KeyOff), nameMessage(nm.Val.Str), "5.5")
+			fatal = true
+		}
+	}
+	if fatal {
+		if nm := doc.get("name"); nm != nil && nm.Val.Kind == jString && nm.Val.Str != "" && nameProblem(nm.Val.Str) == "" {
+			l.pkg.Name = nm.Val.Str
+		}
+		return false
+	}
+
+	// Accepted: fill the package identity and the display manifest.
+	for _, key := range manifestFields {
+		m := doc.get(key)
+		if _, kept := inst[key]; m == nil || !kept {
+			continue
+		}
+		l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: key, Value: toDisplay(m.Val)})
+	}
+	l.pkg.Name = doc.get("name").Val.Str
+	if v := doc.get("version"); v != nil {
+		l.pkg.Version = v.Val.Str
+	}
+	if v := doc.get("description"); v != nil {
+		l.pkg.Description = v.Val.Str
+	}
+	if e := doc.get("extensions"); e != nil && e.Val.Kind == jObject {
+		l.extData = e.Val.Obj
+	}
+	return true
+}
+
+func manifestSchemaMessage(lf schemaLeaf, ptr string) (string, string) {
+	where := "plugin.json"
+	if ptr != "" {
+		where = ptr + " in plugin.json"
+	}
+	switch k := lf.Kind.(type) {
+	case *kind.Required:
+		return "manifest-missing-field", fmt.Sprintf("%s is missing the required field %q, so the plugin is rejected.", where, strings.Join(k.Missing, `", "`))
+	case *kind.Type:
+		return "manifest-field-type", fmt.Sprintf("%s is a %s but must be %s, so the plugin is rejected.", where, k.Got, strings.Join(k.Want, " or "))
+	case *kind.AdditionalProperties:
+		return "manifest-unknown-nested-field", fmt.Sprintf("%s has the field(s) %s, which are not allowed there, so the plugin is rejected.", where, quoteList(k.Properties))
+	case *kind.Const:
+		return "manifest-schema-violation", fmt.Sprintf("%s has a value the schema does not allow, so the plugin is rejected.", where)
+	}
+	return "manifest-schema-violation", fmt.Sprintf("%s does not match the Agent Plugins 1.0.0 manifest schema, so the plugin is rejected.", where)
+}
+
+// nameProblem explains why a plugin name breaks agent-plugins §5.5, or returns "".
+func nameProblem(name string) string {
+	switch {
+	case name == "":
+		return "it is empty"
+	case len(name) > 64:
+		return fmt.Sprintf("it is %d characters long (at most 64)", len([]rune(name)))
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.') {
+			if r >= 'A' && r <= 'Z' {
+				return "it has uppercase letters (only a-z, 0-9, '-' and '.' are allowed)"
+			}
+			return fmt.Sprintf("it has the character %q (only a-z, 0-9, '-' and '.' are allowed)", r)
+		}
+	}
+	first, last := name[0], name[len(name)-1]
+	switch {
+	case first == '-' || first == '.':
+		return "it starts with a hyphen or period (it must start with a letter or digit)"
+	case last == '-' || last == '.':
+		return "it ends with a hyphen or period (it must end with a letter or digit)"
+	case strings.Contains(name, "--"):
+		return "it has consecutive hyphens"
+	case strings.Contains(name, ".."):
+		return "it has consecutive periods"
+	}
+	return ""
+}
+
+func nameMessage(name string) string {
+	p := nameProblem(name)
+	if p == "" {
+		p = "it does not match the name pattern"
+	}
+	return fmt.Sprintf("The plugin name %q is invalid because %s, so the plugin is rejected.", clip(name), p)
+}
+
+// offsetOf finds the byte offset of the value at loc (the key's offset for members),
+// falling back to the deepest ancestor found; never wrong, at worst less precise.
+func offsetOf(v *jvalue, loc []string) int {
+	off := v.Off
+	for _, tok := range loc {
+		switch v.Kind {
+		case jObject:
+			m := v.get(tok)
+			if m == nil {
+				return off
+			}
+			off, v = m.KeyOff, m.Val
+		case jArray:
+			i := 0
+			if _, err := fmt.Sscanf(tok, "%d", &i); err != nil || i < 0 || i >= len(v.Arr) {
+				return off
+			}
+			v = v.Arr[i]
+			off = v.Off
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// splitPointer splits an RFC 6901 pointer into unescaped tokens.
+func splitPointer(p string) []string {
+	if p == "" {
+		return nil
+	}
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, t := range parts {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return parts
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", clip(s))
+	}
+	return strings.Join(q, ", ")
+}
+
+// clip shortens package text quoted in messages so a hostile 16 KiB value cannot flood a report.
+func clip(s string) string {
+	if len(s) <= 120 {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= 120 {
+		return s
+	}
+	return string(r[:117]) + "..."
+}

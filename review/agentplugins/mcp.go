@@ -1,0 +1,741 @@
+package agentplugins
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+	"vouch/schemas"
+)
+
+const mcpFile = "mcp.json"
+
+var otherVersionMCP = regexp.MustCompile(`^https://agent-plugins\.org/schemas/([^/]+)/mcp\.schema\.json$`)
+
+// variantFields names the fields of each closed server variant (agent-plugins §7.2.1).
+var variantFields = map[string][]string{
+	"stdio":           {"type", "command", "args", "env", "cwd"},
+	"streamable-http": {"type", "url", "headers"},
+	"sse":             {"type", "url", "headers"},
+}
+
+// mcp loads mcp.json. A file that is absent is fine; one that is unreadable, not JSON,
+// of another version or with a bad top level disables MCP for the plugin only
+// (agent-plugins §6.2, §7.2.2 rule 2); each server is then validated alone (rule 3).
+func (l *loader) mcp() {
+	e, err := l.root.Stat(mcpFile)
+	if err != nil {
+		if fsguard.IsNotFound(err) {
+			return
+		}
+		sec, msg := "6.2", fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", fsReason(err))
+		if fsguard.CodeOf(err) == fsguard.CodeEscape {
+			sec, msg = "4.1", "mcp.json resolves outside the plugin root, so MCP is disabled for this plugin."
+		}
+		l.mcpDisabled("mcp-location-"+fsSuffix(err), "", 0, msg, sec)
+		return
+	}
+	if e.Type != fsguard.TypeFile {
+		l.mcpDisabled("mcp-not-regular-file", "", 0, fmt.Sprintf("mcp.json is a %s, not a regular file, so MCP is disabled for this plugin.", e.Type), "6.2")
+		return
+	}
+	data, err := l.root.ReadFile(mcpFile, l.opts.Limits.MaxManifestSize)
+	if err != nil {
+		l.mcpDisabled("mcp-"+fsSuffix(err), "", 0, fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", fsReason(err)), "7.2.2")
+		return
+	}
+	doc, issues, jerr := parseJSON(data, defaultJSONLimits)
+	if jerr != nil {
+		code := map[string]string{"json-syntax": "mcp-invalid-json", "json-invalid-utf8": "mcp-invalid-utf8", "json-too-deep": "mcp-too-deep"}[jerr.Code]
+		l.mcpDisabled(code, "", lineAt(data, jerr.Off), fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", jerr.Msg), "7.2.2")
+		return
+	}
+	// Parse findings inside one server belong to that server; any other disables MCP.
+	serverIssues := map[string][]model.Diagnostic{}
+	disabled := false
+	for _, is := range issues {
+		toks := splitPointer(is.Pointer)
+		if len(toks) >= 2 && toks[0] == "mcpServers" {
+			code := "mcp-server-" + strings.TrimPrefix(is.Code, "json-")
+			if len(toks) == 2 && is.Code == "json-duplicate-key" {
+				code = "mcp-server-duplicate-name"
+			}
+			serverIssues[toks[1]] = append(serverIssues[toks[1]], l.diag(code, model.SeverityError, model.BoundaryComponent, mcpFile, is.Pointer, lineAt(data, is.Off),
+				fmt.Sprintf("In mcp.json, %s, so this server is skipped.", is.Msg), "7.2.2"))
+			continue
+		}
+		disabled = true
+		l.mcpDisabled("mcp-"+strings.TrimPrefix(is.Code, "json-"), is.Pointer, lineAt(data, is.Off), fmt.Sprintf("In mcp.json, %s, so MCP is disabled for this plugin.", is.Msg), "7.2.2")
+	}
+	if doc.Kind != jObject {
+		l.mcpDisabled("mcp-not-object", "", lineAt(data, doc.Off), fmt.Sprintf("mcp.json holds a JSON %s; it must hold an object, so MCP is disabled for this plugin.", doc.Kind), "7.2.1")
+		return
+	}
+	sm := doc.get("$schema")
+	switch {
+	case sm == nil:
+		disabled = true
+		l.mcpDisabled("mcp-missing-schema", "/$schema", lineAt(data, doc.Off), fmt.Sprintf("mcp.json has no $schema; add \"$schema\": %q. MCP is disabled for this plugin.", schemas.AgentPluginsMCPID), "7.2.1")
+	case sm.Val.Kind != jString:
+		disabled = true
+		l.mcpDisabled("mcp-schema-type", "/$schema", lineAt(data, sm.KeyOff), fmt.Sprintf("$schema in mcp.json is a %s; it must be %q. MCP is disabled for this plugin.", sm.Val.Kind, schemas.AgentPluginsMCPID), "7.2.1")
+	case sm.Val.Str != schemas.AgentPluginsMCPID:
+		disabled = true
+		if m := otherVersionMCP.FindStringSubmatch(sm.Val.Str); m != nil {
+			l.mcpDisabled("mcp-version-mismatch", "/$schema", lineAt(data, sm.KeyOff),
+				fmt.Sprintf("mcp.json targets Agent Plugins %s but plugin.json targets 1.0.0; the versions must match, so MCP is disabled for this plugin.", clip(m[1])), "10.1")
+		} else {
+			l.mcpDisabled("mcp-unsupported-schema", "/$schema", lineAt(data, sm.KeyOff),
+				fmt.Sprintf("mcp.json declares $schema %q, which is not the Agent Plugins 1.0.0 MCP schema, so MCP is disabled for this plugin.", clip(sm.Val.Str)), "7.2.1")
+		}
+	}
+	for _, m := range doc.Obj {
+		if m.Key != "$schema" && m.Key != "mcpServers" {
+			disabled = true
+			l.mcpDisabled("mcp-unknown-field", pointer(m.Key), lineAt(data, m.KeyOff),
+				fmt.Sprintf("mcp.json has the top-level field %q; only $schema and mcpServers are allowed, so MCP is disabled for this plugin.", clip(m.Key)), "7.2.1")
+		}
+	}
+	servers := doc.get("mcpServers")
+	switch {
+	case servers == nil:
+		l.mcpDisabled("mcp-missing-servers", "/mcpServers", lineAt(data, doc.Off), "mcp.json has no mcpServers object, so MCP is disabled for this plugin.", "7.2.1")
+		return
+	case servers.Val.Kind != jObject:
+		l.mcpDisabled("mcp-servers-not-object", "/mcpServers", lineAt(data, servers.KeyOff),
+			fmt.Sprintf("mcpServers in mcp.json is a %s; it must be an object, so MCP is disabled for this plugin.", servers.Val.Kind), "7.2.1")
+		return
+	}
+	schemaOK := false
+	if !disabled {
+		// The whole document against the official schema: in the common case this one
+		// pass says every server is schema-valid. Otherwise the top level is checked on
+		// its own (servers emptied) and each server alone, so one bad server never hides
+		// the others (§7.2.1 "#/$defs/server").
+		if err := l.schemas.mcp.Validate(toAny(doc)); err == nil {
+			schemaOK = true
+		} else if err := l.schemas.mcp.Validate(map[string]any{"$schema": sm.Val.Str, "mcpServers": map[string]any{}}); err != nil {
+			disabled = true
+			l.mcpDisabled("mcp-schema-violation", "", lineAt(data, doc.Off),
+				"mcp.json does not match the Agent Plugins 1.0.0 MCP schema at its top level, so MCP is disabled for this plugin.", "7.2.1")
+		}
+	}
+	seen := map[string]bool{}
+	for _, m := range servers.Val.Obj {
+		if seen[m.Key] {
+			continue // a duplicate name is reported on the entry that is listed
+		}
+		seen[m.Key] = true
+		last := servers.Val.get(m.Key)
+		if disabled {
+			l.pkg.Components = append(l.pkg.Components, &model.Component{
+				Kind: model.KindMCPServer, ID: m.Key, Validity: model.Skipped,
+				Summary: []string{"Skipped: MCP is disabled for this plugin because mcp.json is invalid (see the package diagnostics)."},
+				Support: unsupportedEverywhere("skipped: MCP is disabled for this plugin"),
+			})
+			continue
+		}
+		l.pkg.Components = append(l.pkg.Components, l.server(data, *last, serverIssues[m.Key], schemaOK))
+	}
+}
+
+func (l *loader) mcpDisabled(code, ptr string, line int, msg, section string) {
+	l.pkgDiag(l.diag(code, model.SeverityError, model.BoundaryComponentType, mcpFile, ptr, line, msg, section))
+}
+
+// server validates one entry alone against the closed variant its type selects, then the
+// rules the schema cannot express, and builds its component.
+func (l *loader) server(data []byte, m jmember, issues []model.Diagnostic, schemaOK bool) *model.Component {
+	name := m.Key
+	c := &model.Component{Kind: model.KindMCPServer, ID: name, Diagnostics: issues}
+	base := []string{"mcpServers", name}
+	at := func(toks ...string) (string, int) {
+		off := m.KeyOff
+		if len(toks) > 0 {
+			off = offsetOf(m.Val, toks)
+		}
+		return pointer(append(append([]string(nil), base...), toks...)...), lineAt(data, off)
+	}
+	bad := func(code, msg, section string, toks ...string) {
+		ptr, line := at(toks...)
+		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityError, model.BoundaryComponent, mcpFile, ptr, line, msg, section))
+	}
+	warn := func(code, msg, section string, toks ...string) {
+		ptr, line := at(toks...)
+		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityWarning, model.BoundaryComponent, mcpFile, ptr, line, msg, section))
+	}
+	v := m.Val
+	if v.Kind != jObject {
+		bad("mcp-server-not-object", fmt.Sprintf("Server %q is a JSON %s, not an object, so it is skipped.", clip(name), v.Kind), "7.2.1")
+		return l.finishInvalid(c)
+	}
+	tm := v.get("type")
+	typ := ""
+	switch {
+	case tm == nil:
+		bad("mcp-server-missing-type", fmt.Sprintf("Server %q has no \"type\"; set stdio, streamable-http or sse. It is skipped.", clip(name)), "7.2.1")
+		return l.finishInvalid(c)
+	case tm.Val.Kind != jString:
+		bad("mcp-server-unknown-type", fmt.Sprintf("Server %q has a %s \"type\"; it must be stdio, streamable-http or sse, so it is skipped.", clip(name), tm.Val.Kind), "7.2.1", "type")
+		return l.finishInvalid(c)
+	default:
+		typ = tm.Val.Str
+	}
+	variant := l.schemas.variants[typ]
+	if variant == nil {
+		bad("mcp-server-unknown-type", fmt.Sprintf("Server %q has the unknown type %q; it must be stdio, streamable-http or sse, so it is skipped.", clip(name), clip(typ)), "7.2.1", "type")
+		return l.finishInvalid(c)
+	}
+	// Which fields passed the schema, so semantic checks run only on well-typed values.
+	badField := map[string]bool{}
+	var verr error
+	if !schemaOK {
+		verr = variant.Validate(toAny(v))
+	}
+	if verr != nil {
+		for _, lf := range leaves(verr) {
+			if _, isNot := lf.Kind.(*kind.Not); isNot {
+				continue // propertyNames on env: the reserved-name check below reports it
+			}
+			loc := lf.Loc
+			field := ""
+			if len(loc) > 0 {
+				field = loc[0]
+			}
+			badField[field] = true
+			switch k := lf.Kind.(type) {
+			case *kind.AdditionalProperties:
+				for _, p := range k.Properties {
+					if owner := fieldOwner(p, typ); owner != "" {
+						bad("mcp-server-foreign-field", fmt.Sprintf("Server %q (%s) has %q, which belongs to the %s variant(s), so it is skipped.", clip(name), typ, clip(p), owner), "7.2.1", p)
+					} else {
+						bad("mcp-server-unknown-field", fmt.Sprintf("Server %q (%s) has the unknown field %q, so it is skipped.", clip(name), typ, clip(p)), "7.2.1", p)
+					}
+				}
+			case *kind.Required:
+				bad("mcp-server-missing-field", fmt.Sprintf("Server %q (%s) is missing the required field(s) %s, so it is skipped.", clip(name), typ, quoteList(k.Missing)), "7.2.1")
+			case *kind.Type:
+				bad("mcp-server-field-type", fmt.Sprintf("In server %q, %s is a %s but must be %s, so the server is skipped.", clip(name), pointer(loc...), k.Got, strings.Join(k.Want, " or ")), "7.2.1", loc...)
+			case *kind.MinLength:
+				bad("mcp-server-empty-field", fmt.Sprintf("In server %q, %q must not be empty, so the server is skipped.", clip(name), field), "7.2.1", loc...)
+			case *kind.Pattern:
+				if field == "cwd" {
+					badField["cwd"] = false // the semantic check below explains the form
+					continue
+				}
+				bad("mcp-server-schema-violation", fmt.Sprintf("In server %q, %s does not match the schema, so the server is skipped.", clip(name), pointer(loc...)), "7.2.1", loc...)
+			default:
+				if field == "env" {
+					continue // reserved names: the semantic check below reports them
+				}
+				bad("mcp-server-schema-violation", fmt.Sprintf("In server %q, %s does not match the Agent Plugins 1.0.0 server schema, so the server is skipped.", clip(name), pointer(loc...)), "7.2.1", loc...)
+			}
+		}
+	}
+	str := func(key string) (string, bool) {
+		if badField[key] {
+			return "", false
+		}
+		if f := v.get(key); f != nil && f.Val.Kind == jString {
+			return f.Val.Str, true
+		}
+		return "", false
+	}
+	strMap := func(key string) []jmember {
+		if badField[key] {
+			return nil
+		}
+		if f := v.get(key); f != nil && f.Val.Kind == jObject {
+			return f.Val.Obj
+		}
+		return nil
+	}
+	c.Details = model.Fields{{Key: "type", Value: typ}}
+	if typ == "stdio" {
+		return l.stdio(c, v, str, strMap, bad, warn, badField)
+	}
+	return l.remote(c, typ, str, strMap, bad, warn)
+}
+
+type problemFn func(code, msg, section string, toks ...string)
+
+func fieldOwner(field, typ string) string {
+	for _, t := range []string{"stdio", "streamable-http", "sse"} {
+		if t == typ {
+			continue
+		}
+		for _, f := range variantFields[t] {
+			if f == field {
+				if t == "sse" && typ == "streamable-http" || t == "streamable-http" && typ == "sse" {
+					continue
+				}
+				if t == "streamable-http" {
+					return "streamable-http and sse"
+				}
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+func (l *loader) finishInvalid(c *model.Component) *model.Component {
+	c.Validity = model.Invalid
+	c.Contract = nil
+	c.Support = unsupportedEverywhere("skipped: the server entry is invalid")
+	c.Summary = append([]string{"Skipped: this server entry is invalid, so no client starts or connects to it (see its diagnostics)."}, c.Summary...)
+	return c
+}
+
+func hasErrors(ds []model.Diagnostic) bool {
+	for _, d := range ds {
+		if d.IsError() {
+			return true
+		}
+	}
+	return false
+}
+
+// expand applies the single, non-recursive ${PLUGIN_ROOT}/${PLUGIN_DATA} pass of
+// agent-plugins §9.2: every exact occurrence, left to right, replacement text never rescanned.
+func (l *loader) expand(s string) string {
+	if !strings.Contains(s, "${PLUGIN_") {
+		return s
+	}
+	return strings.NewReplacer("${PLUGIN_ROOT}", l.root.Path(), "${PLUGIN_DATA}", l.dataDir).Replace(s)
+}
+
+var shellMeta = regexp.MustCompile("[;&|<>`]|\\$\\(")
+
+func (l *loader) stdio(c *model.Component, v *jvalue, str func(string) (string, bool), strMap func(string) []jmember, bad, warn problemFn, badField map[string]bool) *model.Component {
+	name := c.ID
+	command, hasCmd := str("command")
+	var args []string
+	if a := v.get("args"); a != nil && a.Val.Kind == jArray && !badField["args"] {
+		args = make([]string, 0, len(a.Val.Arr))
+		for _, e := range a.Val.Arr {
+			args = append(args, e.Str)
+		}
+	}
+	env := strMap("env")
+	cwd, hasCwd := str("cwd")
+	var files []model.File
+	resolvedCmd := ""
+
+	if hasCmd {
+		c.Details = append(c.Details, model.Field{Key: "command", Value: command})
+		switch {
+		case strings.IndexFunc(command, func(r rune) bool { return r <= ' ' || r == 0x7f || r == 0x85 || r == 0xa0 || r == 0x2028 || r == 0x2029 }) >= 0:
+			bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has command %q with whitespace or control characters; command must be one executable token, with arguments in \"args\". It is skipped.", clip(name), clip(command)), "7.2.1", "command")
+		case shellMeta.MatchString(command):
+			bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has command %q, which reads as a shell command string; command must be one executable token. It is skipped.", clip(name), clip(command)), "7.2.1", "command")
+		case strings.HasPrefix(command, "./"):
+			resolvedCmd, files = l.commandFile(name, command, bad, warn)
+		case strings.Contains(command, "${"):
+			bad("mcp-command-form", fmt.Sprintf("Server %q has command %q: placeholders are not expanded in command; use a path starting with ./ for a bundled executable. It is skipped.", clip(name), clip(command)), "7.2.1", "command")
+		case strings.ContainsAny(command, "/\\") || command == "." || command == "..":
+			bad("mcp-command-form", fmt.Sprintf("Server %q has command %q; it must be a bare executable name or a plugin-relative path starting with ./, so it is skipped.", clip(name), clip(command)), "7.2.1", "command")
+		}
+	}
+	if args != nil {
+		c.Details = append(c.Details, model.Field{Key: "args", Value: args})
+		exp := make([]string, len(args))
+		changed := false
+		for i, a := range args {
+			exp[i] = l.expand(a)
+			changed = changed || exp[i] != a
+		}
+		if changed {
+			c.Details = append(c.Details, model.Field{Key: "args (expanded)", Value: exp})
+		}
+	}
+	envMap := map[string]string{}
+	var envNames []string
+	if env != nil {
+		lit, exp := model.Fields{}, model.Fields{}
+		changed := false
+		for _, e := range env {
+			k := e.Key
+			if _, dup := envMap[k]; !dup {
+				envNames = append(envNames, k)
+			}
+			envMap[k] = e.Val.Str
+			lit = append(lit, model.Field{Key: k, Value: e.Val.Str})
+			x := l.expand(e.Val.Str)
+			changed = changed || x != e.Val.Str
+			exp = append(exp, model.Field{Key: k, Value: x})
+			switch up := strings.ToUpper(k); {
+			case k == "PLUGIN_ROOT" || k == "PLUGIN_DATA":
+				bad("mcp-env-reserved", fmt.Sprintf("Server %q sets the reserved variable %s in env; the client supplies it, so the server is skipped.", clip(name), k), "9.2", "env", k)
+			case up == "PLUGIN_ROOT" || up == "PLUGIN_DATA":
+				warn("mcp-env-reserved-case", fmt.Sprintf("Server %q sets %s in env, which names the reserved %s on platforms with case-insensitive environment names (Windows).", clip(name), clip(k), up), "9.1", "env", k)
+			case k == "" || strings.ContainsAny(k, "=\x00"):
+				warn("mcp-env-name-unusable", fmt.Sprintf("Server %q has the env name %q, which no platform can set.", clip(name), clip(k)), "9.1", "env", k)
+			}
+			if looksSecret(k) && e.Val.Str != "" && !strings.HasPrefix(e.Val.Str, "${PLUGIN_") {
+				warn("mcp-possible-secret", fmt.Sprintf("Server %q sets %s to a literal value in env; env values are visible package data and must not hold credentials.", clip(name), clip(k)), "9.2", "env", k)
+			}
+		}
+		c.Details = append(c.Details, model.Field{Key: "env", Value: lit})
+		if changed {
+			c.Details = append(c.Details, model.Field{Key: "env (expanded)", Value: exp})
+		}
+	}
+	if hasCwd {
+		c.Details = append(c.Details, model.Field{Key: "cwd", Value: cwd})
+		exp := l.expand(cwd)
+		c.Details = append(c.Details, model.Field{Key: "cwd (expanded)", Value: exp})
+		l.checkCwd(name, cwd, exp, bad, warn)
+	} else if !badField["cwd"] {
+		c.Details = append(c.Details, model.Field{Key: "cwd (expanded)", Value: l.root.Path() + " (default: the plugin root)"})
+	}
+	if hasErrors(c.Diagnostics) {
+		return l.finishInvalid(c)
+	}
+	c.Validity = model.Valid
+	c.Files = files
+	contract := model.Fields{
+		{Key: "type", Value: "stdio"},
+		{Key: "command", Value: command},
+	}
+	if resolvedCmd != "" {
+		contract = append(contract, model.Field{Key: "command_file", Value: resolvedCmd})
+	}
+	if args == nil {
+		args = []string{}
+	}
+	contract = append(contract,
+		model.Field{Key: "args", Value: args},
+		model.Field{Key: "env", Value: envMap},
+		model.Field{Key: "cwd", Value: cwd},
+	)
+	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: contract, Files: files}
+	launch := strings.Join(append([]string{command}, args...), " ")
+	c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{command},
+		Detail: fmt.Sprintf("Starts `%s` as a local process when the client loads the plugin.", launch)})
+	summary := fmt.Sprintf("Starts `%s` as a local process when the client loads the plugin", launch)
+	if len(envNames) > 0 {
+		sort.Strings(envNames)
+		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: envNames,
+			Detail: "Passes environment variables " + strings.Join(envNames, ", ") + " to the process."})
+		summary += "; passes environment variables " + strings.Join(envNames, ", ")
+	}
+	c.Summary = append(c.Summary, summary+".")
+	if hasCwd {
+		c.Summary = append(c.Summary, fmt.Sprintf("Runs in %s.", l.expand(cwd)))
+	}
+	if resolvedCmd != "" && len(files) == 1 {
+		c.Summary = append(c.Summary, fmt.Sprintf("Runs the bundled file %s (sha256 %s).", resolvedCmd, files[0].SHA256[:12]))
+	} else if resolvedCmd == "" {
+		c.Summary = append(c.Summary, fmt.Sprintf("%s is found on the user's PATH, so what runs is outside this package.", command))
+	}
+	c.Support = serverSupport("stdio", 0, "")
+	return c
+}
+
+func looksSecret(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "private_key", "credential", "authorization", "cookie"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandFile checks a ./ command: contained after every symlink is followed
+// (agent-plugins §4.1, §7.2.1), then hashed for the contract.
+func (l *loader) commandFile(name, command string, bad, warn problemFn) (string, []model.File) {
+	rel := strings.TrimPrefix(command, "./")
+	if rel == "" || strings.HasSuffix(rel, "/") {
+		bad("mcp-command-form", fmt.Sprintf("Server %q has command %q, which names a directory, not an executable; it is skipped.", clip(name), clip(command)), "7.2.1", "command")
+		return "", nil
+	}
+	real, err := l.resolvePhysical(rel)
+	if err != nil {
+		switch fsguard.CodeOf(err) {
+		case fsguard.CodeNotFound, fsguard.CodeDangling:
+			warn("mcp-command-missing", fmt.Sprintf("Server %q runs %s, which is not in the package; the server will fail to start.", clip(name), clip(command)), "7.2.1", "command")
+			return "", nil
+		case fsguard.CodeEscape:
+			bad("mcp-command-escape", fmt.Sprintf("Server %q runs %s, which resolves outside the plugin root, so the server is skipped.", clip(name), clip(command)), "4.1", "command")
+		default:
+			bad("mcp-command-unresolvable", fmt.Sprintf("Server %q runs %s, which cannot be resolved (%s), so containment cannot be checked and the server is skipped.", clip(name), clip(command), fsReason(err)), "4.1", "command")
+		}
+		return "", nil
+	}
+	if cached, ok := l.files[real]; ok {
+		if cached.err != nil {
+			warn("mcp-command-unreadable", fmt.Sprintf("Server %q runs %s, which cannot be read (%s).", clip(name), clip(command), fsReason(cached.err)), "7.2.1", "command")
+			return real, nil
+		}
+		return real, []model.File{cached.file}
+	}
+	st, err := l.root.Stat(real)
+	if err == nil && st.Type != fsguard.TypeFile {
+		warn("mcp-command-not-file", fmt.Sprintf("Server %q runs %s, which is a %s, not a file; the server will fail to start.", clip(name), clip(command), st.Type), "7.2.1", "command")
+		return real, nil
+	}
+	data, err := l.root.ReadFile(real, 0)
+	if err != nil {
+		l.files[real] = fileResult{err: err}
+		warn("mcp-command-unreadable", fmt.Sprintf("Server %q runs %s, which cannot be read (%s); its bytes are not part of the review.", clip(name), clip(command), fsReason(err)), "7.2.1", "command")
+		return real, nil
+	}
+	sum := sha256.Sum256(data)
+	f := model.File{Path: real, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Exec: st.Exec}
+	l.files[real] = fileResult{file: f}
+	if !st.Exec {
+		warn("mcp-command-not-executable", fmt.Sprintf("Server %q runs %s, which has no execute permission; the server may fail to start.", clip(name), clip(command)), "7.2.1", "command")
+	}
+	return real, []model.File{f}
+}
+
+// resolvePhysical resolves a plugin-relative path the way the kernel does: a ".." after a
+// symlink steps out of the link's target, not out of the link's name. fsguard cleans paths
+// lexically first, so every prefix that precedes a ".." is resolved here on its own.
+func (l *loader) resolvePhysical(rel string) (string, error) {
+	if strings.HasPrefix(rel, "/") {
+		return "", &fsguard.Error{Code: fsguard.CodeEscape, Path: rel, Msg: "absolute path"}
+	}
+	cur := "."
+	pending := ""
+	for _, seg := range strings.Split(rel, "/") {
+		if seg != ".." {
+			if seg != "" && seg != "." {
+				pending = path.Join(pending, seg)
+			}
+			continue
+		}
+		p := path.Join(cur, pending)
+		real, err := l.root.Resolve(p)
+		if err != nil {
+			return "", err
+		}
+		if real == "." {
+			return "", &fsguard.Error{Code: fsguard.CodeEscape, Path: rel, Msg: "path leaves the package root"}
+		}
+		cur, pending = path.Dir(real), ""
+	}
+	return l.root.Resolve(path.Join(cur, pending))
+}
+
+// checkCwd applies the three cwd forms and post-expansion containment (agent-plugins §7.2.1).
+func (l *loader) checkCwd(name, cwd, exp string, bad, warn problemFn) {
+	const root, data = "${PLUGIN_ROOT}", "${PLUGIN_DATA}"
+	var rel string
+	switch {
+	case strings.HasPrefix(cwd, "./"):
+		rel = strings.TrimLeft(strings.TrimPrefix(exp, "./"), "/")
+	case cwd == root || strings.HasPrefix(cwd, root+"/"):
+		rel = strings.TrimPrefix(strings.TrimPrefix(exp, l.root.Path()), "/")
+	case cwd == data || strings.HasPrefix(cwd, data+"/"):
+		inner := strings.TrimPrefix(strings.TrimPrefix(exp, l.dataDir), "/")
+		if !withinLexical(inner) {
+			bad("mcp-cwd-escape", fmt.Sprintf("Server %q has cwd %q, which leaves the plugin data directory after expansion, so it is skipped.", clip(name), clip(cwd)), "7.2.1", "cwd")
+		}
+		return // the data directory is the client's, created at launch: nothing on disk to resolve
+	default:
+		bad("mcp-cwd-form", fmt.Sprintf("Server %q has cwd %q; it must start with ./, ${PLUGIN_ROOT} or ${PLUGIN_DATA}, so it is skipped.", clip(name), clip(cwd)), "7.2.1", "cwd")
+		return
+	}
+	if rel == "" {
+		rel = "."
+	}
+	if !withinLexical(rel) {
+		bad("mcp-cwd-escape", fmt.Sprintf("Server %q has cwd %q, which leaves the plugin root after expansion, so it is skipped.", clip(name), clip(cwd)), "4.1", "cwd")
+		return
+	}
+	real, err := l.resolvePhysical(rel)
+	if err != nil {
+		switch fsguard.CodeOf(err) {
+		case fsguard.CodeNotFound, fsguard.CodeDangling:
+			warn("mcp-cwd-missing", fmt.Sprintf("Server %q has cwd %q, which does not exist in the package; the server will fail to start.", clip(name), clip(cwd)), "7.2.1", "cwd")
+		case fsguard.CodeEscape:
+			bad("mcp-cwd-escape", fmt.Sprintf("Server %q has cwd %q, which resolves outside the plugin root, so it is skipped.", clip(name), clip(cwd)), "4.1", "cwd")
+		default:
+			bad("mcp-cwd-unresolvable", fmt.Sprintf("Server %q has cwd %q, which cannot be resolved (%s), so it is skipped.", clip(name), clip(cwd), fsReason(err)), "4.1", "cwd")
+		}
+		return
+	}
+	if st, err := l.root.Stat(real); err == nil && st.Type != fsguard.TypeDir {
+		warn("mcp-cwd-not-directory", fmt.Sprintf("Server %q has cwd %q, which is a %s, not a directory; the server will fail to start.", clip(name), clip(cwd), st.Type), "7.2.1", "cwd")
+	}
+}
+
+// withinLexical reports whether a relative slash path stays below its base when "." and
+// ".." are applied textually.
+func withinLexical(rel string) bool {
+	depth := 0
+	for _, seg := range strings.Split(rel, "/") {
+		switch seg {
+		case "", ".":
+		case "..":
+			depth--
+			if depth < 0 {
+				return false
+			}
+		default:
+			depth++
+		}
+	}
+	return true
+}
+
+func (l *loader) remote(c *model.Component, typ string, str func(string) (string, bool), strMap func(string) []jmember, bad, warn problemFn) *model.Component {
+	name := c.ID
+	raw, hasURL := str("url")
+	headers := strMap("headers")
+	host := ""
+	secure := true
+	if hasURL {
+		c.Details = append(c.Details, model.Field{Key: "url", Value: raw})
+		host, secure = l.checkURL(name, raw, bad)
+	}
+	hdrMap := map[string]string{}
+	var hdrNames []string
+	if headers != nil {
+		lit := model.Fields{}
+		seen := map[string]string{}
+		for _, h := range headers {
+			lit = append(lit, model.Field{Key: h.Key, Value: h.Val.Str})
+			if !validHeaderName(h.Key) {
+				bad("mcp-header-name-invalid", fmt.Sprintf("Server %q has the header name %q, which is not a valid HTTP field name, so it is skipped.", clip(name), clip(h.Key)), "7.2.1", "headers", h.Key)
+			}
+			if !validHeaderValue(h.Val.Str) {
+				bad("mcp-header-value-invalid", fmt.Sprintf("Server %q has an invalid value for header %q (control characters, or leading or trailing whitespace), so it is skipped.", clip(name), clip(h.Key)), "7.2.1", "headers", h.Key)
+			}
+			low := strings.ToLower(h.Key)
+			if prev, dup := seen[low]; dup {
+				bad("mcp-header-duplicate", fmt.Sprintf("Server %q sets header %q twice (as %q and %q); header names are case-insensitive, so it is skipped.", clip(name), clip(low), clip(prev), clip(h.Key)), "7.2.1", "headers", h.Key)
+				continue
+			}
+			seen[low] = h.Key
+			hdrNames = append(hdrNames, h.Key)
+			hdrMap[h.Key] = h.Val.Str
+			if (looksSecret(h.Key) || low == "x-api-key") && h.Val.Str != "" {
+				warn("mcp-possible-secret", fmt.Sprintf("Server %q sends a literal %s header; header values are visible package data and must not hold credentials.", clip(name), clip(h.Key)), "7.2.1", "headers", h.Key)
+			}
+		}
+		c.Details = append(c.Details, model.Field{Key: "headers", Value: lit})
+	}
+	if hasErrors(c.Diagnostics) {
+		return l.finishInvalid(c)
+	}
+	c.Validity = model.Valid
+	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: model.Fields{
+		{Key: "type", Value: typ},
+		{Key: "url", Value: raw},
+		{Key: "headers", Value: hdrMap},
+	}}
+	transport := "Streamable HTTP"
+	if typ == "sse" {
+		transport = "the legacy HTTP+SSE transport"
+	}
+	s := fmt.Sprintf("Connects to %s over %s", raw, transport)
+	if len(hdrNames) > 0 {
+		s += " sending headers " + strings.Join(hdrNames, ", ")
+	}
+	c.Summary = append(c.Summary, s+".")
+	if !secure {
+		c.Summary = append(c.Summary, "Uses unencrypted HTTP to a loopback address on this machine.")
+	}
+	scope := append([]string{host}, hdrNames...)
+	c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapRemoteConnect, Scope: scope,
+		Detail: fmt.Sprintf("Connects to the MCP server at %s%s.", host, headerPhrase(hdrNames))})
+	c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapNetwork, Scope: []string{host}, Detail: fmt.Sprintf("Opens network connections to %s.", host)})
+	c.Support = serverSupport(typ, len(hdrNames), raw)
+	return c
+}
+
+func headerPhrase(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return " with headers " + strings.Join(names, ", ")
+}
+
+// checkURL applies agent-plugins §7.2.1: absolute http(s), no userinfo, no fragment,
+// HTTPS unless the host is exactly localhost or a loopback IP literal.
+func (l *loader) checkURL(name, raw string, bad problemFn) (host string, secure bool) {
+	if strings.IndexFunc(raw, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		bad("mcp-url-invalid", fmt.Sprintf("Server %q has a url with whitespace or control characters, so it is skipped.", clip(name)), "7.2.1", "url")
+		return "", true
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		bad("mcp-url-invalid", fmt.Sprintf("Server %q has the url %q, which is not a valid URL, so it is skipped.", clip(name), clip(raw)), "7.2.1", "url")
+		return "", true
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Opaque != "" || u.Host == "" {
+		bad("mcp-url-scheme", fmt.Sprintf("Server %q has the url %q; it must be an absolute http or https URL, so it is skipped.", clip(name), clip(raw)), "7.2.1", "url")
+		return u.Host, true
+	}
+	if u.User != nil {
+		bad("mcp-url-userinfo", fmt.Sprintf("Server %q has a url with user information (user@ or user:password@), so it is skipped.", clip(name)), "7.2.1", "url")
+	}
+	if strings.Contains(raw, "#") {
+		bad("mcp-url-fragment", fmt.Sprintf("Server %q has a url with a #fragment, so it is skipped.", clip(name)), "7.2.1", "url")
+	}
+	host = u.Hostname()
+	if u.Scheme == "http" {
+		if !isLoopback(host) {
+			bad("mcp-url-insecure", fmt.Sprintf("Server %q uses plain http to %s; endpoints other than localhost or a loopback IP must use https (0.0.0.0 is not loopback), so it is skipped.", clip(name), clip(host)), "7.2.1", "url")
+		}
+		return host, false
+	}
+	return host, true
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	return a.Unmap().IsLoopback()
+}
+
+// validHeaderName: RFC 9110 field-name = token.
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0 {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// validHeaderValue: RFC 9110 field-value, visible characters (and obs-text) with inner
+// spaces or tabs, no leading or trailing whitespace, no CR, LF or NUL.
+func validHeaderValue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			if i == 0 || i == len(s)-1 {
+				return false
+			}
+		case c < 0x21 || c == 0x7f:
+			return false
+		}
+	}
+	return true
+}

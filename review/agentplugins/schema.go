@@ -1,0 +1,135 @@
+package agentplugins
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/dlclark/regexp2"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"vouch/model"
+	"vouch/schemas"
+)
+
+type fieldsT = model.Fields
+type fieldT = model.Field
+
+// compiled holds the embedded official schemas, compiled once and shared: a
+// *jsonschema.Schema is safe for concurrent validation.
+type compiled struct {
+	manifest *jsonschema.Schema
+	mcp      *jsonschema.Schema
+	server   *jsonschema.Schema // #/$defs/server, the closed union
+	variants map[string]*jsonschema.Schema
+}
+
+var (
+	schemaOnce sync.Once
+	schemaSet  *compiled
+	schemaErr  error
+)
+
+func loadSchemas() (*compiled, error) {
+	schemaOnce.Do(func() { schemaSet, schemaErr = compileSchemas() })
+	return schemaSet, schemaErr
+}
+
+func compileSchemas() (*compiled, error) {
+	c := jsonschema.NewCompiler()
+	// No loader for http(s): resources are added below, so nothing can be fetched.
+	c.UseLoader(noLoader{})
+	c.UseRegexpEngine(regexpEngine)
+	for id, data := range map[string][]byte{
+		schemas.AgentPluginsManifestID: schemas.AgentPluginsManifest,
+		schemas.AgentPluginsMCPID:      schemas.AgentPluginsMCP,
+	} {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("embedded schema %s: %w", id, err)
+		}
+		if err := c.AddResource(id, doc); err != nil {
+			return nil, fmt.Errorf("embedded schema %s: %w", id, err)
+		}
+	}
+	out := &compiled{variants: map[string]*jsonschema.Schema{}}
+	var err error
+	if out.manifest, err = c.Compile(schemas.AgentPluginsManifestID); err != nil {
+		return nil, err
+	}
+	if out.mcp, err = c.Compile(schemas.AgentPluginsMCPID); err != nil {
+		return nil, err
+	}
+	if out.server, err = c.Compile(schemas.AgentPluginsMCPID + "#/$defs/server"); err != nil {
+		return nil, err
+	}
+	for typ, def := range map[string]string{"stdio": "stdioServer", "streamable-http": "streamableHttpServer", "sse": "sseServer"} {
+		s, err := c.Compile(schemas.AgentPluginsMCPID + "#/$defs/" + def)
+		if err != nil {
+			return nil, err
+		}
+		out.variants[typ] = s
+	}
+	return out, nil
+}
+
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("schema %s is not embedded and is never fetched", url)
+}
+
+// regexpEngine uses Go's RE2 where it can (linear time) and ECMAScript regexp2 only for
+// patterns RE2 cannot express: the plugin-name pattern uses a lookahead.
+func regexpEngine(s string) (jsonschema.Regexp, error) {
+	if re, err := regexp.Compile(s); err == nil {
+		return re, nil
+	}
+	re, err := regexp2.Compile(s, regexp2.ECMAScript)
+	if err != nil {
+		return nil, err
+	}
+	re.MatchTimeout = 100 * time.Millisecond
+	return (*ecmaRegexp)(re), nil
+}
+
+type ecmaRegexp regexp2.Regexp
+
+func (re *ecmaRegexp) MatchString(s string) bool {
+	ok, err := (*regexp2.Regexp)(re).MatchString(s)
+	return err == nil && ok
+}
+
+func (re *ecmaRegexp) String() string { return (*regexp2.Regexp)(re).String() }
+
+// schemaLeaf is one leaf finding of a jsonschema validation.
+type schemaLeaf struct {
+	Loc  []string
+	Kind jsonschema.ErrorKind
+}
+
+// leaves flattens a validation error to its leaf causes.
+func leaves(err error) []schemaLeaf {
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		if err == nil {
+			return nil
+		}
+		return []schemaLeaf{{}}
+	}
+	var out []schemaLeaf
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			out = append(out, schemaLeaf{Loc: e.InstanceLocation, Kind: e.ErrorKind})
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return out
+}
