@@ -184,15 +184,22 @@ func (s *source) buildHooks(p *loaded, tools map[string]*builtTool, manifestFile
 			c.Validity = model.Valid
 			if !anySupported(c.Support) {
 				c.Validity = model.Unsupported
-				sev := model.SeverityWarning
+				// A required hook nobody can run blocks the package (the reference
+				// validator rejects it); an optional one is omitted visibly.
+				sev, boundary := model.SeverityWarning, model.BoundaryComponent
 				if h.Requirement == "required" {
-					sev = model.SeverityError
+					sev, boundary = model.SeverityError, model.BoundaryPackage
 				}
-				c.Diagnostics = append(c.Diagnostics, model.Diagnostic{
-					Code: "hook-unsupported", Severity: sev, Boundary: model.BoundaryComponent, File: manifestFile,
+				d := model.Diagnostic{
+					Code: "hook-unsupported", Severity: sev, Boundary: boundary, File: manifestFile,
 					Pointer: ptr, Phase: phaseContract, Spec: "dalo §hook",
 					Message: fmt.Sprintf("%s is well-formed but neither Claude Code %s nor Codex %s can run it as declared: %s.", where, ClaudeBaseline, CodexBaseline, strings.TrimSuffix(c.Support[0].Detail, ".")),
-				})
+				}
+				if boundary == model.BoundaryPackage {
+					p.pkg.Diagnostics = append(p.pkg.Diagnostics, d)
+				} else {
+					c.Diagnostics = append(c.Diagnostics, d)
+				}
 			}
 			if tool.comp.Contract != nil {
 				c.Contract = hookContract(h, toolRef, tool.comp.Contract.MustDigest())

@@ -537,6 +537,9 @@ func schemaDiags(e *jsonschema.ValidationError, file string) []model.Diagnostic 
 				"%s: only PLUGIN.toml schema_version = 1 is supported", where)}
 		}
 	}
+	if _, ok := e.ErrorKind.(*kind.UniqueItems); ok && ctx == "hook-matcher" {
+		return []model.Diagnostic{d("hook-matcher-duplicate-name", "%s lists a tool name twice", where)}
+	}
 	if _, ok := e.ErrorKind.(*kind.MaxItems); ok {
 		switch ctx {
 		case "hook-matcher":
