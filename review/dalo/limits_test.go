@@ -1,0 +1,219 @@
+package dalo
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+)
+
+func exampleManifest(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(exampleSource, "plugins/design-review/PLUGIN.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// withManifest loads the example source with its manifest replaced.
+func withManifest(t *testing.T, manifest string) *model.Package {
+	t.Helper()
+	dir := copyTree(t, exampleSource)
+	write(t, filepath.Join(dir, "plugins/design-review/PLUGIN.toml"), manifest)
+	return loadOne(t, dir, Options{})
+}
+
+// TestManifestLimits enforces each manifest limit on its own, just above and at the bound.
+func TestManifestLimits(t *testing.T) {
+	base := exampleManifest(t)
+	nested := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	nestedTables := func(n int) string {
+		// dotted keys build nested tables without any bracket
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = "k"
+		}
+		return "[providers]\n" + strings.Join(keys, ".") + " = 1\n"
+	}
+	array := func(n int) string { return "[providers]\nx = [" + strings.TrimSuffix(strings.Repeat("0,", n), ",") + "]\n" }
+	cases := []struct {
+		name, extra, code string
+		ok                bool
+	}{
+		{"manifest 1 MiB over", "\n#" + strings.Repeat("x", 1<<20), "manifest-too-large", false},
+		{"manifest 1 MiB under", "\n#" + strings.Repeat("x", (1<<20)-len(base)-3), "", true},
+		{"string 16 KiB over", "\n[providers]\ns = \"" + strings.Repeat("a", 16<<10+1) + "\"\n", "manifest-string-too-long", false},
+		{"string 16 KiB at", "\n[providers]\ns = \"" + strings.Repeat("a", 16<<10) + "\"\n", "", true},
+		{"array 1024 over", "\n" + array(1025), "manifest-too-many-entries", false},
+		{"array 1024 at", "\n" + array(1024), "", true},
+		{"nesting 32 over (arrays)", "\n[providers]\nx = " + nested(40) + "\n", "manifest-too-deep", false},
+		{"nesting 32 over (dotted keys)", "\n" + nestedTables(40), "manifest-too-deep", false},
+		{"nesting 32 at", "\n" + nestedTables(30), "", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := withManifest(t, base+tc.extra)
+			if p.Valid() != tc.ok {
+				t.Errorf("valid = %v, want %v: %v", p.Valid(), tc.ok, allCodes(p))
+			}
+			if tc.code != "" && !hasCode(p, tc.code) {
+				t.Errorf("codes %v lack %s", allCodes(p), tc.code)
+			}
+		})
+	}
+	t.Run("table 1024 over", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString(base + "\n[providers]\n")
+		for i := 0; i < 1025; i++ {
+			fmt.Fprintf(&b, "k%d = 1\n", i)
+		}
+		if p := withManifest(t, b.String()); !hasCode(p, "manifest-too-many-entries") {
+			t.Errorf("codes %v", allCodes(p))
+		}
+	})
+}
+
+// TestHookListLimits: matcher tool names and bindings are limited to 256 entries each.
+func TestHookListLimits(t *testing.T) {
+	base := exampleManifest(t)
+	toolCall := strings.Replace(strings.Replace(base, `subject = "user_prompt"`, `subject = "tool_call"`, 1), `effect = "add_context"`, `effect = "observe"`, 1)
+	names := func(n int) string {
+		var xs []string
+		for i := 0; i < n; i++ {
+			xs = append(xs, fmt.Sprintf("%q", fmt.Sprintf("T%d", i)))
+		}
+		return "matcher = { tool_names = [" + strings.Join(xs, ", ") + "] }\n"
+	}
+	withMatcher := func(n int) string {
+		return strings.Replace(toolCall, "blocking_scope = \"matched_event\"\n", "blocking_scope = \"matched_event\"\n"+names(n), 1)
+	}
+	if p := withManifest(t, withMatcher(257)); !hasCode(p, "hook-matcher-limit") || p.Valid() {
+		t.Errorf("257 matcher names: %v", allCodes(p))
+	}
+	if p := withManifest(t, withMatcher(256)); !p.Valid() {
+		t.Errorf("256 matcher names: %v", allCodes(p))
+	}
+	bindings := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			b.WriteString("\n[[hook.bindings]]\ninput = \"project_dir\"\nfield = \"session.cwd\"\n")
+		}
+		return b.String()
+	}
+	if p := withManifest(t, base+bindings(256)); !hasCode(p, "hook-bindings-limit") || p.Valid() {
+		t.Errorf("257 bindings: %v", allCodes(p))
+	}
+	if p := withManifest(t, base+bindings(255)); hasCode(p, "hook-bindings-limit") {
+		t.Errorf("256 bindings hit the limit: %v", allCodes(p))
+	}
+}
+
+// TestTOMLBombs: each bomb is refused by a limit quickly and without a large allocation.
+func TestTOMLBombs(t *testing.T) {
+	bombs := []struct {
+		name string
+		data []byte
+		code string
+	}{
+		{"deep nesting", []byte("schema_version = 1\nx = " + strings.Repeat("[", 1<<20-20)), "manifest-too-large"},
+		{"deep nesting under 1 MiB", []byte("schema_version = 1\nx = " + strings.Repeat("[", 500_000) + strings.Repeat("]", 500_000)), "manifest-too-deep"},
+		{"deep inline tables", []byte("x = " + strings.Repeat("{a=", 100_000) + "1" + strings.Repeat("}", 100_000)), "manifest-too-deep"},
+		{"1M-entry array", []byte("x = [" + strings.Repeat("0,", 1_000_000) + "0]"), "manifest-too-large"},
+		{"300k-entry array under 1 MiB", []byte("x = [" + strings.Repeat("0,", 300_000) + "0]"), "manifest-too-many-entries"},
+		{"16 MiB string", []byte("x = \"" + strings.Repeat("a", 16<<20) + "\""), "manifest-too-large"},
+		{"1000-segment dotted key", []byte(strings.Repeat("a.", 1000) + "a = 1"), "manifest-too-deep"},
+	}
+	for _, b := range bombs {
+		t.Run(b.name, func(t *testing.T) {
+			start := time.Now()
+			m, _, diags := parseManifest(b.data, "PLUGIN.toml")
+			if m != nil || len(diags) == 0 || diags[0].Code != b.code {
+				t.Fatalf("diags = %+v, want %s", diags, b.code)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+	// The same through Load: the file is refused by size before it is read.
+	dir := copyTree(t, exampleSource)
+	write(t, filepath.Join(dir, "plugins/design-review/PLUGIN.toml"), "x = \""+strings.Repeat("a", 16<<20)+"\"")
+	if p := loadOne(t, dir, Options{}); !p.Rejected || !hasCode(p, "manifest-too-large") {
+		t.Errorf("16 MiB manifest: %v", allCodes(p))
+	}
+}
+
+// TestPackageLimits enforces each package limit on its own: entries, directory depth,
+// per-file size and total size. Large files are sparse, and sizes are checked from the
+// listing before anything is read.
+func TestPackageLimits(t *testing.T) {
+	t.Run("4096 entries", func(t *testing.T) {
+		dir := copyTree(t, exampleSource)
+		pk := filepath.Join(dir, "plugins/design-review/many")
+		os.MkdirAll(pk, 0o755)
+		for i := 0; i < 4096; i++ {
+			os.WriteFile(filepath.Join(pk, fmt.Sprint(i)), nil, 0o644)
+		}
+		p := loadOne(t, dir, Options{})
+		if !hasCode(p, "package-too-many-entries") || p.Valid() {
+			t.Errorf("codes %v", allCodes(p))
+		}
+	})
+	t.Run("32 directory levels", func(t *testing.T) {
+		dir := copyTree(t, exampleSource)
+		deep := filepath.Join(dir, "plugins/design-review", strings.Repeat("d/", 33))
+		os.MkdirAll(deep, 0o755)
+		os.WriteFile(filepath.Join(deep, "f"), []byte("x"), 0o644)
+		p := loadOne(t, dir, Options{})
+		if !hasCode(p, "package-too-deep") || p.Valid() {
+			t.Errorf("codes %v", allCodes(p))
+		}
+		ok := copyTree(t, exampleSource)
+		shallow := filepath.Join(ok, "plugins/design-review", strings.Repeat("d/", 31))
+		os.MkdirAll(shallow, 0o755)
+		os.WriteFile(filepath.Join(shallow, "f"), []byte("x"), 0o644)
+		if p := loadOne(t, ok, Options{}); !p.Valid() {
+			t.Errorf("31 levels rejected: %v", allCodes(p))
+		}
+	})
+	t.Run("64 MiB per file", func(t *testing.T) {
+		dir := copyTree(t, exampleSource)
+		f, _ := os.Create(filepath.Join(dir, "plugins/design-review/big.bin"))
+		f.Truncate(64<<20 + 1)
+		f.Close()
+		p := loadOne(t, dir, Options{})
+		if !hasCode(p, "package-file-too-large") || p.Valid() {
+			t.Errorf("codes %v", allCodes(p))
+		}
+	})
+	t.Run("256 MiB per package", func(t *testing.T) {
+		dir := copyTree(t, exampleSource)
+		for i := 0; i < 5; i++ {
+			f, _ := os.Create(filepath.Join(dir, fmt.Sprintf("plugins/design-review/part%d.bin", i)))
+			f.Truncate(60 << 20)
+			f.Close()
+		}
+		start := time.Now()
+		p := loadOne(t, dir, Options{})
+		if !hasCode(p, "package-too-large") || hasCode(p, "package-file-too-large") || p.Valid() {
+			t.Errorf("codes %v", allCodes(p))
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("took %v: the size must be refused before reading", d)
+		}
+	})
+	t.Run("custom limits", func(t *testing.T) {
+		lim := fsguard.DefaultLimits()
+		lim.MaxEntries = 1
+		p := loadOne(t, exampleSource, Options{Limits: lim})
+		if !hasCode(p, "package-too-many-entries") {
+			t.Errorf("codes %v", allCodes(p))
+		}
+	})
+}
