@@ -1,5 +1,77 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"os"
 
-func (a *app) addReviewCommand(root *cobra.Command) {}
+	"vouch/trust"
+	"vouch/ui"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) addReviewCommand(root *cobra.Command) {
+	cmd := &cobra.Command{
+		Use:   "review [SOURCE...]",
+		Short: "Open the review console: read every component, then approve or revoke it",
+		Long: `Review opens an interactive console on each SOURCE (default: the current directory).
+
+Left, the source tree: every package and its components, each with its three answers
+(valid, supported, authorized) as a glyph and a word. Right, tabs for the selection:
+  1 Overview      manifest fields, identity, version, where it is, the digest
+  2 Capabilities  what it can do, in plain words; hooks first, with their effects
+  3 Content       a skill's or instruction's text, rendered (r: raw), and what a
+                  markdown view would hide from you (comments, tags, invisible characters)
+  4 Changes       for a changed component: contract and file differences since approval
+  5 Diagnostics   findings with their spec references
+
+Keys:
+  j/k, ↑/↓       move            tab, shift+tab, 1-5   switch tabs
+  n / N          next / previous component that needs review
+  /              filter by name, kind or status (esc clears)
+  pgdn/pgup      scroll the right pane (the mouse wheel scrolls the pane under it)
+  a / x          approve / revoke: a confirmation lists exactly what is granted or
+                 withdrawn; only y confirms (n or esc cancels, enter does nothing)
+  i              activate an instruction: choose codex, claude or a file, read the diff, y writes
+  ?              all keys         q              quit
+
+Package text is shown with every control character, escape sequence and invisible
+character made visible; nothing in a package runs. NO_COLOR (any value) turns colour off.
+Without a terminal on stdout, review prints the status report instead.`,
+		Example: `  vouch review examples
+  vouch review ./my-plugin ./other-package
+  vouch review --home /tmp/vouch-home examples`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				args = []string{"."}
+			}
+			for _, p := range args {
+				if _, err := os.Lstat(p); err != nil {
+					return a.fail(2, "path-not-found", p+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
+				}
+			}
+			if !a.stdoutIsTerminal() {
+				_, err := a.statusReport(args, loadOptions{sourceID: "validation"})
+				return err
+			}
+			home, err := trust.ResolveHome(a.home)
+			if err != nil {
+				return a.fail(2, "home", err.Error())
+			}
+			opts := ui.ProgramOptions(os.Getenv)
+			opts = append(opts, tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
+			if err := ui.Run(ui.Options{Sources: args, Home: home}, opts...); err != nil {
+				return a.fail(1, "console", "The console stopped: "+err.Error()+".")
+			}
+			return nil
+		},
+	}
+	root.AddCommand(cmd)
+}
+
+// stdoutIsTerminal reports whether the console can draw: stdout must be a terminal.
+func (a *app) stdoutIsTerminal() bool {
+	f, ok := a.stdout.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}

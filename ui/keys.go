@@ -1,0 +1,83 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every binding the console answers to. Bindings that cannot apply to the
+// current selection are disabled, so the help line only offers what will work.
+type KeyMap struct {
+	Up, Down         key.Binding
+	Top, Bottom      key.Binding
+	PageUp, PageDown key.Binding
+	NextTab, PrevTab key.Binding
+	Tab              key.Binding // 1-5
+	NextReview       key.Binding
+	PrevReview       key.Binding
+	Filter           key.Binding
+	ClearFilter      key.Binding
+	Approve, Revoke  key.Binding
+	Instructions     key.Binding
+	Raw              key.Binding
+	Help             key.Binding
+	Quit             key.Binding
+	Confirm, Cancel  key.Binding
+	AcceptFilter     key.Binding
+}
+
+// DefaultKeyMap returns the console's bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:           key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:         key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Top:          key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Bottom:       key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
+		PageUp:       key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "scroll pane up")),
+		PageDown:     key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "scroll pane down")),
+		NextTab:      key.NewBinding(key.WithKeys("tab", "l", "right"), key.WithHelp("tab", "next tab")),
+		PrevTab:      key.NewBinding(key.WithKeys("shift+tab", "h", "left"), key.WithHelp("shift+tab", "previous tab")),
+		Tab:          key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "tab")),
+		NextReview:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next to review")),
+		PrevReview:   key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous to review")),
+		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
+		Approve:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
+		Revoke:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke")),
+		Instructions: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "activate instruction")),
+		Raw:          key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "raw/rendered")),
+		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+		Quit:         key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Confirm:      key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
+		Cancel:       key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
+		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+	}
+}
+
+// ShortHelp is the one-line help of the browsing state.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Down, k.NextTab, k.Approve, k.Revoke, k.NextReview, k.Filter, k.Raw, k.Help, k.Quit}
+}
+
+// FullHelp is the help that `?` opens.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Top, k.Bottom, k.NextReview, k.PrevReview},
+		{k.NextTab, k.PrevTab, k.Tab, k.PageUp, k.PageDown, k.Raw},
+		{k.Approve, k.Revoke, k.Instructions, k.Filter, k.ClearFilter, k.Help, k.Quit},
+	}
+}
+
+// dialogKeys is the help of a confirmation dialog: only y and n/esc.
+type dialogKeys struct{ k *KeyMap }
+
+func (d dialogKeys) ShortHelp() []key.Binding {
+	return []key.Binding{d.k.Confirm, d.k.Cancel, d.k.PageDown}
+}
+func (d dialogKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
+
+// filterKeys is the help while typing a filter.
+type filterKeys struct{ k *KeyMap }
+
+func (f filterKeys) ShortHelp() []key.Binding {
+	esc := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))
+	return []key.Binding{f.k.AcceptFilter, esc}
+}
+func (f filterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{f.ShortHelp()} }

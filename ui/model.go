@@ -1,0 +1,754 @@
+// Package ui is vouch's interactive review console, a Bubble Tea program. The left pane
+// is the source tree with the three answers per component (valid, supported,
+// authorized); the right pane shows the selection in tabs; approvals and revocations go
+// through trust after a confirmation that lists exactly what is granted or withdrawn.
+//
+// Rules the code keeps: one root model returns tea.View; panes size themselves from one
+// layout function; Update does no I/O (loading, evaluation, hashing, diffing, decisions
+// and markdown rendering run in tea.Cmds and come back as messages); every string from a
+// package goes through ui/display before it is styled.
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"vouch/model"
+	"vouch/review"
+	"vouch/trust"
+	"vouch/ui/display"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Options configure the console.
+type Options struct {
+	// Sources are the paths to review (default ".").
+	Sources []string
+	// Home is the resolved vouch home (trust ledger and store).
+	Home string
+	// Packages, when set, are shown instead of loading Sources (tests, benchmarks).
+	Packages []*model.Package
+	// SourceDiagnostics accompany Packages.
+	SourceDiagnostics []model.Diagnostic
+}
+
+// Minimum terminal size; below it the console shows a "terminal too small" view.
+const (
+	MinWidth  = 64
+	MinHeight = 18
+)
+
+// data is what the console shows: packages and their statuses.
+type data struct {
+	pkgs        []*model.Package
+	sourceDiags []model.Diagnostic
+	status      map[string]trust.Status
+}
+
+// common is shared by every pane.
+type common struct {
+	styles *Styles
+	keys   *KeyMap
+	data   *data
+}
+
+// trustBox serializes access to trust: commands run on their own goroutines.
+type trustBox struct {
+	mu sync.Mutex
+	t  *trust.Trust
+}
+
+// Model is the root model.
+type Model struct {
+	opts   Options
+	keys   KeyMap
+	styles Styles
+	data   data
+	common *common
+
+	width, height int
+	loaded        bool
+	loadErr       error
+
+	tree   *treePane
+	detail *detailPane
+	dialog *dialog
+	prompt *targetPrompt
+	help   help.Model
+
+	flash      string
+	flashIsErr bool
+	busy       bool // a decision is being written
+
+	trust *trustBox
+	md    *markdownRenderer
+
+	// counts for the header, recomputed when data changes
+	nPackages, nReview, nChanged, nInvalid int
+}
+
+// New returns the root model.
+func New(opts Options) *Model {
+	if len(opts.Sources) == 0 {
+		opts.Sources = []string{"."}
+	}
+	m := &Model{
+		opts:   opts,
+		keys:   DefaultKeyMap(),
+		styles: NewStyles(true),
+		data:   data{status: map[string]trust.Status{}},
+		trust:  &trustBox{},
+		md:     newMarkdownRenderer(),
+		help:   help.New(),
+	}
+	m.common = &common{styles: &m.styles, keys: &m.keys, data: &m.data}
+	m.tree = newTreePane(m.common)
+	m.detail = newDetailPane(m.common)
+	m.help.Styles = m.styles.Help
+	m.updateKeys()
+	return m
+}
+
+// Messages returned by commands.
+type (
+	loadedMsg struct {
+		pkgs        []*model.Package
+		sourceDiags []model.Diagnostic
+		status      map[string]trust.Status
+		err         error
+		trustErr    error
+	}
+	explainedMsg struct {
+		action trust.Action
+		pkg    int
+		comp   int
+		grant  trust.Grant
+	}
+	decidedMsg struct {
+		action   trust.Action
+		ref      string
+		pkg      int
+		status   map[string]trust.Status
+		err      error
+		decision trust.Decision
+	}
+)
+
+// Init asks for the background colour and starts loading.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(tea.RequestBackgroundColor, m.loadCmd())
+}
+
+func (m *Model) loadCmd() tea.Cmd {
+	opts, box := m.opts, m.trust
+	return func() tea.Msg {
+		msg := loadedMsg{pkgs: opts.Packages, sourceDiags: opts.SourceDiagnostics}
+		if msg.pkgs == nil {
+			res, err := review.Open(review.Options{DataDir: dataDir(opts.Home)}, opts.Sources...)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			msg.pkgs, msg.sourceDiags = res.Packages, res.Diagnostics
+		}
+		t, err := trust.Open(trust.Options{Home: opts.Home})
+		if err != nil {
+			msg.trustErr = err
+			msg.status = map[string]trust.Status{}
+			return msg
+		}
+		box.mu.Lock()
+		box.t = t
+		msg.status = evaluateAll(t, msg.pkgs)
+		box.mu.Unlock()
+		return msg
+	}
+}
+
+func dataDir(home string) string {
+	if home == "" {
+		return ""
+	}
+	return strings.TrimRight(home, "/") + "/data"
+}
+
+func evaluateAll(t *trust.Trust, pkgs []*model.Package) map[string]trust.Status {
+	out := map[string]trust.Status{}
+	for _, p := range pkgs {
+		for ref, st := range t.Evaluate(p) {
+			out[ref] = st
+		}
+	}
+	return out
+}
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, m.detail.refresh()
+	case tea.BackgroundColorMsg:
+		m.styles = NewStyles(msg.IsDark())
+		m.help.Styles = m.styles.Help
+		m.detail.invalidateRendering()
+		return m, m.detail.refresh()
+	case loadedMsg:
+		return m, m.onLoaded(msg)
+	case explainedMsg:
+		m.busy = false
+		m.openDialog(msg)
+		return m, nil
+	case decidedMsg:
+		return m, m.onDecided(msg)
+	case renderedMsg, diffMsg:
+		return m, m.detail.Update(msg)
+	case previewMsg, committedMsg:
+		return m, m.onInstructions(msg)
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.MouseWheelMsg:
+		m.onWheel(msg)
+		return m, nil
+	case tea.PasteMsg:
+		if m.prompt != nil {
+			return m, m.prompt.update(msg)
+		}
+		if m.tree.editing {
+			var cmd tea.Cmd
+			m.tree.filter, cmd = m.tree.filter.Update(msg)
+			m.tree.applyFilter()
+			return m, tea.Batch(cmd, m.selectionChanged())
+		}
+	}
+	return m, nil
+}
+
+func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
+	m.loaded = true
+	if msg.err != nil {
+		m.loadErr = msg.err
+		return nil
+	}
+	m.data.pkgs, m.data.sourceDiags, m.data.status = msg.pkgs, msg.sourceDiags, msg.status
+	if m.data.status == nil {
+		m.data.status = map[string]trust.Status{}
+	}
+	if msg.trustErr != nil {
+		m.setFlash("Could not open the trust ledger: "+msg.trustErr.Error(), true)
+	}
+	m.tree.setItems(itemsFor(m.data.pkgs))
+	m.recount()
+	return m.selectionChanged()
+}
+
+func (m *Model) recount() {
+	m.nPackages, m.nReview, m.nChanged, m.nInvalid = len(m.data.pkgs), 0, 0, 0
+	for _, p := range m.data.pkgs {
+		if !p.Valid() {
+			m.nInvalid++
+		}
+		for _, c := range p.Components {
+			st := m.data.status[p.Ref(c)]
+			if needsReview(c, st) {
+				m.nReview++
+			}
+			if authOf(st) == model.Changed {
+				m.nChanged++
+			}
+		}
+	}
+}
+
+func (m *Model) setFlash(s string, isErr bool) { m.flash, m.flashIsErr = s, isErr }
+
+// selection returns the selected package and component (nil for a package row).
+func (m *Model) selection() (*model.Package, *model.Component, item, bool) {
+	it, ok := m.tree.selected()
+	if !ok {
+		return nil, nil, it, false
+	}
+	p := m.data.pkgs[it.pkg]
+	if it.isPackage() {
+		return p, nil, it, true
+	}
+	return p, p.Components[it.comp], it, true
+}
+
+// selectionChanged points the detail pane at the selection and refreshes key states.
+func (m *Model) selectionChanged() tea.Cmd {
+	p, c, _, _ := m.selection()
+	m.detail.setSelection(p, c)
+	m.updateKeys()
+	return m.detail.refresh()
+}
+
+// updateKeys enables exactly the bindings that can apply now, so help tells the truth.
+func (m *Model) updateKeys() {
+	k := &m.keys
+	_, c, _, ok := m.selection()
+	browsing := m.dialog == nil && m.prompt == nil && !m.tree.editing
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.Tab, &k.Filter, &k.Help, &k.Quit, &k.PageUp, &k.PageDown} {
+		b.SetEnabled(browsing)
+	}
+	k.Up.SetEnabled(browsing && ok)
+	k.Down.SetEnabled(browsing && ok)
+	k.Approve.SetEnabled(browsing && m.approveReason() == "")
+	k.Revoke.SetEnabled(browsing && m.revokeReason() == "")
+	k.Raw.SetEnabled(browsing && c != nil && c.Body != "" && m.detail.tab == tabContent)
+	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")
+	review := false
+	for _, p := range m.data.pkgs {
+		for _, comp := range p.Components {
+			if needsReview(comp, m.data.status[p.Ref(comp)]) {
+				review = true
+				break
+			}
+		}
+		if review {
+			break
+		}
+	}
+	k.NextReview.SetEnabled(browsing && review)
+	k.PrevReview.SetEnabled(browsing && review)
+	k.ClearFilter.SetEnabled(browsing && m.tree.filter.Value() != "")
+	k.Confirm.SetEnabled(m.dialog != nil && m.dialog.grant.Blocked == "" && !m.busy)
+	k.Cancel.SetEnabled(m.dialog != nil)
+}
+
+// approveReason says why `a` cannot apply to the selection, "" when it can.
+func (m *Model) approveReason() string {
+	p, c, _, ok := m.selection()
+	switch {
+	case !ok:
+		return "Nothing is selected."
+	case c == nil:
+		return "Packages are approved component by component: select a component."
+	case c.Contract == nil:
+		return "This component has nothing to approve (it is invalid or inert data)."
+	case m.busy:
+		return "A decision is being recorded."
+	}
+	if authOf(m.data.status[p.Ref(c)]) == model.Approved {
+		return "Already approved at its current digest."
+	}
+	return ""
+}
+
+// revokeReason says why `x` cannot apply, "" when it can.
+func (m *Model) revokeReason() string {
+	p, c, _, ok := m.selection()
+	switch {
+	case !ok:
+		return "Nothing is selected."
+	case c == nil:
+		return "Packages are revoked component by component: select a component."
+	case m.busy:
+		return "A decision is being recorded."
+	}
+	switch authOf(m.data.status[p.Ref(c)]) {
+	case model.Approved, model.Changed:
+		return ""
+	case model.Revoked:
+		return "Already revoked."
+	}
+	return "Only an approved component can be revoked."
+}
+
+// pressed matches a key against a binding's keys whether or not it is enabled, so a
+// disabled key can say why it does nothing.
+func pressed(msg tea.KeyPressMsg, b key.Binding) bool {
+	s := msg.String()
+	for _, k := range b.Keys() {
+		if k == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if msg.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	if m.dialog != nil {
+		return m.dialogKey(msg)
+	}
+	if m.prompt != nil {
+		return m.promptKey(msg)
+	}
+	if m.tree.editing {
+		cmd := m.tree.updateFilter(msg)
+		return tea.Batch(cmd, m.selectionChanged())
+	}
+	k := &m.keys
+	m.flash = ""
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.help.ShowAll = !m.help.ShowAll
+		m.layout()
+		return m.detail.refresh()
+	case key.Matches(msg, k.Up):
+		m.tree.move(-1)
+		return m.selectionChanged()
+	case key.Matches(msg, k.Down):
+		m.tree.move(1)
+		return m.selectionChanged()
+	case key.Matches(msg, k.Top):
+		m.tree.move(-len(m.tree.visible))
+		return m.selectionChanged()
+	case key.Matches(msg, k.Bottom):
+		m.tree.move(len(m.tree.visible))
+		return m.selectionChanged()
+	case key.Matches(msg, k.PageDown):
+		m.detail.vp.PageDown()
+	case key.Matches(msg, k.PageUp):
+		m.detail.vp.PageUp()
+	case key.Matches(msg, k.NextTab):
+		m.detail.setTab((m.detail.tab + 1) % numTabs)
+		m.updateKeys()
+		return m.detail.refresh()
+	case key.Matches(msg, k.PrevTab):
+		m.detail.setTab((m.detail.tab + numTabs - 1) % numTabs)
+		m.updateKeys()
+		return m.detail.refresh()
+	case key.Matches(msg, k.Tab):
+		m.detail.setTab(tab(msg.Text[0] - '1'))
+		m.updateKeys()
+		return m.detail.refresh()
+	case key.Matches(msg, k.NextReview), key.Matches(msg, k.PrevReview):
+		dir := 1
+		if key.Matches(msg, k.PrevReview) {
+			dir = -1
+		}
+		if !m.tree.jumpReview(dir) {
+			m.setFlash("Nothing here needs review.", false)
+		}
+		return m.selectionChanged()
+	case pressed(msg, k.NextReview):
+		m.setFlash("Nothing here needs review.", false)
+	case key.Matches(msg, k.Filter):
+		cmd := m.tree.startFilter()
+		m.layout()
+		m.updateKeys()
+		return cmd
+	case key.Matches(msg, k.ClearFilter):
+		m.tree.clearFilter()
+		m.layout()
+		return m.selectionChanged()
+	case key.Matches(msg, k.Raw):
+		m.detail.raw = !m.detail.raw
+		return m.detail.refresh()
+	case pressed(msg, k.Raw):
+		m.setFlash("r switches between rendered and raw text on the Content tab of a skill or instruction.", false)
+	case key.Matches(msg, k.Approve):
+		return m.explain(trust.ActionApprove)
+	case pressed(msg, k.Approve):
+		m.setFlash("Cannot approve: "+m.approveReason(), true)
+	case key.Matches(msg, k.Revoke):
+		return m.explain(trust.ActionRevoke)
+	case pressed(msg, k.Revoke):
+		m.setFlash("Cannot revoke: "+m.revokeReason(), true)
+	case key.Matches(msg, k.Instructions):
+		return m.openPrompt()
+	case pressed(msg, k.Instructions):
+		m.setFlash("Cannot activate: "+m.instructionsReason(), true)
+	}
+	return nil
+}
+
+func (m *Model) onWheel(msg tea.MouseWheelMsg) {
+	mouse := msg.Mouse()
+	if m.dialog != nil {
+		m.dialog.scroll(mouse.Button)
+		return
+	}
+	treeRight := m.treeOuterWidth()
+	up := mouse.Button == tea.MouseWheelUp
+	down := mouse.Button == tea.MouseWheelDown
+	if mouse.X < treeRight {
+		if up {
+			m.tree.scroll(-1)
+		} else if down {
+			m.tree.scroll(1)
+		}
+		m.selectionChanged()
+		return
+	}
+	if up {
+		m.detail.vp.ScrollUp(3)
+	} else if down {
+		m.detail.vp.ScrollDown(3)
+	}
+}
+
+// explain asks trust (in a command: it may hash files) what the action would do.
+func (m *Model) explain(action trust.Action) tea.Cmd {
+	p, c, it, ok := m.selection()
+	if !ok || c == nil {
+		return nil
+	}
+	m.busy = true
+	box := m.trust
+	return func() tea.Msg {
+		var g trust.Grant
+		box.mu.Lock()
+		if box.t != nil {
+			g = box.t.Explain(p, c, action)
+		}
+		box.mu.Unlock()
+		if g.Ref == "" {
+			g = fallbackGrant(p, c)
+		}
+		return explainedMsg{action: action, pkg: it.pkg, comp: it.comp, grant: g}
+	}
+}
+
+// fallbackGrant describes a component from its own contract when trust cannot say more.
+func fallbackGrant(p *model.Package, c *model.Component) trust.Grant {
+	g := trust.Grant{Ref: p.Ref(c), Kind: c.Kind, Summary: c.Summary}
+	if c.Contract != nil {
+		g.Digest = c.Contract.MustDigest()
+		g.Fields = c.Contract.Fields
+		g.Files = c.Contract.Files
+	}
+	return g
+}
+
+func (m *Model) openDialog(msg explainedMsg) {
+	if msg.pkg >= len(m.data.pkgs) || msg.comp >= len(m.data.pkgs[msg.pkg].Components) {
+		return
+	}
+	m.dialog = newDialog(m.common, msg.action, msg.pkg, msg.comp, msg.grant)
+	m.layout()
+	m.updateKeys()
+}
+
+func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	d := m.dialog
+	switch {
+	case key.Matches(msg, k.Confirm):
+		return m.decide(d)
+	case pressed(msg, k.Confirm):
+		if d.grant.Blocked != "" {
+			m.setFlash("Cannot "+string(d.action)+": "+d.grant.Blocked, true)
+		}
+	case key.Matches(msg, k.Cancel):
+		m.dialog = nil
+		m.setFlash("Cancelled: nothing was recorded.", false)
+		m.updateKeys()
+	case key.Matches(msg, k.PageDown), msg.String() == "down", msg.String() == "j":
+		d.vp.ScrollDown(1)
+	case key.Matches(msg, k.PageUp), msg.String() == "up", msg.String() == "k":
+		d.vp.ScrollUp(1)
+	}
+	// Enter and every other key do nothing: only y records a decision.
+	return nil
+}
+
+// decide records the decision in a command and re-evaluates the package there.
+func (m *Model) decide(d *dialog) tea.Cmd {
+	p := m.data.pkgs[d.pkg]
+	c := p.Components[d.comp]
+	m.busy = true
+	m.dialog = nil
+	m.updateKeys()
+	box := m.trust
+	action := d.action
+	return func() tea.Msg {
+		msg := decidedMsg{action: action, ref: p.Ref(c), pkg: d.pkg}
+		box.mu.Lock()
+		defer box.mu.Unlock()
+		if box.t == nil {
+			msg.err = fmt.Errorf("the trust ledger is not open")
+			return msg
+		}
+		opts := trust.DecideOptions{ReviewerKind: "human"}
+		if action == trust.ActionApprove {
+			msg.decision, msg.err = box.t.Approve(p, c, opts)
+		} else {
+			msg.decision, msg.err = box.t.Revoke(p, c, opts)
+		}
+		msg.status = box.t.Evaluate(p)
+		return msg
+	}
+}
+
+func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
+	m.busy = false
+	if msg.pkg < len(m.data.pkgs) && msg.status != nil {
+		p := m.data.pkgs[msg.pkg]
+		for _, c := range p.Components {
+			delete(m.data.status, p.Ref(c))
+		}
+		for ref, st := range msg.status {
+			m.data.status[ref] = st
+		}
+	}
+	m.detail.forgetDiff(msg.ref)
+	if msg.err != nil {
+		m.setFlash(fmt.Sprintf("Could not %s %s: %v", msg.action, display.Line(msg.ref), msg.err), true)
+	} else if msg.action == trust.ActionApprove {
+		m.setFlash("Approved "+display.Line(msg.ref)+".", false)
+	} else {
+		m.setFlash("Revoked "+display.Line(msg.ref)+".", false)
+	}
+	m.recount()
+	if m.tree.filter.Value() != "" {
+		m.tree.applyFilter()
+	}
+	return m.selectionChanged()
+}
+
+// View renders the whole screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "vouch review " + display.Line(strings.Join(m.opts.Sources, " "))
+	return v
+}
+
+// render is the screen content; View wraps it.
+func (m *Model) render() string {
+	if m.width == 0 || m.height == 0 {
+		return "Loading…"
+	}
+	if m.width < MinWidth || m.height < MinHeight {
+		return m.tooSmall()
+	}
+	header := m.headerView()
+	status := m.statusLine()
+	helpView := m.helpView()
+	body := m.bodyView()
+	out := lipgloss.JoinVertical(lipgloss.Left, header, body, status, helpView)
+	return clampLines(out, m.width, m.height)
+}
+
+func (m *Model) tooSmall() string {
+	lines := []string{
+		"Terminal too small",
+		fmt.Sprintf("vouch needs at least %d×%d,", MinWidth, MinHeight),
+		fmt.Sprintf("this one is %d×%d.", m.width, m.height),
+		"Enlarge the window, or q to quit.",
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, m.width, "…")
+	}
+	if len(lines) > m.height {
+		lines = lines[:max(m.height, 0)]
+	}
+	return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"))
+}
+
+func (m *Model) headerView() string {
+	s := &m.styles
+	src := display.Line(strings.Join(m.opts.Sources, " "))
+	var parts []string
+	if !m.loaded {
+		parts = append(parts, "loading…")
+	} else {
+		parts = append(parts,
+			plural(m.nPackages, "package"),
+			fmt.Sprintf("%d need review", m.nReview),
+			fmt.Sprintf("%d changed", m.nChanged),
+			fmt.Sprintf("%d invalid", m.nInvalid))
+	}
+	line := s.Header.Render("vouch review") + " " + s.HeaderDim.Render(src) + "  " + strings.Join(parts, " · ")
+	return fit(line, m.width)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func (m *Model) statusLine() string {
+	s := &m.styles
+	switch {
+	case m.busy:
+		return fit(s.Dim.Render("Working…"), m.width)
+	case m.flash != "":
+		st := s.Flash
+		if m.flashIsErr {
+			st = s.Error
+		}
+		return fit(st.Render(m.flash), m.width)
+	}
+	return fit("", m.width)
+}
+
+func (m *Model) helpView() string {
+	var km help.KeyMap = m.keys
+	switch {
+	case m.dialog != nil:
+		km = dialogKeys{&m.keys}
+	case m.prompt != nil:
+		km = promptKeys{&m.keys}
+	case m.tree.editing:
+		km = filterKeys{&m.keys}
+	}
+	m.help.SetWidth(m.width)
+	lines := strings.Split(m.help.View(km), "\n")
+	for i := range lines {
+		lines[i] = fit(lines[i], m.width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) helpHeight() int {
+	if !m.help.ShowAll || m.dialog != nil || m.prompt != nil || m.tree.editing {
+		return 1
+	}
+	n := 0
+	for _, col := range m.keys.FullHelp() {
+		n = max(n, len(col))
+	}
+	return n
+}
+
+func (m *Model) bodyView() string {
+	bw, bh := m.width, m.bodyHeight()
+	if !m.loaded {
+		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, "Loading packages…")
+	}
+	if m.loadErr != nil {
+		msg := ansi.Wrap(display.String("Could not load: "+m.loadErr.Error()), bw-4, "")
+		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.styles.Error.Render(msg))
+	}
+	if m.dialog != nil {
+		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.dialog.View())
+	}
+	if m.prompt != nil {
+		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.prompt.View())
+	}
+	left := m.styles.PaneFocused.Render(m.tree.View())
+	right := m.styles.Pane.Render(m.detail.View())
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+}
+
+// clampLines guarantees the frame: exactly h lines, none wider than w.
+func clampLines(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,370 @@
+package ui
+
+import (
+	"strings"
+
+	"vouch/model"
+	"vouch/trust"
+	"vouch/ui/display"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// item is one row of the source tree: a package (comp < 0) or one of its components.
+type item struct {
+	pkg, comp int
+}
+
+func (it item) isPackage() bool { return it.comp < 0 }
+
+// treePane is the left pane: packages and their components with the three answers.
+type treePane struct {
+	c       *common
+	all     []item
+	visible []int // indices into all that pass the filter
+	cursor  int   // index into visible
+	top     int   // first visible row on screen
+	width   int
+	height  int
+	filter  textinput.Model
+	editing bool // the filter input has focus
+}
+
+func newTreePane(c *common) *treePane {
+	ti := textinput.New()
+	ti.Prompt = "/"
+	ti.Placeholder = "name, kind or status"
+	ti.CharLimit = 200
+	return &treePane{c: c, filter: ti}
+}
+
+func (t *treePane) setItems(items []item) {
+	var prev *item
+	if sel, ok := t.selected(); ok {
+		prev = &sel
+	}
+	t.all = items
+	t.applyFilter()
+	if prev != nil {
+		t.selectItem(*prev)
+	}
+}
+
+func (t *treePane) selectItem(it item) {
+	for i, idx := range t.visible {
+		if t.all[idx] == it {
+			t.cursor = i
+			t.scrollToCursor()
+			return
+		}
+	}
+}
+
+// SetSize sets the pane's inner size (inside its border).
+func (t *treePane) SetSize(w, h int) {
+	t.width, t.height = w, h
+	t.filter.SetWidth(max(1, w-2))
+	t.scrollToCursor()
+}
+
+// wide reports whether the answers fit on the row's own line.
+func (t *treePane) wide() bool { return t.width >= 60 }
+
+func (t *treePane) rowHeight(it item) int {
+	if it.isPackage() || t.wide() {
+		return 1
+	}
+	return 2
+}
+
+func (t *treePane) listHeight() int {
+	if t.editing || t.filter.Value() != "" {
+		return max(1, t.height-1)
+	}
+	return t.height
+}
+
+func (t *treePane) selected() (item, bool) {
+	if t.cursor < 0 || t.cursor >= len(t.visible) {
+		return item{}, false
+	}
+	return t.all[t.visible[t.cursor]], true
+}
+
+func (t *treePane) move(d int) {
+	if len(t.visible) == 0 {
+		return
+	}
+	t.cursor = min(max(t.cursor+d, 0), len(t.visible)-1)
+	t.scrollToCursor()
+}
+
+func (t *treePane) scrollToCursor() {
+	if len(t.visible) == 0 {
+		t.cursor, t.top = 0, 0
+		return
+	}
+	t.cursor = min(max(t.cursor, 0), len(t.visible)-1)
+	if t.cursor < t.top {
+		t.top = t.cursor
+	}
+	h := t.listHeight()
+	for t.top < t.cursor {
+		used := 0
+		for i := t.top; i <= t.cursor; i++ {
+			used += t.rowHeight(t.all[t.visible[i]])
+		}
+		if used <= h {
+			break
+		}
+		t.top++
+	}
+}
+
+// scroll moves the view (not the selection) by n rows, for the mouse wheel.
+func (t *treePane) scroll(n int) {
+	t.move(n)
+}
+
+// jumpReview moves to the next (dir 1) or previous (dir -1) component needing review,
+// wrapping around.
+func (t *treePane) jumpReview(dir int) bool {
+	n := len(t.visible)
+	for step := 1; step <= n; step++ {
+		i := ((t.cursor+dir*step)%n + n) % n
+		it := t.all[t.visible[i]]
+		if it.isPackage() {
+			continue
+		}
+		p := t.c.data.pkgs[it.pkg]
+		c := p.Components[it.comp]
+		if needsReview(c, t.c.data.status[p.Ref(c)]) {
+			t.cursor = i
+			t.scrollToCursor()
+			return true
+		}
+	}
+	return false
+}
+
+// matches reports whether an item passes the filter: every word of the query must
+// appear in the package name, the component kind or id, or one of its answers.
+func (t *treePane) matches(it item, words []string) bool {
+	p := t.c.data.pkgs[it.pkg]
+	var hay []string
+	hay = append(hay, p.Name, string(p.Format))
+	if it.isPackage() {
+		hay = append(hay, "package")
+	} else {
+		c := p.Components[it.comp]
+		s := t.c.styles
+		hay = append(hay, string(c.Kind), c.ID, string(c.Kind)+":"+c.ID,
+			validityAnswer(s, c).Word, supportAnswer(s, c).Word,
+			string(authOf(t.c.data.status[p.Ref(c)])))
+	}
+	text := strings.ToLower(strings.Join(hay, " "))
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *treePane) applyFilter() {
+	q := strings.Fields(strings.ToLower(t.filter.Value()))
+	t.visible = t.visible[:0]
+	if len(q) == 0 {
+		for i := range t.all {
+			t.visible = append(t.visible, i)
+		}
+	} else {
+		// A package row stays when any of its components matches, so matches keep context.
+		pkgShown := -1
+		for i, it := range t.all {
+			if it.isPackage() {
+				continue
+			}
+			if t.matches(it, q) || t.matches(item{pkg: it.pkg, comp: -1}, q) {
+				if pkgShown != it.pkg {
+					for j := i - 1; j >= 0; j-- {
+						if t.all[j].isPackage() && t.all[j].pkg == it.pkg {
+							t.visible = append(t.visible, j)
+							break
+						}
+					}
+					pkgShown = it.pkg
+				}
+				t.visible = append(t.visible, i)
+			}
+		}
+		for i, it := range t.all { // packages without components still match by name
+			if it.isPackage() && len(t.c.data.pkgs[it.pkg].Components) == 0 && t.matches(it, q) {
+				t.visible = append(t.visible, i)
+			}
+		}
+	}
+	t.scrollToCursor()
+}
+
+// startFilter focuses the filter input.
+func (t *treePane) startFilter() tea.Cmd {
+	t.editing = true
+	return t.filter.Focus()
+}
+
+// updateFilter handles a key while the filter input has focus.
+func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "enter":
+		t.editing = false
+		t.filter.Blur()
+		t.scrollToCursor()
+		return nil
+	case "esc":
+		t.clearFilter()
+		return nil
+	}
+	var cmd tea.Cmd
+	t.filter, cmd = t.filter.Update(msg)
+	t.cursor = 0
+	t.applyFilter()
+	return cmd
+}
+
+func (t *treePane) clearFilter() {
+	sel, ok := t.selected()
+	t.editing = false
+	t.filter.Blur()
+	t.filter.SetValue("")
+	t.applyFilter()
+	if ok {
+		t.selectItem(sel)
+	}
+}
+
+// ShortHelp and FullHelp make the pane a help.KeyMap.
+func (t *treePane) ShortHelp() []key.Binding {
+	return []key.Binding{t.c.keys.Up, t.c.keys.Down, t.c.keys.Filter, t.c.keys.NextReview}
+}
+func (t *treePane) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }
+
+// View renders the visible rows, each exactly t.width cells wide.
+func (t *treePane) View() string {
+	s := t.c.styles
+	var lines []string
+	if t.editing || t.filter.Value() != "" {
+		if t.editing {
+			lines = append(lines, fit(t.filter.View(), t.width))
+		} else {
+			lines = append(lines, fit(s.Dim.Render("/"+display.Line(t.filter.Value())+"  (esc clears)"), t.width))
+		}
+	}
+	if len(t.visible) == 0 {
+		msg := "No packages."
+		if t.filter.Value() != "" {
+			msg = "Nothing matches the filter."
+		}
+		lines = append(lines, fit(s.Dim.Render(msg), t.width))
+	}
+	h := t.listHeight()
+	used := 0
+	for i := t.top; i < len(t.visible) && used < h; i++ {
+		it := t.all[t.visible[i]]
+		row := t.renderRow(it, i == t.cursor)
+		for _, l := range row {
+			if used >= h {
+				break
+			}
+			lines = append(lines, l)
+			used++
+		}
+	}
+	for len(lines) < t.height {
+		lines = append(lines, strings.Repeat(" ", t.width))
+	}
+	return strings.Join(lines[:t.height], "\n")
+}
+
+func (t *treePane) renderRow(it item, selected bool) []string {
+	s := t.c.styles
+	p := t.c.data.pkgs[it.pkg]
+	mark := "  "
+	if selected {
+		mark = "▶ "
+	}
+	if it.isPackage() {
+		name := display.Line(p.Name)
+		if name == "" {
+			name = "(unnamed)"
+		}
+		label := name
+		if p.Version != "" {
+			label += " " + display.Line(p.Version)
+		}
+		label += " · " + string(p.Format)
+		va := packageValidityAnswer(s, p)
+		right := va.render()
+		left := mark + s.Package.Render(label)
+		return []string{t.pad(left, right, selected)}
+	}
+	c := p.Components[it.comp]
+	st := t.c.data.status[p.Ref(c)]
+	label := mark + "  " + string(c.Kind) + ":" + display.Line(c.ID)
+	answers := validityAnswer(s, c).render() + " " + supportAnswer(s, c).render() + " " + authAnswer(s, authOf(st)).render()
+	if t.wide() {
+		return []string{t.pad(label, answers, selected)}
+	}
+	return []string{t.pad(label, "", selected), t.pad("   "+answers, "", selected)}
+}
+
+// pad lays out left and right parts on one line of exactly t.width cells, cutting the
+// left part first so the answers stay visible.
+func (t *treePane) pad(left, right string, selected bool) string {
+	w := t.width
+	rw := ansi.StringWidth(right)
+	if rw > 0 && rw+2 > w {
+		right = ansi.Truncate(right, max(0, w-2), "…")
+		rw = ansi.StringWidth(right)
+	}
+	room := w - rw
+	if rw > 0 {
+		room -= 1
+	}
+	left = ansi.Truncate(left, max(0, room), "…")
+	gap := w - ansi.StringWidth(left) - rw
+	line := left + strings.Repeat(" ", max(0, gap)) + right
+	if selected {
+		line = t.c.styles.Cursor.Render(ansi.Strip(line))
+	}
+	return line
+}
+
+// fit cuts or pads a styled line to exactly w cells.
+func fit(s string, w int) string {
+	s = ansi.Truncate(s, w, "…")
+	if n := ansi.StringWidth(s); n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// itemsFor lists every row of the tree for the given packages.
+func itemsFor(pkgs []*model.Package) []item {
+	var out []item
+	for i, p := range pkgs {
+		out = append(out, item{pkg: i, comp: -1})
+		for j := range p.Components {
+			out = append(out, item{pkg: i, comp: j})
+		}
+	}
+	return out
+}
+
+// statusFor is the status of a component by its ref.
+func (c *common) statusFor(p *model.Package, comp *model.Component) trust.Status {
+	return c.data.status[p.Ref(comp)]
+}
