@@ -44,7 +44,7 @@ type loader struct {
 	// extData records manifest extension namespaces (in order) for extension components.
 	extData []jmember
 	// extIssues are non-fatal parse findings inside extension values, by namespace.
-	extIssues map[string][]model.Diagnostic
+	extIssues    map[string][]model.Diagnostic
 	manifestData []byte
 }
 

@@ -335,7 +335,9 @@ func (l *loader) stdio(c *model.Component, v *jvalue, str func(string) (string, 
 	if hasCmd {
 		c.Details = append(c.Details, model.Field{Key: "command", Value: command})
 		switch {
-		case strings.IndexFunc(command, func(r rune) bool { return r <= ' ' || r == 0x7f || r == 0x85 || r == 0xa0 || r == 0x2028 || r == 0x2029 }) >= 0:
+		case strings.IndexFunc(command, func(r rune) bool {
+			return r <= ' ' || r == 0x7f || r == 0x85 || r == 0xa0 || r == 0x2028 || r == 0x2029
+		}) >= 0:
 			bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has command %q with whitespace or control characters; command must be one executable token, with arguments in \"args\". It is skipped.", clip(name), clip(command)), "7.2.1", "command")
 		case shellMeta.MatchString(command):
 			bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has command %q, which reads as a shell command string; command must be one executable token. It is skipped.", clip(name), clip(command)), "7.2.1", "command")

@@ -1,0 +1,124 @@
+package agentplugins
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"vouch/model"
+)
+
+// TestServerDisplay checks the reviewer-facing account of servers: expansion beside the
+// literal, capabilities, summaries, contracts and per-client support.
+func TestServerDisplay(t *testing.T) {
+	pkg := Load("testdata/cases/servers", Options{DataDir: "/data"})
+	root := pkg.Root
+	c := pkg.Component(model.KindMCPServer, "valid-stdio-bundled")
+	get := func(c *model.Component, k string) any { v, _ := c.Details.Get(k); return v }
+	if got := get(c, "args (expanded)"); !reflect.DeepEqual(got, []string{"--root", root, "${HOME}"}) {
+		t.Errorf("args expanded = %v", got)
+	}
+	if got := get(c, "args"); !reflect.DeepEqual(got, []string{"--root", "${PLUGIN_ROOT}", "${HOME}"}) {
+		t.Errorf("args literal = %v", got)
+	}
+	if got := get(c, "cwd (expanded)"); got != "./data" {
+		t.Errorf("cwd expanded = %v", got)
+	}
+	env, _ := get(c, "env (expanded)").(model.Fields)
+	if v, _ := env.Get("CONFIG"); v != root+"/c.json" {
+		t.Errorf("env expanded CONFIG = %v", v)
+	}
+	data, _ := os.ReadFile("testdata/cases/servers/bin/server")
+	sum := sha256.Sum256(data)
+	if len(c.Files) != 1 || c.Files[0].Path != "bin/server" || c.Files[0].SHA256 != hex.EncodeToString(sum[:]) || !c.Files[0].Exec {
+		t.Errorf("files = %+v", c.Files)
+	}
+	if c.Contract == nil || len(c.Contract.Files) != 1 {
+		t.Fatalf("contract = %+v", c.Contract)
+	}
+	if v, _ := c.Contract.Fields.Get("env"); !reflect.DeepEqual(v, map[string]string{"CONFIG": "${PLUGIN_ROOT}/c.json"}) {
+		t.Errorf("contract env = %v", v)
+	}
+	if _, err := c.Contract.Digest(); err != nil {
+		t.Errorf("digest: %v", err)
+	}
+	if !strings.Contains(c.Summary[0], "Starts `./bin/server --root ${PLUGIN_ROOT} ${HOME}` as a local process") || !strings.Contains(c.Summary[0], "CONFIG") {
+		t.Errorf("summary = %q", c.Summary)
+	}
+	if c.Capabilities[0].Kind != model.CapServerLaunch || c.Capabilities[1].Kind != model.CapEnv || c.Capabilities[1].Scope[0] != "CONFIG" {
+		t.Errorf("capabilities = %+v", c.Capabilities)
+	}
+
+	d := pkg.Component(model.KindMCPServer, "valid-cwd-data")
+	if got := get(d, "cwd (expanded)"); got != "/data/servers/cache" {
+		t.Errorf("PLUGIN_DATA cwd expanded = %v", got)
+	}
+	if _, err := os.Stat("/data/servers"); err == nil {
+		t.Errorf("validation must never create the data directory")
+	}
+
+	h := pkg.Component(model.KindMCPServer, "valid-https")
+	if !strings.Contains(h.Summary[0], "Connects to https://mcp.example.com/mcp") || !strings.Contains(h.Summary[0], "sending headers X-Tenant") {
+		t.Errorf("remote summary = %q", h.Summary)
+	}
+	if h.Capabilities[0].Kind != model.CapRemoteConnect || !reflect.DeepEqual(h.Capabilities[0].Scope, []string{"mcp.example.com", "X-Tenant"}) {
+		t.Errorf("remote capabilities = %+v", h.Capabilities)
+	}
+	support := func(c *model.Component) map[string]model.SupportStatus {
+		m := map[string]model.SupportStatus{}
+		for _, s := range c.Support {
+			m[s.Provider] = s.Status
+		}
+		return m
+	}
+	// Headers: DSH and Pi skip header-bearing remote entries; Lola runs them.
+	if s := support(h); s["DSH"] != model.NotSupported || s["Pi"] != model.NotSupported || s["Lola"] != model.Supported {
+		t.Errorf("header-bearing remote support = %v", s)
+	}
+	if s := support(pkg.Component(model.KindMCPServer, "valid-http-localhost")); s["DSH"] != model.Supported || s["Pi"] != model.Supported {
+		t.Errorf("headerless streamable-http support = %v", s)
+	}
+	if s := support(pkg.Component(model.KindMCPServer, "valid-http-loopback-v4")); s["DSH"] != model.NotSupported || s["Pi"] != model.NotSupported {
+		t.Errorf("sse support = %v", s)
+	}
+	if s := support(pkg.Component(model.KindMCPServer, "valid-stdio-bare")); s["DSH"] != model.Supported || s["Lola"] != model.Supported || s["Pi"] != model.Supported {
+		t.Errorf("stdio support = %v", s)
+	}
+}
+
+func TestExtensions(t *testing.T) {
+	pkg := Load("testdata/cases/extension-namespaces", Options{})
+	for ns, owner := range map[string]string{"dev.pi.agent": "Pi", "com.anthropic.claude-code": "Anthropic Claude Code", "dev.getlola": "Lola", "com.example.other": "unknown client"} {
+		c := pkg.Component(model.KindExtension, ns)
+		if c == nil {
+			t.Errorf("extension %s not listed", ns)
+			continue
+		}
+		if o, _ := c.Details.Get("owner"); o != owner {
+			t.Errorf("%s owner %v, want %s", ns, o, owner)
+		}
+		if c.Contract != nil || c.Validity != model.Valid {
+			t.Errorf("%s: extensions are inert valid data without a contract", ns)
+		}
+	}
+	if _, ok := pkg.Component(model.KindExtension, "dev.getlola").Details.Get("directory"); !ok {
+		t.Errorf("dev.getlola/ directory not shown")
+	}
+}
+
+func TestExpandIsSinglePass(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir+"/plugin.json", manifestText("p"))
+	// A data directory whose own name holds a placeholder must not be expanded again.
+	l := &loader{dataDir: "/d/${PLUGIN_ROOT}"}
+	root := mustRoot(t, dir)
+	l.root = root
+	got := l.expand("${PLUGIN_DATA}:${PLUGIN_ROOT}:${PLUGIN_ROOTS}:$PLUGIN_ROOT")
+	want := "/d/${PLUGIN_ROOT}:" + root.Path() + ":${PLUGIN_ROOTS}:$PLUGIN_ROOT"
+	if got != want {
+		t.Errorf("expand = %q, want %q", got, want)
+	}
+}
