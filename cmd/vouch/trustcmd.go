@@ -1,5 +1,565 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 
-func (a *app) addTrustCommands(root *cobra.Command) {}
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"vouch/model"
+	"vouch/review"
+	"vouch/trust"
+	"vouch/ui/display"
+)
+
+// addTrustCommands adds the ledger commands: approve, revoke, diff, check, ledger.
+func (a *app) addTrustCommands(root *cobra.Command) {
+	root.AddCommand(a.decideCommand(trust.ActionApprove), a.decideCommand(trust.ActionRevoke),
+		a.diffCommand(), a.checkCommand(), a.ledgerCommand())
+}
+
+const ledgerFlagHelp = "team ledger file (default: .vouch/ledger.toml in the source's repository)"
+
+func (a *app) decideCommand(action trust.Action) *cobra.Command {
+	var note, ledger string
+	var yes bool
+	verb := string(action)
+	cmd := &cobra.Command{
+		Use:   verb + " [--note TEXT] [--yes] [--ledger FILE] SOURCE REF...",
+		Short: map[trust.Action]string{trust.ActionApprove: "Approve components at their exact current bytes and contract", trust.ActionRevoke: "Withdraw approvals of components"}[action],
+		Long: `Shows exactly what will be ` + map[trust.Action]string{trust.ActionApprove: "granted", trust.ActionRevoke: "withdrawn"}[action] + ` (contract, files and hashes) and asks
+for "y". Without a terminal, --yes is required and the decision is recorded as made by
+automation. REF is a component's ref as "vouch status" prints it: <package>#<kind>:<id>;
+wildcards are refused. Approving a hook needs its tool approved first (or in the same
+command). Decisions go to the personal ledger in the vouch home, or to FILE with --ledger.`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.decide(action, args[0], args[1:], note, ledger, yes)
+		},
+	}
+	cmd.Flags().StringVar(&note, "note", "", "note recorded with the decision")
+	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask; required without a terminal (recorded as automation)")
+	cmd.Flags().StringVar(&ledger, "ledger", "", "record the decision in this team ledger instead of the personal ledger")
+	return cmd
+}
+
+// openTrust resolves the home and opens the ledgers; a damaged ledger is exit 1.
+func (a *app) openTrust(ledger string) (*trust.Trust, error) {
+	home, err := trust.ResolveHome(a.home)
+	if err != nil {
+		return nil, a.fail(2, "home", err.Error())
+	}
+	t, err := trust.Open(trust.Options{Home: home, TeamLedger: ledger})
+	if err != nil {
+		return nil, a.fail(1, "ledger", errSentence(err.Error()))
+	}
+	return t, nil
+}
+
+// loadSource runs review.Open on one source; a missing path is exit 2.
+func (a *app) loadSource(t *trust.Trust, source string) (*review.Result, error) {
+	res, err := review.Open(review.Options{DataDir: filepath.Join(t.Home(), "data")}, source)
+	if err != nil {
+		if errors.Is(err, review.ErrNotFound) {
+			return nil, a.fail(2, "path-not-found", source+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
+		}
+		return nil, a.fail(2, "load-failed", errSentence(err.Error()))
+	}
+	return res, nil
+}
+
+type refTarget struct {
+	pkg  *model.Package
+	comp *model.Component
+	ref  string
+}
+
+// refuseWildcard rejects refs that would stand for more than one component.
+func (a *app) refuseWildcard(ref string) error {
+	if strings.ContainsAny(ref, "*?[") {
+		return a.fail(2, "wildcard-ref", fmt.Sprintf("%s is a pattern; vouch decides one component at a time, so name each ref as \"vouch status\" prints it.", display.Line(ref)))
+	}
+	if !strings.Contains(ref, "#") || !strings.Contains(ref, ":") {
+		return a.fail(2, "bad-ref", fmt.Sprintf("%s is not a component ref; refs look like <package>#<kind>:<id>, as \"vouch status\" prints them.", display.Line(ref)))
+	}
+	return nil
+}
+
+// findRef finds exactly one component by ref; unknown refs are exit 2 with close matches.
+func (a *app) findRef(res *review.Result, source, ref string) (refTarget, error) {
+	var found []refTarget
+	var all []string
+	for _, p := range res.Packages {
+		for _, c := range p.Components {
+			r := p.Ref(c)
+			all = append(all, r)
+			if r == ref {
+				found = append(found, refTarget{p, c, r})
+			}
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		msg := fmt.Sprintf("%s is not a component of %s", display.Line(ref), source)
+		if near := closeRefs(ref, all, 5); len(near) > 0 {
+			for i := range near {
+				near[i] = display.Line(near[i])
+			}
+			msg += "; did you mean " + strings.Join(near, ", ") + "?"
+		} else {
+			msg += `; run "vouch status ` + source + `" to list its refs.`
+		}
+		return refTarget{}, a.fail(2, "unknown-ref", msg)
+	default:
+		return refTarget{}, a.fail(2, "ambiguous-ref", fmt.Sprintf("%s names components of %d packages in %s; give the package directory itself as SOURCE.", display.Line(ref), len(found), source))
+	}
+}
+
+// closeRefs returns up to n refs near ref by edit distance, nearest first.
+func closeRefs(ref string, all []string, n int) []string {
+	type cand struct {
+		s string
+		d int
+	}
+	var cs []cand
+	limit := max(3, len(ref)/3)
+	for _, s := range all {
+		d := refEditDistance(ref, s)
+		if d <= limit || (strings.Contains(s, ref) || strings.Contains(ref, s)) {
+			cs = append(cs, cand{s, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d || cs[i].d == cs[j].d && cs[i].s < cs[j].s })
+	var out []string
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].s)
+	}
+	return out
+}
+
+func refEditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// stdinIsTerminal reports whether stdin is a terminal a person can answer on.
+func (a *app) stdinIsTerminal() bool {
+	f, ok := a.stdin.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+func (a *app) decide(action trust.Action, source string, refs []string, note, ledger string, yes bool) error {
+	for _, r := range refs {
+		if err := a.refuseWildcard(r); err != nil {
+			return err
+		}
+	}
+	t, err := a.openTrust(ledger)
+	if err != nil {
+		return err
+	}
+	res, err := a.loadSource(t, source)
+	if err != nil {
+		return err
+	}
+	var targets []refTarget
+	seen := map[string]bool{}
+	for _, r := range refs {
+		tg, err := a.findRef(res, source, r)
+		if err != nil {
+			return err
+		}
+		if !seen[tg.ref] {
+			seen[tg.ref] = true
+			targets = append(targets, tg)
+		}
+	}
+	// Tools before the hooks that need them, so one command can approve both.
+	sort.SliceStable(targets, func(i, j int) bool {
+		return len(targets[i].comp.DependsOn) == 0 && len(targets[j].comp.DependsOn) > 0
+	})
+
+	verb := map[trust.Action]string{trust.ActionApprove: "Approve", trust.ActionRevoke: "Revoke"}[action]
+	var refused []string
+	for _, tg := range targets {
+		g := t.Explain(tg.pkg, tg.comp, action)
+		a.printGrant(a.stdout, action, g)
+		if why := decisionRefusal(action, g, seen); why != "" {
+			refused = append(refused, fmt.Sprintf("%s: %s", display.Line(tg.ref), strings.TrimSuffix(why, ".")))
+		}
+	}
+	if len(refused) > 0 {
+		return a.fail(1, "refused", fmt.Sprintf("Nothing was recorded; %s cannot be done for %s.", strings.ToLower(verb), strings.Join(refused, "; ")))
+	}
+
+	kind := trust.ReviewerAutomation
+	if !yes {
+		if !a.stdinIsTerminal() {
+			return a.fail(2, "needs-yes", fmt.Sprintf("stdin is not a terminal, so vouch cannot ask; add --yes to %s without asking (recorded as automation).", strings.ToLower(verb)))
+		}
+		fmt.Fprintf(a.stdout, "%s %d component(s) as shown above? Type y to confirm: ", verb, len(targets))
+		line, _ := bufio.NewReader(a.stdin).ReadString('\n')
+		if ans := strings.ToLower(strings.TrimSpace(line)); ans != "y" && ans != "yes" {
+			return a.fail(1, "declined", "Nothing was recorded.")
+		}
+		kind = trust.ReviewerHuman
+	}
+	o := trust.DecideOptions{Note: note, ReviewerKind: kind, Team: ledger != ""}
+	var done []string
+	for _, tg := range targets {
+		var d trust.Decision
+		if action == trust.ActionApprove {
+			d, err = t.Approve(tg.pkg, tg.comp, o)
+		} else {
+			d, err = t.Revoke(tg.pkg, tg.comp, o)
+		}
+		if err != nil {
+			msg := errSentence(err.Error())
+			if len(done) > 0 {
+				msg += " Already recorded: " + strings.Join(done, ", ") + "."
+			}
+			return a.fail(1, "ledger", msg)
+		}
+		done = append(done, display.Line(tg.ref))
+		past := map[trust.Action]string{trust.ActionApprove: "approved", trust.ActionRevoke: "revoked"}[action]
+		fmt.Fprintf(a.stdout, "%s %s at %s (%s ledger, %s)\n", past, display.Line(tg.ref), digestOrNone(d.Digest), ledgerLabel(d.Ledger), d.ReviewerKind)
+	}
+	return nil
+}
+
+// decisionRefusal says why action cannot be taken on g's component, or "". A hook whose tool
+// is approved in the same command is fine.
+func decisionRefusal(action trust.Action, g trust.Grant, batch map[string]bool) string {
+	if g.Blocked == "" {
+		return ""
+	}
+	if action != trust.ActionApprove || len(g.Status.Needs) == 0 {
+		return g.Blocked
+	}
+	for _, n := range g.Status.Needs {
+		if !batch[n] {
+			return g.Blocked
+		}
+	}
+	return ""
+}
+
+// printGrant shows what a decision grants or withdraws. Everything from the package is escaped.
+func (a *app) printGrant(w io.Writer, action trust.Action, g trust.Grant) {
+	fmt.Fprintf(w, "%s %s\n", action, display.Line(g.Ref))
+	fmt.Fprintf(w, "  kind     %s\n", display.Line(string(g.Kind)))
+	fmt.Fprintf(w, "  digest   %s\n", digestOrNone(g.Digest))
+	st := string(g.Status.Authorization)
+	if g.Status.Decision != nil {
+		st += fmt.Sprintf(" (last: %s by %s, %s ledger)", g.Status.Decision.Action, display.Line(g.Status.Decision.Reviewer), ledgerLabel(g.Status.Decision.Ledger))
+	}
+	fmt.Fprintf(w, "  status   %s\n", st)
+	if len(g.Summary) > 0 {
+		fmt.Fprintln(w, "  what it does:")
+		for _, s := range g.Summary {
+			fmt.Fprintf(w, "    %s\n", display.Line(s))
+		}
+	}
+	if len(g.Fields) > 0 {
+		fmt.Fprintln(w, "  contract:")
+		width := 0
+		for _, f := range g.Fields {
+			width = max(width, len(display.Line(f.Key)))
+		}
+		for _, f := range g.Fields {
+			v, err := model.CanonicalJSON(f.Value)
+			if err != nil {
+				v = []byte(fmt.Sprintf("<%v>", err))
+			}
+			fmt.Fprintf(w, "    %-*s  %s\n", width, display.Line(f.Key), display.Line(string(v)))
+		}
+	}
+	if len(g.Files) > 0 {
+		fmt.Fprintln(w, "  files:")
+		files := append([]model.File(nil), g.Files...)
+		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+		for _, f := range files {
+			exec := ""
+			if f.Exec {
+				exec = "  executable"
+			}
+			fmt.Fprintf(w, "    %s  %d bytes  sha256:%s%s\n", display.Line(f.Path), f.Size, display.Line(f.SHA256), exec)
+		}
+	}
+	for _, r := range g.Requires {
+		fmt.Fprintf(w, "  requires %s (%s)\n", display.Line(r.Ref), r.Authorization)
+	}
+	if action == trust.ActionRevoke && len(g.Affected) > 0 {
+		for _, r := range g.Affected {
+			fmt.Fprintf(w, "  takes down %s (its tool will no longer be approved)\n", display.Line(r))
+		}
+	}
+	if g.Blocked != "" {
+		fmt.Fprintf(w, "  blocked  %s\n", display.Line(g.Blocked))
+	}
+	fmt.Fprintln(w)
+}
+
+func (a *app) diffCommand() *cobra.Command {
+	var ledger string
+	cmd := &cobra.Command{
+		Use:   "diff [--ledger FILE] SOURCE REF",
+		Short: "Show what changed in a component since its approval (exit 1 when changed)",
+		Long: `Compares the approved contract and files (kept in the vouch store) with the source now:
+a field-by-field contract diff and a unified line diff of each changed file (sizes, hashes
+and the first differing byte for binary or large files). Exit 0 when the approval still
+matches, 1 otherwise.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.diff(args[0], args[1], ledger)
+		},
+	}
+	cmd.Flags().StringVar(&ledger, "ledger", "", ledgerFlagHelp)
+	return cmd
+}
+
+func (a *app) resolveOne(source, ref, ledger string) (*trust.Trust, refTarget, error) {
+	if err := a.refuseWildcard(ref); err != nil {
+		return nil, refTarget{}, err
+	}
+	t, err := a.openTrust(ledger)
+	if err != nil {
+		return nil, refTarget{}, err
+	}
+	res, err := a.loadSource(t, source)
+	if err != nil {
+		return nil, refTarget{}, err
+	}
+	tg, err := a.findRef(res, source, ref)
+	return t, tg, err
+}
+
+func (a *app) diff(source, ref, ledger string) error {
+	t, tg, err := a.resolveOne(source, ref, ledger)
+	if err != nil {
+		return err
+	}
+	statuses, err := t.Statuses(tg.pkg)
+	if err != nil {
+		return a.fail(1, "ledger", errSentence(err.Error()))
+	}
+	st := statuses[tg.ref]
+	name := display.Line(tg.ref)
+	switch st.Authorization {
+	case model.Approved:
+		fmt.Fprintf(a.stdout, "%s is unchanged since its approval (%s).\n", name, st.Digest)
+		return nil
+	case model.Changed:
+	default:
+		reason := st.Reason
+		if reason == "" {
+			reason = "There is no approval to compare with."
+		}
+		return a.fail(1, string(st.Authorization), fmt.Sprintf("%s is %s: %s", name, st.Authorization, display.Line(errSentence(reason))))
+	}
+	d, err := t.Diff(tg.pkg, tg.comp)
+	if err != nil {
+		return a.fail(1, "diff", errSentence(err.Error()))
+	}
+	if d == nil {
+		return a.fail(1, "diff", name+" changed but no diff could be computed.")
+	}
+	w := a.stdout
+	fmt.Fprintf(w, "%s changed since its approval\n  approved %s\n  current  %s\n", name, d.ApprovedDigest, digestOrNone(d.CurrentDigest))
+	if len(d.Fields) > 0 {
+		fmt.Fprintln(w, "\ncontract fields:")
+		for _, f := range d.Fields {
+			fmt.Fprintf(w, "  %s: %s → %s\n", display.Line(f.Key), fieldOrAbsent(f.Old), fieldOrAbsent(f.New))
+		}
+	}
+	if len(d.Files) > 0 {
+		fmt.Fprintln(w, "\nfiles:")
+	}
+	for _, f := range d.Files {
+		p := display.Line(f.Path)
+		switch f.Change {
+		case "added":
+			fmt.Fprintf(w, "  added    %s  %d bytes  sha256:%s%s\n", p, f.NewSize, f.NewSHA256, execSuffix(f.NewExec))
+		case "removed":
+			fmt.Fprintf(w, "  removed  %s  %d bytes  sha256:%s%s\n", p, f.OldSize, f.OldSHA256, execSuffix(f.OldExec))
+		default:
+			fmt.Fprintf(w, "  modified %s\n", p)
+			if f.OldExec != f.NewExec {
+				fmt.Fprintf(w, "    executable: %v → %v\n", f.OldExec, f.NewExec)
+			}
+			switch {
+			case f.Error != "":
+				fmt.Fprintf(w, "    %s\n", display.Line(f.Error))
+			case f.Binary:
+				kind := "binary"
+				if f.Large {
+					kind = "larger than 1 MiB"
+				}
+				fmt.Fprintf(w, "    %s: %d bytes sha256:%s → %d bytes sha256:%s, first difference at byte %d\n",
+					kind, f.OldSize, f.OldSHA256, f.NewSize, f.NewSHA256, f.FirstDifferentOffset)
+			case f.Unified != "":
+				for _, l := range strings.SplitAfter(strings.TrimSuffix(f.Unified, "\n"), "\n") {
+					fmt.Fprintf(w, "    %s\n", display.Line(strings.TrimSuffix(l, "\n")))
+				}
+			}
+		}
+	}
+	return exitError{1}
+}
+
+func (a *app) checkCommand() *cobra.Command {
+	var ledger string
+	cmd := &cobra.Command{
+		Use:   "check [--ledger FILE] SOURCE REF",
+		Short: "Dispatch-time gate: exit 0 only when the component is approved as it is on disk now",
+		Long: `Loads SOURCE, recomputes REF's digest from the bytes on disk at this moment and exits 0
+only when the decision in force approves exactly that digest (for a hook, its tool must be
+approved too). Otherwise exit 1 with the reason on stderr. Harnesses call this before they
+dispatch a tool or hook.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, tg, err := a.resolveOne(args[0], args[1], ledger)
+			if err != nil {
+				return err
+			}
+			st, err := t.Check(tg.pkg, tg.ref)
+			if err != nil {
+				return a.fail(1, "ledger", errSentence(err.Error()))
+			}
+			name := display.Line(tg.ref)
+			if st.Authorization != model.Approved {
+				reason := st.Reason
+				if reason == "" {
+					reason = map[model.Authorization]string{
+						model.Unreviewed: "No decision was recorded for it.",
+						model.Revoked:    "Its approval was revoked.",
+					}[st.Authorization]
+				}
+				return a.fail(1, string(st.Authorization), fmt.Sprintf("%s is %s: %s", name, st.Authorization, display.Line(errSentence(reason))))
+			}
+			fmt.Fprintf(a.stdout, "approved %s %s\n", name, st.Digest)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&ledger, "ledger", "", ledgerFlagHelp)
+	return cmd
+}
+
+func (a *app) ledgerCommand() *cobra.Command {
+	var jsonOut bool
+	var ledger string
+	cmd := &cobra.Command{
+		Use:   "ledger [--json] [--ledger FILE]",
+		Short: "List recorded decisions, newest first, with the ledger each came from",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if jsonOut {
+				a.jsonErrors = true
+			}
+			t, err := a.openTrust(ledger)
+			if err != nil {
+				return err
+			}
+			ds, err := t.Decisions()
+			if err != nil {
+				return a.fail(1, "ledger", errSentence(err.Error()))
+			}
+			if jsonOut {
+				if ds == nil {
+					ds = []trust.Decision{}
+				}
+				writeJSON(a.stdout, ds)
+				return nil
+			}
+			if len(ds) == 0 {
+				fmt.Fprintf(a.stdout, "No decisions recorded yet (personal ledger: %s).\n", t.PersonalLedger())
+				return nil
+			}
+			for _, d := range ds {
+				digest := d.Digest
+				if len(digest) > 19 {
+					digest = digest[:19] + "…"
+				}
+				fmt.Fprintf(a.stdout, "%s  %-7s  %s  %s  %s (%s)  %s ledger", d.At.UTC().Format("2006-01-02T15:04:05Z"), d.Action,
+					display.Line(d.Component), digestOrNone(display.Line(digest)), display.Line(d.Reviewer), display.Line(d.ReviewerKind), ledgerLabel(d.Ledger))
+				if d.Target != "" {
+					fmt.Fprintf(a.stdout, "  target %s", display.Line(d.Target))
+				}
+				if d.Note != "" {
+					fmt.Fprintf(a.stdout, "  note: %s", display.Line(d.Note))
+				}
+				fmt.Fprintln(a.stdout)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the decisions as a JSON array")
+	cmd.Flags().StringVar(&ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml above the working directory)")
+	return cmd
+}
+
+func ledgerLabel(origin string) string {
+	if team, ok := strings.CutPrefix(origin, "team:"); ok {
+		return "team " + display.Line(team)
+	}
+	return origin
+}
+
+func digestOrNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func fieldOrAbsent(s string) string {
+	if s == "" {
+		return "(absent)"
+	}
+	return display.Line(s)
+}
+
+func execSuffix(e bool) string {
+	if e {
+		return "  executable"
+	}
+	return ""
+}
+
+// errSentence makes an error message read as one errSentence ending with a period.
+func errSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") {
+		s += "."
+	}
+	return s
+}
