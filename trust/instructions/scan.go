@@ -105,6 +105,7 @@ func Scan(data []byte) ([]Block, []Problem) {
 		problems []Problem
 		open     *marker
 		done     = map[string]int{} // key -> end line of a completed block
+		inner    = map[string]int{} // key -> line of a start ignored because a block was open
 	)
 	add := func(kind string, m marker, other int, format string, args ...any) {
 		problems = append(problems, Problem{Kind: kind, Manager: m.manager, ID: m.id, Line: m.line, OtherLine: other, Message: fmt.Sprintf(format, args...)})
@@ -121,8 +122,10 @@ func Scan(data []byte) ([]Block, []Problem) {
 		m := markers[i]
 		switch {
 		case m.start && open != nil && open.key() == m.key():
+			inner[m.key()] = m.line
 			add(ProblemDuplicateStart, m, open.line, "Line %d starts %s block %q again while the one started on line %d is still open; remove one of the start markers.", m.line, m.manager, m.id, open.line)
 		case m.start && open != nil:
+			inner[m.key()] = m.line
 			add(ProblemNested, m, open.line, "Line %d starts %s block %q inside %s block %q started on line %d; blocks cannot nest.", m.line, m.manager, m.id, open.manager, open.id, open.line)
 		case m.start:
 			if prev, ok := done[m.key()]; ok {
@@ -150,7 +153,10 @@ func Scan(data []byte) ([]Block, []Problem) {
 		case open != nil:
 			add(ProblemOutOfOrder, m, open.line, "Line %d ends %s block %q while %s block %q started on line %d is still open; the blocks cross.", m.line, m.manager, m.id, open.manager, open.id, open.line)
 		default:
-			if l := laterStart(i, m.key()); l != 0 {
+			if l, ok := inner[m.key()]; ok {
+				delete(inner, m.key())
+				add(ProblemOutOfOrder, m, l, "Line %d ends %s block %q whose start on line %d lies inside another block; the blocks cross.", m.line, m.manager, m.id, l)
+			} else if l := laterStart(i, m.key()); l != 0 {
 				add(ProblemOutOfOrder, m, l, "Line %d ends %s block %q before its start marker on line %d.", m.line, m.manager, m.id, l)
 			} else if prev, ok := done[m.key()]; ok {
 				add(ProblemDuplicateEnd, m, prev, "Line %d ends %s block %q again (it already ended on line %d); remove the extra end marker.", m.line, m.manager, m.id, prev)
