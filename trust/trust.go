@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -134,6 +135,11 @@ func Open(opts Options) (*Trust, error) {
 	}
 	if opts.Reviewer == "" {
 		opts.Reviewer = os.Getenv("USER")
+	}
+	if opts.Reviewer == "" {
+		if u, err := user.Current(); err == nil {
+			opts.Reviewer = u.Username
+		}
 	}
 	if opts.Reviewer == "" {
 		opts.Reviewer = "unknown"

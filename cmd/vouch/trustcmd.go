@@ -208,8 +208,9 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 	var refused []string
 	for _, tg := range targets {
 		g := t.Explain(tg.pkg, tg.comp, action)
-		a.printGrant(a.stdout, action, g)
-		if why := decisionRefusal(action, g, seen); why != "" {
+		why := decisionRefusal(action, g, seen)
+		a.printGrant(a.stdout, action, g, seen, why)
+		if why != "" {
 			refused = append(refused, fmt.Sprintf("%s: %s", display.Line(tg.ref), strings.TrimSuffix(why, ".")))
 		}
 	}
@@ -270,7 +271,7 @@ func decisionRefusal(action trust.Action, g trust.Grant, batch map[string]bool) 
 }
 
 // printGrant shows what a decision grants or withdraws. Everything from the package is escaped.
-func (a *app) printGrant(w io.Writer, action trust.Action, g trust.Grant) {
+func (a *app) printGrant(w io.Writer, action trust.Action, g trust.Grant, batch map[string]bool, blocked string) {
 	fmt.Fprintf(w, "%s %s\n", action, display.Line(g.Ref))
 	fmt.Fprintf(w, "  kind     %s\n", display.Line(string(g.Kind)))
 	fmt.Fprintf(w, "  digest   %s\n", digestOrNone(g.Digest))
@@ -312,15 +313,19 @@ func (a *app) printGrant(w io.Writer, action trust.Action, g trust.Grant) {
 		}
 	}
 	for _, r := range g.Requires {
-		fmt.Fprintf(w, "  requires %s (%s)\n", display.Line(r.Ref), r.Authorization)
+		note := ""
+		if r.Authorization != model.Approved && batch[r.Ref] {
+			note = "; approved first by this command"
+		}
+		fmt.Fprintf(w, "  requires %s (%s%s)\n", display.Line(r.Ref), r.Authorization, note)
 	}
 	if action == trust.ActionRevoke && len(g.Affected) > 0 {
 		for _, r := range g.Affected {
 			fmt.Fprintf(w, "  takes down %s (its tool will no longer be approved)\n", display.Line(r))
 		}
 	}
-	if g.Blocked != "" {
-		fmt.Fprintf(w, "  blocked  %s\n", display.Line(g.Blocked))
+	if blocked != "" {
+		fmt.Fprintf(w, "  refused  %s\n", display.Line(blocked))
 	}
 	fmt.Fprintln(w)
 }
@@ -380,7 +385,7 @@ func (a *app) diff(source, ref, ledger string) error {
 		if reason == "" {
 			reason = "There is no approval to compare with."
 		}
-		return a.fail(1, string(st.Authorization), fmt.Sprintf("%s is %s: %s", name, st.Authorization, display.Line(errSentence(reason))))
+		return a.fail(1, string(st.Authorization), fmt.Sprintf("%s is %s: %s", name, st.Authorization, display.Line(midSentence(reason))))
 	}
 	d, err := t.Diff(tg.pkg, tg.comp)
 	if err != nil {
@@ -395,6 +400,11 @@ func (a *app) diff(source, ref, ledger string) error {
 		fmt.Fprintln(w, "\ncontract fields:")
 		for _, f := range d.Fields {
 			fmt.Fprintf(w, "  %s: %s → %s\n", display.Line(f.Key), fieldOrAbsent(f.Old), fieldOrAbsent(f.New))
+		}
+	}
+	for _, dep := range tg.comp.DependsOn {
+		if ds := statuses[dep]; ds.Authorization != model.Approved {
+			fmt.Fprintf(w, "\nIts tool %s is %s: run \"vouch diff %s %s\" to see how.\n", display.Line(dep), ds.Authorization, source, display.Line(dep))
 		}
 	}
 	if len(d.Files) > 0 {
@@ -460,7 +470,7 @@ dispatch a tool or hook.`,
 						model.Revoked:    "Its approval was revoked.",
 					}[st.Authorization]
 				}
-				return a.fail(1, string(st.Authorization), fmt.Sprintf("%s is %s: %s", name, st.Authorization, display.Line(errSentence(reason))))
+				return a.fail(1, string(st.Authorization), fmt.Sprintf("%s is %s: %s", name, st.Authorization, display.Line(midSentence(reason))))
 			}
 			fmt.Fprintf(a.stdout, "approved %s %s\n", name, st.Digest)
 			return nil
@@ -560,6 +570,15 @@ func errSentence(s string) string {
 	s = strings.ToUpper(s[:1]) + s[1:]
 	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") {
 		s += "."
+	}
+	return s
+}
+
+// midSentence is errSentence for text that follows a colon.
+func midSentence(s string) string {
+	s = errSentence(s)
+	if len(s) > 1 && s[1] >= 'a' && s[1] <= 'z' {
+		s = strings.ToLower(s[:1]) + s[1:]
 	}
 	return s
 }

@@ -123,9 +123,16 @@ func providerFile(env, dir, file string) (string, error) {
 	return abs, nil
 }
 
-// Conflict is set when the owned block was edited by hand since vouch wrote it.
+// Conflict is set when the owned block was edited by hand since vouch wrote it. The three
+// versions are normalized for reading side by side: LF line breaks, no BOM, no outer
+// line breaks. LastWritten is "" when vouch has no record of what it wrote; New is ""
+// for a removal.
 type Conflict struct {
 	LastWritten, Current, New string
+}
+
+func newConflict(last, current, next string) *Conflict {
+	return &Conflict{LastWritten: normalizeBody(last, "\n"), Current: normalizeBody(current, "\n"), New: normalizeBody(next, "\n")}
 }
 
 // Preview is a planned change to one target file, computed before any write.
@@ -277,7 +284,7 @@ func PreviewApply(t Target, id, body, lastWritten string) (*Preview, error) {
 			return p, nil
 		}
 		if lastWritten == "" || !SameBody(current, lastWritten) {
-			p.Conflict = &Conflict{LastWritten: lastWritten, Current: current, New: normalizeBody(body, "\n")}
+			p.Conflict = newConflict(lastWritten, current, body)
 		}
 	}
 	after, err := applyBytes(p.Before, blocks, id, body)
@@ -300,7 +307,7 @@ func PreviewRemove(t Target, id, lastWritten string) (*Preview, error) {
 	if cur, ok := findBlock(blocks, id); ok {
 		current := string(cur.Body(p.Before))
 		if lastWritten == "" || !SameBody(current, lastWritten) {
-			p.Conflict = &Conflict{LastWritten: lastWritten, Current: current}
+			p.Conflict = newConflict(lastWritten, current, "")
 		}
 	}
 	p.After = removeBytes(p.Before, blocks, id)

@@ -1,0 +1,395 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// trustRun runs the CLI in-process with a private home, stdin not a terminal.
+func trustRun(t *testing.T, home string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	a := &app{stdout: &out, stderr: &errb, stdin: strings.NewReader("y\n")}
+	code := a.run(append([]string{"--home", home}, args...))
+	return code, out.String(), errb.String()
+}
+
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for rel, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mode := os.FileMode(0o644)
+		if strings.HasPrefix(body, "#!") {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The Dalo example source (Portable Agent Packages 0.1 examples/packages/source).
+var daloSource = map[string]string{
+	"plugins/design-review/PLUGIN.toml": `schema_version = 1
+
+[plugin]
+name = "design-review"
+description = "Example of a skill, standing instructions, and a portable context hook."
+
+[[plugin.members]]
+ref = "skill:design-review"
+requirement = "required"
+
+[[plugin.members]]
+ref = "instruction:design-context"
+requirement = "recommended"
+
+[[tool]]
+schema_version = 1
+id = "context"
+entry = "context.mjs"
+runtime = "node"
+argv = ["${input.project_dir}"]
+cwd = "tool_root"
+capabilities = []
+availability = "required"
+
+[[tool.inputs]]
+name = "project_dir"
+type = "path"
+
+[[hook]]
+schema_version = 1
+id = "review-context"
+tool = "context"
+subject = "user_prompt"
+phase = "before"
+effect = "add_context"
+requirement = "required"
+timeout_ms = 2000
+failure_policy = "report"
+retry = "never"
+error_visibility = "model_and_user"
+blocking_scope = "matched_event"
+
+[[hook.bindings]]
+input = "project_dir"
+field = "session.cwd"
+`,
+	"plugins/design-review/context.mjs": `const projectDir = process.argv[2];
+if (!projectDir) {
+  console.error('missing bound input: project_dir');
+  process.exit(1);
+}
+const context = ` + "`Reviewing UI changes in ${projectDir}: check colour contrast and keyboard access.`" + `;
+process.stdout.write(JSON.stringify({ kind: 'add_context', context }));
+`,
+	"skills/design-review/SKILL.md":  "---\nname: design-review\ndescription: Review interface changes for contrast and keyboard access.\n---\n\nInspect the changed interface.\n",
+	"instructions/design-context.md": "Prefer accessible colour contrast.\n",
+}
+
+var mcpPlugin = map[string]string{
+	"plugin.json": `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "notes"}`,
+	"mcp.json": `{
+  "$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
+  "mcpServers": {
+    "notes": {"type": "stdio", "command": "./bin/server", "args": ["--root", "${PLUGIN_ROOT}"], "env": {"LOG": "info"}}
+  }
+}`,
+	"bin/server": "#!/bin/sh\necho serving notes\nexec cat\n",
+	"README.md":  "notes plugin\n",
+}
+
+// statusOf returns the authorization of ref from vouch status --json.
+func statusOf(t *testing.T, home, src, ref string) string {
+	t.Helper()
+	code, out, errs := trustRun(t, home, "status", "--json", src)
+	if code != 0 {
+		t.Fatalf("status exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Packages []struct {
+			Components []struct {
+				Ref           string `json:"ref"`
+				Authorization string `json:"authorization"`
+			} `json:"components"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("status JSON: %v\n%s", err, out)
+	}
+	for _, p := range rep.Packages {
+		for _, c := range p.Components {
+			if c.Ref == ref {
+				return c.Authorization
+			}
+		}
+	}
+	t.Fatalf("%s not in the status report:\n%s", ref, out)
+	return ""
+}
+
+func expect(t *testing.T, what string, code, want int, out, errs string) {
+	t.Helper()
+	if code != want {
+		t.Fatalf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", what, code, want, out, errs)
+	}
+}
+
+func editByte(t *testing.T, path, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s does not contain %q", path, old)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTrustRoundTripDalo(t *testing.T) {
+	home, src := t.TempDir(), t.TempDir()
+	writeTree(t, src, daloSource)
+	const tool, hook = "design-review#tool:context", "design-review#hook:review-context"
+	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, tool) {
+		t.Skipf("the Dalo loader does not produce %s yet (review/dalo is another helper's):\n%s", tool, out)
+	}
+
+	// Without a terminal, --yes is required and nothing is recorded.
+	code, out, errs := trustRun(t, home, "approve", src, tool)
+	expect(t, "approve without --yes", code, 2, out, errs)
+	if !strings.Contains(errs, "--yes") || !strings.Contains(out, "context.mjs") || !strings.Contains(out, "sha256:") {
+		t.Fatalf("approve without --yes: stdout %s\nstderr %s", out, errs)
+	}
+	if statusOf(t, home, src, tool) != "unreviewed" {
+		t.Fatal("an unconfirmed approval was recorded")
+	}
+	// Wildcards and unknown refs are usage errors.
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, "design-review#*")
+	expect(t, "wildcard", code, 2, out, errs)
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, "design-review#tool:contxt")
+	expect(t, "unknown ref", code, 2, out, errs)
+	if !strings.Contains(errs, tool) {
+		t.Fatalf("unknown ref does not suggest %s: %s", tool, errs)
+	}
+	// The hook alone is refused: its tool is not approved.
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, hook)
+	expect(t, "hook before tool", code, 1, out, errs)
+	if !strings.Contains(errs, tool) {
+		t.Fatalf("refusal does not name the tool: %s", errs)
+	}
+
+	// approve → approved (tool and hook in one command, hook listed first).
+	code, out, errs = trustRun(t, home, "approve", "--yes", "--note", "first look", src, hook, tool)
+	expect(t, "approve", code, 0, out, errs)
+	for _, r := range []string{tool, hook} {
+		if s := statusOf(t, home, src, r); s != "approved" {
+			t.Fatalf("%s is %s after approval", r, s)
+		}
+	}
+	code, out, errs = trustRun(t, home, "check", src, hook)
+	expect(t, "check approved hook", code, 0, out, errs)
+	code, out, errs = trustRun(t, home, "diff", src, tool)
+	expect(t, "diff unchanged", code, 0, out, errs)
+
+	// A README-like edit outside the closure changes nothing.
+	writeTree(t, src, map[string]string{"plugins/design-review/NOTES.md": "hello\n"})
+	if s := statusOf(t, home, src, tool); s != "approved" {
+		t.Fatalf("unrelated file changed the tool to %s", s)
+	}
+
+	// Change one byte of the tool file → tool and hook changed.
+	editByte(t, filepath.Join(src, "plugins/design-review/context.mjs"), "process.exit(1)", "process.exit(2)")
+	for _, r := range []string{tool, hook} {
+		if s := statusOf(t, home, src, r); s != "changed" {
+			t.Fatalf("%s is %s after a one-byte change", r, s)
+		}
+	}
+	code, out, errs = trustRun(t, home, "diff", src, tool)
+	expect(t, "diff changed", code, 1, out, errs)
+	if !strings.Contains(out, "-  process.exit(1);") || !strings.Contains(out, "+  process.exit(2);") {
+		t.Fatalf("diff does not show the changed line:\n%s", out)
+	}
+	code, out, errs = trustRun(t, home, "check", src, tool)
+	expect(t, "check changed", code, 1, out, errs)
+	if !strings.Contains(errs, "changed") {
+		t.Fatalf("check reason: %s", errs)
+	}
+	code, out, errs = trustRun(t, home, "check", src, hook)
+	expect(t, "check changed hook", code, 1, out, errs)
+
+	// Re-approve → approved, with previous recorded.
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, tool, hook)
+	expect(t, "re-approve", code, 0, out, errs)
+	if statusOf(t, home, src, tool) != "approved" || statusOf(t, home, src, hook) != "approved" {
+		t.Fatal("re-approval did not take")
+	}
+	code, out, errs = trustRun(t, home, "check", src, tool)
+	expect(t, "check re-approved", code, 0, out, errs)
+
+	// Revoke the tool → revoked, check exits 1, and the hook is taken down.
+	code, out, errs = trustRun(t, home, "revoke", "--yes", src, tool)
+	expect(t, "revoke", code, 0, out, errs)
+	if !strings.Contains(out, "takes down "+hook) {
+		t.Fatalf("revoke does not list the hook it takes down:\n%s", out)
+	}
+	if s := statusOf(t, home, src, tool); s != "revoked" {
+		t.Fatalf("tool is %s after revoke", s)
+	}
+	code, out, errs = trustRun(t, home, "check", src, tool)
+	expect(t, "check revoked", code, 1, out, errs)
+	if !strings.Contains(errs, "revoked") {
+		t.Fatalf("check reason: %s", errs)
+	}
+	code, out, errs = trustRun(t, home, "check", src, hook)
+	expect(t, "check hook of revoked tool", code, 1, out, errs)
+
+	// The ledger lists every decision, newest first, with its origin.
+	code, out, errs = trustRun(t, home, "ledger", "--json")
+	expect(t, "ledger", code, 0, out, errs)
+	var ds []map[string]any
+	if err := json.Unmarshal([]byte(out), &ds); err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 5 || ds[0]["action"] != "revoke" || ds[0]["component"] != tool || ds[0]["ledger"] != "personal" || ds[0]["reviewer_kind"] != "automation" {
+		t.Fatalf("ledger: %s", out)
+	}
+	var sawPrevious bool
+	for _, d := range ds {
+		if d["component"] == tool && d["previous"] != nil {
+			sawPrevious = true
+		}
+	}
+	if !sawPrevious {
+		t.Fatalf("the re-approval has no previous digest: %s", out)
+	}
+	code, out, errs = trustRun(t, home, "ledger")
+	expect(t, "ledger text", code, 0, out, errs)
+	if strings.Count(out, "\n") != 5 || !strings.Contains(out, "note: first look") {
+		t.Fatalf("ledger text:\n%s", out)
+	}
+}
+
+func TestTrustRoundTripMCP(t *testing.T) {
+	home, src := t.TempDir(), t.TempDir()
+	writeTree(t, src, mcpPlugin)
+	const ref = "notes#mcp-server:notes"
+	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
+		t.Skipf("the Agent Plugins loader does not produce %s yet:\n%s", ref, out)
+	}
+	code, out, errs := trustRun(t, home, "approve", "--yes", src, ref)
+	expect(t, "approve", code, 0, out, errs)
+	if !strings.Contains(out, "bin/server") {
+		t.Fatalf("the grant does not list the command file:\n%s", out)
+	}
+	if s := statusOf(t, home, src, ref); s != "approved" {
+		t.Fatalf("after approve: %s", s)
+	}
+	code, out, errs = trustRun(t, home, "check", src, ref)
+	expect(t, "check", code, 0, out, errs)
+
+	editByte(t, filepath.Join(src, "README.md"), "notes", "Notes")
+	if s := statusOf(t, home, src, ref); s != "approved" {
+		t.Fatalf("README edit made it %s", s)
+	}
+	editByte(t, filepath.Join(src, "bin/server"), "serving notes", "serving notez")
+	if s := statusOf(t, home, src, ref); s != "changed" {
+		t.Fatalf("after a one-byte change: %s", s)
+	}
+	code, out, errs = trustRun(t, home, "diff", src, ref)
+	expect(t, "diff", code, 1, out, errs)
+	if !strings.Contains(out, "-echo serving notes") || !strings.Contains(out, "+echo serving notez") {
+		t.Fatalf("diff:\n%s", out)
+	}
+	code, out, errs = trustRun(t, home, "check", src, ref)
+	expect(t, "check changed", code, 1, out, errs)
+
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
+	expect(t, "re-approve", code, 0, out, errs)
+	if s := statusOf(t, home, src, ref); s != "approved" {
+		t.Fatalf("after re-approve: %s", s)
+	}
+	code, out, errs = trustRun(t, home, "revoke", "--yes", "--note", "gone", src, ref)
+	expect(t, "revoke", code, 0, out, errs)
+	if s := statusOf(t, home, src, ref); s != "revoked" {
+		t.Fatalf("after revoke: %s", s)
+	}
+	code, out, errs = trustRun(t, home, "check", src, ref)
+	expect(t, "check revoked", code, 1, out, errs)
+
+	// An argument change shows as a contract field change.
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
+	expect(t, "approve again", code, 0, out, errs)
+	editByte(t, filepath.Join(src, "mcp.json"), `"--root"`, `"--rootdir"`)
+	code, out, errs = trustRun(t, home, "diff", src, ref)
+	expect(t, "diff args", code, 1, out, errs)
+	if !strings.Contains(out, "--rootdir") || !strings.Contains(out, "contract fields:") {
+		t.Fatalf("diff of an args change:\n%s", out)
+	}
+}
+
+// TestTrustCLIErrors covers the usage and ledger errors of the trust commands.
+func TestTrustCLIErrors(t *testing.T) {
+	home, src := t.TempDir(), t.TempDir()
+	writeTree(t, src, mcpPlugin)
+	code, out, errs := trustRun(t, home, "check", filepath.Join(src, "nope"), "notes#mcp-server:notes")
+	expect(t, "missing source", code, 2, out, errs)
+	code, out, errs = trustRun(t, home, "check", src, "notes")
+	expect(t, "not a ref", code, 2, out, errs)
+	code, out, errs = trustRun(t, home, "check", src, "notes#mcp-server:notes")
+	expect(t, "check unreviewed", code, 1, out, errs)
+	code, out, errs = trustRun(t, home, "diff", src, "notes#mcp-server:notes")
+	expect(t, "diff unreviewed", code, 1, out, errs)
+	code, out, errs = trustRun(t, home, "ledger")
+	expect(t, "empty ledger", code, 0, out, errs)
+	if !strings.Contains(out, "No decisions") {
+		t.Fatalf("empty ledger: %s", out)
+	}
+	// A damaged ledger is reported with its line and left alone.
+	bad := "schema_version = 1\n[[decision]]\naction = \n"
+	os.WriteFile(filepath.Join(home, "ledger.toml"), []byte(bad), 0o644)
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, "notes#mcp-server:notes")
+	expect(t, "damaged ledger", code, 1, out, errs)
+	if !strings.Contains(errs, "ledger.toml:3") {
+		t.Fatalf("damaged ledger error: %s", errs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "ledger.toml")); string(b) != bad {
+		t.Fatal("damaged ledger was rewritten")
+	}
+	code, out, errs = trustRun(t, home, "ledger", "--json")
+	expect(t, "damaged ledger --json", code, 1, out, errs)
+	if !strings.Contains(errs, `"code": "ledger"`) {
+		t.Fatalf("JSON error: %s", errs)
+	}
+}
+
+// TestTrustTeamLedgerCLI: --ledger writes to a team ledger that others then read.
+func TestTrustTeamLedgerCLI(t *testing.T) {
+	repo := t.TempDir()
+	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	src := filepath.Join(repo, "plugins", "notes")
+	writeTree(t, src, mcpPlugin)
+	team := filepath.Join(repo, ".vouch", "ledger.toml")
+	const ref = "notes#mcp-server:notes"
+	code, out, errs := trustRun(t, t.TempDir(), "approve", "--yes", "--ledger", team, src, ref)
+	expect(t, "team approve", code, 0, out, errs)
+	if !strings.Contains(out, "team ") {
+		t.Fatalf("approve output does not name the team ledger: %s", out)
+	}
+	other := t.TempDir()
+	if s := statusOf(t, other, src, ref); s != "approved" {
+		t.Fatalf("a colleague sees %s", s)
+	}
+	code, out, errs = trustRun(t, other, "check", src, ref)
+	expect(t, "team check", code, 0, out, errs)
+}
