@@ -64,7 +64,7 @@ func TestCases(t *testing.T) {
 		"skills-not-directory": {pkgCode: "skills-not-directory", pkgBound: model.BoundaryComponentType,
 			validity: map[string]string{ok: "valid"}},
 		"mcp-not-regular-file": mcpOff("mcp-not-regular-file"),
-		"skill-one-invalid": {validity: map[string]string{greet: "valid", "skill:bad": "skipped", ok: "valid"}},
+		"skill-one-invalid":    {validity: map[string]string{greet: "valid", "skill:bad": "skipped", ok: "valid"}},
 		"skill-nested-not-discovered": {validity: map[string]string{greet: "valid"}, absent: []string{"skill:group", "skill:inner"},
 			pkgCode: "skill-md-missing", noErrors: true},
 		"skill-md-wrong-case":     {validity: map[string]string{greet: "valid"}, absent: []string{"skill:lower"}, noErrors: true},
