@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -157,24 +154,24 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 		return nil
 	}
 	if p.Conflict != nil && !f.overwrite {
-		if !a.interactive() {
+		if !a.stdinIsTerminal() {
 			return a.fail(1, "instruction-edited", "The block in "+p.Target.Path+" was edited by hand since vouch wrote it; nothing was written. Keep the edits, or pass --overwrite to replace them.")
 		}
-		if !a.ask("The block was edited by hand. Overwrite those edits? [y/N] ") {
+		if !a.instrAsk("The block was edited by hand. Overwrite those edits? [y/N] ") {
 			fmt.Fprintln(a.stdout, "Nothing was written.")
 			return exitError{1}
 		}
 		f.overwrite = true
 	}
 	if !f.yes {
-		if !a.interactive() {
+		if !a.stdinIsTerminal() {
 			return a.fail(2, "confirmation-required", action+" asks for confirmation; without a terminal, pass --yes after reading the preview.")
 		}
 		q := "Write this change to " + p.Target.Path + "? [y/N] "
 		if p.NoChange {
 			q = "Record this in the ledger? [y/N] "
 		}
-		if !a.ask(q) {
+		if !a.instrAsk(q) {
 			fmt.Fprintln(a.stdout, "Nothing was written.")
 			return exitError{1}
 		}
@@ -394,23 +391,24 @@ func (a *app) printPreview(ic *instrContext, p *instructions.Preview) {
 	}
 }
 
-// interactive reports whether stdin is a terminal a person can answer at.
-func (a *app) interactive() bool {
-	f, ok := a.stdin.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-func (a *app) ask(q string) bool {
+func (a *app) instrAsk(q string) bool {
 	fmt.Fprint(a.stdout, q)
-	line, err := bufio.NewReader(io.LimitReader(a.stdin, 1024)).ReadString('\n')
-	if err != nil && line == "" {
-		return false
+	// Byte by byte: a buffered reader could swallow the answer to the next question.
+	var line []byte
+	buf := make([]byte, 1)
+	for len(line) < 1024 {
+		n, err := a.stdin.Read(buf)
+		if n == 1 {
+			if buf[0] == '\n' {
+				break
+			}
+			line = append(line, buf[0])
+		}
+		if err != nil {
+			break
+		}
 	}
-	ans := strings.ToLower(strings.TrimSpace(line))
+	ans := strings.ToLower(strings.TrimSpace(string(line)))
 	return ans == "y" || ans == "yes"
 }
 
