@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"testing"
+	"time"
 
 	"vouch/model"
 
@@ -107,7 +108,7 @@ func newTestModel(t testing.TB, pkgs []*model.Package, w, h int) *Model {
 func run(t testing.TB, m *Model, cmd tea.Cmd) {
 	t.Helper()
 	for depth := 0; cmd != nil && depth < 20; depth++ {
-		msg := cmd()
+		msg := runTimed(cmd)
 		cmd = nil
 		switch msg := msg.(type) {
 		case tea.BatchMsg:
@@ -120,6 +121,18 @@ func run(t testing.TB, m *Model, cmd tea.Cmd) {
 				_, cmd = m.Update(msg)
 			}
 		}
+	}
+}
+
+// runTimed runs a command but gives up on timers (cursor blink): they only sleep.
+func runTimed(cmd tea.Cmd) tea.Msg {
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		return msg
+	case <-time.After(2 * time.Second):
+		return nil
 	}
 }
 

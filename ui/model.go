@@ -110,6 +110,7 @@ func New(opts Options) *Model {
 	m.common = &common{styles: &m.styles, keys: &m.keys, data: &m.data}
 	m.tree = newTreePane(m.common)
 	m.detail = newDetailPane(m.common)
+	m.detail.md, m.detail.trust = m.md, m.trust
 	m.help.Styles = m.styles.Help
 	m.updateKeys()
 	return m
@@ -198,6 +199,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.styles = NewStyles(msg.IsDark())
 		m.help.Styles = m.styles.Help
+		m.tree.filter.SetStyles(inputStyles(m.styles.IsDark))
 		m.detail.invalidateRendering()
 		return m, m.detail.refresh()
 	case loadedMsg:

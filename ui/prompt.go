@@ -83,6 +83,7 @@ func (m *Model) openPrompt() tea.Cmd {
 	ti.Prompt = "target> "
 	ti.Placeholder = "codex, claude or a file path"
 	ti.CharLimit = 4096
+	ti.SetStyles(inputStyles(m.styles.IsDark))
 	m.prompt = &targetPrompt{c: m.common, pkg: it.pkg, comp: it.comp, ref: p.Ref(c), input: ti, vp: viewport.New()}
 	m.prompt.vp.SoftWrap = true
 	m.layout()

@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 )
 
@@ -67,4 +68,12 @@ func NewStyles(isDark bool) Styles {
 	s.Error = lipgloss.NewStyle().Foreground(bad).Bold(true)
 	s.Help = help.DefaultStyles(isDark)
 	return s
+}
+
+// inputStyles are the text input styles: a steady cursor, since a blinking one redraws
+// the screen twice a second for nothing.
+func inputStyles(isDark bool) textinput.Styles {
+	st := textinput.DefaultStyles(isDark)
+	st.Cursor.Blink = false
+	return st
 }

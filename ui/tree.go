@@ -38,6 +38,7 @@ func newTreePane(c *common) *treePane {
 	ti.Prompt = "/"
 	ti.Placeholder = "name, kind or status"
 	ti.CharLimit = 200
+	ti.SetStyles(inputStyles(c.styles.IsDark))
 	return &treePane{c: c, filter: ti}
 }
 
