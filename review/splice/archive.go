@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,17 +55,25 @@ func IsGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data
 // Decode reads an artifact: a .tar.gz when it starts with the gzip magic, otherwise a
 // legacy JSON bundle. Nothing is written anywhere; files are returned in archive order.
 func Decode(data []byte) ([]File, error) {
+	files, _, err := decode(data)
+	return files, err
+}
+
+// decode is Decode that also says whether a tar stream has bytes after its end marker.
+func decode(data []byte) ([]File, bool, error) {
 	if len(data) > MaxArtifactBytes {
-		return nil, derr("archive-too-large", "Archive is %d bytes (max %d)", len(data), MaxArtifactBytes)
+		return nil, false, derr("archive-too-large", "Archive is %d bytes (max %d)", len(data), MaxArtifactBytes)
 	}
 	if IsGzip(data) {
 		tar, err := gunzip(data)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		return parseTar(tar)
+		files, err := parseTar(tar)
+		return files, err == nil && trailingData(tar), err
 	}
-	return decodeBundle(data)
+	files, err := decodeBundle(data)
+	return files, false, err
 }
 
 // gunzip decompresses at most MaxUnpackedBytes; a bomb is stopped when it reaches the
@@ -81,15 +90,25 @@ func gunzip(data []byte) ([]byte, error) {
 			hint = isz
 		}
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, hint+1))
-	n, err := io.Copy(buf, io.LimitReader(zr, MaxUnpackedBytes+1))
-	if n > MaxUnpackedBytes {
-		return nil, derr("archive-expands-too-far", "Archive expands beyond %d bytes", MaxUnpackedBytes)
+	// Grow by hand so the buffer never passes the limit (bytes.Buffer would double past it).
+	buf := make([]byte, 0, hint+1)
+	limited := io.LimitReader(zr, MaxUnpackedBytes+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(max(cap(buf), 64*1024), MaxUnpackedBytes+1-len(buf)))
+		}
+		n, err := limited.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if len(buf) > MaxUnpackedBytes {
+			return nil, derr("archive-expands-too-far", "Archive expands beyond %d bytes", MaxUnpackedBytes)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, derr("archive-not-gzip", "Archive is not valid gzip")
+		}
 	}
-	if err != nil {
-		return nil, derr("archive-not-gzip", "Archive is not valid gzip")
-	}
-	return buf.Bytes(), nil
 }
 
 // tarString reads a NUL-terminated header field, which must be UTF-8.

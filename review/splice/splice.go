@@ -122,7 +122,7 @@ func Load(p string, opts Options) *model.Package {
 	if IsGzip(data) {
 		kind = "archive"
 	}
-	files, err := Decode(data)
+	files, trailing, err := decode(data)
 	if err != nil {
 		var de *DecodeError
 		code := "archive-invalid"
@@ -134,8 +134,8 @@ func Load(p string, opts Options) *model.Package {
 		pkg.Diagnostics = append(pkg.Diagnostics, diag(code, model.BoundaryPackage, "", "", msg, "splice "+kind+" · INVALID_BUNDLE"))
 		return pkg
 	}
-	if kind == "archive" {
-		if tar, err := gunzip(data); err == nil && trailingData(tar) {
+	{
+		if trailing {
 			pkg.Diagnostics = append(pkg.Diagnostics, model.Diagnostic{Code: "archive-trailing-data", Severity: model.SeverityWarning,
 				Boundary: model.BoundaryPackage, Spec: "splice archive",
 				Message: "The archive has data after its end-of-archive blocks; Splice ignores it, but other tar readers may not."})

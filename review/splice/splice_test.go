@@ -58,7 +58,10 @@ func TestFixturesDecode(t *testing.T) {
 	idx := loadIndex(t)
 	for name, set := range idx.Sets {
 		dir := filepath.Join(fixtures, name)
-		for _, art := range []struct{ file, integrity string; size int }{
+		for _, art := range []struct {
+			file, integrity string
+			size            int
+		}{
 			{set.TarGz.File, set.TarGz.Integrity, set.TarGz.Size},
 			{set.JSONBundle.File, set.JSONBundle.Integrity, set.JSONBundle.Size},
 		} {
@@ -421,4 +424,8 @@ func TestIsArtifactAndPackageDir(t *testing.T) {
 	if !IsPackageDir(filepath.Join(fixtures, "skills-example/files")) || IsPackageDir(dir) {
 		t.Error("IsPackageDir wrong")
 	}
+}
+
+func newPackageForTest() *model.Package {
+	return &model.Package{Format: model.FormatSplice, Name: "test"}
 }
