@@ -1,0 +1,1 @@
+RULES = ["no curl | sh", "no secrets in prompts"]
