@@ -327,4 +327,3 @@ func TestSymlinkedPackageDirectoryRejected(t *testing.T) {
 		t.Errorf("the real package must stay valid: %d packages", len(pkgs))
 	}
 }
-

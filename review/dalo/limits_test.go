@@ -41,7 +41,9 @@ func TestManifestLimits(t *testing.T) {
 		}
 		return "[providers]\n" + strings.Join(keys, ".") + " = 1\n"
 	}
-	array := func(n int) string { return "[providers]\nx = [" + strings.TrimSuffix(strings.Repeat("0,", n), ",") + "]\n" }
+	array := func(n int) string {
+		return "[providers]\nx = [" + strings.TrimSuffix(strings.Repeat("0,", n), ",") + "]\n"
+	}
 	cases := []struct {
 		name, extra, code string
 		ok                bool
