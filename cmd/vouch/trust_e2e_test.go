@@ -393,3 +393,47 @@ func TestTrustTeamLedgerCLI(t *testing.T) {
 	code, out, errs = trustRun(t, other, "check", src, ref)
 	expect(t, "team check", code, 0, out, errs)
 }
+
+var spliceDir = map[string]string{
+	"manifest.json":  `{"specVersion":1,"namespace":"splice","name":"example","version":"0.1.0","description":"Example","permissions":{},"tools":[{"name":"hello","description":"Say hello","entry":"tools/hello.ts","input":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]},"output":{"type":"object","properties":{"message":{"type":"string"}}}}]}`,
+	"tools/hello.ts": "export default () => ({})\n",
+	"SKILL.md":       "# Example\n",
+}
+
+func TestTrustRoundTripSplice(t *testing.T) {
+	home, src := t.TempDir(), t.TempDir()
+	writeTree(t, src, spliceDir)
+	const ref = "@splice/example#tool:hello"
+	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
+		t.Skipf("the Splice loader does not produce %s yet:\n%s", ref, out)
+	}
+	code, out, errs := trustRun(t, home, "approve", "--yes", src, ref)
+	expect(t, "approve", code, 0, out, errs)
+	if s := statusOf(t, home, src, ref); s != "approved" {
+		t.Fatalf("after approve: %s", s)
+	}
+	code, out, errs = trustRun(t, home, "check", src, ref)
+	expect(t, "check", code, 0, out, errs)
+	editByte(t, filepath.Join(src, "tools/hello.ts"), "({})", "({x})")
+	if s := statusOf(t, home, src, ref); s != "changed" {
+		t.Fatalf("after a one-byte change: %s", s)
+	}
+	code, out, errs = trustRun(t, home, "diff", src, ref)
+	expect(t, "diff", code, 1, out, errs)
+	if !strings.Contains(out, "+export default () => ({x})") {
+		t.Fatalf("diff:\n%s", out)
+	}
+	code, out, errs = trustRun(t, home, "check", src, ref)
+	expect(t, "check changed", code, 1, out, errs)
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
+	expect(t, "re-approve", code, 0, out, errs)
+	code, out, errs = trustRun(t, home, "check", src, ref)
+	expect(t, "check re-approved", code, 0, out, errs)
+	code, out, errs = trustRun(t, home, "revoke", "--yes", src, ref)
+	expect(t, "revoke", code, 0, out, errs)
+	if s := statusOf(t, home, src, ref); s != "revoked" {
+		t.Fatalf("after revoke: %s", s)
+	}
+	code, out, errs = trustRun(t, home, "check", src, ref)
+	expect(t, "check revoked", code, 1, out, errs)
+}
