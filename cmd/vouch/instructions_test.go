@@ -81,6 +81,12 @@ func TestInstructionsRoundTrip(t *testing.T) {
 					t.Fatalf("%s: %s holds %q, want %q (%v)", what, c.path, got, want, err)
 				}
 			}
+			// Approving the instruction (or anything else in the package) records a
+			// decision but activates nothing: only instructions apply writes a block.
+			if code, _, errs := runVouch(t, home, "approve", "--yes", instrSource, instrRef, "design-review#skill:design-review"); code != 0 {
+				t.Fatalf("approve: exit %d: %s", code, errs)
+			}
+			fileIs(c.orig, "after approving the package's components")
 			if l := listInstructions(t, home); len(l.Instructions) != 0 {
 				t.Fatalf("a recommended instruction is active before apply: %+v", l)
 			}

@@ -180,6 +180,10 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 		return a.instrError(err)
 	}
 	opts := trust.DecideOptions{Target: ic.target.Path}
+	if !a.stdinIsTerminal() {
+		// Confirmed by --yes, not by a person at a terminal (as vouch approve records it).
+		opts.ReviewerKind = trust.ReviewerAutomation
+	}
 	var derr error
 	if action == "apply" {
 		opts.Note = "instruction applied to " + ic.target.Path
@@ -269,20 +273,11 @@ func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, err
 	if err != nil {
 		return nil, a.fail(1, "ledger-unreadable", err.Error())
 	}
-	for i := range decisions {
-		if d := decisions[i]; d.Component == ref && d.Target == target.Path {
-			ic.active = &decisions[i]
-			break
-		}
-	}
-	if ic.active != nil && ic.active.Action == trust.ActionApprove {
-		// What vouch last wrote there is the approved text in the store. If the store lost
-		// it, any difference counts as a hand edit: the safe side.
-		if body, err := instructions.StoredBody(ic.home, ic.active.Digest); err == nil {
-			ic.lastWritten = body
-		} else {
-			fmt.Fprintf(a.stderr, "vouch: the text last written to %s is not in the store (%v); a changed block will count as edited by hand.\n", target.Path, err)
-		}
+	ic.active = instructions.LastDecision(decisions, ref, target.Path)
+	// What vouch last wrote there is the approved text in the store. If the store lost it,
+	// any difference counts as a hand edit: the safe side.
+	if ic.lastWritten, err = instructions.LastWritten(ic.home, decisions, ref, target.Path); err != nil {
+		fmt.Fprintf(a.stderr, "vouch: the text last written to %s is not in the store (%v); a changed block will count as edited by hand.\n", target.Path, err)
 	}
 	return ic, nil
 }
@@ -455,22 +450,11 @@ func (a *app) instructionsList(jsonOut bool) error {
 	if err != nil {
 		return a.fail(1, "ledger-unreadable", err.Error())
 	}
-	seen := map[[2]string]bool{}
 	out := []activeBlock{}
-	for _, d := range decisions { // newest first: the first per (ref, target) is in force
-		if d.Target == "" {
-			continue
-		}
-		k := [2]string{d.Component, d.Target}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		if d.Action != trust.ActionApprove {
-			continue
-		}
-		ab := activeBlock{Ref: d.Component, Target: d.Target, Digest: d.Digest, At: d.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: d.Ledger}
-		ab.State, ab.Detail = blockState(home, d)
+	for _, act := range instructions.Activations(decisions) {
+		d := act.Decision
+		ab := activeBlock{Ref: act.Ref, Target: act.Target, Digest: d.Digest, At: d.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: d.Ledger}
+		ab.State, ab.Detail = instructions.CheckActivation(home, act)
 		out = append(out, ab)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -488,41 +472,7 @@ func (a *app) instructionsList(jsonOut bool) error {
 		return nil
 	}
 	for _, b := range out {
-		fmt.Fprintf(a.stdout, "%s\n  target: %s\n  state:  %s: %s\n  since:  %s (%s ledger)\n", safe(b.Ref), safe(b.Target), b.State, safe(b.Detail), b.At, safe(b.Ledger))
+		fmt.Fprintf(a.stdout, "%s\n  target: %s\n  state:  %s. %s\n  since:  %s (%s ledger)\n", safe(b.Ref), safe(b.Target), b.State, safe(b.Detail), b.At, safe(b.Ledger))
 	}
 	return nil
-}
-
-func blockState(home string, d trust.Decision) (state, detail string) {
-	t := instructions.Target{Spec: d.Target, Path: d.Target}
-	data, exists, blocks, problems, err := instructions.ReadTarget(t)
-	switch {
-	case err != nil:
-		return "unreadable", err.Error()
-	case !exists:
-		return "file-missing", "the target file does not exist"
-	}
-	id := instructions.EncodeID(d.Component)
-	for _, p := range problems {
-		if p.Manager == instructions.Manager && p.ID == id {
-			return "damaged", p.Message
-		}
-	}
-	for _, b := range blocks {
-		if b.Manager != instructions.Manager || b.ID != id {
-			continue
-		}
-		want, err := instructions.StoredBody(home, d.Digest)
-		if err != nil {
-			return "edited", "the approved text is not in the store, so the block cannot be compared: " + err.Error()
-		}
-		if instructions.SameBody(string(b.Body(data)), want) {
-			return "present", fmt.Sprintf("unchanged, lines %d-%d", b.StartLine, b.EndLine)
-		}
-		return "edited", fmt.Sprintf("lines %d-%d differ from what vouch wrote", b.StartLine, b.EndLine)
-	}
-	if len(problems) > 0 {
-		return "damaged", problems[0].Message
-	}
-	return "missing", "the file no longer holds the block"
 }
