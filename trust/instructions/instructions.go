@@ -14,6 +14,26 @@
 // for byte: vouch adds exactly one blank line before a new block and removes exactly what
 // it added. The line-break style of added lines follows the file (see detectEOL); a UTF-8
 // BOM, the final-newline state and every byte outside the block are kept.
+//
+// Layout decisions, chosen so removal can recompute exactly what apply added from the file
+// alone:
+//   - An empty file (or a BOM alone) gets the block and one line break, no blank line.
+//   - A file ending in a line break gets a line break (the blank line), the block and a
+//     line break. Blank lines already at the end stay: vouch adds its one blank line after
+//     them rather than deleting bytes it does not own.
+//   - A file without a final line break gets two line breaks, the block and none after
+//     it, so it still has no final line break.
+//   - Mixed line breaks: the style used by most lines; on a tie, the last line's.
+//   - Removing a block from a file apply created leaves an empty file: vouch never
+//     deletes a file.
+//
+// Markers are whole lines (leading and trailing blanks allowed); a marker quoted inside
+// a line of prose is text. Damaged markers of any manager make apply and remove refuse,
+// because the extent of some block, and so what is outside vouch's, is uncertain.
+//
+// Commit re-reads the file and compares its SHA-256 with the preview's just before the
+// rename; a writer racing inside that window is not detected (there is no lock editors
+// honour). Writes go through a symlinked target to the file it names.
 package instructions
 
 import (
