@@ -158,7 +158,21 @@ func TestKillDuringApprovals(t *testing.T) {
 		}()
 		// Kill anywhere from process start-up to many writes in; the microsecond jitter
 		// lands the signal at different steps of a write.
-		time.Sleep(time.Duration(rng.Intn(60000)) * time.Microsecond)
+		if round%2 == 1 {
+			// Odd rounds wait until the writer is in its loop, then kill within a few
+			// writes, so most kills land between the store, temp-file and rename steps.
+			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Microsecond) {
+				mu.Lock()
+				n := len(got)
+				mu.Unlock()
+				if n > 0 {
+					break
+				}
+			}
+			time.Sleep(time.Duration(rng.Intn(3000)) * time.Microsecond)
+		} else {
+			time.Sleep(time.Duration(rng.Intn(60000)) * time.Microsecond)
+		}
 		cmd.Process.Signal(syscall.SIGKILL)
 		<-done
 		cmd.Wait()
@@ -184,6 +198,9 @@ func TestKillDuringApprovals(t *testing.T) {
 	p := manyTools("after", 1)
 	if _, err := tr.Approve(p, p.Components[0], DecideOptions{}); err != nil {
 		t.Fatal(err)
+	}
+	if stale, _ := filepath.Glob(filepath.Join(home, ".ledger.toml.*.tmp")); len(stale) > 0 {
+		t.Fatalf("orphaned temporary ledgers were not cleaned: %v", stale)
 	}
 }
 

@@ -255,6 +255,13 @@ func lockHome(home string) (unlock func(), err error) {
 		f.Close()
 		return nil, fmt.Errorf("cannot lock %s: %w", p, err)
 	}
+	// Holding the lock, no writer of this home is mid-write: a temporary ledger left
+	// here was orphaned by a killed process.
+	if stale, _ := filepath.Glob(filepath.Join(home, ".ledger.toml.*.tmp")); len(stale) > 0 {
+		for _, s := range stale {
+			os.Remove(s)
+		}
+	}
 	return func() {
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
