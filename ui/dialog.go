@@ -76,8 +76,8 @@ func (d *dialog) build() {
 			if f.Exec {
 				x = "  ! executable"
 			}
-			b.line(fmt.Sprintf("  %s  %d bytes%s", b.esc(f.Path), f.Size, x))
-			b.line("    sha256:" + b.esc(f.SHA256))
+			b.line(fmt.Sprintf("• %s  %d bytes%s", b.esc(f.Path), f.Size, x))
+			b.line("  sha256:" + b.esc(f.SHA256))
 		}
 	}
 	if len(g.Requires) > 0 {

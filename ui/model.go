@@ -692,8 +692,13 @@ func (m *Model) statusLine() string {
 	return fit("", m.width)
 }
 
-func (m *Model) helpView() string {
+func (m *Model) helpView() string { return strings.Join(m.helpLines(), "\n") }
+
+// helpLines is the help at the bottom: the one-line help, or the full help when ? asked
+// for it and the window leaves the panes enough room.
+func (m *Model) helpLines() []string {
 	var km help.KeyMap = m.keys
+	browsing := false
 	switch {
 	case m.dialog != nil:
 		km = dialogKeys{&m.keys}
@@ -701,25 +706,30 @@ func (m *Model) helpView() string {
 		km = promptKeys{&m.keys}
 	case m.tree.editing:
 		km = filterKeys{&m.keys}
+	default:
+		browsing = true
 	}
 	m.help.SetWidth(m.width)
-	lines := strings.Split(m.help.View(km), "\n")
+	var out string
+	if m.help.ShowAll && browsing {
+		out = m.help.FullHelpView(km.FullHelp())
+		if strings.Count(out, "\n")+1 > m.height-2-minBodyHeight {
+			out = m.help.ShortHelpView(km.ShortHelp())
+		}
+	} else {
+		out = m.help.ShortHelpView(km.ShortHelp())
+	}
+	lines := strings.Split(out, "\n")
 	for i := range lines {
 		lines[i] = fit(lines[i], m.width)
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
-func (m *Model) helpHeight() int {
-	if !m.help.ShowAll || m.dialog != nil || m.prompt != nil || m.tree.editing {
-		return 1
-	}
-	n := 0
-	for _, col := range m.keys.FullHelp() {
-		n = max(n, len(col))
-	}
-	return n
-}
+// minBodyHeight keeps the panes usable when the full help is open.
+const minBodyHeight = 8
+
+func (m *Model) helpHeight() int { return len(m.helpLines()) }
 
 func (m *Model) bodyView() string {
 	bw, bh := m.width, m.bodyHeight()
