@@ -60,7 +60,21 @@ func isArrayIndex(k string) bool {
 
 // parseJSON parses text (BOM already stripped) as JSON.parse would.
 func parseJSON(text string) (any, error) {
+	v, _, err := parseJSONPositions(text, false)
+	return v, err
+}
+
+// parseJSONPositions also returns where each value starts, by JSON pointer.
+func parseJSONPositions(text string, track bool) (any, map[string]int, error) {
 	p := &jsonParser{s: text}
+	if track {
+		p.pos = map[string]int{}
+	}
+	v, err := p.parse()
+	return v, p.pos, err
+}
+
+func (p *jsonParser) parse() (any, error) {
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
@@ -74,8 +88,20 @@ func parseJSON(text string) (any, error) {
 }
 
 type jsonParser struct {
-	s string
-	i int
+	s    string
+	i    int
+	path []string
+	pos  map[string]int // JSON pointer → offset of its value, when tracked
+}
+
+func (p *jsonParser) mark() {
+	if p.pos != nil {
+		ptr := ""
+		if len(p.path) > 0 {
+			ptr = "/" + strings.Join(p.path, "/")
+		}
+		p.pos[ptr] = p.i
+	}
 }
 
 func (p *jsonParser) errf(format string, a ...any) error {
@@ -145,7 +171,10 @@ func (p *jsonParser) object(depth int) (any, error) {
 		}
 		p.i++
 		p.ws()
+		p.path = append(p.path, strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1"))
+		p.mark()
 		v, err := p.value(depth + 1)
+		p.path = p.path[:len(p.path)-1]
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +208,10 @@ func (p *jsonParser) array(depth int) (any, error) {
 	}
 	for {
 		p.ws()
+		p.path = append(p.path, strconv.Itoa(len(out)))
+		p.mark()
 		v, err := p.value(depth + 1)
+		p.path = p.path[:len(p.path)-1]
 		if err != nil {
 			return nil, err
 		}

@@ -34,6 +34,7 @@ type Issue struct {
 	Pointer string // JSON pointer into manifest.json
 	Message string // exactly as @spliceloom/spec words it
 	Tool    int    // index in tools[] the issue belongs to, -1 for the package
+	Line    int    // 1-based line in manifest.json of the value (or nearest parent), 0 if unknown
 }
 
 // Permissions is the normalized permission set (duplicates dropped, order kept).
@@ -223,11 +224,26 @@ func vendorOf(o *object) *object {
 // them. The returned manifest is nil only when the text is not a JSON value.
 func ValidateManifestJSON(data []byte) (*Manifest, []Issue) {
 	text := strings.TrimPrefix(string(data), "\uFEFF")
-	raw, err := parseJSON(text)
+	raw, pos, err := parseJSONPositions(text, true)
 	if err != nil {
 		return nil, []Issue{{Code: "manifest-invalid-json", Message: "manifest.json is not valid JSON: " + err.Error(), Tool: -1}}
 	}
-	return ValidateManifest(raw)
+	m, issues := ValidateManifest(raw)
+	for i := range issues {
+		ptr := issues[i].Pointer
+		for {
+			if off, ok := pos[ptr]; ok {
+				issues[i].Line = 1 + strings.Count(text[:off], "\n")
+				break
+			}
+			j := strings.LastIndex(ptr, "/")
+			if j < 0 {
+				break
+			}
+			ptr = ptr[:j]
+		}
+	}
+	return m, issues
 }
 
 // ValidateManifest applies every rule of validateManifest (@spliceloom/spec, spec version 1)

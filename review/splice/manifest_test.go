@@ -35,7 +35,7 @@ func TestManifestRules(t *testing.T) {
 			[]string{"description: must be at most 500 characters"}},
 		{"version-unsafe-integer", `{"specVersion":1,"namespace":"a","name":"b","version":"9007199254740993.0.0","description":"d","tools":[` + tool0 + `]}`,
 			[]string{`version: "9007199254740993.0.0" is not a valid semantic version`}},
-		{"license-type", man(`,"license":5,"homepage":"`+strings.Repeat("h", 501)+`","tools":[`+tool0+`]`),
+		{"license-type", man(`,"license":5,"homepage":"` + strings.Repeat("h", 501) + `","tools":[` + tool0 + `]`),
 			[]string{"license: must be a string of at most 500 characters", "homepage: must be a string of at most 500 characters"}},
 		{"tools-missing", man(``), []string{"tools: must be a non-empty array"}},
 		{"tool-not-object", man(`,"tools":[1]`), []string{"tools[0]: must be an object"}},
@@ -215,4 +215,29 @@ func TestDirectoryRules(t *testing.T) {
 			t.Error("package with a manifest error accepted")
 		}
 	})
+}
+
+func TestInvalidNameKeepsFileName(t *testing.T) {
+	pkg := Load(filepath.Join("..", "..", "examples", "splice", "broken-manifest"), Options{})
+	if pkg.Name != "broken-manifest" || pkg.ID != "" {
+		t.Errorf("name %q id %q: an invalid manifest name must not become the ref", pkg.Name, pkg.ID)
+	}
+}
+
+func TestIssueLines(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "splice", "broken-manifest", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, issues := ValidateManifestJSON(data)
+	lines := map[string]int{}
+	for _, is := range issues {
+		lines[is.Pointer] = is.Line
+	}
+	want := map[string]int{"/extra": 16, "/name": 4, "/version": 5, "/tools/0/name": 10, "/tools/0/entry": 12, "/tools/0/input/type": 13}
+	for p, l := range want {
+		if lines[p] != l {
+			t.Errorf("%s on line %d, want %d (%v)", p, lines[p], l, lines)
+		}
+	}
 }

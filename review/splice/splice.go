@@ -289,7 +289,8 @@ func build(pkg *model.Package, files []File, fromArtifact bool) {
 		}
 	}
 	if m != nil {
-		if m.ID() != "" {
+		// Refs carry the package name, so only a well-formed id replaces the file name.
+		if nameSegmentRe.MatchString(m.Namespace) && nameSegmentRe.MatchString(m.Name) {
 			pkg.Name, pkg.ID = m.ID(), m.ID()
 		}
 		pkg.Version, pkg.Description = m.Version, m.Description
@@ -399,7 +400,7 @@ func issueDiag(is Issue) model.Diagnostic {
 		spec = "splice tool schema"
 	}
 	return model.Diagnostic{Code: is.Code, Severity: model.SeverityError, Boundary: model.BoundaryPackage,
-		File: manifestFile, Pointer: is.Pointer, Message: is.Message, Spec: spec}
+		File: manifestFile, Pointer: is.Pointer, Line: is.Line, Message: is.Message, Spec: spec}
 }
 
 func sortedPaths(files []File) []File {
@@ -522,7 +523,7 @@ func runtimeFields(m *Manifest) model.Fields {
 func skillComponent(pkg *model.Package, m *Manifest, byPath map[string][]byte) *model.Component {
 	data, ok := byPath[skillDocFile]
 	id := "skill"
-	if m != nil && m.Name != "" {
+	if m != nil && nameSegmentRe.MatchString(m.Name) {
 		id = m.Name
 	}
 	c := &model.Component{Kind: model.KindSkill, ID: id, Validity: model.Valid, BodyFile: skillDocFile}
