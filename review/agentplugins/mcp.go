@@ -33,25 +33,22 @@ var variantFields = map[string][]string{
 // of another version or with a bad top level disables MCP for the plugin only
 // (agent-plugins §6.2, §7.2.2 rule 2); each server is then validated alone (rule 3).
 func (l *loader) mcp() {
-	e, err := l.root.Stat(mcpFile)
-	if err != nil {
-		if fsguard.IsNotFound(err) {
-			return
-		}
-		sec, msg := "6.2", fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", fsReason(err))
-		if fsguard.CodeOf(err) == fsguard.CodeEscape {
-			sec, msg = "4.1", "mcp.json resolves outside the plugin root, so MCP is disabled for this plugin."
-		}
-		l.mcpDisabled("mcp-location-"+fsSuffix(err), "", 0, msg, sec)
-		return
-	}
-	if e.Type != fsguard.TypeFile {
-		l.mcpDisabled("mcp-not-regular-file", "", 0, fmt.Sprintf("mcp.json is a %s, not a regular file, so MCP is disabled for this plugin.", e.Type), "6.2")
-		return
-	}
+	// One read, no separate Stat: fsguard opens without blocking and refuses anything that
+	// is not a regular file, so a FIFO or directory named mcp.json is reported the same way.
 	data, err := l.root.ReadFile(mcpFile, l.opts.Limits.MaxManifestSize)
 	if err != nil {
-		l.mcpDisabled("mcp-"+fsSuffix(err), "", 0, fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", fsReason(err)), "7.2.2")
+		code, sec, msg := "mcp-location-"+fsSuffix(err), "6.2", fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", fsReason(err))
+		switch fsguard.CodeOf(err) {
+		case fsguard.CodeNotFound:
+			return // §6.2: a missing location is not an error
+		case fsguard.CodeEscape:
+			sec, msg = "4.1", "mcp.json resolves outside the plugin root, so MCP is disabled for this plugin."
+		case fsguard.CodeNotRegular:
+			code = "mcp-not-regular-file"
+		case fsguard.CodeTooLarge:
+			code = "mcp-too-large"
+		}
+		l.mcpDisabled(code, "", 0, msg, sec)
 		return
 	}
 	doc, issues, jerr := parseJSON(data, defaultJSONLimits)

@@ -1,0 +1,161 @@
+package agentplugins_test
+
+import (
+	"crypto/sha256"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"vouch/internal/gen"
+	"vouch/model"
+	"vouch/review"
+)
+
+const benchPackages = 1000
+
+var (
+	benchOnce  sync.Once
+	benchDir   string
+	benchFiles []string
+	benchErr   error
+)
+
+// collection generates the benchmark collection once per test binary run.
+func collection(b *testing.B) (string, []string) {
+	benchOnce.Do(func() {
+		benchDir, benchErr = os.MkdirTemp("", "vouch-bench-")
+		if benchErr != nil {
+			return
+		}
+		if benchErr = gen.Generate(benchDir, benchPackages); benchErr != nil {
+			return
+		}
+		benchErr = filepath.WalkDir(benchDir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				benchFiles = append(benchFiles, p)
+			}
+			return err
+		})
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchDir, benchFiles
+}
+
+// peak samples the heap while fn runs and returns the highest HeapAlloc seen.
+func peak(fn func()) uint64 {
+	var max atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var ms runtime.MemStats
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > max.Load() {
+				max.Store(ms.HeapAlloc)
+			}
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	fn()
+	close(stop)
+	<-done
+	return max.Load()
+}
+
+func validate(b *testing.B, dir string) {
+	res, err := review.Open(review.Options{}, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(res.Packages) != benchPackages {
+		b.Fatalf("%d packages, want %d", len(res.Packages), benchPackages)
+	}
+	for _, p := range res.Packages {
+		if !p.Valid() || len(p.Components) != 3+5+1 {
+			b.Fatalf("%s: valid=%v components=%d %v", p.Name, p.Valid(), len(p.Components), p.Diagnostics)
+		}
+	}
+}
+
+// sha256All is the baseline: what `sha256sum` does over the same files, one after another.
+func sha256All(b *testing.B, files []string) {
+	h := sha256.New()
+	buf := make([]byte, 32<<10)
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		h.Reset()
+		if _, err := io.CopyBuffer(h, fh, buf); err != nil {
+			b.Fatal(err)
+		}
+		fh.Close()
+		_ = h.Sum(nil)
+	}
+}
+
+// BenchmarkValidateCollection validates 1,000 generated packages through review.Open.
+func BenchmarkValidateCollection(b *testing.B) {
+	dir, _ := collection(b)
+	validate(b, dir) // warm the page cache like the baseline's first pass
+	b.ReportAllocs()
+	b.ResetTimer()
+	var hi uint64
+	for b.Loop() {
+		if p := peak(func() { validate(b, dir) }); p > hi {
+			hi = p
+		}
+	}
+	b.ReportMetric(float64(hi)/(1<<20), "peak-heap-MiB")
+}
+
+// BenchmarkSHA256Collection reads and hashes the same files, the baseline.
+func BenchmarkSHA256Collection(b *testing.B) {
+	_, files := collection(b)
+	sha256All(b, files)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		sha256All(b, files)
+	}
+	b.ReportMetric(float64(len(files)), "files")
+}
+
+// BenchmarkValidateRatio measures both in the same iterations and reports
+// validation time / sha256 time (target: at most 1.3).
+func BenchmarkValidateRatio(b *testing.B) {
+	dir, files := collection(b)
+	validate(b, dir)
+	sha256All(b, files)
+	var tv, ts time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		sha256All(b, files)
+		t1 := time.Now()
+		validate(b, dir)
+		t2 := time.Now()
+		ts += t1.Sub(t0)
+		tv += t2.Sub(t1)
+	}
+	b.ReportMetric(float64(tv)/float64(ts), "validate/sha256")
+	b.ReportMetric(float64(ts.Milliseconds())/float64(b.N), "sha256-ms/op")
+	b.ReportMetric(float64(tv.Milliseconds())/float64(b.N), "validate-ms/op")
+}
+
+var _ = model.Valid
