@@ -86,6 +86,11 @@ func writeCanonical(b *strings.Builder, v any) error {
 			b.WriteString("false")
 		}
 	case string:
+		if !utf8.ValidString(x) {
+			// RFC 8785 needs valid UTF-8; mapping bad bytes to U+FFFD would let two different
+			// byte strings share a digest, so such a contract cannot be approved at all.
+			return fmt.Errorf("canonical json: invalid UTF-8 in %q", x)
+		}
 		writeCanonicalString(b, x)
 	case int:
 		b.WriteString(strconv.FormatInt(int64(x), 10))
@@ -105,7 +110,9 @@ func writeCanonical(b *strings.Builder, v any) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeCanonicalString(b, s)
+			if err := writeCanonical(b, s); err != nil {
+				return err
+			}
 		}
 		b.WriteByte(']')
 	case []any:
@@ -148,7 +155,9 @@ func writeCanonical(b *strings.Builder, v any) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeCanonicalString(b, k)
+			if err := writeCanonical(b, k); err != nil {
+				return err
+			}
 			b.WriteByte(':')
 			if err := writeCanonical(b, x[k]); err != nil {
 				return err
@@ -172,7 +181,7 @@ func lessUTF16(a, b string) bool {
 }
 
 // writeCanonicalString escapes as RFC 8785 §3.2.2.2 requires: only '"', '\\' and control
-// characters, with the short forms where JSON has them; invalid UTF-8 becomes U+FFFD.
+// characters, with the short forms where JSON has them. The caller has checked UTF-8.
 func writeCanonicalString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {

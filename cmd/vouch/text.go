@@ -145,11 +145,13 @@ func (a *app) printStatus(rep *report.Report) {
 				supText = strings.Join(sup, " ")
 			}
 			fmt.Fprintf(w, "    %-14s %-14s %s:%s  support: %s\n", validityWord(c.Validity), authWord(c.Authorization), c.Kind, safe(c.ID), supText)
-			if c.Reason != "" {
+			// A changed component's reason repeats its changes; print the specific list.
+			if len(c.Changes) > 0 {
+				for _, ch := range c.Changes {
+					fmt.Fprintf(w, "        changed: %s\n", safe(ch))
+				}
+			} else if c.Reason != "" {
 				fmt.Fprintf(w, "        %s\n", safe(c.Reason))
-			}
-			for _, ch := range c.Changes {
-				fmt.Fprintf(w, "        changed: %s\n", safe(ch))
 			}
 			for _, d := range c.Diagnostics {
 				printDiag(w, "        ", d)
