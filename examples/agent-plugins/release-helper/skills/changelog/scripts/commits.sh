@@ -1,0 +1,2 @@
+#!/bin/sh
+git log --oneline "$(git describe --tags --abbrev=0)"..HEAD

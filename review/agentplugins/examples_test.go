@@ -1,0 +1,42 @@
+package agentplugins
+
+import (
+	"testing"
+
+	"vouch/model"
+)
+
+// TestExamples keeps examples/agent-plugins and its README honest: each example fails
+// exactly at the boundary the README says.
+func TestExamples(t *testing.T) {
+	const dir = "../../examples/agent-plugins/"
+	cases := map[string]caseWant{
+		"release-helper": {noErrors: true, validity: map[string]string{
+			"skill:changelog": "valid", "skill:version-check": "valid", "mcp-server:release-notes": "valid",
+			"mcp-server:registry": "valid", "mcp-server:local-preview": "valid", "extension:dev.pi.agent": "valid"}},
+		"broken-manifest":        {rejected: true, pkgCode: "manifest-invalid-name", pkgBound: model.BoundaryPackage, hasCount: true},
+		"broken-skills-location": {pkgCode: "skills-not-directory", pkgBound: model.BoundaryComponentType, validity: map[string]string{"mcp-server:tool": "valid"}},
+		"broken-one-skill": {validity: map[string]string{"skill:summarize": "valid", "skill:translate": "skipped"},
+			compCode: map[string]string{"skill:translate": "skill-name-mismatch"}},
+		"broken-mcp-version": {pkgCode: "mcp-version-mismatch", pkgBound: model.BoundaryComponentType,
+			validity: map[string]string{"skill:notes": "valid", "mcp-server:tool": "skipped"}},
+		"broken-one-server": {validity: map[string]string{"mcp-server:good-local": "valid", "mcp-server:good-remote": "valid", "mcp-server:shell-string": "invalid", "skill:notes": "valid"},
+			compCode: map[string]string{"mcp-server:shell-string": "mcp-command-not-single-token"}},
+		"broken-insecure-url": {validity: map[string]string{"mcp-server:plain-http": "invalid", "mcp-server:all-interfaces": "invalid", "mcp-server:loopback-ok": "valid"},
+			compCode: map[string]string{"mcp-server:plain-http": "mcp-url-insecure", "mcp-server:all-interfaces": "mcp-url-insecure"}},
+		"broken-command-symlink": {validity: map[string]string{"mcp-server:shell": "invalid", "skill:notes": "valid"},
+			compCode: map[string]string{"mcp-server:shell": "mcp-command-escape"}},
+	}
+	for name, w := range cases {
+		t.Run(name, func(t *testing.T) {
+			pkg := Load(dir+name, Options{})
+			checkWant(t, pkg, w)
+			if name == "release-helper" && !pkg.Valid() {
+				t.Errorf("the clean example must be valid")
+			}
+			if name != "release-helper" && pkg.Valid() {
+				t.Errorf("a broken example must not be valid")
+			}
+		})
+	}
+}
