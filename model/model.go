@@ -133,6 +133,9 @@ const (
 	CapServerLaunch     CapabilityKind = "server-launch"
 	CapRemoteConnect    CapabilityKind = "remote-connect"
 	CapCodeExecution    CapabilityKind = "code-execution" // a local tool run by the harness
+	// CapHostCapability is a call through a host-provided broker (Splice capabilities such
+	// as web search), where the host, not the package, performs the effect.
+	CapHostCapability CapabilityKind = "host-capability"
 )
 
 // Capability is one thing a component can do, with its scope.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"vouch/model"
@@ -175,7 +176,10 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 				continue
 			}
 			if !e.IsDir() {
-				if splice.IsArtifact(child, opts.Limits) {
+				// While searching, only artifact-looking names are opened: any other gzip
+				// file in a tree is not a broken Splice archive. A path given directly is
+				// detected by content alone.
+				if looksLikeArtifact(e.Name()) && splice.IsArtifact(child, opts.Limits) {
 					jobs = append(jobs, job{format: model.FormatSplice, path: child})
 				}
 				continue
@@ -189,4 +193,9 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 	}
 	walk(p, 1)
 	return jobs, diags
+}
+
+func looksLikeArtifact(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, ".tar.gz") || strings.HasSuffix(n, ".tgz") || strings.HasSuffix(n, ".json")
 }

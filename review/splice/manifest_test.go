@@ -130,7 +130,7 @@ func TestPermissionsToCapabilities(t *testing.T) {
 	if len(reads) != 2 || !reflect.DeepEqual(reads[1].Scope, []string{"data", "out"}) {
 		t.Errorf("write must imply read and the package dir is always readable: %+v", reads)
 	}
-	if len(byKind[model.CapFilesystemWrite]) != 1 || len(byKind[model.CapEnv]) != 1 || len(byKind[CapHostCapability]) != 1 {
+	if len(byKind[model.CapFilesystemWrite]) != 1 || len(byKind[model.CapEnv]) != 1 || len(byKind[model.CapHostCapability]) != 1 {
 		t.Errorf("caps %+v", caps)
 	}
 	nets := byKind[model.CapNetwork]
@@ -138,7 +138,7 @@ func TestPermissionsToCapabilities(t *testing.T) {
 		!strings.Contains(nets[1].Detail, "api.github.com only") || !strings.Contains(nets[2].Detail, "non-public address") {
 		t.Errorf("network details %+v", nets)
 	}
-	if !strings.Contains(byKind[CapHostCapability][0].Detail, "money") {
+	if !strings.Contains(byKind[model.CapHostCapability][0].Detail, "money") {
 		t.Error("billed capability not flagged")
 	}
 	a := annotationsOf(m.Permissions)

@@ -29,11 +29,6 @@ var brokerCapabilities = []string{
 
 var billedCapabilities = map[string]bool{"ai.generate": true, "web.search": true, "web.extract": true, "web.map": true, "web.similar": true, "web.answer": true}
 
-// CapHostCapability is a call through the Splice capability broker (web search, market
-// data...): the host runs it with its own provider keys and hands the tool the result.
-// model has no kind for it; this value keeps the vocabulary kebab-case.
-const CapHostCapability model.CapabilityKind = "host-capability"
-
 // alwaysDenied is what no Splice v1 permission can grant.
 const alwaysDenied = "Always denied by the Splice runtime, whatever the manifest says: child processes, worker threads, native addons, WASI and eval."
 
@@ -224,7 +219,7 @@ func capabilities(p Permissions) []model.Capability {
 		if billedCapabilities[c] {
 			d += " Each call may spend provider credits or money."
 		}
-		caps = append(caps, model.Capability{Kind: CapHostCapability, Scope: []string{c}, Detail: d})
+		caps = append(caps, model.Capability{Kind: model.CapHostCapability, Scope: []string{c}, Detail: d})
 	}
 	return caps
 }
