@@ -689,7 +689,11 @@ func (l *loader) checkURL(name, raw string, bad problemFn) (host string, secure 
 	host = u.Hostname()
 	if u.Scheme == "http" {
 		if !isLoopback(host) {
-			bad("mcp-url-insecure", fmt.Sprintf("Server %q uses plain http to %s; endpoints other than localhost or a loopback IP must use https (0.0.0.0 is not loopback), so it is skipped.", clip(name), clip(host)), "7.2.1", "url")
+			note := ""
+			if a, err := netip.ParseAddr(host); err == nil && a.IsUnspecified() {
+				note = " (" + host + " means every interface, not loopback)"
+			}
+			bad("mcp-url-insecure", fmt.Sprintf("Server %q uses plain http to %s%s; endpoints other than localhost or a loopback IP must use https, so it is skipped.", clip(name), clip(host), note), "7.2.1", "url")
 		}
 		return host, false
 	}
