@@ -200,6 +200,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.styles = NewStyles(msg.IsDark())
 		m.help.Styles = m.styles.Help
 		m.tree.filter.SetStyles(inputStyles(m.styles.IsDark))
+		m.tree.rows = nil
 		m.detail.invalidateRendering()
 		return m, m.detail.refresh()
 	case loadedMsg:
@@ -306,18 +307,7 @@ func (m *Model) updateKeys() {
 	k.Revoke.SetEnabled(browsing && m.revokeReason() == "")
 	k.Raw.SetEnabled(browsing && c != nil && c.Body != "" && m.detail.tab == tabContent)
 	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")
-	review := false
-	for _, p := range m.data.pkgs {
-		for _, comp := range p.Components {
-			if needsReview(comp, m.data.status[p.Ref(comp)]) {
-				review = true
-				break
-			}
-		}
-		if review {
-			break
-		}
-	}
+	review := m.nReview > 0 // counted when statuses change, not on every key
 	k.NextReview.SetEnabled(browsing && review)
 	k.PrevReview.SetEnabled(browsing && review)
 	k.ClearFilter.SetEnabled(browsing && m.tree.filter.Value() != "")
@@ -633,7 +623,7 @@ func (m *Model) render() string {
 	status := m.statusLine()
 	helpView := m.helpView()
 	body := m.bodyView()
-	out := lipgloss.JoinVertical(lipgloss.Left, header, body, status, helpView)
+	out := header + "\n" + body + "\n" + status + "\n" + helpView
 	return clampLines(out, m.width, m.height)
 }
 
@@ -746,9 +736,31 @@ func (m *Model) bodyView() string {
 	if m.prompt != nil {
 		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.prompt.View())
 	}
-	left := m.styles.PaneFocused.Render(m.tree.View())
-	right := m.styles.Pane.Render(m.detail.View())
-	return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+	left := frame(m.styles.PaneFocused, m.tree.View(), m.tree.width)
+	right := frame(m.styles.Pane, m.detail.View(), m.detail.width)
+	lines := make([]string, len(left))
+	for i := range left {
+		lines[i] = left[i] + right[i]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// frame draws a rounded border around content whose lines are exactly w cells wide.
+// It does by hand what lipgloss would, without measuring every line again: the panes
+// already guarantee their widths, and this runs on every key press.
+func frame(st lipgloss.Style, content string, w int) []string {
+	bs := lipgloss.NewStyle().Foreground(st.GetBorderTopForeground())
+	b := lipgloss.RoundedBorder()
+	side := bs.Render(b.Left)
+	rside := bs.Render(b.Right)
+	body := strings.Split(content, "\n")
+	out := make([]string, 0, len(body)+2)
+	out = append(out, bs.Render(b.TopLeft+strings.Repeat(b.Top, w)+b.TopRight))
+	for _, l := range body {
+		out = append(out, side+l+rside)
+	}
+	out = append(out, bs.Render(b.BottomLeft+strings.Repeat(b.Bottom, w)+b.BottomRight))
+	return out
 }
 
 // clampLines guarantees the frame: exactly h lines, none wider than w.

@@ -31,6 +31,15 @@ type treePane struct {
 	height  int
 	filter  textinput.Model
 	editing bool // the filter input has focus
+	rows    map[rowKey][]string
+}
+
+// rowKey identifies a rendered row; rendering rows is most of the cost of a frame.
+type rowKey struct {
+	it       item
+	selected bool
+	width    int
+	auth     model.Authorization
 }
 
 func newTreePane(c *common) *treePane {
@@ -48,6 +57,7 @@ func (t *treePane) setItems(items []item) {
 		prev = &sel
 	}
 	t.all = items
+	t.rows = nil
 	t.applyFilter()
 	if prev != nil {
 		t.selectItem(*prev)
@@ -291,6 +301,23 @@ func (t *treePane) View() string {
 }
 
 func (t *treePane) renderRow(it item, selected bool) []string {
+	k := rowKey{it: it, selected: selected, width: t.width}
+	if !it.isPackage() {
+		p := t.c.data.pkgs[it.pkg]
+		k.auth = authOf(t.c.data.status[p.Ref(p.Components[it.comp])])
+	}
+	if r, ok := t.rows[k]; ok {
+		return r
+	}
+	r := t.buildRow(it, selected)
+	if t.rows == nil || len(t.rows) > 4096 {
+		t.rows = map[rowKey][]string{}
+	}
+	t.rows[k] = r
+	return r
+}
+
+func (t *treePane) buildRow(it item, selected bool) []string {
 	s := t.c.styles
 	p := t.c.data.pkgs[it.pkg]
 	mark := "  "

@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+	"time"
+
+	"vouch/model"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// largeSource builds n packages of five components each, the shape loaders produce.
+func largeSource(n int) []*model.Package {
+	base := fixturePackages()
+	out := make([]*model.Package, 0, n)
+	for i := 0; i < n; i++ {
+		src := base[i%len(base)]
+		p := *src
+		p.Name = fmt.Sprintf("%s-%04d", src.Name, i)
+		p.Components = nil
+		for _, c := range src.Components {
+			cc := *c
+			p.Components = append(p.Components, &cc)
+		}
+		out = append(out, &p)
+	}
+	return out
+}
+
+// BenchmarkFirstFrame measures New, the load command (trust evaluation of 1,000
+// packages against an empty ledger), the window size and the first View.
+func BenchmarkFirstFrame(b *testing.B) {
+	pkgs := largeSource(1000)
+	home := b.TempDir()
+	for b.Loop() {
+		m := New(Options{Sources: []string{"large"}, Home: home, Packages: pkgs})
+		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+		m.Update(m.loadCmd()())
+		_ = m.View()
+	}
+}
+
+func benchKey(b *testing.B, keys ...string) {
+	m := newTestModel(b, largeSource(1000), 160, 48)
+	msgs := make([]tea.KeyPressMsg, len(keys))
+	for i, k := range keys {
+		msgs[i] = keyMsg(k)
+	}
+	durations := make([]time.Duration, 0, b.N)
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		m.Update(msgs[i%len(msgs)])
+		_ = m.View()
+		durations = append(durations, time.Since(start))
+		i++
+	}
+	sort.Slice(durations, func(a, c int) bool { return durations[a] < durations[c] })
+	if len(durations) > 0 {
+		b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds()), "p99-µs")
+	}
+}
+
+// BenchmarkKeyMoveDown is one j press through Update and View.
+func BenchmarkKeyMoveDown(b *testing.B) { benchKey(b, "j") }
+
+// BenchmarkKeySwitchTab is one tab press (Overview → Capabilities → …) through Update and View.
+func BenchmarkKeySwitchTab(b *testing.B) { benchKey(b, "tab") }
