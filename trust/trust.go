@@ -33,6 +33,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/BurntSushi/toml"
+
 	"vouch/model"
 )
 
@@ -171,7 +173,11 @@ func (t *Trust) PersonalLedger() string { return filepath.Join(t.opts.Home, "led
 
 // TeamLedgerFor returns the team ledger that applies to pkg: Options.TeamLedger, else the
 // first .vouch/ledger.toml found walking up from the package root to the repository root
-// (a directory holding .git) or the filesystem root; "" when there is none.
+// (a directory holding .git) or the filesystem root, if this home trusts it; "" otherwise.
+//
+// A ledger found next to a package arrives with the package: a hostile repository could
+// ship one approving its own tools. So a discovered ledger counts only after the person
+// trusted it once (`vouch ledger trust FILE`); until then UntrustedTeamLedger names it.
 func (t *Trust) TeamLedgerFor(pkg *model.Package) string {
 	if t.opts.TeamLedger != "" {
 		return t.opts.TeamLedger
@@ -179,7 +185,91 @@ func (t *Trust) TeamLedgerFor(pkg *model.Package) string {
 	if pkg == nil || pkg.Root == "" {
 		return ""
 	}
-	return findTeamLedger(pkg.Root)
+	if p := findTeamLedger(pkg.Root); p != "" && t.IsTrustedTeamLedger(p) {
+		return p
+	}
+	return ""
+}
+
+// UntrustedTeamLedger returns the team ledger found for pkg that this home does not trust
+// (its decisions are ignored), or "".
+func (t *Trust) UntrustedTeamLedger(pkg *model.Package) string {
+	if t.opts.TeamLedger != "" || pkg == nil || pkg.Root == "" {
+		return ""
+	}
+	if p := findTeamLedger(pkg.Root); p != "" && !t.IsTrustedTeamLedger(p) {
+		return p
+	}
+	return ""
+}
+
+// trustedLedgersFile lists the team ledgers this home honours when found by discovery.
+func (t *Trust) trustedLedgersFile() string { return filepath.Join(t.opts.Home, "trusted-ledgers.toml") }
+
+type trustedLedgers struct {
+	SchemaVersion int      `toml:"schema_version"`
+	Ledgers       []string `toml:"ledgers"`
+}
+
+func (t *Trust) readTrustedLedgers() trustedLedgers {
+	var tl trustedLedgers
+	data, err := os.ReadFile(t.trustedLedgersFile())
+	if err != nil || len(data) > 1<<20 {
+		return tl
+	}
+	if _, err := toml.Decode(string(data), &tl); err != nil {
+		return trustedLedgers{}
+	}
+	return tl
+}
+
+// IsTrustedTeamLedger reports whether path was trusted with TrustTeamLedger.
+func (t *Trust) IsTrustedTeamLedger(path string) bool {
+	real := canonicalPath(path)
+	for _, p := range t.readTrustedLedgers().Ledgers {
+		if p == real {
+			return true
+		}
+	}
+	return false
+}
+
+// TrustTeamLedger records that decisions in the team ledger at path count for this home.
+func (t *Trust) TrustTeamLedger(path string) (string, error) {
+	real := canonicalPath(path)
+	st, err := os.Stat(real)
+	if err != nil || !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a ledger file", path)
+	}
+	if _, _, err := readLedger(real, "team:"+real); err != nil {
+		return "", err
+	}
+	if t.IsTrustedTeamLedger(real) {
+		return real, nil
+	}
+	tl := t.readTrustedLedgers()
+	tl.SchemaVersion = 1
+	tl.Ledgers = append(tl.Ledgers, real)
+	var b strings.Builder
+	b.WriteString("# Team ledgers whose decisions this vouch home honours when found next to a package.\n")
+	if err := toml.NewEncoder(&b).Encode(tl); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(t.opts.Home, 0o700); err != nil {
+		return "", err
+	}
+	return real, writeAtomic(t.trustedLedgersFile(), []byte(b.String()), 0o600)
+}
+
+func canonicalPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
 }
 
 func findTeamLedger(start string) string {
@@ -800,7 +890,9 @@ func (t *Trust) Decisions() ([]Decision, error) {
 	team := t.opts.TeamLedger
 	if team == "" {
 		if wd, err := os.Getwd(); err == nil {
-			team = findTeamLedger(wd)
+			if p := findTeamLedger(wd); p != "" && t.IsTrustedTeamLedger(p) {
+				team = p
+			}
 		}
 	}
 	if team != "" {

@@ -269,8 +269,22 @@ func TestTeamLedgerPrecedence(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Another person finds it by walking up from the package root.
+	// Another person finds it by walking up from the package root, but a ledger that came
+	// with the source counts only once this home trusts it: a package cannot vouch for itself.
 	me := openT(t, t.TempDir())
+	if got := me.TeamLedgerFor(p); got != "" {
+		t.Fatalf("an untrusted discovered ledger was used: %q", got)
+	}
+	if got := me.UntrustedTeamLedger(p); got != teamFile {
+		t.Fatalf("UntrustedTeamLedger = %q, want %q", got, teamFile)
+	}
+	wantAuth(t, status(t, me, p, model.KindTool, "run"), model.Unreviewed)
+	if _, err := me.TrustTeamLedger(teamFile); err != nil {
+		t.Fatal(err)
+	}
+	if got := me.UntrustedTeamLedger(p); got != "" {
+		t.Fatalf("still untrusted after TrustTeamLedger: %q", got)
+	}
 	if got := me.TeamLedgerFor(p); got != teamFile {
 		t.Fatalf("TeamLedgerFor = %q, want %q", got, teamFile)
 	}

@@ -9,11 +9,12 @@ import (
 
 	"vouch/model"
 	"vouch/report"
+	"vouch/ui/display"
 )
 
 // safe makes package text harmless on a terminal. Every string that came from a package
 // passes through it before it is printed.
-func safe(s string) string { return escapeLine(s) }
+func safe(s string) string { return display.Line(s) }
 
 // rel shortens absolute paths under the working directory for reading.
 func rel(p string) string {

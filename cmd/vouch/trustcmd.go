@@ -530,6 +530,27 @@ func (a *app) ledgerCommand() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the decisions as a JSON array")
 	cmd.Flags().StringVar(&ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml above the working directory)")
+	cmd.AddCommand(&cobra.Command{
+		Use:   "trust FILE",
+		Short: "Honour the decisions of a team ledger found next to reviewed sources",
+		Long: `A team ledger (.vouch/ledger.toml in a repository) arrives with the code it approves, so a
+hostile repository could ship one approving its own tools. vouch therefore ignores a discovered
+team ledger until you have read it and trusted it once with this command. A ledger named with
+--ledger FILE is used because you named it.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := a.openTrust("")
+			if err != nil {
+				return err
+			}
+			real, err := t.TrustTeamLedger(args[0])
+			if err != nil {
+				return a.fail(1, "ledger", errSentence(err.Error()))
+			}
+			fmt.Fprintf(a.stdout, "Decisions in the team ledger %s now count for this vouch home.\n", display.Line(real))
+			return nil
+		},
+	})
 	return cmd
 }
 

@@ -163,10 +163,11 @@ func (a *app) statusReport(paths []string, o loadOptions) (*report.Report, error
 	if err != nil {
 		return nil, err
 	}
-	statuses, err := a.evaluate(res.Packages, o.ledger)
+	statuses, ledgerDiags, err := a.evaluate(res.Packages, o.ledger)
 	if err != nil {
 		return nil, err
 	}
+	res.Diagnostics = append(res.Diagnostics, ledgerDiags...)
 	rep := report.Build(res.Packages, res.Diagnostics, statuses)
 	if o.jsonOut {
 		writeJSON(a.stdout, rep)
@@ -176,18 +177,27 @@ func (a *app) statusReport(paths []string, o loadOptions) (*report.Report, error
 	return rep, nil
 }
 
-// evaluate joins trust and review: the status of every component by ref.
-func (a *app) evaluate(pkgs []*model.Package, ledger string) (map[string]report.Status, error) {
+// evaluate joins trust and review: the status of every component by ref, and a warning
+// for each team ledger found next to a source that this home does not trust.
+func (a *app) evaluate(pkgs []*model.Package, ledger string) (map[string]report.Status, []model.Diagnostic, error) {
 	home, err := trust.ResolveHome(a.home)
 	if err != nil {
-		return nil, a.fail(2, "home", err.Error())
+		return nil, nil, a.fail(2, "home", err.Error())
 	}
 	t, err := trust.Open(trust.Options{Home: home, TeamLedger: ledger})
 	if err != nil {
-		return nil, a.fail(1, "ledger", err.Error())
+		return nil, nil, a.fail(1, "ledger", err.Error())
 	}
 	out := map[string]report.Status{}
+	var diags []model.Diagnostic
+	warned := map[string]bool{}
 	for _, p := range pkgs {
+		if u := t.UntrustedTeamLedger(p); u != "" && !warned[u] {
+			warned[u] = true
+			diags = append(diags, model.Diagnostic{Code: "team-ledger-untrusted", Severity: model.SeverityWarning,
+				Boundary: model.BoundarySource, File: u,
+				Message: fmt.Sprintf("The team ledger %s came with the source and is ignored until you read it and run `vouch ledger trust %s`.", u, u)})
+		}
 		for ref, s := range t.Evaluate(p) {
 			rs := report.Status{Authorization: s.Authorization, Reason: s.Reason, Changes: s.Changes}
 			if s.Decision != nil {
@@ -209,7 +219,7 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (map[string]report.
 			}
 		}
 	}
-	return out, nil
+	return out, diags, nil
 }
 
 func blockedReason(p *model.Package, c *model.Component) string {
