@@ -204,7 +204,9 @@ func (t *Trust) UntrustedTeamLedger(pkg *model.Package) string {
 }
 
 // trustedLedgersFile lists the team ledgers this home honours when found by discovery.
-func (t *Trust) trustedLedgersFile() string { return filepath.Join(t.opts.Home, "trusted-ledgers.toml") }
+func (t *Trust) trustedLedgersFile() string {
+	return filepath.Join(t.opts.Home, "trusted-ledgers.toml")
+}
 
 type trustedLedgers struct {
 	SchemaVersion int      `toml:"schema_version"`
