@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"vouch/model"
 	"vouch/review/fsguard"
@@ -46,6 +47,7 @@ type loader struct {
 	// extIssues are non-fatal parse findings inside extension values, by namespace.
 	extIssues    map[string][]model.Diagnostic
 	manifestData []byte
+	replacer     *strings.Replacer // the §9.2 expansion, built once per plugin
 }
 
 type fileResult struct {

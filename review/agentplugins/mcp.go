@@ -309,7 +309,10 @@ func (l *loader) expand(s string) string {
 	if !strings.Contains(s, "${PLUGIN_") {
 		return s
 	}
-	return strings.NewReplacer("${PLUGIN_ROOT}", l.root.Path(), "${PLUGIN_DATA}", l.dataDir).Replace(s)
+	if l.replacer == nil {
+		l.replacer = strings.NewReplacer("${PLUGIN_ROOT}", l.root.Path(), "${PLUGIN_DATA}", l.dataDir)
+	}
+	return l.replacer.Replace(s)
 }
 
 var shellMeta = regexp.MustCompile("[;&|<>`]|\\$\\(")
