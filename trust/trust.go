@@ -325,12 +325,30 @@ func (t *Trust) view(pkg *model.Package) (*view, error) {
 	for _, l := range ledgers { // team first, so personal overwrites
 		latest := map[key]Decision{}
 		approved := map[key]Decision{}
+		// An instruction can be active at several targets; removing it from one must not
+		// show it revoked while another still holds it.
+		activeAt := map[key]map[string]Decision{}
 		for _, d := range l.decisions {
 			k := key{d.Package, d.Component}
-			latest[k] = d
 			if d.Action == ActionApprove {
 				approved[k] = d
 			}
+			switch {
+			case d.Target != "" && d.Action == ActionApprove:
+				if activeAt[k] == nil {
+					activeAt[k] = map[string]Decision{}
+				}
+				activeAt[k][d.Target] = d
+			case d.Target != "" && d.Action == ActionRevoke:
+				delete(activeAt[k], d.Target)
+				if still, ok := newestDecision(activeAt[k]); ok {
+					latest[k] = still
+					continue
+				}
+			case d.Action == ActionRevoke:
+				delete(activeAt, k) // a revocation without a target withdraws every activation
+			}
+			latest[k] = d
 		}
 		for k, d := range latest {
 			v.latest[k] = d
@@ -340,6 +358,17 @@ func (t *Trust) view(pkg *model.Package) (*view, error) {
 		}
 	}
 	return v, nil
+}
+
+func newestDecision(m map[string]Decision) (Decision, bool) {
+	var best Decision
+	found := false
+	for _, d := range m {
+		if !found || d.At.After(best.At) || (d.At.Equal(best.At) && d.Target < best.Target) {
+			best, found = d, true
+		}
+	}
+	return best, found
 }
 
 // Evaluate returns the status of every component of pkg, by ref. When a ledger cannot be

@@ -500,3 +500,31 @@ func TestUnifiedDiff(t *testing.T) {
 		t.Fatalf("from empty:\n%s", got)
 	}
 }
+
+func TestInstructionActiveAtSeveralTargets(t *testing.T) {
+	files := files0()
+	files["instructions/ctx.md"] = []byte("Prefer small diffs.\n")
+	p := toolHookPackage(t.TempDir(), files)
+	instrFiles := []model.File{fileOf(files, "instructions/ctx.md", false)}
+	instr := &model.Component{Kind: model.KindInstruction, ID: "ctx", Validity: model.Valid,
+		Contract: &model.Contract{Kind: model.KindInstruction, Files: instrFiles}, Files: instrFiles}
+	p.Components = append(p.Components, instr)
+	tr := openT(t, t.TempDir())
+	for _, target := range []string{"/t/AGENTS.md", "/t/CLAUDE.md"} {
+		if _, err := tr.Approve(p, instr, DecideOptions{Target: target}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tr.Revoke(p, instr, DecideOptions{Target: "/t/CLAUDE.md"}); err != nil {
+		t.Fatal(err)
+	}
+	s := status(t, tr, p, model.KindInstruction, "ctx")
+	wantAuth(t, s, model.Approved)
+	if s.Decision.Target != "/t/AGENTS.md" {
+		t.Fatalf("decision in force targets %q, want the still-active /t/AGENTS.md", s.Decision.Target)
+	}
+	if _, err := tr.Revoke(p, instr, DecideOptions{Target: "/t/AGENTS.md"}); err != nil {
+		t.Fatal(err)
+	}
+	wantAuth(t, status(t, tr, p, model.KindInstruction, "ctx"), model.Revoked)
+}
