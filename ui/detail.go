@@ -315,7 +315,7 @@ func (d *detailPane) overview(b *textBuilder) {
 		}
 		return
 	}
-	st := d.c.data.status[p.Ref(c)]
+	st := d.c.data.statusOf(p, c)
 	b.heading(b.esc(p.Ref(c)))
 	b.field("Kind", string(c.Kind))
 	b.field("Package", p.Name+" "+p.Version+" ("+string(p.Format)+")")
@@ -527,7 +527,7 @@ func (d *detailPane) changes(b *textBuilder) tea.Cmd {
 		b.dim("Select a component to see what changed since its approval.")
 		return nil
 	}
-	st := d.c.data.status[p.Ref(c)]
+	st := d.c.data.statusOf(p, c)
 	if authOf(st) != model.Changed {
 		switch authOf(st) {
 		case model.Approved:

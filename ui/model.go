@@ -44,11 +44,24 @@ const (
 	MinHeight = 18
 )
 
-// data is what the console shows: packages and their statuses.
+// data is what the console shows: packages and their statuses. Statuses are kept per
+// package: one source may hold several packages with the same name (and so the same refs).
 type data struct {
 	pkgs        []*model.Package
 	sourceDiags []model.Diagnostic
-	status      map[string]trust.Status
+	status      map[*model.Package]map[string]trust.Status
+}
+
+// statusOf is the status trust gave c. A component trust did not rate is "unreviewed",
+// or "blocked" when it cannot be approved at all.
+func (d *data) statusOf(p *model.Package, c *model.Component) trust.Status {
+	if st, ok := d.status[p][p.Ref(c)]; ok {
+		return st
+	}
+	if p.Rejected || c.Contract == nil || (c.Validity != model.Valid && c.Validity != "") {
+		return trust.Status{Ref: p.Ref(c), Authorization: model.Blocked, Reason: "It cannot be approved: it is invalid, skipped, unsupported or inert data."}
+	}
+	return trust.Status{Ref: p.Ref(c), Authorization: model.Unreviewed}
 }
 
 // common is shared by every pane.
@@ -102,7 +115,7 @@ func New(opts Options) *Model {
 		opts:   opts,
 		keys:   DefaultKeyMap(),
 		styles: NewStyles(true),
-		data:   data{status: map[string]trust.Status{}},
+		data:   data{status: map[*model.Package]map[string]trust.Status{}},
 		trust:  &trustBox{},
 		md:     newMarkdownRenderer(),
 		help:   help.New(),
@@ -121,7 +134,7 @@ type (
 	loadedMsg struct {
 		pkgs        []*model.Package
 		sourceDiags []model.Diagnostic
-		status      map[string]trust.Status
+		status      map[*model.Package]map[string]trust.Status
 		err         error
 		trustErr    error
 	}
@@ -161,7 +174,7 @@ func (m *Model) loadCmd() tea.Cmd {
 		t, err := trust.Open(trust.Options{Home: opts.Home})
 		if err != nil {
 			msg.trustErr = err
-			msg.status = map[string]trust.Status{}
+			msg.status = map[*model.Package]map[string]trust.Status{}
 			return msg
 		}
 		box.mu.Lock()
@@ -179,12 +192,10 @@ func dataDir(home string) string {
 	return strings.TrimRight(home, "/") + "/data"
 }
 
-func evaluateAll(t *trust.Trust, pkgs []*model.Package) map[string]trust.Status {
-	out := map[string]trust.Status{}
+func evaluateAll(t *trust.Trust, pkgs []*model.Package) map[*model.Package]map[string]trust.Status {
+	out := make(map[*model.Package]map[string]trust.Status, len(pkgs))
 	for _, p := range pkgs {
-		for ref, st := range t.Evaluate(p) {
-			out[ref] = st
-		}
+		out[p] = t.Evaluate(p)
 	}
 	return out
 }
@@ -242,7 +253,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	}
 	m.data.pkgs, m.data.sourceDiags, m.data.status = msg.pkgs, msg.sourceDiags, msg.status
 	if m.data.status == nil {
-		m.data.status = map[string]trust.Status{}
+		m.data.status = map[*model.Package]map[string]trust.Status{}
 	}
 	if msg.trustErr != nil {
 		m.setFlash("Could not open the trust ledger: "+msg.trustErr.Error(), true)
@@ -259,7 +270,7 @@ func (m *Model) recount() {
 			m.nInvalid++
 		}
 		for _, c := range p.Components {
-			st := m.data.status[p.Ref(c)]
+			st := m.data.statusOf(p, c)
 			if needsReview(c, st) {
 				m.nReview++
 			}
@@ -328,7 +339,7 @@ func (m *Model) approveReason() string {
 	case m.busy:
 		return "A decision is being recorded."
 	}
-	if authOf(m.data.status[p.Ref(c)]) == model.Approved {
+	if authOf(m.data.statusOf(p, c)) == model.Approved {
 		return "Already approved at its current digest."
 	}
 	return ""
@@ -345,7 +356,7 @@ func (m *Model) revokeReason() string {
 	case m.busy:
 		return "A decision is being recorded."
 	}
-	switch authOf(m.data.status[p.Ref(c)]) {
+	switch authOf(m.data.statusOf(p, c)) {
 	case model.Approved, model.Changed:
 		return ""
 	case model.Revoked:
@@ -579,13 +590,7 @@ func (m *Model) decide(d *dialog) tea.Cmd {
 func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 	m.busy = false
 	if msg.pkg < len(m.data.pkgs) && msg.status != nil {
-		p := m.data.pkgs[msg.pkg]
-		for _, c := range p.Components {
-			delete(m.data.status, p.Ref(c))
-		}
-		for ref, st := range msg.status {
-			m.data.status[ref] = st
-		}
+		m.data.status[m.data.pkgs[msg.pkg]] = msg.status
 	}
 	m.detail.forgetDiff(msg.ref)
 	if msg.err != nil {

@@ -42,7 +42,7 @@ func TestProgramApproveAndQuit(t *testing.T) {
 	}, teatest.WithDuration(5*time.Second))
 	typeKeys(tm, "q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
-	if got := authOf(final.data.status[toolRef]); got != model.Approved {
+	if got := authIn(t, final, toolRef); got != model.Approved {
 		t.Fatalf("final status %s, want approved", got)
 	}
 	if got := ledgerAuth(t, final, toolRef); got != model.Approved {

@@ -152,7 +152,7 @@ func (t *treePane) jumpReview(dir int) bool {
 		}
 		p := t.c.data.pkgs[it.pkg]
 		c := p.Components[it.comp]
-		if needsReview(c, t.c.data.status[p.Ref(c)]) {
+		if needsReview(c, t.c.data.statusOf(p, c)) {
 			t.cursor = i
 			t.scrollToCursor()
 			return true
@@ -174,7 +174,7 @@ func (t *treePane) matches(it item, words []string) bool {
 		s := t.c.styles
 		hay = append(hay, string(c.Kind), c.ID, string(c.Kind)+":"+c.ID,
 			validityAnswer(s, c).Word, supportAnswer(s, c).Word,
-			string(authOf(t.c.data.status[p.Ref(c)])))
+			string(authOf(t.c.data.statusOf(p, c))))
 	}
 	text := strings.ToLower(strings.Join(hay, " "))
 	for _, w := range words {
@@ -304,7 +304,7 @@ func (t *treePane) renderRow(it item, selected bool) []string {
 	k := rowKey{it: it, selected: selected, width: t.width}
 	if !it.isPackage() {
 		p := t.c.data.pkgs[it.pkg]
-		k.auth = authOf(t.c.data.status[p.Ref(p.Components[it.comp])])
+		k.auth = authOf(t.c.data.statusOf(p, p.Components[it.comp]))
 	}
 	if r, ok := t.rows[k]; ok {
 		return r
@@ -340,7 +340,7 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 		return []string{t.pad(left, right, selected)}
 	}
 	c := p.Components[it.comp]
-	st := t.c.data.status[p.Ref(c)]
+	st := t.c.data.statusOf(p, c)
 	label := mark + "  " + string(c.Kind) + ":" + display.Line(c.ID)
 	answers := validityAnswer(s, c).render() + " " + supportAnswer(s, c).render() + " " + authAnswer(s, authOf(st)).render()
 	if t.wide() {
@@ -394,5 +394,5 @@ func itemsFor(pkgs []*model.Package) []item {
 
 // statusFor is the status of a component by its ref.
 func (c *common) statusFor(p *model.Package, comp *model.Component) trust.Status {
-	return c.data.status[p.Ref(comp)]
+	return c.data.statusOf(p, comp)
 }

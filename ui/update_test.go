@@ -29,7 +29,14 @@ func selectRef(t *testing.T, m *Model, ref string) {
 
 func authIn(t *testing.T, m *Model, ref string) model.Authorization {
 	t.Helper()
-	return authOf(m.data.status[ref])
+	for _, p := range m.data.pkgs {
+		for _, c := range p.Components {
+			if p.Ref(c) == ref {
+				return authOf(m.data.statusOf(p, c))
+			}
+		}
+	}
+	return ""
 }
 
 // ledgerAuth reads the decision back from disk, through a fresh trust, so a test can
@@ -118,7 +125,7 @@ func TestCancel(t *testing.T) {
 			}
 			// n after the dialog closed is "next to review" again, not a second cancel.
 			press(t, m, "n")
-			if _, c, _, _ := m.selection(); c == nil || !needsReview(c, m.data.status[m.data.pkgs[0].Ref(c)]) {
+			if _, c, _, _ := m.selection(); c == nil || !needsReview(c, m.data.statusOf(m.data.pkgs[0], c)) {
 				t.Errorf("n did not move to a component needing review")
 			}
 		})

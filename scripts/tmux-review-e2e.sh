@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# End-to-end run of the review console in a real terminal: tmux starts `vouch review
+# examples` with a temporary home, a component is approved by key presses only, the
+# console quits, and `vouch status --json` must report the component approved.
+# Needs go and tmux; installs nothing. Uses its own tmux socket, so no user session is touched.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d)
+sock="$work/tmux.sock"
+session=vouch-e2e
+cleanup() {
+  tmux -S "$sock" kill-server >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "tmux-review-e2e: $*" >&2
+  echo "---- last screen ----" >&2
+  tmux -S "$sock" capture-pane -p -t "$session" >&2 2>/dev/null || true
+  exit 1
+}
+
+screen() { tmux -S "$sock" capture-pane -p -t "$session" 2>/dev/null || true; }
+
+# wait_for TEXT: poll the screen until TEXT appears (15 s).
+wait_for() {
+  for _ in $(seq 1 150); do
+    if screen | grep -qF -- "$1"; then return 0; fi
+    sleep 0.1
+  done
+  fail "timed out waiting for: $1"
+}
+
+keys() { tmux -S "$sock" send-keys -t "$session" "$@"; }
+
+echo "building vouch"
+go build -o "$work/vouch" ./cmd/vouch
+home="$work/home"
+ref='@acme/web-notes#tool:clip'
+
+tmux -S "$sock" new-session -d -x 120 -y 40 -s "$session" \
+  "cd '$PWD' && TERM=xterm-256color '$work/vouch' --home '$home' review examples; echo \$? > '$work/exit'; sleep 60"
+
+wait_for "need review"
+
+# Filter to the package, select its tool, approve it.
+keys -l '/'
+keys -l 'web-notes'
+keys Enter
+wait_for "/web-notes"
+keys -l 'g'
+keys -l 'j'
+keys -l 'a'
+wait_for "Approve $ref?"
+# Enter must not confirm.
+keys Enter
+sleep 0.3
+screen | grep -qF "Approve $ref?" || fail "Enter closed the confirmation"
+keys -l 'y'
+wait_for "Approved $ref."
+wait_for "✓ approved"
+keys -l 'q'
+
+for _ in $(seq 1 100); do
+  [ -f "$work/exit" ] && break
+  sleep 0.1
+done
+[ -f "$work/exit" ] || fail "the console did not quit on q"
+code=$(cat "$work/exit")
+[ "$code" = 0 ] || fail "vouch review exited $code"
+
+"$work/vouch" --home "$home" status --json examples/splice/web-notes > "$work/status.json" || true
+cat > "$work/check.go" <<'GO'
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+func main() {
+	data, err := os.ReadFile(os.Args[1])
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	var rep struct {
+		Packages []struct {
+			Components []struct {
+				Ref           string `json:"ref"`
+				Authorization string `json:"authorization"`
+			} `json:"components"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		fmt.Println("status --json did not decode:", err)
+		os.Exit(1)
+	}
+	for _, p := range rep.Packages {
+		for _, c := range p.Components {
+			if c.Ref == os.Args[2] {
+				fmt.Println(c.Ref, c.Authorization)
+				if c.Authorization == "approved" {
+					os.Exit(0)
+				}
+				os.Exit(1)
+			}
+		}
+	}
+	fmt.Println(os.Args[2], "not in the status report")
+	os.Exit(1)
+}
+GO
+(cd "$work" && go run check.go status.json "$ref") || fail "status --json does not show $ref approved"
+echo "tmux-review-e2e: ok"
