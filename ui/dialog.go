@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // dialog is the confirmation of an approval or revocation. It lists exactly what the
@@ -113,6 +114,7 @@ func (d *dialog) SetSize(w, h int) {
 	fw := d.c.styles.Dialog.GetHorizontalFrameSize()
 	fh := d.c.styles.Dialog.GetVerticalFrameSize()
 	d.vp.SetWidth(max(1, w-fw))
+	d.vp.SetContent(ansi.Wrap(d.body, max(1, w-fw), ""))
 	lines := d.vp.TotalLineCount()
 	d.vp.SetHeight(max(1, min(lines, h-fh-2)))
 }

@@ -54,7 +54,7 @@ func DefaultKeyMap() KeyMap {
 // ShortHelp is the one-line help of the browsing state.
 func (k KeyMap) ShortHelp() []key.Binding {
 	// Actions and the way out first: a narrow window cuts the tail of this line.
-	return []key.Binding{k.Approve, k.Revoke, k.NextReview, k.Help, k.Quit, k.Down, k.NextTab, k.Filter, k.Raw}
+	return []key.Binding{k.Approve, k.Revoke, k.Instructions, k.NextReview, k.Help, k.Quit, k.Down, k.NextTab, k.Filter, k.Raw}
 }
 
 // FullHelp is the help that `?` opens.

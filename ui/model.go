@@ -322,8 +322,9 @@ func (m *Model) updateKeys() {
 	k.NextReview.SetEnabled(browsing && review)
 	k.PrevReview.SetEnabled(browsing && review)
 	k.ClearFilter.SetEnabled(browsing && m.tree.filter.Value() != "")
-	k.Confirm.SetEnabled(m.dialog != nil && m.dialog.grant.Blocked == "" && !m.busy)
-	k.Cancel.SetEnabled(m.dialog != nil)
+	previewReady := m.prompt != nil && m.prompt.preview != nil && m.prompt.preview.Conflict == nil
+	k.Confirm.SetEnabled(!m.busy && ((m.dialog != nil && m.dialog.grant.Blocked == "") || previewReady))
+	k.Cancel.SetEnabled(m.dialog != nil || m.prompt != nil)
 }
 
 // approveReason says why `a` cannot apply to the selection, "" when it can.

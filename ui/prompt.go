@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 
 	"vouch/model"
 	"vouch/trust"
@@ -17,6 +16,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // targetPrompt is the instruction activation flow: ask where (codex, claude or a file),
@@ -32,6 +32,7 @@ type targetPrompt struct {
 	vp        viewport.Model
 	width     int
 	height    int
+	body      string
 }
 
 type (
@@ -54,6 +55,9 @@ type promptKeys struct{ k *KeyMap }
 
 func (p promptKeys) ShortHelp() []key.Binding {
 	enter := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "preview target"))
+	if p.k.Confirm.Enabled() {
+		enter.SetEnabled(false) // the preview is showing: only y writes
+	}
 	return []key.Binding{enter, p.k.Confirm, p.k.Cancel}
 }
 func (p promptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
@@ -98,6 +102,9 @@ func (t *targetPrompt) SetSize(w, h int) {
 	t.input.SetWidth(max(1, w-fw-len(t.input.Prompt)-1))
 	t.vp.SetWidth(max(1, w-fw))
 	t.vp.SetHeight(max(1, h-fh-6))
+	if t.body != "" {
+		t.vp.SetContent(ansi.Wrap(t.body, max(1, t.vp.Width()), ""))
+	}
 }
 
 func (t *targetPrompt) update(msg tea.Msg) tea.Cmd {
@@ -118,7 +125,7 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if pr.preview != nil {
 		switch {
-		case key.Matches(msg, m.keys.Confirm) && pr.preview.Conflict == nil:
+		case key.Matches(msg, m.keys.Confirm):
 			return m.commitPreview()
 		case msg.String() == "n" || msg.String() == "N":
 			m.prompt = nil
@@ -130,7 +137,8 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		case msg.String() == "k" || msg.String() == "up" || key.Matches(msg, m.keys.PageUp):
 			pr.vp.ScrollUp(1)
 		case msg.String() == "backspace":
-			pr.preview, pr.err = nil, ""
+			pr.preview, pr.err, pr.body = nil, "", ""
+			m.updateKeys()
 			return pr.input.Focus()
 		}
 		return nil
@@ -300,7 +308,8 @@ func (t *targetPrompt) buildPreview() {
 		b.blank()
 		writeUnified(b, pv.Diff)
 	}
-	t.vp.SetContent(b.String())
+	t.body = b.String()
+	t.vp.SetContent(ansi.Wrap(t.body, max(1, t.vp.Width()), ""))
 }
 
 // View renders the flow's box.
@@ -329,5 +338,3 @@ func (t *targetPrompt) View() string {
 	}
 	return s.Dialog.Width(t.width).Render(lipgloss.JoinVertical(lipgloss.Left, lines...))
 }
-
-var _ = strings.TrimSpace
