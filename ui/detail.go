@@ -102,8 +102,9 @@ func (d *detailPane) invalidateRendering() {
 	d.rendered = map[string]renderedMsg{}
 }
 
-func (d *detailPane) forgetDiff(ref string) {
-	delete(d.diffs, ref)
+// forgetDiffs drops every computed diff: a decision changes what they compare against.
+func (d *detailPane) forgetDiffs() {
+	d.diffs = map[string]diffResult{}
 }
 
 // ShortHelp and FullHelp make the pane a help.KeyMap.
@@ -539,7 +540,8 @@ func (d *detailPane) changes(b *textBuilder) tea.Cmd {
 		}
 		return nil
 	}
-	ref := p.Ref(c)
+	// Keyed by package too: packages of one source may share a name, and so refs.
+	ref := fmt.Sprintf("%p|%s", p, p.Ref(c))
 	r, ok := d.diffs[ref]
 	if !ok {
 		b.dim("Computing the difference…")

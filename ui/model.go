@@ -593,7 +593,7 @@ func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 	if msg.pkg < len(m.data.pkgs) && msg.status != nil {
 		m.data.status[m.data.pkgs[msg.pkg]] = msg.status
 	}
-	m.detail.forgetDiff(msg.ref)
+	m.detail.forgetDiffs()
 	if msg.err != nil {
 		m.setFlash(fmt.Sprintf("Could not %s %s: %v", msg.action, display.Line(msg.ref), msg.err), true)
 	} else if msg.action == trust.ActionApprove {
