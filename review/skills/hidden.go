@@ -2,12 +2,12 @@ package skills
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
@@ -34,23 +34,60 @@ const (
 // spans and code blocks are shown verbatim and are not reported, except for invisible
 // characters, which are reported wherever they occur.
 func ScanHidden(markdown string, firstLine int) []model.HiddenContent {
+	out, _ := scanHidden(markdown, firstLine)
+	return out
+}
+
+// Thresholds past which goldmark's cost grows quadratically (nesting depth, link
+// definitions cut from one paragraph); above them the scan switches to a conservative
+// pattern match that reports more, never less.
+const (
+	maxNesting  = 100
+	maxLinkDefs = 2000
+	maxPipes    = 1000 // table columns on one line
+	maxOpeners  = 2000 // "<!" and "<?": each unclosed one makes goldmark scan to the end
+)
+
+// scanHidden is ScanHidden that also reports whether it fell back to the conservative
+// scan because the markdown is built to make a parser slow.
+func scanHidden(markdown string, firstLine int) ([]model.HiddenContent, bool) {
 	if firstLine < 1 {
 		firstLine = 1
 	}
 	src := []byte(markdown)
 	lines := newLineIndex(src, firstLine)
+	if depth, defs, pipes := shape(markdown); depth > maxNesting || defs > maxLinkDefs || pipes > maxPipes ||
+		strings.Count(markdown, "<!")+strings.Count(markdown, "<?") > maxOpeners {
+		out := conservative(markdown, lines)
+		out = append(out, scanInvisible(markdown, lines)...)
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+		return out, true
+	}
 	var out []model.HiddenContent
 
-	rec := &linkDefRecorder{}
-	md := goldmark.New(
-		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
-		goldmark.WithParserOptions(
-			// After the table transformer (200), before the link reference one (100): the
-			// recorder sees the paragraph lines the link definitions are about to be cut from.
-			parser.WithParagraphTransformers(util.Prioritized(rec, 150)),
+	before, after := &paraRecorder{}, &paraRecorder{}
+	// Block structure, paragraph transformers and the inline parsers that decide what is
+	// raw HTML are glamour's (goldmark with GFM tables and definition lists). Links,
+	// emphasis, strikethrough and linkify are left out: without them more text is a raw
+	// HTML candidate, never less (a "<b>" link destination is reported as a tag), and
+	// goldmark's link and emphasis handling is quadratic on hostile input.
+	p := parser.NewParser(
+		parser.WithBlockParsers(append(parser.DefaultBlockParsers(),
+			util.Prioritized(extension.NewDefinitionListParser(), 101),
+			util.Prioritized(extension.NewDefinitionDescriptionParser(), 102))...),
+		parser.WithInlineParsers(
+			util.Prioritized(parser.NewCodeSpanParser(), 100),
+			util.Prioritized(parser.NewAutoLinkParser(), 300),
+			util.Prioritized(parser.NewRawHTMLParser(), 400),
 		),
+		// Lower priorities run first: snapshot each paragraph before and after the link
+		// reference transformer (100), before the table transformer (200) takes lines.
+		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(),
+			util.Prioritized(before, 50),
+			util.Prioritized(after, 150),
+			util.Prioritized(extension.NewTableParagraphTransformer(), 200))...),
 	)
-	doc := md.Parser().Parse(text.NewReader(src))
+	doc := p.Parse(text.NewReader(src))
 
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -102,34 +139,118 @@ func ScanHidden(markdown string, firstLine int) []model.HiddenContent {
 		return ast.WalkContinue, nil
 	})
 
-	for _, d := range rec.removed(src) {
+	for _, d := range linkDefs(src, before, after) {
 		out = append(out, model.HiddenContent{Kind: HiddenLinkDef, Line: lines.line(d.start), Text: d.text})
 	}
 	out = append(out, scanInvisible(markdown, lines)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out, false
+}
+
+// shape estimates the deepest container nesting (block quote and list markers and
+// indentation at the start of a line), counts lines that look like link definitions and
+// finds the most pipes on one line.
+func shape(md string) (depth, defs, pipes int) {
+	for len(md) > 0 {
+		line := md
+		if i := strings.IndexByte(md, '\n'); i >= 0 {
+			line, md = md[:i], md[i+1:]
+		} else {
+			md = ""
+		}
+		d, spaces := 0, 0
+		j := 0
+	prefix:
+		for j < len(line) {
+			switch c := line[j]; {
+			case c == ' ':
+				spaces++
+			case c == '\t':
+				spaces += 4
+			case c == '>':
+				d++
+			case (c == '-' || c == '*' || c == '+') && j+1 < len(line) && (line[j+1] == ' ' || line[j+1] == '\t'):
+				d++
+			case c >= '0' && c <= '9':
+				k := j
+				for k < len(line) && line[k] >= '0' && line[k] <= '9' {
+					k++
+				}
+				if k < len(line) && (line[k] == '.' || line[k] == ')') {
+					d++
+					j = k
+				} else {
+					break prefix
+				}
+			default:
+				break prefix
+			}
+			j++
+		}
+		if n := strings.Count(line, "|"); n > pipes {
+			pipes = n
+		}
+		if d += spaces / 2; d > depth {
+			depth = d
+		}
+		if rest := line[j:]; strings.HasPrefix(rest, "[") && strings.Contains(rest, "]:") {
+			defs++
+		}
+	}
+	return depth, defs, pipes
+}
+
+var (
+	reComment = regexp.MustCompile(`(?s)<!--.*?(?:-->|$)`)
+	reTag     = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<\?.*?\?>|<![A-Za-z][^>]*>|<!\[CDATA\[.*?\]\]>`)
+	reLinkDef = regexp.MustCompile(`(?m)^[ \t>*+\-0-9.)]*\[[^\]\n]+\]:.*$`)
+)
+
+// conservative lists everything that looks like an HTML comment, tag or link definition,
+// code or not: the fallback for markdown built to make the real parser slow.
+func conservative(md string, lines lineIndex) []model.HiddenContent {
+	var out []model.HiddenContent
+	comments := reComment.FindAllStringIndex(md, -1)
+	for _, m := range comments {
+		out = append(out, model.HiddenContent{Kind: HiddenComment, Line: lines.line(m[0]), Text: md[m[0]:m[1]]})
+	}
+	inComment := func(off int) bool {
+		i := sort.Search(len(comments), func(i int) bool { return comments[i][1] > off })
+		return i < len(comments) && comments[i][0] <= off
+	}
+	for _, m := range reTag.FindAllStringIndex(md, -1) {
+		if !inComment(m[0]) {
+			out = append(out, model.HiddenContent{Kind: HiddenTag, Line: lines.line(m[0]), Text: md[m[0]:m[1]]})
+		}
+	}
+	for _, m := range reLinkDef.FindAllStringIndex(md, -1) {
+		out = append(out, model.HiddenContent{Kind: HiddenLinkDef, Line: lines.line(m[0]), Text: strings.TrimRight(md[m[0]:m[1]], "\r")})
+	}
 	return out
 }
 
-// linkDefRecorder snapshots every paragraph's lines before goldmark's link reference
-// transformer cuts the definitions out of it; the difference afterwards is exactly the
-// text the renderer swallowed, duplicates included (goldmark keeps only the first
-// definition of a label in its context but hides all of them).
-type linkDefRecorder struct {
-	paras []recorded
+// paraRecorder snapshots the lines of every paragraph it sees. Two of them bracket
+// goldmark's link reference transformer; the lines it cut are exactly the definitions the
+// renderer swallows, duplicates included (goldmark keeps only the first definition of a
+// label in its context but hides all of them).
+type paraRecorder struct {
+	order []*ast.Paragraph
+	lines map[*ast.Paragraph][]text.Segment
 }
 
-type recorded struct {
-	node  *ast.Paragraph
-	lines []text.Segment
-}
-
-func (r *linkDefRecorder) Transform(node *ast.Paragraph, _ text.Reader, _ parser.Context) {
+func (r *paraRecorder) Transform(node *ast.Paragraph, _ text.Reader, _ parser.Context) {
+	if r.lines == nil {
+		r.lines = map[*ast.Paragraph][]text.Segment{}
+	}
 	segs := node.Lines()
 	cp := make([]text.Segment, segs.Len())
 	for i := range cp {
 		cp[i] = segs.At(i)
 	}
-	r.paras = append(r.paras, recorded{node: node, lines: cp})
+	if _, ok := r.lines[node]; !ok {
+		r.order = append(r.order, node)
+	}
+	r.lines[node] = cp
 }
 
 type linkDef struct {
@@ -137,13 +258,14 @@ type linkDef struct {
 	text  string
 }
 
-func (r *linkDefRecorder) removed(src []byte) []linkDef {
+func linkDefs(src []byte, before, after *paraRecorder) []linkDef {
 	var out []linkDef
-	for _, p := range r.paras {
+	for _, node := range before.order {
+		// A paragraph that consisted only of definitions was removed from the tree and
+		// never reached the second recorder: all of its lines were cut.
 		kept := map[int]bool{}
-		segs := p.node.Lines()
-		for i := 0; i < segs.Len(); i++ {
-			kept[segs.At(i).Start] = true
+		for _, s := range after.lines[node] {
+			kept[s.Start] = true
 		}
 		var cur *linkDef
 		flush := func() {
@@ -153,13 +275,13 @@ func (r *linkDefRecorder) removed(src []byte) []linkDef {
 				cur = nil
 			}
 		}
-		for _, s := range p.lines {
+		for _, s := range before.lines[node] {
 			if kept[s.Start] {
 				flush()
 				continue
 			}
 			v := string(s.Value(src))
-			// A removed run can hold several definitions; each starts with '['.
+			// A cut run can hold several definitions; each starts with '['.
 			if cur == nil || strings.HasPrefix(strings.TrimLeft(v, " \t"), "[") {
 				flush()
 				cur = &linkDef{start: s.Start}

@@ -162,14 +162,14 @@ func Parse(data []byte, dirName, file string) (sk *Skill, diags []model.Diagnost
 	if strings.HasPrefix(s, "\uFEFF") {
 		p.errorf("skill-bom", "", 1, specFM, "SKILL.md starts with a byte order mark; it must start with the --- line of its YAML frontmatter (skills-ref rejects it too), so save it without a BOM")
 		sk.Body = s
-		sk.Hidden = ScanHidden(s, 1)
+		sk.Hidden = p.scan(s, 1)
 		return sk, p.diags
 	}
 
 	fm, body, bodyLine, ok := splitFrontmatter(s, p)
 	if !ok {
 		sk.Body = s
-		sk.Hidden = ScanHidden(s, 1)
+		sk.Hidden = p.scan(s, 1)
 		return sk, p.diags
 	}
 	sk.HasFrontmatter = true
@@ -177,7 +177,7 @@ func Parse(data []byte, dirName, file string) (sk *Skill, diags []model.Diagnost
 	sk.BodyLine = bodyLine
 	// The frontmatter's values reach the model as the skill's name and description, so
 	// invisible characters there matter as much as in the body.
-	sk.Hidden = append(scanInvisible(fm, newLineIndex([]byte(fm), 2)), ScanHidden(body, bodyLine)...)
+	sk.Hidden = append(scanInvisible(fm, newLineIndex([]byte(fm), 2)), p.scan(body, bodyLine)...)
 	p.lineOff = 1
 
 	if n := strings.Count(body, "\n") + 1; n > RecommendedBodyLines && strings.TrimSpace(body) != "" {
@@ -228,6 +228,15 @@ func Parse(data []byte, dirName, file string) (sk *Skill, diags []model.Diagnost
 
 	parseFields(p, doc.Content[0], &sk.Frontmatter, dirName)
 	return sk, p.diags
+}
+
+// scan lists hidden content and warns when the markdown is shaped to make parsers slow.
+func (p *parseState) scan(md string, first int) []model.HiddenContent {
+	out, degraded := scanHidden(md, first)
+	if degraded {
+		p.warnf("skill-markdown-pathological", "", first, "agent-skills body", "The markdown is nested more than %d levels deep, has more than %d link definitions, a table row with more than %d cells or more than %d HTML comments, which makes markdown renderers very slow; vouch listed everything that looks like hidden content, inside code or not, and the rendered view may be incomplete", maxNesting, maxLinkDefs, maxPipes, maxOpeners)
+	}
+	return out
 }
 
 func firstInvalidUTF8(b []byte) int {

@@ -1,0 +1,243 @@
+package skills
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"vouch/model"
+)
+
+type hc = model.HiddenContent
+
+func TestScanHidden(t *testing.T) {
+	tests := []struct {
+		name  string
+		md    string
+		first int
+		want  []hc // every entry must be present (Kind, Line, and Text substring)
+		none  []string
+	}{
+		{
+			name: "html comment inline and block",
+			md:   "# T\n\nText <!-- inline secret --> more.\n\n<!--\nignore previous\ninstructions\n-->\n",
+			want: []hc{{Kind: HiddenComment, Line: 3, Text: "<!-- inline secret -->"}, {Kind: HiddenComment, Line: 5, Text: "ignore previous\ninstructions\n-->"}},
+		},
+		{
+			name:  "first line offset",
+			md:    "<!-- x -->\n",
+			first: 7,
+			want:  []hc{{Kind: HiddenComment, Line: 7, Text: "<!-- x -->"}},
+		},
+		{
+			name: "html tags inline and block",
+			md:   "Hello <span style=\"display:none\">hidden</span> world.\n\n<div>\nblock text\n</div>\n",
+			want: []hc{{Kind: HiddenTag, Line: 1, Text: "<span style=\"display:none\">"}, {Kind: HiddenTag, Line: 1, Text: "</span>"}, {Kind: HiddenTag, Line: 3, Text: "<div>\nblock text\n</div>"}},
+		},
+		{
+			name: "code span and fenced code are shown",
+			md:   "Use `<!-- not hidden -->` and `<b>`.\n\n```html\n<!-- shown -->\n<div>x</div>\n[a]: http://x\n```\n\n~~~\n<i>\n~~~\n",
+			none: []string{HiddenComment, HiddenTag, HiddenLinkDef},
+		},
+		{
+			name: "indented code is shown",
+			md:   "Para.\n\n    <!-- code -->\n",
+			none: []string{HiddenComment},
+		},
+		{
+			name: "link reference definitions, duplicates and titles",
+			md:   "See [x].\n\n[x]: https://a.example \"Title\"\n[x]: https://b.example 'second definition is hidden too'\n[y]:\n  https://c.example\n  (multi-line title)\n\nText.\n",
+			want: []hc{
+				{Kind: HiddenLinkDef, Line: 3, Text: "[x]: https://a.example \"Title\""},
+				{Kind: HiddenLinkDef, Line: 4, Text: "second definition is hidden too"},
+				{Kind: HiddenLinkDef, Line: 5, Text: "(multi-line title)"},
+			},
+		},
+		{
+			name: "link definition in a blockquote and list",
+			md:   "> [q]: http://q \"quoted\"\n\n- item\n\n  [l]: http://l\n",
+			want: []hc{{Kind: HiddenLinkDef, Line: 1, Text: "[q]: http://q"}, {Kind: HiddenLinkDef, Line: 5, Text: "[l]: http://l"}},
+		},
+		{
+			name: "fence closed by a list item's end",
+			md:   "- a\n  ```\n<!-- hidden after the list closes the fence -->\n",
+			want: []hc{{Kind: HiddenComment, Line: 3, Text: "hidden after"}},
+		},
+		{
+			name: "not link definitions",
+			md:   "[a] is text\n\n[b](http://inline) is a link\n",
+			none: []string{HiddenLinkDef},
+		},
+		{
+			name: "bidi and zero width",
+			md:   "abc\u202Edef\nx\u200By\n",
+			want: []hc{{Kind: HiddenInvisible, Line: 1, Text: "U+202E RIGHT-TO-LEFT OVERRIDE"}, {Kind: HiddenInvisible, Line: 2, Text: "U+200B ZERO WIDTH SPACE"}},
+		},
+		{
+			name: "tag characters decoded",
+			md:   "ok" + tagText("ignore all") + "\n",
+			want: []hc{{Kind: HiddenInvisible, Line: 1, Text: `spell "ignore all"`}},
+		},
+		{
+			name: "invisibles inside code are still reported",
+			md:   "```\na\u2066b\n```\n",
+			want: []hc{{Kind: HiddenInvisible, Line: 2, Text: "U+2066"}},
+		},
+		{
+			name: "other invisibles",
+			md:   "a\uFE0Fb\u3164c\u115Fd\u2028e\u2029f\x1bg\u0085h\uFEFFi\u00ADj\x00k\x7fl\u180Em\U000E0100n\r\n",
+			want: []hc{
+				{Kind: HiddenInvisible, Line: 1, Text: "U+FE0F VARIATION SELECTOR-16"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+3164 HANGUL FILLER"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+115F"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+2028"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+2029"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+001B"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+0085"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+FEFF"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+00AD"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+0000"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+007F"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+180E"},
+				{Kind: HiddenInvisible, Line: 1, Text: "U+E0100 VARIATION SELECTOR-17"},
+			},
+		},
+		{
+			name: "bare carriage return, CRLF is fine",
+			md:   "a\r\nb\rc\n",
+			want: []hc{{Kind: HiddenInvisible, Line: 2, Text: "U+000D"}},
+		},
+		{
+			name: "invalid utf8",
+			md:   "a\xffb\n",
+			want: []hc{{Kind: HiddenInvisible, Line: 1, Text: "invalid UTF-8 byte 0xFF"}},
+		},
+		{
+			name: "plain text has nothing",
+			md:   "# Title\n\nPlain *text* with a [link](http://x) and <https://auto.link>, a < b > c.\n\ttabbed\n",
+			none: []string{HiddenComment, HiddenTag, HiddenLinkDef, HiddenInvisible},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			first := tc.first
+			if first == 0 {
+				first = 1
+			}
+			got := ScanHidden(tc.md, first)
+			for _, w := range tc.want {
+				ok := false
+				for _, g := range got {
+					if g.Kind == w.Kind && g.Line == w.Line && strings.Contains(g.Text, w.Text) {
+						ok = true
+						break
+					}
+				}
+				if !ok {
+					t.Errorf("missing %+v in %+v", w, got)
+				}
+			}
+			for _, k := range tc.none {
+				for _, g := range got {
+					if g.Kind == k {
+						t.Errorf("unexpected %+v", g)
+					}
+				}
+			}
+		})
+	}
+}
+
+func tagText(s string) string {
+	var b strings.Builder
+	b.WriteRune(0xE0001)
+	for _, r := range s {
+		b.WriteRune(0xE0000 + r)
+	}
+	b.WriteRune(0xE007F)
+	return b.String()
+}
+
+func TestScanHiddenRunsGrouped(t *testing.T) {
+	got := ScanHidden("x"+strings.Repeat("\u200B", 5000)+"y\n", 1)
+	if len(got) != 1 || !strings.HasPrefix(got[0].Text, "5000 invisible characters: U+200B ZERO WIDTH SPACE") {
+		t.Fatalf("got %d entries: %.200v", len(got), got)
+	}
+}
+
+func TestParseHiddenInFrontmatterAndBody(t *testing.T) {
+	data := []byte("---\nname: x\ndescription: Safe\u202E text\n---\n\n<!-- secret -->\n")
+	sk, _ := Parse(data, "x", "SKILL.md")
+	want := map[string]int{HiddenInvisible: 3, HiddenComment: 6}
+	for _, h := range sk.Hidden {
+		if line, ok := want[h.Kind]; ok && line == h.Line {
+			delete(want, h.Kind)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("missing %v in %+v", want, sk.Hidden)
+	}
+}
+
+// Hostile markdown must not make the scanner slow: the console runs it on every SKILL.md.
+func TestScanHiddenPathological(t *testing.T) {
+	inputs := map[string]string{
+		"brackets":  strings.Repeat("[", 200000),
+		"comments":  strings.Repeat("<!--", 100000),
+		"emphasis":  strings.Repeat("*a_", 100000),
+		"tags":      strings.Repeat("<a ", 100000),
+		"linkdefs":  strings.Repeat("[a]: b\n", 50000),
+		"backticks": strings.Repeat("`", 100000) + "x" + strings.Repeat("``", 1000),
+		"nesting":   strings.Repeat("> - ", 20000) + "x",
+		"quote":     strings.Repeat(">", 200000) + "x",
+		"list":      strings.Repeat("- ", 200000) + "x",
+		"links":     strings.Repeat("[a](", 200000),
+		"unclosed":  strings.Repeat("a <!-- ", 150000),
+		"table":     "|" + strings.Repeat("a|", 100000) + "\n|" + strings.Repeat("-|", 100000) + "\n",
+		"lines":     strings.Repeat("a\n", 500000),
+	}
+	for name, in := range inputs {
+		start := time.Now()
+		ScanHidden(in, 1)
+		if el := time.Since(start); el > 3*time.Second {
+			t.Errorf("%s: %v", name, el)
+		}
+	}
+}
+
+func FuzzScanHidden(f *testing.F) {
+	f.Add("<!-- a -->\n[x]: y \"t\"\n`<b>`\n\u202E")
+	f.Add("- a\n  ```\n<div>\n")
+	f.Add("> [q]: http://q\n\n```\n<!-- -->\n```\n")
+	f.Fuzz(func(t *testing.T, md string) {
+		lines := strings.Count(md, "\n") + 1
+		for _, h := range ScanHidden(md, 3) {
+			if h.Line < 3 || h.Line > lines+2 {
+				t.Fatalf("line %d out of range for %d lines: %+v", h.Line, lines, h)
+			}
+			if h.Text == "" {
+				t.Fatalf("empty text %+v", h)
+			}
+		}
+	})
+}
+
+func TestScanHiddenDegraded(t *testing.T) {
+	md := strings.Repeat(">", 150) + " x\n\n```\n<!-- in code -->\n```\n[d]: http://x\n"
+	got, degraded := scanHidden(md, 1)
+	if !degraded {
+		t.Fatal("not degraded")
+	}
+	var kinds []string
+	for _, h := range got {
+		kinds = append(kinds, h.Kind+"@"+fmt.Sprint(h.Line))
+	}
+	if want := "html-comment@4 link-definition@6"; strings.Join(kinds, " ") != want {
+		t.Errorf("got %v, want %s", kinds, want)
+	}
+	_, ds := Parse([]byte("---\nname: x\ndescription: d\n---\n"+md), "x", "SKILL.md")
+	if d := find(ds, "skill-markdown-pathological"); d == nil || d.Line != 5 || d.Severity != model.SeverityWarning {
+		t.Errorf("diagnostic %+v", d)
+	}
+}

@@ -1,0 +1,254 @@
+package skills
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+)
+
+const goodSkill = "---\nname: review\ndescription: Reviews code. Use when asked for a review.\nallowed-tools: Bash(git diff:*) Read\nlicense: MIT\nmetadata:\n  author: me\n---\n# Review\n\n<!-- hidden note -->\nSteps.\n"
+
+// tree writes files (path → content; content "->target" makes a symlink).
+func tree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case strings.HasPrefix(c, "->"):
+			if err := os.Symlink(strings.TrimPrefix(c, "->"), full); err != nil {
+				t.Fatal(err)
+			}
+		case c == "<dir>":
+			if err := os.MkdirAll(full, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		case c == "<fifo>":
+			if err := syscall.Mkfifo(full, 0o644); err != nil {
+				t.Skip("mkfifo:", err)
+			}
+		default:
+			mode := os.FileMode(0o644)
+			if strings.HasSuffix(p, ".sh") {
+				mode = 0o755
+			}
+			if err := os.WriteFile(full, []byte(c), mode); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return root
+}
+
+func openRoot(t *testing.T, dir string, lim fsguard.Limits) *fsguard.Root {
+	t.Helper()
+	r, err := fsguard.Open(dir, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func sha(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+func diagCodes(c *model.Component) string { return strings.Join(codes(c.Diagnostics), ",") }
+
+func TestLoadFullSkill(t *testing.T) {
+	dir := tree(t, map[string]string{
+		"skills/review/SKILL.md":            goodSkill,
+		"skills/review/scripts/run.sh":      "#!/bin/sh\necho hi\n",
+		"skills/review/references/guide.md": "guide",
+		"skills/review/shared.txt":          "->../../shared/data.txt",
+		"shared/data.txt":                   "shared bytes",
+		"skills/review/lib":                 "->../../shared",
+		"skills/review/passwd":              "->/etc/passwd",
+		"skills/review/outside":             "->../../../outside",
+		"skills/review/gone":                "->nowhere",
+		"skills/review/pipe":                "<fifo>",
+		"skills/review/up":                  "->..",
+		"README.md":                         "not part of the skill",
+	})
+	root := openRoot(t, dir, fsguard.DefaultLimits())
+	c := Load(root, "skills/review")
+	if c.Validity != model.Valid || c.Contract == nil {
+		t.Fatalf("validity %s, diagnostics %s", c.Validity, diagCodes(c))
+	}
+	if c.Kind != model.KindSkill || c.ID != "review" || c.BodyFile != "skills/review/SKILL.md" {
+		t.Errorf("identity %s %s %s", c.Kind, c.ID, c.BodyFile)
+	}
+	want := map[string]model.File{
+		"skills/review/SKILL.md":            {Size: int64(len(goodSkill)), SHA256: sha(goodSkill)},
+		"skills/review/lib/data.txt":        {Size: 12, SHA256: sha("shared bytes")},
+		"skills/review/references/guide.md": {Size: 5, SHA256: sha("guide")},
+		"skills/review/scripts/run.sh":      {Size: 18, SHA256: sha("#!/bin/sh\necho hi\n"), Exec: true},
+		"skills/review/shared.txt":          {Size: 12, SHA256: sha("shared bytes")},
+	}
+	if len(c.Files) != len(want) {
+		t.Errorf("files %+v", c.Files)
+	}
+	for _, f := range c.Files {
+		w, ok := want[f.Path]
+		if !ok || f.Size != w.Size || f.SHA256 != w.SHA256 || f.Exec != w.Exec {
+			t.Errorf("file %+v, want %+v", f, w)
+		}
+	}
+	if len(c.Contract.Files) != len(c.Files) {
+		t.Errorf("contract files differ")
+	}
+	for _, code := range []string{"skill-file-escape", "skill-file-dangling", "skill-file-special", "skill-file-loop"} {
+		if find(c.Diagnostics, code) == nil {
+			t.Errorf("missing %s in %s", code, diagCodes(c))
+		}
+	}
+	if n := strings.Count(diagCodes(c), "skill-file-escape"); n != 2 {
+		t.Errorf("want 2 escapes (absolute and ../), got %d: %s", n, diagCodes(c))
+	}
+	sum := strings.Join(c.Summary, " ")
+	for _, s := range []string{"Adds instructions the agent loads when a task matches: Reviews code. Use when asked for a review.", "pre-approve these tools: Bash(git diff:*), Read", "scripts/run.sh"} {
+		if !strings.Contains(sum, s) {
+			t.Errorf("summary %q lacks %q", sum, s)
+		}
+	}
+	if len(c.Capabilities) == 0 || c.Capabilities[0].Kind != model.CapModelContext {
+		t.Errorf("capabilities %+v", c.Capabilities)
+	}
+	if v, _ := c.Details.Get("license"); v != "MIT" {
+		t.Errorf("details %+v", c.Details)
+	}
+	if v, _ := c.Contract.Fields.Get("allowed-tools"); strings.Join(v.([]string), "|") != "Bash(git diff:*)|Read" {
+		t.Errorf("contract allowed-tools %v", v)
+	}
+	if _, ok := c.Contract.Fields.Get("license"); ok {
+		t.Errorf("license is not security-relevant")
+	}
+	found := false
+	for _, h := range c.Hidden {
+		if h.Kind == HiddenComment && h.Line == 11 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("hidden %+v", c.Hidden)
+	}
+	if _, err := c.Contract.Digest(); err != nil {
+		t.Errorf("digest: %v", err)
+	}
+}
+
+func TestLoadDigestBinding(t *testing.T) {
+	dir := tree(t, map[string]string{
+		"skills/a/SKILL.md":        "---\nname: a\ndescription: d\n---\n",
+		"skills/a/scripts/x.py":    "print(1)",
+		"skills/b/SKILL.md":        "---\nname: b\ndescription: d\n---\n",
+		"README.md":                "x",
+		"skills/a/references/r.md": "r",
+	})
+	digest := func() string {
+		c := Load(openRoot(t, dir, fsguard.DefaultLimits()), "skills/a")
+		if c.Contract == nil {
+			t.Fatalf("no contract: %s", diagCodes(c))
+		}
+		return c.Contract.MustDigest()
+	}
+	d0 := digest()
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("changed"), 0o644)
+	os.WriteFile(filepath.Join(dir, "skills/b/SKILL.md"), []byte("---\nname: b\ndescription: e\n---\n"), 0o644)
+	if digest() != d0 {
+		t.Error("files outside the skill changed its digest")
+	}
+	os.WriteFile(filepath.Join(dir, "skills/a/scripts/x.py"), []byte("print(2)"), 0o644)
+	d1 := digest()
+	if d1 == d0 {
+		t.Error("script change kept the digest")
+	}
+	os.Chmod(filepath.Join(dir, "skills/a/scripts/x.py"), 0o755)
+	if digest() == d1 {
+		t.Error("exec bit change kept the digest")
+	}
+}
+
+func TestLoadSkillMDRules(t *testing.T) {
+	big := "---\nname: s\ndescription: d\n---\n" + strings.Repeat("x", MaxSkillFile)
+	tests := []struct {
+		name  string
+		files map[string]string
+		code  string
+		valid bool
+	}{
+		{"missing", map[string]string{"skills/s/other.md": "x"}, "skill-md-missing", false},
+		{"lowercase name", map[string]string{"skills/s/skill.md": "x"}, "skill-md-missing", false},
+		{"directory", map[string]string{"skills/s/SKILL.md": "<dir>"}, "skill-md-not-regular", false},
+		{"fifo", map[string]string{"skills/s/SKILL.md": "<fifo>"}, "skill-md-not-regular", false},
+		{"escape", map[string]string{"skills/s/SKILL.md": "->/etc/hostname"}, "skill-md-escape", false},
+		{"dangling", map[string]string{"skills/s/SKILL.md": "->missing.md"}, "skill-md-dangling", false},
+		{"loop", map[string]string{"skills/s/SKILL.md": "->SKILL.md"}, "skill-md-loop", false},
+		{"too large", map[string]string{"skills/s/SKILL.md": big}, "skill-md-too-large", false},
+		{"bad frontmatter", map[string]string{"skills/s/SKILL.md": "no frontmatter"}, "skill-frontmatter-missing", false},
+		{"name mismatch", map[string]string{"skills/s/SKILL.md": "---\nname: t\ndescription: d\n---\n"}, "skill-name-mismatch", false},
+		{"symlink inside root", map[string]string{"skills/s/SKILL.md": "->../../docs/s.md", "docs/s.md": "---\nname: s\ndescription: d\n---\n"}, "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := openRoot(t, tree(t, tc.files), fsguard.DefaultLimits())
+			done := make(chan *model.Component, 1)
+			go func() { done <- Load(root, "skills/s") }()
+			var c *model.Component
+			select {
+			case c = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("Load blocked")
+			}
+			if tc.code != "" && find(c.Diagnostics, tc.code) == nil {
+				t.Errorf("want %s, got %s", tc.code, diagCodes(c))
+			}
+			if (c.Validity == model.Valid) != tc.valid || (c.Contract != nil) != tc.valid {
+				t.Errorf("validity %s contract %v: %s", c.Validity, c.Contract != nil, diagCodes(c))
+			}
+			if c.ID != "s" || c.Kind != model.KindSkill {
+				t.Errorf("id %q kind %q", c.ID, c.Kind)
+			}
+		})
+	}
+}
+
+func TestLoadLimits(t *testing.T) {
+	files := map[string]string{"skills/s/SKILL.md": "---\nname: s\ndescription: d\n---\n"}
+	for i := 0; i < 40; i++ {
+		files["skills/s/refs/f"+string(rune('a'+i%26))+string(rune('a'+i/26))+".md"] = "x"
+	}
+	dir := tree(t, files)
+	lim := fsguard.DefaultLimits()
+	lim.MaxEntries = 20
+	c := Load(openRoot(t, dir, lim), "skills/s")
+	if find(c.Diagnostics, "skill-files-limit") == nil || c.Validity != model.Invalid || c.Contract != nil {
+		t.Errorf("entries limit: %s %s", c.Validity, diagCodes(c))
+	}
+	lim = fsguard.DefaultLimits()
+	lim.MaxTotalBytes = 50
+	c = Load(openRoot(t, dir, lim), "skills/s")
+	if find(c.Diagnostics, "skill-files-limit") == nil || c.Contract != nil {
+		t.Errorf("total limit: %s", diagCodes(c))
+	}
+	lim = fsguard.DefaultLimits()
+	lim.MaxFileBytes = 1
+	files2 := map[string]string{"skills/s/SKILL.md": "---\nname: s\ndescription: d\n---\n"}
+	c = Load(openRoot(t, tree(t, files2), lim), "skills/s")
+	if c.Contract != nil || c.Validity != model.Invalid {
+		t.Errorf("file limit: %s", diagCodes(c))
+	}
+}
