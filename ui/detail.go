@@ -223,13 +223,13 @@ type textBuilder struct {
 }
 
 func (t *textBuilder) esc(s string) string {
-	out, n := display.EscapeLine(s)
+	out, n := display.EscapeLineStyled(s, t.s.token)
 	t.hidden += n
 	return out
 }
 
 func (t *textBuilder) escText(s string) string {
-	out, n := display.Escape(s)
+	out, n := display.EscapeStyled(s, t.s.token)
 	t.hidden += n
 	return strings.ReplaceAll(out, "\t", "    ")
 }
@@ -492,7 +492,8 @@ func (d *detailPane) content(b *textBuilder) tea.Cmd {
 	b.hidden += n
 	if d.raw {
 		b.dim("raw text (r: rendered)")
-		lines := strings.Split(strings.ReplaceAll(escaped, "\t", "    "), "\n")
+		styled, _ := display.EscapeStyled(c.Body, s.token)
+		lines := strings.Split(strings.ReplaceAll(styled, "\t", "    "), "\n")
 		wd := len(strconv.Itoa(len(lines)))
 		for i, l := range lines {
 			b.line(s.Gutter.Render(fmt.Sprintf("%*d │ ", wd, i+1)) + l)

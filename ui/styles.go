@@ -77,3 +77,6 @@ func inputStyles(isDark bool) textinput.Styles {
 	st.Cursor.Blink = false
 	return st
 }
+
+// token styles one escaped hidden character or sequence.
+func (s *Styles) token(t string) string { return s.Token.Render(t) }

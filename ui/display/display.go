@@ -12,8 +12,8 @@
 package display
 
 import (
+	"bytes"
 	"fmt"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -28,14 +28,28 @@ type Result struct {
 // character replaced by a visible token, and how many it replaced. Newlines and tabs
 // are kept, for multi-line contexts.
 func Escape(s string) (string, int) {
-	r := escape(s, false)
+	r := escape(s, false, nil)
+	return r.Text, r.Hidden
+}
+
+// EscapeStyled is Escape with each token passed through style (for example a lipgloss
+// Render), so a reviewer's eye catches it. style receives only token text, never
+// package text, and must not return control characters other than SGR.
+func EscapeStyled(s string, style func(string) string) (string, int) {
+	r := escape(s, false, style)
+	return r.Text, r.Hidden
+}
+
+// EscapeLineStyled is EscapeLine with styled tokens; see EscapeStyled.
+func EscapeLineStyled(s string, style func(string) string) (string, int) {
+	r := escape(s, true, style)
 	return r.Text, r.Hidden
 }
 
 // EscapeLine is Escape for single-line contexts (tree rows, titles, table cells):
 // newlines and tabs become tokens too, and are not counted as hidden.
 func EscapeLine(s string) (string, int) {
-	r := escape(s, true)
+	r := escape(s, true, nil)
 	return r.Text, r.Hidden
 }
 
@@ -129,19 +143,31 @@ func runeToken(r rune) string {
 }
 
 type escaper struct {
-	b      strings.Builder
+	b      bytes.Buffer
 	hidden int
 	line   bool
+	style  func(string) string
 }
 
-func escape(s string, line bool) Result {
+// styleFrom restyles what was written since start as one token.
+func (e *escaper) styleFrom(start int) {
+	if e.style == nil {
+		return
+	}
+	tok := string(e.b.Bytes()[start:])
+	e.b.Truncate(start)
+	e.b.WriteString(e.style(tok))
+}
+
+func escape(s string, line bool, style func(string) string) Result {
 	if !needsWork(s, line) {
 		return Result{Text: s}
 	}
-	e := &escaper{line: line}
+	e := &escaper{line: line, style: style}
 	e.b.Grow(len(s) + 16)
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		start := e.b.Len()
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			e.hidden++
@@ -171,7 +197,9 @@ func escape(s string, line bool) Result {
 		default:
 			e.b.WriteString(s[i : i+size])
 			i += size
+			continue
 		}
+		e.styleFrom(start)
 	}
 	return Result{Text: e.b.String(), Hidden: e.hidden}
 }

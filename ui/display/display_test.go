@@ -164,3 +164,18 @@ func FuzzEscape(f *testing.F) {
 		}
 	})
 }
+
+func TestEscapeStyled(t *testing.T) {
+	mark := func(s string) string { return "<" + s + ">" }
+	got, n := EscapeStyled("a\x1b[2Jb\u202ec\rd", mark)
+	if want := "a<␛[2J>b<⟨U+202E RLO⟩>c<␍>d"; got != want || n != 3 {
+		t.Fatalf("EscapeStyled = %q, %d; want %q, 3", got, n, want)
+	}
+	got, n = EscapeLineStyled("x\ny\x1b]0;t\x07", mark)
+	if want := "x<␤>y<␛]0;t␇>"; got != want || n != 1 {
+		t.Fatalf("EscapeLineStyled = %q, %d; want %q, 1", got, n, want)
+	}
+	if got, _ := EscapeStyled("plain", mark); got != "plain" {
+		t.Fatalf("plain text was styled: %q", got)
+	}
+}
