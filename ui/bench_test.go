@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"vouch/internal/gen"
 	"vouch/model"
 
 	tea "charm.land/bubbletea/v2"
@@ -68,3 +69,23 @@ func BenchmarkKeyMoveDown(b *testing.B) { benchKey(b, "j") }
 
 // BenchmarkKeySwitchTab is one tab press (Overview → Capabilities → …) through Update and View.
 func BenchmarkKeySwitchTab(b *testing.B) { benchKey(b, "tab") }
+
+// BenchmarkFirstFrameFromDisk loads 1,000 generated Agent Plugins packages through
+// review.Open and trust, then draws: the time until the first frame with content. (The
+// very first frame, "Loading…", is drawn before the load command even starts.)
+func BenchmarkFirstFrameFromDisk(b *testing.B) {
+	dir := b.TempDir()
+	if err := gen.Generate(dir, 1000); err != nil {
+		b.Fatal(err)
+	}
+	home := b.TempDir()
+	for b.Loop() {
+		m := New(Options{Sources: []string{dir}, Home: home})
+		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+		m.Update(m.loadCmd()())
+		if m.loadErr != nil || len(m.data.pkgs) != 1000 {
+			b.Fatalf("loaded %d packages, err %v", len(m.data.pkgs), m.loadErr)
+		}
+		_ = m.View()
+	}
+}
