@@ -112,6 +112,7 @@ type Root struct {
 	mu      sync.Mutex
 	total   int64
 	entries int
+	listed  map[string]bool // real directories already counted against MaxEntries
 }
 
 // Open resolves dir (following symlinks in the path the user gave) and returns a Root.
@@ -352,6 +353,15 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 	if max <= 0 || max > r.limits.MaxFileBytes {
 		max = r.limits.MaxFileBytes
 	}
+	// Refuse special files before opening them at all: opening a device can have side
+	// effects, and a socket cannot be opened. The fstat below re-checks after the open.
+	if lst, err := r.root.Lstat(real); err == nil && !lst.Mode().IsRegular() {
+		what := "a directory"
+		if !lst.IsDir() {
+			what = "a special file (FIFO, socket or device)"
+		}
+		return nil, &Error{Code: CodeNotRegular, Path: rel, Msg: "is " + what + ", not a regular file"}
+	}
 	// O_NONBLOCK so that a FIFO planted under a manifest's name cannot block the open;
 	// O_NOFOLLOW because Resolve already followed every link and checked it.
 	f, err := r.root.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
@@ -421,11 +431,22 @@ func (r *Root) ReadDir(rel string) ([]Entry, map[string]error, error) {
 		return nil, nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 	}
 	defer f.Close()
+	// A directory listed again (a loader lists skills/, then each skill walks its own
+	// directory) is counted once: MaxEntries bounds the package, not the number of looks.
+	r.mu.Lock()
+	counted := r.listed[real]
+	r.mu.Unlock()
 	var names []string
 	for {
 		batch, err := f.Readdirnames(256)
 		names = append(names, batch...)
-		if err := r.countEntries(rel, len(batch)); err != nil {
+		if counted {
+			// Still bounded: the directory cannot hold more than the limit allowed the
+			// first time without the total passing MaxEntries now.
+			if len(names) > r.limits.MaxEntries {
+				return nil, nil, &Error{Code: CodeTooMany, Path: rel, Msg: fmt.Sprintf("the package has more than %d entries", r.limits.MaxEntries)}
+			}
+		} else if err := r.countEntries(rel, len(batch)); err != nil {
 			return nil, nil, err
 		}
 		if err == io.EOF || len(batch) == 0 {
@@ -434,6 +455,14 @@ func (r *Root) ReadDir(rel string) ([]Entry, map[string]error, error) {
 		if err != nil {
 			return nil, nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 		}
+	}
+	if !counted {
+		r.mu.Lock()
+		if r.listed == nil {
+			r.listed = map[string]bool{}
+		}
+		r.listed[real] = true
+		r.mu.Unlock()
 	}
 	sort.Strings(names)
 	base := rel

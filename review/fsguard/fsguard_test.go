@@ -1,0 +1,425 @@
+package fsguard
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// build creates a tree under a fresh temp dir. Values: file content, "->target" for a
+// symlink, "<dir>" for a directory, "<fifo>" for a named pipe.
+func build(t testing.TB, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		switch {
+		case strings.HasPrefix(c, "->"):
+			err = os.Symlink(strings.ReplaceAll(strings.TrimPrefix(c, "->"), "$ROOT", root), full)
+		case c == "<dir>":
+			err = os.MkdirAll(full, 0o755)
+		case c == "<fifo>":
+			err = syscall.Mkfifo(full, 0o644)
+		default:
+			err = os.WriteFile(full, []byte(c), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func open(t testing.TB, dir string, lim Limits) *Root {
+	t.Helper()
+	r, err := Open(dir, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// withTimeout fails the test instead of hanging when fn blocks (a FIFO open would).
+func withTimeout(t *testing.T, d time.Duration, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); fn() }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("blocked for more than %v", d)
+	}
+}
+
+func TestResolveAndRead(t *testing.T) {
+	dir := build(t, map[string]string{
+		"data/file.txt":     "payload",
+		"chain/a":           "->b",
+		"chain/b":           "->../chain/c",
+		"chain/c":           "->../data/file.txt",
+		"dirlink":           "->data",
+		"abs-inside":        "->$ROOT/data/file.txt",
+		"abs-root":          "->$ROOT",
+		"loop/a":            "->b",
+		"loop/b":            "->a",
+		"loop/self":         "->self",
+		"loop/grow":         "->grow/x",
+		"esc/root":          "->/",
+		"esc/outside":       "->../../outside",
+		"esc/up":            "->..",
+		"esc/dir":           "->/tmp",
+		"esc/reenter":       "->../../" + "REPLACED",
+		"dangling":          "->nothing-here",
+		"dangling-dir":      "->data/missing/deeper",
+		"data/sub/deep.txt": "deep",
+	})
+	// A link that leaves the root and comes back in by name still left it on the way.
+	os.Remove(filepath.Join(dir, "esc/reenter"))
+	os.Symlink("../../"+filepath.Base(dir)+"/data/file.txt", filepath.Join(dir, "esc/reenter"))
+
+	r := open(t, dir, DefaultLimits())
+	tests := []struct {
+		path     string
+		resolved string
+		code     Code
+	}{
+		{"data/file.txt", "data/file.txt", ""},
+		{"./data//file.txt", "data/file.txt", ""},
+		{"chain/a", "data/file.txt", ""},
+		{"dirlink/file.txt", "data/file.txt", ""},
+		{"dirlink/sub/deep.txt", "data/sub/deep.txt", ""},
+		{"abs-inside", "data/file.txt", ""},
+		{"abs-root/data/file.txt", "data/file.txt", ""},
+		{"esc/up/data/file.txt", "data/file.txt", ""},
+		{"loop/a", "", CodeLoop},
+		{"loop/self", "", CodeLoop},
+		{"loop/grow", "", CodeLoop},
+		{"esc/root", "", CodeEscape},
+		{"esc/root/etc/passwd", "", CodeEscape},
+		{"esc/outside", "", CodeEscape},
+		{"esc/dir/x", "", CodeEscape},
+		{"esc/reenter", "", CodeEscape},
+		{"dangling", "", CodeDangling},
+		{"dangling-dir", "", CodeDangling},
+		{"missing.txt", "", CodeNotFound},
+		{"data/file.txt/child", "", CodeNotFound},
+		{"a\\b", "", CodeBadPath},
+		{"a\x00b", "", CodeBadPath},
+		{"/etc/passwd", "", CodeEscape},
+		{"..", "", CodeEscape},
+		{"../x", "", CodeEscape},
+		{"data/../../x", "", CodeEscape},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			got, err := r.Resolve(tc.path)
+			if CodeOf(err) != tc.code || got != tc.resolved {
+				t.Errorf("Resolve = %q, %v; want %q, %q", got, err, tc.resolved, tc.code)
+			}
+			data, err := r.ReadFile(tc.path, 0)
+			switch {
+			case tc.code != "" && CodeOf(err) != tc.code:
+				t.Errorf("ReadFile error %v, want %s", err, tc.code)
+			case tc.code == "" && strings.HasSuffix(tc.resolved, "file.txt") && string(data) != "payload":
+				t.Errorf("ReadFile = %q, %v", data, err)
+			}
+			if _, err := r.Stat(tc.path); CodeOf(err) != tc.code {
+				t.Errorf("Stat error %v, want %s", err, tc.code)
+			}
+		})
+	}
+}
+
+func TestErrorsAreTyped(t *testing.T) {
+	r := open(t, build(t, map[string]string{"f": "x"}), DefaultLimits())
+	_, err := r.ReadFile("missing", 0)
+	var e *Error
+	if !IsNotFound(err) || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("err %v", err)
+	}
+	if _, err := r.ReadFile("../x", 0); err == nil || CodeOf(err) != CodeEscape || !asError(err, &e) || e.Path != "../x" {
+		t.Errorf("err %#v", err)
+	}
+	if CodeOf(fmt.Errorf("plain")) != "" {
+		t.Error("CodeOf of a foreign error")
+	}
+}
+
+func asError(err error, e **Error) bool {
+	x, ok := err.(*Error)
+	*e = x
+	return ok
+}
+
+func TestFIFONeverBlocks(t *testing.T) {
+	dir := build(t, map[string]string{"mcp.json": "<fifo>", "link.json": "->mcp.json", "dir/SKILL.md": "<dir>"})
+	r := open(t, dir, DefaultLimits())
+	withTimeout(t, 3*time.Second, func() {
+		for _, p := range []string{"mcp.json", "link.json"} {
+			if _, err := r.ReadFile(p, 0); CodeOf(err) != CodeNotRegular {
+				t.Errorf("ReadFile(%s) err %v", p, err)
+			}
+			if _, err := r.ReadFileNoFollow(p, 0); CodeOf(err) != CodeNotRegular {
+				t.Errorf("ReadFileNoFollow(%s) err %v", p, err)
+			}
+			e, err := r.Stat(p)
+			if err != nil || e.Type != TypeOther {
+				t.Errorf("Stat(%s) = %+v, %v", p, e, err)
+			}
+		}
+		if _, err := r.ReadFile("dir/SKILL.md", 0); CodeOf(err) != CodeNotRegular {
+			t.Errorf("directory read err %v", err)
+		}
+		if _, _, err := r.ReadDir("mcp.json"); err == nil {
+			t.Errorf("ReadDir on a FIFO succeeded")
+		}
+	})
+}
+
+func TestSparseFileRefusedUnread(t *testing.T) {
+	dir := build(t, map[string]string{"small": "ok"})
+	f, err := os.Create(filepath.Join(dir, "huge.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil {
+		t.Skip("sparse files unsupported:", err)
+	}
+	f.Close()
+	r := open(t, dir, DefaultLimits())
+	start := time.Now()
+	if _, err := r.ReadFile("huge.bin", 0); CodeOf(err) != CodeTooLarge {
+		t.Errorf("err %v", err)
+	}
+	if _, err := r.ReadFile("huge.bin", 1<<40); CodeOf(err) != CodeTooLarge {
+		t.Errorf("a max above the root's limit must not raise it: %v", err)
+	}
+	if _, err := r.ReadFile("small", 1); CodeOf(err) != CodeTooLarge {
+		t.Errorf("explicit max: %v", err)
+	}
+	if n := r.BytesRead(); n != 0 {
+		t.Errorf("BytesRead = %d after refusals", n)
+	}
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("refusal took %v (did it read the file?)", el)
+	}
+}
+
+func TestTotalBytesLimit(t *testing.T) {
+	files := map[string]string{}
+	for i := 0; i < 10; i++ {
+		files[fmt.Sprintf("f%d", i)] = strings.Repeat("x", 100)
+	}
+	lim := DefaultLimits()
+	lim.MaxTotalBytes = 450
+	r := open(t, build(t, files), lim)
+	for i := 0; i < 4; i++ {
+		if _, err := r.ReadFile(fmt.Sprintf("f%d", i), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := r.ReadFile("f4", 0); CodeOf(err) != CodeTotalExceeded {
+		t.Errorf("5th read: %v", err)
+	}
+	if r.BytesRead() != 400 {
+		t.Errorf("BytesRead = %d", r.BytesRead())
+	}
+}
+
+func TestMaxEntries(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 5000; i++ {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lim := DefaultLimits()
+	lim.MaxEntries = 4096
+	r := open(t, dir, lim)
+	if _, _, err := r.ReadDir("."); CodeOf(err) != CodeTooMany {
+		t.Errorf("ReadDir: %v", err)
+	}
+	r2 := open(t, dir, lim)
+	n := 0
+	err := r2.Walk(".", func(Entry, error) error { n++; return nil })
+	if CodeOf(err) != CodeTooMany || n != 0 {
+		t.Errorf("Walk: %v after %d entries", err, n)
+	}
+	lim.MaxEntries = 5000
+	r3 := open(t, dir, lim)
+	if es, _, err := r3.ReadDir("."); err != nil || len(es) != 5000 {
+		t.Errorf("at the limit: %d, %v", len(es), err)
+	}
+}
+
+// Listing the same directory again (a loader lists skills/, then each skill walks its
+// own directory) must not count its entries twice.
+func TestEntriesCountedOncePerDirectory(t *testing.T) {
+	files := map[string]string{}
+	for i := 0; i < 30; i++ {
+		files[fmt.Sprintf("d/f%02d", i)] = "x"
+	}
+	lim := DefaultLimits()
+	lim.MaxEntries = 40
+	r := open(t, build(t, files), lim)
+	for i := 0; i < 5; i++ {
+		if _, _, err := r.ReadDir("d"); err != nil {
+			t.Fatalf("listing %d: %v", i, err)
+		}
+	}
+}
+
+func TestDepthLimit(t *testing.T) {
+	dir := t.TempDir()
+	deep := dir
+	rel := ""
+	for i := 0; i < 40; i++ {
+		deep = filepath.Join(deep, "d")
+		rel += "d/"
+	}
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(deep, "f"), []byte("x"), 0o644)
+	lim := DefaultLimits()
+	lim.MaxDepth = 32
+	r := open(t, dir, lim)
+	var deepest int
+	var tooDeep bool
+	err := r.Walk(".", func(e Entry, err error) error {
+		if CodeOf(err) == CodeTooDeep {
+			tooDeep = true
+		}
+		if d := strings.Count(e.Rel, "/") + 1; d > deepest {
+			deepest = d
+		}
+		return nil
+	})
+	if err != nil || !tooDeep || deepest > 32 {
+		t.Errorf("Walk err %v, tooDeep %v, deepest %d", err, tooDeep, deepest)
+	}
+	if _, err := r.ReadFile(rel+"f", 0); CodeOf(err) != CodeTooDeep {
+		t.Errorf("ReadFile deep: %v", err)
+	}
+	if _, _, err := r.ReadDir(strings.Repeat("d/", 33)); CodeOf(err) != CodeTooDeep {
+		t.Errorf("ReadDir deep: %v", err)
+	}
+}
+
+func TestWalkDoesNotFollowSymlinkedDirs(t *testing.T) {
+	dir := build(t, map[string]string{
+		"a/file":     "x",
+		"a/up":       "->..",
+		"b/link":     "->../a",
+		"b/esc":      "->/",
+		"b/dangling": "->nope",
+		"b/fifo":     "<fifo>",
+		"b/flink":    "->../a/file",
+	})
+	r := open(t, dir, DefaultLimits())
+	seen := map[string]Entry{}
+	errs := map[string]Code{}
+	withTimeout(t, 5*time.Second, func() {
+		if err := r.Walk(".", func(e Entry, err error) error {
+			seen[e.Rel] = e
+			if err != nil {
+				errs[e.Rel] = CodeOf(err)
+			}
+			return nil
+		}); err != nil {
+			t.Error(err)
+		}
+	})
+	for p := range seen {
+		if strings.HasPrefix(p, "b/link/") || strings.HasPrefix(p, "a/up/") || strings.HasPrefix(p, "b/esc/") {
+			t.Errorf("walked through a symlink: %s", p)
+		}
+	}
+	if e := seen["b/link"]; !e.Symlink || e.Type != TypeDir {
+		t.Errorf("b/link = %+v", e)
+	}
+	if e := seen["b/flink"]; !e.Symlink || e.Type != TypeFile || e.Size != 1 {
+		t.Errorf("b/flink = %+v", e)
+	}
+	if e := seen["b/fifo"]; e.Type != TypeOther {
+		t.Errorf("b/fifo = %+v", e)
+	}
+	if errs["b/esc"] != CodeEscape || errs["b/dangling"] != CodeDangling {
+		t.Errorf("errs %v", errs)
+	}
+	// Walk visits in lexical order.
+	var order []string
+	r.Walk("b", func(e Entry, _ error) error { order = append(order, e.Name); return nil })
+	if strings.Join(order, ",") != "dangling,esc,fifo,flink,link" {
+		t.Errorf("order %v", order)
+	}
+}
+
+func TestLstatAndNoFollow(t *testing.T) {
+	dir := build(t, map[string]string{"f": "data", "l": "->f", "dl/x": "y", "d": "->dl"})
+	r := open(t, dir, DefaultLimits())
+	if e, err := r.Lstat("l"); err != nil || !e.Symlink {
+		t.Errorf("Lstat(l) = %+v, %v", e, err)
+	}
+	if e, err := r.Lstat("d/x"); err != nil || e.Symlink || e.Type != TypeFile {
+		t.Errorf("Lstat through a parent link = %+v, %v", e, err)
+	}
+	if _, err := r.ReadFileNoFollow("l", 0); CodeOf(err) != CodeNotRegular {
+		t.Errorf("ReadFileNoFollow(l): %v", err)
+	}
+	if b, err := r.ReadFileNoFollow("f", 0); err != nil || string(b) != "data" {
+		t.Errorf("ReadFileNoFollow(f) = %q, %v", b, err)
+	}
+	if _, _, err := r.ReadDir("f"); CodeOf(err) != CodeNotDir {
+		t.Errorf("ReadDir(file): %v", err)
+	}
+}
+
+func TestOpen(t *testing.T) {
+	dir := build(t, map[string]string{"pkg/f": "x", "file": "y"})
+	link := filepath.Join(t.TempDir(), "via-link")
+	if err := os.Symlink(filepath.Join(dir, "pkg"), link); err != nil {
+		t.Fatal(err)
+	}
+	r := open(t, link, DefaultLimits())
+	if b, err := r.ReadFile("f", 0); err != nil || string(b) != "x" {
+		t.Errorf("through linked root: %q %v", b, err)
+	}
+	if real, _ := filepath.EvalSymlinks(filepath.Join(dir, "pkg")); r.Path() != real {
+		t.Errorf("Path = %s", r.Path())
+	}
+	if _, err := Open(filepath.Join(dir, "file"), DefaultLimits()); CodeOf(err) != CodeNotDir {
+		t.Errorf("Open(file): %v", err)
+	}
+	if _, err := Open(filepath.Join(dir, "missing"), DefaultLimits()); CodeOf(err) != CodeNotFound {
+		t.Errorf("Open(missing): %v", err)
+	}
+}
+
+func BenchmarkWalkAndRead(b *testing.B) {
+	files := map[string]string{}
+	for i := 0; i < 500; i++ {
+		files[fmt.Sprintf("d%d/f%d", i%10, i)] = strings.Repeat("x", 1024)
+	}
+	dir := build(b, files)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, _ := Open(dir, DefaultLimits())
+		r.Walk(".", func(e Entry, err error) error {
+			if e.Type == TypeFile {
+				r.ReadFile(e.Rel, 0)
+			}
+			return nil
+		})
+		r.Close()
+	}
+}
