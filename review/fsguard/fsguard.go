@@ -240,7 +240,11 @@ func (r *Root) Resolve(rel string) (string, error) {
 		if filepath.IsAbs(target) {
 			// An absolute target is contained only if it points back inside the root.
 			t := filepath.Clean(target)
-			if t != r.abs && !strings.HasPrefix(t, r.abs+string(filepath.Separator)) {
+			prefix := r.abs
+			if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+				prefix += string(filepath.Separator) // a root of "/" must not become "//"
+			}
+			if t != r.abs && !strings.HasPrefix(t, prefix) {
 				return "", &Error{Code: CodeEscape, Path: rel, Msg: "symlink leads outside the package root"}
 			}
 			inner, _ := filepath.Rel(r.abs, t)

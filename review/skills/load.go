@@ -44,15 +44,39 @@ func Load(root *fsguard.Root, dir string) *model.Component {
 		return c
 	}
 
-	// The path must be named exactly SKILL.md (Lstat sees the name as stored, so a
-	// case-insensitive file system cannot turn skill.md into SKILL.md unnoticed) and must
-	// resolve, inside the root, to a regular file.
+	// The path must be named exactly SKILL.md and must resolve, inside the root, to a
+	// regular file. The name is checked against the directory listing, because on a
+	// case-insensitive file system a lookup of SKILL.md also finds skill.md.
+	entries, _, err := root.ReadDir(dir)
+	if err != nil {
+		switch fsguard.CodeOf(err) {
+		case fsguard.CodeNotFound, fsguard.CodeNotDir:
+			return fail("skill-dir-missing", "The skill directory %s does not exist or is not a directory", dir)
+		case fsguard.CodeEscape, fsguard.CodeDangling, fsguard.CodeLoop:
+			return fail("skill-md-escape", "The directory %s does not resolve inside the package root (%v); the skill is not read", dir, err)
+		case fsguard.CodeTooMany, fsguard.CodeTooDeep:
+			return fail("skill-files-limit", "The skill directory %s cannot be listed within vouch's limits (%v)", dir, err)
+		default:
+			return fail("skill-md-unreadable", "The skill directory %s cannot be listed: %v", dir, err)
+		}
+	}
+	exact, other := false, ""
+	for _, e := range entries {
+		if e.Name == "SKILL.md" {
+			exact = true
+		} else if strings.EqualFold(e.Name, "SKILL.md") {
+			other = e.Name
+		}
+	}
+	if !exact {
+		if other != "" {
+			return fail("skill-md-missing", "%s has no SKILL.md (it has %s; the specification and Agent Plugins require the exact name SKILL.md)", dir, other)
+		}
+		return fail("skill-md-missing", "%s has no SKILL.md; a skill directory must contain one", dir)
+	}
 	if _, err := root.Lstat(file); err != nil {
 		switch fsguard.CodeOf(err) {
 		case fsguard.CodeNotFound:
-			if _, err2 := root.Lstat(path.Join(dir, "skill.md")); err2 == nil {
-				return fail("skill-md-missing", "%s has no SKILL.md (it has skill.md; the specification and Agent Plugins require the exact name SKILL.md)", dir)
-			}
 			return fail("skill-md-missing", "%s has no SKILL.md; a skill directory must contain one", dir)
 		case fsguard.CodeEscape:
 			return fail("skill-md-escape", "The directory %s resolves outside the package root; the skill is not read", dir)

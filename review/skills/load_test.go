@@ -191,6 +191,8 @@ func TestLoadSkillMDRules(t *testing.T) {
 		valid bool
 	}{
 		{"missing", map[string]string{"skills/s/other.md": "x"}, "skill-md-missing", false},
+		{"no directory", map[string]string{"skills/t/SKILL.md": "x"}, "skill-dir-missing", false},
+		{"directory escapes", map[string]string{"skills/s": "->/tmp"}, "skill-md-escape", false},
 		{"lowercase name", map[string]string{"skills/s/skill.md": "x"}, "skill-md-missing", false},
 		{"directory", map[string]string{"skills/s/SKILL.md": "<dir>"}, "skill-md-not-regular", false},
 		{"fifo", map[string]string{"skills/s/SKILL.md": "<fifo>"}, "skill-md-not-regular", false},

@@ -35,8 +35,8 @@ const (
 	RecommendedBodyLines = 500
 )
 
-// Fields lists the frontmatter keys the specification defines, in its order.
-var Fields = []string{"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+// FieldNames lists the frontmatter keys the specification defines, in its order.
+var FieldNames = []string{"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
 
 // Frontmatter is the parsed YAML frontmatter of a SKILL.md.
 type Frontmatter struct {
@@ -368,7 +368,7 @@ func findStyle(n *yaml.Node, st yaml.Style, depth int) *yaml.Node {
 }
 
 func isKnown(k string) bool {
-	for _, f := range Fields {
+	for _, f := range FieldNames {
 		if f == k {
 			return true
 		}
