@@ -158,19 +158,29 @@ func (r *Root) BytesRead() int64 {
 	return r.total
 }
 
-// clean validates a package-relative slash path and returns it cleaned.
+// check refuses paths that can never name something inside the package.
+func check(rel string) error {
+	if strings.ContainsRune(rel, 0) {
+		return &Error{Code: CodeBadPath, Path: rel, Msg: "path contains a NUL byte"}
+	}
+	if strings.Contains(rel, "\\") {
+		return &Error{Code: CodeBadPath, Path: rel, Msg: "path contains a backslash"}
+	}
+	if path.IsAbs(rel) {
+		return &Error{Code: CodeEscape, Path: rel, Msg: "absolute path is outside the package"}
+	}
+	return nil
+}
+
+// clean validates a package-relative slash path and returns it cleaned lexically, for
+// display. Lexical cleaning is not how the kernel reads "link/..", so resolution never
+// uses the cleaned form: Resolve walks the raw path.
 func clean(rel string) (string, error) {
 	if rel == "" || rel == "." {
 		return ".", nil
 	}
-	if strings.ContainsRune(rel, 0) {
-		return "", &Error{Code: CodeBadPath, Path: rel, Msg: "path contains a NUL byte"}
-	}
-	if strings.Contains(rel, "\\") {
-		return "", &Error{Code: CodeBadPath, Path: rel, Msg: "path contains a backslash"}
-	}
-	if path.IsAbs(rel) {
-		return "", &Error{Code: CodeEscape, Path: rel, Msg: "absolute path is outside the package"}
+	if err := check(rel); err != nil {
+		return "", err
 	}
 	c := path.Clean(rel)
 	if c == ".." || strings.HasPrefix(c, "../") {
@@ -183,14 +193,15 @@ func clean(rel string) (string, error) {
 // to the root that it finally names. Every hop must stay inside the root. A path whose
 // final element does not exist returns CodeNotFound; a symlink to nothing, CodeDangling.
 func (r *Root) Resolve(rel string) (string, error) {
-	c, err := clean(rel)
-	if err != nil {
-		return "", err
-	}
-	if c == "." {
+	if rel == "" || rel == "." {
 		return ".", nil
 	}
-	pending := strings.Split(c, "/")
+	if err := check(rel); err != nil {
+		return "", err
+	}
+	// Walk the raw path: a ".." after a symlink steps out of the link's target, as the
+	// kernel does, because done always holds the resolved path so far.
+	pending := strings.Split(rel, "/")
 	var done []string
 	hops := 0
 	viaLink := false
@@ -269,11 +280,11 @@ func (r *Root) Stat(rel string) (Entry, error) {
 	}
 	e := Entry{Name: path.Base(c), Rel: c}
 	if c != "." {
-		if lst, err := r.root.Lstat(c); err == nil {
-			e.Symlink = lst.Mode()&fs.ModeSymlink != 0
+		if lst, err := r.Lstat(rel); err == nil {
+			e.Symlink = lst.Symlink
 		}
 	}
-	real, err := r.Resolve(c)
+	real, err := r.Resolve(rel)
 	if err != nil {
 		return e, err
 	}
@@ -293,7 +304,18 @@ func (r *Root) Lstat(rel string) (Entry, error) {
 	if err != nil {
 		return Entry{Rel: rel}, err
 	}
-	dir, base := path.Split(c)
+	dir, base := path.Split(strings.TrimRight(rel, "/"))
+	if base == ".." || base == "." || base == "" {
+		// The path ends in a step, not a name: nothing is left unresolved to be a link.
+		real, err := r.Resolve(rel)
+		if err != nil {
+			return Entry{Rel: c, Name: path.Base(c)}, err
+		}
+		dir, base = path.Split(real)
+		if real == "." {
+			dir, base = "", "."
+		}
+	}
 	realDir := "."
 	if dir != "" {
 		if realDir, err = r.Resolve(strings.TrimSuffix(dir, "/")); err != nil {

@@ -423,3 +423,56 @@ func BenchmarkWalkAndRead(b *testing.B) {
 		r.Close()
 	}
 }
+
+// A ".." after a symlink leaves the link's target, as the kernel resolves it, not the
+// link's name: lib -> /usr/lib makes lib/../bin/sh mean /usr/bin/sh, outside the root.
+func TestDotDotAfterSymlinkIsPhysical(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(outside, "lib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bin", "sh"), []byte("inside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "lib"), filepath.Join(dir, "lib")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "sub", "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("sub/deep", filepath.Join(dir, "inner")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir, DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, p := range []string{"lib/../bin/sh", "lib/.."} {
+		if _, err := r.Resolve(p); CodeOf(err) != CodeEscape {
+			t.Errorf("Resolve(%q) = %v, want %s", p, err, CodeEscape)
+		}
+		if _, err := r.ReadFile(p, 0); CodeOf(err) != CodeEscape {
+			t.Errorf("ReadFile(%q) = %v, want %s", p, err, CodeEscape)
+		}
+		if _, err := r.Stat(p); CodeOf(err) != CodeEscape {
+			t.Errorf("Stat(%q) = %v, want %s", p, err, CodeEscape)
+		}
+	}
+	// inner -> sub/deep, so inner/.. is sub, not the root.
+	got, err := r.Resolve("inner/..")
+	if err != nil || got != "sub" {
+		t.Fatalf("Resolve(inner/..) = %q, %v; want sub", got, err)
+	}
+	if e, err := r.Lstat("inner/.."); err != nil || e.Type != TypeDir || e.Symlink {
+		t.Fatalf("Lstat(inner/..) = %+v, %v", e, err)
+	}
+	// A plain ".." inside the root still works lexically.
+	if got, err := r.Resolve("bin/../bin/sh"); err != nil || got != "bin/sh" {
+		t.Fatalf("Resolve(bin/../bin/sh) = %q, %v", got, err)
+	}
+}
