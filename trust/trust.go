@@ -492,6 +492,9 @@ func blockReason(pkg *model.Package, c *model.Component) string {
 		case model.KindExtension:
 			return "Nothing to approve: inert data that no client runs."
 		}
+		if len(c.DependsOn) > 0 {
+			return "It cannot be approved until " + strings.Join(c.DependsOn, ", ") + " is valid: its contract includes that component's digest."
+		}
 		return "Nothing to approve: the component has no contract."
 	}
 	if len(c.Support) > 0 {

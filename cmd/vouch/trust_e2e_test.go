@@ -387,6 +387,14 @@ func TestTrustTeamLedgerCLI(t *testing.T) {
 		t.Fatalf("approve output does not name the team ledger: %s", out)
 	}
 	other := t.TempDir()
+	// The ledger came with the repository: until the colleague trusts it, it counts for nothing.
+	if s := statusOf(t, other, src, ref); s != "unreviewed" {
+		t.Fatalf("an untrusted team ledger made a colleague see %s", s)
+	}
+	code, out, errs = trustRun(t, other, "check", src, ref)
+	expect(t, "check before trusting the team ledger", code, 1, out, errs)
+	code, out, errs = trustRun(t, other, "ledger", "trust", team)
+	expect(t, "ledger trust", code, 0, out, errs)
 	if s := statusOf(t, other, src, ref); s != "approved" {
 		t.Fatalf("a colleague sees %s", s)
 	}
