@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -51,43 +52,45 @@ const (
 // scanHidden is ScanHidden that also reports whether it fell back to the conservative
 // scan because the markdown is built to make a parser slow.
 func scanHidden(markdown string, firstLine int) ([]model.HiddenContent, bool) {
+	return scanHiddenWith(markdown, firstLine, false)
+}
+
+// mayHide reports whether markdown holds a construct the renderer can hide. Everything
+// scanHidden reports besides invisible characters needs a '<' (HTML blocks, raw HTML and
+// autolinks are all triggered by it, in goldmark and in the conservative patterns) or a
+// "]:" (a link reference definition's label is followed immediately by its colon, and a
+// label never ends at a line break, which would put a newline before the colon).
+// Without either, the parse can only find nothing, so most skills skip it.
+func mayHide(md string) bool {
+	return strings.IndexByte(md, '<') >= 0 || strings.Contains(md, "]:")
+}
+
+// scanHiddenWith is scanHidden; forceParse skips the mayHide shortcut (for tests that
+// prove the shortcut changes nothing).
+func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.HiddenContent, bool) {
 	if firstLine < 1 {
 		firstLine = 1
 	}
-	src := []byte(markdown)
-	lines := newLineIndex(src, firstLine)
-	if depth, defs, pipes := shape(markdown); depth > maxNesting || defs > maxLinkDefs || pipes > maxPipes ||
-		strings.Count(markdown, "<!")+strings.Count(markdown, "<?") > maxOpeners {
+	lines := newLineIndex(markdown, firstLine)
+	depth, defs, pipes := shape(markdown)
+	degraded := depth > maxNesting || defs > maxLinkDefs || pipes > maxPipes ||
+		strings.Count(markdown, "<!")+strings.Count(markdown, "<?") > maxOpeners
+	if !forceParse && !mayHide(markdown) {
+		return scanInvisible(markdown, lines), degraded
+	}
+	if degraded {
 		out := conservative(markdown, lines)
 		out = append(out, scanInvisible(markdown, lines)...)
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 		return out, true
 	}
+	src := []byte(markdown)
 	var out []model.HiddenContent
 
-	before, after := &paraRecorder{}, &paraRecorder{}
-	// Block structure, paragraph transformers and the inline parsers that decide what is
-	// raw HTML are glamour's (goldmark with GFM tables and definition lists). Links,
-	// emphasis, strikethrough and linkify are left out: without them more text is a raw
-	// HTML candidate, never less (a "<b>" link destination is reported as a tag), and
-	// goldmark's link and emphasis handling is quadratic on hostile input.
-	p := parser.NewParser(
-		parser.WithBlockParsers(append(parser.DefaultBlockParsers(),
-			util.Prioritized(extension.NewDefinitionListParser(), 101),
-			util.Prioritized(extension.NewDefinitionDescriptionParser(), 102))...),
-		parser.WithInlineParsers(
-			util.Prioritized(parser.NewCodeSpanParser(), 100),
-			util.Prioritized(parser.NewAutoLinkParser(), 300),
-			util.Prioritized(parser.NewRawHTMLParser(), 400),
-		),
-		// Lower priorities run first: snapshot each paragraph before and after the link
-		// reference transformer (100), before the table transformer (200) takes lines.
-		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(),
-			util.Prioritized(before, 50),
-			util.Prioritized(after, 150),
-			util.Prioritized(extension.NewTableParagraphTransformer(), 200))...),
-	)
-	doc := p.Parse(text.NewReader(src))
+	hp := parsers.Get().(*hiddenParser)
+	defer hp.release()
+	before, after := hp.before, hp.after
+	doc := hp.p.Parse(text.NewReader(src))
 
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -146,6 +149,46 @@ func scanHidden(markdown string, firstLine int) ([]model.HiddenContent, bool) {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out, false
 }
+
+// hiddenParser is a goldmark parser with its two paragraph recorders. Building one
+// costs more than parsing a typical SKILL.md, and goldmark parsers hold no per-document
+// state, so they are pooled; the recorders are reset between documents.
+type hiddenParser struct {
+	p             parser.Parser
+	before, after *paraRecorder
+}
+
+func (h *hiddenParser) release() {
+	h.before.reset()
+	h.after.reset()
+	parsers.Put(h)
+}
+
+var parsers = sync.Pool{New: func() any {
+	h := &hiddenParser{before: &paraRecorder{}, after: &paraRecorder{}}
+	// Block structure, paragraph transformers and the inline parsers that decide what is
+	// raw HTML are glamour's (goldmark with GFM tables and definition lists). Links,
+	// emphasis, strikethrough and linkify are left out: without them more text is a raw
+	// HTML candidate, never less (a "<b>" link destination is reported as a tag), and
+	// goldmark's link and emphasis handling is quadratic on hostile input.
+	h.p = parser.NewParser(
+		parser.WithBlockParsers(append(parser.DefaultBlockParsers(),
+			util.Prioritized(extension.NewDefinitionListParser(), 101),
+			util.Prioritized(extension.NewDefinitionDescriptionParser(), 102))...),
+		parser.WithInlineParsers(
+			util.Prioritized(parser.NewCodeSpanParser(), 100),
+			util.Prioritized(parser.NewAutoLinkParser(), 300),
+			util.Prioritized(parser.NewRawHTMLParser(), 400),
+		),
+		// Lower priorities run first: snapshot each paragraph before and after the link
+		// reference transformer (100), before the table transformer (200) takes lines.
+		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(),
+			util.Prioritized(h.before, 50),
+			util.Prioritized(h.after, 150),
+			util.Prioritized(extension.NewTableParagraphTransformer(), 200))...),
+	)
+	return h
+}}
 
 // shape estimates the deepest container nesting (block quote and list markers and
 // indentation at the start of a line), counts lines that look like link definitions and
@@ -208,7 +251,7 @@ var (
 
 // conservative lists everything that looks like an HTML comment, tag or link definition,
 // code or not: the fallback for markdown built to make the real parser slow.
-func conservative(md string, lines lineIndex) []model.HiddenContent {
+func conservative(md string, lines *lineIndex) []model.HiddenContent {
 	var out []model.HiddenContent
 	comments := reComment.FindAllStringIndex(md, -1)
 	for _, m := range comments {
@@ -236,6 +279,13 @@ func conservative(md string, lines lineIndex) []model.HiddenContent {
 type paraRecorder struct {
 	order []*ast.Paragraph
 	lines map[*ast.Paragraph][]text.Segment
+}
+
+// reset forgets the last document (the pooled parser is reused for the next one).
+func (r *paraRecorder) reset() {
+	clear(r.order)
+	r.order = r.order[:0]
+	clear(r.lines)
 }
 
 func (r *paraRecorder) Transform(node *ast.Paragraph, _ text.Reader, _ parser.Context) {
@@ -293,23 +343,27 @@ func linkDefs(src []byte, before, after *paraRecorder) []linkDef {
 	return out
 }
 
-// lineIndex maps byte offsets to 1-based line numbers of the whole file.
+// lineIndex maps byte offsets to 1-based line numbers of the whole file. The line starts
+// are found on the first lookup: most files have nothing to report and never need them.
 type lineIndex struct {
+	src    string
 	starts []int
 	first  int
 }
 
-func newLineIndex(src []byte, firstLine int) lineIndex {
-	starts := []int{0}
-	for i, b := range src {
-		if b == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return lineIndex{starts: starts, first: firstLine}
+func newLineIndex(src string, firstLine int) *lineIndex {
+	return &lineIndex{src: src, first: firstLine}
 }
 
-func (l lineIndex) line(off int) int {
+func (l *lineIndex) line(off int) int {
+	if l.starts == nil {
+		l.starts = append(make([]int, 0, strings.Count(l.src, "\n")+1), 0)
+		for i := 0; i < len(l.src); i++ {
+			if l.src[i] == '\n' {
+				l.starts = append(l.starts, i+1)
+			}
+		}
+	}
 	i := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > off })
 	return i - 1 + l.first
 }
@@ -356,10 +410,17 @@ func DescribeRune(r rune) string {
 // thousand smuggled tag characters make one readable finding instead of a thousand.
 // Tag characters (U+E0020–U+E007E) mirror ASCII; their decoded text is shown because
 // that is what a model may read.
-func scanInvisible(s string, lines lineIndex) []model.HiddenContent {
+func scanInvisible(s string, lines *lineIndex) []model.HiddenContent {
 	var out []model.HiddenContent
 	i := 0
 	for i < len(s) {
+		// Fast path: printable ASCII, tab, newline and CRLF are what almost every byte is.
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != 0x7f || c == '\n' || c == '\t' || c == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+				i++
+				continue
+			}
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		bad := r == utf8.RuneError && size == 1
 		if r == '\r' && i+1 < len(s) && s[i+1] == '\n' {

@@ -177,7 +177,7 @@ func Parse(data []byte, dirName, file string) (sk *Skill, diags []model.Diagnost
 	sk.BodyLine = bodyLine
 	// The frontmatter's values reach the model as the skill's name and description, so
 	// invisible characters there matter as much as in the body.
-	sk.Hidden = append(scanInvisible(fm, newLineIndex([]byte(fm), 2)), p.scan(body, bodyLine)...)
+	sk.Hidden = append(scanInvisible(fm, newLineIndex(fm, 2)), p.scan(body, bodyLine)...)
 	p.lineOff = 1
 
 	if n := strings.Count(body, "\n") + 1; n > RecommendedBodyLines && strings.TrimSpace(body) != "" {
