@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
-	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -463,7 +462,7 @@ func (l *loader) commandFile(name, command string, bad, warn problemFn) (string,
 		bad("mcp-command-form", fmt.Sprintf("Server %q has command %q, which names a directory, not an executable; it is skipped.", clip(name), clip(command)), "7.2.1", "command")
 		return "", nil
 	}
-	real, err := l.resolvePhysical(rel)
+	real, err := l.root.Resolve(rel)
 	if err != nil {
 		switch fsguard.CodeOf(err) {
 		case fsguard.CodeNotFound, fsguard.CodeDangling:
@@ -503,35 +502,6 @@ func (l *loader) commandFile(name, command string, bad, warn problemFn) (string,
 	return real, []model.File{f}
 }
 
-// resolvePhysical resolves a plugin-relative path the way the kernel does: a ".." after a
-// symlink steps out of the link's target, not out of the link's name. fsguard cleans paths
-// lexically first, so every prefix that precedes a ".." is resolved here on its own.
-func (l *loader) resolvePhysical(rel string) (string, error) {
-	if strings.HasPrefix(rel, "/") {
-		return "", &fsguard.Error{Code: fsguard.CodeEscape, Path: rel, Msg: "absolute path"}
-	}
-	cur := "."
-	pending := ""
-	for _, seg := range strings.Split(rel, "/") {
-		if seg != ".." {
-			if seg != "" && seg != "." {
-				pending = path.Join(pending, seg)
-			}
-			continue
-		}
-		p := path.Join(cur, pending)
-		real, err := l.root.Resolve(p)
-		if err != nil {
-			return "", err
-		}
-		if real == "." {
-			return "", &fsguard.Error{Code: fsguard.CodeEscape, Path: rel, Msg: "path leaves the package root"}
-		}
-		cur, pending = path.Dir(real), ""
-	}
-	return l.root.Resolve(path.Join(cur, pending))
-}
-
 // checkCwd applies the three cwd forms and post-expansion containment (agent-plugins §7.2.1).
 func (l *loader) checkCwd(name, cwd, exp string, bad, warn problemFn) {
 	const root, data = "${PLUGIN_ROOT}", "${PLUGIN_DATA}"
@@ -558,7 +528,7 @@ func (l *loader) checkCwd(name, cwd, exp string, bad, warn problemFn) {
 		bad("mcp-cwd-escape", fmt.Sprintf("Server %q has cwd %q, which leaves the plugin root after expansion, so it is skipped.", clip(name), clip(cwd)), "4.1", "cwd")
 		return
 	}
-	real, err := l.resolvePhysical(rel)
+	real, err := l.root.Resolve(rel)
 	if err != nil {
 		switch fsguard.CodeOf(err) {
 		case fsguard.CodeNotFound, fsguard.CodeDangling:

@@ -112,8 +112,26 @@ type Root struct {
 	mu      sync.Mutex
 	total   int64
 	entries int
-	listed  map[string]bool // real directories already counted against MaxEntries
+	// listed holds the sorted names of each real directory already listed: it was counted
+	// against MaxEntries once, and a loader that lists it again (skills/, then each skill
+	// walks its own directory) is served the same names without another getdents.
+	listed map[string][]string
+	// stats caches lstat results by real (symlink-free) path, and dirs holds a handle on
+	// each real directory looked into, so that a path is resolved with one syscall per new
+	// element instead of an open and close of every parent on every call. A Root is one
+	// package load: the package is read as it was when first looked at.
+	stats map[string]lstatResult
+	dirs  map[string]*os.Root
 }
+
+type lstatResult struct {
+	fi  fs.FileInfo
+	err error
+}
+
+// maxDirHandles bounds the directory handles one Root keeps open; past it, lookups go
+// through the root handle (correct, only slower).
+const maxDirHandles = 64
 
 // Open resolves dir (following symlinks in the path the user gave) and returns a Root.
 func Open(dir string, limits Limits) (*Root, error) {
@@ -148,8 +166,99 @@ func (r *Root) Path() string { return r.abs }
 // Limits returns the limits this root enforces.
 func (r *Root) Limits() Limits { return r.limits }
 
-// Close releases the root directory handle.
-func (r *Root) Close() error { return r.root.Close() }
+// Close releases the root directory handle and the directory handles opened below it.
+func (r *Root) Close() error {
+	r.mu.Lock()
+	dirs := r.dirs
+	r.dirs = nil
+	r.mu.Unlock()
+	for _, d := range dirs {
+		if d != nil {
+			d.Close()
+		}
+	}
+	return r.root.Close()
+}
+
+// dir returns a handle on the real directory dir ("" or "." is the root), opening and
+// caching it, or nil when it cannot be opened or the handle budget is spent; callers
+// then go through the root handle with the full path, which reports the error.
+func (r *Root) dir(dir string) *os.Root {
+	if dir == "" || dir == "." {
+		return r.root
+	}
+	r.mu.Lock()
+	d, ok := r.dirs[dir]
+	full := len(r.dirs) >= maxDirHandles
+	r.mu.Unlock()
+	if ok {
+		return d
+	}
+	if full {
+		return nil
+	}
+	parent, base := path.Split(dir)
+	var err error
+	if p := r.dir(strings.TrimSuffix(parent, "/")); p != nil {
+		d, err = p.OpenRoot(base)
+	} else {
+		d, err = r.root.OpenRoot(dir)
+	}
+	if err != nil {
+		d = nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if prev, ok := r.dirs[dir]; ok {
+		// Another goroutine opened it first.
+		if d != nil {
+			d.Close()
+		}
+		return prev
+	}
+	if r.dirs == nil {
+		r.dirs = map[string]*os.Root{}
+	}
+	r.dirs[dir] = d
+	return d
+}
+
+// lstat is Lstat of a real, cleaned, symlink-free path, cached.
+func (r *Root) lstat(real string) (fs.FileInfo, error) {
+	r.mu.Lock()
+	c, ok := r.stats[real]
+	r.mu.Unlock()
+	if ok {
+		return c.fi, c.err
+	}
+	var fi fs.FileInfo
+	var err error
+	parent, base := path.Split(real)
+	if d := r.dir(strings.TrimSuffix(parent, "/")); d != nil && base != "" {
+		fi, err = d.Lstat(base)
+	} else {
+		fi, err = r.root.Lstat(real)
+	}
+	r.mu.Lock()
+	if r.stats == nil {
+		r.stats = map[string]lstatResult{}
+	}
+	r.stats[real] = lstatResult{fi, err}
+	r.mu.Unlock()
+	return fi, err
+}
+
+// openReal opens a real, cleaned, symlink-free path with flag (O_NOFOLLOW added by os.Root).
+func (r *Root) openReal(real string, flag int) (*os.File, error) {
+	if real == "." || real == "" {
+		return r.root.OpenFile(".", flag, 0)
+	}
+	parent, base := path.Split(real)
+	if d := r.dir(strings.TrimSuffix(parent, "/")); d != nil {
+		return d.OpenFile(base, flag, 0)
+	}
+	return r.root.OpenFile(real, flag, 0)
+}
 
 // BytesRead returns how many bytes were read through this root so far.
 func (r *Root) BytesRead() int64 {
@@ -203,6 +312,7 @@ func (r *Root) Resolve(rel string) (string, error) {
 	// kernel does, because done always holds the resolved path so far.
 	pending := strings.Split(rel, "/")
 	var done []string
+	cur := "" // done joined with "/"
 	hops := 0
 	viaLink := false
 	for len(pending) > 0 {
@@ -216,13 +326,17 @@ func (r *Root) Resolve(rel string) (string, error) {
 				return "", &Error{Code: CodeEscape, Path: rel, Msg: "symlink leads outside the package root"}
 			}
 			done = done[:len(done)-1]
+			cur = strings.Join(done, "/")
 			continue
 		}
-		cur := strings.Join(append(append([]string(nil), done...), part), "/")
+		next := part
+		if cur != "" {
+			next = cur + "/" + part
+		}
 		if len(done)+1 > r.limits.MaxDepth+1 {
 			return "", &Error{Code: CodeTooDeep, Path: rel, Msg: fmt.Sprintf("more than %d directory levels", r.limits.MaxDepth)}
 		}
-		st, err := r.root.Lstat(cur)
+		st, err := r.lstat(next)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				if viaLink {
@@ -237,13 +351,14 @@ func (r *Root) Resolve(rel string) (string, error) {
 		}
 		if st.Mode()&fs.ModeSymlink == 0 {
 			done = append(done, part)
+			cur = next
 			continue
 		}
 		hops++
 		if hops > r.limits.MaxSymlinkHops {
 			return "", &Error{Code: CodeLoop, Path: rel, Msg: fmt.Sprintf("more than %d symlink hops (a loop?)", r.limits.MaxSymlinkHops)}
 		}
-		target, err := r.root.Readlink(cur)
+		target, err := r.root.Readlink(next)
 		if err != nil {
 			return "", &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 		}
@@ -259,16 +374,16 @@ func (r *Root) Resolve(rel string) (string, error) {
 				return "", &Error{Code: CodeEscape, Path: rel, Msg: "symlink leads outside the package root"}
 			}
 			inner, _ := filepath.Rel(r.abs, t)
-			done = nil
+			done, cur = nil, ""
 			pending = append(strings.Split(filepath.ToSlash(inner), "/"), pending...)
 			continue
 		}
 		pending = append(strings.Split(filepath.ToSlash(target), "/"), pending...)
 	}
-	if len(done) == 0 {
+	if cur == "" {
 		return ".", nil
 	}
-	return strings.Join(done, "/"), nil
+	return cur, nil
 }
 
 // Stat describes rel after following symlinks. A missing path returns an Entry of
@@ -288,7 +403,7 @@ func (r *Root) Stat(rel string) (Entry, error) {
 	if err != nil {
 		return e, err
 	}
-	st, err := r.root.Lstat(real)
+	st, err := r.lstat(real)
 	if err != nil {
 		return e, &Error{Code: CodeIO, Path: c, Msg: err.Error()}
 	}
@@ -322,7 +437,7 @@ func (r *Root) Lstat(rel string) (Entry, error) {
 			return Entry{Rel: c, Name: base}, err
 		}
 	}
-	st, err := r.root.Lstat(path.Join(realDir, base))
+	st, err := r.lstat(path.Join(realDir, base))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Entry{Rel: c, Name: base}, &Error{Code: CodeNotFound, Path: c, Msg: "does not exist"}
@@ -381,7 +496,7 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 	}
 	// Refuse special files before opening them at all: opening a device can have side
 	// effects, and a socket cannot be opened. The fstat below re-checks after the open.
-	if lst, err := r.root.Lstat(real); err == nil && !lst.Mode().IsRegular() {
+	if lst, err := r.lstat(real); err == nil && !lst.Mode().IsRegular() {
 		what := "a directory"
 		if !lst.IsDir() {
 			what = "a special file (FIFO, socket or device)"
@@ -390,7 +505,7 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 	}
 	// O_NONBLOCK so that a FIFO planted under a manifest's name cannot block the open;
 	// O_NOFOLLOW because Resolve already followed every link and checked it.
-	f, err := r.root.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	f, err := r.openReal(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW)
 	if err != nil {
 		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 	}
@@ -412,8 +527,8 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 	if err := r.reserve(rel, st.Size()); err != nil {
 		return nil, err
 	}
-	// The size can change between Stat and Read; the limited reader is the real bound.
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	// The size can change between Stat and Read; readBounded's limit is the real bound.
+	data, err := readBounded(f, st.Size(), max)
 	if err != nil {
 		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 	}
@@ -426,6 +541,34 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 		}
 	}
 	return data, nil
+}
+
+// readBounded reads f to its end or to max+1 bytes, whichever comes first. The buffer
+// starts at the size fstat reported plus one byte, so a file that does not change is read
+// with one read and one read that sees its end, and copied nowhere.
+func readBounded(f *os.File, size, max int64) ([]byte, error) {
+	if size < 0 || size > max {
+		size = max
+	}
+	buf := make([]byte, 0, size+1)
+	for int64(len(buf)) <= max {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // grew since fstat: let append pick the growth
+		}
+		chunk := buf[len(buf):cap(buf)]
+		if room := max + 1 - int64(len(buf)); int64(len(chunk)) > room {
+			chunk = chunk[:room]
+		}
+		n, err := f.Read(chunk)
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 func (r *Root) reserve(rel string, n int64) error {
@@ -449,48 +592,17 @@ func (r *Root) ReadDir(rel string) ([]Entry, map[string]error, error) {
 	if depth(real) > r.limits.MaxDepth {
 		return nil, nil, &Error{Code: CodeTooDeep, Path: rel, Msg: fmt.Sprintf("more than %d directory levels", r.limits.MaxDepth)}
 	}
-	f, err := r.root.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_DIRECTORY, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ENOTDIR) {
-			return nil, nil, &Error{Code: CodeNotDir, Path: rel, Msg: "is not a directory"}
-		}
-		return nil, nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
-	}
-	defer f.Close()
 	// A directory listed again (a loader lists skills/, then each skill walks its own
-	// directory) is counted once: MaxEntries bounds the package, not the number of looks.
+	// directory) is counted once and not read again: MaxEntries bounds the package, not
+	// the number of looks.
 	r.mu.Lock()
-	counted := r.listed[real]
+	names, counted := r.listed[real]
 	r.mu.Unlock()
-	var names []string
-	for {
-		batch, err := f.Readdirnames(256)
-		names = append(names, batch...)
-		if counted {
-			// Still bounded: the directory cannot hold more than the limit allowed the
-			// first time without the total passing MaxEntries now.
-			if len(names) > r.limits.MaxEntries {
-				return nil, nil, &Error{Code: CodeTooMany, Path: rel, Msg: fmt.Sprintf("the package has more than %d entries", r.limits.MaxEntries)}
-			}
-		} else if err := r.countEntries(rel, len(batch)); err != nil {
+	if !counted {
+		if names, err = r.list(rel, real); err != nil {
 			return nil, nil, err
 		}
-		if err == io.EOF || len(batch) == 0 {
-			break
-		}
-		if err != nil {
-			return nil, nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
-		}
 	}
-	if !counted {
-		r.mu.Lock()
-		if r.listed == nil {
-			r.listed = map[string]bool{}
-		}
-		r.listed[real] = true
-		r.mu.Unlock()
-	}
-	sort.Strings(names)
 	base := rel
 	if c, err := clean(rel); err == nil {
 		base = c
@@ -513,6 +625,44 @@ func (r *Root) ReadDir(rel string) ([]Entry, map[string]error, error) {
 		entries = append(entries, e)
 	}
 	return entries, errs, nil
+}
+
+// list reads the names in the real directory real, counting them against MaxEntries,
+// and remembers them sorted.
+func (r *Root) list(rel, real string) ([]string, error) {
+	f, err := r.openReal(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_DIRECTORY)
+	if err != nil {
+		if errors.Is(err, syscall.ENOTDIR) {
+			return nil, &Error{Code: CodeNotDir, Path: rel, Msg: "is not a directory"}
+		}
+		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
+	}
+	defer f.Close()
+	var names []string
+	for {
+		batch, err := f.Readdirnames(256)
+		names = append(names, batch...)
+		if cerr := r.countEntries(rel, len(batch)); cerr != nil {
+			return nil, cerr
+		}
+		if err == io.EOF || len(batch) == 0 {
+			break
+		}
+		if err != nil {
+			return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
+		}
+	}
+	sort.Strings(names)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if prev, ok := r.listed[real]; ok {
+		return prev, nil // listed concurrently: counted twice, harmless, keep one
+	}
+	if r.listed == nil {
+		r.listed = map[string][]string{}
+	}
+	r.listed[real] = names
+	return names, nil
 }
 
 func (r *Root) countEntries(rel string, n int) error {

@@ -120,7 +120,7 @@ func Load(root *fsguard.Root, dir string) *model.Component {
 	c.Details = details(&fm)
 	c.Summary = summary(&fm)
 
-	files, fd := collectFiles(root, dir)
+	files, fd := collectFiles(root, dir, file, data)
 	c.Diagnostics = append(c.Diagnostics, fd...)
 	c.Files = files
 	c.Capabilities = capabilities(file, files)
@@ -267,8 +267,9 @@ func listShort(xs []string, n int) string {
 // reads there); symlinked directories inside the root are walked once, since the agent
 // sees their files as part of the skill. Links that escape, dangle or loop are reported
 // and left out: the agent is denied them (Agent Plugins §4.1). Limits make the list
-// incomplete, which is an error.
-func collectFiles(root *fsguard.Root, dir string) ([]model.File, []model.Diagnostic) {
+// incomplete, which is an error. known (the path skillFile) was already read by the
+// caller and is hashed from those bytes: no file is read twice.
+func collectFiles(root *fsguard.Root, dir, skillFile string, known []byte) ([]model.File, []model.Diagnostic) {
 	var files []model.File
 	var diags []model.Diagnostic
 	add := func(sev model.Severity, b model.Boundary, code, file, format string, args ...any) {
@@ -312,7 +313,10 @@ func collectFiles(root *fsguard.Root, dir string) ([]model.File, []model.Diagnos
 			}
 			switch e.Type {
 			case fsguard.TypeFile:
-				data, err := root.ReadFile(e.Rel, 0)
+				data, err := known, error(nil)
+				if e.Rel != skillFile || known == nil {
+					data, err = root.ReadFile(e.Rel, 0)
+				}
 				if err != nil {
 					switch fsguard.CodeOf(err) {
 					case fsguard.CodeTooLarge, fsguard.CodeTotalExceeded:
