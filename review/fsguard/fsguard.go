@@ -197,12 +197,18 @@ func (r *Root) dir(dir string) *os.Root {
 	if full {
 		return nil
 	}
+	// Only a directory gets a handle. The trailing "/." makes os.Root open dir as an
+	// intermediate element, with O_DIRECTORY: if dir was swapped for a FIFO since the
+	// lstat, the open fails instead of blocking.
+	if fi, err := r.lstat(dir); err != nil || !fi.IsDir() {
+		return nil
+	}
 	parent, base := path.Split(dir)
 	var err error
 	if p := r.dir(strings.TrimSuffix(parent, "/")); p != nil {
-		d, err = p.OpenRoot(base)
+		d, err = p.OpenRoot(base + "/.")
 	} else {
-		d, err = r.root.OpenRoot(dir)
+		d, err = r.root.OpenRoot(dir + "/.")
 	}
 	if err != nil {
 		d = nil
@@ -638,19 +644,18 @@ func (r *Root) list(rel, real string) ([]string, error) {
 		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 	}
 	defer f.Close()
-	var names []string
-	for {
-		batch, err := f.Readdirnames(256)
-		names = append(names, batch...)
-		if cerr := r.countEntries(rel, len(batch)); cerr != nil {
-			return nil, cerr
-		}
-		if err == io.EOF || len(batch) == 0 {
-			break
-		}
-		if err != nil {
-			return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
-		}
+	// Readdirnames(n) stops at n names or at the end of the directory. Asking for one
+	// more than the budget left reads a directory that fits in one call (two getdents)
+	// and never holds more than the budget plus one name.
+	r.mu.Lock()
+	left := r.limits.MaxEntries - r.entries
+	r.mu.Unlock()
+	names, err := f.Readdirnames(max(left, 0) + 1)
+	if err != nil && err != io.EOF {
+		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
+	}
+	if cerr := r.countEntries(rel, len(names)); cerr != nil {
+		return nil, cerr
 	}
 	sort.Strings(names)
 	r.mu.Lock()

@@ -476,3 +476,75 @@ func TestDotDotAfterSymlinkIsPhysical(t *testing.T) {
 		t.Fatalf("Resolve(bin/../bin/sh) = %q, %v", got, err)
 	}
 }
+
+// A FIFO used as a directory (a parent element of the path) is where a directory handle
+// would be opened: it must fail, not block.
+func TestFIFOAsParentNeverBlocks(t *testing.T) {
+	dir := build(t, map[string]string{"pipe": "<fifo>", "ok/f": "x"})
+	r := open(t, dir, DefaultLimits())
+	withTimeout(t, 3*time.Second, func() {
+		for _, p := range []string{"pipe/x", "pipe/x/y", "pipe/.."} {
+			if _, err := r.ReadFile(p, 0); err == nil {
+				t.Errorf("ReadFile(%s) succeeded", p)
+			}
+			if _, err := r.Stat(p); err == nil && p != "pipe/.." {
+				t.Errorf("Stat(%s) succeeded", p)
+			}
+			if _, err := r.Lstat(p); err == nil && p != "pipe/.." {
+				t.Errorf("Lstat(%s) succeeded", p)
+			}
+			if _, _, err := r.ReadDir(p); err == nil && p != "pipe/.." {
+				t.Errorf("ReadDir(%s) succeeded", p)
+			}
+		}
+	})
+}
+
+// The per-root caches and directory handles are an optimisation: a fresh root, one past
+// its handle budget and one reused many times must answer every call the same way.
+func TestCachedAnswersMatchFresh(t *testing.T) {
+	files := map[string]string{
+		"a/b/c/file.txt": "payload", "a/b/link": "->c/file.txt", "a/up": "->..", "a/esc": "->../../x",
+		"a/b/c/dangling": "->nope", "a/dirlink": "->b/c", "pipe": "<fifo>", "empty": "",
+	}
+	for i := 0; i < maxDirHandles+10; i++ {
+		files[fmt.Sprintf("many/d%03d/f", i)] = fmt.Sprint(i)
+	}
+	dir := build(t, files)
+	paths := []string{".", "a", "a/b", "a/b/c/file.txt", "a/b/link", "a/up/a/b/link", "a/esc", "a/b/c/dangling",
+		"a/dirlink/file.txt", "a/dirlink/../b/link", "a/b/../b/c/file.txt", "missing", "a/b/c/file.txt/x", "pipe", "empty", "many"}
+	for i := 0; i < maxDirHandles+10; i++ {
+		paths = append(paths, fmt.Sprintf("many/d%03d/f", i))
+	}
+	answer := func(r *Root, p string) string {
+		res, rerr := r.Resolve(p)
+		st, serr := r.Stat(p)
+		lst, lerr := r.Lstat(p)
+		data, ferr := r.ReadFile(p, 0)
+		es, _, derr := r.ReadDir(p)
+		var names []string
+		for _, e := range es {
+			names = append(names, fmt.Sprintf("%s:%v:%d", e.Name, e.Type, e.Size))
+		}
+		return fmt.Sprintf("%q %s | %+v %s | %+v %s | %q %s | %v %s", res, CodeOf(rerr), st, CodeOf(serr), lst, CodeOf(lerr), data, CodeOf(ferr), names, CodeOf(derr))
+	}
+	shared := open(t, dir, DefaultLimits())
+	withTimeout(t, 10*time.Second, func() {
+		for round := 0; round < 2; round++ {
+			for _, p := range paths {
+				fresh := open(t, dir, DefaultLimits())
+				want := answer(fresh, p)
+				fresh.Close()
+				if got := answer(shared, p); got != want {
+					t.Errorf("round %d, %s:\n cached %s\n fresh  %s", round, p, got, want)
+				}
+			}
+		}
+	})
+	shared.mu.Lock()
+	n := len(shared.dirs)
+	shared.mu.Unlock()
+	if n > maxDirHandles {
+		t.Errorf("%d directory handles, budget %d", n, maxDirHandles)
+	}
+}
