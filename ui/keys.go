@@ -20,6 +20,7 @@ type KeyMap struct {
 	Help             key.Binding
 	Quit             key.Binding
 	Confirm, Cancel  key.Binding
+	Overwrite        key.Binding // a hand-edited instruction block: o, then y
 	AcceptFilter     key.Binding
 }
 
@@ -47,6 +48,7 @@ func DefaultKeyMap() KeyMap {
 		Quit:         key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Confirm:      key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
 		Cancel:       key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
+		Overwrite:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "overwrite hand edits"), key.WithDisabled()),
 		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 	}
 }

@@ -50,6 +50,9 @@ type data struct {
 	pkgs        []*model.Package
 	sourceDiags []model.Diagnostic
 	status      map[*model.Package]map[string]trust.Status
+	// active counts, per instruction ref, the files the ledger has it active in: x on an
+	// active instruction removes its block instead of revoking an approval.
+	active map[string]int
 }
 
 // statusOf is the status trust gave c. A component trust did not rate is "unreviewed",
@@ -135,6 +138,7 @@ type (
 		pkgs        []*model.Package
 		sourceDiags []model.Diagnostic
 		status      map[*model.Package]map[string]trust.Status
+		active      map[string]int
 		err         error
 		trustErr    error
 	}
@@ -149,6 +153,7 @@ type (
 		ref      string
 		pkg      int
 		status   map[string]trust.Status
+		active   map[string]int // nil when unknown: keep what is shown
 		err      error
 		decision trust.Decision
 	}
@@ -180,6 +185,7 @@ func (m *Model) loadCmd() tea.Cmd {
 		box.mu.Lock()
 		box.t = t
 		msg.status = evaluateAll(t, msg.pkgs)
+		msg.active = activeCounts(t)
 		box.mu.Unlock()
 		return msg
 	}
@@ -224,7 +230,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onDecided(msg)
 	case renderedMsg, diffMsg:
 		return m, m.detail.Update(msg)
-	case previewMsg, committedMsg:
+	case activationsMsg, previewMsg, committedMsg:
 		return m, m.onInstructions(msg)
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
@@ -251,7 +257,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		m.loadErr = msg.err
 		return nil
 	}
-	m.data.pkgs, m.data.sourceDiags, m.data.status = msg.pkgs, msg.sourceDiags, msg.status
+	m.data.pkgs, m.data.sourceDiags, m.data.status, m.data.active = msg.pkgs, msg.sourceDiags, msg.status, msg.active
 	if m.data.status == nil {
 		m.data.status = map[*model.Package]map[string]trust.Status{}
 	}
@@ -316,14 +322,19 @@ func (m *Model) updateKeys() {
 	k.Down.SetEnabled(browsing && ok)
 	k.Approve.SetEnabled(browsing && m.approveReason() == "")
 	k.Revoke.SetEnabled(browsing && m.revokeReason() == "")
+	if m.removalApplies() {
+		k.Revoke.SetHelp("x", "remove instruction")
+	} else {
+		k.Revoke.SetHelp("x", "revoke")
+	}
 	k.Raw.SetEnabled(browsing && c != nil && c.Body != "" && m.detail.tab == tabContent)
 	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")
 	review := m.nReview > 0 // counted when statuses change, not on every key
 	k.NextReview.SetEnabled(browsing && review)
 	k.PrevReview.SetEnabled(browsing && review)
 	k.ClearFilter.SetEnabled(browsing && m.tree.filter.Value() != "")
-	previewReady := m.prompt != nil && m.prompt.preview != nil && m.prompt.preview.Conflict == nil
-	k.Confirm.SetEnabled(!m.busy && ((m.dialog != nil && m.dialog.grant.Blocked == "") || previewReady))
+	k.Confirm.SetEnabled(!m.busy && ((m.dialog != nil && m.dialog.grant.Blocked == "") || m.prompt.ready()))
+	k.Overwrite.SetEnabled(!m.busy && m.prompt.needsOverwrite())
 	k.Cancel.SetEnabled(m.dialog != nil || m.prompt != nil)
 }
 
@@ -356,12 +367,20 @@ func (m *Model) revokeReason() string {
 		return "Packages are revoked component by component: select a component."
 	case m.busy:
 		return "A decision is being recorded."
+	case m.removalApplies():
+		return ""
 	}
 	switch authOf(m.data.statusOf(p, c)) {
 	case model.Approved, model.Changed:
 		return ""
 	case model.Revoked:
+		if c.Kind == model.KindInstruction {
+			return "Already revoked, and the ledger has it active in no file."
+		}
 		return "Already revoked."
+	}
+	if c.Kind == model.KindInstruction {
+		return "This instruction is active in no file and was never approved."
 	}
 	return "Only an approved component can be revoked."
 }
@@ -458,6 +477,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.explain(trust.ActionApprove)
 	case pressed(msg, k.Approve):
 		m.setFlash("Cannot approve: "+m.approveReason(), true)
+	case key.Matches(msg, k.Revoke) && m.removalApplies():
+		return m.openRemoval()
 	case key.Matches(msg, k.Revoke):
 		return m.explain(trust.ActionRevoke)
 	case pressed(msg, k.Revoke):
@@ -577,23 +598,20 @@ func (m *Model) decide(d *dialog) tea.Cmd {
 			msg.err = fmt.Errorf("the trust ledger is not open")
 			return msg
 		}
-		opts := trust.DecideOptions{ReviewerKind: "human"}
+		opts := trust.DecideOptions{ReviewerKind: trust.ReviewerHuman}
 		if action == trust.ActionApprove {
 			msg.decision, msg.err = box.t.Approve(p, c, opts)
 		} else {
 			msg.decision, msg.err = box.t.Revoke(p, c, opts)
 		}
 		msg.status = box.t.Evaluate(p)
+		msg.active = activeCounts(box.t)
 		return msg
 	}
 }
 
 func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
-	m.busy = false
-	if msg.pkg < len(m.data.pkgs) && msg.status != nil {
-		m.data.status[m.data.pkgs[msg.pkg]] = msg.status
-	}
-	m.detail.forgetDiffs()
+	m.absorbDecision(msg.pkg, msg.status, msg.active)
 	if msg.err != nil {
 		m.setFlash(fmt.Sprintf("Could not %s %s: %v", msg.action, display.Line(msg.ref), msg.err), true)
 	} else if msg.action == trust.ActionApprove {
@@ -601,6 +619,24 @@ func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 	} else {
 		m.setFlash("Revoked "+display.Line(msg.ref)+".", false)
 	}
+	return m.afterDecision()
+}
+
+// absorbDecision takes in what a decision command read back: the package's statuses and
+// the activations in force (nil when unknown).
+func (m *Model) absorbDecision(pkg int, status map[string]trust.Status, active map[string]int) {
+	m.busy = false
+	if pkg < len(m.data.pkgs) && status != nil {
+		m.data.status[m.data.pkgs[pkg]] = status
+	}
+	if active != nil {
+		m.data.active = active
+	}
+	m.detail.forgetDiffs()
+}
+
+// afterDecision redraws what depends on statuses.
+func (m *Model) afterDecision() tea.Cmd {
 	m.recount()
 	if m.tree.filter.Value() != "" {
 		m.tree.applyFilter()
@@ -699,7 +735,7 @@ func (m *Model) helpLines() []string {
 	case m.dialog != nil:
 		km = dialogKeys{&m.keys}
 	case m.prompt != nil:
-		km = promptKeys{&m.keys}
+		km = promptKeys{&m.keys, m.prompt}
 	case m.tree.editing:
 		km = filterKeys{&m.keys}
 	default:

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
 	"vouch/model"
 	"vouch/trust"
@@ -19,14 +21,23 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// targetPrompt is the instruction activation flow: ask where (codex, claude or a file),
-// show the diff of that file before and after, and write only on y.
+// targetPrompt is the instruction flow. Activation (i) asks where (codex, claude or a
+// file); removal (x) lists the files the instruction is active in and lets the person
+// pick one. Both then show the diff of that file before and after and write only on y.
+// A block edited by hand since vouch wrote it shows the three versions and needs o
+// before y: overwriting someone's edits is a separate decision from writing.
 type targetPrompt struct {
 	c         *common
+	action    string // instructions.ActionApply or instructions.ActionRemove
 	pkg, comp int
 	ref       string
-	input     textinput.Model
+	input     textinput.Model // activation: where to write
+	targets   []activeTarget  // removal: where the instruction is active
+	cursor    int
+	picking   bool // removal from several targets: the person is choosing one
 	preview   *instructions.Preview
+	note      string // a caveat about the preview (the store lost what vouch wrote)
+	overwrite bool   // o was pressed on a hand-edited block: y now overwrites
 	err       string
 	loading   bool
 	vp        viewport.Model
@@ -35,32 +46,81 @@ type targetPrompt struct {
 	body      string
 }
 
+// activeTarget is one file an instruction is active in, with what the file holds now.
+type activeTarget struct {
+	target        instructions.Target
+	state, detail string
+}
+
 type (
+	activationsMsg struct {
+		ref     string
+		targets []activeTarget
+		err     error
+	}
 	previewMsg struct {
 		ref     string
+		action  string
 		preview *instructions.Preview
+		note    string
 		err     error
 	}
 	committedMsg struct {
+		action string
 		ref    string
 		target string
 		pkg    int
 		status map[string]trust.Status
+		active map[string]int
 		err    error
 	}
 )
 
-// promptKeys is the help of the activation flow.
-type promptKeys struct{ k *KeyMap }
+func (t *targetPrompt) removing() bool { return t.action == instructions.ActionRemove }
+
+// ready reports whether y writes now.
+func (t *targetPrompt) ready() bool {
+	return t != nil && t.preview != nil && !t.loading && (t.preview.Conflict == nil || t.overwrite)
+}
+
+// needsOverwrite reports whether the preview waits for o.
+func (t *targetPrompt) needsOverwrite() bool {
+	return t != nil && t.preview != nil && !t.loading && t.preview.Conflict != nil && !t.overwrite
+}
+
+// promptKeys is the help of the instruction flow, for the step it is at.
+type promptKeys struct {
+	k *KeyMap
+	p *targetPrompt
+}
 
 func (p promptKeys) ShortHelp() []key.Binding {
-	enter := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "preview target"))
-	if p.k.Confirm.Enabled() {
-		enter.SetEnabled(false) // the preview is showing: only y writes
+	pr := p.p
+	switch {
+	case pr == nil || pr.loading:
+		return []key.Binding{p.k.Cancel}
+	case pr.preview != nil:
+		out := []key.Binding{p.k.Confirm, p.k.Overwrite, p.k.Cancel}
+		if pr.canGoBack() {
+			out = append(out, key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "other target")))
+		}
+		return append(out, p.k.PageDown)
+	case pr.picking:
+		return []key.Binding{
+			key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("↑/↓", "choose")),
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "preview removal")),
+			p.k.Cancel,
+		}
+	case pr.removing():
+		return []key.Binding{p.k.Cancel}
 	}
-	return []key.Binding{enter, p.k.Confirm, p.k.Cancel}
+	enter := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "preview target"))
+	esc := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	return []key.Binding{enter, esc}
 }
 func (p promptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+func (t *targetPrompt) canGoBack() bool { return !t.removing() || len(t.targets) > 1 }
 
 // instructionsReason says why `i` cannot apply, "" when it can.
 func (m *Model) instructionsReason() string {
@@ -78,21 +138,76 @@ func (m *Model) instructionsReason() string {
 	return ""
 }
 
+// removalApplies reports whether x on the selection removes an instruction block rather
+// than revoking an approval: the ledger has it active in at least one file.
+func (m *Model) removalApplies() bool {
+	p, c, _, ok := m.selection()
+	return ok && c != nil && c.Kind == model.KindInstruction && m.data.active[p.Ref(c)] > 0
+}
+
+func (m *Model) newPrompt(action string) *targetPrompt {
+	p, c, it, _ := m.selection()
+	pr := &targetPrompt{c: m.common, action: action, pkg: it.pkg, comp: it.comp, ref: p.Ref(c), vp: viewport.New()}
+	pr.vp.SoftWrap = true
+	return pr
+}
+
 func (m *Model) openPrompt() tea.Cmd {
-	p, c, it, ok := m.selection()
-	if !ok || c == nil {
+	if _, c, _, ok := m.selection(); !ok || c == nil {
 		return nil
 	}
-	ti := textinput.New()
-	ti.Prompt = "target> "
-	ti.Placeholder = "codex, claude or a file path"
-	ti.CharLimit = 4096
-	ti.SetStyles(inputStyles(m.styles.IsDark))
-	m.prompt = &targetPrompt{c: m.common, pkg: it.pkg, comp: it.comp, ref: p.Ref(c), input: ti, vp: viewport.New()}
-	m.prompt.vp.SoftWrap = true
+	pr := m.newPrompt(instructions.ActionApply)
+	pr.input = textinput.New()
+	pr.input.Prompt = "target> "
+	pr.input.Placeholder = "codex, claude or a file path"
+	pr.input.CharLimit = 4096
+	pr.input.SetStyles(inputStyles(m.styles.IsDark))
+	m.prompt = pr
 	m.layout()
 	m.updateKeys()
 	return m.prompt.input.Focus()
+}
+
+// openRemoval starts the removal flow: the ledger is read again in a command, so the
+// list of files is the one in force now, not the one counted when the tree was drawn.
+func (m *Model) openRemoval() tea.Cmd {
+	p, c, _, ok := m.selection()
+	if !ok || c == nil {
+		return nil
+	}
+	pr := m.newPrompt(instructions.ActionRemove)
+	pr.loading = true
+	m.prompt = pr
+	m.layout()
+	m.updateKeys()
+	ref, box := pr.ref, m.trust
+	return func() tea.Msg {
+		msg := activationsMsg{ref: ref}
+		box.mu.Lock()
+		defer box.mu.Unlock()
+		if box.t == nil {
+			msg.err = errors.New("the trust ledger is not open")
+			return msg
+		}
+		ds, err := box.t.Decisions()
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		for _, a := range instructions.Activations(ds) {
+			if a.Ref != p.Ref(c) {
+				continue
+			}
+			t, err := instructions.ResolveTarget(a.Target)
+			if err != nil {
+				t = instructions.Target{Spec: a.Target, Path: a.Target}
+			}
+			state, detail := instructions.CheckActivation(box.t.Home(), a)
+			msg.targets = append(msg.targets, activeTarget{target: t, state: state, detail: detail})
+		}
+		sort.Slice(msg.targets, func(i, j int) bool { return msg.targets[i].target.Path < msg.targets[j].target.Path })
+		return msg
+	}
 }
 
 func (t *targetPrompt) SetSize(w, h int) {
@@ -102,8 +217,9 @@ func (t *targetPrompt) SetSize(w, h int) {
 	t.input.SetWidth(max(1, w-fw-len(t.input.Prompt)-1))
 	t.vp.SetWidth(max(1, w-fw))
 	t.vp.SetHeight(max(1, h-fh-6))
-	if t.body != "" {
-		t.vp.SetContent(ansi.Wrap(t.body, max(1, t.vp.Width()), ""))
+	if t.preview != nil {
+		// The three versions are clipped to the width: build them again for this one.
+		t.buildPreview()
 	}
 }
 
@@ -113,42 +229,76 @@ func (t *targetPrompt) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+func (m *Model) closePrompt(flash string) {
+	m.prompt = nil
+	m.setFlash(flash, false)
+	m.layout()
+	m.updateKeys()
+}
+
 func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	pr := m.prompt
-	switch msg.String() {
-	case "esc":
-		m.prompt = nil
-		m.setFlash("Cancelled: nothing was written.", false)
-		m.layout()
-		m.updateKeys()
-		return nil
-	}
-	if pr.preview != nil {
-		switch {
-		case key.Matches(msg, m.keys.Confirm):
-			return m.commitPreview()
-		case msg.String() == "n" || msg.String() == "N":
-			m.prompt = nil
-			m.setFlash("Cancelled: nothing was written.", false)
-			m.layout()
-			m.updateKeys()
-		case msg.String() == "j" || msg.String() == "down" || key.Matches(msg, m.keys.PageDown):
-			pr.vp.ScrollDown(1)
-		case msg.String() == "k" || msg.String() == "up" || key.Matches(msg, m.keys.PageUp):
-			pr.vp.ScrollUp(1)
-		case msg.String() == "backspace":
-			pr.preview, pr.err, pr.body = nil, "", ""
-			m.updateKeys()
-			return pr.input.Focus()
-		}
+	k := &m.keys
+	if msg.String() == "esc" {
+		m.closePrompt("Cancelled: nothing was written.")
 		return nil
 	}
 	if pr.loading {
 		return nil
 	}
+	if pr.preview != nil {
+		switch {
+		case key.Matches(msg, k.Confirm):
+			return m.commitPreview()
+		case pressed(msg, k.Confirm):
+			if pr.needsOverwrite() {
+				m.setFlash("The block was edited by hand: press o to overwrite those edits, then y.", true)
+			}
+		case key.Matches(msg, k.Overwrite):
+			pr.overwrite = true
+			m.flash = ""
+			pr.buildPreview()
+			m.updateKeys()
+		case msg.String() == "n" || msg.String() == "N":
+			m.closePrompt("Cancelled: nothing was written.")
+		case msg.String() == "j" || msg.String() == "down" || key.Matches(msg, k.PageDown):
+			pr.vp.ScrollDown(1)
+		case msg.String() == "k" || msg.String() == "up" || key.Matches(msg, k.PageUp):
+			pr.vp.ScrollUp(1)
+		case msg.String() == "backspace" && pr.canGoBack():
+			pr.preview, pr.err, pr.body, pr.note, pr.overwrite = nil, "", "", "", false
+			m.flash = ""
+			m.updateKeys()
+			if pr.removing() {
+				pr.picking = true
+				return nil
+			}
+			return pr.input.Focus()
+		}
+		// Enter and every other key do nothing here: only y writes.
+		return nil
+	}
+	if pr.removing() {
+		if !pr.picking {
+			return nil // an error is showing; esc closes
+		}
+		switch msg.String() {
+		case "n", "N":
+			m.closePrompt("Cancelled: nothing was written.")
+		case "j", "down":
+			pr.cursor = min(pr.cursor+1, len(pr.targets)-1)
+		case "k", "up":
+			pr.cursor = max(pr.cursor-1, 0)
+		case "enter":
+			// Enter shows the removal; it never writes.
+			return m.previewRemoveCmd(pr.targets[pr.cursor].target)
+		}
+		return nil
+	}
 	if msg.String() == "enter" {
 		// Enter asks for a preview; it never writes.
 		pr.loading, pr.err = true, ""
+		m.updateKeys()
 		return m.previewCmd(pr.input.Value())
 	}
 	return pr.update(msg)
@@ -158,48 +308,81 @@ func (m *Model) previewCmd(spec string) tea.Cmd {
 	p := m.data.pkgs[m.prompt.pkg]
 	c := p.Components[m.prompt.comp]
 	ref := m.prompt.ref
-	home := m.opts.Home
 	box := m.trust
 	return func() tea.Msg {
+		msg := previewMsg{ref: ref, action: instructions.ActionApply}
 		target, err := instructions.ResolveTarget(spec)
 		if err != nil {
-			return previewMsg{ref: ref, err: err}
+			msg.err = err
+			return msg
 		}
 		body, err := instructionBody(p, c)
 		if err != nil {
-			return previewMsg{ref: ref, err: err}
+			msg.err = err
+			return msg
 		}
-		last := lastWritten(box, home, ref, target.Path)
-		pv, err := instructions.PreviewApply(target, instructions.BlockID(p.Name, c.ID), body, last)
-		return previewMsg{ref: ref, preview: pv, err: err}
+		last, note := lastWritten(box, ref, target.Path)
+		msg.note = note
+		msg.preview, msg.err = instructions.PreviewApply(target, instructions.BlockID(p.Name, c.ID), body, last)
+		return msg
 	}
 }
 
-// lastWritten is the text vouch last wrote for ref at target: the approved body in the
-// store, "" when unknown (then any difference counts as a hand edit).
-func lastWritten(box *trustBox, home, ref, target string) string {
+func (m *Model) previewRemoveCmd(target instructions.Target) tea.Cmd {
+	pr := m.prompt
+	pr.loading, pr.picking, pr.err = true, false, ""
+	m.updateKeys()
+	p := m.data.pkgs[pr.pkg]
+	c := p.Components[pr.comp]
+	ref := pr.ref
+	box := m.trust
+	return func() tea.Msg {
+		msg := previewMsg{ref: ref, action: instructions.ActionRemove}
+		last, note := lastWritten(box, ref, target.Path)
+		if last == "" {
+			// No record of what vouch wrote here: the package's current text is the best
+			// baseline (as vouch instructions remove does); anything else counts as edited.
+			if body, err := instructionBody(p, c); err == nil {
+				last = body
+			}
+		}
+		msg.note = note
+		msg.preview, msg.err = instructions.PreviewRemove(target, instructions.BlockID(p.Name, c.ID), last)
+		return msg
+	}
+}
+
+// lastWritten is the text vouch last wrote for ref at target, as the ledger and the store
+// say; "" when unknown, with a note when the store lost it (then any difference counts as
+// a hand edit, the safe side).
+func lastWritten(box *trustBox, ref, target string) (body, note string) {
 	box.mu.Lock()
 	defer box.mu.Unlock()
 	if box.t == nil {
-		return ""
+		return "", ""
 	}
 	ds, err := box.t.Decisions()
 	if err != nil {
-		return ""
+		return "", "The ledger could not be read (" + err.Error() + "); a changed block counts as edited by hand."
 	}
-	for _, d := range ds {
-		if d.Component == ref && d.Target == target {
-			if d.Action != trust.ActionApprove {
-				return ""
-			}
-			body, err := instructions.StoredBody(home, d.Digest)
-			if err != nil {
-				return ""
-			}
-			return body
-		}
+	body, err = instructions.LastWritten(box.t.Home(), ds, ref, target)
+	if err != nil {
+		return "", "The text vouch last wrote here is not in the store (" + err.Error() + "); a changed block counts as edited by hand."
 	}
-	return ""
+	return body, ""
+}
+
+// activeCounts is, per instruction ref, the number of files the ledger has it active in.
+func activeCounts(t *trust.Trust) map[string]int {
+	ds, err := t.Decisions()
+	if err != nil {
+		return nil
+	}
+	out := map[string]int{}
+	for _, a := range instructions.Activations(ds) {
+		out[a.Ref]++
+	}
+	return out
 }
 
 // instructionBody reads the exact bytes the contract binds and checks them against the
@@ -223,9 +406,12 @@ func instructionBody(p *model.Package, c *model.Component) (string, error) {
 	return string(data), nil
 }
 
+// commitPreview writes the previewed change and records the decision that goes with it
+// (approve with the target for an activation, revoke with the target for a removal). If
+// the ledger refuses, the file is put back: the file and the ledger must agree.
 func (m *Model) commitPreview() tea.Cmd {
 	pr := m.prompt
-	pv := pr.preview
+	pv, overwrite, action := pr.preview, pr.overwrite, pr.action
 	p := m.data.pkgs[pr.pkg]
 	c := p.Components[pr.comp]
 	idx := pr.pkg
@@ -235,8 +421,8 @@ func (m *Model) commitPreview() tea.Cmd {
 	m.updateKeys()
 	box := m.trust
 	return func() tea.Msg {
-		msg := committedMsg{ref: p.Ref(c), target: pv.Target.Path, pkg: idx}
-		if err := instructions.Commit(pv, false); err != nil {
+		msg := committedMsg{action: action, ref: p.Ref(c), target: pv.Target.Path, pkg: idx}
+		if err := instructions.Commit(pv, overwrite); err != nil {
 			msg.err = err
 			return msg
 		}
@@ -245,11 +431,18 @@ func (m *Model) commitPreview() tea.Cmd {
 		if box.t == nil {
 			msg.err = errors.New("the trust ledger is not open")
 		} else {
-			_, msg.err = box.t.Approve(p, c, trust.DecideOptions{ReviewerKind: "human", Target: pv.Target.Path, Note: "instruction applied to " + pv.Target.Path})
+			opts := trust.DecideOptions{ReviewerKind: trust.ReviewerHuman, Target: pv.Target.Path}
+			if action == instructions.ActionRemove {
+				opts.Note = "instruction removed from " + pv.Target.Path
+				_, msg.err = box.t.Revoke(p, c, opts)
+			} else {
+				opts.Note = "instruction applied to " + pv.Target.Path
+				_, msg.err = box.t.Approve(p, c, opts)
+			}
 			msg.status = box.t.Evaluate(p)
+			msg.active = activeCounts(box.t)
 		}
 		if msg.err != nil {
-			// The file and the ledger must agree: undo the write.
 			if rerr := instructions.Revert(pv); rerr != nil {
 				msg.err = fmt.Errorf("%v; the file was written and could not be restored: %v", msg.err, rerr)
 			} else {
@@ -262,54 +455,129 @@ func (m *Model) commitPreview() tea.Cmd {
 
 func (m *Model) onInstructions(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case activationsMsg:
+		pr := m.prompt
+		if pr == nil || pr.ref != msg.ref || !pr.removing() || !pr.loading {
+			return nil
+		}
+		pr.loading = false
+		pr.targets = msg.targets
+		switch {
+		case msg.err != nil:
+			pr.err = msg.err.Error()
+		case len(msg.targets) == 0:
+			pr.err = "The ledger has this instruction active in no file now; there is nothing to remove."
+		case len(msg.targets) == 1:
+			return m.previewRemoveCmd(msg.targets[0].target)
+		default:
+			pr.picking = true
+		}
+		m.updateKeys()
 	case previewMsg:
 		pr := m.prompt
-		if pr == nil || pr.ref != msg.ref {
+		if pr == nil || pr.ref != msg.ref || pr.action != msg.action || !pr.loading {
 			return nil
 		}
 		pr.loading = false
 		if msg.err != nil {
 			pr.err = msg.err.Error()
+			if pr.removing() && len(pr.targets) > 1 {
+				pr.picking = true
+			}
+			m.updateKeys()
 			return nil
 		}
-		pr.preview = msg.preview
+		pr.preview, pr.note, pr.overwrite = msg.preview, msg.note, false
 		pr.input.Blur()
-		pr.buildPreview()
 		m.layout()
+		pr.buildPreview()
 		m.updateKeys()
 	case committedMsg:
-		m.busy = false
-		if msg.err != nil {
+		m.absorbDecision(msg.pkg, msg.status, msg.active)
+		switch {
+		case msg.err != nil && msg.action == instructions.ActionRemove:
+			m.setFlash("Nothing removed: "+display.Line(msg.err.Error()), true)
+		case msg.err != nil:
 			m.setFlash("Nothing activated: "+display.Line(msg.err.Error()), true)
-		} else {
+		case msg.action == instructions.ActionRemove:
+			m.setFlash("Removed "+display.Line(msg.ref)+" from "+display.Line(msg.target)+" and recorded the revocation.", false)
+		default:
 			m.setFlash("Wrote "+display.Line(msg.ref)+" to "+display.Line(msg.target)+" and recorded the approval.", false)
 		}
-		return m.onDecided(decidedMsg{action: trust.ActionApprove, ref: msg.ref, pkg: msg.pkg, status: msg.status, err: errSilent(msg.err)})
+		return m.afterDecision()
 	}
 	return nil
 }
 
-// errSilent keeps onDecided from overwriting the flash the caller already set.
-func errSilent(err error) error { return err }
+// maxVersionLines bounds each of the three versions of a hand-edited block; the diff
+// below them has the whole change.
+const maxVersionLines = 12
 
 func (t *targetPrompt) buildPreview() {
 	s := t.c.styles
 	b := &textBuilder{s: s}
 	pv := t.preview
+	width := max(1, t.vp.Width())
 	b.field("Target", pv.Target.Path)
 	b.field("Applies to", pv.Target.AppliesTo)
-	if pv.Conflict != nil {
-		b.line(s.Bad.Render("The block was edited by hand since vouch wrote it; nothing will be written here."))
-		b.line("Keep the edits, or use: vouch instructions apply --overwrite")
+	if t.note != "" {
+		b.line(s.Dim.Render(b.esc(t.note)))
 	}
-	if pv.NoChange {
-		b.line("The file already holds this text; y records the activation in the ledger.")
-	} else {
+	if c := pv.Conflict; c != nil {
 		b.blank()
+		b.line(s.Bad.Render("⚠ The block was edited by hand since vouch wrote it."))
+		if t.removing() {
+			b.line("Removing it deletes those edits with the block.")
+		} else {
+			b.line("Writing replaces those edits with the package's text.")
+		}
+		if t.overwrite {
+			b.line(s.Bold.Render("Overwrite chosen: y writes, n or esc cancels."))
+		} else {
+			b.line("Nothing is written unless you press o (overwrite), then y.")
+		}
+		t.version(b, "Last written by vouch", c.LastWritten, "(vouch has no record of the text it wrote here)", width)
+		t.version(b, "Now in the file", c.Current, "(empty)", width)
+		if t.removing() {
+			t.version(b, "After removal", "", "(no block: it and the edits are gone)", width)
+		} else {
+			t.version(b, "vouch would write", c.New, "(empty)", width)
+		}
+	}
+	switch {
+	case pv.NoChange && t.removing():
+		b.blank()
+		b.line("The file no longer holds this block; y records the removal in the ledger.")
+	case pv.NoChange:
+		b.blank()
+		b.line("The file already holds this text; y records the activation in the ledger.")
+	default:
+		b.blank()
+		b.heading("The whole file, before and after")
 		writeUnified(b, pv.Diff)
 	}
 	t.body = b.String()
-	t.vp.SetContent(ansi.Wrap(t.body, max(1, t.vp.Width()), ""))
+	t.vp.SetContent(ansi.Wrap(t.body, width, ""))
+}
+
+// version writes one of the three versions, escaped and clipped to the pane: long lines
+// are cut, and past maxVersionLines a count says what is left.
+func (t *targetPrompt) version(b *textBuilder, title, text, empty string, width int) {
+	s := t.c.styles
+	b.blank()
+	b.heading(title)
+	if text == "" {
+		b.line(s.Dim.Render("  " + empty))
+		return
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if i == maxVersionLines {
+			b.line(s.Dim.Render(fmt.Sprintf("  … %d more lines (the diff below has them all)", len(lines)-i)))
+			break
+		}
+		b.line(ansi.Truncate("│ "+strings.ReplaceAll(b.esc(l), "\t", "    "), width, "…"))
+	}
 }
 
 // View renders the flow's box.
@@ -317,14 +585,60 @@ func (t *targetPrompt) View() string {
 	s := t.c.styles
 	fw := s.Dialog.GetHorizontalFrameSize()
 	inner := max(1, t.width-fw)
-	lines := []string{fit(s.DialogTitle.Render("Activate "+display.Line(t.ref)), inner), ""}
+	title := "Activate "
+	if t.removing() {
+		title = "Remove "
+	}
+	lines := []string{fit(s.DialogTitle.Render(title+display.Line(t.ref)), inner), ""}
 	switch {
 	case t.preview != nil:
+		if !t.vp.AtBottom() {
+			lines[1] = fit(s.Dim.Render(fmt.Sprintf("↓ more (%d%%) — j/pgdn scrolls", int(t.vp.ScrollPercent()*100))), inner)
+		}
 		lines = append(lines, t.vp.View(), "")
-		if t.preview.Conflict == nil {
-			lines = append(lines, fit(s.Bold.Render("y write this change")+"   "+s.Dim.Render("n/esc cancel   backspace: other target"), inner))
-		} else {
-			lines = append(lines, fit(s.Dim.Render("n/esc close   backspace: other target"), inner))
+		back := ""
+		if t.canGoBack() {
+			back = "   backspace: other target"
+		}
+		switch {
+		case t.needsOverwrite():
+			lines = append(lines, fit(s.Bold.Render("o overwrite the hand edits, then y")+"   "+s.Dim.Render("n/esc cancel"+back), inner))
+		case t.preview.Conflict != nil:
+			lines = append(lines, fit(s.Bold.Render("y overwrite and write")+"   "+s.Dim.Render("n/esc cancel"+back+"   (enter does nothing)"), inner))
+		default:
+			lines = append(lines, fit(s.Bold.Render("y write this change")+"   "+s.Dim.Render("n/esc cancel"+back+"   (enter does nothing)"), inner))
+		}
+	case t.removing():
+		switch {
+		case t.loading:
+			lines = append(lines, s.Dim.Render("Finding where this instruction is active…"))
+		case t.picking:
+			lines = append(lines, fit(fmt.Sprintf("Active in %d files. Remove it from which one?", len(t.targets)), inner), "")
+			// Two rows a file; a long list scrolls with the cursor so the box fits the body.
+			rows := max(1, (t.height-s.Dialog.GetVerticalFrameSize()-8)/2)
+			first := max(0, t.cursor-rows+1)
+			for i, at := range t.targets {
+				if i < first || i >= first+rows {
+					continue
+				}
+				mark := "  "
+				if i == t.cursor {
+					mark = "› "
+				}
+				row := fmt.Sprintf("%s%d. %s", mark, i+1, display.Line(at.target.Path))
+				if i == t.cursor {
+					row = s.Bold.Render(row)
+				}
+				lines = append(lines, fit(row, inner))
+				lines = append(lines, fit(s.Dim.Render("     "+display.Line(at.state+": "+at.detail)), inner))
+			}
+			lines = append(lines, "", fit(s.Dim.Render("enter shows the removal first; nothing is written before y"), inner))
+		}
+		if t.err != "" {
+			lines = append(lines, "", s.Error.Render(fit(display.Line(t.err), inner)))
+		}
+		if !t.picking && !t.loading {
+			lines = append(lines, "", fit(s.Dim.Render("esc closes"), inner))
 		}
 	default:
 		lines = append(lines, fit("Where should this instruction apply? codex, claude, or a file path.", inner), "", t.input.View())

@@ -1,0 +1,422 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"vouch/model"
+	"vouch/trust"
+	"vouch/trust/instructions"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// activate writes the selected instruction into target the way a person does: i, the
+// target, enter for the preview, y.
+func activate(t *testing.T, m *Model, spec string) {
+	t.Helper()
+	selectRef(t, m, instrRef)
+	press(t, m, "i")
+	typeText(t, m, spec)
+	press(t, m, "enter")
+	if m.prompt == nil || m.prompt.preview == nil {
+		t.Fatalf("no preview for %s: %+v\n%s", spec, m.prompt, screen(m))
+	}
+	press(t, m, "y")
+	if m.prompt != nil || m.flashIsErr {
+		t.Fatalf("activation in %s did not complete: %s", spec, m.flash)
+	}
+}
+
+func writeFile(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// decisions reads the ledger back from disk, newest first.
+func decisions(t *testing.T, m *Model) []trust.Decision {
+	t.Helper()
+	tr, err := trust.Open(trust.Options{Home: m.opts.Home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := tr.Decisions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+func activeTargets(t *testing.T, m *Model, ref string) []string {
+	t.Helper()
+	var out []string
+	for _, a := range instructions.Activations(decisions(t, m)) {
+		if a.Ref == ref {
+			out = append(out, a.Target)
+		}
+	}
+	return out
+}
+
+const original = "# Mine\n\nKeep this.\n"
+
+func TestRemoveInstruction(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	target := filepath.Join(t.TempDir(), "AGENTS.md")
+	writeFile(t, target, original)
+
+	selectRef(t, m, instrRef)
+	if m.keys.Revoke.Enabled() {
+		t.Fatal("x enabled on an instruction active nowhere and never approved")
+	}
+	press(t, m, "x")
+	if m.prompt != nil || m.dialog != nil || !strings.Contains(m.flash, "active in no file and was never approved") {
+		t.Fatalf("disabled x does not say why: prompt %v dialog %v flash %q", m.prompt, m.dialog, m.flash)
+	}
+
+	activate(t, m, target)
+	written := readFile(t, target)
+	if !strings.Contains(screen(m), "x remove instruction") || !m.keys.Revoke.Enabled() {
+		t.Fatalf("help does not offer x as removal:\n%s", screen(m))
+	}
+
+	press(t, m, "x")
+	if m.dialog != nil {
+		t.Fatal("x on an active instruction opened the revoke dialog, not the removal")
+	}
+	if m.prompt == nil || m.prompt.preview == nil || m.prompt.action != instructions.ActionRemove {
+		t.Fatalf("x did not preview the removal: %+v", m.prompt)
+	}
+	v := screen(m)
+	for _, want := range []string{"Remove " + instrRef, target, "- <!-- vouch:start", "- Always ask for the design doc first.", "y write this change", "(enter does nothing)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("removal preview lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "backspace") {
+		t.Error("one target, yet the preview offers another")
+	}
+	press(t, m, "enter", "enter", "space", "q", "o")
+	if m.prompt == nil || readFile(t, target) != written {
+		t.Fatal("enter, space, q or o closed the preview or wrote")
+	}
+	if got := activeTargets(t, m, instrRef); len(got) != 1 {
+		t.Fatalf("ledger changed before y: %v", got)
+	}
+
+	press(t, m, "y")
+	if got := readFile(t, target); got != original {
+		t.Fatalf("after removal the file is %q, want %q", got, original)
+	}
+	if m.prompt != nil || m.flashIsErr || !strings.Contains(m.flash, "Removed "+instrRef) {
+		t.Fatalf("removal did not complete: prompt %v flash %q", m.prompt, m.flash)
+	}
+	d := decisions(t, m)[0]
+	if d.Action != trust.ActionRevoke || d.Target != target || d.ReviewerKind != trust.ReviewerHuman || d.Component != instrRef {
+		t.Fatalf("latest decision %+v, want a human revoke at %s", d, target)
+	}
+	if got := activeTargets(t, m, instrRef); len(got) != 0 {
+		t.Fatalf("still active at %v", got)
+	}
+	if a := authIn(t, m, instrRef); a != model.Revoked {
+		t.Fatalf("tree shows %s after removal, want revoked", a)
+	}
+	// Active nowhere now: x is disabled again, and says why.
+	if m.keys.Revoke.Enabled() || strings.Contains(screen(m), "remove instruction") {
+		t.Fatalf("x still offered after the last removal:\n%s", screen(m))
+	}
+}
+
+func TestRemoveInstructionCancel(t *testing.T) {
+	for _, k := range []string{"n", "N", "esc"} {
+		t.Run(k, func(t *testing.T) {
+			m := newTestModel(t, fixturePackages(), 100, 30)
+			target := filepath.Join(t.TempDir(), "AGENTS.md")
+			writeFile(t, target, original)
+			activate(t, m, target)
+			written := readFile(t, target)
+			press(t, m, "x")
+			if m.prompt == nil || m.prompt.preview == nil {
+				t.Fatal("x did not preview")
+			}
+			press(t, m, k)
+			if m.prompt != nil {
+				t.Fatalf("%s did not close the removal", k)
+			}
+			if readFile(t, target) != written {
+				t.Fatal("cancel wrote the file")
+			}
+			if got := activeTargets(t, m, instrRef); len(got) != 1 {
+				t.Fatalf("cancel changed the ledger: %v", got)
+			}
+			if !strings.Contains(m.flash, "Cancelled: nothing was written.") {
+				t.Errorf("flash %q", m.flash)
+			}
+		})
+	}
+}
+
+// Active in two files: x lists both, the person picks one, only that one changes.
+func TestRemoveInstructionPickTarget(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a", "AGENTS.md")
+	b := filepath.Join(dir, "b", "CLAUDE.md")
+	activate(t, m, a) // created by the apply
+	if err := os.MkdirAll(filepath.Dir(b), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, b, "Claude notes\r\nmore\r\n")
+	activate(t, m, b)
+	aBytes := readFile(t, a)
+
+	press(t, m, "x")
+	if m.prompt == nil || !m.prompt.picking || len(m.prompt.targets) != 2 {
+		t.Fatalf("x did not offer a choice of two targets: %+v", m.prompt)
+	}
+	v := screen(m)
+	for _, want := range []string{"Active in 2 files", "1. " + a, "2. " + b, "present: Unchanged"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("picker lacks %q:\n%s", want, v)
+		}
+	}
+	press(t, m, "j", "enter")
+	if m.prompt == nil || m.prompt.preview == nil || m.prompt.preview.Target.Path != b {
+		t.Fatalf("enter did not preview the chosen target: %+v", m.prompt)
+	}
+	if !strings.Contains(screen(m), "backspace: other target") {
+		t.Error("two targets, yet the preview offers no way back")
+	}
+	press(t, m, "backspace")
+	if !m.prompt.picking || m.prompt.preview != nil {
+		t.Fatal("backspace did not go back to the choice")
+	}
+	press(t, m, "enter", "enter", "y")
+	if got := readFile(t, b); got != "Claude notes\r\nmore\r\n" {
+		t.Fatalf("b after removal: %q", got)
+	}
+	if readFile(t, a) != aBytes {
+		t.Fatal("removing from b touched a")
+	}
+	if got := activeTargets(t, m, instrRef); len(got) != 1 || got[0] != a {
+		t.Fatalf("active at %v, want only %s", got, a)
+	}
+	// Still active in a: the approval stands and x still removes.
+	if st := authIn(t, m, instrRef); st != model.Approved {
+		t.Fatalf("instruction %s while active in a, want approved", st)
+	}
+	press(t, m, "x")
+	if m.prompt == nil || m.prompt.picking || m.prompt.preview == nil || m.prompt.preview.Target.Path != a {
+		t.Fatalf("with one target left x should preview it directly: %+v", m.prompt)
+	}
+	press(t, m, "y")
+	if got := readFile(t, a); got != "" {
+		t.Fatalf("a file apply created is empty after removal, got %q", got)
+	}
+}
+
+// The ledger refuses the revocation: the file gets its block back.
+func TestRemoveInstructionLedgerFailureReverts(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	target := filepath.Join(t.TempDir(), "AGENTS.md")
+	writeFile(t, target, original)
+	activate(t, m, target)
+	written := readFile(t, target)
+	press(t, m, "x")
+	if m.prompt == nil || m.prompt.preview == nil {
+		t.Fatal("no preview")
+	}
+	ledger := filepath.Join(m.opts.Home, "ledger.toml")
+	f, err := os.OpenFile(ledger, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n[[decision\nbroken")
+	f.Close()
+	press(t, m, "y")
+	if got := readFile(t, target); got != written {
+		t.Fatalf("the file was not restored after the ledger failed: %q", got)
+	}
+	if !m.flashIsErr || !strings.Contains(m.flash, "Nothing removed") || !strings.Contains(m.flash, "the file was restored") {
+		t.Fatalf("flash %q", m.flash)
+	}
+}
+
+// A block edited by hand shows the three versions and needs o, then y.
+func TestOverwriteHandEditedBlock(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 40)
+	target := filepath.Join(t.TempDir(), "AGENTS.md")
+	writeFile(t, target, original)
+	activate(t, m, target)
+	edited := strings.Replace(readFile(t, target), "Always ask for the design doc first.", "Always ask for the design doc first.\nAnd my own rule \x1b]8;;http://x\x07here\u202e.", 1)
+	writeFile(t, target, edited)
+
+	press(t, m, "i")
+	typeText(t, m, target)
+	press(t, m, "enter")
+	pr := m.prompt
+	if pr == nil || pr.preview == nil || pr.preview.Conflict == nil {
+		t.Fatalf("no conflict for a hand-edited block: %+v", pr)
+	}
+	v := screen(m)
+	for _, want := range []string{"edited by hand", "Last written by vouch", "Now in the file", "vouch would write", "│ And my own rule ␛]8;;http://x␇here⟨U+202E", "o overwrite the hand edits, then y"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("conflict view lacks %q:\n%s", want, v)
+		}
+	}
+	assertNoRawControls(t, "conflict", m.View().Content)
+	if m.keys.Confirm.Enabled() || !m.keys.Overwrite.Enabled() {
+		t.Fatalf("before o: y enabled %v, o enabled %v", m.keys.Confirm.Enabled(), m.keys.Overwrite.Enabled())
+	}
+	help := m.helpView()
+	if !strings.Contains(help, "overwrite hand edits") || strings.Contains(help, "y confirm") {
+		t.Errorf("help before o: %q", help)
+	}
+
+	press(t, m, "y", "Y", "enter")
+	if readFile(t, target) != edited || m.prompt == nil {
+		t.Fatal("y before o wrote over hand edits")
+	}
+	if !strings.Contains(m.flash, "press o") {
+		t.Errorf("y before o does not say what to do: %q", m.flash)
+	}
+	press(t, m, "o")
+	if !m.prompt.overwrite || !m.keys.Confirm.Enabled() || m.keys.Overwrite.Enabled() {
+		t.Fatal("o did not arm the overwrite")
+	}
+	if !strings.Contains(screen(m), "y overwrite and write") {
+		t.Errorf("armed view:\n%s", screen(m))
+	}
+	press(t, m, "enter")
+	if readFile(t, target) != edited {
+		t.Fatal("enter wrote after o")
+	}
+	press(t, m, "y")
+	got := readFile(t, target)
+	if strings.Contains(got, "my own rule") || !strings.Contains(got, "Always ask for the design doc first.") {
+		t.Fatalf("overwrite did not replace the edits: %q", got)
+	}
+	if m.flashIsErr {
+		t.Fatalf("overwrite failed: %s", m.flash)
+	}
+	// The block now holds exactly what vouch wrote: removal has no conflict and restores
+	// the original bytes.
+	press(t, m, "x")
+	if m.prompt == nil || m.prompt.preview == nil || m.prompt.preview.Conflict != nil {
+		t.Fatalf("removal after overwrite: %+v", m.prompt)
+	}
+	press(t, m, "y")
+	if got := readFile(t, target); got != original {
+		t.Fatalf("after removal %q, want %q", got, original)
+	}
+}
+
+// Cancelling an armed overwrite writes nothing; backspace forgets the choice.
+func TestOverwriteCancel(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	target := filepath.Join(t.TempDir(), "AGENTS.md")
+	writeFile(t, target, original)
+	activate(t, m, target)
+	edited := strings.Replace(readFile(t, target), "first.", "first, always.", 1)
+	writeFile(t, target, edited)
+	press(t, m, "i")
+	typeText(t, m, target)
+	press(t, m, "enter", "o", "backspace")
+	if m.prompt == nil || m.prompt.preview != nil || m.prompt.overwrite {
+		t.Fatal("backspace kept the preview or the overwrite choice")
+	}
+	press(t, m, "enter")
+	if m.prompt.preview == nil || m.prompt.overwrite {
+		t.Fatal("a new preview starts armed")
+	}
+	press(t, m, "o", "n")
+	if m.prompt != nil || readFile(t, target) != edited {
+		t.Fatal("n after o did not cancel cleanly")
+	}
+}
+
+// Removing a hand-edited block loses the edits: it needs o too.
+func TestRemoveHandEditedBlock(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 40)
+	target := filepath.Join(t.TempDir(), "AGENTS.md")
+	writeFile(t, target, original)
+	activate(t, m, target)
+	edited := strings.Replace(readFile(t, target), "first.", "first, always.", 1)
+	writeFile(t, target, edited)
+	press(t, m, "x")
+	if m.prompt == nil || m.prompt.preview == nil || m.prompt.preview.Conflict == nil {
+		t.Fatalf("no conflict: %+v", m.prompt)
+	}
+	v := screen(m)
+	for _, want := range []string{"Removing it deletes those edits", "│ Always ask for the design doc first, always.", "After removal", "(no block: it and the edits are gone)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("removal conflict view lacks %q:\n%s", want, v)
+		}
+	}
+	press(t, m, "y", "enter")
+	if readFile(t, target) != edited {
+		t.Fatal("y before o removed hand edits")
+	}
+	press(t, m, "o", "y")
+	if got := readFile(t, target); got != original {
+		t.Fatalf("after removal %q, want %q", got, original)
+	}
+	if d := decisions(t, m)[0]; d.Action != trust.ActionRevoke || d.Target != target {
+		t.Fatalf("latest decision %+v", d)
+	}
+}
+
+// The three versions are clipped to the box: no line wider than the window, and long
+// versions end with a count.
+func TestConflictVersionsClipped(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 80, 24)
+	target := filepath.Join(t.TempDir(), "AGENTS.md")
+	activate(t, m, target)
+	long := strings.Repeat("wide ", 60)
+	var many []string
+	for i := 0; i < 30; i++ {
+		many = append(many, long)
+	}
+	edited := strings.Replace(readFile(t, target), "Always ask for the design doc first.", strings.Join(many, "\n"), 1)
+	writeFile(t, target, edited)
+	press(t, m, "i")
+	typeText(t, m, target)
+	press(t, m, "enter")
+	if m.prompt == nil || m.prompt.preview == nil || m.prompt.preview.Conflict == nil {
+		t.Fatal("no conflict")
+	}
+	if !strings.Contains(m.prompt.body, "… 18 more lines") {
+		t.Errorf("long version not clipped with a count:\n%s", m.prompt.body)
+	}
+	for _, w := range []int{80, 120} {
+		m.Update(tea.WindowSizeMsg{Width: w, Height: 24})
+		vw := m.prompt.vp.Width()
+		n := 0
+		for _, l := range strings.Split(m.prompt.body, "\n") {
+			if !strings.HasPrefix(ansi.Strip(l), "│ ") {
+				continue
+			}
+			n++
+			if ansi.StringWidth(l) > vw {
+				t.Fatalf("width %d: version line %d cells wide in a %d-cell box", w, ansi.StringWidth(l), vw)
+			}
+		}
+		if n < maxVersionLines {
+			t.Fatalf("width %d: %d version lines shown", w, n)
+		}
+	}
+}
