@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -77,10 +78,12 @@ func Open(opts Options, paths ...string) (*Result, error) {
 		}
 		jobs = append(jobs, found...)
 	}
-	// Packages are independent: load them concurrently, keep the discovery order.
+	// Packages are independent: load them concurrently, keep the discovery order. Loading
+	// is CPU work (parsing, hashing) between short syscalls, so two loads per core keep
+	// every core busy while one waits on the file system; more only add memory.
 	out := make([][]*model.Package, len(jobs))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 8)
+	sem := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
 	for i, j := range jobs {
 		wg.Add(1)
 		sem <- struct{}{}

@@ -112,15 +112,15 @@ func (l *loader) mcp() {
 			fmt.Sprintf("mcpServers in mcp.json is a %s; it must be an object, so MCP is disabled for this plugin.", servers.Val.Kind), "7.2.1")
 		return
 	}
-	schemaOK := false
 	if !disabled {
-		// The whole document against the official schema: in the common case this one
-		// pass says every server is schema-valid. Otherwise the top level is checked on
-		// its own (servers emptied) and each server alone, so one bad server never hides
-		// the others (§7.2.1 "#/$defs/server").
-		if err := l.schemas.mcp.Validate(toAny(doc)); err == nil {
-			schemaOK = true
-		} else if err := l.schemas.mcp.Validate(map[string]any{"$schema": sm.Val.Str, "mcpServers": map[string]any{}}); err != nil {
+		// The official schema, applied in two parts that together are exactly the whole
+		// document's validation: the top level with the servers emptied here, and each
+		// server in server() against the variant its "type" selects. #/$defs/server is a
+		// oneOf of three variants whose "type" consts differ, so a server matches the
+		// union exactly when it matches that one variant. Checking servers one by one
+		// keeps one bad server from hiding the others (§7.2.1), and skips the two
+		// variants that cannot match, which is most of the cost of the union.
+		if err := l.schemas.mcp.Validate(map[string]any{"$schema": sm.Val.Str, "mcpServers": map[string]any{}}); err != nil {
 			disabled = true
 			l.mcpDisabled("mcp-schema-violation", "", lineAt(data, doc.Off),
 				"mcp.json does not match the Agent Plugins 1.0.0 MCP schema at its top level, so MCP is disabled for this plugin.", "7.2.1")
@@ -141,7 +141,7 @@ func (l *loader) mcp() {
 			})
 			continue
 		}
-		l.pkg.Components = append(l.pkg.Components, l.server(data, *last, serverIssues[m.Key], schemaOK))
+		l.pkg.Components = append(l.pkg.Components, l.server(data, *last, serverIssues[m.Key]))
 	}
 }
 
@@ -151,7 +151,7 @@ func (l *loader) mcpDisabled(code, ptr string, line int, msg, section string) {
 
 // server validates one entry alone against the closed variant its type selects, then the
 // rules the schema cannot express, and builds its component.
-func (l *loader) server(data []byte, m jmember, issues []model.Diagnostic, schemaOK bool) *model.Component {
+func (l *loader) server(data []byte, m jmember, issues []model.Diagnostic) *model.Component {
 	name := m.Key
 	c := &model.Component{Kind: model.KindMCPServer, ID: name, Diagnostics: issues}
 	base := []string{"mcpServers", name}
@@ -194,11 +194,7 @@ func (l *loader) server(data []byte, m jmember, issues []model.Diagnostic, schem
 	}
 	// Which fields passed the schema, so semantic checks run only on well-typed values.
 	badField := map[string]bool{}
-	var verr error
-	if !schemaOK {
-		verr = variant.Validate(toAny(v))
-	}
-	if verr != nil {
+	if verr := variant.Validate(toAny(v)); verr != nil {
 		for _, lf := range leaves(verr) {
 			if _, isNot := lf.Kind.(*kind.Not); isNot {
 				continue // propertyNames on env: the reserved-name check below reports it
