@@ -96,9 +96,11 @@ type promptKeys struct {
 
 func (p promptKeys) ShortHelp() []key.Binding {
 	pr := p.p
+	// While loading, and while typing a path, n is not a way out: only esc is.
+	esc := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
 	switch {
 	case pr == nil || pr.loading:
-		return []key.Binding{p.k.Cancel}
+		return []key.Binding{esc}
 	case pr.preview != nil:
 		out := []key.Binding{p.k.Confirm, p.k.Overwrite, p.k.Cancel}
 		if pr.canGoBack() {
@@ -112,10 +114,9 @@ func (p promptKeys) ShortHelp() []key.Binding {
 			p.k.Cancel,
 		}
 	case pr.removing():
-		return []key.Binding{p.k.Cancel}
+		return []key.Binding{esc}
 	}
 	enter := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "preview target"))
-	esc := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
 	return []key.Binding{enter, esc}
 }
 func (p promptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }

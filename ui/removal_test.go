@@ -194,6 +194,14 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 			t.Errorf("picker lacks %q:\n%s", want, v)
 		}
 	}
+	if h := ansi.Strip(m.helpView()); !strings.Contains(h, "enter preview removal") || strings.Contains(h, "confirm") {
+		t.Errorf("picker help: %q", h)
+	}
+	bBytes := readFile(t, b)
+	press(t, m, "y")
+	if m.prompt == nil || m.prompt.preview != nil || readFile(t, b) != bBytes || readFile(t, a) != aBytes {
+		t.Fatal("y in the picker did something")
+	}
 	press(t, m, "j", "enter")
 	if m.prompt == nil || m.prompt.preview == nil || m.prompt.preview.Target.Path != b {
 		t.Fatalf("enter did not preview the chosen target: %+v", m.prompt)
@@ -418,5 +426,88 @@ func TestConflictVersionsClipped(t *testing.T) {
 		if n < maxVersionLines {
 			t.Fatalf("width %d: %d version lines shown", w, n)
 		}
+	}
+}
+
+// The instruction flow's boxes fit every window from the floor up: the help line stays,
+// nothing is wider than the window, and the chosen file stays on screen in a long list.
+func TestInstructionFlowLayout(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	dir := t.TempDir()
+	var targets []string
+	for i := 0; i < 8; i++ {
+		p := filepath.Join(dir, strings.Repeat("long-directory-name-", 3)+string(rune('a'+i)), "AGENTS.md")
+		activate(t, m, p)
+		targets = append(targets, p)
+	}
+	edited := strings.Replace(readFile(t, targets[0]), "first.", "first, always.", 1)
+	writeFile(t, targets[0], edited)
+
+	states := []struct {
+		name  string
+		keys  func()
+		check string
+	}{
+		{"picker", func() { press(t, m, "x", "j", "j", "j", "j", "j", "j", "j") }, "› 8. "},
+		{"removal-conflict", func() { press(t, m, "x", "enter") }, "Now in the file"},
+		{"apply-conflict", func() { press(t, m, "i"); typeText(t, m, targets[0]); press(t, m, "enter", "o") }, "y overwrite and write"},
+		{"apply-input", func() { press(t, m, "i") }, "target>"},
+	}
+	for _, st := range states {
+		m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+		st.keys()
+		if m.prompt == nil {
+			t.Fatalf("%s: no prompt", st.name)
+		}
+		for w := MinWidth; w <= 200; w += 17 {
+			for h := MinHeight; h <= 60; h += 6 {
+				m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+				v := m.View().Content
+				lines := strings.Split(v, "\n")
+				if len(lines) != h {
+					t.Fatalf("%s %dx%d: %d lines", st.name, w, h, len(lines))
+				}
+				for i, l := range lines {
+					if lw := ansi.StringWidth(l); lw > w {
+						t.Fatalf("%s %dx%d: line %d is %d wide", st.name, w, h, i, lw)
+					}
+				}
+				plain := ansi.Strip(v)
+				if !strings.Contains(lines[len(lines)-1], "cancel") {
+					t.Fatalf("%s %dx%d: help line lost:\n%s", st.name, w, h, plain)
+				}
+				if st.name != "removal-conflict" && st.name != "apply-conflict" || h >= 30 {
+					if !strings.Contains(plain, st.check) {
+						t.Fatalf("%s %dx%d: %q not on screen:\n%s", st.name, w, h, st.check, plain)
+					}
+				}
+			}
+		}
+		press(t, m, "esc")
+	}
+}
+
+// Damaged markers: the removal refuses with the reason, and nothing can be confirmed.
+func TestRemoveInstructionDamagedMarkers(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	target := filepath.Join(t.TempDir(), "AGENTS.md")
+	writeFile(t, target, original)
+	activate(t, m, target)
+	damaged := strings.Replace(readFile(t, target), "<!-- vouch:end", "<!-- vouch:end-oops", 1)
+	writeFile(t, target, damaged)
+	press(t, m, "x")
+	if m.prompt == nil || m.prompt.preview != nil || m.prompt.err == "" {
+		t.Fatalf("damaged markers did not stop the removal: %+v", m.prompt)
+	}
+	if !strings.Contains(screen(m), "esc closes") || m.keys.Confirm.Enabled() {
+		t.Errorf("error state:\n%s", screen(m))
+	}
+	press(t, m, "y", "enter", "o")
+	if readFile(t, target) != damaged || m.prompt == nil {
+		t.Fatal("a key other than esc acted on the error state")
+	}
+	press(t, m, "esc")
+	if m.prompt != nil {
+		t.Fatal("esc did not close")
 	}
 }

@@ -37,7 +37,8 @@ func TestReviewHelpExplainsKeys(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"approve / revoke", "only y confirms", "enter does nothing", "NO_COLOR", "status report"} {
+	for _, want := range []string{"approve / revoke", "only y confirms", "enter does nothing", "NO_COLOR", "status report",
+		"removes the block and records the revocation", "o, then y, overwrites"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q", want)
 		}

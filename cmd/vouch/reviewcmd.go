@@ -34,6 +34,10 @@ Keys:
   a / x          approve / revoke: a confirmation lists exactly what is granted or
                  withdrawn; only y confirms (n or esc cancels, enter does nothing)
   i              activate an instruction: choose codex, claude or a file, read the diff, y writes
+  x              on an instruction active in a file: choose the file, read the diff of the
+                 removal, y removes the block and records the revocation
+  o              a block edited by hand since vouch wrote it shows three versions (last
+                 written, now in the file, new); o, then y, overwrites those edits
   ?              all keys         q              quit
 
 Package text is shown with every control character, escape sequence and invisible
