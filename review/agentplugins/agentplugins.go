@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"vouch/model"
 	"vouch/review/fsguard"
@@ -47,7 +46,6 @@ type loader struct {
 	// extIssues are non-fatal parse findings inside extension values, by namespace.
 	extIssues    map[string][]model.Diagnostic
 	manifestData []byte
-	replacer     *strings.Replacer // the §9.2 expansion, built once per plugin
 }
 
 type fileResult struct {

@@ -47,18 +47,22 @@ func (l *loader) extensions() {
 				fmt.Sprintf("The extension namespace %q is not a reverse-domain name such as com.example.client.", clip(m.Key)), "8"))
 		}
 	}
-	entries, errs, err := l.root.ReadDir(".")
+	// Only names that can be namespaces are described: a Stat of every top-level entry
+	// would cost a syscall each for nothing.
+	names, err := l.root.ReadDirNames(".")
 	if err != nil {
 		l.pkgDiag(l.diag("root-unlistable", model.SeverityWarning, model.BoundaryPackage, "", "", 0,
 			fmt.Sprintf("The plugin root could not be listed (%s), so extension directories are not shown.", fsReason(err)), "8.2"))
 	}
-	for _, e := range entries {
-		_, declared := byNS[e.Name]
-		owner, _ := namespaceInfo(e.Name)
-		if !declared && owner == "" && !reverseDomain.MatchString(e.Name) {
+	for _, name := range names {
+		_, declared := byNS[name]
+		owner, _ := namespaceInfo(name)
+		if !declared && owner == "" && !reverseDomain.MatchString(name) {
 			continue
 		}
-		if err := errs[e.Name]; err != nil {
+		e, err := l.root.Stat(name)
+		e.Name = name
+		if err != nil {
 			c := get(e.Name)
 			c.Details = append(c.Details, model.Field{Key: "directory", Value: e.Name + "/ (" + fsReason(err) + ")"})
 			if fsguard.CodeOf(err) == fsguard.CodeEscape {

@@ -301,13 +301,38 @@ func hasErrors(ds []model.Diagnostic) bool {
 // expand applies the single, non-recursive ${PLUGIN_ROOT}/${PLUGIN_DATA} pass of
 // agent-plugins §9.2: every exact occurrence, left to right, replacement text never rescanned.
 func (l *loader) expand(s string) string {
-	if !strings.Contains(s, "${PLUGIN_") {
+	return expandPlaceholders(s, l.root.Path(), l.dataDir)
+}
+
+// expandPlaceholders replaces every "${PLUGIN_ROOT}" and "${PLUGIN_DATA}" in s, left to
+// right, never rescanning replacement text. Neither token is a prefix of the other, so
+// there is one way to match; a strings.Replacer does the same but costs more to build
+// than a plugin's few values cost to scan.
+func expandPlaceholders(s, root, data string) string {
+	const prefix, rootTok, dataTok = "${PLUGIN_", "${PLUGIN_ROOT}", "${PLUGIN_DATA}"
+	i := strings.Index(s, prefix)
+	if i < 0 {
 		return s
 	}
-	if l.replacer == nil {
-		l.replacer = strings.NewReplacer("${PLUGIN_ROOT}", l.root.Path(), "${PLUGIN_DATA}", l.dataDir)
+	var b strings.Builder
+	b.Grow(len(s) + len(root))
+	for i >= 0 {
+		b.WriteString(s[:i])
+		switch rest := s[i:]; {
+		case strings.HasPrefix(rest, rootTok):
+			b.WriteString(root)
+			s = rest[len(rootTok):]
+		case strings.HasPrefix(rest, dataTok):
+			b.WriteString(data)
+			s = rest[len(dataTok):]
+		default:
+			b.WriteString(prefix)
+			s = rest[len(prefix):]
+		}
+		i = strings.Index(s, prefix)
 	}
-	return l.replacer.Replace(s)
+	b.WriteString(s)
+	return b.String()
 }
 
 var shellMeta = regexp.MustCompile("[;&|<>`]|\\$\\(")

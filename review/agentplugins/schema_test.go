@@ -2,6 +2,7 @@ package agentplugins
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,24 @@ func TestSplitMCPValidationMatchesWholeDocument(t *testing.T) {
 	}
 	if valid < 500 || invalid < 500 {
 		t.Fatalf("unbalanced corpus: %d valid, %d invalid", valid, invalid)
+	}
+}
+
+// expandPlaceholders must do what the §9.2 single pass does; strings.Replacer with the
+// two pairs is that definition.
+func TestExpandPlaceholdersMatchesReplacer(t *testing.T) {
+	root, data := "/p/${PLUGIN_DATA}", "/d/${PLUGIN_ROOT}"
+	want := strings.NewReplacer("${PLUGIN_ROOT}", root, "${PLUGIN_DATA}", data)
+	pieces := []string{"${PLUGIN_ROOT}", "${PLUGIN_DATA}", "${PLUGIN_", "${PLUGIN", "${", "$", "{", "}", "ROOT}", "DATA}", "x", "/", "é"}
+	r := rand.New(rand.NewSource(4))
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for j := r.Intn(8); j > 0; j-- {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		s := b.String()
+		if got, w := expandPlaceholders(s, root, data), want.Replace(s); got != w {
+			t.Fatalf("%q: got %q, want %q", s, got, w)
+		}
 	}
 }

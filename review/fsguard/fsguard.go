@@ -591,23 +591,9 @@ func (r *Root) reserve(rel string, n int64) error {
 // Each entry's Type follows symlinks; a link that cannot be resolved keeps TypeMissing
 // and its error is returned in errs by name. Listing counts against MaxEntries.
 func (r *Root) ReadDir(rel string) ([]Entry, map[string]error, error) {
-	real, err := r.Resolve(rel)
+	names, err := r.ReadDirNames(rel)
 	if err != nil {
 		return nil, nil, err
-	}
-	if depth(real) > r.limits.MaxDepth {
-		return nil, nil, &Error{Code: CodeTooDeep, Path: rel, Msg: fmt.Sprintf("more than %d directory levels", r.limits.MaxDepth)}
-	}
-	// A directory listed again (a loader lists skills/, then each skill walks its own
-	// directory) is counted once and not read again: MaxEntries bounds the package, not
-	// the number of looks.
-	r.mu.Lock()
-	names, counted := r.listed[real]
-	r.mu.Unlock()
-	if !counted {
-		if names, err = r.list(rel, real); err != nil {
-			return nil, nil, err
-		}
 	}
 	base := rel
 	if c, err := clean(rel); err == nil {
@@ -631,6 +617,30 @@ func (r *Root) ReadDir(rel string) ([]Entry, map[string]error, error) {
 		entries = append(entries, e)
 	}
 	return entries, errs, nil
+}
+
+// ReadDirNames lists the names in a directory (following contained symlinks to reach
+// it), sorted, without describing each entry: for callers that look at a few names only.
+// The slice is shared; do not modify it. Listing counts against MaxEntries, once per
+// directory.
+func (r *Root) ReadDirNames(rel string) ([]string, error) {
+	real, err := r.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	if depth(real) > r.limits.MaxDepth {
+		return nil, &Error{Code: CodeTooDeep, Path: rel, Msg: fmt.Sprintf("more than %d directory levels", r.limits.MaxDepth)}
+	}
+	// A directory listed again (a loader lists skills/, then each skill walks its own
+	// directory) is counted once and not read again: MaxEntries bounds the package, not
+	// the number of looks.
+	r.mu.Lock()
+	names, counted := r.listed[real]
+	r.mu.Unlock()
+	if counted {
+		return names, nil
+	}
+	return r.list(rel, real)
 }
 
 // list reads the names in the real directory real, counting them against MaxEntries,
