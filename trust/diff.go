@@ -5,10 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strings"
 	"unicode/utf8"
-
-	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"vouch/model"
 )
@@ -16,9 +13,6 @@ import (
 // maxTextDiffBytes is the largest file given a line diff; larger ones get sizes, hashes
 // and the first differing offset.
 const maxTextDiffBytes = 1 << 20
-
-// diffContext is the number of unchanged lines around each hunk.
-const diffContext = 3
 
 // FileDiff is the difference of one closure file between approval and now.
 type FileDiff struct {
@@ -135,111 +129,4 @@ func firstDifference(a, b []byte) int64 {
 		return -1
 	}
 	return int64(n)
-}
-
-type lineOp struct {
-	op   diffmatchpatch.Operation
-	text string // one line, with its newline when it had one
-}
-
-// UnifiedDiff returns a unified diff (3 lines of context) of two texts, computed line by
-// line with go-diff; "" when they are equal.
-func UnifiedDiff(oldName, newName, a, b string) string {
-	if a == b {
-		return ""
-	}
-	dmp := diffmatchpatch.New()
-	ca, cb, lines := dmp.DiffLinesToChars(a, b)
-	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
-	var ops []lineOp
-	for _, d := range diffs {
-		for _, l := range splitLines(d.Text) {
-			ops = append(ops, lineOp{d.Type, l})
-		}
-	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", oldName, newName)
-	// Walk hunks: a change plus diffContext equal lines each side, merging close changes.
-	i := 0
-	oldLine, newLine := 1, 1
-	for i < len(ops) {
-		if ops[i].op == diffmatchpatch.DiffEqual {
-			oldLine++
-			newLine++
-			i++
-			continue
-		}
-		start := max(i-diffContext, 0)
-		for k := start; k < i; k++ { // context lines were counted; step back
-			oldLine--
-			newLine--
-		}
-		end := i
-		for end < len(ops) {
-			if ops[end].op != diffmatchpatch.DiffEqual {
-				end++
-				continue
-			}
-			run := end
-			for run < len(ops) && ops[run].op == diffmatchpatch.DiffEqual {
-				run++
-			}
-			if run < len(ops) && run-end <= 2*diffContext {
-				end = run
-				continue
-			}
-			end = min(end+diffContext, len(ops))
-			break
-		}
-		var body strings.Builder
-		oc, nc := 0, 0
-		for _, o := range ops[start:end] {
-			prefix := " "
-			switch o.op {
-			case diffmatchpatch.DiffDelete:
-				prefix = "-"
-				oc++
-			case diffmatchpatch.DiffInsert:
-				prefix = "+"
-				nc++
-			default:
-				oc++
-				nc++
-			}
-			body.WriteString(prefix + o.text)
-			if !strings.HasSuffix(o.text, "\n") {
-				body.WriteString("\n\\ No newline at end of file\n")
-			}
-		}
-		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(oldLine, oc), hunkRange(newLine, nc))
-		sb.WriteString(body.String())
-		oldLine += oc
-		newLine += nc
-		i = end
-	}
-	return sb.String()
-}
-
-func hunkRange(start, n int) string {
-	if n == 0 {
-		return fmt.Sprintf("%d,0", start-1)
-	}
-	if n == 1 {
-		return fmt.Sprintf("%d", start)
-	}
-	return fmt.Sprintf("%d,%d", start, n)
-}
-
-func splitLines(s string) []string {
-	var out []string
-	for s != "" {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			out = append(out, s)
-			break
-		}
-		out = append(out, s[:i+1])
-		s = s[i+1:]
-	}
-	return out
 }

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -317,7 +315,7 @@ func (m *Model) previewCmd(spec string) tea.Cmd {
 			msg.err = err
 			return msg
 		}
-		body, err := instructionBody(p, c)
+		body, err := instructions.Body(p, c)
 		if err != nil {
 			msg.err = err
 			return msg
@@ -343,7 +341,7 @@ func (m *Model) previewRemoveCmd(target instructions.Target) tea.Cmd {
 		if last == "" {
 			// No record of what vouch wrote here: the package's current text is the best
 			// baseline (as vouch instructions remove does); anything else counts as edited.
-			if body, err := instructionBody(p, c); err == nil {
+			if body, err := instructions.Body(p, c); err == nil {
 				last = body
 			}
 		}
@@ -384,27 +382,6 @@ func activeCounts(t *trust.Trust) map[string]int {
 		out[a.Ref]++
 	}
 	return out
-}
-
-// instructionBody reads the exact bytes the contract binds and checks them against the
-// recorded hash, so what is written is what is approved.
-func instructionBody(p *model.Package, c *model.Component) (string, error) {
-	if c.Contract == nil || len(c.Contract.Files) == 0 {
-		return "", errors.New("this instruction has no approved file")
-	}
-	f := c.Contract.Files[0]
-	if p.Reader == nil {
-		return c.Body, nil
-	}
-	data, err := p.Reader.ReadFile(f.Path)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(data)
-	if hex.EncodeToString(sum[:]) != f.SHA256 {
-		return "", fmt.Errorf("%s changed since it was loaded; reload the review", f.Path)
-	}
-	return string(data), nil
 }
 
 // commitPreview writes the previewed change and records the decision that goes with it

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -260,7 +258,7 @@ func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, err
 	if ic.comp.Validity != model.Valid || ic.comp.Contract == nil || len(ic.comp.Contract.Files) == 0 {
 		return nil, a.fail(1, "instruction-blocked", safe(ref)+" is "+string(ic.comp.Validity)+" and cannot be activated; run vouch validate "+source+" for the reason.")
 	}
-	if ic.body, err = instructionBody(ic.pkg, ic.comp); err != nil {
+	if ic.body, err = instructions.Body(ic.pkg, ic.comp); err != nil {
 		return nil, a.fail(1, "instruction-unreadable", err.Error())
 	}
 	if ic.home, err = trust.ResolveHome(a.home); err != nil {
@@ -280,24 +278,6 @@ func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, err
 		fmt.Fprintf(a.stderr, "vouch: the text last written to %s is not in the store (%v); a changed block will count as edited by hand.\n", target.Path, err)
 	}
 	return ic, nil
-}
-
-// instructionBody returns the exact bytes the contract binds (its first file), read back
-// and checked against the recorded hash, so what is written is what is approved.
-func instructionBody(pkg *model.Package, c *model.Component) (string, error) {
-	f := c.Contract.Files[0]
-	if pkg.Reader == nil {
-		return c.Body, nil
-	}
-	data, err := pkg.Reader.ReadFile(f.Path)
-	if err != nil {
-		return "", fmt.Errorf("cannot read %s: %v", safe(f.Path), err)
-	}
-	sum := sha256.Sum256(data)
-	if hex.EncodeToString(sum[:]) != f.SHA256 {
-		return "", fmt.Errorf("%s changed on disk while vouch was reading it; run the command again", safe(f.Path))
-	}
-	return string(data), nil
 }
 
 func (a *app) instrError(err error) error {
