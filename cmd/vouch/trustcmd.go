@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -65,14 +63,7 @@ func (a *app) openTrust(ledger string) (*trust.Trust, error) {
 
 // loadSource runs review.Open on one source; a missing path is exit 2.
 func (a *app) loadSource(t *trust.Trust, source string) (*review.Result, error) {
-	res, err := review.Open(review.Options{DataDir: filepath.Join(t.Home(), "data")}, source)
-	if err != nil {
-		if errors.Is(err, review.ErrNotFound) {
-			return nil, a.fail(2, "path-not-found", source+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
-		}
-		return nil, a.fail(2, "load-failed", errSentence(err.Error()))
-	}
-	return res, nil
+	return a.load([]string{source}, loadOptions{})
 }
 
 type refTarget struct {
