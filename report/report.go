@@ -43,20 +43,22 @@ type Package struct {
 // Component is one component in the report. Support, Authorization and Changes are filled
 // only by status reports.
 type Component struct {
-	Ref           string                         `json:"ref"`
-	Kind          string                         `json:"kind"`
-	ID            string                         `json:"id"`
-	Validity      string                         `json:"validity"`
-	Requirement   string                         `json:"requirement,omitempty"`
-	Inactive      bool                           `json:"inactive,omitempty"`
-	Digest        string                         `json:"digest,omitempty"`
-	Summary       []string                       `json:"summary,omitempty"`
-	Support       map[string]model.SupportStatus `json:"support,omitempty"`
-	Authorization model.Authorization            `json:"authorization,omitempty"`
-	Decision      *Decision                      `json:"decision,omitempty"`
-	Reason        string                         `json:"reason,omitempty"`
-	Changes       []string                       `json:"changes,omitempty"`
-	Diagnostics   []model.Diagnostic             `json:"diagnostics"`
+	Ref         string   `json:"ref"`
+	Kind        string   `json:"kind"`
+	ID          string   `json:"id"`
+	Validity    string   `json:"validity"`
+	Requirement string   `json:"requirement,omitempty"`
+	Inactive    bool     `json:"inactive,omitempty"`
+	Digest      string   `json:"digest,omitempty"`
+	Summary     []string `json:"summary,omitempty"`
+	// Support is a pointer so a status report always prints the object, {} included,
+	// while a validation report leaves it out.
+	Support       *map[string]model.SupportStatus `json:"support,omitempty"`
+	Authorization model.Authorization             `json:"authorization,omitempty"`
+	Decision      *Decision                       `json:"decision,omitempty"`
+	Reason        string                          `json:"reason,omitempty"`
+	Changes       []string                        `json:"changes,omitempty"`
+	Diagnostics   []model.Diagnostic              `json:"diagnostics"`
 }
 
 // Decision is the decision in force for a component, as the status report shows it.
@@ -110,10 +112,11 @@ func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses map[s
 				rc.Digest = c.Contract.MustDigest()
 			}
 			if statuses != nil {
-				rc.Support = map[string]model.SupportStatus{}
+				support := map[string]model.SupportStatus{}
 				for _, s := range c.Support {
-					rc.Support[s.Provider] = s.Status
+					support[s.Provider] = s.Status
 				}
+				rc.Support = &support
 				st, ok := statuses[ref]
 				if !ok {
 					st = Status{Authorization: model.Unreviewed}

@@ -46,8 +46,11 @@ func TestBuildStatus(t *testing.T) {
 	if run.Authorization != model.Unreviewed {
 		t.Fatalf("a component without a status is %q, want unreviewed", run.Authorization)
 	}
-	if run.Support["claude"] != model.Supported || run.Support["codex"] != model.NotSupported {
+	if run.Support == nil || (*run.Support)["claude"] != model.Supported || (*run.Support)["codex"] != model.NotSupported {
 		t.Fatalf("support map: %v", run.Support)
+	}
+	if ctx.Support == nil || len(*ctx.Support) != 0 {
+		t.Fatalf("a status report must carry support, empty included: %v", ctx.Support)
 	}
 	if ctx.Authorization != model.Blocked || ctx.Reason != "invalid" {
 		t.Fatalf("status not carried: %+v", ctx)

@@ -137,7 +137,11 @@ func (a *app) printStatus(rep *report.Report) {
 		for _, c := range p.Components {
 			counts[c.Authorization]++
 			var sup []string
-			for prov, st := range c.Support {
+			var support map[string]model.SupportStatus
+			if c.Support != nil {
+				support = *c.Support
+			}
+			for prov, st := range support {
 				sup = append(sup, prov+"="+string(st))
 			}
 			sortStrings(sup)
