@@ -9,10 +9,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
+	"slices"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -107,7 +106,13 @@ type Entry struct {
 type Root struct {
 	abs    string
 	limits Limits
-	root   *os.Root
+	root   dirHandle
+
+	// listMu serializes directory listings: a handle's read position is shared, so each
+	// directory is read once, from its start, and the names are cached. rootListed says
+	// the root handle's position was used.
+	listMu     sync.Mutex
+	rootListed bool
 
 	mu      sync.Mutex
 	total   int64
@@ -121,12 +126,29 @@ type Root struct {
 	// element instead of an open and close of every parent on every call. A Root is one
 	// package load: the package is read as it was when first looked at.
 	stats map[string]lstatResult
-	dirs  map[string]*os.Root
+	dirs  map[string]cachedDir
+	// retired holds handles whose read position a failed listing left somewhere in the
+	// middle: they are closed with the Root (others may still be looking up through them)
+	// and never listed again.
+	retired []dirHandle
 }
 
+// meta is what vouch needs of an lstat or fstat: the type and permission bits, the size.
+type meta struct {
+	mode fs.FileMode
+	size int64
+}
+
+func (m meta) IsDir() bool { return m.mode.IsDir() }
+
 type lstatResult struct {
-	fi  fs.FileInfo
+	m   meta
 	err error
+}
+
+type cachedDir struct {
+	h  dirHandle
+	ok bool // false: the directory could not be opened; callers take the slow path
 }
 
 // maxDirHandles bounds the directory handles one Root keeps open; past it, lookups go
@@ -146,18 +168,17 @@ func Open(dir string, limits Limits) (*Root, error) {
 		}
 		return nil, &Error{Code: CodeIO, Path: dir, Msg: err.Error()}
 	}
-	st, err := os.Stat(real)
+	h, err := openRootDir(real)
 	if err != nil {
+		switch {
+		case errors.Is(err, syscall.ENOTDIR):
+			return nil, &Error{Code: CodeNotDir, Path: dir, Msg: "not a directory"}
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, &Error{Code: CodeNotFound, Path: dir, Msg: "no such directory"}
+		}
 		return nil, &Error{Code: CodeIO, Path: dir, Msg: err.Error()}
 	}
-	if !st.IsDir() {
-		return nil, &Error{Code: CodeNotDir, Path: dir, Msg: "not a directory"}
-	}
-	r, err := os.OpenRoot(real)
-	if err != nil {
-		return nil, &Error{Code: CodeIO, Path: dir, Msg: err.Error()}
-	}
-	return &Root{abs: real, limits: limits, root: r}, nil
+	return &Root{abs: real, limits: limits, root: h}, nil
 }
 
 // Path returns the absolute, symlink-free path of the root.
@@ -171,99 +192,139 @@ func (r *Root) Close() error {
 	r.mu.Lock()
 	dirs := r.dirs
 	r.dirs = nil
+	for _, h := range r.retired {
+		h.close()
+	}
+	r.retired = nil
 	r.mu.Unlock()
 	for _, d := range dirs {
-		if d != nil {
-			d.Close()
+		if d.ok {
+			d.h.close()
 		}
 	}
-	return r.root.Close()
+	return r.root.close()
 }
 
 // dir returns a handle on the real directory dir ("" or "." is the root), opening and
-// caching it, or nil when it cannot be opened or the handle budget is spent; callers
-// then go through the root handle with the full path, which reports the error.
-func (r *Root) dir(dir string) *os.Root {
+// caching it, or false when it cannot be opened or the handle budget is spent; callers
+// then use withDir's temporary handles, which report the error.
+func (r *Root) dir(dir string) (dirHandle, bool) {
 	if dir == "" || dir == "." {
-		return r.root
+		return r.root, true
 	}
 	r.mu.Lock()
 	d, ok := r.dirs[dir]
 	full := len(r.dirs) >= maxDirHandles
 	r.mu.Unlock()
 	if ok {
-		return d
+		return d.h, d.ok
 	}
 	if full {
-		return nil
+		return d.h, false
 	}
-	// Only a directory gets a handle. The trailing "/." makes os.Root open dir as an
-	// intermediate element, with O_DIRECTORY: if dir was swapped for a FIFO since the
-	// lstat, the open fails instead of blocking.
-	if fi, err := r.lstat(dir); err != nil || !fi.IsDir() {
-		return nil
+	// Only a directory gets a handle (and the open itself refuses anything else).
+	if m, err := r.lstat(dir); err != nil || !m.IsDir() {
+		return d.h, false
 	}
-	parent, base := path.Split(dir)
-	var err error
-	if p := r.dir(strings.TrimSuffix(parent, "/")); p != nil {
-		d, err = p.OpenRoot(base + "/.")
-	} else {
-		d, err = r.root.OpenRoot(dir + "/.")
+	parent, base := splitReal(dir)
+	p, ok := r.dir(parent)
+	if !ok {
+		return d.h, false
 	}
-	if err != nil {
-		d = nil
-	}
+	h, err := p.openDir(base)
+	d = cachedDir{h: h, ok: err == nil}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if prev, ok := r.dirs[dir]; ok {
 		// Another goroutine opened it first.
-		if d != nil {
-			d.Close()
+		if d.ok {
+			d.h.close()
 		}
-		return prev
+		return prev.h, prev.ok
 	}
 	if r.dirs == nil {
-		r.dirs = map[string]*os.Root{}
+		r.dirs = map[string]cachedDir{}
 	}
 	r.dirs[dir] = d
-	return d
+	return d.h, d.ok
+}
+
+// splitReal splits a real, cleaned path into its parent ("." for the root) and base.
+func splitReal(real string) (string, string) {
+	i := strings.LastIndexByte(real, '/')
+	if i < 0 {
+		return ".", real
+	}
+	return real[:i], real[i+1:]
+}
+
+// withDir runs fn on a handle of the real directory dir: the cached one, or when the
+// handle budget is spent, one opened for this call element by element from the root,
+// each element with O_NOFOLLOW|O_DIRECTORY.
+func (r *Root) withDir(dir string, fn func(dirHandle) error) error {
+	if h, ok := r.dir(dir); ok {
+		return fn(h)
+	}
+	h := r.root
+	owned := false
+	for rest := dir; rest != "" && rest != "."; {
+		elem, tail, _ := strings.Cut(rest, "/")
+		rest = tail
+		next, err := h.openDir(elem)
+		if owned {
+			h.close()
+		}
+		if err != nil {
+			return err
+		}
+		h, owned = next, true
+	}
+	if owned {
+		defer h.close()
+	}
+	return fn(h)
 }
 
 // lstat is Lstat of a real, cleaned, symlink-free path, cached.
-func (r *Root) lstat(real string) (fs.FileInfo, error) {
+func (r *Root) lstat(real string) (meta, error) {
 	r.mu.Lock()
 	c, ok := r.stats[real]
 	r.mu.Unlock()
 	if ok {
-		return c.fi, c.err
+		return c.m, c.err
 	}
-	var fi fs.FileInfo
+	var m meta
 	var err error
-	parent, base := path.Split(real)
-	if d := r.dir(strings.TrimSuffix(parent, "/")); d != nil && base != "" {
-		fi, err = d.Lstat(base)
+	if real == "." || real == "" {
+		m, err = r.root.lstat(".")
 	} else {
-		fi, err = r.root.Lstat(real)
+		parent, base := splitReal(real)
+		err = r.withDir(parent, func(h dirHandle) error {
+			var e error
+			m, e = h.lstat(base)
+			return e
+		})
 	}
 	r.mu.Lock()
 	if r.stats == nil {
 		r.stats = map[string]lstatResult{}
 	}
-	r.stats[real] = lstatResult{fi, err}
+	r.stats[real] = lstatResult{m, err}
 	r.mu.Unlock()
-	return fi, err
+	return m, err
 }
 
-// openReal opens a real, cleaned, symlink-free path with flag (O_NOFOLLOW added by os.Root).
-func (r *Root) openReal(real string, flag int) (*os.File, error) {
-	if real == "." || real == "" {
-		return r.root.OpenFile(".", flag, 0)
-	}
-	parent, base := path.Split(real)
-	if d := r.dir(strings.TrimSuffix(parent, "/")); d != nil {
-		return d.OpenFile(base, flag, 0)
-	}
-	return r.root.OpenFile(real, flag, 0)
+// openFile opens a real, cleaned, symlink-free path for reading, without following a
+// final symlink.
+func (r *Root) openFile(real string) (fileHandle, error) {
+	parent, base := splitReal(real)
+	var f fileHandle
+	err := r.withDir(parent, func(h dirHandle) error {
+		var e error
+		f, e = h.openFile(base)
+		return e
+	})
+	return f, err
 }
 
 // BytesRead returns how many bytes were read through this root so far.
@@ -314,6 +375,14 @@ func (r *Root) Resolve(rel string) (string, error) {
 	if err := check(rel); err != nil {
 		return "", err
 	}
+	if real, ok := r.resolvePlain(rel); ok {
+		return real, nil
+	}
+	return r.resolveWalk(rel)
+}
+
+// resolveWalk is Resolve for any checked path, symlinks and dot elements included.
+func (r *Root) resolveWalk(rel string) (string, error) {
 	// Walk the raw path: a ".." after a symlink steps out of the link's target, as the
 	// kernel does, because done always holds the resolved path so far.
 	pending := strings.Split(rel, "/")
@@ -355,7 +424,7 @@ func (r *Root) Resolve(rel string) (string, error) {
 			}
 			return "", &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 		}
-		if st.Mode()&fs.ModeSymlink == 0 {
+		if st.mode&fs.ModeSymlink == 0 {
 			done = append(done, part)
 			cur = next
 			continue
@@ -364,7 +433,12 @@ func (r *Root) Resolve(rel string) (string, error) {
 		if hops > r.limits.MaxSymlinkHops {
 			return "", &Error{Code: CodeLoop, Path: rel, Msg: fmt.Sprintf("more than %d symlink hops (a loop?)", r.limits.MaxSymlinkHops)}
 		}
-		target, err := r.root.Readlink(next)
+		var target string
+		err = r.withDir(cur, func(h dirHandle) error {
+			var e error
+			target, e = h.readlink(part)
+			return e
+		})
 		if err != nil {
 			return "", &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 		}
@@ -392,6 +466,37 @@ func (r *Root) Resolve(rel string) (string, error) {
 	return cur, nil
 }
 
+// resolvePlain is Resolve for the common path: every element a plain name (no "", "."
+// or "..") that exists and is not a symlink. The real path is then rel itself, found
+// with no allocation. Anything else reports false and Resolve walks the path in full,
+// from the same cached lstat answers.
+func (r *Root) resolvePlain(rel string) (string, bool) {
+	elems := 0
+	for end := 0; end < len(rel); end++ {
+		i := strings.IndexByte(rel[end:], '/')
+		if i < 0 {
+			i = len(rel) - end
+		}
+		elem := rel[end : end+i]
+		if elem == "" || elem == "." || elem == ".." {
+			return "", false
+		}
+		elems++
+		if elems > r.limits.MaxDepth+1 {
+			return "", false
+		}
+		end += i
+		st, err := r.lstat(rel[:end])
+		if err != nil || st.mode&fs.ModeSymlink != 0 {
+			return "", false
+		}
+	}
+	if rel == "" || rel[len(rel)-1] == '/' {
+		return "", false
+	}
+	return rel, true
+}
+
 // Stat describes rel after following symlinks. A missing path returns an Entry of
 // TypeMissing and a CodeNotFound error.
 func (r *Root) Stat(rel string) (Entry, error) {
@@ -400,22 +505,24 @@ func (r *Root) Stat(rel string) (Entry, error) {
 		return Entry{Rel: rel}, err
 	}
 	e := Entry{Name: path.Base(c), Rel: c}
-	if c != "." {
+	real, rerr := r.Resolve(rel)
+	// A path that resolves to its own cleaned form has no symlink as its last element:
+	// the cached lstat of that element said so when Resolve passed it. Otherwise ask.
+	if c != "." && (rerr != nil || real != c) {
 		if lst, err := r.Lstat(rel); err == nil {
 			e.Symlink = lst.Symlink
 		}
 	}
-	real, err := r.Resolve(rel)
-	if err != nil {
-		return e, err
+	if rerr != nil {
+		return e, rerr
 	}
 	st, err := r.lstat(real)
 	if err != nil {
 		return e, &Error{Code: CodeIO, Path: c, Msg: err.Error()}
 	}
-	e.Type = typeOf(st.Mode())
-	e.Size = st.Size()
-	e.Exec = st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+	e.Type = typeOf(st.mode)
+	e.Size = st.size
+	e.Exec = st.mode.IsRegular() && st.mode.Perm()&0o111 != 0
 	return e, nil
 }
 
@@ -443,19 +550,32 @@ func (r *Root) Lstat(rel string) (Entry, error) {
 			return Entry{Rel: c, Name: base}, err
 		}
 	}
-	st, err := r.lstat(path.Join(realDir, base))
+	st, err := r.lstat(joinReal(realDir, base, rel))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Entry{Rel: c, Name: base}, &Error{Code: CodeNotFound, Path: c, Msg: "does not exist"}
 		}
 		return Entry{Rel: c, Name: base}, &Error{Code: CodeIO, Path: c, Msg: err.Error()}
 	}
-	e := Entry{Name: base, Rel: c, Symlink: st.Mode()&fs.ModeSymlink != 0, Size: st.Size()}
+	e := Entry{Name: base, Rel: c, Symlink: st.mode&fs.ModeSymlink != 0, Size: st.size}
 	if !e.Symlink {
-		e.Type = typeOf(st.Mode())
-		e.Exec = st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+		e.Type = typeOf(st.mode)
+		e.Exec = st.mode.IsRegular() && st.mode.Perm()&0o111 != 0
 	}
 	return e, nil
+}
+
+// joinReal is path.Join(dir, base), reusing rel's bytes when rel already spells it.
+func joinReal(dir, base, rel string) string {
+	rel = strings.TrimRight(rel, "/")
+	if dir == "." {
+		if rel == base {
+			return rel
+		}
+	} else if len(rel) == len(dir)+1+len(base) && rel[len(dir)] == '/' && strings.HasPrefix(rel, dir) && strings.HasSuffix(rel, base) {
+		return rel
+	}
+	return path.Join(dir, base)
 }
 
 func typeOf(m fs.FileMode) Type {
@@ -502,7 +622,7 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 	}
 	// Refuse special files before opening them at all: opening a device can have side
 	// effects, and a socket cannot be opened. The fstat below re-checks after the open.
-	if lst, err := r.lstat(real); err == nil && !lst.Mode().IsRegular() {
+	if lst, err := r.lstat(real); err == nil && !lst.mode.IsRegular() {
 		what := "a directory"
 		if !lst.IsDir() {
 			what = "a special file (FIFO, socket or device)"
@@ -511,37 +631,37 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 	}
 	// O_NONBLOCK so that a FIFO planted under a manifest's name cannot block the open;
 	// O_NOFOLLOW because Resolve already followed every link and checked it.
-	f, err := r.openReal(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW)
+	f, err := r.openFile(real)
 	if err != nil {
 		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	defer f.close()
+	st, err := f.stat()
 	if err != nil {
 		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 	}
-	if !st.Mode().IsRegular() {
+	if !st.mode.IsRegular() {
 		what := "a directory"
 		if !st.IsDir() {
 			what = "a special file (FIFO, socket or device)"
 		}
 		return nil, &Error{Code: CodeNotRegular, Path: rel, Msg: "is " + what + ", not a regular file"}
 	}
-	if st.Size() > max {
-		return nil, &Error{Code: CodeTooLarge, Path: rel, Msg: fmt.Sprintf("is %d bytes, over the %d-byte limit", st.Size(), max)}
+	if st.size > max {
+		return nil, &Error{Code: CodeTooLarge, Path: rel, Msg: fmt.Sprintf("is %d bytes, over the %d-byte limit", st.size, max)}
 	}
-	if err := r.reserve(rel, st.Size()); err != nil {
+	if err := r.reserve(rel, st.size); err != nil {
 		return nil, err
 	}
 	// The size can change between Stat and Read; readBounded's limit is the real bound.
-	data, err := readBounded(f, st.Size(), max)
+	data, err := readBounded(f, st.size, max)
 	if err != nil {
 		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 	}
 	if int64(len(data)) > max {
 		return nil, &Error{Code: CodeTooLarge, Path: rel, Msg: fmt.Sprintf("grew past the %d-byte limit while being read", max)}
 	}
-	if extra := int64(len(data)) - st.Size(); extra > 0 {
+	if extra := int64(len(data)) - st.size; extra > 0 {
 		if err := r.reserve(rel, extra); err != nil {
 			return nil, err
 		}
@@ -552,7 +672,7 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 // readBounded reads f to its end or to max+1 bytes, whichever comes first. The buffer
 // starts at the size fstat reported plus one byte, so a file that does not change is read
 // with one read and one read that sees its end, and copied nowhere.
-func readBounded(f *os.File, size, max int64) ([]byte, error) {
+func readBounded(f fileHandle, size, max int64) ([]byte, error) {
 	if size < 0 || size > max {
 		size = max
 	}
@@ -646,38 +766,79 @@ func (r *Root) ReadDirNames(rel string) ([]string, error) {
 // list reads the names in the real directory real, counting them against MaxEntries,
 // and remembers them sorted.
 func (r *Root) list(rel, real string) ([]string, error) {
-	f, err := r.openReal(real, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_DIRECTORY)
+	r.listMu.Lock()
+	defer r.listMu.Unlock()
+	r.mu.Lock()
+	names, done := r.listed[real]
+	// Asking for one more name than the budget left reads a directory that fits in one
+	// call (two getdents) and never holds more than the budget plus one name.
+	left := r.limits.MaxEntries - r.entries
+	r.mu.Unlock()
+	if done {
+		return names, nil
+	}
+	var err error
+	if real == "." && !r.rootListed {
+		r.rootListed = true
+		names, err = r.root.names(max(left, 0) + 1)
+	} else if real == "." {
+		// Listed before and failed: through a new handle.
+		h, e := r.root.openDir(".")
+		if e == nil {
+			names, err = h.names(max(left, 0) + 1)
+			h.close()
+		} else {
+			err = e
+		}
+	} else {
+		parent, base := splitReal(real)
+		err = r.withDir(parent, func(p dirHandle) error {
+			// The listing reads the cached handle (it is listed once, under listMu), or
+			// one opened for this call.
+			if h, ok := r.dir(real); ok {
+				var e error
+				if names, e = h.names(max(left, 0) + 1); e != nil {
+					r.retire(real)
+				}
+				return e
+			}
+			h, e := p.openDir(base)
+			if e != nil {
+				return e
+			}
+			defer h.close()
+			names, e = h.names(max(left, 0) + 1)
+			return e
+		})
+	}
 	if err != nil {
 		if errors.Is(err, syscall.ENOTDIR) {
 			return nil, &Error{Code: CodeNotDir, Path: rel, Msg: "is not a directory"}
 		}
 		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 	}
-	defer f.Close()
-	// Readdirnames(n) stops at n names or at the end of the directory. Asking for one
-	// more than the budget left reads a directory that fits in one call (two getdents)
-	// and never holds more than the budget plus one name.
-	r.mu.Lock()
-	left := r.limits.MaxEntries - r.entries
-	r.mu.Unlock()
-	names, err := f.Readdirnames(max(left, 0) + 1)
-	if err != nil && err != io.EOF {
-		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
-	}
 	if cerr := r.countEntries(rel, len(names)); cerr != nil {
+		r.retire(real)
 		return nil, cerr
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if prev, ok := r.listed[real]; ok {
-		return prev, nil // listed concurrently: counted twice, harmless, keep one
-	}
 	if r.listed == nil {
 		r.listed = map[string][]string{}
 	}
 	r.listed[real] = names
 	return names, nil
+}
+
+// retire stops using the cached handle of dir for anything but closing.
+func (r *Root) retire(dir string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if d, ok := r.dirs[dir]; ok && d.ok {
+		r.retired = append(r.retired, d.h)
+		r.dirs[dir] = cachedDir{}
+	}
 }
 
 func (r *Root) countEntries(rel string, n int) error {

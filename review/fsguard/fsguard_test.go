@@ -548,3 +548,130 @@ func TestCachedAnswersMatchFresh(t *testing.T) {
 		t.Errorf("%d directory handles, budget %d", n, maxDirHandles)
 	}
 }
+
+// resolveTree has every shape resolvePlain must hand over to the full walk.
+var resolveTree = map[string]string{
+	"a/b/c/file.txt": "payload", "a/b/link": "->c/file.txt", "a/up": "->..", "a/esc": "->../../x",
+	"a/b/c/dangling": "->nope", "a/dirlink": "->b/c", "abs": "->$ROOT/a/b", "absout": "->/etc",
+	"loop1": "->loop2", "loop2": "->loop1", "pipe": "<fifo>", "empty": "", "d/e/f/g/h": "deep",
+}
+
+var resolveSeeds = []string{
+	".", "a", "a/", "a//b", "a/./b", "a/b/c/file.txt", "a/b/link", "a/up/a/b/link", "a/esc", "a/b/c/dangling",
+	"a/dirlink/file.txt", "a/dirlink/../b/link", "a/b/../b/c/file.txt", "missing", "a/b/c/file.txt/x",
+	"pipe", "pipe/x", "empty", "abs/c", "absout/passwd", "loop1", "d/e/f/g/h", "d/e/f/g/h/", "..", "a/../..",
+	"a/b/c/d/e/f", "./a", "a/b/c/..", "abs/../..",
+}
+
+// The allocation-free path for plain names must answer exactly as the full walk does,
+// on every path: the same real path or the same error code.
+func TestResolvePlainMatchesWalk(t *testing.T) {
+	dir := build(t, resolveTree)
+	lim := DefaultLimits()
+	lim.MaxDepth = 4
+	for _, p := range resolveSeeds {
+		fast := open(t, dir, lim)
+		slow := open(t, dir, lim)
+		got, gerr := fast.Resolve(p)
+		var want string
+		var werr error
+		if p == "" || p == "." {
+			want = "."
+		} else if werr = check(p); werr == nil {
+			want, werr = slow.resolveWalk(p)
+		}
+		if got != want || CodeOf(gerr) != CodeOf(werr) {
+			t.Errorf("Resolve(%q) = %q, %v; the full walk says %q, %v", p, got, gerr, want, werr)
+		}
+	}
+}
+
+func FuzzResolvePlain(f *testing.F) {
+	for _, p := range resolveSeeds {
+		f.Add(p)
+	}
+	dir := build(f, resolveTree)
+	lim := DefaultLimits()
+	lim.MaxDepth = 4
+	fast, err := Open(dir, lim)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer fast.Close()
+	slow, err := Open(dir, lim)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer slow.Close()
+	f.Fuzz(func(t *testing.T, p string) {
+		if len(p) > 512 {
+			return
+		}
+		got, gerr := fast.Resolve(p)
+		want, werr := ".", error(nil)
+		if p != "" && p != "." {
+			if werr = check(p); werr == nil {
+				want, werr = slow.resolveWalk(p)
+			} else {
+				want = ""
+			}
+		}
+		if got != want || CodeOf(gerr) != CodeOf(werr) {
+			t.Errorf("Resolve(%q) = %q, %v; the full walk says %q, %v", p, got, gerr, want, werr)
+		}
+	})
+}
+
+// A directory swapped for a symlink to the outside after the root first looked at it must
+// not be followed, whether or not a handle on the directory is already open.
+func TestSwappedDirectoryNotFollowed(t *testing.T) {
+	for _, warm := range []bool{false, true} {
+		dir := build(t, map[string]string{"a/f": "inside", "a/g": "inside too"})
+		outside := build(t, map[string]string{"f": "OUTSIDE", "g": "OUTSIDE"})
+		r := open(t, dir, DefaultLimits())
+		if _, err := r.Stat("a"); err != nil {
+			t.Fatal(err)
+		}
+		if warm {
+			if data, err := r.ReadFile("a/f", 0); err != nil || string(data) != "inside" {
+				t.Fatalf("ReadFile(a/f) = %q, %v", data, err)
+			}
+		}
+		if err := os.Rename(filepath.Join(dir, "a"), filepath.Join(dir, "a.old")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, filepath.Join(dir, "a")); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"a/f", "a/g"} {
+			if data, err := r.ReadFile(p, 0); strings.Contains(string(data), "OUTSIDE") {
+				t.Errorf("warm=%v: ReadFile(%s) read the outside file (%v)", warm, p, err)
+			}
+		}
+		if names, err := r.ReadDirNames("a"); err == nil && len(names) > 0 && !warm {
+			t.Errorf("cold: listed the swapped directory: %v", names)
+		}
+	}
+}
+
+// A listing refused by MaxEntries stays refused: the directory handle it read from is
+// not read again from where it stopped.
+func TestRefusedListingStaysRefused(t *testing.T) {
+	lim := DefaultLimits()
+	lim.MaxEntries = 10
+	for _, d := range []string{"big", "."} {
+		files := map[string]string{}
+		for i := 0; i < 20; i++ {
+			files[fmt.Sprintf("%s/f%02d", d, i)] = "x"
+		}
+		r := open(t, build(t, files), lim)
+		if _, err := r.Stat(d + "/."); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3; i++ {
+			if _, err := r.ReadDirNames(d); CodeOf(err) != CodeTooMany {
+				t.Errorf("%s, listing %d: %v, want %s", d, i, err, CodeTooMany)
+			}
+		}
+	}
+}
