@@ -193,15 +193,19 @@ func Parse(data []byte, dirName, file string) (sk *Skill, diags []model.Diagnost
 	}
 
 	// Parse sanitized text: YAML rejects NUL and invalid UTF-8, which are reported above.
-	clean := strings.ToValidUTF8(strings.ReplaceAll(fm, "\x00", "\uFFFD"), "\uFFFD")
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(clean), &doc); err != nil {
-		msg, line := yamlError(err)
-		if line > 0 {
-			line += p.lineOff
+	// The common shape is built directly (plainFrontmatter returns yaml.v3's exact tree).
+	doc, plain := plainFrontmatter(fm)
+	if !plain {
+		clean := strings.ToValidUTF8(strings.ReplaceAll(fm, "\x00", "\uFFFD"), "\uFFFD")
+		doc = &yaml.Node{}
+		if err := yaml.Unmarshal([]byte(clean), doc); err != nil {
+			msg, line := yamlError(err)
+			if line > 0 {
+				line += p.lineOff
+			}
+			p.errorf("skill-frontmatter-invalid-yaml", "", line, specFM, "Invalid YAML in frontmatter: %s", msg)
+			return sk, p.diags
 		}
-		p.errorf("skill-frontmatter-invalid-yaml", "", line, specFM, "Invalid YAML in frontmatter: %s", msg)
-		return sk, p.diags
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		what := "empty"
@@ -215,14 +219,14 @@ func Parse(data []byte, dirName, file string) (sk *Skill, diags []model.Diagnost
 	}
 	// Anchors and aliases: skills-ref (strictyaml) rejects them, and refusing them here
 	// means no alias is ever expanded, so a "billion laughs" document costs nothing.
-	if n := findAlias(&doc, 0); n != nil {
+	if n := findAlias(doc, 0); n != nil {
 		p.errorf("skill-frontmatter-yaml-alias", "", p.nodeLine(n), specFM, "The frontmatter uses YAML anchors or aliases (&name / *name); write each value out in full")
 		return sk, p.diags
 	}
-	if n := findStyle(&doc, yaml.TaggedStyle, 0); n != nil {
+	if n := findStyle(doc, yaml.TaggedStyle, 0); n != nil {
 		p.warnf("skill-frontmatter-yaml-tag", "", p.nodeLine(n), "skills-ref", "The frontmatter uses an explicit YAML tag (%s); skills-ref rejects tags, so remove it", n.Tag)
 	}
-	if n := findStyle(&doc, yaml.FlowStyle, 0); n != nil {
+	if n := findStyle(doc, yaml.FlowStyle, 0); n != nil {
 		p.warnf("skill-frontmatter-flow-style", "", p.nodeLine(n), "skills-ref", "The frontmatter uses YAML flow style ({…} or […]); skills-ref rejects it, so use block style")
 	}
 
