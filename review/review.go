@@ -132,6 +132,12 @@ func detect(path string, limits fsguard.Limits) model.Format {
 		}
 		return ""
 	}
+	return detectDir(path)
+}
+
+// detectDir is detect for a path already listed as a directory (not a symlink): the
+// search needs no stat of its own.
+func detectDir(path string) model.Format {
 	switch {
 	case agentplugins.IsRoot(path):
 		return model.FormatAgentPlugins
@@ -187,7 +193,7 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 				}
 				continue
 			}
-			if f := detect(child, opts.Limits); f != "" {
+			if f := detectDir(child); f != "" {
 				jobs = append(jobs, job{format: f, path: child})
 				continue
 			}

@@ -410,11 +410,27 @@ func DescribeRune(r rune) string {
 // thousand smuggled tag characters make one readable finding instead of a thousand.
 // Tag characters (U+E0020–U+E007E) mirror ASCII; their decoded text is shown because
 // that is what a model may read.
+// plainByte marks the bytes scanInvisible skips one table lookup at a time: printable
+// ASCII, tab and newline.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = true
+	}
+	t['\n'], t['\t'] = true, true
+	return t
+}()
+
 func scanInvisible(s string, lines *lineIndex) []model.HiddenContent {
 	var out []model.HiddenContent
 	i := 0
 	for i < len(s) {
 		// Fast path: printable ASCII, tab, newline and CRLF are what almost every byte is.
+		for i < len(s) && plainByte[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if c >= 0x20 && c != 0x7f || c == '\n' || c == '\t' || c == '\r' && i+1 < len(s) && s[i+1] == '\n' {
 				i++
