@@ -6,18 +6,20 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"vouch/review/jsontext"
 )
 
 // Splice validates manifests with JavaScript (JSON.parse, Object.keys, String.length), and
 // its error messages and their order follow from that. This file reproduces the parts of
 // those semantics that change what a reviewer sees: duplicate keys keep their first
 // position and last value, integer-like keys come first in Object.keys, numbers are
-// IEEE doubles (1e400 is Infinity), lengths count UTF-16 code units.
+// IEEE doubles (1e400 is Infinity), lengths count UTF-16 code units, parse errors read as
+// JSON.parse's. The parsing itself is jsontext's.
 
-// maxJSONDepth bounds nesting. Splice's schema depth limit (16 levels of properties/items)
-// needs about 37 JSON levels, so the reference limit of 32 would reject valid manifests.
+// maxJSONDepth bounds the arrays and objects around any value. Splice's schema depth limit
+// (16 levels of properties/items) needs about 37 JSON levels, so the reference limit of 32
+// would reject valid manifests.
 const maxJSONDepth = 64
 
 // object is a JSON object with JavaScript key order.
@@ -58,291 +60,112 @@ func isArrayIndex(k string) bool {
 	return err == nil && n < math.MaxUint32
 }
 
+// jsonOptions parse as JSON.parse does: no bounds of its own (the depth bound only keeps
+// recursion finite), repeated names allowed, and text that was not UTF-8 read as a lenient
+// decoder would have left it.
+var jsonOptions = jsontext.Options{MaxDepth: maxJSONDepth, CountEnclosing: true, AllowDuplicates: true, Lenient: true}
+
 // parseJSON parses text (BOM already stripped) as JSON.parse would.
 func parseJSON(text string) (any, error) {
 	v, _, err := parseJSONPositions(text, false)
 	return v, err
 }
 
-// parseJSONPositions also returns where each value starts, by JSON pointer.
+// parseJSONPositions also returns where each value starts, by JSON pointer (the root has
+// none). A repeated name's pointer ends at its last occurrence.
 func parseJSONPositions(text string, track bool) (any, map[string]int, error) {
-	p := &jsonParser{s: text}
+	tree, _, jerr := jsontext.ParseString(text, jsonOptions)
+	if jerr != nil {
+		return nil, nil, jsParseError(jerr)
+	}
+	var pos map[string]int
 	if track {
-		p.pos = map[string]int{}
+		pos = map[string]int{}
 	}
-	v, err := p.parse()
-	return v, p.pos, err
+	return fromTree(tree, "", pos), pos, nil
 }
 
-func (p *jsonParser) parse() (any, error) {
-	p.ws()
-	v, err := p.value(0)
-	if err != nil {
-		return nil, err
-	}
-	p.ws()
-	if p.i < len(p.s) {
-		return nil, p.errf("unexpected non-whitespace character after JSON")
-	}
-	return v, nil
-}
-
-type jsonParser struct {
-	s    string
-	i    int
-	path []string
-	pos  map[string]int // JSON pointer → offset of its value, when tracked
-}
-
-func (p *jsonParser) mark() {
-	if p.pos != nil {
-		ptr := ""
-		if len(p.path) > 0 {
-			ptr = "/" + strings.Join(p.path, "/")
-		}
-		p.pos[ptr] = p.i
-	}
-}
-
-func (p *jsonParser) errf(format string, a ...any) error {
-	return fmt.Errorf(format+" at position %d", append(a, p.i)...)
-}
-
-func (p *jsonParser) ws() {
-	for p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
-
-func (p *jsonParser) value(depth int) (any, error) {
-	if depth > maxJSONDepth {
-		return nil, p.errf("nesting deeper than %d levels", maxJSONDepth)
-	}
-	if p.i >= len(p.s) {
-		return nil, p.errf("unexpected end of JSON input")
-	}
-	switch c := p.s[p.i]; {
-	case c == '{':
-		return p.object(depth)
-	case c == '[':
-		return p.array(depth)
-	case c == '"':
-		return p.str()
-	case c == '-' || (c >= '0' && c <= '9'):
-		return p.number()
-	case strings.HasPrefix(p.s[p.i:], "true"):
-		p.i += 4
-		return true, nil
-	case strings.HasPrefix(p.s[p.i:], "false"):
-		p.i += 5
-		return false, nil
-	case strings.HasPrefix(p.s[p.i:], "null"):
-		p.i += 4
-		return nil, nil
-	}
-	return nil, p.errf("unexpected token")
-}
-
-func (p *jsonParser) object(depth int) (any, error) {
-	p.i++
-	o := &object{vals: map[string]any{}}
-	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == '}' {
-		p.i++
-		return o, nil
-	}
-	for {
-		p.ws()
-		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return nil, p.errf("expected property name")
-		}
-		k, err := p.str()
-		if err != nil {
-			return nil, err
-		}
-		p.ws()
-		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return nil, p.errf("expected ':' after property name")
-		}
-		p.i++
-		p.ws()
-		p.path = append(p.path, strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1"))
-		p.mark()
-		v, err := p.value(depth + 1)
-		p.path = p.path[:len(p.path)-1]
-		if err != nil {
-			return nil, err
-		}
-		if _, dup := o.vals[k]; !dup {
-			o.order = append(o.order, k)
-		}
-		o.vals[k] = v
-		p.ws()
-		if p.i >= len(p.s) {
-			return nil, p.errf("unexpected end of JSON input")
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			return o, nil
-		default:
-			return nil, p.errf("expected ',' or '}' after property value")
-		}
-	}
-}
-
-func (p *jsonParser) array(depth int) (any, error) {
-	p.i++
-	out := []any{}
-	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == ']' {
-		p.i++
-		return out, nil
-	}
-	for {
-		p.ws()
-		p.path = append(p.path, strconv.Itoa(len(out)))
-		p.mark()
-		v, err := p.value(depth + 1)
-		p.path = p.path[:len(p.path)-1]
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-		p.ws()
-		if p.i >= len(p.s) {
-			return nil, p.errf("unexpected end of JSON input")
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			return out, nil
-		default:
-			return nil, p.errf("expected ',' or ']' after array element")
-		}
-	}
-}
-
-func (p *jsonParser) str() (string, error) {
-	p.i++ // opening quote
-	var b strings.Builder
-	for {
-		if p.i >= len(p.s) {
-			return "", p.errf("unterminated string in JSON")
-		}
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return b.String(), nil
-		case c < 0x20:
-			return "", p.errf("bad control character in string literal")
-		case c == '\\':
-			if p.i+1 >= len(p.s) {
-				return "", p.errf("unterminated string in JSON")
+// fromTree converts a parsed value to the values JavaScript would hold: float64 numbers,
+// and objects whose repeated names keep their first position and their last value. Every
+// occurrence is visited in document order, so pos ends as a single pass recording each
+// value's start would leave it.
+func fromTree(v *jsontext.Value, ptr string, pos map[string]int) any {
+	switch v.Kind {
+	case jsontext.Null:
+		return nil
+	case jsontext.Bool:
+		return v.Bool
+	case jsontext.Number:
+		return v.Float()
+	case jsontext.String:
+		return v.Str
+	case jsontext.Array:
+		out := make([]any, len(v.Arr))
+		for i, e := range v.Arr {
+			var p string
+			if pos != nil {
+				p = ptr + "/" + strconv.Itoa(i)
+				pos[p] = e.Off
 			}
-			e := p.s[p.i+1]
-			p.i += 2
-			switch e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'u':
-				r, ok := p.hex4()
-				if !ok {
-					return "", p.errf("bad Unicode escape in JSON")
-				}
-				if utf16.IsSurrogate(r) && strings.HasPrefix(p.s[p.i:], `\u`) {
-					save := p.i
-					p.i += 2
-					if r2, ok := p.hex4(); ok {
-						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-							b.WriteRune(d)
-							continue
-						}
-					}
-					p.i = save
-				}
-				// A lone surrogate cannot be kept in a Go string; it becomes U+FFFD,
-				// which has the same UTF-16 length.
-				b.WriteRune(r)
-			default:
-				return "", p.errf("bad escaped character in JSON")
+			out[i] = fromTree(e, p, pos)
+		}
+		return out
+	default:
+		o := &object{vals: make(map[string]any, len(v.Obj))}
+		for _, m := range v.Obj {
+			var p string
+			if pos != nil {
+				p = ptr + jsontext.Pointer(m.Key)
+				pos[p] = m.Val.Off
 			}
-		default:
-			r, size := utf8.DecodeRuneInString(p.s[p.i:])
-			b.WriteRune(r)
-			p.i += size
+			val := fromTree(m.Val, p, pos)
+			if _, dup := o.vals[m.Key]; !dup {
+				o.order = append(o.order, m.Key)
+			}
+			o.vals[m.Key] = val
 		}
+		return o
 	}
 }
 
-func (p *jsonParser) hex4() (rune, bool) {
-	if p.i+4 > len(p.s) {
-		return 0, false
+// jsParseError words a parse error as JSON.parse does (V8), with its position.
+func jsParseError(e *jsontext.Error) error {
+	at := e.Off
+	msg := e.Msg
+	switch e.Reason {
+	case jsontext.ReasonTrailing:
+		msg = "unexpected non-whitespace character after JSON"
+	case jsontext.ReasonEOF, jsontext.ReasonEOFObject, jsontext.ReasonEOFArray:
+		msg = "unexpected end of JSON input"
+	case jsontext.ReasonTooDeep:
+		msg = fmt.Sprintf("nesting deeper than %d levels", maxJSONDepth)
+	case jsontext.ReasonUnexpected, jsontext.ReasonLiteral:
+		msg = "unexpected token"
+	case jsontext.ReasonNumberDigits:
+		msg = "no number after minus sign in JSON"
+	case jsontext.ReasonNumberFraction:
+		msg = "unterminated fractional number in JSON"
+	case jsontext.ReasonNumberExponent:
+		msg = "exponent part is missing a number in JSON"
+	case jsontext.ReasonControl:
+		msg = "bad control character in string literal"
+	case jsontext.ReasonEOFString:
+		msg = "unterminated string in JSON"
+	case jsontext.ReasonUnicodeEscape:
+		msg = "bad Unicode escape in JSON"
+	case jsontext.ReasonEscape:
+		msg = "bad escaped character in JSON"
+		at++ // JSON.parse points past the character, not at it
+	case jsontext.ReasonMemberName:
+		msg = "expected property name"
+	case jsontext.ReasonColon:
+		msg = "expected ':' after property name"
+	case jsontext.ReasonObjectSeparator:
+		msg = "expected ',' or '}' after property value"
+	case jsontext.ReasonArraySeparator:
+		msg = "expected ',' or ']' after array element"
 	}
-	n, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	p.i += 4
-	return rune(n), true
-}
-
-func (p *jsonParser) number() (any, error) {
-	start := p.i
-	if p.s[p.i] == '-' {
-		p.i++
-	}
-	digits := func() int {
-		n := 0
-		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-			p.i++
-			n++
-		}
-		return n
-	}
-	if p.i < len(p.s) && p.s[p.i] == '0' {
-		p.i++
-	} else if digits() == 0 {
-		return nil, p.errf("no number after minus sign in JSON")
-	}
-	if p.i < len(p.s) && p.s[p.i] == '.' {
-		p.i++
-		if digits() == 0 {
-			return nil, p.errf("unterminated fractional number in JSON")
-		}
-	}
-	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
-		p.i++
-		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
-			p.i++
-		}
-		if digits() == 0 {
-			return nil, p.errf("exponent part is missing a number in JSON")
-		}
-	}
-	// Out-of-range values become ±Infinity or 0, as in JavaScript.
-	f, _ := strconv.ParseFloat(p.s[start:p.i], 64)
-	return f, nil
+	return fmt.Errorf("%s at position %d", msg, at)
 }
 
 // jsLen is String.prototype.length: UTF-16 code units.

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"vouch/review/jsontext"
 )
 
 // Limits and constants of Splice spec version 1.
@@ -233,7 +235,7 @@ func ValidateManifestJSON(data []byte) (*Manifest, []Issue) {
 		ptr := issues[i].Pointer
 		for {
 			if off, ok := pos[ptr]; ok {
-				issues[i].Line = 1 + strings.Count(text[:off], "\n")
+				issues[i].Line = jsontext.Line(text, off)
 				break
 			}
 			j := strings.LastIndex(ptr, "/")
