@@ -14,6 +14,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/jsontext"
 )
 
 // Options configure the loader.
@@ -42,7 +43,7 @@ type loader struct {
 	// (two servers may launch the same bundled executable).
 	files map[string]fileResult
 	// extData records manifest extension namespaces (in order) for extension components.
-	extData []jmember
+	extData []jsontext.Member
 	// extIssues are non-fatal parse findings inside extension values, by namespace.
 	extIssues    map[string][]model.Diagnostic
 	manifestData []byte

@@ -6,6 +6,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/jsontext"
 )
 
 // reverseDomain is the shape of an extension namespace: at least two dot-separated DNS labels.
@@ -43,7 +44,7 @@ func (l *loader) extensions() {
 		c.Diagnostics = append(c.Diagnostics, l.extIssues[m.Key]...)
 		if !reverseDomain.MatchString(m.Key) {
 			c.Diagnostics = append(c.Diagnostics, l.diag("extension-namespace-not-reverse-domain", model.SeverityWarning, model.BoundaryComponent,
-				manifestFile, pointer("extensions", m.Key), lineAt(l.manifestData, m.KeyOff),
+				manifestFile, jsontext.Pointer("extensions", m.Key), jsontext.Line(l.manifestData, m.KeyOff),
 				fmt.Sprintf("The extension namespace %q is not a reverse-domain name such as com.example.client.", clip(m.Key)), "8"))
 		}
 	}

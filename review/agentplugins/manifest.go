@@ -8,6 +8,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/jsontext"
 	"vouch/schemas"
 )
 
@@ -45,45 +46,45 @@ func (l *loader) manifest() bool {
 		return false
 	}
 	l.manifestData = data
-	doc, issues, jerr := parseJSON(data, defaultJSONLimits)
+	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
 	if jerr != nil {
-		code := map[string]string{"json-syntax": "manifest-invalid-json", "json-invalid-utf8": "manifest-invalid-utf8", "json-too-deep": "manifest-too-deep"}[jerr.Code]
-		l.reject(code, manifestFile, "", lineAt(data, jerr.Off), fmt.Sprintf("plugin.json %s, so the plugin is rejected.", jerr.Msg), "5.2")
+		code := map[string]string{jsontext.CodeSyntax: "manifest-invalid-json", jsontext.CodeInvalidUTF8: "manifest-invalid-utf8", jsontext.CodeTooDeep: "manifest-too-deep"}[jerr.Code]
+		l.reject(code, manifestFile, "", jsontext.Line(data, jerr.Off), fmt.Sprintf("plugin.json %s, so the plugin is rejected.", jerr.Msg), "5.2")
 		return false
 	}
 	fatal := false
 	l.extIssues = map[string][]model.Diagnostic{}
 	for _, is := range issues {
-		toks := splitPointer(is.Pointer)
+		toks := jsontext.SplitPointer(is.Pointer)
 		if len(toks) >= 2 && toks[0] == "extensions" {
 			// Inside a namespace value: inert data vouch does not interpret. Note it on the
 			// extension and keep loading (agent-plugins §8.1).
 			l.extIssues[toks[1]] = append(l.extIssues[toks[1]], l.diag("extension-"+strings.TrimPrefix(is.Code, "json-"), model.SeverityWarning, model.BoundaryComponent,
-				manifestFile, is.Pointer, lineAt(data, is.Off), fmt.Sprintf("In plugin.json, %s; this data is shown but never interpreted.", is.Msg), "8.1"))
+				manifestFile, is.Pointer, jsontext.Line(data, is.Off), fmt.Sprintf("In plugin.json, %s; this data is shown but never interpreted.", is.Msg), "8.1"))
 			continue
 		}
 		fatal = true
-		l.reject("manifest-"+strings.TrimPrefix(is.Code, "json-"), manifestFile, is.Pointer, lineAt(data, is.Off),
+		l.reject("manifest-"+strings.TrimPrefix(is.Code, "json-"), manifestFile, is.Pointer, jsontext.Line(data, is.Off),
 			fmt.Sprintf("In plugin.json, %s, so the plugin is rejected.", is.Msg), "5.2")
 	}
-	if doc.Kind != jObject {
-		l.reject("manifest-not-object", manifestFile, "", lineAt(data, doc.Off), fmt.Sprintf("plugin.json holds a JSON %s; it must hold an object, so the plugin is rejected.", doc.Kind), "5.2")
+	if doc.Kind != jsontext.Object {
+		l.reject("manifest-not-object", manifestFile, "", jsontext.Line(data, doc.Off), fmt.Sprintf("plugin.json holds a JSON %s; it must hold an object, so the plugin is rejected.", doc.Kind), "5.2")
 		return false
 	}
 
 	// $schema selects the rules before anything else is interpreted (§5.2).
-	sm := doc.get("$schema")
+	sm := doc.Get("$schema")
 	switch {
 	case sm == nil:
-		l.reject("manifest-missing-schema", manifestFile, "/$schema", lineAt(data, doc.Off),
+		l.reject("manifest-missing-schema", manifestFile, "/$schema", jsontext.Line(data, doc.Off),
 			fmt.Sprintf("plugin.json has no $schema; add \"$schema\": %q, so the plugin is rejected.", schemas.AgentPluginsManifestID), "5.3")
 		return false
-	case sm.Val.Kind != jString:
-		l.reject("manifest-field-type", manifestFile, "/$schema", lineAt(data, sm.KeyOff),
+	case sm.Val.Kind != jsontext.String:
+		l.reject("manifest-field-type", manifestFile, "/$schema", jsontext.Line(data, sm.KeyOff),
 			fmt.Sprintf("$schema in plugin.json is a %s; it must be the string %q, so the plugin is rejected.", sm.Val.Kind, schemas.AgentPluginsManifestID), "5.3")
 		return false
 	case sm.Val.Str != schemas.AgentPluginsManifestID:
-		l.reject("manifest-unsupported-version", manifestFile, "/$schema", lineAt(data, sm.KeyOff),
+		l.reject("manifest-unsupported-version", manifestFile, "/$schema", jsontext.Line(data, sm.KeyOff),
 			fmt.Sprintf("plugin.json declares $schema %q; vouch supports Agent Plugins 1.0.0 (%s) only, so the plugin is rejected.", clip(sm.Val.Str), schemas.AgentPluginsManifestID), "5.2")
 		return false
 	}
@@ -93,27 +94,27 @@ func (l *loader) manifest() bool {
 	inst := make(map[string]any, len(doc.Obj))
 	for _, m := range doc.Obj {
 		if !isManifestField(m.Key) {
-			l.pkgDiag(l.diag("manifest-unknown-field", model.SeverityWarning, model.BoundaryPackage, manifestFile, pointer(m.Key), lineAt(data, m.KeyOff),
+			l.pkgDiag(l.diag("manifest-unknown-field", model.SeverityWarning, model.BoundaryPackage, manifestFile, jsontext.Pointer(m.Key), jsontext.Line(data, m.KeyOff),
 				fmt.Sprintf("plugin.json has the unknown top-level field %q; it is ignored (client-specific data belongs under \"extensions\").", clip(m.Key)), "5.2"))
 			continue
 		}
-		if m.Key == "extensions" && m.Val.Kind != jObject {
-			l.pkgDiag(l.diag("manifest-extensions-not-object", model.SeverityWarning, model.BoundaryPackage, manifestFile, "/extensions", lineAt(data, m.KeyOff),
+		if m.Key == "extensions" && m.Val.Kind != jsontext.Object {
+			l.pkgDiag(l.diag("manifest-extensions-not-object", model.SeverityWarning, model.BoundaryPackage, manifestFile, "/extensions", jsontext.Line(data, m.KeyOff),
 				fmt.Sprintf("\"extensions\" in plugin.json is a %s, not an object; it is ignored.", m.Val.Kind), "8.1"))
 			continue
 		}
-		inst[m.Key] = toAny(m.Val)
+		inst[m.Key] = m.Val.Any()
 	}
 	nameReported := false
 	if err := l.schemas.manifest.Validate(inst); err != nil {
 		for _, lf := range leaves(err) {
-			ptr := pointer(lf.Loc...)
-			line := lineAt(data, offsetOf(doc, lf.Loc))
+			ptr := jsontext.Pointer(lf.Loc...)
+			line := jsontext.Line(data, doc.Offset(lf.Loc))
 			if len(lf.Loc) == 1 && lf.Loc[0] == "name" {
 				if _, isType := lf.Kind.(*kind.Type); !isType {
 					if !nameReported {
 						nameReported = true
-						l.reject("manifest-invalid-name", manifestFile, ptr, line, nameMessage(doc.get("name").Val.Str), "5.5")
+						l.reject("manifest-invalid-name", manifestFile, ptr, line, nameMessage(doc.Get("name").Val.Str), "5.5")
 					}
 					continue
 				}
@@ -124,14 +125,14 @@ func (l *loader) manifest() bool {
 		fatal = true
 	}
 	// The specification text wins over the schema: check the name rules directly too.
-	if nm := doc.get("name"); nm != nil && nm.Val.Kind == jString && !nameReported {
+	if nm := doc.Get("name"); nm != nil && nm.Val.Kind == jsontext.String && !nameReported {
 		if problem := nameProblem(nm.Val.Str); problem != "" {
-			l.reject("manifest-invalid-name", manifestFile, "/name", lineAt(data, nm.KeyOff), nameMessage(nm.Val.Str), "5.5")
+			l.reject("manifest-invalid-name", manifestFile, "/name", jsontext.Line(data, nm.KeyOff), nameMessage(nm.Val.Str), "5.5")
 			fatal = true
 		}
 	}
 	if fatal {
-		if nm := doc.get("name"); nm != nil && nm.Val.Kind == jString && nm.Val.Str != "" && nameProblem(nm.Val.Str) == "" {
+		if nm := doc.Get("name"); nm != nil && nm.Val.Kind == jsontext.String && nm.Val.Str != "" && nameProblem(nm.Val.Str) == "" {
 			l.pkg.Name = nm.Val.Str
 		}
 		return false
@@ -139,20 +140,20 @@ func (l *loader) manifest() bool {
 
 	// Accepted: fill the package identity and the display manifest.
 	for _, key := range manifestFields {
-		m := doc.get(key)
+		m := doc.Get(key)
 		if _, kept := inst[key]; m == nil || !kept {
 			continue
 		}
 		l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: key, Value: toDisplay(m.Val)})
 	}
-	l.pkg.Name = doc.get("name").Val.Str
-	if v := doc.get("version"); v != nil {
+	l.pkg.Name = doc.Get("name").Val.Str
+	if v := doc.Get("version"); v != nil {
 		l.pkg.Version = v.Val.Str
 	}
-	if v := doc.get("description"); v != nil {
+	if v := doc.Get("description"); v != nil {
 		l.pkg.Description = v.Val.Str
 	}
-	if e := doc.get("extensions"); e != nil && e.Val.Kind == jObject {
+	if e := doc.Get("extensions"); e != nil && e.Val.Kind == jsontext.Object {
 		l.extData = e.Val.Obj
 	}
 	return true
@@ -212,44 +213,6 @@ func nameMessage(name string) string {
 		p = "it does not match the name pattern"
 	}
 	return fmt.Sprintf("The plugin name %q is invalid because %s, so the plugin is rejected.", clip(name), p)
-}
-
-// offsetOf finds the byte offset of the value at loc (the key's offset for members),
-// falling back to the deepest ancestor found; never wrong, at worst less precise.
-func offsetOf(v *jvalue, loc []string) int {
-	off := v.Off
-	for _, tok := range loc {
-		switch v.Kind {
-		case jObject:
-			m := v.get(tok)
-			if m == nil {
-				return off
-			}
-			off, v = m.KeyOff, m.Val
-		case jArray:
-			i := 0
-			if _, err := fmt.Sscanf(tok, "%d", &i); err != nil || i < 0 || i >= len(v.Arr) {
-				return off
-			}
-			v = v.Arr[i]
-			off = v.Off
-		default:
-			return off
-		}
-	}
-	return off
-}
-
-// splitPointer splits an RFC 6901 pointer into unescaped tokens.
-func splitPointer(p string) []string {
-	if p == "" {
-		return nil
-	}
-	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for i, t := range parts {
-		parts[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-	}
-	return parts
 }
 
 func quoteList(ss []string) string {

@@ -14,6 +14,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/jsontext"
 	"vouch/schemas"
 )
 
@@ -50,65 +51,65 @@ func (l *loader) mcp() {
 		l.mcpDisabled(code, "", 0, msg, sec)
 		return
 	}
-	doc, issues, jerr := parseJSON(data, defaultJSONLimits)
+	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
 	if jerr != nil {
-		code := map[string]string{"json-syntax": "mcp-invalid-json", "json-invalid-utf8": "mcp-invalid-utf8", "json-too-deep": "mcp-too-deep"}[jerr.Code]
-		l.mcpDisabled(code, "", lineAt(data, jerr.Off), fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", jerr.Msg), "7.2.2")
+		code := map[string]string{jsontext.CodeSyntax: "mcp-invalid-json", jsontext.CodeInvalidUTF8: "mcp-invalid-utf8", jsontext.CodeTooDeep: "mcp-too-deep"}[jerr.Code]
+		l.mcpDisabled(code, "", jsontext.Line(data, jerr.Off), fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", jerr.Msg), "7.2.2")
 		return
 	}
 	// Parse findings inside one server belong to that server; any other disables MCP.
 	serverIssues := map[string][]model.Diagnostic{}
 	disabled := false
 	for _, is := range issues {
-		toks := splitPointer(is.Pointer)
+		toks := jsontext.SplitPointer(is.Pointer)
 		if len(toks) >= 2 && toks[0] == "mcpServers" {
 			code := "mcp-server-" + strings.TrimPrefix(is.Code, "json-")
-			if len(toks) == 2 && is.Code == "json-duplicate-key" {
+			if len(toks) == 2 && is.Code == jsontext.CodeDuplicateKey {
 				code = "mcp-server-duplicate-name"
 			}
-			serverIssues[toks[1]] = append(serverIssues[toks[1]], l.diag(code, model.SeverityError, model.BoundaryComponent, mcpFile, is.Pointer, lineAt(data, is.Off),
+			serverIssues[toks[1]] = append(serverIssues[toks[1]], l.diag(code, model.SeverityError, model.BoundaryComponent, mcpFile, is.Pointer, jsontext.Line(data, is.Off),
 				fmt.Sprintf("In mcp.json, %s, so this server is skipped.", is.Msg), "7.2.2"))
 			continue
 		}
 		disabled = true
-		l.mcpDisabled("mcp-"+strings.TrimPrefix(is.Code, "json-"), is.Pointer, lineAt(data, is.Off), fmt.Sprintf("In mcp.json, %s, so MCP is disabled for this plugin.", is.Msg), "7.2.2")
+		l.mcpDisabled("mcp-"+strings.TrimPrefix(is.Code, "json-"), is.Pointer, jsontext.Line(data, is.Off), fmt.Sprintf("In mcp.json, %s, so MCP is disabled for this plugin.", is.Msg), "7.2.2")
 	}
-	if doc.Kind != jObject {
-		l.mcpDisabled("mcp-not-object", "", lineAt(data, doc.Off), fmt.Sprintf("mcp.json holds a JSON %s; it must hold an object, so MCP is disabled for this plugin.", doc.Kind), "7.2.1")
+	if doc.Kind != jsontext.Object {
+		l.mcpDisabled("mcp-not-object", "", jsontext.Line(data, doc.Off), fmt.Sprintf("mcp.json holds a JSON %s; it must hold an object, so MCP is disabled for this plugin.", doc.Kind), "7.2.1")
 		return
 	}
-	sm := doc.get("$schema")
+	sm := doc.Get("$schema")
 	switch {
 	case sm == nil:
 		disabled = true
-		l.mcpDisabled("mcp-missing-schema", "/$schema", lineAt(data, doc.Off), fmt.Sprintf("mcp.json has no $schema; add \"$schema\": %q. MCP is disabled for this plugin.", schemas.AgentPluginsMCPID), "7.2.1")
-	case sm.Val.Kind != jString:
+		l.mcpDisabled("mcp-missing-schema", "/$schema", jsontext.Line(data, doc.Off), fmt.Sprintf("mcp.json has no $schema; add \"$schema\": %q. MCP is disabled for this plugin.", schemas.AgentPluginsMCPID), "7.2.1")
+	case sm.Val.Kind != jsontext.String:
 		disabled = true
-		l.mcpDisabled("mcp-schema-type", "/$schema", lineAt(data, sm.KeyOff), fmt.Sprintf("$schema in mcp.json is a %s; it must be %q. MCP is disabled for this plugin.", sm.Val.Kind, schemas.AgentPluginsMCPID), "7.2.1")
+		l.mcpDisabled("mcp-schema-type", "/$schema", jsontext.Line(data, sm.KeyOff), fmt.Sprintf("$schema in mcp.json is a %s; it must be %q. MCP is disabled for this plugin.", sm.Val.Kind, schemas.AgentPluginsMCPID), "7.2.1")
 	case sm.Val.Str != schemas.AgentPluginsMCPID:
 		disabled = true
 		if m := otherVersionMCP.FindStringSubmatch(sm.Val.Str); m != nil {
-			l.mcpDisabled("mcp-version-mismatch", "/$schema", lineAt(data, sm.KeyOff),
+			l.mcpDisabled("mcp-version-mismatch", "/$schema", jsontext.Line(data, sm.KeyOff),
 				fmt.Sprintf("mcp.json targets Agent Plugins %s but plugin.json targets 1.0.0; the versions must match, so MCP is disabled for this plugin.", clip(m[1])), "10.1")
 		} else {
-			l.mcpDisabled("mcp-unsupported-schema", "/$schema", lineAt(data, sm.KeyOff),
+			l.mcpDisabled("mcp-unsupported-schema", "/$schema", jsontext.Line(data, sm.KeyOff),
 				fmt.Sprintf("mcp.json declares $schema %q, which is not the Agent Plugins 1.0.0 MCP schema, so MCP is disabled for this plugin.", clip(sm.Val.Str)), "7.2.1")
 		}
 	}
 	for _, m := range doc.Obj {
 		if m.Key != "$schema" && m.Key != "mcpServers" {
 			disabled = true
-			l.mcpDisabled("mcp-unknown-field", pointer(m.Key), lineAt(data, m.KeyOff),
+			l.mcpDisabled("mcp-unknown-field", jsontext.Pointer(m.Key), jsontext.Line(data, m.KeyOff),
 				fmt.Sprintf("mcp.json has the top-level field %q; only $schema and mcpServers are allowed, so MCP is disabled for this plugin.", clip(m.Key)), "7.2.1")
 		}
 	}
-	servers := doc.get("mcpServers")
+	servers := doc.Get("mcpServers")
 	switch {
 	case servers == nil:
-		l.mcpDisabled("mcp-missing-servers", "/mcpServers", lineAt(data, doc.Off), "mcp.json has no mcpServers object, so MCP is disabled for this plugin.", "7.2.1")
+		l.mcpDisabled("mcp-missing-servers", "/mcpServers", jsontext.Line(data, doc.Off), "mcp.json has no mcpServers object, so MCP is disabled for this plugin.", "7.2.1")
 		return
-	case servers.Val.Kind != jObject:
-		l.mcpDisabled("mcp-servers-not-object", "/mcpServers", lineAt(data, servers.KeyOff),
+	case servers.Val.Kind != jsontext.Object:
+		l.mcpDisabled("mcp-servers-not-object", "/mcpServers", jsontext.Line(data, servers.KeyOff),
 			fmt.Sprintf("mcpServers in mcp.json is a %s; it must be an object, so MCP is disabled for this plugin.", servers.Val.Kind), "7.2.1")
 		return
 	}
@@ -122,7 +123,7 @@ func (l *loader) mcp() {
 		// variants that cannot match, which is most of the cost of the union.
 		if err := l.schemas.mcp.Validate(map[string]any{"$schema": sm.Val.Str, "mcpServers": map[string]any{}}); err != nil {
 			disabled = true
-			l.mcpDisabled("mcp-schema-violation", "", lineAt(data, doc.Off),
+			l.mcpDisabled("mcp-schema-violation", "", jsontext.Line(data, doc.Off),
 				"mcp.json does not match the Agent Plugins 1.0.0 MCP schema at its top level, so MCP is disabled for this plugin.", "7.2.1")
 		}
 	}
@@ -132,7 +133,7 @@ func (l *loader) mcp() {
 			continue // a duplicate name is reported on the entry that is listed
 		}
 		seen[m.Key] = true
-		last := servers.Val.get(m.Key)
+		last := servers.Val.Get(m.Key)
 		if disabled {
 			l.pkg.Components = append(l.pkg.Components, &model.Component{
 				Kind: model.KindMCPServer, ID: m.Key, Validity: model.Skipped,
@@ -151,16 +152,16 @@ func (l *loader) mcpDisabled(code, ptr string, line int, msg, section string) {
 
 // server validates one entry alone against the closed variant its type selects, then the
 // rules the schema cannot express, and builds its component.
-func (l *loader) server(data []byte, m jmember, issues []model.Diagnostic) *model.Component {
+func (l *loader) server(data []byte, m jsontext.Member, issues []model.Diagnostic) *model.Component {
 	name := m.Key
 	c := &model.Component{Kind: model.KindMCPServer, ID: name, Diagnostics: issues}
 	base := []string{"mcpServers", name}
 	at := func(toks ...string) (string, int) {
 		off := m.KeyOff
 		if len(toks) > 0 {
-			off = offsetOf(m.Val, toks)
+			off = m.Val.Offset(toks)
 		}
-		return pointer(append(append([]string(nil), base...), toks...)...), lineAt(data, off)
+		return jsontext.Pointer(append(append([]string(nil), base...), toks...)...), jsontext.Line(data, off)
 	}
 	bad := func(code, msg, section string, toks ...string) {
 		ptr, line := at(toks...)
@@ -171,17 +172,17 @@ func (l *loader) server(data []byte, m jmember, issues []model.Diagnostic) *mode
 		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityWarning, model.BoundaryComponent, mcpFile, ptr, line, msg, section))
 	}
 	v := m.Val
-	if v.Kind != jObject {
+	if v.Kind != jsontext.Object {
 		bad("mcp-server-not-object", fmt.Sprintf("Server %q is a JSON %s, not an object, so it is skipped.", clip(name), v.Kind), "7.2.1")
 		return l.finishInvalid(c)
 	}
-	tm := v.get("type")
+	tm := v.Get("type")
 	typ := ""
 	switch {
 	case tm == nil:
 		bad("mcp-server-missing-type", fmt.Sprintf("Server %q has no \"type\"; set stdio, streamable-http or sse. It is skipped.", clip(name)), "7.2.1")
 		return l.finishInvalid(c)
-	case tm.Val.Kind != jString:
+	case tm.Val.Kind != jsontext.String:
 		bad("mcp-server-unknown-type", fmt.Sprintf("Server %q has a %s \"type\"; it must be stdio, streamable-http or sse, so it is skipped.", clip(name), tm.Val.Kind), "7.2.1", "type")
 		return l.finishInvalid(c)
 	default:
@@ -194,7 +195,7 @@ func (l *loader) server(data []byte, m jmember, issues []model.Diagnostic) *mode
 	}
 	// Which fields passed the schema, so semantic checks run only on well-typed values.
 	badField := map[string]bool{}
-	if verr := variant.Validate(toAny(v)); verr != nil {
+	if verr := variant.Validate(v.Any()); verr != nil {
 		for _, lf := range leaves(verr) {
 			if _, isNot := lf.Kind.(*kind.Not); isNot {
 				continue // propertyNames on env: the reserved-name check below reports it
@@ -217,7 +218,7 @@ func (l *loader) server(data []byte, m jmember, issues []model.Diagnostic) *mode
 			case *kind.Required:
 				bad("mcp-server-missing-field", fmt.Sprintf("Server %q (%s) is missing the required field(s) %s, so it is skipped.", clip(name), typ, quoteList(k.Missing)), "7.2.1")
 			case *kind.Type:
-				bad("mcp-server-field-type", fmt.Sprintf("In server %q, %s is a %s but must be %s, so the server is skipped.", clip(name), pointer(loc...), k.Got, strings.Join(k.Want, " or ")), "7.2.1", loc...)
+				bad("mcp-server-field-type", fmt.Sprintf("In server %q, %s is a %s but must be %s, so the server is skipped.", clip(name), jsontext.Pointer(loc...), k.Got, strings.Join(k.Want, " or ")), "7.2.1", loc...)
 			case *kind.MinLength:
 				bad("mcp-server-empty-field", fmt.Sprintf("In server %q, %q must not be empty, so the server is skipped.", clip(name), field), "7.2.1", loc...)
 			case *kind.Pattern:
@@ -225,12 +226,12 @@ func (l *loader) server(data []byte, m jmember, issues []model.Diagnostic) *mode
 					badField["cwd"] = false // the semantic check below explains the form
 					continue
 				}
-				bad("mcp-server-schema-violation", fmt.Sprintf("In server %q, %s does not match the schema, so the server is skipped.", clip(name), pointer(loc...)), "7.2.1", loc...)
+				bad("mcp-server-schema-violation", fmt.Sprintf("In server %q, %s does not match the schema, so the server is skipped.", clip(name), jsontext.Pointer(loc...)), "7.2.1", loc...)
 			default:
 				if field == "env" {
 					continue // reserved names: the semantic check below reports them
 				}
-				bad("mcp-server-schema-violation", fmt.Sprintf("In server %q, %s does not match the Agent Plugins 1.0.0 server schema, so the server is skipped.", clip(name), pointer(loc...)), "7.2.1", loc...)
+				bad("mcp-server-schema-violation", fmt.Sprintf("In server %q, %s does not match the Agent Plugins 1.0.0 server schema, so the server is skipped.", clip(name), jsontext.Pointer(loc...)), "7.2.1", loc...)
 			}
 		}
 	}
@@ -238,16 +239,16 @@ func (l *loader) server(data []byte, m jmember, issues []model.Diagnostic) *mode
 		if badField[key] {
 			return "", false
 		}
-		if f := v.get(key); f != nil && f.Val.Kind == jString {
+		if f := v.Get(key); f != nil && f.Val.Kind == jsontext.String {
 			return f.Val.Str, true
 		}
 		return "", false
 	}
-	strMap := func(key string) []jmember {
+	strMap := func(key string) []jsontext.Member {
 		if badField[key] {
 			return nil
 		}
-		if f := v.get(key); f != nil && f.Val.Kind == jObject {
+		if f := v.Get(key); f != nil && f.Val.Kind == jsontext.Object {
 			return f.Val.Obj
 		}
 		return nil
@@ -337,11 +338,11 @@ func expandPlaceholders(s, root, data string) string {
 
 var shellMeta = regexp.MustCompile("[;&|<>`]|\\$\\(")
 
-func (l *loader) stdio(c *model.Component, v *jvalue, str func(string) (string, bool), strMap func(string) []jmember, bad, warn problemFn, badField map[string]bool) *model.Component {
+func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (string, bool), strMap func(string) []jsontext.Member, bad, warn problemFn, badField map[string]bool) *model.Component {
 	name := c.ID
 	command, hasCmd := str("command")
 	var args []string
-	if a := v.get("args"); a != nil && a.Val.Kind == jArray && !badField["args"] {
+	if a := v.Get("args"); a != nil && a.Val.Kind == jsontext.Array && !badField["args"] {
 		args = make([]string, 0, len(a.Val.Arr))
 		for _, e := range a.Val.Arr {
 			args = append(args, e.Str)
@@ -585,7 +586,7 @@ func withinLexical(rel string) bool {
 	return true
 }
 
-func (l *loader) remote(c *model.Component, typ string, str func(string) (string, bool), strMap func(string) []jmember, bad, warn problemFn) *model.Component {
+func (l *loader) remote(c *model.Component, typ string, str func(string) (string, bool), strMap func(string) []jsontext.Member, bad, warn problemFn) *model.Component {
 	name := c.ID
 	raw, hasURL := str("url")
 	headers := strMap("headers")
