@@ -128,42 +128,38 @@ func fromTree(v *jsontext.Value, ptr string, pos map[string]int) any {
 	}
 }
 
-// jsParseError words a parse error as JSON.parse does (V8), with its position.
+// jsMessages are JSON.parse's (V8's) words for each reason a text is not JSON.
+var jsMessages = map[jsontext.Reason]string{
+	jsontext.ReasonTrailing:        "unexpected non-whitespace character after JSON",
+	jsontext.ReasonEOF:             "unexpected end of JSON input",
+	jsontext.ReasonEOFObject:       "unexpected end of JSON input",
+	jsontext.ReasonEOFArray:        "unexpected end of JSON input",
+	jsontext.ReasonUnexpected:      "unexpected token",
+	jsontext.ReasonLiteral:         "unexpected token",
+	jsontext.ReasonNumberDigits:    "no number after minus sign in JSON",
+	jsontext.ReasonNumberFraction:  "unterminated fractional number in JSON",
+	jsontext.ReasonNumberExponent:  "exponent part is missing a number in JSON",
+	jsontext.ReasonControl:         "bad control character in string literal",
+	jsontext.ReasonEOFString:       "unterminated string in JSON",
+	jsontext.ReasonUnicodeEscape:   "bad Unicode escape in JSON",
+	jsontext.ReasonEscape:          "bad escaped character in JSON",
+	jsontext.ReasonMemberName:      "expected property name",
+	jsontext.ReasonColon:           "expected ':' after property name",
+	jsontext.ReasonObjectSeparator: "expected ',' or '}' after property value",
+	jsontext.ReasonArraySeparator:  "expected ',' or ']' after array element",
+}
+
+// jsParseError words a parse error as JSON.parse does, with its position.
 func jsParseError(e *jsontext.Error) error {
-	at := e.Off
-	msg := e.Msg
+	msg, at := jsMessages[e.Reason], e.Off
 	switch e.Reason {
-	case jsontext.ReasonTrailing:
-		msg = "unexpected non-whitespace character after JSON"
-	case jsontext.ReasonEOF, jsontext.ReasonEOFObject, jsontext.ReasonEOFArray:
-		msg = "unexpected end of JSON input"
 	case jsontext.ReasonTooDeep:
 		msg = fmt.Sprintf("nesting deeper than %d levels", maxJSONDepth)
-	case jsontext.ReasonUnexpected, jsontext.ReasonLiteral:
-		msg = "unexpected token"
-	case jsontext.ReasonNumberDigits:
-		msg = "no number after minus sign in JSON"
-	case jsontext.ReasonNumberFraction:
-		msg = "unterminated fractional number in JSON"
-	case jsontext.ReasonNumberExponent:
-		msg = "exponent part is missing a number in JSON"
-	case jsontext.ReasonControl:
-		msg = "bad control character in string literal"
-	case jsontext.ReasonEOFString:
-		msg = "unterminated string in JSON"
-	case jsontext.ReasonUnicodeEscape:
-		msg = "bad Unicode escape in JSON"
 	case jsontext.ReasonEscape:
-		msg = "bad escaped character in JSON"
 		at++ // JSON.parse points past the character, not at it
-	case jsontext.ReasonMemberName:
-		msg = "expected property name"
-	case jsontext.ReasonColon:
-		msg = "expected ':' after property name"
-	case jsontext.ReasonObjectSeparator:
-		msg = "expected ',' or '}' after property value"
-	case jsontext.ReasonArraySeparator:
-		msg = "expected ',' or ']' after array element"
+	}
+	if msg == "" {
+		msg = e.Msg // not reachable with jsonOptions (Lenient has no UTF-8 or BOM errors)
 	}
 	return fmt.Errorf("%s at position %d", msg, at)
 }
