@@ -1,4 +1,4 @@
-//go:build (linux || darwin || freebsd) && !fsguard_osroot
+//go:build linux || darwin || freebsd
 
 package fsguard
 
