@@ -344,3 +344,23 @@ func TestBadInputs(t *testing.T) {
 		}
 	}
 }
+
+func TestOversizedArrayReportedOnce(t *testing.T) {
+	doc := "[" + strings.TrimSuffix(strings.Repeat("1,", 2000), ",") + "]"
+	v, issues, err := ParseString(doc, Options{MaxEntries: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Arr) != 10 {
+		t.Fatalf("kept %d elements, want 10", len(v.Arr))
+	}
+	n := 0
+	for _, is := range issues {
+		if is.Code == CodeTooManyEntries {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d too-many-entries issues for one array, want 1", n)
+	}
+}

@@ -424,6 +424,7 @@ func (p *parser) array(enclosing int) (*Value, *Error) {
 	}
 	base := len(p.vals)
 	limit := p.o.MaxEntries
+	reported := false // one issue per array, however many elements it drops
 	for {
 		n := len(p.vals) - base // elements kept so far; dropped ones share the next index
 		p.path = append(p.path, step{idx: n, arr: true})
@@ -433,7 +434,8 @@ func (p *parser) array(enclosing int) (*Value, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		if limit > 0 && n == limit {
+		if limit > 0 && n == limit && !reported {
+			reported = true
 			p.issue(CodeTooManyEntries, v.Off, fmt.Sprintf("an array has more than %d elements", limit))
 		}
 		if limit == 0 || n < limit {
