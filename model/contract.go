@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -170,14 +169,33 @@ func writeCanonical(b *strings.Builder, v any) error {
 	return nil
 }
 
+// lessUTF16 orders strings by their UTF-16 code units without converting them: UTF-8
+// byte order is code point order, which differs from UTF-16 order only between a BMP
+// character at or above U+E000 and a supplementary one (encoded as surrogates D800-DBFF).
 func lessUTF16(a, b string) bool {
-	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
-	for i := 0; i < len(ua) && i < len(ub); i++ {
-		if ua[i] != ub[i] {
-			return ua[i] < ub[i]
-		}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
 	}
-	return len(ua) < len(ub)
+	if i == len(a) || i == len(b) {
+		return len(a) < len(b)
+	}
+	// Back up to the start of the rune that differs.
+	for i > 0 && !utf8.RuneStart(a[i]) {
+		i--
+	}
+	ra, _ := utf8.DecodeRuneInString(a[i:])
+	rb, _ := utf8.DecodeRuneInString(b[i:])
+	return utf16Key(ra) < utf16Key(rb)
+}
+
+// utf16Key maps a rune to a value that sorts as its first UTF-16 code unit would, with
+// ties broken by the code point (the second unit follows code point order).
+func utf16Key(r rune) int64 {
+	if r >= 0x10000 {
+		return int64(0xD800+((r-0x10000)>>10))<<21 | int64(r)
+	}
+	return int64(r) << 21
 }
 
 // writeCanonicalString escapes as RFC 8785 §3.2.2.2 requires: only '"', '\\' and control

@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 func TestCanonicalJSON(t *testing.T) {
@@ -94,6 +95,27 @@ func TestPackageValid(t *testing.T) {
 	for name, p := range cases {
 		if p.Valid() {
 			t.Errorf("%s: reported valid", name)
+		}
+	}
+}
+
+// lessUTF16 must agree with sorting by encoded UTF-16 units on any pair of strings.
+func TestLessUTF16MatchesEncoding(t *testing.T) {
+	ref := func(a, b string) bool {
+		ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
+		for i := 0; i < len(ua) && i < len(ub); i++ {
+			if ua[i] != ub[i] {
+				return ua[i] < ub[i]
+			}
+		}
+		return len(ua) < len(ub)
+	}
+	samples := []string{"", "a", "ab", "b", "é", "\uFB33", "\uE000", "\uFFFF", "\U0001F600", "\U00010000", "a\U0001F600", "a\uFB33", "z", "\u00ff", "\u0100", "aé", "ae"}
+	for _, a := range samples {
+		for _, b := range samples {
+			if got, want := lessUTF16(a, b), ref(a, b); got != want {
+				t.Errorf("lessUTF16(%q, %q) = %v, want %v", a, b, got, want)
+			}
 		}
 	}
 }

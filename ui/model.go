@@ -11,6 +11,7 @@ package ui
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -199,9 +200,28 @@ func dataDir(home string) string {
 }
 
 func evaluateAll(t *trust.Trust, pkgs []*model.Package) map[*model.Package]map[string]trust.Status {
+	// Evaluate only reads (ledgers, store, the packages' digests), so packages are rated
+	// in parallel: hashing canonical contracts is most of the first frame after loading.
+	results := make([]map[string]trust.Status, len(pkgs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = t.Evaluate(pkgs[i])
+			}
+		}()
+	}
+	for i := range pkgs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	out := make(map[*model.Package]map[string]trust.Status, len(pkgs))
-	for _, p := range pkgs {
-		out[p] = t.Evaluate(p)
+	for i, p := range pkgs {
+		out[p] = results[i]
 	}
 	return out
 }
