@@ -119,3 +119,18 @@ func TestLessUTF16MatchesEncoding(t *testing.T) {
 		}
 	}
 }
+
+func TestIsHiddenRune(t *testing.T) {
+	hidden := []rune{0x00, 0x07, 0x1b, 0x0d, 0x7f, 0x85, 0x9b, 0xad, 0x200b, 0x200d, 0x202e, 0x2066, 0x2069, 0x2028, 0x2029, 0xfeff, 0xfe0f, 0xe0041, 0xe0100, 0x3164, 0x115f, 0x034f}
+	shown := []rune{'\n', '\t', ' ', 'a', '~', 0xa0, 0xe9, 0x4e2d, 0x1f600, 0x2500}
+	for _, r := range hidden {
+		if !IsHiddenRune(r) {
+			t.Errorf("%U should be hidden", r)
+		}
+	}
+	for _, r := range shown {
+		if IsHiddenRune(r) {
+			t.Errorf("%U should be shown", r)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
@@ -369,24 +368,8 @@ func (l *lineIndex) line(off int) int {
 }
 
 // IsInvisible reports whether r is a character a reader cannot see or that reorders what
-// they see: format characters (bidi controls, zero-width characters, BOM, tag
-// characters), variation selectors, other default-ignorable code points (Hangul fillers),
-// line and paragraph separators, and C0/C1 controls other than newline and tab.
-func IsInvisible(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t':
-		return false
-	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-		return true
-	case r == 0x2028 || r == 0x2029:
-		return true
-	case r == 0x034f || r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0:
-		return true
-	}
-	return unicode.Is(unicode.Cf, r) ||
-		unicode.Is(unicode.Variation_Selector, r) ||
-		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
-}
+// they see; the definition is model.IsHiddenRune, shared with the console's escaping.
+func IsInvisible(r rune) bool { return model.IsHiddenRune(r) }
 
 // DescribeRune names a character for a reviewer: "U+202E RIGHT-TO-LEFT OVERRIDE".
 func DescribeRune(r rune) string {

@@ -14,8 +14,9 @@ package display
 import (
 	"bytes"
 	"fmt"
-	"unicode"
 	"unicode/utf8"
+
+	"vouch/model"
 )
 
 // Result is the escaped text and the number of hidden characters or sequences found.
@@ -62,23 +63,9 @@ func Line(s string) string { t, _ := EscapeLine(s); return t }
 // Count reports how many hidden characters or sequences Escape would replace in s.
 func Count(s string) int { _, n := Escape(s); return n }
 
-// IsHidden reports whether r is a rune Escape never lets through (outside sequences).
-func IsHidden(r rune) bool {
-	switch {
-	case r < 0x20:
-		return r != '\n' && r != '\t'
-	case r < 0x7f:
-		return false
-	case r <= 0x9f: // DEL and C1
-		return true
-	case r < 0xa0+0x0d: // fast path for Latin-1 except soft hyphen (U+00AD, Cf)
-		return false
-	}
-	return unicode.Is(unicode.Cf, r) || // bidi, zero-width, BOM, soft hyphen, tags
-		unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) ||
-		unicode.Is(unicode.Variation_Selector, r) ||
-		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) // Hangul fillers, CGJ...
-}
+// IsHidden reports whether r is a rune Escape never lets through (outside sequences):
+// model.IsHiddenRune, the definition the loaders use for their hidden-content lists.
+func IsHidden(r rune) bool { return model.IsHiddenRune(r) }
 
 func needsWork(s string, line bool) bool {
 	for i := 0; i < len(s); i++ {
