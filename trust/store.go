@@ -64,3 +64,10 @@ func (s store) get(sum string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// StoredBytes returns the approved bytes kept in home's store under a hex SHA-256, after
+// checking they still hash to it (ErrTamperedStore otherwise, ErrNotStored when absent).
+// Instruction blocks use it to know what vouch last wrote into a target.
+func StoredBytes(home, sum string) ([]byte, error) {
+	return store{root: filepath.Join(home, "store")}.get(sum)
+}

@@ -1,19 +1,18 @@
 package instructions
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"vouch/trust"
 )
 
 // StoredBody returns the instruction text trust stored when it approved the contract
-// with the given digest ("sha256:<hex>"). It reads trust's documented store layout,
+// with the given digest ("sha256:<hex>"), through trust's store reader,
 // <home>/store/sha256/<first 2 hex>/<remaining 62 hex>: the canonical contract there
 // names the body file as its first file, stored under its own hash. Both are checked
 // against their names, so a tampered copy is an error, never a baseline.
@@ -22,7 +21,7 @@ func StoredBody(home, digest string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%q is not a sha256 digest", digest)
 	}
-	canon, err := storeGet(home, h)
+	canon, err := trust.StoredBytes(home, h)
 	if err != nil {
 		return "", err
 	}
@@ -38,33 +37,13 @@ func StoredBody(home, digest string) (string, error) {
 	if len(c.Files) == 0 {
 		return "", fmt.Errorf("the stored contract %s names no instruction file", digest)
 	}
-	body, err := storeGet(home, c.Files[0].SHA256)
+	body, err := trust.StoredBytes(home, c.Files[0].SHA256)
 	if err != nil {
 		return "", err
 	}
 	return string(body), nil
 }
 
-func storeGet(home, sum string) ([]byte, error) {
-	if len(sum) != 64 || strings.Trim(sum, "0123456789abcdef") != "" {
-		return nil, fmt.Errorf("%q is not a sha256 hex digest", sum)
-	}
-	p := filepath.Join(home, "store", "sha256", sum[:2], sum[2:])
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxTargetSize+1))
-	if err != nil {
-		return nil, err
-	}
-	got := sha256.Sum256(data)
-	if hex.EncodeToString(got[:]) != sum {
-		return nil, fmt.Errorf("the store entry %s no longer matches its hash; it was modified", p)
-	}
-	return data, nil
-}
 
 // Revert undoes a committed preview: it puts Before back (or deletes a file the apply
 // created) if the file still holds exactly what Commit wrote. Callers use it when the
