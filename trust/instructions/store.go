@@ -44,7 +44,6 @@ func StoredBody(home, digest string) (string, error) {
 	return string(body), nil
 }
 
-
 // Revert undoes a committed preview: it puts Before back (or deletes a file the apply
 // created) if the file still holds exactly what Commit wrote. Callers use it when the
 // ledger decision that should accompany the write cannot be recorded.
