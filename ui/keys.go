@@ -17,6 +17,7 @@ type KeyMap struct {
 	Approve, Revoke  key.Binding
 	Instructions     key.Binding
 	Raw              key.Binding
+	Reload           key.Binding // read the sources from disk again
 	Help             key.Binding
 	Quit             key.Binding
 	Confirm, Cancel  key.Binding
@@ -44,6 +45,7 @@ func DefaultKeyMap() KeyMap {
 		Revoke:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke")),
 		Instructions: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "activate instruction")),
 		Raw:          key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "raw/rendered")),
+		Reload:       key.NewBinding(key.WithKeys("R", "ctrl+r"), key.WithHelp("R", "reload from disk")),
 		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
 		Quit:         key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Confirm:      key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
@@ -64,7 +66,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.NextReview, k.PrevReview},
 		{k.NextTab, k.PrevTab, k.Tab, k.PageUp, k.PageDown, k.Raw},
-		{k.Approve, k.Revoke, k.Instructions, k.Filter, k.ClearFilter, k.Help, k.Quit},
+		{k.Approve, k.Revoke, k.Instructions, k.Filter, k.ClearFilter, k.Reload, k.Help, k.Quit},
 	}
 }
 

@@ -277,16 +277,49 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		m.loadErr = msg.err
 		return nil
 	}
+	// On a reload, the selection is found again by what it names, not by its position.
+	prevRoot, prevKind, prevID, reloading := "", model.Kind(""), "", m.data.pkgs != nil
+	if p, c, _, ok := m.selection(); ok {
+		prevRoot = p.Root
+		if c != nil {
+			prevKind, prevID = c.Kind, c.ID
+		}
+	}
 	m.data.pkgs, m.data.sourceDiags, m.data.status, m.data.active = msg.pkgs, msg.sourceDiags, msg.status, msg.active
 	if m.data.status == nil {
 		m.data.status = map[*model.Package]map[string]trust.Status{}
 	}
+	m.tree.setItems(itemsFor(m.data.pkgs))
+	if prevRoot != "" {
+		m.tree.selectItem(findItem(m.data.pkgs, prevRoot, prevKind, prevID))
+	}
+	m.detail.invalidateRendering()
+	m.recount()
+	if reloading {
+		m.setFlash(fmt.Sprintf("Reloaded: %d packages, %d changed since approval.", m.nPackages, m.nChanged), false)
+	}
 	if msg.trustErr != nil {
 		m.setFlash("Could not open the trust ledger: "+msg.trustErr.Error(), true)
 	}
-	m.tree.setItems(itemsFor(m.data.pkgs))
-	m.recount()
 	return m.selectionChanged()
+}
+
+// findItem returns the row of the component (or, with an empty kind, the package) at root.
+func findItem(pkgs []*model.Package, root string, kind model.Kind, id string) item {
+	for i, p := range pkgs {
+		if p.Root != root {
+			continue
+		}
+		if kind != "" {
+			for j, c := range p.Components {
+				if c.Kind == kind && c.ID == id {
+					return item{pkg: i, comp: j}
+				}
+			}
+		}
+		return item{pkg: i, comp: -1}
+	}
+	return item{pkg: -1, comp: -1}
 }
 
 func (m *Model) recount() {
@@ -348,6 +381,8 @@ func (m *Model) updateKeys() {
 		k.Revoke.SetHelp("x", "revoke")
 	}
 	k.Raw.SetEnabled(browsing && c != nil && c.Body != "" && m.detail.tab == tabContent)
+	// Packages handed in memory (tests, benchmarks) have no source to read again.
+	k.Reload.SetEnabled(browsing && m.loaded && m.opts.Packages == nil)
 	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")
 	review := m.nReview > 0 // counted when statuses change, not on every key
 	k.NextReview.SetEnabled(browsing && review)
@@ -436,6 +471,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
+	case key.Matches(msg, k.Reload):
+		// Files may have changed since loading (a tool edited after its approval): read
+		// every source again; the selection follows its package and component.
+		m.setFlash("Reloading "+strings.Join(m.opts.Sources, " ")+"…", false)
+		return m.loadCmd()
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		m.layout()
