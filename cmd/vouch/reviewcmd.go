@@ -38,6 +38,7 @@ Keys:
                  removal, y removes the block and records the revocation
   o              a block edited by hand since vouch wrote it shows three versions (last
                  written, now in the file, new); o, then y, overwrites those edits
+  R              read the sources from disk again (a file edited since loading shows as changed)
   ?              all keys         q              quit
 
 Package text is shown with every control character, escape sequence and invisible
