@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/skills"
 	"vouch/trust"
 	"vouch/ui/display"
 
@@ -490,8 +491,14 @@ func (d *detailPane) content(b *textBuilder) tea.Cmd {
 	}
 	escaped, n := display.Escape(c.Body)
 	b.hidden += n
-	if d.raw {
-		b.dim("raw text (r: rendered)")
+	slow := skills.SlowToRender(c.Body)
+	if slow != "" {
+		b.line(s.Warn.Render("Shown as raw text only: " + slow + ", a shape that makes markdown renderers take minutes."))
+	}
+	if d.raw || slow != "" {
+		if slow == "" {
+			b.dim("raw text (r: rendered)")
+		}
 		styled, _ := display.EscapeStyled(c.Body, s.token)
 		lines := strings.Split(strings.ReplaceAll(styled, "\t", "    "), "\n")
 		wd := len(strconv.Itoa(len(lines)))

@@ -17,6 +17,7 @@ import (
 
 	"vouch/model"
 	"vouch/review"
+	"vouch/review/skills"
 	"vouch/trust"
 	"vouch/ui/display"
 
@@ -380,7 +381,7 @@ func (m *Model) updateKeys() {
 	} else {
 		k.Revoke.SetHelp("x", "revoke")
 	}
-	k.Raw.SetEnabled(browsing && c != nil && c.Body != "" && m.detail.tab == tabContent)
+	k.Raw.SetEnabled(browsing && c != nil && c.Body != "" && m.detail.tab == tabContent && skills.SlowToRender(c.Body) == "")
 	// Packages handed in memory (tests, benchmarks) have no source to read again.
 	k.Reload.SetEnabled(browsing && m.loaded && m.opts.Packages == nil)
 	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")

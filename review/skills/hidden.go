@@ -476,3 +476,36 @@ func scanInvisible(s string, lines *lineIndex) []model.HiddenContent {
 	}
 	return out
 }
+
+// renderLimits bound what the console hands to a markdown renderer. goldmark (under
+// glamour) spends time quadratic in some shapes: deep nesting, many link definitions or
+// table cells, unclosed "<!" openers, and long runs of emphasis delimiters or brackets
+// (`*a_` repeated 100k times took minutes). Past these, the text is shown raw.
+const (
+	maxRenderBytes      = 256 << 10
+	maxRenderDelimiters = 4096
+)
+
+// SlowToRender says why markdown should not be given to a renderer ("" when it may be):
+// a hostile SKILL.md must not keep a reviewer's console busy for minutes.
+func SlowToRender(md string) string {
+	if len(md) > maxRenderBytes {
+		return fmt.Sprintf("it is larger than %d KiB", maxRenderBytes>>10)
+	}
+	depth, defs, pipes := shape(md)
+	switch {
+	case depth > maxNesting:
+		return fmt.Sprintf("it nests more than %d levels deep", maxNesting)
+	case defs > maxLinkDefs:
+		return fmt.Sprintf("it has more than %d link definitions", maxLinkDefs)
+	case pipes > maxPipes:
+		return fmt.Sprintf("a table row has more than %d cells", maxPipes)
+	case strings.Count(md, "<!")+strings.Count(md, "<?") > maxOpeners:
+		return fmt.Sprintf("it opens more than %d HTML comments or declarations", maxOpeners)
+	case strings.Count(md, "*")+strings.Count(md, "_") > maxRenderDelimiters:
+		return fmt.Sprintf("it has more than %d emphasis delimiters (* and _)", maxRenderDelimiters)
+	case strings.Count(md, "[")+strings.Count(md, "`") > maxRenderDelimiters:
+		return fmt.Sprintf("it has more than %d brackets and backticks", maxRenderDelimiters)
+	}
+	return ""
+}

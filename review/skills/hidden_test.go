@@ -244,3 +244,22 @@ func TestScanHiddenDegraded(t *testing.T) {
 		t.Errorf("diagnostic %+v", d)
 	}
 }
+
+func TestSlowToRender(t *testing.T) {
+	cases := map[string]struct {
+		md   string
+		slow bool
+	}{
+		"ordinary":        {"# Title\n\nSome *emphasis*, a [link](https://example.com) and `code`.\n", false},
+		"too large":       {strings.Repeat("a", 300<<10), true},
+		"emphasis bomb":   {strings.Repeat("*a_", 100_000), true},
+		"bracket bomb":    {strings.Repeat("[a](", 200_000), true},
+		"deep nesting":    {strings.Repeat("- ", 200) + "x\n", true},
+		"comment openers": {strings.Repeat("<!--", 2500), true},
+	}
+	for name, tc := range cases {
+		if got := SlowToRender(tc.md) != ""; got != tc.slow {
+			t.Errorf("%s: SlowToRender = %v, want %v", name, got, tc.slow)
+		}
+	}
+}

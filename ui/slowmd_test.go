@@ -1,0 +1,42 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"vouch/model"
+)
+
+// A SKILL.md shaped to make markdown parsers quadratic is shown raw, at once, never handed
+// to glamour (which would keep a goroutine busy for minutes), and r cannot switch to it.
+func TestPathologicalMarkdownIsShownRaw(t *testing.T) {
+	pkgs := fixturePackages()
+	var skill *model.Component
+	for _, c := range pkgs[0].Components {
+		if c.Kind == model.KindSkill {
+			skill = c
+		}
+	}
+	if skill == nil {
+		t.Fatal("fixture has no skill")
+	}
+	skill.Body = "# Bomb\n" + strings.Repeat("*a_", 100_000) + "\n"
+	m := newTestModel(t, pkgs, 120, 40)
+	selectRef(t, m, pkgs[0].Ref(skill))
+	start := time.Now()
+	press(t, m, "3")
+	view := m.View().Content
+	if time.Since(start) > 5*time.Second {
+		t.Fatalf("showing the content took %v", time.Since(start))
+	}
+	if !strings.Contains(view, "Shown as raw text only") {
+		t.Fatalf("no raw-only notice:\n%s", view)
+	}
+	if m.keys.Raw.Enabled() {
+		t.Fatal("r is offered although the rendered view is refused")
+	}
+	if len(m.detail.renderWait) != 0 {
+		t.Fatal("the body was queued for glamour")
+	}
+}
