@@ -159,11 +159,37 @@ func Load(dir string, opts Options) []*model.Package {
 	src.resolveSource()
 	out := make([]*model.Package, 0, len(src.pkgs))
 	for _, p := range src.pkgs {
+		invalidContract(p.pkg)
 		p.pkg.SortComponents()
 		sortDiags(p.pkg.Diagnostics)
 		out = append(out, p.pkg)
 	}
 	return out
+}
+
+// invalidContract makes one invalid tool, hook or member invalidate the package contract,
+// as upstream reports it (invalid_plugin_package): a Dalo package is activated as a whole,
+// and a consumer must not activate the known half of it. The package-boundary error is
+// what keeps every sibling from being approved.
+func invalidContract(pkg *model.Package) {
+	if pkg.Rejected {
+		return
+	}
+	var bad []string
+	for _, c := range pkg.Components {
+		if c.Validity == model.Invalid {
+			bad = append(bad, string(c.Kind)+":"+c.ID)
+		}
+	}
+	if len(bad) == 0 {
+		return
+	}
+	pkg.Diagnostics = append(pkg.Diagnostics, model.Diagnostic{
+		Code: "invalid_plugin_package", Severity: model.SeverityError, Boundary: model.BoundaryPackage,
+		Phase: phaseContract, Spec: "dalo §3 validity",
+		Message: fmt.Sprintf("The package contract is invalid because %s %s invalid; no part of the package can be activated until that is fixed.",
+			strings.Join(bad, ", "), map[bool]string{true: "is", false: "are"}[len(bad) == 1]),
+	})
 }
 
 func isDirLink(dir, rel string) bool {

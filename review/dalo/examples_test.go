@@ -67,3 +67,30 @@ func TestExamples(t *testing.T) {
 		})
 	}
 }
+
+// An invalid tool or hook invalidates the whole package contract, as upstream reports it:
+// nothing of a package with a known-bad half may be activated, so the package carries a
+// package-boundary error that blocks every sibling in trust.
+func TestInvalidComponentInvalidatesPackageContract(t *testing.T) {
+	for _, src := range []string{"../../examples/dalo/broken/binding-type", "../../examples/dalo/broken/argv-embedded"} {
+		pkgs := Load(src, Options{})
+		if len(pkgs) != 1 {
+			t.Fatalf("%s: %d packages", src, len(pkgs))
+		}
+		found := false
+		for _, d := range pkgs[0].Diagnostics {
+			if d.Code == "invalid_plugin_package" && d.Boundary == model.BoundaryPackage && d.IsError() {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no package-boundary invalid_plugin_package: %+v", src, pkgs[0].Diagnostics)
+		}
+	}
+	// The valid upstream example carries no such error.
+	for _, d := range Load("../../examples/dalo/design-review", Options{})[0].Diagnostics {
+		if d.Code == "invalid_plugin_package" {
+			t.Fatalf("valid example: %+v", d)
+		}
+	}
+}
