@@ -79,9 +79,13 @@ type Status struct {
 	Decision      *Decision
 }
 
+// Statuses are the trust answers of one run, per package and then by component ref:
+// packages of one run may share a name, and so refs, and must never share verdicts.
+type Statuses map[*model.Package]map[string]Status
+
 // Build assembles a validation report. statuses, when non-nil, turns it into a status
 // report: every component gets support and authorization (unreviewed when absent).
-func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses map[string]Status) *Report {
+func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses Statuses) *Report {
 	r := &Report{SchemaVersion: 1, Valid: true, Packages: []Package{}, Diagnostics: nonNil(sourceDiags)}
 	for _, d := range sourceDiags {
 		if d.IsError() {
@@ -117,7 +121,7 @@ func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses map[s
 					support[s.Provider] = s.Status
 				}
 				rc.Support = &support
-				st, ok := statuses[ref]
+				st, ok := statuses[p][ref]
 				if !ok {
 					st = Status{Authorization: model.Unreviewed}
 				}

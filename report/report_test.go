@@ -40,8 +40,9 @@ func TestBuildValidation(t *testing.T) {
 }
 
 func TestBuildStatus(t *testing.T) {
-	statuses := map[string]Status{"demo#hook:ctx": {Authorization: model.Blocked, Reason: "invalid"}}
-	r := Build([]*model.Package{samplePackage()}, nil, statuses)
+	pkg := samplePackage()
+	statuses := Statuses{pkg: {"demo#hook:ctx": {Authorization: model.Blocked, Reason: "invalid"}}}
+	r := Build([]*model.Package{pkg}, nil, statuses)
 	run, ctx := r.Packages[0].Components[0], r.Packages[0].Components[1]
 	if run.Authorization != model.Unreviewed {
 		t.Fatalf("a component without a status is %q, want unreviewed", run.Authorization)
@@ -87,5 +88,22 @@ func TestWriteJSONEscapesSupplementaryTags(t *testing.T) {
 	var back string
 	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back != in {
 		t.Fatalf("round trip: %v %q", err, back)
+	}
+}
+
+// Two packages of one run with the same name have the same refs; each keeps its own
+// verdict (a CI gate must not pass an unapproved package because its namesake is approved).
+func TestBuildStatusPerPackage(t *testing.T) {
+	good, evil := samplePackage(), samplePackage()
+	statuses := Statuses{
+		good: {"demo#tool:run": {Authorization: model.Approved}},
+		evil: {"demo#tool:run": {Authorization: model.Changed}},
+	}
+	r := Build([]*model.Package{evil, good}, nil, statuses)
+	if got := r.Packages[0].Components[0].Authorization; got != model.Changed {
+		t.Fatalf("the unapproved namesake shows %s", got)
+	}
+	if got := r.Packages[1].Components[0].Authorization; got != model.Approved {
+		t.Fatalf("the approved package shows %s", got)
 	}
 }

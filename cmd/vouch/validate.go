@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -179,7 +180,7 @@ func (a *app) statusReport(paths []string, o loadOptions) (*report.Report, error
 
 // evaluate joins trust and review: the status of every component by ref, and a warning
 // for each team ledger found next to a source that this home does not trust.
-func (a *app) evaluate(pkgs []*model.Package, ledger string) (map[string]report.Status, []model.Diagnostic, error) {
+func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, []model.Diagnostic, error) {
 	home, err := trust.ResolveHome(a.home)
 	if err != nil {
 		return nil, nil, a.fail(2, "home", err.Error())
@@ -188,10 +189,14 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (map[string]report.
 	if err != nil {
 		return nil, nil, a.fail(1, "ledger", err.Error())
 	}
-	out := map[string]report.Status{}
+	out := report.Statuses{}
 	var diags []model.Diagnostic
 	warned := map[string]bool{}
+	roots := map[string][]string{}
 	for _, p := range pkgs {
+		roots[p.Name] = append(roots[p.Name], p.Root)
+		own := map[string]report.Status{}
+		out[p] = own
 		if u := t.UntrustedTeamLedger(p); u != "" && !warned[u] {
 			warned[u] = true
 			diags = append(diags, model.Diagnostic{Code: "team-ledger-untrusted", Severity: model.SeverityWarning,
@@ -204,21 +209,29 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (map[string]report.
 				rs.Decision = &report.Decision{Action: string(s.Decision.Action), Digest: s.Decision.Digest,
 					Reviewer: s.Decision.Reviewer, At: s.Decision.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: s.Decision.Ledger}
 			}
-			out[ref] = rs
+			own[ref] = rs
 		}
 		// Components trust did not rate are unreviewed unless they cannot be approved.
 		for _, c := range p.Components {
 			ref := p.Ref(c)
-			if _, ok := out[ref]; ok {
+			if _, ok := own[ref]; ok {
 				continue
 			}
 			if p.Rejected || c.Validity != model.Valid || c.Contract == nil {
-				out[ref] = report.Status{Authorization: model.Blocked, Reason: blockedReason(p, c)}
+				own[ref] = report.Status{Authorization: model.Blocked, Reason: blockedReason(p, c)}
 			} else {
-				out[ref] = report.Status{Authorization: model.Unreviewed}
+				own[ref] = report.Status{Authorization: model.Unreviewed}
 			}
 		}
 	}
+	for name, rs := range roots {
+		if len(rs) > 1 {
+			diags = append(diags, model.Diagnostic{Code: "package-name-shared", Severity: model.SeverityWarning,
+				Boundary: model.BoundarySource,
+				Message: fmt.Sprintf("%d packages are named %s (%s); their refs are the same, so approve, revoke and check need the package directory itself as SOURCE.", len(rs), name, strings.Join(rs, ", "))})
+		}
+	}
+	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Message < diags[j].Message })
 	return out, diags, nil
 }
 
