@@ -228,7 +228,7 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, [
 		if len(rs) > 1 {
 			diags = append(diags, model.Diagnostic{Code: "package-name-shared", Severity: model.SeverityWarning,
 				Boundary: model.BoundarySource,
-				Message: fmt.Sprintf("%d packages are named %s (%s); their refs are the same, so approve, revoke and check need the package directory itself as SOURCE.", len(rs), name, strings.Join(rs, ", "))})
+				Message:  fmt.Sprintf("%d packages are named %s (%s); their refs are the same, so approve, revoke and check need the package directory itself as SOURCE.", len(rs), name, strings.Join(rs, ", "))})
 		}
 	}
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Message < diags[j].Message })
