@@ -341,7 +341,9 @@ func (m *Model) recount() {
 	}
 }
 
-func (m *Model) setFlash(s string, isErr bool) { m.flash, m.flashIsErr = s, isErr }
+// setFlash shows a one-line message. Messages wrap errors that carry package text (refs,
+// file names), so it is escaped here, at the sink; escaping is idempotent.
+func (m *Model) setFlash(s string, isErr bool) { m.flash, m.flashIsErr = display.Line(s), isErr }
 
 // selection returns the selected package and component (nil for a package row).
 func (m *Model) selection() (*model.Package, *model.Component, item, bool) {

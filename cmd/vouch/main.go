@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"vouch/ui/display"
 )
 
 // exitError carries an exit code out of a command; the message is already printed.
@@ -75,11 +77,13 @@ Nothing in vouch ever runs package code.`,
 }
 
 // fail prints one sentence to stderr (JSON under --json) and returns the exit error.
+// Messages often carry package text (refs, file names inside wrapped errors), so the
+// sink escapes them; escaping is idempotent, so already-escaped parts stay as they are.
 func (a *app) fail(code int, errCode, msg string) error {
 	if a.jsonErrors {
 		writeJSON(a.stderr, map[string]any{"error": map[string]string{"code": errCode, "message": msg}})
 	} else {
-		fmt.Fprintln(a.stderr, "vouch: "+msg)
+		fmt.Fprintln(a.stderr, "vouch: "+display.String(msg))
 	}
 	return exitError{code}
 }

@@ -203,3 +203,14 @@ func TestStatusVerdictsArePerPackage(t *testing.T) {
 		t.Error("no warning that two packages share a name")
 	}
 }
+
+func TestFailEscapesPackageText(t *testing.T) {
+	var errb bytes.Buffer
+	a := &app{stdout: &bytes.Buffer{}, stderr: &errb}
+	_ = a.fail(1, "x", "f\x1b]52;c;UFdORUQ=\x07\x1b[2J\u202e changed on disk")
+	for _, bad := range []string{"\x1b", "\x07", "\u202e"} {
+		if strings.Contains(errb.String(), bad) {
+			t.Fatalf("raw %q reached stderr: %q", bad, errb.String())
+		}
+	}
+}
