@@ -38,7 +38,7 @@ func FuzzArchive(f *testing.F) {
 			seen[jsLower(fl.Path)] = true
 		}
 		pkg := newPackageForTest()
-		build(pkg, files, true)
+		build(pkg, files, nil, true)
 	})
 }
 
@@ -71,7 +71,7 @@ func FuzzManifest(f *testing.F) {
 			}
 		}
 		pkg := newPackageForTest()
-		build(pkg, files, true)
+		build(pkg, files, nil, true)
 		for _, c := range pkg.Components {
 			if c.Contract != nil {
 				if _, err := c.Contract.Digest(); err != nil {

@@ -153,8 +153,9 @@ func TestPermissionsToCapabilities(t *testing.T) {
 	}
 }
 
-// A directory is reviewed as Splice would pack it: hidden files and node_modules are
-// left out (info), symlinks and special files are errors.
+// A directory is reviewed as Splice would pack it, and as a harness would run it: hidden
+// files and node_modules are left out of the package (a warning) but kept in the tools'
+// closure; symlinks and special files are errors.
 func TestDirectoryRules(t *testing.T) {
 	base := filepath.Join(fixtures, "archive-test-example", "files")
 	mk := func(t *testing.T) string {
@@ -171,10 +172,15 @@ func TestDirectoryRules(t *testing.T) {
 		if !pkg.Valid() {
 			t.Fatalf("invalid: %+v", allDiags(pkg))
 		}
-		if dg := findDiag(pkg, "package-file-skipped"); dg == nil || dg.Severity != model.SeverityInfo {
-			t.Errorf("no info about skipped files: %+v", pkg.Diagnostics)
+		if dg := findDiag(pkg, "package-file-skipped"); dg == nil || dg.Severity != model.SeverityWarning {
+			t.Errorf("no warning about skipped files: %+v", pkg.Diagnostics)
 		}
-		if _, err := pkg.Reader.ReadFile(".env"); err == nil {
+		// Never packed, but readable by a tool run from the folder: in its closure, so
+		// trust must be able to re-hash it.
+		if _, err := pkg.Reader.ReadFile(".env"); err != nil {
+			t.Errorf("Reader cannot serve a file of the tools' closure: %v", err)
+		}
+		if _, err := pkg.Reader.ReadFile("elsewhere.txt"); err == nil {
 			t.Error("Reader served a file that is not part of the package")
 		}
 	})

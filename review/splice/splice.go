@@ -99,10 +99,10 @@ func Load(p string, opts Options) *model.Package {
 		return pkg
 	}
 	if st.IsDir() {
-		files, reader, diags := readDir(p, opts.Limits)
+		files, unpacked, reader, diags := readDir(p, opts.Limits)
 		pkg.Diagnostics = append(pkg.Diagnostics, diags...)
 		pkg.Reader = reader
-		build(pkg, files, false)
+		build(pkg, files, unpacked, false)
 		return pkg
 	}
 	data, size, err := readUserFile(p, MaxArtifactBytes+1)
@@ -146,7 +146,7 @@ func Load(p string, opts Options) *model.Package {
 		mem[f.Path] = f.Content
 	}
 	pkg.Reader = mem
-	build(pkg, files, true)
+	build(pkg, files, nil, true)
 	return pkg
 }
 
@@ -166,32 +166,77 @@ func (m memReader) ReadFile(rel string) ([]byte, error) {
 }
 
 // dirReader reads package files from disk at call time (trust re-hashes current bytes),
-// limited to the files that belong to the package.
+// limited to the files that belong to the package or to a tool's closure, each with the
+// size bound it was first read with.
 type dirReader struct {
 	root  *fsguard.Root
-	files map[string]bool
+	files map[string]int64
 }
 
 func (d dirReader) ReadFile(rel string) ([]byte, error) {
-	if !d.files[rel] {
+	max, ok := d.files[rel]
+	if !ok {
 		return nil, &fsguard.Error{Code: fsguard.CodeNotFound, Path: rel, Msg: "is not a file of the package"}
 	}
-	return d.root.ReadFileNoFollow(rel, MaxFileBytes)
+	return d.root.ReadFileNoFollow(rel, max)
 }
 
 func skippedName(name string) bool { return strings.HasPrefix(name, ".") || name == "node_modules" }
 
 // readDir collects what Splice would pack from a directory: every regular file except
 // hidden names and node_modules (never packed); a symlink is an error, as when packing.
-func readDir(dir string, limits fsguard.Limits) ([]File, model.FileReader, []model.Diagnostic) {
+//
+// The files Splice would not pack are returned too, as unpacked: a harness that runs the
+// folder as it is lets a tool read or import them (tools/x.ts can import "../.lib.js"),
+// so they belong to every tool's closure even though no archive of the folder holds them.
+// Whatever of them cannot be read whole (a symlink, a special file, an fsguard limit) is
+// an error: an approval cannot be bound to bytes vouch did not see.
+func readDir(dir string, limits fsguard.Limits) ([]File, []model.File, model.FileReader, []model.Diagnostic) {
 	var diags []model.Diagnostic
 	root, err := fsguard.Open(dir, limits)
 	if err != nil {
-		return nil, nil, []model.Diagnostic{diag("source-unreadable", model.BoundarySource, "", "", fmt.Sprintf("Could not open %s: %v.", dir, err), "splice package")}
+		return nil, nil, nil, []model.Diagnostic{diag("source-unreadable", model.BoundarySource, "", "", fmt.Sprintf("Could not open %s: %v.", dir, err), "splice package")}
 	}
 	var files []File
+	var unpacked []model.File
+	known := map[string]int64{}
 	var total int64
 	stop := errors.New("stop")
+	var walkUnpacked func(e fsguard.Entry, listErr error)
+	walkUnpacked = func(e fsguard.Entry, listErr error) {
+		const spec = "splice package"
+		switch {
+		case e.Symlink:
+			diags = append(diags, diag("package-symlink", model.BoundaryPackage, e.Rel, "",
+				fmt.Sprintf("%s is a symbolic link; Splice never packs it, but a tool run from this folder could follow it outside the package, so no approval can cover it.", e.Rel), spec))
+			return
+		case listErr != nil:
+			diags = append(diags, diag("package-unreadable", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("Could not read %s: %v.", e.Rel, listErr), spec))
+			return
+		case e.Type == fsguard.TypeDir:
+			entries, errs, err := root.ReadDir(e.Rel)
+			if err != nil {
+				diags = append(diags, diag("package-unreadable", model.BoundaryPackage, e.Rel, "",
+					fmt.Sprintf("Could not list %s: %v; a tool run from this folder can read it, so no approval can cover the folder.", e.Rel, err), spec))
+				return
+			}
+			for _, c := range entries {
+				walkUnpacked(c, errs[c.Name])
+			}
+			return
+		case e.Type != fsguard.TypeFile:
+			diags = append(diags, diag("package-special-file", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("%s is a %s; a Splice package folder holds regular files only.", e.Rel, e.Type), spec))
+			return
+		}
+		data, err := root.ReadFileNoFollow(e.Rel, limits.MaxFileBytes)
+		if err != nil {
+			diags = append(diags, diag("package-unreadable", model.BoundaryPackage, e.Rel, "",
+				fmt.Sprintf("Could not read %s: %v; a tool run from this folder can read it, so no approval can cover the folder.", e.Rel, err), spec))
+			return
+		}
+		unpacked = append(unpacked, modelFile(File{Path: e.Rel, Content: data}))
+		known[e.Rel] = limits.MaxFileBytes
+	}
 	var walk func(rel string) error
 	walk = func(rel string) error {
 		entries, errs, err := root.ReadDir(rel)
@@ -201,9 +246,10 @@ func readDir(dir string, limits fsguard.Limits) ([]File, model.FileReader, []mod
 		}
 		for _, e := range entries {
 			if skippedName(e.Name) {
-				diags = append(diags, model.Diagnostic{Code: "package-file-skipped", Severity: model.SeverityInfo, Boundary: model.BoundaryEntry,
+				diags = append(diags, model.Diagnostic{Code: "package-file-skipped", Severity: model.SeverityWarning, Boundary: model.BoundaryEntry,
 					File: e.Rel, Spec: "splice package",
-					Message: fmt.Sprintf("%s is not part of the package: Splice never packs hidden files or node_modules.", e.Rel)})
+					Message: fmt.Sprintf("%s is not part of a packed archive (Splice never packs hidden files or node_modules), but a tool run from this folder can read or import it, so it is part of what is approved for this folder's tools.", e.Rel)})
+				walkUnpacked(e, errs[e.Name])
 				continue
 			}
 			if e.Symlink {
@@ -249,20 +295,18 @@ func readDir(dir string, limits fsguard.Limits) ([]File, model.FileReader, []mod
 			}
 			total += int64(len(data))
 			files = append(files, File{Path: e.Rel, Content: data})
+			known[e.Rel] = MaxFileBytes
 		}
 		return nil
 	}
 	_ = walk(".")
-	known := map[string]bool{}
-	for _, f := range files {
-		known[f.Path] = true
-	}
-	return files, dirReader{root: root, files: known}, diags
+	return files, unpacked, dirReader{root: root, files: known}, diags
 }
 
 // build validates the files as validateBundleFiles does, and fills in the package.
 // fromArtifact selects the rules that only decoded archives can break (hidden paths).
-func build(pkg *model.Package, files []File, fromArtifact bool) {
+// unpacked are a directory's files that Splice would not pack but its tools can read.
+func build(pkg *model.Package, files []File, unpacked []model.File, fromArtifact bool) {
 	byPath := map[string][]byte{}
 	for _, f := range files {
 		byPath[f.Path] = f.Content
@@ -340,7 +384,7 @@ func build(pkg *model.Package, files []File, fromArtifact bool) {
 	if m != nil {
 		used := map[string]bool{}
 		for _, t := range m.Tools {
-			c := toolComponent(pkg, m, t, files, byPath)
+			c := toolComponent(pkg, m, t, files, unpacked)
 			for _, is := range issues {
 				if is.Tool == t.Index {
 					d := issueDiag(is)
@@ -420,18 +464,23 @@ func modelFile(f File) model.File {
 // package file is in the closure, not only the entry. manifest.json is left out: what it
 // says about the tool (entry, schemas, timeout, permissions, runtime) is in the contract
 // fields, so an edit elsewhere in it (the package description, another tool, the
-// version) does not reset this tool's approval.
-func toolClosure(files []File) []model.File {
+// version) does not reset this tool's approval. unpacked (a directory's hidden files and
+// node_modules) are in it for the same reason as every other file: the tool can import
+// them when the folder is run as it is. An archive or bundle cannot hold them, so a
+// folder without them has the same closure as its archive.
+func toolClosure(files []File, unpacked []model.File) []model.File {
 	var out []model.File
-	for _, f := range sortedPaths(files) {
+	for _, f := range files {
 		if f.Path != manifestFile {
 			out = append(out, modelFile(f))
 		}
 	}
+	out = append(out, unpacked...)
+	sort.Slice(out, func(i, j int) bool { return lessUTF16(out[i].Path, out[j].Path) })
 	return out
 }
 
-func toolComponent(pkg *model.Package, m *Manifest, t *Tool, files []File, byPath map[string][]byte) *model.Component {
+func toolComponent(pkg *model.Package, m *Manifest, t *Tool, files []File, unpacked []model.File) *model.Component {
 	id := m.ID()
 	mcp := m.Namespace + "_" + m.Name + "_" + t.Name
 	qualified := id + "." + t.Name
@@ -490,7 +539,7 @@ func toolComponent(pkg *model.Package, m *Manifest, t *Tool, files []File, byPat
 		c.Details = append(c.Details, model.Field{Key: "vendor data (x-*, ignored by Splice)", Value: objectFields(t.Vendor)})
 	}
 
-	c.Files = toolClosure(files)
+	c.Files = toolClosure(files, unpacked)
 	fields := model.Fields{
 		{Key: "package", Value: id},
 		{Key: "tool", Value: t.Name},

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -222,8 +223,90 @@ func TestContractSensitivity(t *testing.T) {
 	}); d == orig {
 		t.Error("adding a network permission kept the digest")
 	}
-	if d := digest(func(dir string) { os.WriteFile(filepath.Join(dir, ".env"), []byte("X=1"), 0o644) }); d != orig {
-		t.Error("a hidden file (never packed) changed the digest")
+	// Splice never packs a hidden file, but a tool run from the folder can read it.
+	if d := digest(func(dir string) { os.WriteFile(filepath.Join(dir, ".env"), []byte("X=1"), 0o644) }); d == orig {
+		t.Error("adding a hidden file the tool can read kept the digest")
+	}
+}
+
+// A directory is run as it is, so the files Splice never packs (hidden names,
+// node_modules) are still importable by its tools: changing one must change every tool's
+// digest, while the filesDigest (what an archive of the folder would hold) stays put.
+func TestUnpackedFilesInClosure(t *testing.T) {
+	base := filepath.Join(fixtures, "skills-example", "files")
+	dir := t.TempDir()
+	copyDir(t, base, dir)
+	write := func(rel, content string) {
+		t.Helper()
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".hidden.js", "export const x = 1;\n")
+	write("node_modules/x/index.js", "export default 1;\n")
+	write("tools/.lib/util.js", "export const y = 1;\n")
+	load := func() *model.Package {
+		t.Helper()
+		pkg := Load(dir, Options{})
+		if !pkg.Valid() {
+			t.Fatalf("invalid: %+v", allDiags(pkg))
+		}
+		return pkg
+	}
+	digests := func(pkg *model.Package) map[string]string {
+		out := map[string]string{}
+		for _, c := range pkg.Components {
+			if c.Kind == model.KindTool {
+				out[c.ID] = c.Contract.MustDigest()
+			}
+		}
+		return out
+	}
+	pkg := load()
+	orig, filesDigest := digests(pkg), pkg.FilesDigest
+	if len(orig) != 2 {
+		t.Fatalf("tools %v", orig)
+	}
+	var paths []string
+	for _, f := range pkg.Component(model.KindTool, "hello").Contract.Files {
+		paths = append(paths, f.Path)
+	}
+	for _, want := range []string{".hidden.js", "node_modules/x/index.js", "tools/.lib/util.js"} {
+		if !slices.Contains(paths, want) {
+			t.Errorf("closure %v lacks %s", paths, want)
+		}
+		if _, err := pkg.Reader.ReadFile(want); err != nil {
+			t.Errorf("Reader cannot re-read %s, so trust could not re-hash it: %v", want, err)
+		}
+	}
+	for _, d := range pkg.Diagnostics {
+		if d.Code == "package-file-skipped" && (d.Severity != model.SeverityWarning || !strings.Contains(d.Message, "approved")) {
+			t.Errorf("skipped-file diagnostic %+v: want a warning that says it is approved with the folder", d)
+		}
+	}
+	for _, rel := range []string{".hidden.js", "node_modules/x/index.js", "tools/.lib/util.js"} {
+		appendFile(t, filepath.Join(dir, rel), "// changed\n")
+		pkg := load()
+		now := digests(pkg)
+		for id, d := range now {
+			if d == orig[id] {
+				t.Errorf("changing %s kept tool %s's digest", rel, id)
+			}
+		}
+		if pkg.FilesDigest != filesDigest {
+			t.Errorf("changing %s (never packed) changed the filesDigest", rel)
+		}
+		orig = now
+	}
+	// What vouch cannot read whole cannot be approved: a symlink Splice would skip is
+	// still followed by a tool run from the folder.
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "node_modules/x/secret.js")); err != nil {
+		t.Skip(err)
+	}
+	pkg = Load(dir, Options{})
+	if pkg.Valid() || findDiag(pkg, "package-symlink") == nil {
+		t.Errorf("a symlink under node_modules was accepted: %+v", allDiags(pkg))
 	}
 }
 
