@@ -76,7 +76,7 @@ func parseJSON(text string) (any, error) {
 func parseJSONPositions(text string, track bool) (any, map[string]int, error) {
 	tree, _, jerr := jsontext.ParseString(text, jsonOptions)
 	if jerr != nil {
-		return nil, nil, jsParseError(jerr)
+		return nil, nil, jsParseError(text, jerr)
 	}
 	var pos map[string]int
 	if track {
@@ -126,42 +126,6 @@ func fromTree(v *jsontext.Value, ptr string, pos map[string]int) any {
 		}
 		return o
 	}
-}
-
-// jsMessages are JSON.parse's (V8's) words for each reason a text is not JSON.
-var jsMessages = map[jsontext.Reason]string{
-	jsontext.ReasonTrailing:        "unexpected non-whitespace character after JSON",
-	jsontext.ReasonEOF:             "unexpected end of JSON input",
-	jsontext.ReasonEOFObject:       "unexpected end of JSON input",
-	jsontext.ReasonEOFArray:        "unexpected end of JSON input",
-	jsontext.ReasonUnexpected:      "unexpected token",
-	jsontext.ReasonLiteral:         "unexpected token",
-	jsontext.ReasonNumberDigits:    "no number after minus sign in JSON",
-	jsontext.ReasonNumberFraction:  "unterminated fractional number in JSON",
-	jsontext.ReasonNumberExponent:  "exponent part is missing a number in JSON",
-	jsontext.ReasonControl:         "bad control character in string literal",
-	jsontext.ReasonEOFString:       "unterminated string in JSON",
-	jsontext.ReasonUnicodeEscape:   "bad Unicode escape in JSON",
-	jsontext.ReasonEscape:          "bad escaped character in JSON",
-	jsontext.ReasonMemberName:      "expected property name",
-	jsontext.ReasonColon:           "expected ':' after property name",
-	jsontext.ReasonObjectSeparator: "expected ',' or '}' after property value",
-	jsontext.ReasonArraySeparator:  "expected ',' or ']' after array element",
-}
-
-// jsParseError words a parse error as JSON.parse does, with its position.
-func jsParseError(e *jsontext.Error) error {
-	msg, at := jsMessages[e.Reason], e.Off
-	switch e.Reason {
-	case jsontext.ReasonTooDeep:
-		msg = fmt.Sprintf("nesting deeper than %d levels", maxJSONDepth)
-	case jsontext.ReasonEscape:
-		at++ // JSON.parse points past the character, not at it
-	}
-	if msg == "" {
-		msg = e.Msg // not reachable with jsonOptions (Lenient has no UTF-8 or BOM errors)
-	}
-	return fmt.Errorf("%s at position %d", msg, at)
 }
 
 // jsLen is String.prototype.length: UTF-16 code units.

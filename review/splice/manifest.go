@@ -228,7 +228,16 @@ func ValidateManifestJSON(data []byte) (*Manifest, []Issue) {
 	text := strings.TrimPrefix(string(data), "\uFEFF")
 	raw, pos, err := parseJSONPositions(text, true)
 	if err != nil {
-		return nil, []Issue{{Code: "manifest-invalid-json", Message: "manifest.json is not valid JSON: " + err.Error(), Tool: -1}}
+		is := Issue{Code: "manifest-invalid-json", Message: "manifest.json is not valid JSON: " + err.Error(), Tool: -1}
+		if pe, ok := err.(*JSONParseError); ok {
+			is.Line = jsontext.Line(text, pe.Offset)
+			if pe.TooDeep {
+				// JSON.parse has no such bound: this is vouch's, so it is not worded as Splice's.
+				is.Code = "manifest-too-deep"
+				is.Message = "manifest.json " + pe.Msg + "; vouch does not read JSON nested that deep (Splice would), so it cannot show what this manifest declares."
+			}
+		}
+		return nil, []Issue{is}
 	}
 	m, issues := ValidateManifest(raw)
 	for i := range issues {
