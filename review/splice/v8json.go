@@ -140,7 +140,7 @@ func v8Unexpected(text string, off int) string {
 		return "\"" + text + "\" is not valid JSON"
 	}
 	units := v8Decode(text)
-	pos := min(v8Units(text[:off]), len(units)-1) // only differs when off splits an invalid sequence
+	pos := min(v8Units(text[:off]), len(units)-1)     // only differs when off splits an invalid sequence
 	token := string(utf16.Decode(units[pos : pos+1])) // a lone surrogate becomes U+FFFD
 	quote := func(from, to int) string { return string(utf16.Decode(units[from:to])) }
 	n := len(units)
