@@ -42,6 +42,8 @@ type loader struct {
 	// files caches the hashes of files read for contracts, so that no file is read twice
 	// (two servers may launch the same bundled executable).
 	files map[string]fileResult
+	// cl is the plugin's file closure, walked once on first need (see closure).
+	cl *closure
 	// extData records manifest extension namespaces (in order) for extension components.
 	extData []jsontext.Member
 	// extIssues are non-fatal parse findings inside extension values, by namespace.

@@ -47,8 +47,10 @@ func TestCases(t *testing.T) {
 		"manifest-keywords-type":              fatal("manifest-field-type"),
 		"manifest-extension-value-not-object": fatal("manifest-field-type"),
 		"manifest-duplicate-key":              fatal("manifest-duplicate-key"),
-		"manifest-too-deep":                   fatal("manifest-too-deep"),
-		"manifest-string-too-long":            fatal("manifest-string-too-long"),
+		"manifest-duplicate-unknown-field": {pkgCode: "manifest-unknown-field", pkgBound: model.BoundaryPackage,
+			validity: map[string]string{greet: "valid", ok: "valid"}, noErrors: true},
+		"manifest-too-deep":        fatal("manifest-too-deep"),
+		"manifest-string-too-long": fatal("manifest-string-too-long"),
 		"manifest-unknown-field": {pkgCode: "manifest-unknown-field", pkgBound: model.BoundaryPackage,
 			validity: map[string]string{greet: "valid", ok: "valid"}, noErrors: true},
 		"manifest-extensions-not-object": {pkgCode: "manifest-extensions-not-object", pkgBound: model.BoundaryPackage,
@@ -154,7 +156,7 @@ func checkWant(t *testing.T, pkg *model.Package, w caseWant) {
 // checkDiag asserts the conventions every diagnostic follows.
 func checkDiag(t *testing.T, d model.Diagnostic) {
 	t.Helper()
-	if d.Code == "" || d.Boundary == "" || d.Severity == "" || !(strings.HasPrefix(d.Spec, "agent-plugins §") || strings.HasPrefix(d.Spec, "agent-skills")) || !strings.HasSuffix(d.Message, ".") {
+	if d.Code == "" || d.Boundary == "" || d.Severity == "" || !(strings.HasPrefix(d.Spec, "agent-plugins §") || strings.HasPrefix(d.Spec, "agent-skills") || strings.HasPrefix(d.Spec, "vouch: ")) || !strings.HasSuffix(d.Message, ".") {
 		t.Errorf("malformed diagnostic %+v", d)
 	}
 	if strings.ToLower(d.Code) != d.Code || strings.Contains(d.Code, " ") {
@@ -211,42 +213,44 @@ func TestServers(t *testing.T) {
 		"valid-stdio-bundled": "", "valid-stdio-bare": "", "valid-cwd-root": "", "valid-cwd-data": "",
 		"valid-https": "", "valid-http-localhost": "", "valid-http-loopback-v4": "", "valid-http-loopback-v6": "",
 		"valid-command-missing-file": "",
-		"server-not-object":          "mcp-server-not-object",
-		"missing-type":               "mcp-server-missing-type",
-		"unknown-type":               "mcp-server-unknown-type",
-		"type-not-string":            "mcp-server-unknown-type",
-		"foreign-field":              "mcp-server-foreign-field",
-		"unknown-field":              "mcp-server-unknown-field",
-		"missing-command":            "mcp-server-missing-field",
-		"empty-command":              "mcp-server-empty-field",
-		"args-not-array":             "mcp-server-field-type",
-		"command-shell-string":       "mcp-command-not-single-token",
-		"command-shell-operator":     "mcp-command-not-single-token",
-		"command-absolute":           "mcp-command-form",
-		"command-parent":             "mcp-command-form",
-		"command-dot-escape":         "mcp-command-escape",
-		"command-placeholder":        "mcp-command-form",
-		"cwd-bare":                   "mcp-cwd-form",
-		"cwd-absolute":               "mcp-cwd-form",
-		"cwd-escape":                 "mcp-cwd-escape",
-		"cwd-root-escape":            "mcp-cwd-escape",
-		"cwd-data-escape":            "mcp-cwd-escape",
-		"cwd-placeholder-prefix":     "mcp-cwd-form",
-		"env-reserved":               "mcp-env-reserved",
-		"env-value-not-string":       "mcp-server-field-type",
-		"url-relative":               "mcp-url-scheme",
-		"url-scheme":                 "mcp-url-scheme",
-		"url-userinfo":               "mcp-url-userinfo",
-		"url-fragment":               "mcp-url-fragment",
-		"url-http-remote":            "mcp-url-insecure",
-		"url-http-unspecified":       "mcp-url-insecure",
-		"url-http-localhost-dot":     "mcp-url-insecure",
-		"header-name-invalid":        "mcp-header-name-invalid",
-		"header-value-invalid":       "mcp-header-value-invalid",
-		"header-value-padded":        "mcp-header-value-invalid",
-		"header-duplicate-case":      "mcp-header-duplicate",
-		"headers-wrong-variant":      "mcp-server-foreign-field",
-		"dup-name":                   "mcp-server-duplicate-name",
+		"valid-http-localhost-upper": "", "valid-port-leading-zeros": "",
+		"url-port-out-of-range": "mcp-url-invalid", "url-port-too-long": "mcp-url-invalid",
+		"server-not-object":      "mcp-server-not-object",
+		"missing-type":           "mcp-server-missing-type",
+		"unknown-type":           "mcp-server-unknown-type",
+		"type-not-string":        "mcp-server-unknown-type",
+		"foreign-field":          "mcp-server-foreign-field",
+		"unknown-field":          "mcp-server-unknown-field",
+		"missing-command":        "mcp-server-missing-field",
+		"empty-command":          "mcp-server-empty-field",
+		"args-not-array":         "mcp-server-field-type",
+		"command-shell-string":   "mcp-command-not-single-token",
+		"command-shell-operator": "mcp-command-not-single-token",
+		"command-absolute":       "mcp-command-form",
+		"command-parent":         "mcp-command-form",
+		"command-dot-escape":     "mcp-command-escape",
+		"command-placeholder":    "mcp-command-form",
+		"cwd-bare":               "mcp-cwd-form",
+		"cwd-absolute":           "mcp-cwd-form",
+		"cwd-escape":             "mcp-cwd-escape",
+		"cwd-root-escape":        "mcp-cwd-escape",
+		"cwd-data-escape":        "mcp-cwd-escape",
+		"cwd-placeholder-prefix": "mcp-cwd-form",
+		"env-reserved":           "mcp-env-reserved",
+		"env-value-not-string":   "mcp-server-field-type",
+		"url-relative":           "mcp-url-scheme",
+		"url-scheme":             "mcp-url-scheme",
+		"url-userinfo":           "mcp-url-userinfo",
+		"url-fragment":           "mcp-url-fragment",
+		"url-http-remote":        "mcp-url-insecure",
+		"url-http-unspecified":   "mcp-url-insecure",
+		"url-http-localhost-dot": "mcp-url-insecure",
+		"header-name-invalid":    "mcp-header-name-invalid",
+		"header-value-invalid":   "mcp-header-value-invalid",
+		"header-value-padded":    "mcp-header-value-invalid",
+		"header-duplicate-case":  "mcp-header-duplicate",
+		"headers-wrong-variant":  "mcp-server-foreign-field",
+		"dup-name":               "mcp-server-duplicate-name",
 	}
 	if len(pkg.Components) != len(want) {
 		t.Errorf("%d components, want %d: %v", len(pkg.Components), len(want), keys(pkg))
@@ -280,5 +284,43 @@ func TestServers(t *testing.T) {
 				t.Errorf("%s: invalid entry supported by %s", id, s.Provider)
 			}
 		}
+	}
+}
+
+// TestManifestDuplicateKeys: a repeated unknown field is reported once and ignored like
+// the field (§5.2); a repeated known field rejects the plugin under vouch's own rule,
+// with one diagnostic that does not cite §5.2.
+func TestManifestDuplicateKeys(t *testing.T) {
+	const head = `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", `
+	for _, tc := range []struct {
+		name, manifest string
+		rejected       bool
+		code           string
+	}{
+		{"unknown twice", head + `"name": "p", "x": 1, "x": 2}`, false, "manifest-unknown-field"},
+		{"unknown thrice", head + `"name": "p", "x": 1, "x": 2, "x": 3}`, false, "manifest-unknown-field"},
+		{"known twice", head + `"name": "p", "name": "q"}`, true, "manifest-duplicate-key"},
+		{"known thrice", head + `"name": "p", "description": "a", "description": "b", "description": "c"}`, true, "manifest-duplicate-key"},
+		{"nested in known", head + `"name": "p", "author": {"name": "a", "name": "b"}}`, true, "manifest-duplicate-key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir+"/plugin.json", tc.manifest)
+			pkg := Load(dir, Options{})
+			if pkg.Rejected != tc.rejected {
+				t.Fatalf("rejected = %v, want %v; %v", pkg.Rejected, tc.rejected, pkg.Diagnostics)
+			}
+			if len(pkg.Diagnostics) != 1 || pkg.Diagnostics[0].Code != tc.code {
+				t.Fatalf("want exactly one %s, got %v", tc.code, pkg.Diagnostics)
+			}
+			d := pkg.Diagnostics[0]
+			checkDiag(t, d)
+			if tc.rejected && d.Spec != specDuplicateKeys {
+				t.Errorf("spec = %q: the rule is vouch's, not the specification's", d.Spec)
+			}
+			if !tc.rejected && (d.Severity != model.SeverityWarning || !strings.Contains(d.Message, "times")) {
+				t.Errorf("unknown repeated field: %+v", d)
+			}
+		})
 	}
 }

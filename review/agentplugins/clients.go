@@ -1,6 +1,7 @@
 package agentplugins
 
 import (
+	"fmt"
 	"strings"
 
 	"vouch/model"
@@ -77,16 +78,24 @@ func namespaceInfo(ns string) (owner string, readers []string) {
 	return "", nil
 }
 
-func extensionSupport(readers []string) []model.Support {
+// extensionSupport says which client reads a namespace. Pi and Lola read only what the
+// manifest's extensions object declares (seeds 003, 004): a namespace directory with no
+// manifest data is read by no one, whatever its name.
+func extensionSupport(ns string, readers []string, hasData bool) []model.Support {
 	out := make([]model.Support, 0, len(clients))
 	for _, c := range clients {
 		s := model.Support{Provider: c, Status: model.NotApplicable, Detail: c + " ignores this namespace without validating it."}
 		for _, r := range readers {
-			if r == c {
+			if r != c {
+				continue
+			}
+			switch {
+			case !hasData:
+				s.Detail = fmt.Sprintf("%s reads this namespace only from the manifest's extensions object; plugin.json declares nothing under %q, so the %s/ directory is not read.", c, ns, ns)
+			case c == clientLola:
+				s = model.Support{Provider: c, Status: model.Supported, Detail: "Lola reads commands, agents and instructions paths from this namespace."}
+			default:
 				s = model.Support{Provider: c, Status: model.Supported, Detail: c + " reads this namespace."}
-				if c == clientLola {
-					s.Detail = "Lola reads commands, agents and instructions paths from this namespace."
-				}
 			}
 		}
 		out = append(out, s)

@@ -33,10 +33,11 @@ func TestServerDisplay(t *testing.T) {
 	}
 	data, _ := os.ReadFile("testdata/cases/servers/bin/server")
 	sum := sha256.Sum256(data)
-	if len(c.Files) != 1 || c.Files[0].Path != "bin/server" || c.Files[0].SHA256 != hex.EncodeToString(sum[:]) || !c.Files[0].Exec {
+	// The closure is every plugin file but the skills and the two JSON files.
+	if len(c.Files) != 2 || c.Files[0].Path != "bin/server" || c.Files[0].SHA256 != hex.EncodeToString(sum[:]) || !c.Files[0].Exec || c.Files[1].Path != "data/.keep" {
 		t.Errorf("files = %+v", c.Files)
 	}
-	if c.Contract == nil || len(c.Contract.Files) != 1 {
+	if c.Contract == nil || !reflect.DeepEqual(c.Contract.Files, c.Files) {
 		t.Fatalf("contract = %+v", c.Contract)
 	}
 	if v, _ := c.Contract.Fields.Get("env"); !reflect.DeepEqual(v, map[string]string{"CONFIG": "${PLUGIN_ROOT}/c.json"}) {
@@ -106,6 +107,41 @@ func TestExtensions(t *testing.T) {
 	}
 	if _, ok := pkg.Component(model.KindExtension, "dev.getlola").Details.Get("directory"); !ok {
 		t.Errorf("dev.getlola/ directory not shown")
+	}
+}
+
+// TestExtensionDirectoryOnly: Pi and Lola read a namespace only through the manifest's
+// extensions object, so a bare namespace directory is not applicable to them, with the
+// reason; declared data is supported.
+func TestExtensionDirectoryOnly(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "extensions": {"com.openai": {"commands": "./c"}}}`)
+	writeFile(t, dir+"/dev.pi.agent/prompts/a.md", "prompt")
+	writeFile(t, dir+"/dev.getlola/commands/c.md", "command")
+	writeFile(t, dir+"/com.openai/c.md", "command")
+	pkg := Load(dir, Options{})
+	for _, tc := range []struct {
+		ns, client string
+		status     model.SupportStatus
+	}{
+		{"dev.pi.agent", clientPi, model.NotApplicable},
+		{"dev.getlola", clientLola, model.NotApplicable},
+		{"com.openai", clientLola, model.Supported},
+	} {
+		c := pkg.Component(model.KindExtension, tc.ns)
+		if c == nil {
+			t.Fatalf("%s not listed", tc.ns)
+		}
+		s := supportOf(c, tc.client)
+		if s.Status != tc.status {
+			t.Errorf("%s: %s support %+v, want %s", tc.ns, tc.client, s, tc.status)
+		}
+		if tc.status == model.NotApplicable && !strings.Contains(s.Detail, "declares nothing") {
+			t.Errorf("%s: detail %q does not say why", tc.ns, s.Detail)
+		}
+		if c.Contract != nil {
+			t.Errorf("%s: extensions stay inert", tc.ns)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package agentplugins
 
 import (
+	"strings"
 	"testing"
 
 	"vouch/model"
@@ -33,6 +34,19 @@ func TestExamples(t *testing.T) {
 			checkWant(t, pkg, w)
 			if name == "release-helper" && !pkg.Valid() {
 				t.Errorf("the clean example must be valid")
+			}
+			if name == "release-helper" {
+				// The README promises the template read through ${PLUGIN_ROOT} is approved
+				// with the server, and the skills are not.
+				c := pkg.Component(model.KindMCPServer, "release-notes")
+				var paths []string
+				for _, f := range c.Contract.Files {
+					paths = append(paths, f.Path)
+				}
+				got := strings.Join(paths, " ")
+				if !strings.Contains(got, "templates/notes.md") || !strings.Contains(got, "bin/release-server") || strings.Contains(got, "skills/") {
+					t.Errorf("release-notes closure = %s", got)
+				}
 			}
 			if name != "release-helper" && pkg.Valid() {
 				t.Errorf("a broken example must not be valid")

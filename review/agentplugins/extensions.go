@@ -23,8 +23,8 @@ func (l *loader) extensions() {
 		if c, ok := byNS[ns]; ok {
 			return c
 		}
-		owner, readers := namespaceInfo(ns)
-		c := &model.Component{Kind: model.KindExtension, ID: ns, Validity: model.Valid, Support: extensionSupport(readers)}
+		owner, _ := namespaceInfo(ns)
+		c := &model.Component{Kind: model.KindExtension, ID: ns, Validity: model.Valid}
 		if owner == "" {
 			owner = "unknown client"
 		}
@@ -82,9 +82,12 @@ func (l *loader) extensions() {
 		c := byNS[ns]
 		owner, _ := c.Details.Get("owner")
 		where := []string{}
-		if _, ok := c.Details.Get("manifest data"); ok {
+		_, hasData := c.Details.Get("manifest data")
+		if hasData {
 			where = append(where, "manifest data under extensions")
 		}
+		_, readers := namespaceInfo(ns)
+		c.Support = extensionSupport(ns, readers, hasData)
 		if _, ok := c.Details.Get("directory"); ok {
 			where = append(where, "the top-level directory "+ns+"/")
 		}

@@ -116,6 +116,16 @@ func TestHostile(t *testing.T) {
 			}
 		}, func(l *fsguard.Limits) { l.MaxEntries = 200 },
 			caseWant{pkgCode: "skills-location-too-many-entries", pkgBound: model.BoundaryComponentType, validity: map[string]string{"mcp-server:ok": "valid"}}},
+		{"fifo-in-server-closure", func(t *testing.T, d string) { fifo(t, d+"/pipe") }, nil,
+			caseWant{validity: map[string]string{"mcp-server:ok": "valid"}, compCode: map[string]string{"mcp-server:ok": "plugin-file-special"}}},
+		{"sparse-file-in-server-closure", func(t *testing.T, d string) { sparse(t, d+"/blob.bin") }, nil,
+			caseWant{validity: map[string]string{"mcp-server:ok": "valid", "skill:greet": "valid"}, compCode: map[string]string{"mcp-server:ok": "plugin-files-limit"}}},
+		{"server-closure-too-many-entries", func(t *testing.T, d string) {
+			for i := 0; i < 300; i++ {
+				writeFile(t, fmt.Sprintf("%s/lib/f%03d.js", d, i), "x")
+			}
+		}, func(l *fsguard.Limits) { l.MaxEntries = 200 },
+			caseWant{validity: map[string]string{"mcp-server:ok": "valid", "skill:greet": "valid"}, compCode: map[string]string{"mcp-server:ok": "plugin-files-limit"}}},
 		{"deep-plugin-json", func(t *testing.T, d string) {
 			writeFile(t, d+"/plugin.json", deep(100000))
 		}, nil, caseWant{rejected: true, pkgCode: "manifest-too-deep"}},

@@ -14,6 +14,9 @@ import (
 
 const manifestFile = "plugin.json"
 
+// specDuplicateKeys is the Spec of a repeated known field: §5.2 does not forbid it, vouch does.
+const specDuplicateKeys = "vouch: duplicate manifest keys are ambiguous across clients"
+
 // manifestFields are the only permitted top-level fields (agent-plugins §5.2), in display order.
 var manifestFields = []string{"$schema", "name", "version", "description", "author", "homepage", "repository", "license", "keywords", "extensions"}
 
@@ -54,6 +57,10 @@ func (l *loader) manifest() bool {
 	}
 	fatal := false
 	l.extIssues = map[string][]model.Diagnostic{}
+	// A repeated unknown field is ignored like the field itself (§5.2: report, ignore,
+	// continue); it is counted here and reported once with the unknown field below.
+	unknownCount := map[string]int{}
+	dupReported := map[string]bool{}
 	for _, is := range issues {
 		toks := jsontext.SplitPointer(is.Pointer)
 		if len(toks) >= 2 && toks[0] == "extensions" {
@@ -61,6 +68,24 @@ func (l *loader) manifest() bool {
 			// extension and keep loading (agent-plugins §8.1).
 			l.extIssues[toks[1]] = append(l.extIssues[toks[1]], l.diag("extension-"+strings.TrimPrefix(is.Code, "json-"), model.SeverityWarning, model.BoundaryComponent,
 				manifestFile, is.Pointer, jsontext.Line(data, is.Off), fmt.Sprintf("In plugin.json, %s; this data is shown but never interpreted.", is.Msg), "8.1"))
+			continue
+		}
+		if is.Code == jsontext.CodeDuplicateKey {
+			if len(toks) == 1 && !isManifestField(toks[0]) {
+				continue
+			}
+			// A repeated known field: JSON leaves the winner to the parser, so two clients
+			// may read two different manifests. That is vouch's rule, not §5.2's, and the
+			// Spec says so.
+			fatal = true
+			if !dupReported[is.Pointer] {
+				dupReported[is.Pointer] = true
+				l.pkgDiag(model.Diagnostic{Code: "manifest-duplicate-key", Severity: model.SeverityError, Boundary: model.BoundaryPackage,
+					File: manifestFile, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off),
+					Message: fmt.Sprintf("In plugin.json, %s; clients that keep the first and the last occurrence would read different manifests, so the plugin is rejected.", is.Msg),
+					Spec:    specDuplicateKeys})
+				l.pkg.Rejected = true
+			}
 			continue
 		}
 		fatal = true
@@ -94,8 +119,22 @@ func (l *loader) manifest() bool {
 	inst := make(map[string]any, len(doc.Obj))
 	for _, m := range doc.Obj {
 		if !isManifestField(m.Key) {
+			unknownCount[m.Key]++
+		}
+	}
+	for _, m := range doc.Obj {
+		if !isManifestField(m.Key) {
+			n := unknownCount[m.Key]
+			if n == 0 {
+				continue // a repeat, already reported with the first occurrence
+			}
+			unknownCount[m.Key] = 0
+			times := ""
+			if n > 1 {
+				times = fmt.Sprintf(" (%d times)", n)
+			}
 			l.pkgDiag(l.diag("manifest-unknown-field", model.SeverityWarning, model.BoundaryPackage, manifestFile, jsontext.Pointer(m.Key), jsontext.Line(data, m.KeyOff),
-				fmt.Sprintf("plugin.json has the unknown top-level field %q; it is ignored (client-specific data belongs under \"extensions\").", clip(m.Key)), "5.2"))
+				fmt.Sprintf("plugin.json has the unknown top-level field %q%s; it is ignored (client-specific data belongs under \"extensions\").", clip(m.Key), times), "5.2"))
 			continue
 		}
 		if m.Key == "extensions" && m.Val.Kind != jsontext.Object {

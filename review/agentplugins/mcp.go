@@ -350,7 +350,7 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	}
 	env := strMap("env")
 	cwd, hasCwd := str("cwd")
-	var files []model.File
+	var cmdFile *model.File
 	resolvedCmd := ""
 
 	if hasCmd {
@@ -363,7 +363,7 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 		case shellMeta.MatchString(command):
 			bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has command %q, which reads as a shell command string; command must be one executable token. It is skipped.", clip(name), clip(command)), "7.2.1", "command")
 		case strings.HasPrefix(command, "./"):
-			resolvedCmd, files = l.commandFile(name, command, bad, warn)
+			resolvedCmd, cmdFile = l.commandFile(name, command, bad, warn)
 		case strings.Contains(command, "${"):
 			bad("mcp-command-form", fmt.Sprintf("Server %q has command %q: placeholders are not expanded in command; use a path starting with ./ for a bundled executable. It is skipped.", clip(name), clip(command)), "7.2.1", "command")
 		case strings.ContainsAny(command, "/\\") || command == "." || command == "..":
@@ -426,6 +426,23 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 		return l.finishInvalid(c)
 	}
 	c.Validity = model.Valid
+	c.Support = serverSupport("stdio", 0, "")
+	cl := l.closure()
+	c.Diagnostics = append(c.Diagnostics, cl.diags...)
+	if !cl.complete {
+		// The entry is valid and a client would run it, but vouch cannot say what it runs:
+		// no contract, so it can never be approved.
+		c.Summary = append(c.Summary, "Blocked: vouch could not read every file of the plugin within its limits (see the diagnostics), so an approval could not cover everything this server may run; it cannot be approved.")
+		return c
+	}
+	files := cl.files
+	if cmdFile != nil {
+		if _, in := cl.byPath[cmdFile.Path]; !in {
+			// A command under skills/ (or plugin.json itself): outside the closure but run.
+			files = append(append(make([]model.File, 0, len(files)+1), files...), *cmdFile)
+			sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+		}
+	}
 	c.Files = files
 	contract := model.Fields{
 		{Key: "type", Value: "stdio"},
@@ -457,12 +474,12 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	if hasCwd {
 		c.Summary = append(c.Summary, fmt.Sprintf("Runs in %s.", l.expand(cwd)))
 	}
-	if resolvedCmd != "" && len(files) == 1 {
-		c.Summary = append(c.Summary, fmt.Sprintf("Runs the bundled file %s (sha256 %s).", resolvedCmd, files[0].SHA256[:12]))
+	if cmdFile != nil {
+		c.Summary = append(c.Summary, fmt.Sprintf("Runs the bundled file %s (sha256 %s).", resolvedCmd, cmdFile.SHA256[:12]))
 	} else if resolvedCmd == "" {
-		c.Summary = append(c.Summary, fmt.Sprintf("%s is found on the user's PATH, so what runs is outside this package.", command))
+		c.Summary = append(c.Summary, fmt.Sprintf("%s is found on the user's PATH, so that program is outside this package.", command))
 	}
-	c.Support = serverSupport("stdio", 0, "")
+	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin except its skills is part of what you approve; editing any of them needs a new approval.")
 	return c
 }
 
@@ -477,8 +494,9 @@ func looksSecret(name string) bool {
 }
 
 // commandFile checks a ./ command: contained after every symlink is followed
-// (agent-plugins §4.1, §7.2.1), then hashed for the contract.
-func (l *loader) commandFile(name, command string, bad, warn problemFn) (string, []model.File) {
+// (agent-plugins §4.1, §7.2.1). Its bytes come from the plugin closure, which holds every
+// file but the skills and the two JSON files; only a command outside it is read here.
+func (l *loader) commandFile(name, command string, bad, warn problemFn) (string, *model.File) {
 	rel := strings.TrimPrefix(command, "./")
 	if rel == "" || strings.HasSuffix(rel, "/") {
 		bad("mcp-command-form", fmt.Sprintf("Server %q has command %q, which names a directory, not an executable; it is skipped.", clip(name), clip(command)), "7.2.1", "command")
@@ -497,31 +515,51 @@ func (l *loader) commandFile(name, command string, bad, warn problemFn) (string,
 		}
 		return "", nil
 	}
-	if cached, ok := l.files[real]; ok {
-		if cached.err != nil {
-			warn("mcp-command-unreadable", fmt.Sprintf("Server %q runs %s, which cannot be read (%s).", clip(name), clip(command), fsReason(cached.err)), "7.2.1", "command")
-			return real, nil
-		}
-		return real, []model.File{cached.file}
-	}
 	st, err := l.root.Stat(real)
 	if err == nil && st.Type != fsguard.TypeFile {
 		warn("mcp-command-not-file", fmt.Sprintf("Server %q runs %s, which is a %s, not a file; the server will fail to start.", clip(name), clip(command), st.Type), "7.2.1", "command")
 		return real, nil
 	}
-	data, err := l.root.ReadFile(real, 0)
-	if err != nil {
-		l.files[real] = fileResult{err: err}
-		warn("mcp-command-unreadable", fmt.Sprintf("Server %q runs %s, which cannot be read (%s); its bytes are not part of the review.", clip(name), clip(command), fsReason(err)), "7.2.1", "command")
-		return real, nil
-	}
-	sum := sha256.Sum256(data)
-	f := model.File{Path: real, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Exec: st.Exec}
-	l.files[real] = fileResult{file: f}
-	if !st.Exec {
+	notExec := func() {
 		warn("mcp-command-not-executable", fmt.Sprintf("Server %q runs %s, which has no execute permission; the server may fail to start.", clip(name), clip(command)), "7.2.1", "command")
 	}
-	return real, []model.File{f}
+	cl := l.closure()
+	if i, ok := cl.byPath[real]; ok {
+		f := cl.files[i]
+		if !f.Exec {
+			notExec()
+		}
+		return real, &f
+	}
+	if !cl.complete {
+		return real, nil // the server is blocked for that below; nothing more is read
+	}
+	cached, ok := l.files[real]
+	if !ok {
+		var data []byte
+		switch {
+		case real == manifestFile && l.manifestData != nil:
+			data = l.manifestData
+		default:
+			data, err = l.root.ReadFile(real, 0)
+		}
+		if err != nil {
+			cached = fileResult{err: err}
+		} else {
+			sum := sha256.Sum256(data)
+			cached = fileResult{file: model.File{Path: real, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Exec: st.Exec}}
+		}
+		l.files[real] = cached
+	}
+	if cached.err != nil {
+		warn("mcp-command-unreadable", fmt.Sprintf("Server %q runs %s, which cannot be read (%s); its bytes are not part of the review.", clip(name), clip(command), fsReason(cached.err)), "7.2.1", "command")
+		return real, nil
+	}
+	if !cached.file.Exec {
+		notExec()
+	}
+	f := cached.file
+	return real, &f
 }
 
 // checkCwd applies the three cwd forms and post-expansion containment (agent-plugins §7.2.1).
@@ -682,6 +720,10 @@ func (l *loader) checkURL(name, raw string, bad problemFn) (host string, secure 
 		bad("mcp-url-fragment", fmt.Sprintf("Server %q has a url with a #fragment, so it is skipped.", clip(name)), "7.2.1", "url")
 	}
 	host = u.Hostname()
+	if !validPort(u.Port()) {
+		bad("mcp-url-invalid", fmt.Sprintf("Server %q has the url %q, whose port is not a number from 0 to 65535, so it is skipped.", clip(name), clip(raw)), "7.2.1", "url")
+		return host, u.Scheme == "https"
+	}
 	if u.Scheme == "http" {
 		if !isLoopback(host) {
 			note := ""
@@ -695,8 +737,23 @@ func (l *loader) checkURL(name, raw string, bad problemFn) (host string, secure 
 	return host, true
 }
 
+// validPort: url.Parse checks that a port is digits but not its range; a URL parser
+// (WHATWG) rejects one above 65535. Leading zeros are allowed, as there.
+func validPort(p string) bool {
+	p = strings.TrimLeft(p, "0")
+	if len(p) > 5 {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(p); i++ {
+		n = n*10 + int(p[i]-'0')
+	}
+	return n <= 65535
+}
+
+// isLoopback: host names are case-insensitive, so LOCALHOST is localhost.
 func isLoopback(host string) bool {
-	if host == "localhost" {
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	a, err := netip.ParseAddr(host)

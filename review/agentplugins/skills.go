@@ -2,6 +2,7 @@ package agentplugins
 
 import (
 	"fmt"
+	"strings"
 	"unicode"
 
 	"vouch/model"
@@ -90,7 +91,9 @@ func (l *loader) skills() {
 			c.Summary = append([]string{"Skipped: this skill does not conform to the Agent Skills specification, so clients do not load it (see its diagnostics)."}, c.Summary...)
 			c.Support = unsupportedEverywhere("skipped: the skill is invalid")
 		} else {
-			c.Support = skillSupport(ent.Name)
+			name, _ := c.Details.Get("name")
+			fm, _ := name.(string)
+			c.Support = skillSupport(fm, ent.Name)
 		}
 		l.pkg.Components = append(l.pkg.Components, c)
 	}
@@ -106,15 +109,22 @@ func (l *loader) skippedSkill(id, file, code, msg, section string) {
 	})
 }
 
-// skillSupport: all three clients load valid skills; Pi follows the published name
-// text (a-z, 0-9, hyphen) and reports Unicode-named skills as unsupported.
-func skillSupport(name string) []model.Support {
+// skillSupport: all three clients load valid skills. Pi follows the published name text
+// (a-z, 0-9, hyphen, equal to the directory name) and reports as unsupported the skills
+// that skills-ref accepts only leniently (seed 004, limitation 6): a frontmatter name with
+// non-ASCII characters, with surrounding whitespace, or equal to the directory name only
+// after NFKC normalization. It is the frontmatter name that is judged: the directory name
+// alone says nothing about what Pi reads.
+func skillSupport(name, dir string) []model.Support {
 	pi := model.Support{Provider: clientPi, Status: model.Supported}
-	for _, r := range name {
-		if r > unicode.MaxASCII {
-			pi = model.Support{Provider: clientPi, Status: model.NotSupported, Detail: "Pi reports skills with non-ASCII names as unsupported."}
-			break
-		}
+	const rule = "Pi follows the published name rule (a-z, 0-9 and hyphens, equal to the directory name) and reports this skill as unsupported: "
+	switch {
+	case strings.TrimSpace(name) != name:
+		pi = model.Support{Provider: clientPi, Status: model.NotSupported, Detail: rule + "its name has leading or trailing whitespace."}
+	case strings.IndexFunc(name, func(r rune) bool { return r > unicode.MaxASCII }) >= 0:
+		pi = model.Support{Provider: clientPi, Status: model.NotSupported, Detail: rule + "its name has non-ASCII characters."}
+	case !skills.ValidName(name) || name != dir:
+		pi = model.Support{Provider: clientPi, Status: model.NotSupported, Detail: rule + "its name matches the directory name only after NFKC normalization."}
 	}
 	return []model.Support{
 		{Provider: clientDSH, Status: model.Supported},

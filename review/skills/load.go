@@ -262,14 +262,47 @@ func listShort(xs []string, n int) string {
 	return strings.Join(xs[:n], ", ") + fmt.Sprintf(" and %d more", len(xs)-n)
 }
 
-// collectFiles hashes every regular file below dir. Symlinked files that resolve inside
-// the root are hashed by their target's bytes under the link's path (what the agent
-// reads there); symlinked directories inside the root are walked once, since the agent
-// sees their files as part of the skill. Links that escape, dangle or loop are reported
-// and left out: the agent is denied them (Agent Plugins §4.1). Limits make the list
-// incomplete, which is an error. known (the path skillFile) was already read by the
-// caller and is hashed from those bytes: no file is read twice.
+// collectFiles hashes every regular file of a skill directory (see CollectFiles). known
+// (the path skillFile) was already read by the caller and is hashed from those bytes.
 func collectFiles(root *fsguard.Root, dir, skillFile string, known []byte) ([]model.File, []model.Diagnostic) {
+	return CollectFiles(root, dir, CollectOptions{
+		Code: "skill", Owner: "the skill", Spec: specDir,
+		LimitMsg: "The skill's files could not all be read (%v), so its contract would not cover every file",
+		Known:    map[string][]byte{skillFile: known},
+	})
+}
+
+// CollectOptions adapt CollectFiles to its caller's component.
+type CollectOptions struct {
+	// Code is the stem of the diagnostic codes: "skill" gives skill-file-escape,
+	// skill-file-dangling, skill-file-loop, skill-file-special, skill-file-unreadable
+	// and skill-files-limit.
+	Code string
+	// Owner names what the files belong to in messages ("the skill").
+	Owner string
+	// Spec is the Spec of every diagnostic.
+	Spec string
+	// LimitMsg is the message (one %v: the refusal) of the error reported once when a
+	// limit leaves the list incomplete.
+	LimitMsg string
+	// Known holds bytes the caller already read, by slash path: they are hashed from
+	// there, never read again. A nil value means "not read".
+	Known map[string][]byte
+	// Skip leaves paths out. It is asked about root-relative paths: each entry directly
+	// below dir (a skipped directory is not listed at all) and the target of each
+	// symlinked directory (a skipped target is not walked), so it must answer for a
+	// whole subtree ("skills" and "skills/x"). Nil skips nothing.
+	Skip func(rel string) bool
+}
+
+// CollectFiles hashes every regular file below dir. Symlinked files that resolve inside
+// the root are hashed by their target's bytes under the link's path (what a reader sees
+// there); symlinked directories inside the root are walked once, unless their target is
+// already included or skipped. Links that escape, dangle or loop are reported and left
+// out: they must be denied (Agent Plugins §4.1). A limit, or a file that cannot be read,
+// makes the list incomplete: that is reported as an error (severity error), so a caller
+// knows the list is complete exactly when no diagnostic returned is an error.
+func CollectFiles(root *fsguard.Root, dir string, o CollectOptions) ([]model.File, []model.Diagnostic) {
 	var files []model.File
 	var diags []model.Diagnostic
 	add := func(sev model.Severity, b model.Boundary, code, file, format string, args ...any) {
@@ -277,7 +310,7 @@ func collectFiles(root *fsguard.Root, dir, skillFile string, known []byte) ([]mo
 		if !strings.HasSuffix(msg, ".") {
 			msg += "."
 		}
-		diags = append(diags, model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: file, Message: msg, Spec: specDir})
+		diags = append(diags, model.Diagnostic{Code: o.Code + code, Severity: sev, Boundary: b, File: file, Message: msg, Spec: o.Spec})
 	}
 	limited := false
 	limit := func(rel string, err error) {
@@ -285,84 +318,123 @@ func collectFiles(root *fsguard.Root, dir, skillFile string, known []byte) ([]mo
 			return
 		}
 		limited = true
-		add(model.SeverityError, model.BoundaryComponent, "skill-files-limit", rel, "The skill's files could not all be read (%v), so its contract would not cover every file", err)
+		add(model.SeverityError, model.BoundaryComponent, "-files-limit", rel, o.LimitMsg, err)
 	}
+	skip := func(rel string) bool { return o.Skip != nil && o.Skip(rel) }
 	skillReal, err := root.Resolve(dir)
 	if err != nil {
 		limit(dir, err)
 		return nil, diags
 	}
 	visited := map[string]bool{skillReal: true}
+	var visit fsguard.WalkFunc
 	var walk func(rel string) error
-	walk = func(rel string) error {
-		return root.Walk(rel, func(e fsguard.Entry, err error) error {
+	visit = func(e fsguard.Entry, err error) error {
+		if err != nil {
+			switch fsguard.CodeOf(err) {
+			case fsguard.CodeEscape:
+				add(model.SeverityWarning, model.BoundaryEntry, "-file-escape", e.Rel, "%s is a symlink that leads outside the package root; it is left out of %s and must not be read", e.Rel, o.Owner)
+			case fsguard.CodeDangling:
+				add(model.SeverityWarning, model.BoundaryEntry, "-file-dangling", e.Rel, "%s is a symlink to a path that does not exist; it is left out of %s", e.Rel, o.Owner)
+			case fsguard.CodeLoop:
+				add(model.SeverityWarning, model.BoundaryEntry, "-file-loop", e.Rel, "%s is a symlink loop; it is left out of %s", e.Rel, o.Owner)
+			case fsguard.CodeTooDeep, fsguard.CodeTooMany, fsguard.CodeTotalExceeded:
+				limit(e.Rel, err)
+			default:
+				add(model.SeverityError, model.BoundaryComponent, "-file-unreadable", e.Rel, "%s cannot be read (%v), so %s cannot cover it", e.Rel, err, o.Owner)
+			}
+			return nil
+		}
+		switch e.Type {
+		case fsguard.TypeFile:
+			data, known := o.Known[e.Rel]
+			var err error
+			if !known || data == nil {
+				data, err = root.ReadFile(e.Rel, 0)
+			}
 			if err != nil {
 				switch fsguard.CodeOf(err) {
-				case fsguard.CodeEscape:
-					add(model.SeverityWarning, model.BoundaryEntry, "skill-file-escape", e.Rel, "%s is a symlink that leads outside the package root; it is left out of the skill and must not be read", e.Rel)
-				case fsguard.CodeDangling:
-					add(model.SeverityWarning, model.BoundaryEntry, "skill-file-dangling", e.Rel, "%s is a symlink to a path that does not exist; it is left out of the skill", e.Rel)
-				case fsguard.CodeLoop:
-					add(model.SeverityWarning, model.BoundaryEntry, "skill-file-loop", e.Rel, "%s is a symlink loop; it is left out of the skill", e.Rel)
-				case fsguard.CodeTooDeep, fsguard.CodeTooMany, fsguard.CodeTotalExceeded:
+				case fsguard.CodeTooLarge, fsguard.CodeTotalExceeded:
 					limit(e.Rel, err)
+					if fsguard.CodeOf(err) == fsguard.CodeTotalExceeded {
+						return err
+					}
+				case fsguard.CodeNotRegular:
+					add(model.SeverityWarning, model.BoundaryEntry, "-file-special", e.Rel, "%s is not a regular file; it is left out of %s", e.Rel, o.Owner)
 				default:
-					add(model.SeverityError, model.BoundaryComponent, "skill-file-unreadable", e.Rel, "%s cannot be read (%v), so the skill's contract would not cover it", e.Rel, err)
+					add(model.SeverityError, model.BoundaryComponent, "-file-unreadable", e.Rel, "%s cannot be read (%v), so %s cannot cover it", e.Rel, err, o.Owner)
 				}
 				return nil
 			}
-			switch e.Type {
-			case fsguard.TypeFile:
-				data, err := known, error(nil)
-				if e.Rel != skillFile || known == nil {
-					data, err = root.ReadFile(e.Rel, 0)
+			sum := sha256.Sum256(data)
+			files = append(files, model.File{Path: e.Rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Exec: e.Exec})
+		case fsguard.TypeOther:
+			add(model.SeverityWarning, model.BoundaryEntry, "-file-special", e.Rel, "%s is a special file (FIFO, socket or device); it is left out of %s", e.Rel, o.Owner)
+		case fsguard.TypeDir:
+			if !e.Symlink {
+				return nil // the walk descends into it
+			}
+			real, err := root.Resolve(e.Rel)
+			if err != nil {
+				add(model.SeverityWarning, model.BoundaryEntry, "-file-escape", e.Rel, "%s cannot be followed (%v); it is left out of %s", e.Rel, err, o.Owner)
+				return nil
+			}
+			if skip(real) {
+				add(model.SeverityInfo, model.BoundaryEntry, "-file-loop", e.Rel, "%s is a symlink to %s, which is not part of %s; it is not walked", e.Rel, real, o.Owner)
+				return nil
+			}
+			inside := skillReal == "." || strings.HasPrefix(real, skillReal+"/")
+			if visited[real] || inside || real == "." || strings.HasPrefix(skillReal+"/", real+"/") {
+				add(model.SeverityInfo, model.BoundaryEntry, "-file-loop", e.Rel, "%s is a symlink to a directory whose files are already included (%s); it is not walked again", e.Rel, real)
+				return nil
+			}
+			visited[real] = true
+			if err := walk(e.Rel); err != nil {
+				code := fsguard.CodeOf(err)
+				if code == fsguard.CodeTooMany || code == fsguard.CodeTooDeep || code == fsguard.CodeTotalExceeded {
+					limit(e.Rel, err)
+					return err
 				}
-				if err != nil {
-					switch fsguard.CodeOf(err) {
-					case fsguard.CodeTooLarge, fsguard.CodeTotalExceeded:
-						limit(e.Rel, err)
-						if fsguard.CodeOf(err) == fsguard.CodeTotalExceeded {
-							return err
-						}
-					case fsguard.CodeNotRegular:
-						add(model.SeverityWarning, model.BoundaryEntry, "skill-file-special", e.Rel, "%s is not a regular file; it is left out of the skill", e.Rel)
-					default:
-						add(model.SeverityError, model.BoundaryComponent, "skill-file-unreadable", e.Rel, "%s cannot be read (%v), so the skill's contract would not cover it", e.Rel, err)
-					}
-					return nil
+				add(model.SeverityWarning, model.BoundaryEntry, "-file-escape", e.Rel, "%s cannot be walked (%v); it is left out of %s", e.Rel, err, o.Owner)
+			}
+		}
+		return nil
+	}
+	walk = func(rel string) error { return root.Walk(rel, visit) }
+	top := walk
+	if o.Skip != nil {
+		// fsguard.Walk has no way to prune a subtree, so the first level is listed here
+		// and each kept directory walked: a skipped directory is never listed.
+		top = func(rel string) error {
+			entries, errs, err := root.ReadDir(rel)
+			if err != nil {
+				return err
+			}
+			maxDepth := root.Limits().MaxDepth
+			for _, e := range entries {
+				if skip(e.Rel) {
+					continue
 				}
-				sum := sha256.Sum256(data)
-				files = append(files, model.File{Path: e.Rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Exec: e.Exec})
-			case fsguard.TypeOther:
-				add(model.SeverityWarning, model.BoundaryEntry, "skill-file-special", e.Rel, "%s is a special file (FIFO, socket or device); it is left out of the skill", e.Rel)
-			case fsguard.TypeDir:
-				if !e.Symlink {
-					return nil // fsguard.Walk descends into it
+				if err := visit(e, errs[e.Name]); err != nil {
+					return err
 				}
-				real, err := root.Resolve(e.Rel)
-				if err != nil {
-					add(model.SeverityWarning, model.BoundaryEntry, "skill-file-escape", e.Rel, "%s cannot be followed (%v); it is left out of the skill", e.Rel, err)
-					return nil
+				if e.Type != fsguard.TypeDir || e.Symlink || errs[e.Name] != nil {
+					continue
 				}
-				inside := skillReal == "." || strings.HasPrefix(real, skillReal+"/")
-				if visited[real] || inside || real == "." || strings.HasPrefix(skillReal+"/", real+"/") {
-					add(model.SeverityInfo, model.BoundaryEntry, "skill-file-loop", e.Rel, "%s is a symlink to a directory whose files are already included (%s); it is not walked again", e.Rel, real)
-					return nil
-				}
-				visited[real] = true
-				if err := walk(e.Rel); err != nil {
-					code := fsguard.CodeOf(err)
-					if code == fsguard.CodeTooMany || code == fsguard.CodeTooDeep || code == fsguard.CodeTotalExceeded {
-						limit(e.Rel, err)
+				if strings.Count(e.Rel, "/")+1 >= maxDepth {
+					if err := visit(e, &fsguard.Error{Code: fsguard.CodeTooDeep, Path: e.Rel, Msg: fmt.Sprintf("more than %d directory levels", maxDepth)}); err != nil {
 						return err
 					}
-					add(model.SeverityWarning, model.BoundaryEntry, "skill-file-escape", e.Rel, "%s cannot be walked (%v); it is left out of the skill", e.Rel, err)
+					continue
+				}
+				if err := walk(e.Rel); err != nil {
+					return err
 				}
 			}
 			return nil
-		})
+		}
 	}
-	if err := walk(dir); err != nil {
+	if err := top(dir); err != nil {
 		limit(dir, err)
 	}
 	return files, diags

@@ -574,9 +574,17 @@ func checkName(p *parseState, raw, dirName string, line int) {
 	if bad {
 		return
 	}
+	// Surrounding whitespace is its own finding: the characters are fine, the padding is not.
+	trimmed := strings.TrimSpace(raw)
+	if trimmed != raw {
+		p.warnf("skill-name-whitespace", "/name", line, spec, "Skill name '%s' has leading or trailing whitespace; skills-ref strips it and accepts '%s', but the specification requires the name exactly, so remove the whitespace", raw, trimmed)
+		if ValidName(trimmed) && (dirName == "" || dirName == trimmed) {
+			return
+		}
+	}
 	how := ""
-	if name != raw {
-		how = fmt.Sprintf(" (skills-ref compares it as '%s' after trimming and NFKC normalization)", name)
+	if name != trimmed {
+		how = fmt.Sprintf(" (skills-ref compares it as '%s' after NFKC normalization)", name)
 	}
 	p.warnf("skill-name-unicode", "/name", line, spec, "Skill name '%s'%s is accepted by skills-ref but the specification allows only a-z, 0-9 and hyphens", raw, how)
 }

@@ -74,7 +74,8 @@ func TestParseRules(t *testing.T) {
 		{"cyrillic", doc("name: мой-навык\n" + desc), "мой-навык", []string{"skill-name-unicode"}, true},
 		{"chinese", doc("name: 技能\n" + desc), "技能", []string{"skill-name-unicode"}, true},
 		{"ligature", doc("name: ﬁle-tool\n" + desc), "file-tool", []string{"skill-name-unicode"}, true},
-		{"quoted padded", doc("name: \"  my-skill  \"\n" + desc), "my-skill", []string{"skill-name-unicode"}, true},
+		{"quoted padded", doc("name: \"  my-skill  \"\n" + desc), "my-skill", []string{"skill-name-whitespace"}, true},
+		{"padded and fullwidth", doc("name: \" ｍｙ-ｓｋｉｌｌ\"\n" + desc), "my-skill", []string{"skill-name-whitespace", "skill-name-unicode"}, true},
 		{"ascii name, fullwidth dir", doc("name: my-skill\n" + desc), "ｍｙ-ｓｋｉｌｌ", []string{"skill-name-unicode"}, true},
 		{"roman numeral uppercase", doc("name: Ⅻ\n" + desc), "xii", []string{"skill-name-uppercase", "skill-name-mismatch"}, false},
 		{"cyrillic upper", doc("name: НАВЫК\n" + desc), "НАВЫК", []string{"skill-name-uppercase"}, false},
@@ -298,4 +299,20 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A padded but otherwise valid name is a whitespace finding, not a character one: the
+// message must not claim the characters break the a-z/0-9 rule.
+func TestParseNameWhitespace(t *testing.T) {
+	_, ds := Parse(doc("name: \"  my-skill \"\ndescription: d\n"), "my-skill", "SKILL.md")
+	d := find(ds, "skill-name-whitespace")
+	if d == nil || d.Severity != model.SeverityWarning {
+		t.Fatalf("want a skill-name-whitespace warning, got %v", codes(ds))
+	}
+	if find(ds, "skill-name-unicode") != nil {
+		t.Errorf("padded ASCII name also reported as skill-name-unicode: %v", codes(ds))
+	}
+	if !strings.Contains(d.Message, "whitespace") || strings.Contains(d.Message, "a-z") || !strings.Contains(d.Message, "'my-skill'") {
+		t.Errorf("message %q", d.Message)
+	}
 }

@@ -1,0 +1,179 @@
+package agentplugins
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+)
+
+// closurePlugin writes a plugin whose servers run files that no contract field names:
+// node with server.js only in args, and a wrapper that loads lib/helper.js.
+func closurePlugin(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "one"}`)
+	writeFile(t, dir+"/mcp.json", mcpHead+`{
+		"js": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/server.js"]},
+		"wrap": {"type": "stdio", "command": "./bin/wrap"},
+		"wrap2": {"type": "stdio", "command": "./bin/wrap", "args": ["--again"]},
+		"remote": {"type": "streamable-http", "url": "https://mcp.example.com/mcp"}}}`)
+	writeFile(t, dir+"/server.js", "console.log('v1')\n")
+	writeFile(t, dir+"/bin/wrap", "#!/bin/sh\nexec node \"$(dirname \"$0\")/../lib/helper.js\"\n")
+	if err := os.Chmod(dir+"/bin/wrap", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir+"/lib/helper.js", "module.exports = 1\n")
+	writeFile(t, dir+"/skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody v1.\n")
+	writeFile(t, dir+"/skills/notes/scripts/run.sh", "echo v1\n")
+	return dir
+}
+
+func digests(t *testing.T, pkg *model.Package) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, c := range pkg.Components {
+		if c.Contract == nil {
+			continue
+		}
+		d, err := c.Contract.Digest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[string(c.Kind)+":"+c.ID] = d
+	}
+	return out
+}
+
+// TestServerClosureDigest: an approval of a stdio server covers every file it may run,
+// named in a field or not, and nothing that is approved elsewhere (skills) or already in
+// its contract fields (plugin.json, mcp.json).
+func TestServerClosureDigest(t *testing.T) {
+	const js, wrap, wrap2, remote, skill = "mcp-server:js", "mcp-server:wrap", "mcp-server:wrap2", "mcp-server:remote", "skill:notes"
+	dir := closurePlugin(t)
+	before := digests(t, Load(dir, Options{}))
+	for _, k := range []string{js, wrap, wrap2, remote, skill} {
+		if before[k] == "" {
+			t.Fatalf("%s has no contract; digests %v", k, before)
+		}
+	}
+	edits := []struct {
+		name    string
+		edit    func()
+		changed []string // digests that must change; every other must not
+	}{
+		{"server.js only in args", func() { writeFile(t, dir+"/server.js", "console.log('evil')\n") }, []string{js, wrap, wrap2}},
+		{"file only the wrapper loads", func() { writeFile(t, dir+"/lib/helper.js", "require('child_process')\n") }, []string{js, wrap, wrap2}},
+		{"new file", func() { writeFile(t, dir+"/package.json", `{"scripts": {}}`) }, []string{js, wrap, wrap2}},
+		{"skill body", func() {
+			writeFile(t, dir+"/skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody v2.\n")
+		}, []string{skill}},
+		{"skill script", func() { writeFile(t, dir+"/skills/notes/scripts/run.sh", "echo v2\n") }, []string{skill}},
+		{"manifest description", func() {
+			writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "two"}`)
+		}, nil},
+	}
+	for _, e := range edits {
+		e.edit()
+		after := digests(t, Load(dir, Options{}))
+		must := map[string]bool{}
+		for _, k := range e.changed {
+			must[k] = true
+		}
+		for k, d := range before {
+			if changed := after[k] != d; changed != must[k] {
+				t.Errorf("%s: digest of %s changed=%v, want %v", e.name, k, changed, must[k])
+			}
+		}
+		before = after
+	}
+}
+
+// TestServerClosureContents checks what the closure holds and how links are treated.
+func TestServerClosureContents(t *testing.T) {
+	dir := closurePlugin(t)
+	if err := os.Symlink("../server.js", dir+"/lib/alias.js"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/hostname", dir+"/lib/outside"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("missing.js", dir+"/lib/dangling.js"); err != nil {
+		t.Fatal(err)
+	}
+	pkg := Load(dir, Options{})
+	c := pkg.Component(model.KindMCPServer, "js")
+	if c == nil || c.Contract == nil {
+		t.Fatalf("js has no contract: %+v", c)
+	}
+	var paths []string
+	for _, f := range c.Contract.Files {
+		paths = append(paths, f.Path)
+	}
+	if got, want := strings.Join(paths, " "), "bin/wrap lib/alias.js lib/helper.js server.js"; got != want {
+		t.Errorf("closure = %s, want %s", got, want)
+	}
+	if c.Contract.Files[1].SHA256 != c.Contract.Files[3].SHA256 {
+		t.Errorf("a symlink inside is hashed by its target's bytes: %+v", c.Contract.Files)
+	}
+	for _, code := range []string{"plugin-file-escape", "plugin-file-dangling"} {
+		if !hasCode(c.Diagnostics, code) {
+			t.Errorf("missing %s; got %v", code, c.Diagnostics)
+		}
+	}
+	if !strings.Contains(strings.Join(c.Summary, " "), "every file of the plugin except its skills is part of what you approve") {
+		t.Errorf("summary does not say what the approval covers: %q", c.Summary)
+	}
+	if r := pkg.Component(model.KindMCPServer, "remote"); r.Contract == nil || len(r.Contract.Files) != 0 || len(r.Files) != 0 {
+		t.Errorf("remote server contract %+v", r.Contract)
+	}
+}
+
+// TestServerClosureLimit: a closure a limit cut short is never approvable.
+func TestServerClosureLimit(t *testing.T) {
+	dir := closurePlugin(t)
+	writeFile(t, dir+"/assets/big.bin", strings.Repeat("x", 4096))
+	lim := fsguard.DefaultLimits()
+	lim.MaxFileBytes = 2048
+	pkg := Load(dir, Options{Limits: lim})
+	for _, id := range []string{"js", "wrap", "wrap2"} {
+		c := pkg.Component(model.KindMCPServer, id)
+		if c.Contract != nil || !hasCode(c.Diagnostics, "plugin-files-limit") || !strings.HasPrefix(strings.Join(c.Summary, " "), "Blocked:") {
+			t.Errorf("%s: contract %+v, diagnostics %v, summary %q", id, c.Contract, c.Diagnostics, c.Summary)
+		}
+	}
+	if r := pkg.Component(model.KindMCPServer, "remote"); r.Contract == nil {
+		t.Errorf("a remote server runs no plugin file and keeps its contract")
+	}
+	if s := pkg.Component(model.KindSkill, "notes"); s.Contract == nil {
+		t.Errorf("the skill is outside the closure and keeps its contract")
+	}
+}
+
+// TestServerClosureReadsOnce: the budget is exactly the bytes of every file, so any file
+// read twice (the shared command, SKILL.md, the manifests) would pass it.
+func TestServerClosureReadsOnce(t *testing.T) {
+	dir := closurePlugin(t)
+	var total int64
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			total += fi.Size()
+		}
+		return err
+	})
+	lim := fsguard.DefaultLimits()
+	lim.MaxTotalBytes = total
+	pkg := Load(dir, Options{Limits: lim})
+	for _, c := range pkg.Components {
+		if c.Kind != model.KindExtension && c.Contract == nil {
+			t.Errorf("%s:%s has no contract within an exact budget: %v", c.Kind, c.ID, c.Diagnostics)
+		}
+	}
+	lim.MaxTotalBytes = total - 1
+	if c := Load(dir, Options{Limits: lim}).Component(model.KindMCPServer, "js"); c.Contract != nil {
+		t.Errorf("one byte short, the closure cannot be complete")
+	}
+}
