@@ -104,6 +104,9 @@ func TestServerClosureContents(t *testing.T) {
 	if err := os.Symlink("missing.js", dir+"/lib/dangling.js"); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink("../skills/notes", dir+"/lib/notes"); err != nil {
+		t.Fatal(err)
+	}
 	pkg := Load(dir, Options{})
 	c := pkg.Component(model.KindMCPServer, "js")
 	if c == nil || c.Contract == nil {
@@ -119,7 +122,7 @@ func TestServerClosureContents(t *testing.T) {
 	if c.Contract.Files[1].SHA256 != c.Contract.Files[3].SHA256 {
 		t.Errorf("a symlink inside is hashed by its target's bytes: %+v", c.Contract.Files)
 	}
-	for _, code := range []string{"plugin-file-escape", "plugin-file-dangling"} {
+	for _, code := range []string{"plugin-file-escape", "plugin-file-dangling", "plugin-file-link-skipped"} {
 		if !hasCode(c.Diagnostics, code) {
 			t.Errorf("missing %s; got %v", code, c.Diagnostics)
 		}

@@ -380,7 +380,7 @@ func CollectFiles(root *fsguard.Root, dir string, o CollectOptions) ([]model.Fil
 				return nil
 			}
 			if skip(real) {
-				add(model.SeverityInfo, model.BoundaryEntry, "-file-loop", e.Rel, "%s is a symlink to %s, which is not part of %s; it is not walked", e.Rel, real, o.Owner)
+				add(model.SeverityInfo, model.BoundaryEntry, "-file-link-skipped", e.Rel, "%s is a symlink to %s, which is not part of %s; it is not walked", e.Rel, real, o.Owner)
 				return nil
 			}
 			inside := skillReal == "." || strings.HasPrefix(real, skillReal+"/")
