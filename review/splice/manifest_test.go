@@ -247,3 +247,118 @@ func TestIssueLines(t *testing.T) {
 		}
 	}
 }
+
+// A rejected package never reads as if it would run: an invalid tool's summary says what
+// the manifest claims and that Splice rejects it, support is not applicable, every invalid
+// component says why, and a finding about one tool sits on that tool (component boundary)
+// while the package is rejected by a package-boundary error.
+func TestRejectedPackageExplained(t *testing.T) {
+	check := func(t *testing.T, pkg *model.Package) {
+		t.Helper()
+		if !pkg.Rejected || pkg.Valid() {
+			t.Fatal("package not rejected")
+		}
+		for _, c := range pkg.Components {
+			if c.Validity != model.Invalid || c.Contract != nil {
+				t.Errorf("%s:%s is %s in a rejected package", c.Kind, c.ID, c.Validity)
+			}
+			if !hasErrors(c.Diagnostics) {
+				t.Errorf("%s:%s is invalid with no error saying why", c.Kind, c.ID)
+			}
+			for _, s := range c.Support {
+				if s.Status == model.Supported || s.Detail == "" {
+					t.Errorf("%s:%s support %+v in a rejected package", c.Kind, c.ID, s)
+				}
+			}
+			if c.Kind != model.KindTool {
+				continue
+			}
+			sum := strings.Join(c.Summary, " ")
+			if strings.Contains(sum, "Runs ") || strings.Contains(sum, "when an agent calls") || !strings.Contains(sum, "rejects") {
+				t.Errorf("tool:%s summary presents the tool as runnable: %q", c.ID, c.Summary)
+			}
+			for _, f := range c.Details {
+				if f.Key == "mcpName" || f.Key == "qualifiedName" {
+					t.Errorf("tool:%s shows derived %s %v", c.ID, f.Key, f.Value)
+				}
+			}
+		}
+	}
+
+	t.Run("broken-manifest", func(t *testing.T) {
+		pkg := Load(filepath.Join("..", "..", "examples", "splice", "broken-manifest"), Options{})
+		check(t, pkg)
+		c := pkg.Component(model.KindTool, "Hello")
+		if c == nil {
+			t.Fatal("no tool:Hello")
+		}
+		sum := strings.Join(c.Summary, " ")
+		if strings.Contains(sum, "splice_Bad Name_Hello") || !strings.Contains(sum, `entry "../escape.ts"`) {
+			t.Errorf("summary %q: want the claimed entry quoted as a claim, no derived MCP name", c.Summary)
+		}
+		for _, d := range c.Diagnostics {
+			if d.Boundary != model.BoundaryComponent {
+				t.Errorf("tool finding %s has boundary %s, want component", d.Code, d.Boundary)
+			}
+		}
+		var pd *model.Diagnostic
+		for i, d := range pkg.Diagnostics {
+			if d.Code == "package-component-invalid" && d.Pointer == "/tools/0" {
+				pd = &pkg.Diagnostics[i]
+			}
+		}
+		if pd == nil || pd.Boundary != model.BoundaryPackage || !pd.IsError() || !strings.Contains(pd.Message, "tool:Hello") {
+			t.Errorf("no package-boundary error for the invalid tool: %+v", pkg.Diagnostics)
+		}
+		skill := pkg.Component(model.KindSkill, "skill")
+		if skill == nil || findIn(skill.Diagnostics, "package-rejected") == nil {
+			t.Errorf("skill:skill gives no reason: %+v", skill)
+		} else if d := findIn(skill.Diagnostics, "package-rejected"); !strings.Contains(d.Message, "package is rejected") || d.File == "" {
+			t.Errorf("reason %+v", d)
+		}
+	})
+
+	t.Run("package-error-only", func(t *testing.T) {
+		// A valid tool in a package rejected for a package-level field.
+		d := t.TempDir()
+		copyDir(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
+		replaceIn(t, filepath.Join(d, "manifest.json"), `"specVersion":1`, `"specVersion":1,"bogus":true`)
+		pkg := Load(d, Options{})
+		check(t, pkg)
+		c := pkg.Component(model.KindTool, "hello")
+		if c == nil {
+			t.Fatal("no tool:hello")
+		}
+		r := findIn(c.Diagnostics, "package-rejected")
+		if r == nil || !strings.Contains(r.Message, "bogus") || r.Pointer != "/bogus" {
+			t.Errorf("tool:hello reason %+v", r)
+		}
+		if !strings.Contains(c.Summary[0], "bogus") {
+			t.Errorf("summary does not say why: %q", c.Summary)
+		}
+	})
+
+	t.Run("skill-missing", func(t *testing.T) {
+		d := t.TempDir()
+		copyDir(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
+		os.Remove(filepath.Join(d, "SKILL.md"))
+		pkg := Load(d, Options{})
+		check(t, pkg)
+		skill := pkg.Component(model.KindSkill, "example")
+		if skill == nil || findIn(skill.Diagnostics, "skill-doc-missing") == nil || findIn(skill.Diagnostics, "skill-doc-missing").Boundary != model.BoundaryComponent {
+			t.Fatalf("skill %+v", skill)
+		}
+		if d := findIn(pkg.Diagnostics, "package-component-invalid"); d == nil || d.Boundary != model.BoundaryPackage || d.File != "SKILL.md" {
+			t.Errorf("no package-boundary error for the missing SKILL.md: %+v", pkg.Diagnostics)
+		}
+	})
+}
+
+func findIn(ds []model.Diagnostic, code string) *model.Diagnostic {
+	for i := range ds {
+		if ds[i].Code == code {
+			return &ds[i]
+		}
+	}
+	return nil
+}

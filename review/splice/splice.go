@@ -381,19 +381,23 @@ func build(pkg *model.Package, files []File, unpacked []model.File, fromArtifact
 	}
 
 	var tools []*model.Component
+	var declared []*Tool // declared[i] is the manifest entry of tools[i]
 	if m != nil {
 		used := map[string]bool{}
 		for _, t := range m.Tools {
 			c := toolComponent(pkg, m, t, files, unpacked)
+			// A finding about one tool is that tool's (component boundary); that it also
+			// rejects the package is said once at the package boundary, below.
 			for _, is := range issues {
 				if is.Tool == t.Index {
 					d := issueDiag(is)
+					d.Boundary = model.BoundaryComponent
 					c.Diagnostics = append(c.Diagnostics, d)
 				}
 			}
 			if t.Entry != "" && isValidToolEntry(t.Entry) {
 				if _, ok := byPath[t.Entry]; !ok {
-					c.Diagnostics = append(c.Diagnostics, diag("tool-entry-missing", model.BoundaryPackage, t.Entry, fmt.Sprintf("/tools/%d/entry", t.Index),
+					c.Diagnostics = append(c.Diagnostics, diag("tool-entry-missing", model.BoundaryComponent, t.Entry, fmt.Sprintf("/tools/%d/entry", t.Index),
 						fmt.Sprintf("tool %s: entry file %s is missing", q(t.Name), q(t.Entry)), "splice package"))
 				}
 			}
@@ -402,6 +406,7 @@ func build(pkg *model.Package, files []File, unpacked []model.File, fromArtifact
 			}
 			used[c.ID] = true
 			tools = append(tools, c)
+			declared = append(declared, t)
 		}
 		if m.Agent != nil {
 			pkg.Components = append(pkg.Components, agentComponent(pkg, m))
@@ -415,24 +420,127 @@ func build(pkg *model.Package, files []File, unpacked []model.File, fromArtifact
 				Detail: "Reserved in spec version 1: not resolved by Splice."})
 		}
 	}
-	invalid := hasError()
-	for _, c := range tools {
-		if len(c.Diagnostics) > 0 {
-			invalid = true
+	// Splice accepts or refuses a package as a whole: one error anywhere and no tool runs.
+	// A component with errors of its own says so at the package boundary too, since that
+	// is what rejects the package.
+	for i, c := range tools {
+		if hasErrors(c.Diagnostics) {
+			own := c.Diagnostics[0]
+			add(model.Diagnostic{Code: "package-component-invalid", Severity: model.SeverityError, Boundary: model.BoundaryPackage,
+				File: manifestFile, Pointer: fmt.Sprintf("/tools/%d", declared[i].Index), Line: own.Line, Spec: "splice package",
+				Message: fmt.Sprintf("tool:%s has %s; Splice refuses the whole package while any tool is invalid, so none of its tools can run.", c.ID, plural(countErrors(c.Diagnostics), "error"))})
 		}
 	}
-	// Splice accepts or refuses a package as a whole: one error anywhere and no tool runs.
-	if invalid {
-		pkg.Rejected = true
-		for _, c := range pkg.Components {
-			c.Validity, c.Contract = model.Invalid, nil
-		}
-		for _, c := range tools {
-			c.Validity, c.Contract = model.Invalid, nil
-			c.Summary = append(c.Summary, "Splice refuses the whole package while any of its files or manifest fields has an error, so this tool cannot run as it is.")
-		}
+	if skill != nil && hasErrors(skill.Diagnostics) {
+		add(model.Diagnostic{Code: "package-component-invalid", Severity: model.SeverityError, Boundary: model.BoundaryPackage,
+			File: skillDocFile, Spec: "splice package",
+			Message: fmt.Sprintf("skill:%s has %s (%s); Splice refuses the whole package while SKILL.md is missing or invalid, so none of its tools can run.", skill.ID, plural(countErrors(skill.Diagnostics), "error"), strings.TrimSuffix(skill.Diagnostics[0].Message, "."))})
+	}
+	if hasError() {
+		reject(pkg, append(pkg.Components, tools...), tools, declared, m)
 	}
 	pkg.Components = append(pkg.Components, tools...)
+}
+
+// reject marks every component of a package Splice refuses as invalid, and makes each say
+// why: a component without an error of its own gets one naming the package's first error.
+// A tool's summary then says what the manifest claims, never what will run.
+func reject(pkg *model.Package, all, tools []*model.Component, declared []*Tool, m *Manifest) {
+	pkg.Rejected = true
+	var first *model.Diagnostic
+	n := 0
+	for i, d := range pkg.Diagnostics {
+		if d.IsError() {
+			if first == nil {
+				first = &pkg.Diagnostics[i]
+			}
+			n++
+		}
+	}
+	why := "the package is rejected"
+	var file, ptr string
+	line := 0
+	if first != nil {
+		file, ptr, line = first.File, first.Pointer, first.Line
+		where := first.File
+		if first.Pointer != "" {
+			where += " " + first.Pointer
+		}
+		if where != "" {
+			where += ": "
+		}
+		why = fmt.Sprintf("the package is rejected (%s; first: %s%s)", plural(n, "error"), where, strings.TrimSuffix(first.Message, "."))
+	}
+	for _, c := range all {
+		c.Validity, c.Contract = model.Invalid, nil
+		if !hasErrors(c.Diagnostics) {
+			c.Diagnostics = append(c.Diagnostics, model.Diagnostic{Code: "package-rejected", Severity: model.SeverityError,
+				Boundary: model.BoundaryPackage, File: file, Pointer: ptr, Line: line, Spec: "splice package",
+				Message: upperFirst(why) + "; Splice uses nothing from a rejected package, this " + string(c.Kind) + " included."})
+		}
+	}
+	for i, c := range tools {
+		t := declared[i]
+		own := 0
+		for _, d := range c.Diagnostics {
+			if d.IsError() && d.Code != "package-rejected" {
+				own++
+			}
+		}
+		lead := "Splice rejects this package, so this tool never runs: " + why + "."
+		if own > 0 {
+			lead = fmt.Sprintf("Splice rejects this tool (%s in its manifest entry, listed below) and with it the whole package, so nothing in the package runs.", plural(own, "error"))
+		}
+		c.Summary = []string{
+			lead,
+			fmt.Sprintf("As written in manifest.json, not validated: tool name %s, entry %s, timeout %d ms.", jsString(t.Name), jsString(t.Entry), t.Timeout()),
+			"The manifest asks for these permissions for every tool of the package: " + strings.Join(describePermissions(m.Permissions), "; ") + ".",
+		}
+		if d := strings.TrimSpace(t.Description); d != "" {
+			c.Summary = append(c.Summary, "The manifest describes it as: "+d)
+		}
+		for j := range c.Capabilities {
+			if c.Capabilities[j].Kind == model.CapCodeExecution {
+				c.Capabilities[j].Detail = fmt.Sprintf("The manifest names %s as the file Node.js would run for this tool; the package is rejected, so it does not run.", jsString(t.Entry))
+			}
+		}
+		// Names derived from invalid parts would be shown as if a client used them.
+		kept := c.Details[:0]
+		for _, f := range c.Details {
+			if f.Key != "name" && f.Key != "qualifiedName" && f.Key != "mcpName" {
+				kept = append(kept, f)
+			}
+		}
+		c.Details = kept
+		c.Support = []model.Support{{Provider: "splice", Version: "spec 1", Status: model.NotApplicable,
+			Detail: "Splice rejects this package, so it serves none of its tools."}}
+	}
+}
+
+func hasErrors(ds []model.Diagnostic) bool { return countErrors(ds) > 0 }
+
+func countErrors(ds []model.Diagnostic) int {
+	n := 0
+	for _, d := range ds {
+		if d.IsError() {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func issueDiag(is Issue) model.Diagnostic {
@@ -578,7 +686,7 @@ func skillComponent(pkg *model.Package, m *Manifest, byPath map[string][]byte) *
 	c := &model.Component{Kind: model.KindSkill, ID: id, Validity: model.Valid, BodyFile: skillDocFile}
 	bad := func(code, msg string) *model.Component {
 		c.Validity = model.Invalid
-		c.Diagnostics = append(c.Diagnostics, diag(code, model.BoundaryPackage, skillDocFile, "", msg, "splice package"))
+		c.Diagnostics = append(c.Diagnostics, diag(code, model.BoundaryComponent, skillDocFile, "", msg, "splice package"))
 		return c
 	}
 	if !ok {
