@@ -103,8 +103,9 @@ var mcpPlugin = map[string]string{
     "notes": {"type": "stdio", "command": "./bin/server", "args": ["--root", "${PLUGIN_ROOT}"], "env": {"LOG": "info"}}
   }
 }`,
-	"bin/server": "#!/bin/sh\necho serving notes\nexec cat\n",
-	"README.md":  "notes plugin\n",
+	"bin/server":          "#!/bin/sh\necho serving notes\nexec cat\n",
+	"README.md":           "notes plugin\n",
+	"skills/jot/SKILL.md": "---\nname: jot\ndescription: Jot a note down.\n---\nWrite the note to the notes server.\n",
 }
 
 // statusOf returns the authorization of ref from vouch status --json.
@@ -298,10 +299,19 @@ func TestTrustRoundTripMCP(t *testing.T) {
 	code, out, errs = trustRun(t, home, "check", src, ref)
 	expect(t, "check", code, 0, out, errs)
 
-	editByte(t, filepath.Join(src, "README.md"), "notes", "Notes")
+	// A skill is its own component: editing it leaves the server's approval alone.
+	editByte(t, filepath.Join(src, "skills/jot/SKILL.md"), "Jot a note", "Jot one note")
 	if s := statusOf(t, home, src, ref); s != "approved" {
-		t.Fatalf("README edit made it %s", s)
+		t.Fatalf("a skill edit made the server %s", s)
 	}
+	// A stdio server runs with the plugin's files (it may read or load any of them), so
+	// even a README edit needs a new approval.
+	editByte(t, filepath.Join(src, "README.md"), "notes", "Notes")
+	if s := statusOf(t, home, src, ref); s != "changed" {
+		t.Fatalf("a README edit left the server %s", s)
+	}
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
+	expect(t, "approve after README edit", code, 0, out, errs)
 	editByte(t, filepath.Join(src, "bin/server"), "serving notes", "serving notez")
 	if s := statusOf(t, home, src, ref); s != "changed" {
 		t.Fatalf("after a one-byte change: %s", s)
