@@ -245,6 +245,15 @@ func readDir(dir string, limits fsguard.Limits) ([]File, []model.File, model.Fil
 			return stop
 		}
 		for _, e := range entries {
+			if e.Name == ".git" {
+				// A checkout's .git changes with every commit and easily passes the entry
+				// limit; binding approvals to it would reset them on each commit. It is left
+				// out, and said so, since a tool could still read it.
+				diags = append(diags, model.Diagnostic{Code: "package-vcs-excluded", Severity: model.SeverityWarning, Boundary: model.BoundaryEntry,
+					File: e.Rel, Spec: "splice package",
+					Message: fmt.Sprintf("%s is version-control metadata and is left out of every tool's approval; a tool that reads or imports from it is not covered by what you approve.", e.Rel)})
+				continue
+			}
 			if skippedName(e.Name) {
 				diags = append(diags, model.Diagnostic{Code: "package-file-skipped", Severity: model.SeverityWarning, Boundary: model.BoundaryEntry,
 					File: e.Rel, Spec: "splice package",

@@ -512,3 +512,35 @@ func TestIsArtifactAndPackageDir(t *testing.T) {
 func newPackageForTest() *model.Package {
 	return &model.Package{Format: model.FormatSplice, Name: "test"}
 }
+
+// A package folder that is a git checkout keeps its approvals across commits: .git is
+// left out of the closure, with a warning that a tool reading it is not covered.
+func TestGitMetadataExcluded(t *testing.T) {
+	dir := t.TempDir()
+	copyDir(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+	if err := os.MkdirAll(filepath.Join(dir, ".git", "objects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	before := Load(dir, Options{})
+	if !before.Valid() {
+		t.Fatalf("invalid: %+v", allDiags(before))
+	}
+	warned := false
+	for _, d := range before.Diagnostics {
+		warned = warned || (d.Code == "package-vcs-excluded" && d.Severity == model.SeverityWarning)
+	}
+	if !warned {
+		t.Fatal("no warning that .git is left out")
+	}
+	for _, f := range before.Component(model.KindTool, "hello").Contract.Files {
+		if strings.HasPrefix(f.Path, ".git/") {
+			t.Fatalf(".git file in the closure: %s", f.Path)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/other\n"), 0o644)
+	after := Load(dir, Options{})
+	if a, b := before.Component(model.KindTool, "hello").Contract.MustDigest(), after.Component(model.KindTool, "hello").Contract.MustDigest(); a != b {
+		t.Fatal("a commit (a .git change) changed the tool digest")
+	}
+}
