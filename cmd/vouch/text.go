@@ -66,7 +66,11 @@ func printDiag(w io.Writer, indent string, d model.Diagnostic) {
 	if d.Spec != "" {
 		spec = " (" + d.Spec + ")"
 	}
-	fmt.Fprintf(w, "%s%s %s [%s] %s\n%s  %s%s\n", indent, d.Severity, d.Code, d.Boundary, strings.TrimSpace(loc), indent, safe(d.Message), spec)
+	head := fmt.Sprintf("%s %s [%s]", d.Severity, d.Code, d.Boundary)
+	if loc = strings.TrimSpace(loc); loc != "" {
+		head += " " + loc
+	}
+	fmt.Fprintf(w, "%s%s\n%s  %s%s\n", indent, head, indent, safe(d.Message), spec)
 }
 
 func packageHeader(w io.Writer, p report.Package) {
