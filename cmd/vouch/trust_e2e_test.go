@@ -455,3 +455,22 @@ func TestTrustRoundTripSplice(t *testing.T) {
 	code, out, errs = trustRun(t, home, "check", src, ref)
 	expect(t, "check revoked", code, 1, out, errs)
 }
+
+// "?" and "[" are legal in component names; only "*" reads as a wildcard and is refused.
+func TestRefWithBracketsCanBeApproved(t *testing.T) {
+	home, src := t.TempDir(), t.TempDir()
+	files := map[string]string{}
+	for k, v := range mcpPlugin {
+		files[k] = v
+	}
+	files["mcp.json"] = strings.Replace(files["mcp.json"], `"notes": {"type"`, `"notes[1]?": {"type"`, 1)
+	writeTree(t, src, files)
+	const ref = "notes#mcp-server:notes[1]?"
+	code, out, errs := trustRun(t, home, "approve", "--yes", src, ref)
+	expect(t, "approve a bracketed name", code, 0, out, errs)
+	if s := statusOf(t, home, src, ref); s != "approved" {
+		t.Fatalf("after approve: %s", s)
+	}
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, "notes#mcp-server:*")
+	expect(t, "star stays refused", code, 2, out, errs)
+}

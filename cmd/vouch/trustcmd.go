@@ -74,7 +74,9 @@ type refTarget struct {
 
 // refuseWildcard rejects refs that would stand for more than one component.
 func (a *app) refuseWildcard(ref string) error {
-	if strings.ContainsAny(ref, "*?[") {
+	// vouch never globs; "*" is refused so that "pkg#*" cannot read as a grant of everything.
+	// "?" and "[" are legal in component names (an MCP server may be called "a[1]").
+	if strings.Contains(ref, "*") {
 		return a.fail(2, "wildcard-ref", fmt.Sprintf("%s is a pattern; vouch decides one component at a time, so name each ref as \"vouch status\" prints it.", display.Line(ref)))
 	}
 	if !strings.Contains(ref, "#") || !strings.Contains(ref, ":") {
