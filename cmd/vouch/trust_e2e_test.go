@@ -96,7 +96,7 @@ process.stdout.write(JSON.stringify({ kind: 'add_context', context }));
 }
 
 var mcpPlugin = map[string]string{
-	"plugin.json": `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "notes"}`,
+	"plugin.json": `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "notes", "description": "notes plugin"}`,
 	"mcp.json": `{
   "$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
   "mcpServers": {
@@ -299,19 +299,21 @@ func TestTrustRoundTripMCP(t *testing.T) {
 	code, out, errs = trustRun(t, home, "check", src, ref)
 	expect(t, "check", code, 0, out, errs)
 
-	// A skill is its own component: editing it leaves the server's approval alone.
-	editByte(t, filepath.Join(src, "skills/jot/SKILL.md"), "Jot a note", "Jot one note")
+	// The manifest's description is no part of what the server runs: the approval stays.
+	editByte(t, filepath.Join(src, "plugin.json"), "notes plugin", "Notes plugin")
 	if s := statusOf(t, home, src, ref); s != "approved" {
-		t.Fatalf("a skill edit made the server %s", s)
+		t.Fatalf("a manifest description edit made the server %s", s)
 	}
-	// A stdio server runs with the plugin's files (it may read or load any of them), so
-	// even a README edit needs a new approval.
-	editByte(t, filepath.Join(src, "README.md"), "notes", "Notes")
-	if s := statusOf(t, home, src, ref); s != "changed" {
-		t.Fatalf("a README edit left the server %s", s)
+	// A stdio server runs with the plugin's files (it may read or load any of them, a
+	// skill's script included), so a skill or README edit needs a new approval.
+	for _, edit := range [][3]string{{"skills/jot/SKILL.md", "Jot a note", "Jot one note"}, {"README.md", "notes", "Notes"}} {
+		editByte(t, filepath.Join(src, edit[0]), edit[1], edit[2])
+		if s := statusOf(t, home, src, ref); s != "changed" {
+			t.Fatalf("an edit of %s left the server %s", edit[0], s)
+		}
+		code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
+		expect(t, "approve after editing "+edit[0], code, 0, out, errs)
 	}
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve after README edit", code, 0, out, errs)
 	editByte(t, filepath.Join(src, "bin/server"), "serving notes", "serving notez")
 	if s := statusOf(t, home, src, ref); s != "changed" {
 		t.Fatalf("after a one-byte change: %s", s)

@@ -49,8 +49,8 @@ func digests(t *testing.T, pkg *model.Package) map[string]string {
 }
 
 // TestServerClosureDigest: an approval of a stdio server covers every file it may run,
-// named in a field or not, and nothing that is approved elsewhere (skills) or already in
-// its contract fields (plugin.json, mcp.json).
+// named in a field or not, skills included (a server can load a skill's script), and
+// nothing already in its contract fields (plugin.json, mcp.json).
 func TestServerClosureDigest(t *testing.T) {
 	const js, wrap, wrap2, remote, skill = "mcp-server:js", "mcp-server:wrap", "mcp-server:wrap2", "mcp-server:remote", "skill:notes"
 	dir := closurePlugin(t)
@@ -70,8 +70,9 @@ func TestServerClosureDigest(t *testing.T) {
 		{"new file", func() { writeFile(t, dir+"/package.json", `{"scripts": {}}`) }, []string{js, wrap, wrap2}},
 		{"skill body", func() {
 			writeFile(t, dir+"/skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody v2.\n")
-		}, []string{skill}},
-		{"skill script", func() { writeFile(t, dir+"/skills/notes/scripts/run.sh", "echo v2\n") }, []string{skill}},
+		}, []string{skill, js, wrap, wrap2}},
+		{"skill script", func() { writeFile(t, dir+"/skills/notes/scripts/run.sh", "echo v2\n") }, []string{skill, js, wrap, wrap2}},
+		{"loose file under skills/", func() { writeFile(t, dir+"/skills/loose.js", "require('child_process')\n") }, []string{js, wrap, wrap2}},
 		{"manifest description", func() {
 			writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "two"}`)
 		}, nil},
@@ -92,16 +93,12 @@ func TestServerClosureDigest(t *testing.T) {
 	}
 }
 
-// TestServerClosureContents checks what the closure holds and how links are treated.
+// TestServerClosureContents checks what the closure holds and how links are treated: a
+// link inside is hashed by its target's bytes, a link to a skill adds nothing twice, and
+// a link leading out of the plugin or to nothing blocks the servers (a process follows it).
 func TestServerClosureContents(t *testing.T) {
 	dir := closurePlugin(t)
 	if err := os.Symlink("../server.js", dir+"/lib/alias.js"); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("/etc/hostname", dir+"/lib/outside"); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("missing.js", dir+"/lib/dangling.js"); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink("../skills/notes", dir+"/lib/notes"); err != nil {
@@ -113,25 +110,44 @@ func TestServerClosureContents(t *testing.T) {
 		t.Fatalf("js has no contract: %+v", c)
 	}
 	var paths []string
+	sums := map[string]string{}
 	for _, f := range c.Contract.Files {
 		paths = append(paths, f.Path)
+		sums[f.Path] = f.SHA256
 	}
-	if got, want := strings.Join(paths, " "), "bin/wrap lib/alias.js lib/helper.js server.js"; got != want {
+	if got, want := strings.Join(paths, " "), "bin/wrap lib/alias.js lib/helper.js server.js skills/notes/SKILL.md skills/notes/scripts/run.sh"; got != want {
 		t.Errorf("closure = %s, want %s", got, want)
 	}
-	if c.Contract.Files[1].SHA256 != c.Contract.Files[3].SHA256 {
+	if sums["lib/alias.js"] != sums["server.js"] {
 		t.Errorf("a symlink inside is hashed by its target's bytes: %+v", c.Contract.Files)
 	}
-	for _, code := range []string{"plugin-file-escape", "plugin-file-dangling", "plugin-file-link-skipped"} {
-		if !hasCode(c.Diagnostics, code) {
-			t.Errorf("missing %s; got %v", code, c.Diagnostics)
-		}
+	if !hasCode(c.Diagnostics, "plugin-file-link-skipped") {
+		t.Errorf("missing plugin-file-link-skipped; got %v", c.Diagnostics)
 	}
-	if !strings.Contains(strings.Join(c.Summary, " "), "every file of the plugin except its skills is part of what you approve") {
+	if !strings.Contains(strings.Join(c.Summary, " "), "its skills included, is part of what you approve") {
 		t.Errorf("summary does not say what the approval covers: %q", c.Summary)
 	}
 	if r := pkg.Component(model.KindMCPServer, "remote"); r.Contract == nil || len(r.Contract.Files) != 0 || len(r.Files) != 0 {
 		t.Errorf("remote server contract %+v", r.Contract)
+	}
+
+	for name, target := range map[string]string{"outside": "/etc/hostname", "dangling.js": "missing.js"} {
+		link := dir + "/lib/" + name
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		pkg := Load(dir, Options{})
+		for _, id := range []string{"js", "wrap", "wrap2"} {
+			c := pkg.Component(model.KindMCPServer, id)
+			code := map[string]string{"outside": "plugin-file-escape", "dangling.js": "plugin-file-dangling"}[name]
+			if c.Contract != nil || !hasCode(c.Diagnostics, code) {
+				t.Errorf("%s with lib/%s: contract %v, diagnostics %v", id, name, c.Contract != nil, c.Diagnostics)
+			}
+		}
+		if r := pkg.Component(model.KindMCPServer, "remote"); r.Contract == nil {
+			t.Errorf("lib/%s blocked the remote server, which runs no plugin file", name)
+		}
+		os.Remove(link)
 	}
 }
 

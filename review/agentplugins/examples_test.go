@@ -44,7 +44,7 @@ func TestExamples(t *testing.T) {
 					paths = append(paths, f.Path)
 				}
 				got := strings.Join(paths, " ")
-				if !strings.Contains(got, "templates/notes.md") || !strings.Contains(got, "bin/release-server") || strings.Contains(got, "skills/") {
+				if !strings.Contains(got, "templates/notes.md") || !strings.Contains(got, "bin/release-server") || !strings.Contains(got, "skills/changelog/SKILL.md") || strings.Contains(got, "plugin.json") {
 					t.Errorf("release-notes closure = %s", got)
 				}
 			}

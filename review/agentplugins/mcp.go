@@ -479,7 +479,7 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	} else if resolvedCmd == "" {
 		c.Summary = append(c.Summary, fmt.Sprintf("%s is found on the user's PATH, so that program is outside this package.", command))
 	}
-	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin except its skills is part of what you approve; editing any of them needs a new approval.")
+	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin, its skills included, is part of what you approve (only plugin.json and mcp.json are covered by the fields above); editing any of them needs a new approval.")
 	return c
 }
 

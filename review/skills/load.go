@@ -288,6 +288,10 @@ type CollectOptions struct {
 	// Known holds bytes the caller already read, by slash path: they are hashed from
 	// there, never read again. A nil value means "not read".
 	Known map[string][]byte
+	// LinksBlock makes a symlink that escapes the root, dangles or loops an error that
+	// leaves the list incomplete, for owners that run code: a process follows links that
+	// a client's containment check would refuse, into bytes no approval covers.
+	LinksBlock bool
 	// Skip leaves paths out. It is asked about root-relative paths: each entry directly
 	// below dir (a skipped directory is not listed at all) and the target of each
 	// symlinked directory (a skipped target is not walked), so it must answer for a
@@ -332,12 +336,18 @@ func CollectFiles(root *fsguard.Root, dir string, o CollectOptions) ([]model.Fil
 	visit = func(e fsguard.Entry, err error) error {
 		if err != nil {
 			switch fsguard.CodeOf(err) {
-			case fsguard.CodeEscape:
-				add(model.SeverityWarning, model.BoundaryEntry, "-file-escape", e.Rel, "%s is a symlink that leads outside the package root; it is left out of %s and must not be read", e.Rel, o.Owner)
-			case fsguard.CodeDangling:
-				add(model.SeverityWarning, model.BoundaryEntry, "-file-dangling", e.Rel, "%s is a symlink to a path that does not exist; it is left out of %s", e.Rel, o.Owner)
-			case fsguard.CodeLoop:
-				add(model.SeverityWarning, model.BoundaryEntry, "-file-loop", e.Rel, "%s is a symlink loop; it is left out of %s", e.Rel, o.Owner)
+			case fsguard.CodeEscape, fsguard.CodeDangling, fsguard.CodeLoop:
+				what := map[fsguard.Code]string{
+					fsguard.CodeEscape:   "a symlink that leads outside the package root",
+					fsguard.CodeDangling: "a symlink to a path that does not exist",
+					fsguard.CodeLoop:     "a symlink loop",
+				}[fsguard.CodeOf(err)]
+				code := map[fsguard.Code]string{fsguard.CodeEscape: "-file-escape", fsguard.CodeDangling: "-file-dangling", fsguard.CodeLoop: "-file-loop"}[fsguard.CodeOf(err)]
+				if o.LinksBlock {
+					add(model.SeverityError, model.BoundaryComponent, code, e.Rel, "%s is %s; a process would follow it to bytes %s cannot bind, so no approval can be given until it is removed", e.Rel, what, o.Owner)
+				} else {
+					add(model.SeverityWarning, model.BoundaryEntry, code, e.Rel, "%s is %s; it is left out of %s and must not be read", e.Rel, what, o.Owner)
+				}
 			case fsguard.CodeTooDeep, fsguard.CodeTooMany, fsguard.CodeTotalExceeded:
 				limit(e.Rel, err)
 			default:
@@ -380,7 +390,7 @@ func CollectFiles(root *fsguard.Root, dir string, o CollectOptions) ([]model.Fil
 				return nil
 			}
 			if skip(real) {
-				add(model.SeverityInfo, model.BoundaryEntry, "-file-link-skipped", e.Rel, "%s is a symlink to %s, which is not part of %s; it is not walked", e.Rel, real, o.Owner)
+				add(model.SeverityInfo, model.BoundaryEntry, "-file-link-skipped", e.Rel, "%s is a symlink to %s, which %s covers by other means or leaves out; it is not walked again", e.Rel, real, o.Owner)
 				return nil
 			}
 			inside := skillReal == "." || strings.HasPrefix(real, skillReal+"/")
@@ -403,9 +413,11 @@ func CollectFiles(root *fsguard.Root, dir string, o CollectOptions) ([]model.Fil
 	walk = func(rel string) error { return root.Walk(rel, visit) }
 	top := walk
 	if o.Skip != nil {
-		// fsguard.Walk has no way to prune a subtree, so the first level is listed here
-		// and each kept directory walked: a skipped directory is never listed.
-		top = func(rel string) error {
+		// fsguard.Walk has no way to prune a subtree, so with Skip every level is listed
+		// here and each kept directory walked the same way: a skipped one is never listed.
+		var pruned func(rel string) error
+		top = func(rel string) error { return pruned(rel) }
+		pruned = func(rel string) error {
 			entries, errs, err := root.ReadDir(rel)
 			if err != nil {
 				return err
@@ -427,7 +439,7 @@ func CollectFiles(root *fsguard.Root, dir string, o CollectOptions) ([]model.Fil
 					}
 					continue
 				}
-				if err := walk(e.Rel); err != nil {
+				if err := pruned(e.Rel); err != nil {
 					return err
 				}
 			}
