@@ -245,10 +245,12 @@ func readDir(dir string, limits fsguard.Limits) ([]File, []model.File, model.Fil
 			return stop
 		}
 		for _, e := range entries {
-			if e.Name == ".git" {
+			if e.Rel == ".git" && e.Type == fsguard.TypeDir && !e.Symlink {
 				// A checkout's .git changes with every commit and easily passes the entry
-				// limit; binding approvals to it would reset them on each commit. It is left
-				// out, and said so, since a tool could still read it.
+				// limit; binding approvals to it would reset them on each commit. Only the
+				// package root's real .git directory is left out, and said so, since a tool
+				// could still read it; a nested .git or a symlinked one is bound like any
+				// other hidden entry (or refused, for a link).
 				diags = append(diags, model.Diagnostic{Code: "package-vcs-excluded", Severity: model.SeverityWarning, Boundary: model.BoundaryEntry,
 					File: e.Rel, Spec: "splice package",
 					Message: fmt.Sprintf("%s is version-control metadata and is left out of every tool's approval; a tool that reads or imports from it is not covered by what you approve.", e.Rel)})

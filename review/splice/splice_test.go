@@ -544,3 +544,40 @@ func TestGitMetadataExcluded(t *testing.T) {
 		t.Fatal("a commit (a .git change) changed the tool digest")
 	}
 }
+
+// Only the root's real .git directory is left out: a nested .git, or a .git that is a
+// symlink, cannot hide code from the approval.
+func TestGitExclusionIsNarrow(t *testing.T) {
+	dir := t.TempDir()
+	copyDir(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+	if err := os.MkdirAll(filepath.Join(dir, "tools", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "tools", ".git", "helper.js"), []byte("export default 1;\n"), 0o644)
+	pkg := Load(dir, Options{})
+	found := false
+	for _, f := range pkg.Component(model.KindTool, "hello").Contract.Files {
+		found = found || f.Path == "tools/.git/helper.js"
+	}
+	if !found {
+		t.Fatal("a nested .git was left out of the closure")
+	}
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "payload.js"), []byte("export default 2;\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(dir, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	pkg = Load(dir, Options{})
+	if pkg.Valid() || !hasCodeIn(allDiags(pkg), "package-symlink") {
+		t.Fatalf("a symlinked .git was not refused: %+v", allDiags(pkg))
+	}
+}
+
+func hasCodeIn(ds []model.Diagnostic, code string) bool {
+	for _, d := range ds {
+		if d.Code == code {
+			return true
+		}
+	}
+	return false
+}
