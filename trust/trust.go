@@ -474,7 +474,11 @@ func blockReason(pkg *model.Package, c *model.Component) string {
 	}
 	for _, d := range pkg.Diagnostics {
 		if d.IsError() && (d.Boundary == model.BoundaryPackage || d.Boundary == model.BoundarySource) {
-			return "The package is invalid: " + strings.TrimSuffix(d.Message, ".") + "."
+			msg := strings.TrimSuffix(d.Message, ".") + "."
+			if strings.HasPrefix(msg, "The package") {
+				return msg
+			}
+			return "The package is invalid: " + msg
 		}
 	}
 	for _, r := range pkg.Members {
@@ -494,6 +498,13 @@ func blockReason(pkg *model.Package, c *model.Component) string {
 		}
 		if len(c.DependsOn) > 0 {
 			return "It cannot be approved until " + strings.Join(c.DependsOn, ", ") + " is valid: its contract includes that component's digest."
+		}
+		// A runnable component without a contract (its file list could not be completed)
+		// is blocked for the reason its own errors give, never shown as inert.
+		for _, d := range c.Diagnostics {
+			if d.IsError() {
+				return "It cannot be approved: " + strings.TrimSuffix(d.Message, ".") + "."
+			}
 		}
 		return "Nothing to approve: the component has no contract."
 	}

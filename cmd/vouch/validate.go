@@ -70,8 +70,9 @@ func (a *app) statusCommand() *cobra.Command {
 Decisions are read from the personal ledger (<home>/ledger.toml) and a team ledger
 (.vouch/ledger.toml in the source's repository, or --ledger FILE); personal decisions win.
 
-Exit status: 0 when the report was printed (with --require-approved: only when every component
-that can be approved is approved); 1 otherwise; 2 usage error or missing path.`,
+Exit status: 0 when the report was printed; with --require-approved, 0 only when packages were
+found, every one is valid, and every component is approved (extensions, members and
+dependencies are inert data and need no approval); 1 otherwise; 2 usage error or missing path.`,
 		Example: `  vouch status examples
   vouch status --json --require-approved ./my-plugin   # a CI gate`,
 		Args: cobra.MinimumNArgs(1),
@@ -90,7 +91,7 @@ that can be approved is approved); 1 otherwise; 2 usage error or missing path.`,
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json)")
 	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references")
 	cmd.Flags().StringVar(&o.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml in the source's repository)")
-	cmd.Flags().BoolVar(&requireApproved, "require-approved", false, "exit 1 unless every component that can be approved is approved")
+	cmd.Flags().BoolVar(&requireApproved, "require-approved", false, "exit 1 unless packages were found, all are valid and every runnable component is approved (a CI gate)")
 	return cmd
 }
 
@@ -246,13 +247,22 @@ func blockedReason(p *model.Package, c *model.Component) string {
 	}
 }
 
+// allApproved is the CI gate: a valid report (something found, nothing rejected or
+// invalid) in which every component is approved, except inert data that no client runs.
 func allApproved(rep *report.Report) bool {
+	if !rep.Valid {
+		return false
+	}
 	for _, p := range rep.Packages {
 		for _, c := range p.Components {
-			inert := c.Digest == "" && c.Validity == string(model.Valid)
-			if c.Authorization != model.Approved && !inert {
-				return false
+			if c.Authorization == model.Approved {
+				continue
 			}
+			switch model.Kind(c.Kind) {
+			case model.KindExtension, model.KindMember, model.KindDependency:
+				continue // inert: nothing of it runs, so nothing is approved
+			}
+			return false
 		}
 	}
 	return true

@@ -214,3 +214,35 @@ func TestFailEscapesPackageText(t *testing.T) {
 		}
 	}
 }
+
+// The CI gate fails when there is nothing to gate, when a package is rejected or invalid,
+// and when a runnable component is blocked (it cannot be approved, so it is not).
+func TestRequireApprovedFailsClosed(t *testing.T) {
+	home := t.TempDir()
+	empty := t.TempDir()
+	for _, src := range []string{empty, "../../examples/agent-plugins/broken-manifest", "../../examples/splice/hostile-symlink.tar.gz"} {
+		if code, _, _ := runVouch(t, home, "status", "--require-approved", src); code != 1 {
+			t.Errorf("%s: status --require-approved exit %d, want 1", src, code)
+		}
+	}
+	// A stdio server whose file list a limit cut short is blocked, not inert.
+	src := filepath.Join(t.TempDir(), "p")
+	writeTree(t, src, mcpPlugin)
+	big := filepath.Join(src, "assets", "big.bin")
+	if err := os.MkdirAll(filepath.Dir(big), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(70 << 20) // over the 64 MiB per-file limit, sparse
+	f.Close()
+	code, out, _ := runVouch(t, home, "status", "--require-approved", src)
+	if code != 1 {
+		t.Fatalf("a blocked stdio server passed the gate:\n%s", out)
+	}
+	if strings.Contains(out, "Nothing to approve") {
+		t.Fatalf("a runnable server was called inert:\n%s", out)
+	}
+}
