@@ -106,6 +106,10 @@ func Open(opts Options, paths ...string) (*Result, error) {
 type job struct {
 	format model.Format
 	path   string
+	// only keeps just the package rooted there: a Dalo package directory given on its own
+	// (plugins/<name>, the path reports print) is loaded with its source, which resolves
+	// its references, and reported alone.
+	only string
 }
 
 func (j job) load(opts Options) []*model.Package {
@@ -113,7 +117,17 @@ func (j job) load(opts Options) []*model.Package {
 	case model.FormatAgentPlugins:
 		return []*model.Package{agentplugins.Load(j.path, agentplugins.Options{DataDir: opts.DataDir, Limits: opts.Limits})}
 	case model.FormatDalo:
-		return dalo.Load(j.path, dalo.Options{SourceID: opts.SourceID, Limits: opts.Limits})
+		pkgs := dalo.Load(j.path, dalo.Options{SourceID: opts.SourceID, Limits: opts.Limits})
+		if j.only == "" {
+			return pkgs
+		}
+		var kept []*model.Package
+		for _, p := range pkgs {
+			if p.Root == j.only {
+				kept = append(kept, p)
+			}
+		}
+		return kept
 	case model.FormatSplice:
 		return []*model.Package{splice.Load(j.path, splice.Options{Limits: opts.Limits})}
 	}
@@ -154,6 +168,9 @@ func detectDir(path string) model.Format {
 func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 	if f := detect(p, opts.Limits); f != "" {
 		return []job{{format: f, path: p}}, nil
+	}
+	if src, root, ok := daloPackageDir(p); ok {
+		return []job{{format: model.FormatDalo, path: src, only: root}}, nil
 	}
 	st, err := os.Stat(p)
 	if err != nil || !st.IsDir() {
@@ -207,4 +224,25 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 func looksLikeArtifact(name string) bool {
 	n := strings.ToLower(name)
 	return strings.HasSuffix(n, ".tar.gz") || strings.HasSuffix(n, ".tgz") || strings.HasSuffix(n, ".json")
+}
+
+// daloPackageDir recognises <source>/plugins/<name> holding PLUGIN.toml and returns the
+// source and the package root as the loader reports it (absolute, symlinks resolved).
+func daloPackageDir(p string) (source, root string, ok bool) {
+	if _, err := os.Lstat(filepath.Join(p, "PLUGIN.toml")); err != nil {
+		return "", "", false
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", "", false
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil || filepath.Base(filepath.Dir(real)) != "plugins" {
+		return "", "", false
+	}
+	src := filepath.Dir(filepath.Dir(real))
+	if !dalo.IsSource(src) {
+		return "", "", false
+	}
+	return src, real, true
 }

@@ -93,3 +93,20 @@ func TestUnrecognizedFile(t *testing.T) {
 		t.Fatalf("diagnostics %+v", res.Diagnostics)
 	}
 }
+
+// A Dalo package directory (the path reports print) can be given on its own: it is loaded
+// with its source, so its references resolve, and reported alone.
+func TestDaloPackageDirectoryAsSource(t *testing.T) {
+	res, err := Open(Options{}, "../examples/dalo/security-review/plugins/guardrails")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Packages) != 1 || res.Packages[0].Name != "guardrails" {
+		t.Fatalf("packages: %d %+v", len(res.Packages), res.Diagnostics)
+	}
+	for _, r := range res.Packages[0].Dependencies {
+		if r.Ref == "plugin:base" && r.Status != "resolved" {
+			t.Fatalf("a same-source dependency did not resolve: %+v", r)
+		}
+	}
+}
