@@ -24,6 +24,7 @@ type app struct {
 	stdin          io.Reader
 	home           string // --home
 	jsonErrors     bool   // set by commands running under --json
+	sourceID       string // --source-id of approve, revoke, diff and check (Dalo references)
 }
 
 func main() {

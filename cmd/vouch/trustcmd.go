@@ -35,8 +35,12 @@ func (a *app) decideCommand(action trust.Action) *cobra.Command {
 		Long: `Shows exactly what will be ` + map[trust.Action]string{trust.ActionApprove: "granted", trust.ActionRevoke: "withdrawn"}[action] + ` (contract, files and hashes) and asks
 for "y". Without a terminal, --yes is required and the decision is recorded as made by
 automation. REF is a component's ref as "vouch status" prints it: <package>#<kind>:<id>;
-wildcards are refused. Approving a hook needs its tool approved first (or in the same
-command). Decisions go to the personal ledger in the vouch home, or to FILE with --ledger.`,
+"*" is refused: every decision names one component. ` + map[trust.Action]string{
+			trust.ActionApprove: `Approving a hook needs its tool
+approved first (or in the same command).`,
+			trust.ActionRevoke: `Revoking a tool lists the hooks that
+lose their approved tool.`}[action] + ` Decisions go to the personal ledger in the vouch home, or to
+FILE with --ledger.`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.decide(action, args[0], args[1:], note, ledger, yes)
@@ -45,6 +49,7 @@ command). Decisions go to the personal ledger in the vouch home, or to FILE with
 	cmd.Flags().StringVar(&note, "note", "", "note recorded with the decision")
 	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask; required without a terminal (recorded as automation)")
 	cmd.Flags().StringVar(&ledger, "ledger", "", "record the decision in this team ledger instead of the personal ledger")
+	cmd.Flags().StringVar(&a.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
 	return cmd
 }
 
@@ -63,7 +68,7 @@ func (a *app) openTrust(ledger string) (*trust.Trust, error) {
 
 // loadSource runs review.Open on one source; a missing path is exit 2.
 func (a *app) loadSource(t *trust.Trust, source string) (*review.Result, error) {
-	return a.load([]string{source}, loadOptions{})
+	return a.load([]string{source}, loadOptions{sourceID: a.sourceID})
 }
 
 type refTarget struct {
@@ -338,6 +343,7 @@ matches, 1 otherwise.`,
 		},
 	}
 	cmd.Flags().StringVar(&ledger, "ledger", "", ledgerFlagHelp)
+	cmd.Flags().StringVar(&a.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
 	return cmd
 }
 
@@ -470,6 +476,7 @@ dispatch a tool or hook.`,
 		},
 	}
 	cmd.Flags().StringVar(&ledger, "ledger", "", ledgerFlagHelp)
+	cmd.Flags().StringVar(&a.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
 	return cmd
 }
 
