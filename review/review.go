@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"vouch/model"
 	"vouch/review/agentplugins"
@@ -57,49 +55,17 @@ type Result struct {
 }
 
 // Open reviews each path. A missing path is an error (usage: exit 2); everything else,
-// however hostile, becomes diagnostics.
+// however hostile, becomes diagnostics. It is Stream with every batch kept.
 func Open(opts Options, paths ...string) (*Result, error) {
-	opts = opts.withDefaults()
-	for _, p := range paths {
-		if _, err := os.Lstat(p); err != nil {
-			return nil, fmt.Errorf("%w: %s", ErrNotFound, p)
-		}
-	}
 	res := &Result{}
-	var jobs []job
-	for _, p := range paths {
-		found, diags := discover(p, opts)
-		res.Diagnostics = append(res.Diagnostics, diags...)
-		if len(found) == 0 && len(diags) == 0 {
-			res.Diagnostics = append(res.Diagnostics, model.Diagnostic{
-				Code: "no-packages", Severity: model.SeverityError, Boundary: model.BoundarySource,
-				File: p, Message: fmt.Sprintf("No Agent Plugins, Dalo or Splice package was found in %s (searched %d directory levels).", p, opts.SearchDepth),
-			})
-		}
-		jobs = append(jobs, found...)
+	diags, err := Stream(opts, paths, func(batch []*model.Package) bool {
+		res.Packages = append(res.Packages, batch...)
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
-	// Packages are independent: load them concurrently, keep the discovery order. Loading
-	// is CPU work (parsing, hashing) between short syscalls, so two loads per core keep
-	// every core busy while one waits on the file system; more only add memory.
-	out := make([][]*model.Package, len(jobs))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
-	for i, j := range jobs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			out[i] = j.load(opts)
-		}()
-	}
-	wg.Wait()
-	for _, pkgs := range out {
-		for _, p := range pkgs {
-			p.SortComponents()
-			res.Packages = append(res.Packages, p)
-		}
-	}
+	res.Diagnostics = diags
 	return res, nil
 }
 

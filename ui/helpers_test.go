@@ -107,7 +107,7 @@ func newTestModel(t testing.TB, pkgs []*model.Package, w, h int) *Model {
 // batches and chained commands. Quit and unknown runtime messages are dropped.
 func run(t testing.TB, m *Model, cmd tea.Cmd) {
 	t.Helper()
-	for depth := 0; cmd != nil && depth < 20; depth++ {
+	for depth := 0; cmd != nil && depth < 200; depth++ {
 		msg := runTimed(cmd)
 		cmd = nil
 		switch msg := msg.(type) {

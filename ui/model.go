@@ -11,9 +11,12 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"vouch/model"
 	"vouch/review"
@@ -91,8 +94,15 @@ type Model struct {
 	common *common
 
 	width, height int
-	loaded        bool
+	loaded        bool // the first batch (or a load error) arrived
 	loadErr       error
+	// loading is true while a source streams in: more batches will follow.
+	loading bool
+	// loadGen numbers loads; a batch from an earlier load (before R) is dropped.
+	loadGen int
+	// reselect is what was selected before a reload, until the batch holding it arrives.
+	reselect  *selTarget
+	reloading bool // the load in progress is a reload: say so when it ends
 
 	tree   *treePane
 	detail *detailPane
@@ -136,13 +146,19 @@ func New(opts Options) *Model {
 
 // Messages returned by commands.
 type (
+	// loadedMsg is one batch of a load: the first replaces what is shown, the others
+	// append. next waits for the following batch; it is nil on the last one.
 	loadedMsg struct {
+		gen         int
+		first, last bool
 		pkgs        []*model.Package
-		sourceDiags []model.Diagnostic
+		sourceDiags []model.Diagnostic // on the last batch
 		status      map[*model.Package]map[string]trust.Status
-		active      map[string]int
+		active      map[string]int // on the first batch
 		err         error
 		trustErr    error
+		stream      *loadStream
+		next        tea.Cmd
 	}
 	explainedMsg struct {
 		action trust.Action
@@ -166,30 +182,141 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(tea.RequestBackgroundColor, m.loadCmd())
 }
 
+// loadCmd starts a load. Sources stream in: the command returns the first packages
+// rated as soon as they are loaded, with a command that waits for the next batch, so the
+// console draws a large source long before its last package is read.
 func (m *Model) loadCmd() tea.Cmd {
-	opts, box := m.opts, m.trust
+	m.loadGen++
+	gen, opts, box := m.loadGen, m.opts, m.trust
 	return func() tea.Msg {
-		msg := loadedMsg{pkgs: opts.Packages, sourceDiags: opts.SourceDiagnostics}
-		if msg.pkgs == nil {
-			res, err := review.Open(review.Options{DataDir: dataDir(opts.Home)}, opts.Sources...)
-			if err != nil {
-				msg.err = err
-				return msg
-			}
-			msg.pkgs, msg.sourceDiags = res.Packages, res.Diagnostics
+		msg := loadedMsg{gen: gen, first: true}
+		var s *loadStream
+		if opts.Packages == nil {
+			// Loading starts before the ledger is opened: they overlap.
+			s = startStream(review.Options{DataDir: dataDir(opts.Home)}, opts.Sources)
 		}
 		t, err := trust.Open(trust.Options{Home: opts.Home})
+		box.mu.Lock()
 		if err != nil {
 			msg.trustErr = err
-			msg.status = map[*model.Package]map[string]trust.Status{}
+		} else {
+			box.t = t
+			msg.active = activeCounts(t)
+		}
+		box.mu.Unlock()
+		if s == nil {
+			msg.last, msg.pkgs, msg.sourceDiags = true, opts.Packages, opts.SourceDiagnostics
+			msg.status = evaluate(box, msg.pkgs)
 			return msg
 		}
-		box.mu.Lock()
-		box.t = t
-		msg.status = evaluateAll(t, msg.pkgs)
-		msg.active = activeCounts(t)
-		box.mu.Unlock()
+		return s.batch(msg, box, firstBatch, firstWait)
+	}
+}
+
+// The first batch is drawn once it fills a screen (firstBatch packages) or firstWait has
+// passed, whichever comes first; later batches come every batchWait at most: each one
+// redraws the tree, so they arrive a few times a second, not once per package.
+const (
+	firstBatch = 32
+	firstWait  = 30 * time.Millisecond
+	batchWait  = 40 * time.Millisecond
+)
+
+// nextCmd waits for the batch after msg.
+func (s *loadStream) nextCmd(gen int, box *trustBox) tea.Cmd {
+	return func() tea.Msg { return s.batch(loadedMsg{gen: gen}, box, math.MaxInt, batchWait) }
+}
+
+// batch fills msg with the next packages of the stream, rated by trust.
+func (s *loadStream) batch(msg loadedMsg, box *trustBox, enough int, wait time.Duration) tea.Msg {
+	msg.stream = s
+	msg.pkgs, msg.sourceDiags, msg.err, msg.last = s.take(enough, wait)
+	if msg.err != nil {
 		return msg
+	}
+	msg.status = evaluate(box, msg.pkgs)
+	if !msg.last {
+		msg.next = s.nextCmd(msg.gen, box)
+	}
+	return msg
+}
+
+// evaluate rates pkgs with the open ledger; without one every status stays unknown.
+func evaluate(box *trustBox, pkgs []*model.Package) map[*model.Package]map[string]trust.Status {
+	box.mu.Lock()
+	defer box.mu.Unlock()
+	if box.t == nil {
+		return map[*model.Package]map[string]trust.Status{}
+	}
+	return evaluateAll(box.t, pkgs)
+}
+
+// loadStream runs review.Stream on its own goroutine and keeps what it emitted until a
+// command takes it: the loaders never wait for the console.
+type loadStream struct {
+	mu      sync.Mutex
+	pending []*model.Package
+	done    bool
+	diags   []model.Diagnostic
+	err     error
+	notify  chan struct{} // capacity 1: "something changed"
+	stopped atomic.Bool
+	ended   chan struct{} // closed when review.Stream has returned
+}
+
+func startStream(opts review.Options, sources []string) *loadStream {
+	s := &loadStream{notify: make(chan struct{}, 1), ended: make(chan struct{})}
+	go func() {
+		defer close(s.ended)
+		diags, err := review.Stream(opts, sources, func(b []*model.Package) bool {
+			s.mu.Lock()
+			s.pending = append(s.pending, b...)
+			s.mu.Unlock()
+			s.signal()
+			return !s.stopped.Load()
+		})
+		s.mu.Lock()
+		s.diags, s.err, s.done = diags, err, true
+		s.mu.Unlock()
+		s.signal()
+	}()
+	return s
+}
+
+func (s *loadStream) signal() {
+	select {
+	case s.notify <- struct{}{}:
+	default:
+	}
+}
+
+// stop asks the stream to start no further package (a reload replaced it).
+func (s *loadStream) stop() { s.stopped.Store(true) }
+
+// take returns every pending package once the stream has ended, at least enough are
+// pending, or wait has passed and some are. last is true once the stream has ended and
+// nothing is left.
+func (s *loadStream) take(enough int, wait time.Duration) (pkgs []*model.Package, diags []model.Diagnostic, err error, last bool) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	waited := false
+	for {
+		s.mu.Lock()
+		n := len(s.pending)
+		if s.done || n >= enough || (waited && n > 0) {
+			pkgs, s.pending = s.pending, nil
+			if s.done {
+				diags, err, last = s.diags, s.err, true
+			}
+			s.mu.Unlock()
+			return pkgs, diags, err, last
+		}
+		s.mu.Unlock()
+		select {
+		case <-s.notify:
+		case <-timer.C:
+			waited = true
+		}
 	}
 }
 
@@ -272,37 +399,75 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// selTarget names a selection by what it is, not by its position.
+type selTarget struct {
+	root string
+	kind model.Kind // "" for a package row
+	id   string
+}
+
+// onLoaded takes one batch of a load: the first replaces what is shown, later ones append
+// without moving the selection.
 func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
-	m.loaded = true
-	if msg.err != nil {
-		m.loadErr = msg.err
+	if msg.gen != m.loadGen {
+		if msg.stream != nil {
+			msg.stream.stop()
+		}
 		return nil
 	}
-	// On a reload, the selection is found again by what it names, not by its position.
-	prevRoot, prevKind, prevID, reloading := "", model.Kind(""), "", m.data.pkgs != nil
-	if p, c, _, ok := m.selection(); ok {
-		prevRoot = p.Root
-		if c != nil {
-			prevKind, prevID = c.Kind, c.ID
-		}
+	m.loaded = true
+	if msg.err != nil {
+		m.loadErr, m.loading = msg.err, false
+		return nil
 	}
-	m.data.pkgs, m.data.sourceDiags, m.data.status, m.data.active = msg.pkgs, msg.sourceDiags, msg.status, msg.active
-	if m.data.status == nil {
+	if msg.first {
+		// On a reload, the selection is found again by what it names, when the batch
+		// holding it arrives.
+		m.reloading, m.reselect = m.data.pkgs != nil, nil
+		if p, c, _, ok := m.selection(); ok {
+			m.reselect = &selTarget{root: p.Root}
+			if c != nil {
+				m.reselect.kind, m.reselect.id = c.Kind, c.ID
+			}
+		}
+		m.data.pkgs, m.data.sourceDiags, m.data.active = nil, nil, msg.active
 		m.data.status = map[*model.Package]map[string]trust.Status{}
+		m.tree.setItems(nil)
+		m.detail.invalidateRendering()
+	}
+	m.loading = !msg.last
+	prev, hadSel := m.tree.selected()
+	m.data.pkgs = append(m.data.pkgs, msg.pkgs...)
+	for p, st := range msg.status {
+		m.data.status[p] = st
+	}
+	if msg.last {
+		m.data.sourceDiags = msg.sourceDiags
 	}
 	m.tree.setItems(itemsFor(m.data.pkgs))
-	if prevRoot != "" {
-		m.tree.selectItem(findItem(m.data.pkgs, prevRoot, prevKind, prevID))
+	if r := m.reselect; r != nil {
+		if it := findItem(m.data.pkgs, r.root, r.kind, r.id); it.pkg >= 0 {
+			m.tree.selectItem(it)
+			m.reselect = nil
+		}
 	}
-	m.detail.invalidateRendering()
 	m.recount()
-	if reloading {
-		m.setFlash(fmt.Sprintf("Reloaded: %d packages, %d changed since approval.", m.nPackages, m.nChanged), false)
+	if msg.last {
+		m.reselect = nil
+		if m.reloading {
+			m.reloading = false
+			m.setFlash(fmt.Sprintf("Reloaded: %d packages, %d changed since approval.", m.nPackages, m.nChanged), false)
+		}
 	}
 	if msg.trustErr != nil {
 		m.setFlash("Could not open the trust ledger: "+msg.trustErr.Error(), true)
 	}
-	return m.selectionChanged()
+	cur, hasSel := m.tree.selected()
+	if msg.first || cur != prev || hasSel != hadSel {
+		return tea.Batch(m.selectionChanged(), msg.next)
+	}
+	m.updateKeys()
+	return msg.next
 }
 
 // findItem returns the row of the component (or, with an empty kind, the package) at root.
@@ -471,6 +636,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	k := &m.keys
 	m.flash = ""
+	// A key pressed while a reload streams in: the person has taken over the selection.
+	m.reselect = nil
 	switch {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
@@ -752,9 +919,16 @@ func (m *Model) headerView() string {
 	s := &m.styles
 	src := display.Line(strings.Join(m.opts.Sources, " "))
 	var parts []string
-	if !m.loaded {
+	switch {
+	case !m.loaded:
 		parts = append(parts, "loading…")
-	} else {
+	case m.loading:
+		parts = append(parts,
+			"loading… "+plural(m.nPackages, "package")+" so far",
+			fmt.Sprintf("%d need review", m.nReview),
+			fmt.Sprintf("%d changed", m.nChanged),
+			fmt.Sprintf("%d invalid", m.nInvalid))
+	default:
 		parts = append(parts,
 			plural(m.nPackages, "package"),
 			fmt.Sprintf("%d need review", m.nReview),
