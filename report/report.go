@@ -164,14 +164,16 @@ func WriteJSON(w io.Writer, v any) error {
 	return err
 }
 
-// escapeInvisible rewrites runes that terminals interpret or hide. It only ever touches
-// characters inside JSON strings, because JSON syntax itself is ASCII.
+// escapeInvisible rewrites runes that terminals interpret or hide (model.IsHiddenRune, the
+// definition the console uses too). It only ever touches characters inside JSON strings:
+// JSON syntax is ASCII, and the encoder already escaped every C0 control but its own
+// newlines, which IsHiddenRune lets through.
 func escapeInvisible(b []byte) []byte {
 	var out bytes.Buffer
 	out.Grow(len(b))
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
-		if needsEscape(r) {
+		if model.IsHiddenRune(r) {
 			if r > 0xFFFF {
 				r1, r2 := surrogates(r)
 				fmt.Fprintf(&out, `\u%04x\u%04x`, r1, r2)
@@ -189,18 +191,4 @@ func escapeInvisible(b []byte) []byte {
 func surrogates(r rune) (rune, rune) {
 	r -= 0x10000
 	return 0xD800 + (r>>10)&0x3FF, 0xDC00 + r&0x3FF
-}
-
-func needsEscape(r rune) bool {
-	switch {
-	case r == 0x7F, r >= 0x80 && r <= 0x9F: // DEL, C1 (0x9B is an 8-bit CSI)
-		return true
-	case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2060 && r <= 0x206F:
-		return true
-	case r == 0x2028, r == 0x2029, r == 0xFEFF, r == 0x00AD, r == 0x061C, r == 0x180E:
-		return true
-	case r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0000 && r <= 0xE0FFF:
-		return true
-	}
-	return false
 }

@@ -126,6 +126,15 @@ func ResolveHome(flag string) (string, error) {
 	return filepath.Join(h, ".local", "share", "vouch"), nil
 }
 
+// DataDir is where ${PLUGIN_DATA} points for display: <home>/data, one directory per
+// plugin below it. Nothing creates it during review.
+func DataDir(home string) string {
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, "data")
+}
+
 // Open opens the ledgers (creating nothing until the first write). A personal or explicit
 // team ledger that does not parse is an error wrapping ErrDamagedLedger.
 func Open(opts Options) (*Trust, error) {
@@ -809,16 +818,7 @@ func (t *Trust) Approve(pkg *model.Package, comp *model.Component, o DecideOptio
 	if err != nil {
 		return Decision{}, fmt.Errorf("%s cannot be approved: %w", ref, err)
 	}
-	path, err := t.target(pkg, o)
-	if err != nil {
-		return Decision{}, err
-	}
-	d, err := t.newDecision(pkg, ref, ActionApprove, digest, o)
-	if err != nil {
-		return Decision{}, err
-	}
-
-	unlock, err := lockHome(t.opts.Home)
+	path, d, unlock, err := t.begin(pkg, ref, ActionApprove, digest, o)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -864,15 +864,7 @@ func (t *Trust) Revoke(pkg *model.Package, comp *model.Component, o DecideOption
 	if comp.Contract != nil {
 		digest = comp.Contract.MustDigest()
 	}
-	path, err := t.target(pkg, o)
-	if err != nil {
-		return Decision{}, err
-	}
-	d, err := t.newDecision(pkg, ref, ActionRevoke, digest, o)
-	if err != nil {
-		return Decision{}, err
-	}
-	unlock, err := lockHome(t.opts.Home)
+	path, d, unlock, err := t.begin(pkg, ref, ActionRevoke, digest, o)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -882,6 +874,21 @@ func (t *Trust) Revoke(pkg *model.Package, comp *model.Component, o DecideOption
 	}
 	d.Ledger = t.origin(path)
 	return d, nil
+}
+
+// begin prepares a decision for the ledger it goes to and takes the home's lock; the
+// caller records it (or not) and then calls unlock.
+func (t *Trust) begin(pkg *model.Package, ref string, action Action, digest string, o DecideOptions) (path string, d Decision, unlock func(), err error) {
+	if path, err = t.target(pkg, o); err != nil {
+		return "", Decision{}, nil, err
+	}
+	if d, err = t.newDecision(pkg, ref, action, digest, o); err != nil {
+		return "", Decision{}, nil, err
+	}
+	if unlock, err = lockHome(t.opts.Home); err != nil {
+		return "", Decision{}, nil, err
+	}
+	return path, d, unlock, nil
 }
 
 func (t *Trust) origin(path string) string {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"vouch/model"
-	"vouch/review/skills"
 	"vouch/trust"
 	"vouch/ui/display"
 
@@ -491,7 +490,7 @@ func (d *detailPane) content(b *textBuilder) tea.Cmd {
 	}
 	escaped, n := display.Escape(c.Body)
 	b.hidden += n
-	slow := skills.SlowToRender(c.Body)
+	slow := d.c.data.slowToRender(c)
 	if slow != "" {
 		b.line(s.Warn.Render("Shown as raw text only: " + slow + ", a shape that makes markdown renderers take minutes."))
 	}

@@ -52,12 +52,29 @@ const (
 // data is what the console shows: packages and their statuses. Statuses are kept per
 // package: one source may hold several packages with the same name (and so the same refs).
 type data struct {
+	// slowRender caches skills.SlowToRender per body: the key state asks on every key
+	// press, and scanning a large body each time is work the answer never needs again.
+	slowRender map[*model.Component]string
+
 	pkgs        []*model.Package
 	sourceDiags []model.Diagnostic
 	status      map[*model.Package]map[string]trust.Status
 	// active counts, per instruction ref, the files the ledger has it active in: x on an
 	// active instruction removes its block instead of revoking an approval.
 	active map[string]int
+}
+
+// slowToRender says why c's body must not be handed to a markdown renderer ("" if it may).
+func (d *data) slowToRender(c *model.Component) string {
+	why, ok := d.slowRender[c]
+	if !ok {
+		why = skills.SlowToRender(c.Body)
+		if d.slowRender == nil {
+			d.slowRender = map[*model.Component]string{}
+		}
+		d.slowRender[c] = why
+	}
+	return why
 }
 
 // statusOf is the status trust gave c. A component trust did not rate is "unreviewed",
@@ -193,7 +210,7 @@ func (m *Model) loadCmd() tea.Cmd {
 		var s *loadStream
 		if opts.Packages == nil {
 			// Loading starts before the ledger is opened: they overlap.
-			s = startStream(review.Options{DataDir: dataDir(opts.Home)}, opts.Sources)
+			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home)}, opts.Sources)
 		}
 		t, err := trust.Open(trust.Options{Home: opts.Home})
 		box.mu.Lock()
@@ -320,13 +337,6 @@ func (s *loadStream) take(enough int, wait time.Duration) (pkgs []*model.Package
 	}
 }
 
-func dataDir(home string) string {
-	if home == "" {
-		return ""
-	}
-	return strings.TrimRight(home, "/") + "/data"
-}
-
 func evaluateAll(t *trust.Trust, pkgs []*model.Package) map[*model.Package]map[string]trust.Status {
 	// Evaluate only reads (ledgers, store, the packages' digests), so packages are rated
 	// in parallel: hashing canonical contracts is most of the first frame after loading.
@@ -430,7 +440,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 				m.reselect.kind, m.reselect.id = c.Kind, c.ID
 			}
 		}
-		m.data.pkgs, m.data.sourceDiags, m.data.active = nil, nil, msg.active
+		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
 		m.data.status = map[*model.Package]map[string]trust.Status{}
 		m.tree.setItems(nil)
 		m.detail.invalidateRendering()
@@ -548,7 +558,7 @@ func (m *Model) updateKeys() {
 	} else {
 		k.Revoke.SetHelp("x", "revoke")
 	}
-	k.Raw.SetEnabled(browsing && c != nil && c.Body != "" && m.detail.tab == tabContent && skills.SlowToRender(c.Body) == "")
+	k.Raw.SetEnabled(browsing && c != nil && c.Body != "" && m.detail.tab == tabContent && m.data.slowToRender(c) == "")
 	// Packages handed in memory (tests, benchmarks) have no source to read again.
 	k.Reload.SetEnabled(browsing && m.loaded && m.opts.Packages == nil)
 	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"vouch/model"
@@ -148,7 +149,7 @@ func (a *app) printStatus(rep *report.Report) {
 			for prov, st := range support {
 				sup = append(sup, prov+"="+string(st))
 			}
-			sortStrings(sup)
+			sort.Strings(sup)
 			supText := "-"
 			if len(sup) > 0 {
 				supText = strings.Join(sup, " ")
@@ -173,12 +174,4 @@ func (a *app) printStatus(rep *report.Report) {
 	}
 	fmt.Fprintf(w, "%d approved, %d unreviewed, %d changed, %d revoked, %d blocked.\n",
 		counts[model.Approved], counts[model.Unreviewed], counts[model.Changed], counts[model.Revoked], counts[model.Blocked])
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }

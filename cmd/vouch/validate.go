@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -99,7 +98,7 @@ dependencies are inert data and need no approval); 1 otherwise; 2 usage error or
 func (a *app) load(paths []string, o loadOptions) (*review.Result, error) {
 	opts := review.Options{SourceID: o.sourceID}
 	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
-		opts.DataDir = filepath.Join(home, "data")
+		opts.DataDir = trust.DataDir(home)
 	}
 	res, err := review.Open(opts, paths...)
 	if err != nil {
@@ -212,18 +211,6 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, [
 			}
 			own[ref] = rs
 		}
-		// Components trust did not rate are unreviewed unless they cannot be approved.
-		for _, c := range p.Components {
-			ref := p.Ref(c)
-			if _, ok := own[ref]; ok {
-				continue
-			}
-			if p.Rejected || c.Validity != model.Valid || c.Contract == nil {
-				own[ref] = report.Status{Authorization: model.Blocked, Reason: blockedReason(p, c)}
-			} else {
-				own[ref] = report.Status{Authorization: model.Unreviewed}
-			}
-		}
 	}
 	for name, rs := range roots {
 		if len(rs) > 1 {
@@ -234,17 +221,6 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, [
 	}
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Message < diags[j].Message })
 	return out, diags, nil
-}
-
-func blockedReason(p *model.Package, c *model.Component) string {
-	switch {
-	case p.Rejected:
-		return "the package is rejected"
-	case c.Validity != model.Valid:
-		return "the component is " + string(c.Validity)
-	default:
-		return "nothing to approve: inert data"
-	}
 }
 
 // allApproved is the CI gate: a valid report (something found, nothing rejected or

@@ -509,21 +509,13 @@ func schemaDiags(e *jsonschema.ValidationError, file string) []model.Diagnostic 
 	}
 	switch k := e.ErrorKind.(type) {
 	case *kind.AdditionalProperties:
-		var out []model.Diagnostic
-		for _, p := range k.Properties {
-			x := d("manifest-unknown-field", "%s has the unknown field %q; every table except providers is closed, so remove it", where, p)
-			x.Pointer = ptr + "/" + escapePtr(p)
-			out = append(out, x)
-		}
-		return out
+		return perField(k.Properties, func(f string) model.Diagnostic {
+			return d("manifest-unknown-field", "%s has the unknown field %q; every table except providers is closed, so remove it", where, f)
+		}, ptr)
 	case *kind.Required:
-		var out []model.Diagnostic
-		for _, p := range k.Missing {
-			x := d("manifest-missing-field", "%s is missing the required field %q", where, p)
-			x.Pointer = ptr + "/" + escapePtr(p)
-			out = append(out, x)
-		}
-		return out
+		return perField(k.Missing, func(f string) model.Diagnostic {
+			return d("manifest-missing-field", "%s is missing the required field %q", where, f)
+		}, ptr)
 	}
 	field := fieldOf(loc)
 	msg := e.ErrorKind.LocalizedString(printer)
@@ -557,4 +549,15 @@ func schemaDiags(e *jsonschema.ValidationError, file string) []model.Diagnostic 
 		code = "manifest-invalid-" + kebab(field)
 	}
 	return []model.Diagnostic{d(code, "%s: %s", where, msg)}
+}
+
+// perField makes one diagnostic per named field, each pointing at the field below ptr.
+func perField(fields []string, diag func(field string) model.Diagnostic, ptr string) []model.Diagnostic {
+	out := make([]model.Diagnostic, 0, len(fields))
+	for _, f := range fields {
+		x := diag(f)
+		x.Pointer = ptr + "/" + escapePtr(f)
+		out = append(out, x)
+	}
+	return out
 }

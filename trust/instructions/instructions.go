@@ -46,6 +46,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"vouch/trust"
 )
 
 // MaxTargetSize bounds how much of a target file is read: the file may be hostile too.
@@ -360,9 +362,9 @@ func Commit(p *Preview, overwrite bool) error {
 	return writeAtomic(p.Target.Path, p.After, mode, !exists)
 }
 
-// writeAtomic replaces path by data: temporary file in the same directory, fsync,
-// rename, fsync of the directory. A symlinked target is written through to the file it
-// names, so a dotfiles link stays a link.
+// writeAtomic replaces path by data with trust.WriteFileAtomic. A symlinked target is
+// written through to the file it names, so a dotfiles link stays a link; a new target's
+// directory is created.
 func writeAtomic(path string, data []byte, mode fs.FileMode, create bool) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
@@ -373,38 +375,5 @@ func writeAtomic(path string, data []byte, mode fs.FileMode, create bool) error 
 			return err
 		}
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".vouch-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
-	}
-	ok = true
-	if d, err := os.Open(dir); err == nil {
-		// Make the rename itself durable; not every filesystem supports it.
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+	return trust.WriteFileAtomic(path, data, mode)
 }
