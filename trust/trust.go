@@ -29,8 +29,10 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -317,16 +319,25 @@ type view struct {
 
 // view reads the team ledger for pkg and the personal ledger; personal wins per key.
 func (t *Trust) view(pkg *model.Package) (*view, error) {
+	return t.viewFrom(pkg, func(path, origin string) (*ledger, error) {
+		l, _, err := readLedger(path, origin)
+		return l, err
+	})
+}
+
+// viewFrom is view with the ledgers read through read, so that rating many packages
+// (EvaluateAll) reads and parses each ledger file once.
+func (t *Trust) viewFrom(pkg *model.Package, read func(path, origin string) (*ledger, error)) (*view, error) {
 	v := &view{latest: map[key]Decision{}, lastApproved: map[key]Decision{}}
 	var ledgers []*ledger
 	if tp := t.TeamLedgerFor(pkg); tp != "" {
-		l, _, err := readLedger(tp, "team:"+tp)
+		l, err := read(tp, "team:"+tp)
 		if err != nil {
 			return nil, err
 		}
 		ledgers = append(ledgers, l)
 	}
-	l, _, err := readLedger(t.PersonalLedger(), "personal")
+	l, err := read(t.PersonalLedger(), "personal")
 	if err != nil {
 		return nil, err
 	}
@@ -390,6 +401,69 @@ func (t *Trust) Evaluate(pkg *model.Package) map[string]Status {
 // Statuses is Evaluate with the error that made every component blocked, if any.
 func (t *Trust) Statuses(pkg *model.Package) (map[string]Status, error) {
 	v, err := t.view(pkg)
+	return t.statusesFrom(pkg, v, err), err
+}
+
+// EvaluateAll is Evaluate for many packages at once: each ledger file is read and folded
+// once for all the packages that share it, not once per package.
+func (t *Trust) EvaluateAll(pkgs []*model.Package) map[*model.Package]map[string]Status {
+	type read struct {
+		l   *ledger
+		err error
+	}
+	files := map[string]read{}
+	reader := func(path, origin string) (*ledger, error) {
+		r, ok := files[path]
+		if !ok {
+			r.l, _, r.err = readLedger(path, origin)
+			files[path] = r
+		}
+		return r.l, r.err
+	}
+	type folded struct {
+		v   *view
+		err error
+	}
+	views := map[string]folded{} // by team ledger: the personal ledger is the same for all
+	byPkg := make([]folded, len(pkgs))
+	for i, p := range pkgs {
+		team := t.TeamLedgerFor(p)
+		f, ok := views[team]
+		if !ok {
+			f.v, f.err = t.viewFrom(p, reader)
+			views[team] = f
+		}
+		byPkg[i] = f
+	}
+	// The views are read-only from here; digesting every contract is the costly part, so
+	// packages are rated in parallel.
+	results := make([]map[string]Status, len(pkgs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = t.statusesFrom(pkgs[i], byPkg[i].v, byPkg[i].err)
+			}
+		}()
+	}
+	for i := range pkgs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := make(map[*model.Package]map[string]Status, len(pkgs))
+	for i, p := range pkgs {
+		out[p] = results[i]
+	}
+	return out
+}
+
+// statusesFrom rates pkg against v, or blocks every component when the ledgers behind v
+// could not be read.
+func (t *Trust) statusesFrom(pkg *model.Package, v *view, err error) map[string]Status {
 	if err != nil {
 		out := map[string]Status{}
 		for _, c := range pkg.Components {
@@ -399,9 +473,9 @@ func (t *Trust) Statuses(pkg *model.Package) (map[string]Status, error) {
 			}
 			out[st.Ref] = st
 		}
-		return out, err
+		return out
 	}
-	return t.evaluate(pkg, v), nil
+	return t.evaluate(pkg, v)
 }
 
 func (t *Trust) evaluate(pkg *model.Package, v *view) map[string]Status {

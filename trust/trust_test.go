@@ -2,6 +2,7 @@ package trust
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -527,4 +528,34 @@ func TestInstructionActiveAtSeveralTargets(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantAuth(t, status(t, tr, p, model.KindInstruction, "ctx"), model.Revoked)
+}
+
+// EvaluateAll reads each ledger once for many packages and answers exactly as Evaluate
+// does for each of them.
+func TestEvaluateAllMatchesEvaluate(t *testing.T) {
+	tr := openT(t, t.TempDir())
+	var pkgs []*model.Package
+	for i := 0; i < 3; i++ {
+		p := toolHookPackage(t.TempDir(), nil)
+		p.Name = fmt.Sprintf("demo%d", i)
+		pkgs = append(pkgs, p)
+	}
+	if _, err := tr.Approve(pkgs[1], comp(pkgs[1], model.KindTool, "run"), DecideOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	all := tr.EvaluateAll(pkgs)
+	for _, p := range pkgs {
+		one := tr.Evaluate(p)
+		if len(one) != len(all[p]) {
+			t.Fatalf("%s: %d statuses one by one, %d together", p.Name, len(one), len(all[p]))
+		}
+		for ref, st := range one {
+			if got := all[p][ref]; got.Authorization != st.Authorization || got.Digest != st.Digest || got.Reason != st.Reason {
+				t.Errorf("%s: EvaluateAll %+v, Evaluate %+v", ref, got, st)
+			}
+		}
+	}
+	if got := all[pkgs[1]][model.Ref("demo1", model.KindTool, "run")].Authorization; got != model.Approved {
+		t.Fatalf("the approved tool is %s", got)
+	}
 }

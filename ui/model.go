@@ -12,7 +12,6 @@ package ui
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -265,7 +264,7 @@ func evaluate(box *trustBox, pkgs []*model.Package) map[*model.Package]map[strin
 	if box.t == nil {
 		return map[*model.Package]map[string]trust.Status{}
 	}
-	return evaluateAll(box.t, pkgs)
+	return box.t.EvaluateAll(pkgs)
 }
 
 // loadStream runs review.Stream on its own goroutine and keeps what it emitted until a
@@ -335,33 +334,6 @@ func (s *loadStream) take(enough int, wait time.Duration) (pkgs []*model.Package
 			waited = true
 		}
 	}
-}
-
-func evaluateAll(t *trust.Trust, pkgs []*model.Package) map[*model.Package]map[string]trust.Status {
-	// Evaluate only reads (ledgers, store, the packages' digests), so packages are rated
-	// in parallel: hashing canonical contracts is most of the first frame after loading.
-	results := make([]map[string]trust.Status, len(pkgs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = t.Evaluate(pkgs[i])
-			}
-		}()
-	}
-	for i := range pkgs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	out := make(map[*model.Package]map[string]trust.Status, len(pkgs))
-	for i, p := range pkgs {
-		out[p] = results[i]
-	}
-	return out
 }
 
 // Update handles one message.

@@ -193,6 +193,7 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, [
 	var diags []model.Diagnostic
 	warned := map[string]bool{}
 	roots := map[string][]string{}
+	rated := t.EvaluateAll(pkgs)
 	for _, p := range pkgs {
 		roots[p.Name] = append(roots[p.Name], p.Root)
 		own := map[string]report.Status{}
@@ -203,7 +204,7 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, [
 				Boundary: model.BoundarySource, File: u,
 				Message: fmt.Sprintf("The team ledger %s came with the source and is ignored until you read it and run `vouch ledger trust %s`.", u, u)})
 		}
-		for ref, s := range t.Evaluate(p) {
+		for ref, s := range rated[p] {
 			rs := report.Status{Authorization: s.Authorization, Reason: s.Reason, Changes: s.Changes}
 			if s.Decision != nil {
 				rs.Decision = &report.Decision{Action: string(s.Decision.Action), Digest: s.Decision.Digest,
