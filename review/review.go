@@ -135,7 +135,7 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 	if f := detect(p, opts.Limits); f != "" {
 		return []job{{format: f, path: p}}, nil
 	}
-	if src, root, ok := daloPackageDir(p); ok {
+	if src, root, ok := dalo.PackageDir(p); ok {
 		return []job{{format: model.FormatDalo, path: src, only: root}}, nil
 	}
 	st, err := os.Stat(p)
@@ -190,25 +190,4 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 func looksLikeArtifact(name string) bool {
 	n := strings.ToLower(name)
 	return strings.HasSuffix(n, ".tar.gz") || strings.HasSuffix(n, ".tgz") || strings.HasSuffix(n, ".json")
-}
-
-// daloPackageDir recognises <source>/plugins/<name> holding PLUGIN.toml and returns the
-// source and the package root as the loader reports it (absolute, symlinks resolved).
-func daloPackageDir(p string) (source, root string, ok bool) {
-	if _, err := os.Lstat(filepath.Join(p, "PLUGIN.toml")); err != nil {
-		return "", "", false
-	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", "", false
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil || filepath.Base(filepath.Dir(real)) != "plugins" {
-		return "", "", false
-	}
-	src := filepath.Dir(filepath.Dir(real))
-	if !dalo.IsSource(src) {
-		return "", "", false
-	}
-	return src, real, true
 }

@@ -537,3 +537,25 @@ func noSymlinkPrefix(root *fsguard.Root, rel string) error {
 	}
 	return nil
 }
+
+// PackageDir recognises <source>/plugins/<name> holding PLUGIN.toml and returns the
+// source and the package root as Load reports it (absolute, symlinks resolved), so a
+// package directory given on its own can be loaded with its source.
+func PackageDir(p string) (source, root string, ok bool) {
+	if _, err := os.Lstat(filepath.Join(p, "PLUGIN.toml")); err != nil {
+		return "", "", false
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", "", false
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil || filepath.Base(filepath.Dir(real)) != "plugins" {
+		return "", "", false
+	}
+	src := filepath.Dir(filepath.Dir(real))
+	if !IsSource(src) {
+		return "", "", false
+	}
+	return src, real, true
+}
