@@ -155,7 +155,7 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 		if !a.stdinIsTerminal() {
 			return a.fail(1, "instruction-edited", "The block in "+p.Target.Path+" was edited by hand since vouch wrote it; nothing was written. Keep the edits, or pass --overwrite to replace them.")
 		}
-		if !a.instrAsk("The block was edited by hand. Overwrite those edits? [y/N] ") {
+		if !a.ask("The block was edited by hand. Overwrite those edits? [y/N] ") {
 			fmt.Fprintln(a.stdout, "Nothing was written.")
 			return exitError{1}
 		}
@@ -169,7 +169,7 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 		if p.NoChange {
 			q = "Record this in the ledger? [y/N] "
 		}
-		if !a.instrAsk(q) {
+		if !a.ask(q) {
 			fmt.Fprintln(a.stdout, "Nothing was written.")
 			return exitError{1}
 		}
@@ -364,27 +364,6 @@ func (a *app) printPreview(ic *instrContext, p *instructions.Preview) {
 		fmt.Fprintln(w)
 		fmt.Fprint(w, display.String(p.Diff))
 	}
-}
-
-func (a *app) instrAsk(q string) bool {
-	fmt.Fprint(a.stdout, q)
-	// Byte by byte: a buffered reader could swallow the answer to the next question.
-	var line []byte
-	buf := make([]byte, 1)
-	for len(line) < 1024 {
-		n, err := a.stdin.Read(buf)
-		if n == 1 {
-			if buf[0] == '\n' {
-				break
-			}
-			line = append(line, buf[0])
-		}
-		if err != nil {
-			break
-		}
-	}
-	ans := strings.ToLower(strings.TrimSpace(string(line)))
-	return ans == "y" || ans == "yes"
 }
 
 // activeBlock is one instruction activation in force, for list.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -221,9 +220,7 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 		if !a.stdinIsTerminal() {
 			return a.fail(2, "needs-yes", fmt.Sprintf("stdin is not a terminal, so vouch cannot ask; add --yes to %s without asking (recorded as automation).", strings.ToLower(verb)))
 		}
-		fmt.Fprintf(a.stdout, "%s %d component(s) as shown above? Type y to confirm: ", verb, len(targets))
-		line, _ := bufio.NewReader(a.stdin).ReadString('\n')
-		if ans := strings.ToLower(strings.TrimSpace(line)); ans != "y" && ans != "yes" {
+		if !a.ask(fmt.Sprintf("%s %d component(s) as shown above? Type y to confirm: ", verb, len(targets))) {
 			return a.fail(1, "declined", "Nothing was recorded.")
 		}
 		kind = trust.ReviewerHuman
@@ -602,4 +599,26 @@ func midSentence(s string) string {
 		s = strings.ToLower(s[:1]) + s[1:]
 	}
 	return s
+}
+
+// ask prints a yes/no question and reports whether the person typed y or yes.
+func (a *app) ask(q string) bool {
+	fmt.Fprint(a.stdout, q)
+	// Byte by byte: a buffered reader could swallow the answer to the next question.
+	var line []byte
+	buf := make([]byte, 1)
+	for len(line) < 1024 {
+		n, err := a.stdin.Read(buf)
+		if n == 1 {
+			if buf[0] == '\n' {
+				break
+			}
+			line = append(line, buf[0])
+		}
+		if err != nil {
+			break
+		}
+	}
+	ans := strings.ToLower(strings.TrimSpace(string(line)))
+	return ans == "y" || ans == "yes"
 }
