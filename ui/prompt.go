@@ -400,33 +400,15 @@ func (m *Model) commitPreview() tea.Cmd {
 	box := m.trust
 	return func() tea.Msg {
 		msg := committedMsg{action: action, ref: p.Ref(c), target: pv.Target.Path, pkg: idx}
-		if err := instructions.Commit(pv, overwrite); err != nil {
-			msg.err = err
-			return msg
-		}
 		box.mu.Lock()
 		defer box.mu.Unlock()
 		if box.t == nil {
-			msg.err = errors.New("the trust ledger is not open")
-		} else {
-			opts := trust.DecideOptions{ReviewerKind: trust.ReviewerHuman, Target: pv.Target.Path}
-			if action == instructions.ActionRemove {
-				opts.Note = "instruction removed from " + pv.Target.Path
-				_, msg.err = box.t.Revoke(p, c, opts)
-			} else {
-				opts.Note = "instruction applied to " + pv.Target.Path
-				_, msg.err = box.t.Approve(p, c, opts)
-			}
-			msg.status = box.t.Evaluate(p)
-			msg.active = activeCounts(box.t)
+			msg.err = errors.New("the trust ledger is not open; nothing was written")
+			return msg
 		}
-		if msg.err != nil {
-			if rerr := instructions.Revert(pv); rerr != nil {
-				msg.err = fmt.Errorf("%v; the file was written and could not be restored: %v", msg.err, rerr)
-			} else {
-				msg.err = fmt.Errorf("%v; the file was restored", msg.err)
-			}
-		}
+		_, msg.err = instructions.Record(box.t, p, c, pv, overwrite, trust.ReviewerHuman)
+		msg.status = box.t.Evaluate(p)
+		msg.active = activeCounts(box.t)
 		return msg
 	}
 }

@@ -174,31 +174,16 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 			return exitError{1}
 		}
 	}
-	if err := instructions.Commit(p, f.overwrite); err != nil {
-		return a.instrError(err)
-	}
-	opts := trust.DecideOptions{Target: ic.target.Path}
+	kind := trust.ReviewerHuman
 	if !a.stdinIsTerminal() {
 		// Confirmed by --yes, not by a person at a terminal (as vouch approve records it).
-		opts.ReviewerKind = trust.ReviewerAutomation
+		kind = trust.ReviewerAutomation
 	}
-	var derr error
-	if action == "apply" {
-		opts.Note = "instruction applied to " + ic.target.Path
-		_, derr = ic.tr.Approve(ic.pkg, ic.comp, opts)
-	} else {
-		opts.Note = "instruction removed from " + ic.target.Path
-		_, derr = ic.tr.Revoke(ic.pkg, ic.comp, opts)
-	}
-	if derr != nil {
-		// The file and the ledger must agree: undo the write.
-		msg := "The decision could not be recorded (" + strings.TrimSuffix(derr.Error(), ".") + ")"
-		if rerr := instructions.Revert(p); rerr != nil {
-			msg += "; the file was written and could not be restored: " + rerr.Error()
-		} else {
-			msg += "; the file was restored"
+	if _, err := instructions.Record(ic.tr, ic.pkg, ic.comp, p, f.overwrite, kind); err != nil {
+		if errors.Is(err, instructions.ErrNotRecorded) {
+			return a.fail(1, "ledger-write-failed", strings.ToUpper(err.Error()[:1])+err.Error()[1:]+".")
 		}
-		return a.fail(1, "ledger-write-failed", msg+".")
+		return a.instrError(err)
 	}
 	switch {
 	case p.NoChange:

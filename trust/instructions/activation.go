@@ -1,8 +1,10 @@
 package instructions
 
 import (
+	"errors"
 	"fmt"
 
+	"vouch/model"
 	"vouch/trust"
 )
 
@@ -102,4 +104,35 @@ func CheckActivation(home string, a Activation) (state, detail string) {
 		return StateDamaged, problems[0].Message
 	}
 	return StateMissing, "The file no longer holds the block."
+}
+
+// ErrNotRecorded is wrapped by Record's error when the file was written but the ledger
+// refused the decision; the message says whether the file could be restored.
+var ErrNotRecorded = errors.New("the decision could not be recorded")
+
+// Record writes a previewed change and records the decision that goes with it: approve
+// with the target for an apply, revoke with the target for a removal. If the ledger
+// refuses, the file is put back, because the file and the ledger must agree. The CLI and
+// the console both activate and remove instructions through it.
+func Record(tr *trust.Trust, pkg *model.Package, c *model.Component, p *Preview, overwrite bool, reviewerKind string) (trust.Decision, error) {
+	if err := Commit(p, overwrite); err != nil {
+		return trust.Decision{}, err
+	}
+	opts := trust.DecideOptions{ReviewerKind: reviewerKind, Target: p.Target.Path}
+	var d trust.Decision
+	var err error
+	if p.Action == ActionRemove {
+		opts.Note = "instruction removed from " + p.Target.Path
+		d, err = tr.Revoke(pkg, c, opts)
+	} else {
+		opts.Note = "instruction applied to " + p.Target.Path
+		d, err = tr.Approve(pkg, c, opts)
+	}
+	if err == nil {
+		return d, nil
+	}
+	if rerr := Revert(p); rerr != nil {
+		return d, fmt.Errorf("%w (%v); the file was written and could not be restored: %v", ErrNotRecorded, err, rerr)
+	}
+	return d, fmt.Errorf("%w (%v); the file was restored", ErrNotRecorded, err)
 }
