@@ -73,6 +73,9 @@ type Decision struct {
 // Status is the trust answer for one component, supplied by the caller (cmd joins trust
 // and review; this package imports neither).
 type Status struct {
+	// Digest is the contract digest trust computed for the component, "" when none; a
+	// status report takes it from here rather than digesting every contract again.
+	Digest        string
 	Authorization model.Authorization
 	Reason        string
 	Changes       []string
@@ -112,7 +115,7 @@ func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses Statu
 				Requirement: c.Requirement, Inactive: c.Inactive, Summary: c.Summary,
 				Diagnostics: nonNil(c.Diagnostics),
 			}
-			if c.Contract != nil {
+			if statuses == nil && c.Contract != nil {
 				rc.Digest = c.Contract.MustDigest()
 			}
 			if statuses != nil {
@@ -125,7 +128,7 @@ func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses Statu
 				if !ok {
 					st = Status{Authorization: model.Unreviewed}
 				}
-				rc.Authorization, rc.Reason, rc.Changes, rc.Decision = st.Authorization, st.Reason, st.Changes, st.Decision
+				rc.Digest, rc.Authorization, rc.Reason, rc.Changes, rc.Decision = st.Digest, st.Authorization, st.Reason, st.Changes, st.Decision
 			}
 			rp.Components = append(rp.Components, rc)
 		}

@@ -205,7 +205,7 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, [
 				Message: fmt.Sprintf("The team ledger %s came with the source and is ignored until you read it and run `vouch ledger trust %s`.", u, u)})
 		}
 		for ref, s := range rated[p] {
-			rs := report.Status{Authorization: s.Authorization, Reason: s.Reason, Changes: s.Changes}
+			rs := report.Status{Digest: s.Digest, Authorization: s.Authorization, Reason: s.Reason, Changes: s.Changes}
 			if s.Decision != nil {
 				rs.Decision = &report.Decision{Action: string(s.Decision.Action), Digest: s.Decision.Digest,
 					Reviewer: s.Decision.Reviewer, At: s.Decision.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: s.Decision.Ledger}
