@@ -228,12 +228,6 @@ func (t *textBuilder) esc(s string) string {
 	return out
 }
 
-func (t *textBuilder) escText(s string) string {
-	out, n := display.EscapeStyled(s, t.s.token)
-	t.hidden += n
-	return strings.ReplaceAll(out, "\t", "    ")
-}
-
 func (t *textBuilder) line(s string)    { t.b.WriteString(s + "\n") }
 func (t *textBuilder) blank()           { t.b.WriteString("\n") }
 func (t *textBuilder) dim(s string)     { t.line(t.s.Dim.Render(s)) }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"vouch/model"
-	"vouch/trust"
 	"vouch/ui/display"
 
 	"charm.land/bubbles/v2/key"
@@ -390,9 +389,4 @@ func itemsFor(pkgs []*model.Package) []item {
 		}
 	}
 	return out
-}
-
-// statusFor is the status of a component by its ref.
-func (c *common) statusFor(p *model.Package, comp *model.Component) trust.Status {
-	return c.data.statusOf(p, comp)
 }

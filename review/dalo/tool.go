@@ -13,7 +13,6 @@ import (
 )
 
 var (
-	reName      = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 	reInputName = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$`)
 	reEnvName   = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
 	reArgInput  = regexp.MustCompile(`^\$\{input\.([^}]*)\}$`)
