@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -24,7 +25,7 @@ func TestCanonicalJSON(t *testing.T) {
 		{"float fraction", 0.5, `0.5`},
 		{"float large", 1e21, `1e+21`},
 		{"float small", 1e-7, `1e-7`},
-		{"negative zero", -0.0, `0`},
+		{"negative zero", math.Copysign(0, -1), `0`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
