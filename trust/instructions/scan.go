@@ -61,18 +61,21 @@ type marker struct {
 
 func (m marker) key() string { return m.manager + "\x00" + m.id }
 
-// lineSpan returns the text end and the next line's start for the line at off.
+// lineSpan returns the text end and the next line's start for the line at off. Carriage
+// returns before the line's end are not text: a marker line keeps counting as one when a
+// lone CR ends the file or an editor doubled the CR of a CRLF, since appending a block
+// after such a line (which adds a line break) must not turn it into something else.
 func lineSpan(data []byte, off int) (textEnd, next int) {
-	i := bytes.IndexByte(data[off:], '\n')
-	if i < 0 {
-		return len(data), len(data)
+	next = len(data)
+	textEnd = next
+	if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
+		textEnd = off + i
+		next = textEnd + 1
 	}
-	nl := off + i
-	textEnd = nl
-	if textEnd > off && data[textEnd-1] == '\r' {
+	for textEnd > off && data[textEnd-1] == '\r' {
 		textEnd--
 	}
-	return textEnd, nl + 1
+	return textEnd, next
 }
 
 // scanMarkers lists every marker line in data (after a UTF-8 BOM, if any).
