@@ -253,13 +253,7 @@ func lockHome(home string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open lock file %s (is the vouch home writable?): %w", p, err)
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("cannot lock %s: %w", p, err)
 	}
@@ -271,7 +265,7 @@ func lockHome(home string) (unlock func(), err error) {
 		}
 	}
 	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		unlockFile(f)
 		f.Close()
 	}, nil
 }
