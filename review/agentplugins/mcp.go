@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -138,7 +139,7 @@ func (l *loader) mcp() {
 		if disabled {
 			l.pkg.Components = append(l.pkg.Components, &model.Component{
 				Kind: model.KindMCPServer, ID: m.Key, Validity: model.Skipped,
-				Summary: []string{"Skipped: MCP is disabled for this plugin because mcp.json is invalid (see the package diagnostics)."},
+				Summary: []string{"Skipped: MCP is disabled for this plugin because mcp.json is invalid (see the package diagnostics); " + whoLoads(unsupportedEverywhere("")) + "."},
 				Support: unsupportedEverywhere("skipped: MCP is disabled for this plugin"),
 			})
 			continue
@@ -287,7 +288,12 @@ func (l *loader) finishInvalid(c *model.Component) *model.Component {
 	c.Validity = model.Invalid
 	c.Contract = nil
 	c.Support = unsupportedEverywhere("skipped: the server entry is invalid")
-	c.Summary = append([]string{"Skipped: this server entry is invalid, so no client starts or connects to it (see its diagnostics)."}, c.Summary...)
+	for i := range c.Support {
+		if c.Support[i].Provider == clientCodex {
+			c.Support[i].Detail = "vouch predicts Codex " + codexVersion + " does not start it either: the entry breaks Agent Plugins 1.0.0, and Codex was not observed with this fault."
+		}
+	}
+	c.Summary = append([]string{"Skipped: this server entry is invalid (see its diagnostics); " + whoLoads(c.Support) + "."}, c.Summary...)
 	return c
 }
 
@@ -447,6 +453,13 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	}
 	c.Validity = model.Valid
 	c.Support = serverSupport("stdio", 0, "")
+	if link := l.stdioLink(command, resolvedCmd, args, cwd); link != "" {
+		for i := range c.Support {
+			if c.Support[i].Provider == clientCodex {
+				c.Support[i] = support(clientCodex, model.NotSupported, codexCache(link))
+			}
+		}
+	}
 	cl := l.closure()
 	c.Diagnostics = append(c.Diagnostics, cl.diags...)
 	if !cl.complete {
@@ -501,6 +514,28 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	}
 	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin, its skills included, is part of what you approve (only plugin.json and mcp.json are covered by the fields above); editing any of them needs a new approval.")
 	return c
+}
+
+// stdioLink returns the first path a stdio server names that goes through a symlink in
+// the plugin (its ./ command, its cwd, or a ${PLUGIN_ROOT}/ argument), "" when none:
+// Codex copies the plugin without its symlinks, so the server would not find it there.
+func (l *loader) stdioLink(command, resolvedCmd string, args []string, cwd string) string {
+	if resolvedCmd != "" && path.Clean(strings.TrimPrefix(command, "./")) != resolvedCmd {
+		return command
+	}
+	const root = "${PLUGIN_ROOT}/"
+	// A ./ cwd is plugin-relative (§7.2.1); a ./ argument is relative to the cwd, so only
+	// ${PLUGIN_ROOT}/ arguments name a plugin path for certain.
+	for i, p := range append([]string{cwd}, args...) {
+		rel, ok := strings.CutPrefix(p, root)
+		if !ok && i == 0 {
+			rel, ok = strings.CutPrefix(p, "./")
+		}
+		if ok && rel != "" && withinLexical(rel) && l.viaSymlink(rel) {
+			return p
+		}
+	}
+	return ""
 }
 
 func looksSecret(name string) bool {
