@@ -207,11 +207,11 @@ func skillSupport(c *model.Component, dir, link string) []model.Support {
 		case d.Code == "skill-compatibility-empty":
 			pi = append(pi, "Pi skips this skill: its compatibility field is present but empty")
 		case d.Code == "skill-metadata-value-not-string":
-			key := strings.TrimPrefix(d.Pointer, "/metadata/")
-			pi = append(pi, fmt.Sprintf("Pi skips this skill: its metadata value %q is not a YAML string (quote it)", key))
+			key := strings.NewReplacer("~1", "/", "~0", "~").Replace(strings.TrimPrefix(d.Pointer, "/metadata/"))
+			pi = append(pi, fmt.Sprintf("Pi skips this skill: the metadata value of %q is not a YAML string (quote it)", key))
 		}
 	}
-	if n := utf16Len(desc); n > skills.MaxDescriptionChar {
+	if n := skills.UTF16Len(desc); n > skills.MaxDescriptionChar {
 		pi = append(pi, fmt.Sprintf("Pi skips this skill: its description is %d UTF-16 code units (JavaScript .length), over the limit of %d, although it has only %d characters", n, skills.MaxDescriptionChar, utf8.RuneCountInString(desc)))
 	}
 	piS := support(clientPi, model.Supported, "")
@@ -228,16 +228,4 @@ func skillSupport(c *model.Component, dir, link string) []model.Support {
 		piS,
 		codex,
 	}
-}
-
-// utf16Len is the length of s in UTF-16 code units, what JavaScript's .length counts.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
 }
