@@ -68,7 +68,7 @@ func TestCases(t *testing.T) {
 		// mcp.json is a directory here: MCP is off, and mcp.json is not an extension (issue 10).
 		"mcp-not-regular-file": {pkgCode: "mcp-not-regular-file", pkgBound: model.BoundaryComponentType,
 			validity: map[string]string{greet: "valid"}, absent: []string{"extension:mcp.json"}},
-		"skill-one-invalid":    {validity: map[string]string{greet: "valid", "skill:bad": "skipped", ok: "valid"}},
+		"skill-one-invalid": {validity: map[string]string{greet: "valid", "skill:bad": "skipped", ok: "valid"}},
 		"skill-nested-not-discovered": {validity: map[string]string{greet: "valid"}, absent: []string{"skill:group", "skill:inner"},
 			pkgCode: "skill-md-missing", noErrors: true},
 		"skill-md-wrong-case":     {validity: map[string]string{greet: "valid"}, absent: []string{"skill:lower"}, noErrors: true},
