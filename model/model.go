@@ -246,35 +246,63 @@ func (p *Package) Ref(c *Component) string { return Ref(p.Name, c.Kind, c.ID) }
 // Ref builds a component reference.
 func Ref(pkg string, kind Kind, id string) string { return pkg + "#" + string(kind) + ":" + id }
 
-// Valid reports whether the package passes validation as a whole: not rejected, no error
-// at any boundary (a disabled mcp.json or a skipped skill still fails validation, although
-// the rest of the package stays usable), and every required reference resolved.
-// Components that are merely unsupported by some client do not make a package invalid.
+// Valid reports whether the package is accepted at its boundary: not rejected, no error
+// at the package (or source) boundary, and every required reference resolved. A skipped
+// skill, an invalid server entry or a disabled component type (agent-plugins §6.2,
+// §7.2.2: the narrowest failure boundary) leaves the package valid, because that is what
+// every conformant client does: it loads the package without that part. Formats that
+// accept a package only as a whole say so at the package boundary (Dalo's
+// invalid_plugin_package, Splice's package-component-invalid), which makes it invalid
+// here. Whether anything anywhere failed is Counts' business: `validate` stays strict.
 func (p *Package) Valid() bool {
 	if p.Rejected {
 		return false
 	}
 	for _, d := range p.Diagnostics {
-		if d.IsError() {
+		if d.IsError() && (d.Boundary == BoundaryPackage || d.Boundary == BoundarySource) {
 			return false
 		}
 	}
-	for _, c := range p.Components {
-		if c.Validity == Invalid || c.Validity == Skipped {
+	for _, r := range p.Members {
+		if r.Requirement == "required" && r.Status != "resolved" {
 			return false
 		}
-		for _, d := range c.Diagnostics {
-			if d.IsError() {
-				return false
-			}
-		}
 	}
-	for _, r := range append(append([]Reference(nil), p.Members...), p.Dependencies...) {
+	for _, r := range p.Dependencies {
 		if r.Requirement == "required" && r.Status != "resolved" {
 			return false
 		}
 	}
 	return true
+}
+
+// Counts are the diagnostics of a package and its components by severity, and how many
+// of its components are left out (skipped or invalid), for "valid, 3 entries skipped".
+type Counts struct {
+	Errors, Warnings, Skipped int
+}
+
+// Count tallies the package's diagnostics (package and components) and its left-out components.
+func (p *Package) Count() Counts {
+	var n Counts
+	tally := func(ds []Diagnostic) {
+		for _, d := range ds {
+			switch d.Severity {
+			case SeverityError:
+				n.Errors++
+			case SeverityWarning:
+				n.Warnings++
+			}
+		}
+	}
+	tally(p.Diagnostics)
+	for _, c := range p.Components {
+		tally(c.Diagnostics)
+		if c.Validity == Skipped || c.Validity == Invalid {
+			n.Skipped++
+		}
+	}
+	return n
 }
 
 // Component returns the component with the given kind and id, or nil.

@@ -16,20 +16,28 @@ import (
 
 // Report is the top-level JSON document (schemas/report-v1.schema.json).
 type Report struct {
-	SchemaVersion int                `json:"schema_version"`
-	Valid         bool               `json:"valid"`
-	Packages      []Package          `json:"packages"`
-	Diagnostics   []model.Diagnostic `json:"diagnostics"`
+	SchemaVersion int `json:"schema_version"`
+	// Valid is strict, for CI: packages were found, every one is valid and no error
+	// diagnostic exists anywhere (a skipped entry of a valid package counts). validate
+	// exits 1 when it is false.
+	Valid       bool               `json:"valid"`
+	Packages    []Package          `json:"packages"`
+	Diagnostics []model.Diagnostic `json:"diagnostics"`
 }
 
 // Package is one package in the report.
 type Package struct {
-	Format       string                 `json:"format"`
-	Name         string                 `json:"name"`
-	ID           string                 `json:"id,omitempty"`
-	Version      string                 `json:"version,omitempty"`
-	Path         string                 `json:"path"`
+	Format  string `json:"format"`
+	Name    string `json:"name"`
+	ID      string `json:"id,omitempty"`
+	Version string `json:"version,omitempty"`
+	Path    string `json:"path"`
+	// Valid means accepted at the package boundary (model.Package.Valid): a plugin with
+	// skipped entries is valid. Errors and Warnings count the diagnostics of that severity
+	// in the package and its components, so "valid, with errors" reads at a glance.
 	Valid        bool                   `json:"valid"`
+	Errors       int                    `json:"errors"`
+	Warnings     int                    `json:"warnings"`
 	SourceID     string                 `json:"source_id,omitempty"`
 	Integrity    string                 `json:"integrity,omitempty"`
 	FilesDigest  string                 `json:"files_digest,omitempty"`
@@ -105,7 +113,9 @@ func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses Statu
 			Components: []Component{}, Members: p.Members, Dependencies: p.Dependencies,
 			Providers: p.Providers, Diagnostics: nonNil(p.Diagnostics),
 		}
-		if !rp.Valid {
+		n := p.Count()
+		rp.Errors, rp.Warnings = n.Errors, n.Warnings
+		if !rp.Valid || n.Errors > 0 {
 			r.Valid = false
 		}
 		for _, c := range p.Components {

@@ -90,6 +90,10 @@ func Load(dir string, opts Options) *model.Package {
 		return pkg
 	}
 	l.dataDir = filepath.Join(dataBase(opts.DataDir), pkg.Name)
+	if _, err := root.Lstat(".codex-plugin/plugin.json"); err == nil {
+		l.pkgDiag(l.diag("codex-prefers-root-manifest", model.SeverityInfo, model.BoundaryPackage, ".codex-plugin/plugin.json", "", 0,
+			"Codex "+codexVersion+" reads this root plugin.json and prefers it over .codex-plugin/plugin.json, so Codex loads the Agent Plugins view of this folder.", "10"))
+	}
 	l.skills()
 	l.mcp()
 	l.extensions()

@@ -21,8 +21,9 @@ func TestExamples(t *testing.T) {
 			compCode: map[string]string{"skill:translate": "skill-name-mismatch"}},
 		"broken-mcp-version": {pkgCode: "mcp-version-mismatch", pkgBound: model.BoundaryComponentType,
 			validity: map[string]string{"skill:notes": "valid", "mcp-server:tool": "skipped"}},
-		"broken-one-server": {validity: map[string]string{"mcp-server:good-local": "valid", "mcp-server:good-remote": "valid", "mcp-server:shell-string": "invalid", "skill:notes": "valid"},
-			compCode: map[string]string{"mcp-server:shell-string": "mcp-command-not-single-token"}},
+		"broken-one-server": {validity: map[string]string{"mcp-server:good-local": "valid", "mcp-server:good-remote": "valid",
+			"mcp-server:absolute-command": "invalid", "mcp-server:shell-string": "valid", "skill:notes": "valid"},
+			compCode: map[string]string{"mcp-server:absolute-command": "mcp-command-form", "mcp-server:shell-string": "mcp-command-looks-like-shell-string"}},
 		"broken-insecure-url": {validity: map[string]string{"mcp-server:plain-http": "invalid", "mcp-server:all-interfaces": "invalid", "mcp-server:loopback-ok": "valid"},
 			compCode: map[string]string{"mcp-server:plain-http": "mcp-url-insecure", "mcp-server:all-interfaces": "mcp-url-insecure"}},
 		"broken-command-symlink": {validity: map[string]string{"mcp-server:shell": "invalid", "skill:notes": "valid"},
@@ -48,8 +49,15 @@ func TestExamples(t *testing.T) {
 					t.Errorf("release-notes closure = %s", got)
 				}
 			}
-			if name != "release-helper" && pkg.Valid() {
-				t.Errorf("a broken example must not be valid")
+			// Only a manifest fault rejects a plugin; every other broken example is valid
+			// with its faulty part skipped, and still carries an error (validate exits 1).
+			if name != "release-helper" {
+				if pkg.Valid() != (name != "broken-manifest") {
+					t.Errorf("Valid() = %v: only broken-manifest is an invalid package", pkg.Valid())
+				}
+				if pkg.Count().Errors == 0 {
+					t.Errorf("a broken example must carry an error diagnostic")
+				}
 			}
 		})
 	}
