@@ -72,9 +72,9 @@ func TestVersion(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"platform"`) || !strings.Contains(out, `"version"`) {
 		t.Fatalf("version --json: exit %d, %q", code, out)
 	}
-	old := version
-	version = "v9.8.7"
-	defer func() { version = old }()
+	old := releaseVersion
+	releaseVersion = "v9.8.7"
+	defer func() { releaseVersion = old }()
 	if v := currentVersion(); v.Version != "v9.8.7" {
 		t.Fatalf("-ldflags version not used: %+v", v)
 	}

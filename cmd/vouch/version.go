@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version is stamped by release builds: go build -ldflags "-X main.version=v1.2.3".
+// releaseVersion is stamped by release builds: go build -ldflags "-X main.releaseVersion=v1.2.3".
 // Left empty, the module version and VCS stamp Go records in the binary are used.
-var version string
+var releaseVersion string
 
 // buildVersion describes the running binary.
 type buildVersion struct {
@@ -23,7 +23,7 @@ type buildVersion struct {
 }
 
 func currentVersion() buildVersion {
-	v := buildVersion{Version: version, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	v := buildVersion{Version: releaseVersion, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
 	info, ok := debug.ReadBuildInfo()
 	if ok {
 		if v.Version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
@@ -72,7 +72,7 @@ func (a *app) versionCommand() *cobra.Command {
 		Use:   "version",
 		Short: "Print vouch's version, the commit it was built from and the platform",
 		Long: `Print the version of this vouch binary: the release version (stamped with
--ldflags "-X main.version=..." by scripts/release), else the Go module version, else "devel";
+-ldflags "-X main.releaseVersion=..." by scripts/release), else the Go module version, else "devel";
 the VCS revision and time Go recorded at build time, and whether the work tree had
 uncommitted changes. "vouch --version" prints the same line.`,
 		Args: cobra.NoArgs,
