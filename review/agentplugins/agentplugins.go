@@ -43,12 +43,13 @@ type loader struct {
 	// (two servers may launch the same bundled executable).
 	files map[string]fileResult
 	// cl is the plugin's file closure, walked once on first need (see closure).
-	cl *closure
+	cl *pluginClosure
 	// extData records manifest extension namespaces (in order) for extension components.
 	extData []jsontext.Member
 	// extIssues are non-fatal parse findings inside extension values, by namespace.
 	extIssues    map[string][]model.Diagnostic
 	manifestData []byte
+	mcpData      []byte // mcp.json as read, for the servers' closure
 }
 
 type fileResult struct {

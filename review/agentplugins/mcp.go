@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 	"vouch/schemas"
@@ -36,6 +38,7 @@ func (l *loader) mcp() {
 	// One read, no separate Stat: fsguard opens without blocking and refuses anything that
 	// is not a regular file, so a FIFO or directory named mcp.json is reported the same way.
 	data, err := l.root.ReadFile(mcpFile, l.opts.Limits.MaxManifestSize)
+	l.mcpData = data
 	if err != nil {
 		code, sec, msg := "mcp-location-"+fsSuffix(err), "6.2", fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", fsReason(err))
 		switch fsguard.CodeOf(err) {
@@ -479,8 +482,31 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	} else if resolvedCmd == "" {
 		c.Summary = append(c.Summary, fmt.Sprintf("%s is found on the user's PATH, so that program is outside this package.", command))
 	}
-	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin, its skills included, is part of what you approve (only plugin.json and mcp.json are covered by the fields above); editing any of them needs a new approval.")
+	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin, its skills, plugin.json and mcp.json included, is part of what you approve, and symlinks are bound as links; editing or retargeting any of them needs a new approval.")
+	c.NotCovered = l.notCovered(command, cmdFile != nil || resolvedCmd != "", args, env, cwd, hasCwd)
 	return c
+}
+
+// notCovered lists what the server depends on that its approval cannot bind, after the
+// single expansion pass a client applies (closure.NotCoveredBy). Agent Plugins treats
+// args as opaque strings, so none of it changes validity.
+func (l *loader) notCovered(command string, bundled bool, args []string, env []jsontext.Member, cwd string, hasCwd bool) []model.NotCovered {
+	p := closure.Process{Command: command, Bundled: bundled, Root: l.root.Path(), Data: l.dataDir,
+		DataName: "${PLUGIN_DATA}", Starts: "the server starts"}
+	for _, a := range args {
+		p.Args = append(p.Args, l.expand(a))
+	}
+	for _, e := range env {
+		p.Env = append(p.Env, closure.EnvVar{Name: e.Key, Value: l.expand(e.Val.Str)})
+	}
+	if hasCwd {
+		exp := l.expand(cwd)
+		if !strings.HasPrefix(exp, "/") {
+			exp = path.Join(l.root.Path(), exp)
+		}
+		p.Cwd = exp
+	}
+	return closure.NotCoveredBy(p)
 }
 
 func looksSecret(name string) bool {
