@@ -275,6 +275,12 @@ type FileReader interface {
 	ReadFile(rel string) ([]byte, error)
 }
 
+// LinkReader is implemented by FileReaders that can say what a symlink of the package
+// holds now, so the dispatch-time check re-reads links as it re-reads bytes.
+type LinkReader interface {
+	ReadLink(rel string) (string, error)
+}
+
 // Ref returns the component's reference as reports print it: <package>#<kind>:<id>.
 func (p *Package) Ref(c *Component) string { return Ref(p.Name, c.Kind, c.ID) }
 

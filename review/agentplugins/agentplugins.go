@@ -134,6 +134,17 @@ func (r *reader) ReadFile(rel string) ([]byte, error) {
 	return root.ReadFile(rel, 0)
 }
 
+// ReadLink returns what the symlink at rel holds now (model.LinkReader), so check sees a
+// link retargeted after the package was loaded.
+func (r *reader) ReadLink(rel string) (string, error) {
+	root, err := fsguard.Open(r.dir, r.limits)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	return root.Readlink(rel)
+}
+
 // fsSuffix turns an fsguard refusal into the tail of a diagnostic code.
 func fsSuffix(err error) string {
 	switch fsguard.CodeOf(err) {
