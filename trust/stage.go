@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"vouch/model"
 )
@@ -136,8 +137,9 @@ func (t *Trust) Stage(pkg *model.Package, comp *model.Component, dir string) (*S
 		return nil, err
 	}
 	// rename(2) replaces an empty directory, and fails on a non-empty one, so a directory
-	// filled between the check above and here is never overwritten.
-	if err := os.Rename(tmp, abs); err != nil {
+	// filled between the check above and here is never overwritten. (os.Rename refuses
+	// any existing directory, so the system call is used.)
+	if err := syscall.Rename(tmp, abs); err != nil {
 		return nil, fmt.Errorf("cannot move the staged closure to %s: %w", abs, err)
 	}
 	ok = true
