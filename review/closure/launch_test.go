@@ -6,8 +6,6 @@ import (
 	"unicode/utf8"
 )
 
-
-
 func TestNotCoveredBy(t *testing.T) {
 	const root, data = "/plug", "/home/u/.vouch/data/p"
 	cases := []struct {
