@@ -409,6 +409,15 @@ func TestStageDaloUnlistedImport(t *testing.T) {
 	} else {
 		t.Log("node is not installed; the staged copy was checked by its file list only")
 	}
+	// A hook is staged with its tool's closure: it runs the tool.
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, "p#hook:h")
+	expect(t, "approve the hook", code, 0, out, errs)
+	hookStage := filepath.Join(base, "hook")
+	code, out, errs = trustRun(t, home, "stage", src, "p#hook:h", hookStage)
+	expect(t, "stage the hook", code, 0, out, errs)
+	if _, err := os.Stat(filepath.Join(hookStage, "plugins/p/tools/t.mjs")); err != nil {
+		t.Errorf("the hook's staged copy lacks its tool's entry: %v", err)
+	}
 	// A non-empty directory is refused, and left as it was.
 	code, out, errs = trustRun(t, home, "stage", src, "p#tool:t", stage)
 	if code != 1 || !strings.Contains(errs, "not empty") {
