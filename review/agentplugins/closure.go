@@ -23,6 +23,8 @@ type pluginClosure struct {
 	// complete is false when a limit, an unreadable file or a link that cannot be bound
 	// left something out: such a list must never become an approvable contract.
 	complete bool
+	// interp holds the #! line of executable files, for what a bundled command runs with.
+	interp map[string]string
 }
 
 // closure walks the plugin once per load, on the first stdio server that needs it.
@@ -69,7 +71,7 @@ func (l *loader) closure() *pluginClosure {
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	cl := &pluginClosure{files: files[:len(files):len(files)], byPath: make(map[string]int, len(files)), diags: res.Diagnostics, complete: res.Complete}
+	cl := &pluginClosure{files: files[:len(files):len(files)], byPath: make(map[string]int, len(files)), diags: res.Diagnostics, complete: res.Complete, interp: res.Interpreters}
 	for i, f := range files {
 		if !f.IsLink() {
 			cl.byPath[f.Path] = i

@@ -483,16 +483,16 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 		c.Summary = append(c.Summary, fmt.Sprintf("%s is found on the user's PATH, so that program is outside this package.", command))
 	}
 	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin, its skills, plugin.json and mcp.json included, is part of what you approve, and symlinks are bound as links; editing or retargeting any of them needs a new approval.")
-	c.NotCovered = l.notCovered(command, cmdFile != nil || resolvedCmd != "", args, env, cwd, hasCwd)
+	c.NotCovered = l.notCovered(command, resolvedCmd, args, env, cwd, hasCwd)
 	return c
 }
 
 // notCovered lists what the server depends on that its approval cannot bind, after the
 // single expansion pass a client applies (closure.NotCoveredBy). Agent Plugins treats
 // args as opaque strings, so none of it changes validity.
-func (l *loader) notCovered(command string, bundled bool, args []string, env []jsontext.Member, cwd string, hasCwd bool) []model.NotCovered {
-	p := closure.Process{Command: command, Bundled: bundled, Root: l.root.Path(), Data: l.dataDir,
-		DataName: "${PLUGIN_DATA}", Starts: "the server starts"}
+func (l *loader) notCovered(command, resolvedCmd string, args []string, env []jsontext.Member, cwd string, hasCwd bool) []model.NotCovered {
+	p := closure.Process{Command: command, Bundled: resolvedCmd != "" || strings.HasPrefix(command, "./"), Root: l.root.Path(), Data: l.dataDir,
+		DataName: "${PLUGIN_DATA}", Starts: "the server starts", Interpreter: l.closure().interp[resolvedCmd]}
 	for _, a := range args {
 		p.Args = append(p.Args, l.expand(a))
 	}

@@ -70,6 +70,10 @@ type Result struct {
 	// must never become an approvable contract. It is false exactly when a diagnostic is
 	// an error.
 	Complete bool
+	// Interpreters holds the #! line (without "#!", at most 256 bytes) of every
+	// executable file that starts with one, by path: the program the kernel runs for it
+	// is outside the package (Process.Interpreter).
+	Interpreters map[string]string
 }
 
 // Collect returns the closure of dir (a root-relative slash path, "." for the root).
@@ -96,7 +100,7 @@ func Collect(root *fsguard.Root, dir string, o Options) Result {
 		c.limit(dir, err)
 	}
 	sort.Slice(c.files, func(i, j int) bool { return c.files[i].Path < c.files[j].Path })
-	res := Result{Files: c.files[:len(c.files):len(c.files)], Diagnostics: c.diags, Complete: true}
+	res := Result{Files: c.files[:len(c.files):len(c.files)], Diagnostics: c.diags, Complete: true, Interpreters: c.interp}
 	for _, d := range c.diags {
 		if d.IsError() {
 			res.Complete = false
@@ -112,6 +116,7 @@ type collector struct {
 	diags   []model.Diagnostic
 	seen    map[string]bool // paths already in files
 	walked  map[string]bool // real directories already walked
+	interp  map[string]string
 	limited bool
 }
 
@@ -252,6 +257,12 @@ func (c *collector) file(rel string, exec bool) error {
 		return nil
 	}
 	c.seen[rel] = true
+	if line, ok := Shebang(data); ok && exec {
+		if c.interp == nil {
+			c.interp = map[string]string{}
+		}
+		c.interp[rel] = line
+	}
 	sum := sha256.Sum256(data)
 	c.files = append(c.files, model.File{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Exec: exec})
 	return nil

@@ -18,6 +18,9 @@ type Process struct {
 	// Bundled is true when Command names a file of the package (./bin/server): its bytes
 	// are in the closure, so it is not looked up on PATH.
 	Bundled bool
+	// Interpreter is the #! line of a bundled command (Result.Interpreters), "" when it
+	// has none: the kernel runs that program, which is not part of the package.
+	Interpreter string
 	// Args are the arguments, expanded. An interpreter a format picks by name (a Dalo
 	// tool's runtime "node") is a bare Command like any other: found on PATH.
 	Args []string
@@ -243,6 +246,16 @@ func NotCoveredBy(p Process) []model.NotCovered {
 	if p.Command != "" && !p.Bundled && !strings.ContainsAny(p.Command, "/\\") {
 		add(model.NotCoveredPathProgram, p.Command, fmt.Sprintf("%s is looked up on the user's PATH when %s; which program that is, and its version, is outside this approval.", p.Command, starts))
 	}
+	if p.Bundled && p.Interpreter != "" {
+		prog, args := interpreter(p.Interpreter)
+		switch {
+		case prog == "":
+		case path.Base(prog) == "env" && len(args) > 0:
+			add(model.NotCoveredPathProgram, args[0], fmt.Sprintf("%s starts with #!%s, so %s is looked up on the user's PATH when %s; which program that is, and its version, is outside this approval.", p.Command, p.Interpreter, args[0], starts))
+		case !within(p.Root, path.Clean(prog)):
+			add(model.NotCoveredPathProgram, prog, fmt.Sprintf("%s starts with #!%s, so the program %s, outside the package, runs it; that program is not part of this approval.", p.Command, p.Interpreter, prog))
+		}
+	}
 	if l, ok := Launcher(p.Command, p.Args); ok {
 		switch {
 		case l.Pinned:
@@ -294,6 +307,40 @@ func NotCoveredBy(p Process) []model.NotCovered {
 		add(model.NotCoveredPluginData, dataName, fmt.Sprintf("It uses %s (%s), which the client and the process write at run time; nothing there is part of this approval, so code loaded from it is not covered.", dataName, p.Data))
 	}
 	return out
+}
+
+// Shebang returns the #! line of data (without "#!", trimmed), if it has one.
+func Shebang(data []byte) (string, bool) {
+	if len(data) < 2 || data[0] != '#' || data[1] != '!' {
+		return "", false
+	}
+	line := data[2:]
+	if len(line) > 256 {
+		line = line[:256]
+	}
+	if i := strings.IndexAny(string(line), "\r\n"); i >= 0 {
+		line = line[:i]
+	}
+	return strings.TrimSpace(string(line)), true
+}
+
+// interpreter splits a #! line into the program and its arguments; "env -S a b" and
+// "env -i a" name a as the program looked up.
+func interpreter(line string) (string, []string) {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return "", nil
+	}
+	args := f[1:]
+	if path.Base(f[0]) == "env" {
+		for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+			args = args[1:]
+		}
+		for len(args) > 0 && strings.Contains(args[0], "=") {
+			args = args[1:] // env NAME=value prog
+		}
+	}
+	return f[0], args
 }
 
 func registryName(r string) string {

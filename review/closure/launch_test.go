@@ -15,6 +15,9 @@ func TestNotCoveredBy(t *testing.T) {
 		details []string // substrings of the joined details
 	}{
 		{"bundled command", Process{Command: "./bin/s", Bundled: true}, nil, nil},
+		{"bundled script with env node", Process{Command: "./bin/s", Bundled: true, Interpreter: "/usr/bin/env -S node --no-warnings"}, []string{"path-program node"}, []string{"#!/usr/bin/env -S node"}},
+		{"bundled script with an absolute interpreter", Process{Command: "./bin/s", Bundled: true, Interpreter: "/bin/sh -e"}, []string{"path-program /bin/sh"}, []string{"outside the package"}},
+		{"bundled script with a bundled interpreter", Process{Command: "./bin/s", Bundled: true, Interpreter: root + "/bin/interp"}, nil, nil},
 		{"bare command", Process{Command: "node", Args: []string{root + "/s.js"}}, []string{"path-program node"}, []string{"PATH"}},
 		{"npx latest", Process{Command: "npx", Args: []string{"-y", "x@latest"}}, []string{"path-program npx", "fetched-at-start x@latest"}, []string{"@latest"}},
 		{"npx no version", Process{Command: "npx", Args: []string{"-y", "@scope/srv", "--flag"}}, []string{"path-program npx", "fetched-at-start @scope/srv"}, []string{"no version"}},
@@ -73,6 +76,18 @@ func TestNotCoveredBy(t *testing.T) {
 	}
 }
 
+func TestShebang(t *testing.T) {
+	for in, want := range map[string]string{"#!/bin/sh\necho": "/bin/sh", "#! /usr/bin/env node\r\n": "/usr/bin/env node", "#!": "", "echo": "-"} {
+		got, ok := Shebang([]byte(in))
+		if !ok {
+			got = "-"
+		}
+		if got != want {
+			t.Errorf("Shebang(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // FuzzNotCoveredBy: any command line gives an answer, never a panic, and every entry is
 // a known kind with a sentence.
 func FuzzNotCoveredBy(f *testing.F) {
@@ -82,7 +97,7 @@ func FuzzNotCoveredBy(f *testing.F) {
 	f.Add("./bin/s", "${PLUGIN_ROOT}/../x\x00--c=../../y", "PATH", "~/bin")
 	f.Add("pipx", "run\x00--spec", "", "")
 	f.Fuzz(func(t *testing.T, cmd, args, name, value string) {
-		p := Process{Command: cmd, Args: strings.Split(args, "\x00"), Env: []EnvVar{{name, value}}, Root: "/r", Data: "/d", Cwd: "/r/x"}
+		p := Process{Command: cmd, Args: strings.Split(args, "\x00"), Env: []EnvVar{{name, value}}, Root: "/r", Data: "/d", Cwd: "/r/x", Bundled: strings.HasPrefix(cmd, "./"), Interpreter: value}
 		for _, n := range NotCoveredBy(p) {
 			switch n.Kind {
 			case "path-program", "fetched-at-start", "pinned-package", "outside-path", "code-loading-env", "plugin-data":
