@@ -173,8 +173,8 @@ func (pk *pkgFS) toolNotCovered(t toolDesc, files []model.File) []model.NotCover
 	entryDir := path.Dir(path.Clean(t.Entry))
 	var unlisted []string
 	for rel, e := range pk.files {
-		if e.Type != fsguard.TypeFile || in[pk.rel+"/"+rel] {
-			continue
+		if e.Type != fsguard.TypeFile || in[pk.rel+"/"+rel] || rel == "PLUGIN.toml" {
+			continue // the manifest's part in the tool is its contract fields
 		}
 		if entryDir == "." || rel == entryDir || strings.HasPrefix(rel, entryDir+"/") {
 			unlisted = append(unlisted, pk.rel+"/"+rel)
