@@ -21,6 +21,9 @@ func TestDialogShowsNotCoveredAndLinks(t *testing.T) {
 	tool.Contract.Files = append(tool.Contract.Files, link)
 	m := newTestModel(t, pkgs, 120, 60)
 	selectRef(t, m, toolRef)
+	if v := screen(m); !strings.Contains(v, "Not covered by an approval (2)") || !strings.Contains(v, "lib  symlink → v1") {
+		t.Errorf("the overview does not show what is not covered, or the link:\n%s", v)
+	}
 	press(t, m, "a")
 	if m.dialog == nil {
 		t.Fatal("a did not open the confirmation")
