@@ -68,6 +68,10 @@ func agentPluginCases() []hostileCase {
 			files:   apPlugin(`"s": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/skills/foo/run.js"]}`, map[string]string{"skills/foo/SKILL.md": skillFoo}),
 			outside: map[string]string{"outside.js": "console.log('outside')\n"},
 			links:   map[string]string{"skills/foo/run.js": "../../../outside.js"}},
+		{name: "skill with a link out of the package (the skill)", ref: "p#skill:foo", refused: true,
+			files:   apPlugin(`"s": {"type": "stdio", "command": "node"}`, map[string]string{"skills/foo/SKILL.md": skillFoo}),
+			outside: map[string]string{"outside.js": "console.log('outside')\n"},
+			links:   map[string]string{"skills/foo/run.js": "../../../outside.js"}},
 		{name: "dangling link", ref: ref, refused: true,
 			files: apPlugin(`"s": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/x.js"]}`, map[string]string{"x.js": "1\n"}),
 			links: map[string]string{"later.js": "not-yet.js"}},
@@ -265,6 +269,12 @@ func runHostile(t *testing.T, tc hostileCase) {
 		if s := statusOf(t, home, src, tc.ref); s != "blocked" {
 			t.Fatalf("status %s, want blocked", s)
 		}
+		// The refusal names the link and where it points.
+		for p, target := range tc.links {
+			if _, rerr := validateOut(t, home, src); !strings.Contains(rerr, p) || !strings.Contains(rerr, target) {
+				t.Errorf("no diagnostic names the link %s and its target %s", p, target)
+			}
+		}
 		return
 	}
 	expect(t, "approve", code, 0, out, errs)
@@ -298,6 +308,35 @@ func runHostile(t *testing.T, tc hostileCase) {
 			t.Fatalf("check after the mutation: exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 		}
 	}
+}
+
+// validateOut returns the validate --json report and the text of every diagnostic in it.
+func validateOut(t *testing.T, home, src string) (string, string) {
+	t.Helper()
+	_, out, _ := trustRun(t, home, "validate", "--json", src)
+	var rep struct {
+		Packages []struct {
+			Diagnostics []struct{ File, Message string } `json:"diagnostics"`
+			Components  []struct {
+				Diagnostics []struct{ File, Message string } `json:"diagnostics"`
+			} `json:"components"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var b strings.Builder
+	for _, p := range rep.Packages {
+		for _, d := range p.Diagnostics {
+			b.WriteString(d.File + ": " + d.Message + "\n")
+		}
+		for _, c := range p.Components {
+			for _, d := range c.Diagnostics {
+				b.WriteString(d.File + ": " + d.Message + "\n")
+			}
+		}
+	}
+	return out, b.String()
 }
 
 type notCoveredEntry struct {

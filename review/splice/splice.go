@@ -210,7 +210,7 @@ func readDir(dir string, limits fsguard.Limits) ([]File, *dirClosure, model.File
 		switch {
 		case e.Symlink:
 			diags = append(diags, diag("package-symlink", model.BoundaryPackage, e.Rel, "",
-				fmt.Sprintf("%s is a symbolic link; Splice never packs it, but a tool run from this folder could follow it outside the package, so no approval can cover it.", e.Rel), spec))
+				fmt.Sprintf("%s is a symbolic link%s; Splice never packs it, but a tool run from this folder could follow it outside the package, so no approval can cover it.", e.Rel, linkTarget(root, e.Rel)), spec))
 			return
 		case listErr != nil:
 			diags = append(diags, diag("package-unreadable", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("Could not read %s: %v.", e.Rel, listErr), spec))
@@ -269,7 +269,7 @@ func readDir(dir string, limits fsguard.Limits) ([]File, *dirClosure, model.File
 				continue
 			}
 			if e.Symlink {
-				diags = append(diags, diag("package-symlink", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("%s is a symbolic link; Splice packages reject symbolic links.", e.Rel), "splice package"))
+				diags = append(diags, diag("package-symlink", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("%s is a symbolic link%s; Splice packages reject symbolic links.", e.Rel, linkTarget(root, e.Rel)), "splice package"))
 				continue
 			}
 			if errs[e.Name] != nil {
@@ -343,6 +343,14 @@ func readDir(dir string, limits fsguard.Limits) ([]File, *dirClosure, model.File
 		}
 	}
 	return files, dc, dirReader{root: root, files: known}, diags
+}
+
+// linkTarget is " to <target>" for a symlink's diagnostic, "" when it cannot be read.
+func linkTarget(root *fsguard.Root, rel string) string {
+	if t, err := root.Readlink(rel); err == nil {
+		return " to " + t
+	}
+	return ""
 }
 
 // dirClosure is a folder's tool closure: what closure.Collect found (empty when the
