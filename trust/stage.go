@@ -44,7 +44,7 @@ func (t *Trust) Stage(pkg *model.Package, comp *model.Component, dir string) (*S
 		if reason == "" {
 			reason = "no approval of its current digest is in force"
 		}
-		return nil, fmt.Errorf("%s is %s, so there is no approved closure to stage: %s", ref, st.Authorization, lowerFirst(reason))
+		return nil, fmt.Errorf("nothing was staged: %s is %s, so there is no approved closure to stage: %s", ref, st.Authorization, lowerFirst(reason))
 	}
 	// The entries come from the stored contracts: what was approved, not what the loader
 	// sees now (Check just said they are the same).
