@@ -521,7 +521,7 @@ func looksSecret(name string) bool {
 
 // commandFile checks a ./ command: contained after every symlink is followed
 // (agent-plugins §4.1, §7.2.1). Its bytes come from the plugin closure, which holds every
-// file but the skills and the two JSON files; only a command outside it is read here.
+// file of the plugin; only a command the closure could not take in is read here.
 func (l *loader) commandFile(name, command string, bad, warn problemFn) (string, *model.File) {
 	rel := strings.TrimPrefix(command, "./")
 	if rel == "" || strings.HasSuffix(rel, "/") {
