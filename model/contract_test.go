@@ -164,3 +164,31 @@ func TestIsHiddenRune(t *testing.T) {
 		}
 	}
 }
+
+// TestContractLinks: a link entry is bound by its path and target (retargeting changes the
+// digest), emits no bytes fields, and a link-free contract serializes exactly as before
+// (no "link" key), so existing approvals keep their digests.
+func TestContractLinks(t *testing.T) {
+	file := File{Path: "a.js", SHA256: strings.Repeat("a", 64), Size: 2}
+	plain := &Contract{Kind: KindTool, Files: []File{file}}
+	canon, err := plain.Canonical()
+	if err != nil || strings.Contains(string(canon), "link") {
+		t.Fatalf("link-free canonical form %s, %v", canon, err)
+	}
+	if want := `{"contract":"vouch-contract/1","fields":{},"files":[{"exec":false,"path":"a.js","sha256":"` + strings.Repeat("a", 64) + `","size":2}],"kind":"tool"}`; string(canon) != want {
+		t.Fatalf("canonical form changed:\n%s\nwant\n%s", canon, want)
+	}
+	v1 := &Contract{Kind: KindTool, Files: []File{file, {Path: "lib", Link: "v1"}}}
+	v2 := &Contract{Kind: KindTool, Files: []File{file, {Path: "lib", Link: "v2"}}}
+	c1, _ := v1.Canonical()
+	if !strings.Contains(string(c1), `{"link":"v1","path":"lib"}`) {
+		t.Errorf("link entry %s", c1)
+	}
+	if v1.MustDigest() == v2.MustDigest() || v1.MustDigest() == plain.MustDigest() {
+		t.Error("retargeting or adding a link kept the digest")
+	}
+	asFile := &Contract{Kind: KindTool, Files: []File{file, {Path: "lib", SHA256: strings.Repeat("b", 64)}}}
+	if asFile.MustDigest() == v1.MustDigest() {
+		t.Error("a link and a file at the same path share a digest")
+	}
+}

@@ -153,13 +153,45 @@ type Support struct {
 	Detail   string        `json:"detail,omitempty"`
 }
 
-// File is one file of a component's closure.
+// File is one entry of a component's closure: a regular file (Path, Size, SHA256, Exec)
+// or, when Link is set, a symbolic link bound as a link: its path and the target it
+// holds, exactly as readlink returns it, with no bytes of its own (Size 0, SHA256 "").
+// The bytes a link leads to are bound by the file entries of its (contained) target, so
+// retargeting a link changes the digest even when both targets are approved files.
 type File struct {
 	Path   string `json:"path"` // slash path relative to the package root
 	Size   int64  `json:"size"`
-	SHA256 string `json:"sha256"` // lowercase hex
+	SHA256 string `json:"sha256"` // lowercase hex; "" for a link
 	Exec   bool   `json:"exec"`
+	Link   string `json:"link,omitempty"` // the link's target, for a symlink entry
 }
+
+// IsLink reports whether the entry is a symbolic link rather than a file.
+func (f File) IsLink() bool { return f.Link != "" }
+
+// NotCovered is one thing a runnable component depends on that no approval can bind:
+// a program found on PATH, a package a launcher downloads at start, a path outside the
+// package, an environment variable that makes the runtime load code, data the client
+// writes at run time, files beside an entry that a format's narrower closure leaves out.
+// Listing it does not change validity: the format allows it, and the person approving
+// should know that the approval stops there.
+type NotCovered struct {
+	Kind    string `json:"kind"`    // one of the NotCovered* kinds below
+	Subject string `json:"subject"` // the command, package spec, path or variable name
+	Detail  string `json:"detail"`  // one sentence a person can act on
+}
+
+// Kinds of NotCovered.
+const (
+	NotCoveredPathProgram = "path-program"      // a bare command resolved on the user's PATH
+	NotCoveredFetch       = "fetched-at-start"  // a launcher downloads an unpinned package at every start
+	NotCoveredPinned      = "pinned-package"    // a launcher downloads a pinned version at start
+	NotCoveredOutside     = "outside-path"      // an argument or env value names a path outside the package
+	NotCoveredCodeEnv     = "code-loading-env"  // an environment variable that makes a runtime load code
+	NotCoveredPluginData  = "plugin-data"       // contents of the client's per-plugin data directory
+	NotCoveredUnlisted    = "unlisted-file"     // files beside an entry that a narrower closure leaves out
+	NotCoveredUnbound     = "unbound-directory" // a directory left out of the closure (for example .git)
+)
 
 // HiddenContent is text a markdown renderer would not show a reviewer but an agent reads.
 type HiddenContent struct {
@@ -198,7 +230,10 @@ type Component struct {
 	// Inactive marks components that stay off until explicitly enabled (recommended instructions).
 	Inactive bool
 	// DependsOn lists the refs of components this one needs approved first (a hook's tool).
-	DependsOn   []string
+	DependsOn []string
+	// NotCovered lists what a runnable component depends on that its approval cannot bind
+	// (see NotCovered); empty for components that run nothing.
+	NotCovered  []NotCovered
 	Diagnostics []Diagnostic
 }
 
@@ -238,6 +273,12 @@ type ProviderReport struct {
 // Loaders back it with fsguard (directories) or memory (archives).
 type FileReader interface {
 	ReadFile(rel string) ([]byte, error)
+}
+
+// LinkReader is implemented by FileReaders that can say what a symlink of the package
+// holds now, so the dispatch-time check re-reads links as it re-reads bytes.
+type LinkReader interface {
+	ReadLink(rel string) (string, error)
 }
 
 // Ref returns the component's reference as reports print it: <package>#<kind>:<id>.

@@ -66,7 +66,10 @@ type Component struct {
 	Decision      *Decision                       `json:"decision,omitempty"`
 	Reason        string                          `json:"reason,omitempty"`
 	Changes       []string                        `json:"changes,omitempty"`
-	Diagnostics   []model.Diagnostic              `json:"diagnostics"`
+	// NotCovered is what a runnable component depends on that no approval can bind, in
+	// validation and status reports alike (it does not change validity).
+	NotCovered  []model.NotCovered `json:"not_covered,omitempty"`
+	Diagnostics []model.Diagnostic `json:"diagnostics"`
 }
 
 // Decision is the decision in force for a component, as the status report shows it.
@@ -123,7 +126,7 @@ func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses Statu
 			rc := Component{
 				Ref: ref, Kind: string(c.Kind), ID: c.ID, Validity: string(c.Validity),
 				Requirement: c.Requirement, Inactive: c.Inactive, Summary: c.Summary,
-				Diagnostics: nonNil(c.Diagnostics),
+				NotCovered: c.NotCovered, Diagnostics: nonNil(c.Diagnostics),
 			}
 			if statuses == nil && c.Contract != nil {
 				rc.Digest = c.Contract.MustDigest()

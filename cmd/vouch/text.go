@@ -217,6 +217,9 @@ func (a *app) printStatus(rep *report.Report) {
 			} else if c.Reason != "" {
 				fmt.Fprintf(w, "        %s\n", safe(c.Reason))
 			}
+			for _, n := range c.NotCovered {
+				fmt.Fprintf(w, "        not covered: %s %s\n", safe(n.Kind), safe(n.Subject))
+			}
 			for _, d := range c.Diagnostics {
 				printDiag(w, "        ", d)
 			}

@@ -85,6 +85,9 @@ dependencies are inert data and need no approval); 1 otherwise; 2 usage error or
 			if err != nil {
 				return err
 			}
+			if requireApproved {
+				a.warnNotCovered(rep)
+			}
 			if requireApproved && !allApproved(rep) {
 				return exitError{1}
 			}

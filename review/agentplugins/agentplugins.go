@@ -43,12 +43,13 @@ type loader struct {
 	// (two servers may launch the same bundled executable).
 	files map[string]fileResult
 	// cl is the plugin's file closure, walked once on first need (see closure).
-	cl *closure
+	cl *pluginClosure
 	// extData records manifest extension namespaces (in order) for extension components.
 	extData []jsontext.Member
 	// extIssues are non-fatal parse findings inside extension values, by namespace.
 	extIssues    map[string][]model.Diagnostic
 	manifestData []byte
+	mcpData      []byte // mcp.json as read, for the servers' closure
 }
 
 type fileResult struct {
@@ -135,6 +136,17 @@ func (r *reader) ReadFile(rel string) ([]byte, error) {
 	}
 	defer root.Close()
 	return root.ReadFile(rel, 0)
+}
+
+// ReadLink returns what the symlink at rel holds now (model.LinkReader), so check sees a
+// link retargeted after the package was loaded.
+func (r *reader) ReadLink(rel string) (string, error) {
+	root, err := fsguard.Open(r.dir, r.limits)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	return root.Readlink(rel)
 }
 
 // fsSuffix turns an fsguard refusal into the tail of a diagnostic code.

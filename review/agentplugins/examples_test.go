@@ -38,14 +38,14 @@ func TestExamples(t *testing.T) {
 			}
 			if name == "release-helper" {
 				// The README promises the template read through ${PLUGIN_ROOT} is approved
-				// with the server, and the skills are not.
+				// with the server, with the skills and both manifests.
 				c := pkg.Component(model.KindMCPServer, "release-notes")
 				var paths []string
 				for _, f := range c.Contract.Files {
 					paths = append(paths, f.Path)
 				}
 				got := strings.Join(paths, " ")
-				if !strings.Contains(got, "templates/notes.md") || !strings.Contains(got, "bin/release-server") || !strings.Contains(got, "skills/changelog/SKILL.md") || strings.Contains(got, "plugin.json") {
+				if !strings.Contains(got, "templates/notes.md") || !strings.Contains(got, "bin/release-server") || !strings.Contains(got, "skills/changelog/SKILL.md") || !strings.Contains(got, "plugin.json") || !strings.Contains(got, "mcp.json") {
 					t.Errorf("release-notes closure = %s", got)
 				}
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 	"vouch/schemas"
@@ -38,6 +39,7 @@ func (l *loader) mcp() {
 	// One read, no separate Stat: fsguard opens without blocking and refuses anything that
 	// is not a regular file, so a FIFO or directory named mcp.json is reported the same way.
 	data, err := l.root.ReadFile(mcpFile, l.opts.Limits.MaxManifestSize)
+	l.mcpData = data
 	if err != nil {
 		code, sec, msg := "mcp-location-"+fsSuffix(err), "6.2", fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", fsReason(err))
 		switch fsguard.CodeOf(err) {
@@ -512,7 +514,8 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	} else if resolvedCmd == "" {
 		c.Summary = append(c.Summary, fmt.Sprintf("%s is found on the user's PATH, so that program is outside this package.", command))
 	}
-	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin, its skills included, is part of what you approve (only plugin.json and mcp.json are covered by the fields above); editing any of them needs a new approval.")
+	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin, its skills, plugin.json and mcp.json included, is part of what you approve, and symlinks are bound as links; editing or retargeting any of them needs a new approval.")
+	c.NotCovered = l.notCovered(command, resolvedCmd, args, env, cwd, hasCwd)
 	return c
 }
 
@@ -538,6 +541,28 @@ func (l *loader) stdioLink(command, resolvedCmd string, args []string, cwd strin
 	return ""
 }
 
+// notCovered lists what the server depends on that its approval cannot bind, after the
+// single expansion pass a client applies (closure.NotCoveredBy). Agent Plugins treats
+// args as opaque strings, so none of it changes validity.
+func (l *loader) notCovered(command, resolvedCmd string, args []string, env []jsontext.Member, cwd string, hasCwd bool) []model.NotCovered {
+	p := closure.Process{Command: command, Bundled: resolvedCmd != "" || strings.HasPrefix(command, "./"), Root: l.root.Path(), Data: l.dataDir,
+		DataName: "${PLUGIN_DATA}", Starts: "the server starts", Interpreter: l.closure().interp[resolvedCmd]}
+	for _, a := range args {
+		p.Args = append(p.Args, l.expand(a))
+	}
+	for _, e := range env {
+		p.Env = append(p.Env, closure.EnvVar{Name: e.Key, Value: l.expand(e.Val.Str)})
+	}
+	if hasCwd {
+		exp := l.expand(cwd)
+		if !strings.HasPrefix(exp, "/") {
+			exp = path.Join(l.root.Path(), exp)
+		}
+		p.Cwd = exp
+	}
+	return closure.NotCoveredBy(p)
+}
+
 func looksSecret(name string) bool {
 	n := strings.ToLower(name)
 	for _, w := range []string{"token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "private_key", "credential", "authorization", "cookie"} {
@@ -550,7 +575,7 @@ func looksSecret(name string) bool {
 
 // commandFile checks a ./ command: contained after every symlink is followed
 // (agent-plugins §4.1, §7.2.1). Its bytes come from the plugin closure, which holds every
-// file but the skills and the two JSON files; only a command outside it is read here.
+// file of the plugin; only a command the closure could not take in is read here.
 func (l *loader) commandFile(name, command string, bad, warn problemFn) (string, *model.File) {
 	rel := strings.TrimPrefix(command, "./")
 	if rel == "" || strings.HasSuffix(rel, "/") {
