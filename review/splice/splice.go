@@ -122,7 +122,7 @@ func Load(p string, opts Options) *model.Package {
 	if IsGzip(data) {
 		kind = "archive"
 	}
-	files, trailing, err := decode(data)
+	files, err := Decode(data)
 	if err != nil {
 		var de *DecodeError
 		code := "archive-invalid"
@@ -133,13 +133,6 @@ func Load(p string, opts Options) *model.Package {
 		pkg.Rejected = true
 		pkg.Diagnostics = append(pkg.Diagnostics, diag(code, model.BoundaryPackage, "", "", msg, "splice "+kind+" · INVALID_BUNDLE"))
 		return pkg
-	}
-	{
-		if trailing {
-			pkg.Diagnostics = append(pkg.Diagnostics, model.Diagnostic{Code: "archive-trailing-data", Severity: model.SeverityWarning,
-				Boundary: model.BoundaryPackage, Spec: "splice archive",
-				Message: "The archive has data after its end-of-archive blocks; Splice ignores it, but other tar readers may not."})
-		}
 	}
 	mem := memReader{}
 	for _, f := range files {
