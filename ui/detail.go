@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/skills"
 	"vouch/trust"
 	"vouch/ui/display"
 
@@ -483,7 +484,8 @@ func (d *detailPane) content(b *textBuilder) tea.Cmd {
 		b.blank()
 	}
 	escaped, n := display.Escape(c.Body)
-	b.hidden += n
+	// References the renderer would decode to hidden characters count too (markdown.go).
+	b.hidden += n + len(skills.HiddenCharRefs(c.Body))
 	slow := d.c.data.slowToRender(c)
 	if slow != "" {
 		b.line(s.Warn.Render("Shown as raw text only: " + slow + ", a shape that makes markdown renderers take minutes."))
