@@ -20,15 +20,15 @@ func TestHiddenCharRefs(t *testing.T) {
 		{"&#8203;", []string{"&#8203; → U+200B ZERO WIDTH SPACE"}},
 		{"&#xE0041;", []string{"&#xE0041; → U+E0041 TAG LATIN CAPITAL LETTER A"}},
 		{"&ZeroWidthSpace;&rlm;", []string{"&ZeroWidthSpace; → U+200B ZERO WIDTH SPACE", "&rlm; → U+200F RIGHT-TO-LEFT MARK"}},
-		{"x&#x202E y", []string{"&#x202E → U+202E RIGHT-TO-LEFT OVERRIDE"}},       // no ';': html.UnescapeString decodes it
-		{"&shy-", []string{"&shy → U+00AD SOFT HYPHEN"}},                          // legacy name without ';'
-		{"&shyness;", []string{"&shyness; → U+00AD SOFT HYPHEN"}},                 // the legacy prefix inside a longer name
-		{"&#4294967309;", []string{"&#4294967309; → U+000D CONTROL CHARACTER"}},   // wraps round in html.UnescapeString
-		{"&#155;", []string{"&#155; → U+009B C1 CONTROL CHARACTER"}},              // goldmark's reading (the standard one is U+203A)
-		{"&#0000027;[8m", []string{"&#0000027; → U+001B CONTROL CHARACTER"}},      // leading zeros
-		{"&#x202Eb;", nil},                                                       // U+202EB, a CJK ideograph
-		{"&NewLine;&Tab;", nil},                                                  // LF and TAB are shown as line breaks and tabs
-		{"&amp;#x202E; &lt; &#65; &#; &#x; & x &unknown; &", nil},               // decoded once, harmless, or no reference
+		{"x&#x202E y", []string{"&#x202E → U+202E RIGHT-TO-LEFT OVERRIDE"}},     // no ';': html.UnescapeString decodes it
+		{"&shy-", []string{"&shy → U+00AD SOFT HYPHEN"}},                        // legacy name without ';'
+		{"&shyness;", []string{"&shyness; → U+00AD SOFT HYPHEN"}},               // the legacy prefix inside a longer name
+		{"&#4294967309;", []string{"&#4294967309; → U+000D CONTROL CHARACTER"}}, // wraps round in html.UnescapeString
+		{"&#155;", []string{"&#155; → U+009B C1 CONTROL CHARACTER"}},            // goldmark's reading (the standard one is U+203A)
+		{"&#0000027;[8m", []string{"&#0000027; → U+001B CONTROL CHARACTER"}},    // leading zeros
+		{"&#x202Eb;", nil},      // U+202EB, a CJK ideograph
+		{"&NewLine;&Tab;", nil}, // LF and TAB are shown as line breaks and tabs
+		{"&amp;#x202E; &lt; &#65; &#; &#x; & x &unknown; &", nil}, // decoded once, harmless, or no reference
 		{"&amp;&#13;", []string{"&#13; → U+000D CONTROL CHARACTER"}},
 		{"&" + strings.Repeat("a", 200) + ";&#13;", []string{"&#13; → U+000D CONTROL CHARACTER"}},
 	}
@@ -62,7 +62,6 @@ func TestScanHiddenCharacterReferences(t *testing.T) {
 		t.Fatalf("fast path: %+v", h)
 	}
 }
-
 
 // A run of a million letters or digits after "&" is one span, read once.
 func TestHiddenCharRefsLongRuns(t *testing.T) {
