@@ -744,6 +744,10 @@ func skillComponent(pkg *model.Package, m *Manifest, byPath map[string][]byte) *
 func agentComponent(pkg *model.Package, m *Manifest) *model.Component {
 	a := m.Agent
 	c := &model.Component{Kind: model.KindInstruction, ID: "agent", Validity: model.Valid, Body: a.Instructions, BodyFile: manifestFile}
+	// The instructions are markdown the console renders like a SKILL.md; list what a
+	// markdown view hides in them. Lines count within the instructions text (the JSON
+	// string of agent.instructions), not within manifest.json.
+	c.Hidden = skills.ScanHidden(a.Instructions, 1)
 	skillsList := nonNil(a.Skills)
 	c.Summary = []string{
 		"An agent definition: system instructions the model reads, and the packages whose tools it may call.",
