@@ -224,3 +224,34 @@ func TestCheckTargetInsidePackage(t *testing.T) {
 		t.Fatalf("inside a source under review: %v", err)
 	}
 }
+
+// Two writers of one target are serialized: of two previews made from the same file, one
+// commits and the other finds the file changed, never both (a lost update).
+func TestConcurrentCommitsSerialized(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		tg := tmpTarget(t, []byte("# base\n"), 0o644)
+		a, err := PreviewApply(tg, BlockID("p", "a"), "A", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := PreviewApply(tg, BlockID("p", "b"), "B", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 2)
+		for _, p := range []*Preview{a, b} {
+			go func(p *Preview) { errs <- Commit(p, false) }(p)
+		}
+		e1, e2 := <-errs, <-errs
+		if (e1 == nil) == (e2 == nil) {
+			t.Fatalf("round %d: both or neither committed: %v, %v", i, e1, e2)
+		}
+		if e := errors.Join(e1, e2); !errors.Is(e, ErrChanged) {
+			t.Fatalf("round %d: the loser did not see the change: %v", i, e)
+		}
+		got, _ := os.ReadFile(tg.Path)
+		if !bytes.Equal(got, a.After) && !bytes.Equal(got, b.After) {
+			t.Fatalf("round %d: the file holds neither write: %q", i, got)
+		}
+	}
+}
