@@ -17,6 +17,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Splice's artifact limits (bytes and counts), stricter than vouch's reference limits.
@@ -267,7 +269,7 @@ func parseTar(tar []byte) ([]File, error) {
 		if !isSafeBundlePath(p) {
 			return nil, derr("archive-unsafe-path", "Unsafe file path in archive: %s", q(p))
 		}
-		key := jsLower(p)
+		key := dupKey(p)
 		if seen[key] {
 			return nil, derr("archive-duplicate-path", "Duplicate file path in archive: %s", q(p))
 		}
@@ -295,6 +297,11 @@ func typeName(t byte) string {
 // jsLower is toLowerCase for the duplicate check. Go's simple lowercase mapping folds a
 // few more characters together than JavaScript's (İ), which only makes the check stricter.
 func jsLower(s string) string { return strings.ToLower(s) }
+
+// dupKey is the duplicate-check key: Splice's case-insensitive one, and also blind to
+// Unicode normalization, because macOS file systems are: "é" written precomposed and
+// decomposed are two entries here but one file there, the second overwriting the first.
+func dupKey(s string) string { return jsLower(norm.NFC.String(s)) }
 
 func allZero(b []byte) bool {
 	for _, x := range b {
@@ -359,7 +366,7 @@ func decodeBundle(data []byte) ([]File, error) {
 		if !isSafeBundlePath(p) {
 			return nil, derr("bundle-unsafe-path", "Unsafe file path in bundle: %s", q(p))
 		}
-		key := jsLower(p)
+		key := dupKey(p)
 		if seen[key] {
 			return nil, derr("bundle-duplicate-path", "Duplicate file path in bundle: %s", q(p))
 		}

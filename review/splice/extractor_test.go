@@ -75,6 +75,8 @@ func extractorCases() []struct {
 		{"bytes-after-end", "archive-trailing-data", "(at byte 4096 of the tar stream)", gz(append(tarOf(basePackage()), []byte("hidden after the end")...))},
 		// gzip -d (GNU tar -z) and Node's zlib join members; other gunzips stop after one.
 		{"second-gzip-member", "archive-gzip-second-member", "second gzip member", append(with(), gz(tarOf([]entry{hidden}))...)},
+		// APFS and HFS+ ignore normalization: both names are one file on macOS.
+		{"normalization-duplicate", "archive-duplicate-path", "Duplicate file path", with(entry{name: "examples/caf\u00e9.json", content: []byte("{}")}, entry{name: "examples/cafe\u0301.json", content: []byte(`{"x":1}`)})},
 		{"bytes-after-gzip", "archive-gzip-trailing-data", "4 bytes after its gzip stream", append(with(), "junk"...)},
 	}
 }
