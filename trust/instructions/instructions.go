@@ -375,17 +375,15 @@ func PreviewRemove(t Target, id, lastWritten string) (*Preview, error) {
 
 // Commit writes a preview atomically, keeping the file mode. It refuses when the file
 // changed since the preview, when the target resolves to another file than it did then,
-// when it is a symbolic link whose destination was not confirmed (Preview.Confirmed),
-// and when Conflict is set unless overwrite is true.
+// when it is a symbolic link whose destination was not confirmed (Preview.Confirmed;
+// a preview with nothing to write needs no confirmation), and when Conflict is set
+// unless overwrite is true.
 func Commit(p *Preview, overwrite bool) error {
 	if p == nil {
 		return errors.New("no preview to commit")
 	}
 	if p.Conflict != nil && !overwrite {
 		return fmt.Errorf("%w: %s block %s; confirm overwriting to replace the edited text", ErrConflict, p.Target.Path, p.ID)
-	}
-	if p.Target.Linked() && p.Confirmed != p.Target.Resolved {
-		return fmt.Errorf("%w: %s points to %s; nothing was written", ErrLinkNotConfirmed, p.Target.Path, p.Target.Resolved)
 	}
 	if p.NoChange {
 		// Nothing to write: only check that the preview still holds.
@@ -401,6 +399,10 @@ func Commit(p *Preview, overwrite bool) error {
 			return fmt.Errorf("%w: %s; preview again", ErrChanged, p.Target.Path)
 		}
 		return nil
+	}
+	// Checked before anything is touched, the destination's directory included.
+	if p.Target.Linked() && p.Confirmed != p.Target.Resolved {
+		return fmt.Errorf("%w: %s points to %s; nothing was written", ErrLinkNotConfirmed, p.Target.Path, p.Target.Resolved)
 	}
 	d, err := openDest(p.Target, !p.Exists)
 	if err != nil {
