@@ -317,7 +317,7 @@ func (a *app) printPreview(ic *instrContext, p *instructions.Preview) {
 	if p.Target.Linked() {
 		// The destination comes from a link the package's repository may have planted.
 		fmt.Fprintf(w, "Writes to:  %s\n", safe(p.Target.Resolved))
-		fmt.Fprintf(w, "            (%s is a symbolic link, or lies in a linked directory: vouch writes the file it\n             resolves to, shown above, and keeps the link; check that this is the file you mean)\n", p.Target.Path)
+		fmt.Fprintf(w, "            (%s is a symbolic link, or lies in a linked directory: vouch writes the file it\n             resolves to, shown above, and keeps the link; check that this is the file you mean)\n", safe(p.Target.Path))
 	}
 	fmt.Fprintf(w, "Applies to: %s\n", p.Target.AppliesTo)
 	fmt.Fprintf(w, "Block:      <!-- vouch:start %s -->\n", display.Line(p.ID))
