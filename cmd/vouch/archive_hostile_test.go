@@ -16,14 +16,13 @@ func TestHostileArchiveNotApprovable(t *testing.T) {
 	good := filepath.Join("..", "..", "review", "splice", "testdata", "upstream", "fixtures", "skills-example", "skills-example.tar.gz")
 	if _, err := os.Stat(good); err != nil {
 		t.Fatal(err)
-	} else {
-		home := t.TempDir()
-		if code, out, errs := trustRun(t, home, "approve", "--yes", good, ref); code != 0 {
-			t.Fatalf("control archive not approvable: %s%s", out, errs)
-		}
-		if code, out, errs := trustRun(t, home, "check", good, ref); code != 0 {
-			t.Fatalf("control archive check: %s%s", out, errs)
-		}
+	}
+	ctl := t.TempDir()
+	if code, out, errs := trustRun(t, ctl, "approve", "--yes", good, ref); code != 0 {
+		t.Fatalf("control archive not approvable: %s%s", out, errs)
+	}
+	if code, out, errs := trustRun(t, ctl, "check", good, ref); code != 0 {
+		t.Fatalf("control archive check: %s%s", out, errs)
 	}
 	for _, name := range []string{
 		"archive-directory-with-data__hidden-file.tar.gz",
