@@ -308,10 +308,6 @@ func (m *Model) previewCmd(spec string) tea.Cmd {
 	c := p.Components[m.prompt.comp]
 	ref := m.prompt.ref
 	box := m.trust
-	sources := append([]string(nil), m.opts.Sources...)
-	if m.opts.Packages != nil {
-		sources = nil // packages handed in memory: only their roots are known
-	}
 	return func() tea.Msg {
 		msg := previewMsg{ref: ref, action: instructions.ActionApply}
 		// Resolved before the preview, so it can name the file a link leads to.
@@ -320,7 +316,7 @@ func (m *Model) previewCmd(spec string) tea.Cmd {
 			msg.err = err
 			return msg
 		}
-		if err := instructions.CheckTarget(target, p, sources...); err != nil {
+		if err := instructions.CheckTarget(target, p); err != nil {
 			msg.err = err
 			return msg
 		}

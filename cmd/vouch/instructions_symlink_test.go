@@ -74,8 +74,9 @@ func TestInstructionsSymlinkTarget(t *testing.T) {
 	}
 }
 
-// A target inside the package under review is refused before anything is shown or written,
-// also through a link into the package.
+// A target inside the package under review (its plugin directory, or the directories of its
+// skills and instructions) is refused before anything is shown or written, also through a
+// link into the package.
 func TestInstructionsTargetInsidePackage(t *testing.T) {
 	requireDaloLoader(t)
 	src := filepath.Join(t.TempDir(), "source")
@@ -83,15 +84,23 @@ func TestInstructionsTargetInsidePackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	into := filepath.Join(t.TempDir(), "into")
-	os.Symlink(src, into)
+	os.Symlink(filepath.Join(src, "skills", "design-review"), into)
 	home := t.TempDir()
-	for _, target := range []string{filepath.Join(src, "AGENTS.md"), filepath.Join(into, "NOTES.md")} {
-		code, out, errs := runVouch(t, home, "instructions", "apply", "--yes", "--follow-symlink", "--target", target, src, instrRef)
+	for _, c := range []struct{ target, written string }{
+		{filepath.Join(src, "instructions", "AGENTS.md"), filepath.Join(src, "instructions", "AGENTS.md")},
+		{filepath.Join(src, "plugins", "design-review", "AGENTS.md"), filepath.Join(src, "plugins", "design-review", "AGENTS.md")},
+		{filepath.Join(into, "NOTES.md"), filepath.Join(src, "skills", "design-review", "NOTES.md")},
+	} {
+		code, out, errs := runVouch(t, home, "instructions", "apply", "--yes", "--follow-symlink", "--target", c.target, src, instrRef)
 		if code != 1 || !strings.Contains(errs, "inside") {
-			t.Fatalf("%s: exit %d\n%s%s", target, code, out, errs)
+			t.Fatalf("%s: exit %d\n%s%s", c.target, code, out, errs)
 		}
-		if _, err := os.Lstat(filepath.Join(src, filepath.Base(target))); !os.IsNotExist(err) {
-			t.Fatalf("%s was written", target)
+		if _, err := os.Lstat(c.written); !os.IsNotExist(err) {
+			t.Fatalf("%s was written", c.written)
 		}
+	}
+	// Beside the packages (the source's own AGENTS.md) is where activation writes.
+	if code, out, errs := runVouch(t, home, "instructions", "apply", "--yes", "--target", filepath.Join(src, "AGENTS.md"), src, instrRef); code != 0 {
+		t.Fatalf("beside the package: exit %d\n%s%s", code, out, errs)
 	}
 }

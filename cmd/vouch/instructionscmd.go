@@ -260,7 +260,7 @@ func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, err
 		}
 		return nil, a.fail(2, "unknown-ref", msg+".")
 	}
-	if err := instructions.CheckTarget(target, ic.pkg, source); err != nil {
+	if err := instructions.CheckTarget(target, ic.pkg); err != nil {
 		return nil, a.fail(1, "target-inside-package", strings.TrimSuffix(display.Line(err.Error()), ".")+"; nothing was written.")
 	}
 	if ic.comp.Validity != model.Valid || ic.comp.Contract == nil || len(ic.comp.Contract.Files) == 0 {

@@ -84,17 +84,18 @@ func resolveDepth(p string, hops int) (string, error) {
 }
 
 // CheckTarget refuses a target inside the package under review: its typed path or the
-// file it resolves to lies under the package root or under one of sources, the paths the
-// person asked to review (resolved too). A Dalo package's skills and instructions live
-// beside its plugin directory in the source, so the source is the package's extent there.
-// A package must not have its instructions written into its own files, where they
-// would change what is under review (or be read as part of it).
-func CheckTarget(t Target, pkg *model.Package, sources ...string) error {
+// file it resolves to lies under the package root, or in a directory holding one of the
+// package's files (a Dalo package's skills and instructions live beside its plugin
+// directory, in the source's skills/ and instructions/), all resolved too. A package must
+// not have its instructions written into its own files, where they would change what is
+// under review. Files beside a package (a repository's AGENTS.md next to a Dalo source)
+// are not refused: writing there is what activation is for.
+func CheckTarget(t Target, pkg *model.Package) error {
+	if pkg == nil || pkg.Root == "" {
+		return nil
+	}
 	var roots []string
 	add := func(p string) {
-		if p == "" {
-			return
-		}
 		if abs, err := filepath.Abs(p); err == nil {
 			roots = append(roots, abs)
 		}
@@ -102,11 +103,25 @@ func CheckTarget(t Target, pkg *model.Package, sources ...string) error {
 			roots = append(roots, r)
 		}
 	}
-	if pkg != nil {
-		add(pkg.Root)
+	add(pkg.Root)
+	// Dalo file paths are relative to the source (<source>/plugins/<name> is the root).
+	base := pkg.Root
+	if pkg.Format == model.FormatDalo && filepath.Base(filepath.Dir(pkg.Root)) == "plugins" {
+		base = filepath.Dir(filepath.Dir(pkg.Root))
 	}
-	for _, s := range sources {
-		add(s)
+	for _, c := range pkg.Components {
+		rels := []string{c.BodyFile}
+		for _, f := range c.Files {
+			rels = append(rels, f.Path)
+		}
+		for _, rel := range rels {
+			if rel == "" {
+				continue
+			}
+			if dir := filepath.Dir(filepath.Join(base, filepath.FromSlash(rel))); dir != filepath.Clean(base) {
+				add(dir)
+			}
+		}
 	}
 	paths := []string{t.Path}
 	if t.Resolved != "" {
@@ -119,7 +134,7 @@ func CheckTarget(t Target, pkg *model.Package, sources ...string) error {
 				if p != t.Path {
 					how = " (" + t.Path + " resolves to " + p + ")"
 				}
-				return fmt.Errorf("%w: %s is inside %s%s; choose a file outside the package", ErrInsidePackage, t.Path, root, how)
+				return fmt.Errorf("%w: %s is inside %s%s, which holds files of %s; choose a file outside the package", ErrInsidePackage, t.Path, root, how, pkg.Name)
 			}
 		}
 	}

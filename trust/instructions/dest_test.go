@@ -214,14 +214,19 @@ func TestCheckTargetInsidePackage(t *testing.T) {
 			t.Errorf("%s: %v, want refused=%v", c.path, err, c.refuse)
 		}
 	}
-	// The sources under review count too (a Dalo package's instructions live beside its
-	// plugin directory).
-	tg, _ := ResolveTarget(filepath.Join(root, "instructions", "AGENTS.md"))
-	if err := CheckTarget(tg, pkg); err != nil {
-		t.Fatalf("outside the package root: %v", err)
-	}
-	if err := CheckTarget(tg, pkg, root); !errors.Is(err, ErrInsidePackage) {
-		t.Fatalf("inside a source under review: %v", err)
+	// A Dalo package's files beside its plugin directory count too; the source's other
+	// files do not.
+	src := filepath.Join(root, "dalo")
+	dalo := &model.Package{Format: model.FormatDalo, Name: "d", Root: filepath.Join(src, "plugins", "d"),
+		Components: []*model.Component{{BodyFile: "instructions/i.md", Files: []model.File{{Path: "skills/s/SKILL.md"}}}}}
+	for _, c := range []struct {
+		rel    string
+		refuse bool
+	}{{"instructions/AGENTS.md", true}, {"skills/s/AGENTS.md", true}, {"plugins/d/AGENTS.md", true}, {"AGENTS.md", false}, {"skills/other/AGENTS.md", false}} {
+		tg, _ := ResolveTarget(filepath.Join(src, c.rel))
+		if err := CheckTarget(tg, dalo); errors.Is(err, ErrInsidePackage) != c.refuse {
+			t.Errorf("dalo %s: %v, want refused=%v", c.rel, err, c.refuse)
+		}
 	}
 }
 
