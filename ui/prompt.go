@@ -575,6 +575,8 @@ func (t *targetPrompt) View() string {
 		switch {
 		case t.needsOverwrite():
 			lines = append(lines, fit(s.Bold.Render("o overwrite the hand edits, then y")+"   "+s.Dim.Render("n/esc cancel"+back), inner))
+		case t.preview.Conflict != nil && t.preview.Target.Linked():
+			lines = append(lines, fit(s.Bold.Render("y overwrite and write "+display.Line(t.preview.Target.Resolved)+" (the link's destination)")+"   "+s.Dim.Render("n/esc cancel"+back), inner))
 		case t.preview.Conflict != nil:
 			lines = append(lines, fit(s.Bold.Render("y overwrite and write")+"   "+s.Dim.Render("n/esc cancel"+back+"   (enter does nothing)"), inner))
 		case t.preview.Target.Linked() && !t.preview.NoChange:
