@@ -121,3 +121,18 @@ func FuzzHiddenCharRefs(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkHiddenCharRefs: a 256 KiB SKILL.md (the render limit) dense with references,
+// half of them hidden, and one with none.
+func BenchmarkHiddenCharRefs(b *testing.B) {
+	dense := strings.Repeat("Text &amp; &#x202E; more &lt;b&gt; &ZeroWidthSpace; words.\n", 256<<10/60)
+	plain := strings.Repeat("Plain prose with no references at all, line after line.\n", 256<<10/57)
+	for name, s := range map[string]string{"dense": dense, "plain": plain} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for i := 0; i < b.N; i++ {
+				HiddenCharRefs(s)
+			}
+		})
+	}
+}
