@@ -132,7 +132,7 @@ func tarString(h []byte, off, n int) (string, error) {
 }
 
 // tarPath reads a name, prefix or link field and requires every byte after its first NUL
-// to be NUL. Readers disagree about those bytes: GNU tar and bsdtar stop at the NUL, but
+// to be NUL. Readers disagree about those bytes: GNU tar stops at the NUL, but
 // Node's tar decodes the field with replace(/\0.*/, ""), whose "." stops at a line
 // break, so "SKILL.md\0\nx" is the file "SKILL.md\nx" there and "SKILL.md" here.
 func tarPath(h []byte, off, n int, what string) (string, error) {
