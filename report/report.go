@@ -59,6 +59,10 @@ type Component struct {
 	Inactive    bool     `json:"inactive,omitempty"`
 	Digest      string   `json:"digest,omitempty"`
 	Summary     []string `json:"summary,omitempty"`
+	// Hidden is what a markdown view of the component's text hides from a reviewer
+	// (comments, tags, link definitions, invisible characters, character references that
+	// decode to them), so a CI run sees what the console lists.
+	Hidden []model.HiddenContent `json:"hidden,omitempty"`
 	// Support is a pointer so a status report always prints the object, {} included,
 	// while a validation report leaves it out.
 	Support       *map[string]model.SupportStatus `json:"support,omitempty"`
@@ -126,7 +130,7 @@ func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses Statu
 			rc := Component{
 				Ref: ref, Kind: string(c.Kind), ID: c.ID, Validity: string(c.Validity),
 				Requirement: c.Requirement, Inactive: c.Inactive, Summary: c.Summary,
-				NotCovered: c.NotCovered, Diagnostics: nonNil(c.Diagnostics),
+				NotCovered: c.NotCovered, Hidden: c.Hidden, Diagnostics: nonNil(c.Diagnostics),
 			}
 			if statuses == nil && c.Contract != nil {
 				rc.Digest = c.Contract.MustDigest()

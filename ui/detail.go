@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/skills"
 	"vouch/trust"
 	"vouch/ui/display"
 
@@ -507,6 +508,13 @@ func (d *detailPane) content(b *textBuilder) tea.Cmd {
 	}
 	escaped, n := display.Escape(c.Body)
 	b.hidden += n
+	// References the renderer would decode to hidden characters count too (markdown.go
+	// shows them as tokens); the loader's hidden list has them, no need to scan again.
+	for _, h := range c.Hidden {
+		if h.Kind == skills.HiddenCharacterReference {
+			b.hidden++
+		}
+	}
 	slow := d.c.data.slowToRender(c)
 	if slow != "" {
 		b.line(s.Warn.Render("Shown as raw text only: " + slow + ", a shape that makes markdown renderers take minutes."))

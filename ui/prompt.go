@@ -310,8 +310,13 @@ func (m *Model) previewCmd(spec string) tea.Cmd {
 	box := m.trust
 	return func() tea.Msg {
 		msg := previewMsg{ref: ref, action: instructions.ActionApply}
+		// Resolved before the preview, so it can name the file a link leads to.
 		target, err := instructions.ResolveTarget(spec)
 		if err != nil {
+			msg.err = err
+			return msg
+		}
+		if err := instructions.CheckTarget(target, p); err != nil {
 			msg.err = err
 			return msg
 		}
@@ -390,6 +395,9 @@ func activeCounts(t *trust.Trust) map[string]int {
 func (m *Model) commitPreview() tea.Cmd {
 	pr := m.prompt
 	pv, overwrite, action := pr.preview, pr.overwrite, pr.action
+	// The box showed the file a linked target resolves to, and y was pressed on a line
+	// naming it: that confirms exactly this destination (Commit checks it again).
+	pv.Confirmed = pv.Target.Resolved
 	p := m.data.pkgs[pr.pkg]
 	c := p.Components[pr.comp]
 	idx := pr.pkg
@@ -479,6 +487,10 @@ func (t *targetPrompt) buildPreview() {
 	pv := t.preview
 	width := max(1, t.vp.Width())
 	b.field("Target", pv.Target.Path)
+	if pv.Target.Linked() {
+		b.field("Writes to", pv.Target.Resolved)
+		b.line(s.Bad.Render("⚠ " + b.esc(pv.Target.Path) + " is a symbolic link (or lies in a linked directory): y writes " + b.esc(pv.Target.Resolved) + " and keeps the link."))
+	}
 	b.field("Applies to", pv.Target.AppliesTo)
 	if t.note != "" {
 		b.line(s.Dim.Render(b.esc(t.note)))
@@ -563,8 +575,12 @@ func (t *targetPrompt) View() string {
 		switch {
 		case t.needsOverwrite():
 			lines = append(lines, fit(s.Bold.Render("o overwrite the hand edits, then y")+"   "+s.Dim.Render("n/esc cancel"+back), inner))
+		case t.preview.Conflict != nil && t.preview.Target.Linked():
+			lines = append(lines, fit(s.Bold.Render("y overwrite and write "+display.Line(t.preview.Target.Resolved)+" (the link's destination)")+"   "+s.Dim.Render("n/esc cancel"+back), inner))
 		case t.preview.Conflict != nil:
 			lines = append(lines, fit(s.Bold.Render("y overwrite and write")+"   "+s.Dim.Render("n/esc cancel"+back+"   (enter does nothing)"), inner))
+		case t.preview.Target.Linked() && !t.preview.NoChange:
+			lines = append(lines, fit(s.Bold.Render("y write "+display.Line(t.preview.Target.Resolved)+" (the link's destination)")+"   "+s.Dim.Render("n/esc cancel"+back), inner))
 		default:
 			lines = append(lines, fit(s.Bold.Render("y write this change")+"   "+s.Dim.Render("n/esc cancel"+back+"   (enter does nothing)"), inner))
 		}

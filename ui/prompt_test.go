@@ -101,3 +101,82 @@ func TestActivateInstructionBadTarget(t *testing.T) {
 		t.Errorf("error not shown:\n%s", screen(m))
 	}
 }
+
+// A planted link: the preview and the y line name the destination, and y writes the
+// destination and keeps the link. A link retargeted after the preview is not followed.
+func TestActivateInstructionThroughSymlink(t *testing.T) {
+	root := t.TempDir()
+	dest := filepath.Join(root, "dotfiles", "AGENTS.md")
+	os.MkdirAll(filepath.Dir(dest), 0o755)
+	orig := []byte("# dotfiles\n")
+	os.WriteFile(dest, orig, 0o644)
+	link := filepath.Join(root, "repo", "AGENTS.md")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink(dest, link); err != nil {
+		t.Skip(err)
+	}
+	open := func(m *Model) {
+		t.Helper()
+		selectRef(t, m, instrRef)
+		press(t, m, "i")
+		typeText(t, m, link)
+		press(t, m, "enter")
+		if m.prompt == nil || m.prompt.preview == nil {
+			t.Fatalf("no preview: %+v", m.prompt)
+		}
+	}
+	m := newTestModel(t, fixturePackages(), 160, 40)
+	open(m)
+	v := screen(m)
+	for _, want := range []string{"Writes to: " + dest, "is a symbolic link", "y write " + dest} {
+		if !strings.Contains(v, want) {
+			t.Errorf("preview lacks %q:\n%s", want, v)
+		}
+	}
+	// Retargeted after the preview: y writes nothing anywhere.
+	other := filepath.Join(root, "other.pth")
+	os.WriteFile(other, orig, 0o644)
+	os.Remove(link)
+	os.Symlink(other, link)
+	press(t, m, "y")
+	if got, _ := os.ReadFile(dest); string(got) != string(orig) {
+		t.Fatalf("the previewed destination was written after the link moved: %q", got)
+	}
+	if got, _ := os.ReadFile(other); string(got) != string(orig) {
+		t.Fatalf("the new destination was written: %q", got)
+	}
+	if !strings.Contains(screen(m), "Nothing activated") {
+		t.Errorf("no refusal shown:\n%s", screen(m))
+	}
+	os.Remove(link)
+	os.Symlink(dest, link)
+
+	m = newTestModel(t, fixturePackages(), 160, 40)
+	open(m)
+	press(t, m, "y")
+	got, _ := os.ReadFile(dest)
+	if !strings.HasPrefix(string(got), string(orig)) || !strings.Contains(string(got), "Always ask for the design doc first.") {
+		t.Fatalf("destination after y: %q", got)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the link was replaced by a file")
+	}
+}
+
+// A target inside the package under review is refused before any preview.
+func TestActivateInstructionInsidePackage(t *testing.T) {
+	pkgs := fixturePackages()
+	pkgs[0].Root = t.TempDir()
+	m := newTestModel(t, pkgs, 120, 30)
+	selectRef(t, m, instrRef)
+	press(t, m, "i")
+	target := filepath.Join(pkgs[0].Root, "AGENTS.md")
+	typeText(t, m, target)
+	press(t, m, "enter")
+	if m.prompt == nil || m.prompt.preview != nil || !strings.Contains(m.prompt.err, "inside") {
+		t.Fatalf("a target inside the package got a preview: %+v", m.prompt)
+	}
+	if _, err := os.Lstat(target); !os.IsNotExist(err) {
+		t.Fatal("the target was created")
+	}
+}

@@ -43,6 +43,7 @@ type instrFlags struct {
 	target    string
 	yes       bool
 	overwrite bool
+	follow    bool // --follow-symlink: writing to the file a linked target resolves to is confirmed
 	sourceID  string
 }
 
@@ -79,9 +80,15 @@ func (a *app) instructionsApplyCommand() *cobra.Command {
 		`Apply shows the preview, asks for y at a terminal, then writes the block (atomically, keeping the
 file's mode, line breaks and BOM) and records an approval with the target in the ledger. It refuses
 if the file changed since the preview, if its markers are damaged, or if the block was edited by
-hand since vouch wrote it (unless --overwrite). Without a terminal, --yes is required.`,
+hand since vouch wrote it (unless --overwrite). Without a terminal, --yes is required.
+
+A target that is a symbolic link (or lies in a linked directory) is shown with the file it resolves
+to, and vouch writes that file only when you confirm it: at a terminal the question names it;
+without one, pass --follow-symlink with --yes. The link itself is kept. A target inside the
+package under review is refused.`,
 		"apply", f)
 	cmd.Flags().BoolVar(&f.yes, "yes", false, "apply without asking (required without a terminal)")
+	cmd.Flags().BoolVar(&f.follow, "follow-symlink", false, "write to the file a symbolic-link target resolves to (required with --yes for such a target)")
 	cmd.Flags().BoolVar(&f.overwrite, "overwrite", false, "replace a block that was edited by hand")
 	cmd.Example = `  vouch instructions preview --target codex ./source 'design-review#instruction:design-context'
   vouch instructions apply --target ./AGENTS.md --yes ./source 'design-review#instruction:design-context'`
@@ -94,9 +101,11 @@ func (a *app) instructionsRemoveCommand() *cobra.Command {
 		"Remove an instruction's vouch block from the target file and record the revocation",
 		`Remove shows the diff, asks for y at a terminal, deletes the block and the line breaks vouch
 added with it, and records a revocation with the target in the ledger. A block edited by hand is
-only removed with --overwrite. Without a terminal, --yes is required.`,
+only removed with --overwrite. Without a terminal, --yes is required. A symbolic-link target is
+handled as for apply (--follow-symlink).`,
 		"remove", f)
 	cmd.Flags().BoolVar(&f.yes, "yes", false, "remove without asking (required without a terminal)")
+	cmd.Flags().BoolVar(&f.follow, "follow-symlink", false, "write to the file a symbolic-link target resolves to (required with --yes for such a target)")
 	cmd.Flags().BoolVar(&f.overwrite, "overwrite", false, "remove a block even though it was edited by hand")
 	return cmd
 }
@@ -161,11 +170,15 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 		}
 		f.overwrite = true
 	}
+	linked := p.Target.Linked() && !p.NoChange
 	if !f.yes {
 		if !a.stdinIsTerminal() {
 			return a.fail(2, "confirmation-required", action+" asks for confirmation; without a terminal, pass --yes after reading the preview.")
 		}
 		q := "Write this change to " + p.Target.Path + "? [y/N] "
+		if linked {
+			q = "Write this change to " + safe(p.Target.Resolved) + " (the file the symbolic link " + safe(p.Target.Path) + " points to)? [y/N] "
+		}
 		if p.NoChange {
 			q = "Record this in the ledger? [y/N] "
 		}
@@ -173,6 +186,12 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 			fmt.Fprintln(a.stdout, "Nothing was written.")
 			return exitError{1}
 		}
+		// The question named the destination: that is its confirmation.
+		p.Confirmed = p.Target.Resolved
+	} else if f.follow {
+		p.Confirmed = p.Target.Resolved
+	} else if linked {
+		return a.fail(1, "target-is-symlink", safe(p.Target.Path)+" is a symbolic link to "+safe(p.Target.Resolved)+"; nothing was written. Read the preview, then pass --follow-symlink with --yes to write to "+safe(p.Target.Resolved)+" (the link is kept), or name a regular file.")
 	}
 	kind := trust.ReviewerHuman
 	if !a.stdinIsTerminal() {
@@ -197,6 +216,7 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 }
 
 func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, error) {
+	// Resolved before anything is shown: the preview names the file a link leads to.
 	target, err := instructions.ResolveTarget(f.target)
 	if err != nil {
 		return nil, a.fail(2, "bad-target", strings.TrimSuffix(err.Error(), ".")+".")
@@ -240,6 +260,9 @@ func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, err
 		}
 		return nil, a.fail(2, "unknown-ref", msg+".")
 	}
+	if err := instructions.CheckTarget(target, ic.pkg); err != nil {
+		return nil, a.fail(1, "target-inside-package", strings.TrimSuffix(display.Line(err.Error()), ".")+"; nothing was written.")
+	}
 	if ic.comp.Validity != model.Valid || ic.comp.Contract == nil || len(ic.comp.Contract.Files) == 0 {
 		return nil, a.fail(1, "instruction-blocked", safe(ref)+" is "+string(ic.comp.Validity)+" and cannot be activated; run vouch validate "+source+" for the reason.")
 	}
@@ -278,6 +301,10 @@ func (a *app) instrError(err error) error {
 		return a.fail(1, "target-changed", strings.TrimSuffix(err.Error(), ".")+"; nothing was written.")
 	case errors.Is(err, instructions.ErrConflict):
 		return a.fail(1, "instruction-edited", strings.TrimSuffix(err.Error(), ".")+".")
+	case errors.Is(err, instructions.ErrLinkNotConfirmed):
+		return a.fail(1, "target-is-symlink", strings.TrimSuffix(display.Line(err.Error()), ".")+"; pass --follow-symlink to confirm that destination.")
+	case errors.Is(err, instructions.ErrInsidePackage):
+		return a.fail(1, "target-inside-package", strings.TrimSuffix(display.Line(err.Error()), ".")+"; nothing was written.")
 	case errors.Is(err, instructions.ErrBodyMarker):
 		return a.fail(1, "instruction-has-marker", strings.TrimSuffix(display.Line(err.Error()), ".")+"; vouch will not write it, because it would forge or break a managed block.")
 	}
@@ -287,6 +314,11 @@ func (a *app) instrError(err error) error {
 func (a *app) printPreview(ic *instrContext, p *instructions.Preview) {
 	w := a.stdout
 	fmt.Fprintf(w, "Target:     %s\n", p.Target.Path)
+	if p.Target.Linked() {
+		// The destination comes from a link the package's repository may have planted.
+		fmt.Fprintf(w, "Writes to:  %s\n", safe(p.Target.Resolved))
+		fmt.Fprintf(w, "            (%s is a symbolic link, or lies in a linked directory: vouch writes the file it\n             resolves to, shown above, and keeps the link; check that this is the file you mean)\n", safe(p.Target.Path))
+	}
 	fmt.Fprintf(w, "Applies to: %s\n", p.Target.AppliesTo)
 	fmt.Fprintf(w, "Block:      <!-- vouch:start %s -->\n", display.Line(p.ID))
 	state := "does not exist yet; apply creates it (and its directory)"

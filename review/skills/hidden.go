@@ -24,10 +24,13 @@ const (
 	HiddenTag       = "html-tag"
 	HiddenLinkDef   = "link-definition"
 	HiddenInvisible = "invisible-character"
+	// HiddenCharacterReference (charref.go): "&#x202E;" decodes to a hidden code point.
 )
 
-// ScanHidden lists HTML comments, raw HTML tags, link reference definitions and invisible
-// or bidi characters in markdown, with 1-based line numbers offset by firstLine-1.
+// ScanHidden lists HTML comments, raw HTML tags, link reference definitions, invisible
+// or bidi characters, and character references that decode to such characters (a
+// renderer decodes &#x202E; after any escaping of the raw text), in markdown, with
+// 1-based line numbers offset by firstLine-1.
 //
 // The markdown is parsed with goldmark configured as glamour configures it (GFM and
 // definition lists), so "hidden" means exactly what the console's renderer drops: code
@@ -75,11 +78,17 @@ func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.Hi
 	degraded := depth > maxNesting || defs > maxLinkDefs || pipes > maxPipes ||
 		strings.Count(markdown, "<!")+strings.Count(markdown, "<?") > maxOpeners
 	if !forceParse && !mayHide(markdown) {
-		return scanInvisible(markdown, lines), degraded
+		out := scanInvisible(markdown, lines)
+		if refs := scanCharRefs(markdown, lines); len(refs) > 0 {
+			out = append(out, refs...)
+			sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+		}
+		return out, degraded
 	}
 	if degraded {
 		out := conservative(markdown, lines)
 		out = append(out, scanInvisible(markdown, lines)...)
+		out = append(out, scanCharRefs(markdown, lines)...)
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 		return out, true
 	}
@@ -145,6 +154,7 @@ func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.Hi
 		out = append(out, model.HiddenContent{Kind: HiddenLinkDef, Line: lines.line(d.start), Text: d.text})
 	}
 	out = append(out, scanInvisible(markdown, lines)...)
+	out = append(out, scanCharRefs(markdown, lines)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out, false
 }

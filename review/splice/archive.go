@@ -17,6 +17,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Splice's artifact limits (bytes and counts), stricter than vouch's reference limits.
@@ -55,34 +57,33 @@ func IsGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data
 // Decode reads an artifact: a .tar.gz when it starts with the gzip magic, otherwise a
 // legacy JSON bundle. Nothing is written anywhere; files are returned in archive order.
 func Decode(data []byte) ([]File, error) {
-	files, _, err := decode(data)
-	return files, err
-}
-
-// decode is Decode that also says whether a tar stream has bytes after its end marker.
-func decode(data []byte) ([]File, bool, error) {
 	if len(data) > MaxArtifactBytes {
-		return nil, false, derr("archive-too-large", "Archive is %d bytes (max %d)", len(data), MaxArtifactBytes)
+		return nil, derr("archive-too-large", "Archive is %d bytes (max %d)", len(data), MaxArtifactBytes)
 	}
 	if IsGzip(data) {
 		tar, err := gunzip(data)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		files, err := parseTar(tar)
-		return files, err == nil && trailingData(tar), err
+		return parseTar(tar)
 	}
-	files, err := decodeBundle(data)
-	return files, false, err
+	return decodeBundle(data)
 }
 
 // gunzip decompresses at most MaxUnpackedBytes; a bomb is stopped when it reaches the
 // limit, never after, and memory stays within the limit plus slice growth.
+//
+// Only one gzip member is read. Go's reader (like gzip -d under GNU tar and Node's zlib)
+// would join a second member onto the first, while an extractor that stops after one
+// member sees another archive; so anything after the first member is refused rather than
+// guessed at, and vouch shows the stream every reader agrees on.
 func gunzip(data []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
+	src := bytes.NewReader(data)
+	zr, err := gzip.NewReader(src)
 	if err != nil {
 		return nil, derr("archive-not-gzip", "Archive is not valid gzip")
 	}
+	zr.Multistream(false)
 	// The gzip trailer's ISIZE is a hint only (attacker-chosen), capped by the limit.
 	hint := 64 * 1024
 	if len(data) >= 18 {
@@ -103,6 +104,13 @@ func gunzip(data []byte) ([]byte, error) {
 			return nil, derr("archive-expands-too-far", "Archive expands beyond %d bytes", MaxUnpackedBytes)
 		}
 		if err == io.EOF {
+			// bytes.Reader is a flate.Reader, so gzip read exactly the member and no further.
+			if rest := src.Len(); rest > 0 {
+				if IsGzip(data[len(data)-rest:]) {
+					return nil, derr("archive-gzip-second-member", "Archive has a second gzip member after the first (%d bytes); some extractors join it to the archive, others ignore it", rest)
+				}
+				return nil, derr("archive-gzip-trailing-data", "Archive has %d bytes after its gzip stream", rest)
+			}
 			return buf, nil
 		}
 		if err != nil {
@@ -121,6 +129,21 @@ func tarString(h []byte, off, n int) (string, error) {
 		return "", derr("archive-header-invalid-utf8", "Tar header contains invalid UTF-8")
 	}
 	return string(f), nil
+}
+
+// tarPath reads a name, prefix or link field and requires every byte after its first NUL
+// to be NUL. Readers disagree about those bytes: GNU tar stops at the NUL, but
+// Node's tar decodes the field with replace(/\0.*/, ""), whose "." stops at a line
+// break, so "SKILL.md\0\nx" is the file "SKILL.md\nx" there and "SKILL.md" here.
+func tarPath(h []byte, off, n int, what string) (string, error) {
+	s, err := tarString(h, off, n)
+	if err != nil {
+		return "", err
+	}
+	if !allZero(h[off+len(s) : off+n]) {
+		return "", derr("archive-header-field-garbage", "Tar header %s field %s has bytes after its terminating NUL; tar readers disagree about them", what, q(s))
+	}
+	return s, nil
 }
 
 var octalRe = regexp.MustCompile(`^[0-7]*$`)
@@ -147,6 +170,27 @@ func tarOctal(h []byte, off, n int) (int64, error) {
 // parseTar reads the ustar stream itself rather than with archive/tar: Splice verifies
 // every header checksum from the raw 512 bytes and rejects PAX and GNU headers, which
 // archive/tar would silently interpret.
+//
+// vouch is stricter than Splice wherever a mainstream extractor (GNU tar, bsdtar, Node's
+// tar) would read the same bytes as a different set of files than the ones vouch shows
+// (each case in extractor_test.go was checked with GNU tar 1.34 and Node's tar as npm
+// bundles it):
+//   - a directory entry (type '5') must have size 0: GNU tar and Node's tar read a
+//     directory as having no data, so its "content" is parsed as further headers there,
+//     files that Splice and vouch skip over;
+//   - every type other than '0' and NUL is refused (as upstream does): 'L'/'K'/'x'/'g'
+//     rename the next entry, '1'/'2' link, '7' (contiguous) and unknown types are
+//     extracted as regular files by GNU tar, 'S' (sparse) has a different data layout,
+//     'V' (volume label) and 'M' (continuation) carry data some readers extract;
+//   - a regular file has no link name (Splice writes none; refusing one leaves nothing for
+//     a reader that honours it to turn into a link);
+//   - a non-empty prefix needs the POSIX magic "ustar\0" "00": GNU tar and Node's tar
+//     ignore the prefix of an old-GNU ("ustar  ") header, where those bytes hold times;
+//   - name, prefix and link fields are NUL-padded (see tarPath);
+//   - directory paths obey the same path rule as files;
+//   - nothing but zero bytes follows the first zero block: Node's tar treats a single
+//     zero block as padding and reads the next header, GNU tar with -i reads past the
+//     end, so any entry after it would be extracted by them and never shown here.
 func parseTar(tar []byte) ([]File, error) {
 	var files []File
 	seen := map[string]bool{}
@@ -183,11 +227,15 @@ func parseTar(tar []byte) ([]File, error) {
 		if err != nil {
 			return nil, err
 		}
-		prefix, err := tarString(h, 345, 155)
+		prefix, err := tarPath(h, 345, 155, "prefix")
 		if err != nil {
 			return nil, err
 		}
-		name, err := tarString(h, 0, 100)
+		name, err := tarPath(h, 0, 100, "name")
+		if err != nil {
+			return nil, err
+		}
+		link, err := tarPath(h, 157, 100, "link name")
 		if err != nil {
 			return nil, err
 		}
@@ -196,6 +244,9 @@ func parseTar(tar []byte) ([]File, error) {
 			p = prefix + "/" + name
 		}
 		p = strings.TrimPrefix(p, "./")
+		if prefix != "" && string(h[257:265]) != "ustar\x0000" {
+			return nil, derr("archive-prefix-not-posix", "Archive entry %s uses the ustar prefix field in a non-POSIX (%s) header; GNU tar and Node's tar ignore it there and extract %s", q(p), q(string(bytes.TrimRight(h[257:265], "\x00"))), q(name))
+		}
 		start := int64(off + block)
 		end := start + size
 		if end > int64(len(tar)) {
@@ -203,15 +254,24 @@ func parseTar(tar []byte) ([]File, error) {
 		}
 		off = int(start + (size+block-1)/block*block)
 		if typ == '5' {
+			if size != 0 {
+				return nil, derr("archive-directory-with-data", "Directory entry %s carries %d bytes of data; GNU tar and Node's tar read those bytes as further archive entries, which Splice skips", q(p), size)
+			}
+			if d := strings.TrimSuffix(p, "/"); d != "" && !isSafeBundlePath(d) {
+				return nil, derr("archive-unsafe-path", "Unsafe file path in archive: %s", q(p))
+			}
 			continue // directory entries carry no content
 		}
 		if typ != '0' && typ != 0 {
 			return nil, derr("archive-unsupported-entry", "Unsupported archive entry %s (type '%s'): only regular files are allowed", q(p), typeName(typ))
 		}
+		if link != "" {
+			return nil, derr("archive-unsupported-entry", "Unsupported archive entry %s (type '%s' with link name %s): only regular files are allowed", q(p), typeName(typ), q(link))
+		}
 		if !isSafeBundlePath(p) {
 			return nil, derr("archive-unsafe-path", "Unsafe file path in archive: %s", q(p))
 		}
-		key := jsLower(p)
+		key := dupKey(p)
 		if seen[key] {
 			return nil, derr("archive-duplicate-path", "Duplicate file path in archive: %s", q(p))
 		}
@@ -220,6 +280,9 @@ func parseTar(tar []byte) ([]File, error) {
 		if len(files) > MaxFiles {
 			return nil, derr("archive-too-many-files", "Archive has more than %d files", MaxFiles)
 		}
+	}
+	if rest := tar[min(off, len(tar)):]; !allZero(rest) {
+		return nil, derr("archive-trailing-data", "The archive has data after its end-of-archive block (at byte %d of the tar stream); Splice ignores it, but Node's tar and GNU tar -i read entries there that vouch would not show", len(tar)-len(rest)+bytes.IndexFunc(rest, func(r rune) bool { return r != 0 }))
 	}
 	return files, nil
 }
@@ -237,6 +300,11 @@ func typeName(t byte) string {
 // few more characters together than JavaScript's (İ), which only makes the check stricter.
 func jsLower(s string) string { return strings.ToLower(s) }
 
+// dupKey is the duplicate-check key: Splice's case-insensitive one, and also blind to
+// Unicode normalization, because macOS file systems are: "é" written precomposed and
+// decomposed are two entries here but one file there, the second overwriting the first.
+func dupKey(s string) string { return jsLower(norm.NFC.String(s)) }
+
 func allZero(b []byte) bool {
 	for _, x := range b {
 		if x != 0 {
@@ -244,24 +312,6 @@ func allZero(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// trailingData reports non-zero bytes after the tar end-of-archive block. Splice ignores
-// them; vouch points them out because other tar readers might not.
-func trailingData(tar []byte) bool {
-	off := 0
-	for off+block <= len(tar) {
-		h := tar[off : off+block]
-		if allZero(h) {
-			return !allZero(tar[off:])
-		}
-		size, err := tarOctal(h, 124, 12)
-		if err != nil {
-			return false
-		}
-		off += block + int((size+block-1)/block*block)
-	}
-	return false
 }
 
 // decodeBundle reads a legacy splice-bundle JSON document.
@@ -318,7 +368,7 @@ func decodeBundle(data []byte) ([]File, error) {
 		if !isSafeBundlePath(p) {
 			return nil, derr("bundle-unsafe-path", "Unsafe file path in bundle: %s", q(p))
 		}
-		key := jsLower(p)
+		key := dupKey(p)
 		if seen[key] {
 			return nil, derr("bundle-duplicate-path", "Duplicate file path in bundle: %s", q(p))
 		}

@@ -32,10 +32,10 @@ func FuzzArchive(f *testing.F) {
 			if !isSafeBundlePath(fl.Path) {
 				t.Fatalf("unsafe path accepted: %q", fl.Path)
 			}
-			if seen[jsLower(fl.Path)] {
+			if seen[dupKey(fl.Path)] {
 				t.Fatalf("duplicate accepted: %q", fl.Path)
 			}
-			seen[jsLower(fl.Path)] = true
+			seen[dupKey(fl.Path)] = true
 		}
 		pkg := newPackageForTest()
 		build(pkg, files, nil, true)

@@ -123,7 +123,7 @@ func Load(p string, opts Options) *model.Package {
 	if IsGzip(data) {
 		kind = "archive"
 	}
-	files, trailing, err := decode(data)
+	files, err := Decode(data)
 	if err != nil {
 		var de *DecodeError
 		code := "archive-invalid"
@@ -134,13 +134,6 @@ func Load(p string, opts Options) *model.Package {
 		pkg.Rejected = true
 		pkg.Diagnostics = append(pkg.Diagnostics, diag(code, model.BoundaryPackage, "", "", msg, "splice "+kind+" · INVALID_BUNDLE"))
 		return pkg
-	}
-	{
-		if trailing {
-			pkg.Diagnostics = append(pkg.Diagnostics, model.Diagnostic{Code: "archive-trailing-data", Severity: model.SeverityWarning,
-				Boundary: model.BoundaryPackage, Spec: "splice archive",
-				Message: "The archive has data after its end-of-archive blocks; Splice ignores it, but other tar readers may not."})
-		}
 	}
 	mem := memReader{}
 	for _, f := range files {
@@ -807,6 +800,10 @@ func skillComponent(pkg *model.Package, m *Manifest, byPath map[string][]byte) *
 func agentComponent(pkg *model.Package, m *Manifest) *model.Component {
 	a := m.Agent
 	c := &model.Component{Kind: model.KindInstruction, ID: "agent", Validity: model.Valid, Body: a.Instructions, BodyFile: manifestFile}
+	// The instructions are markdown the console renders like a SKILL.md; list what a
+	// markdown view hides in them. Lines count within the instructions text (the JSON
+	// string of agent.instructions), not within manifest.json.
+	c.Hidden = skills.ScanHidden(a.Instructions, 1)
 	skillsList := nonNil(a.Skills)
 	c.Summary = []string{
 		"An agent definition: system instructions the model reads, and the packages whose tools it may call.",

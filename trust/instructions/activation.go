@@ -115,6 +115,11 @@ var ErrNotRecorded = errors.New("the decision could not be recorded")
 // refuses, the file is put back, because the file and the ledger must agree. The CLI and
 // the console both activate and remove instructions through it.
 func Record(tr *trust.Trust, pkg *model.Package, c *model.Component, p *Preview, overwrite bool, reviewerKind string) (trust.Decision, error) {
+	if p != nil {
+		if err := CheckTarget(p.Target, pkg); err != nil {
+			return trust.Decision{}, err
+		}
+	}
 	if err := Commit(p, overwrite); err != nil {
 		return trust.Decision{}, err
 	}

@@ -32,8 +32,10 @@
 // because the extent of some block, and so what is outside vouch's, is uncertain.
 //
 // Commit re-reads the file and compares its SHA-256 with the preview's just before the
-// rename; a writer racing inside that window is not detected (there is no lock editors
-// honour). Writes go through a symlinked target to the file it names.
+// rename, under an flock on the destination's directory that serializes vouch writers; an
+// editor racing inside that window is not detected (there is no lock editors honour). A
+// target that is or passes through a symbolic link is shown with the file it resolves
+// to and written only when that destination was confirmed (see dest.go).
 package instructions
 
 import (
@@ -46,8 +48,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"vouch/trust"
 )
 
 // MaxTargetSize bounds how much of a target file is read: the file may be hostile too.
@@ -58,11 +58,30 @@ type Target struct {
 	Spec      string // what the person typed: codex, claude, or a path
 	Path      string // absolute path
 	AppliesTo string // plain language: "Codex (every session, all projects)"
+	// Resolved is Path with every symbolic link resolved: the file a write changes. It
+	// differs from Path when the target or one of its directories is a link (Linked).
+	Resolved string
 }
 
 // ResolveTarget resolves codex ($CODEX_HOME/AGENTS.md, default ~/.codex/AGENTS.md), claude
-// ($CLAUDE_CONFIG_DIR/CLAUDE.md, default ~/.claude/CLAUDE.md) or an explicit file path.
+// ($CLAUDE_CONFIG_DIR/CLAUDE.md, default ~/.claude/CLAUDE.md) or an explicit file path,
+// and the file it names through any symbolic links (Resolved). AppliesTo describes the
+// typed path: that is the name the agent reads.
 func ResolveTarget(spec string) (Target, error) {
+	t, err := resolveSpec(spec)
+	if err != nil {
+		return t, err
+	}
+	if t.Resolved, err = resolvePath(t.Path); err != nil {
+		return t, fmt.Errorf("cannot resolve %s through its symbolic links: %v", t.Path, err)
+	}
+	if st, err := os.Stat(t.Resolved); err == nil && st.IsDir() {
+		return t, fmt.Errorf("%s resolves to the directory %s; name an instruction file", t.Path, t.Resolved)
+	}
+	return t, nil
+}
+
+func resolveSpec(spec string) (Target, error) {
 	t := Target{Spec: spec}
 	switch strings.TrimSpace(spec) {
 	case "":
@@ -169,6 +188,11 @@ type Preview struct {
 	Conflict   *Conflict
 	NoChange   bool
 
+	// Confirmed is the destination the person confirmed writing through a symbolic link;
+	// callers set it to Target.Resolved after showing it. Commit refuses a linked target
+	// unless it equals the destination the target resolves to at write time.
+	Confirmed string
+
 	// Exists is false when the target file does not exist yet (apply creates it).
 	Exists bool
 	// Mode is the target's permission bits, kept by Commit (0644 for a new file).
@@ -249,7 +273,14 @@ func ReadTarget(t Target) (data []byte, exists bool, blocks []Block, problems []
 }
 
 func newPreview(t Target, id, action string) (*Preview, []Block, error) {
-	data, exists, mode, err := readTarget(t.Path)
+	if t.Resolved == "" {
+		r, err := resolvePath(t.Path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot resolve %s through its symbolic links: %v", t.Path, err)
+		}
+		t.Resolved = r
+	}
+	data, exists, mode, err := readTarget(t.Resolved)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -277,11 +308,16 @@ func newPreview(t Target, id, action string) (*Preview, []Block, error) {
 
 func (p *Preview) finish() {
 	p.NoChange = string(p.Before) == string(p.After) && (p.Exists || p.Action == ActionRemove)
-	before := p.Target.Path
+	// The diff names the file that changes: through a link, its destination.
+	name := p.Target.Path
+	if p.Target.Linked() {
+		name = p.Target.Resolved
+	}
+	before := name
 	if !p.Exists {
 		before = "/dev/null"
 	}
-	p.Diff = UnifiedDiff(p.Before, p.After, before, p.Target.Path)
+	p.Diff = UnifiedDiff(p.Before, p.After, before, name)
 }
 
 // PreviewApply plans writing body as block id into t. lastWritten is the body vouch last
@@ -338,7 +374,10 @@ func PreviewRemove(t Target, id, lastWritten string) (*Preview, error) {
 }
 
 // Commit writes a preview atomically, keeping the file mode. It refuses when the file
-// changed since the preview, and when Conflict is set unless overwrite is true.
+// changed since the preview, when the target resolves to another file than it did then,
+// when it is a symbolic link whose destination was not confirmed (Preview.Confirmed;
+// a preview with nothing to write needs no confirmation), and when Conflict is set
+// unless overwrite is true.
 func Commit(p *Preview, overwrite bool) error {
 	if p == nil {
 		return errors.New("no preview to commit")
@@ -346,34 +385,39 @@ func Commit(p *Preview, overwrite bool) error {
 	if p.Conflict != nil && !overwrite {
 		return fmt.Errorf("%w: %s block %s; confirm overwriting to replace the edited text", ErrConflict, p.Target.Path, p.ID)
 	}
-	data, exists, mode, err := readTarget(p.Target.Path)
+	if p.NoChange {
+		// Nothing to write: only check that the preview still holds.
+		now, err := resolvePath(p.Target.Path)
+		if err != nil {
+			return err
+		}
+		data, exists, _, err := readTarget(now)
+		if err != nil {
+			return err
+		}
+		if now != p.Target.Resolved || exists != p.Exists || hashOf(data, exists) != p.BeforeHash {
+			return fmt.Errorf("%w: %s; preview again", ErrChanged, p.Target.Path)
+		}
+		return nil
+	}
+	// Checked before anything is touched, the destination's directory included.
+	if p.Target.Linked() && p.Confirmed != p.Target.Resolved {
+		return fmt.Errorf("%w: %s points to %s; nothing was written", ErrLinkNotConfirmed, p.Target.Path, p.Target.Resolved)
+	}
+	d, err := openDest(p.Target, !p.Exists)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	data, exists, mode, err := d.read()
 	if err != nil {
 		return err
 	}
 	if exists != p.Exists || hashOf(data, exists) != p.BeforeHash {
 		return fmt.Errorf("%w: %s; preview again", ErrChanged, p.Target.Path)
 	}
-	if p.NoChange {
-		return nil
-	}
 	if !exists {
 		mode = p.Mode
 	}
-	return writeAtomic(p.Target.Path, p.After, mode, !exists)
-}
-
-// writeAtomic replaces path by data with trust.WriteFileAtomic. A symlinked target is
-// written through to the file it names, so a dotfiles link stays a link; a new target's
-// directory is created.
-func writeAtomic(path string, data []byte, mode fs.FileMode, create bool) error {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	dir := filepath.Dir(path)
-	if create {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return err
-		}
-	}
-	return trust.WriteFileAtomic(path, data, mode)
+	return d.write(p.After, mode)
 }

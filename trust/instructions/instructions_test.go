@@ -205,29 +205,6 @@ func TestCommitKeepsModeAndCreates(t *testing.T) {
 	}
 }
 
-func TestSymlinkTargetWrittenThrough(t *testing.T) {
-	dir := t.TempDir()
-	real := filepath.Join(dir, "dotfiles-AGENTS.md")
-	os.WriteFile(real, []byte("mine\n"), 0o644)
-	link := filepath.Join(dir, "AGENTS.md")
-	if err := os.Symlink(real, link); err != nil {
-		t.Skip(err)
-	}
-	p, err := PreviewApply(Target{Path: link}, BlockID("p", "i"), "B", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Commit(p, false); err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := os.Lstat(link); st.Mode()&os.ModeSymlink == 0 {
-		t.Fatal("the symlink was replaced by a file")
-	}
-	if got, _ := os.ReadFile(real); !bytes.Contains(got, []byte("vouch:start p#instruction:i")) {
-		t.Fatalf("the linked file was not written: %q", got)
-	}
-}
-
 func TestRefusals(t *testing.T) {
 	// Non-regular targets are refused without being opened (a FIFO would block).
 	fifo := filepath.Join(t.TempDir(), "fifo.md")

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"vouch/trust"
@@ -46,12 +44,18 @@ func StoredBody(home, digest string) (string, error) {
 
 // Revert undoes a committed preview: it puts Before back (or deletes a file the apply
 // created) if the file still holds exactly what Commit wrote. Callers use it when the
-// ledger decision that should accompany the write cannot be recorded.
+// ledger decision that should accompany the write cannot be recorded. It goes through the
+// same resolved, locked destination as Commit.
 func Revert(p *Preview) error {
 	if p == nil || p.NoChange {
 		return nil
 	}
-	data, exists, mode, err := readTarget(p.Target.Path)
+	d, err := openDest(p.Target, false)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	data, exists, mode, err := d.read()
 	if err != nil {
 		return err
 	}
@@ -59,13 +63,9 @@ func Revert(p *Preview) error {
 		return fmt.Errorf("%w: %s no longer holds what vouch wrote; not reverting", ErrChanged, p.Target.Path)
 	}
 	if !p.Exists {
-		path := p.Target.Path
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			path = real
-		}
-		return os.Remove(path)
+		return d.remove()
 	}
-	if err := writeAtomic(p.Target.Path, p.Before, mode, false); err != nil {
+	if err := d.write(p.Before, mode); err != nil {
 		return errors.Join(errors.New("cannot revert "+p.Target.Path), err)
 	}
 	return nil

@@ -1,0 +1,110 @@
+//go:build !unix
+
+package instructions
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Without openat (Windows) the destination is reached through an os.Root of its
+// directory: names stay inside it, and the final name is checked with Lstat before it is
+// opened, so a link planted at the name after the preview is refused. There is no
+// directory lock: two vouch writers of one target are not serialized on this platform.
+
+func lockDir(f *os.File) error { return nil }
+
+func (d *destDir) close() { d.f.Close() }
+
+func (d *destDir) root() (*os.Root, error) { return os.OpenRoot(filepath.Dir(d.path)) }
+
+func (d *destDir) read() (data []byte, exists bool, mode fs.FileMode, err error) {
+	r, err := d.root()
+	if err != nil {
+		return nil, false, 0, err
+	}
+	defer r.Close()
+	st, err := r.Lstat(d.base)
+	if os.IsNotExist(err) {
+		return nil, false, 0, nil
+	}
+	if err != nil {
+		return nil, false, 0, err
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return nil, true, 0, fmt.Errorf("%w: %s became a symbolic link after the preview; preview again", ErrChanged, d.path)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, true, 0, fmt.Errorf("%w: %s (%s)", ErrNotFile, d.path, st.Mode().Type())
+	}
+	if st.Size() > MaxTargetSize {
+		return nil, true, 0, fmt.Errorf("%w: %s holds %d bytes, more than %d", ErrTooLarge, d.path, st.Size(), MaxTargetSize)
+	}
+	f, err := r.Open(d.base)
+	if err != nil {
+		return nil, true, 0, err
+	}
+	defer f.Close()
+	data, err = io.ReadAll(io.LimitReader(f, MaxTargetSize+1))
+	if err != nil {
+		return nil, true, 0, err
+	}
+	if len(data) > MaxTargetSize {
+		return nil, true, 0, fmt.Errorf("%w: %s grew past %d bytes while being read", ErrTooLarge, d.path, MaxTargetSize)
+	}
+	return data, true, st.Mode().Perm(), nil
+}
+
+func (d *destDir) write(data []byte, mode fs.FileMode) (err error) {
+	r, err := d.root()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	tmp := "." + d.base + "." + hex.EncodeToString(rnd[:]) + ".tmp"
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot write in %s: %w", filepath.Dir(d.path), err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			r.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return fmt.Errorf("cannot write %s: %w", d.path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("cannot flush %s to disk: %w", d.path, err)
+	}
+	if err = f.Chmod(mode); err != nil {
+		return fmt.Errorf("cannot set the mode of %s: %w", d.path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %w", d.path, err)
+	}
+	if err = r.Rename(tmp, d.base); err != nil {
+		return fmt.Errorf("cannot replace %s: %w", d.path, err)
+	}
+	return nil
+}
+
+func (d *destDir) remove() error {
+	r, err := d.root()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if err := r.Remove(d.base); err != nil {
+		return &fs.PathError{Op: "remove", Path: d.path, Err: err}
+	}
+	return nil
+}
