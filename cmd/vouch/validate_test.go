@@ -104,7 +104,8 @@ func TestExitCodes(t *testing.T) {
 		{"no packages found", []string{"validate", empty}, 1, ""},
 		{"no arguments", []string{"validate"}, 2, "requires at least 1 arg"},
 		{"unknown flag", []string{"validate", "--bogus", empty}, 2, "unknown flag"},
-		{"integrity without artifact", []string{"validate", "--integrity", "sha256-00", empty}, 1, ""},
+		{"integrity without artifact", []string{"validate", "--integrity", "sha256-" + strings.Repeat("0", 64), empty}, 1, ""},
+		{"malformed integrity", []string{"validate", "--integrity", "sha256-00", empty}, 2, "expected sha256-<64 hex digits>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
