@@ -29,6 +29,7 @@ func reportSchema(t *testing.T) *jsonschema.Schema {
 		t.Fatal(err)
 	}
 	c := jsonschema.NewCompiler()
+	c.UseRegexpEngine(schemas.ECMARegexp)
 	if err := c.AddResource("report.json", doc); err != nil {
 		t.Fatal(err)
 	}

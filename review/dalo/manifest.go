@@ -394,6 +394,7 @@ func compiledSchema() (*jsonschema.Schema, error) {
 		}
 		c := jsonschema.NewCompiler()
 		c.UseLoader(noLoader{})
+		c.UseRegexpEngine(schemas.ECMARegexp) // ECMA-262 patterns: "\\S" rejects a blank U+3000
 		if err := c.AddResource(schemas.DaloPluginV1URL, doc); err != nil {
 			schemaErr = err
 			return
