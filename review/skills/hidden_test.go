@@ -237,7 +237,9 @@ func TestScanHiddenPathological(t *testing.T) {
 			t.Errorf("%s: from %d to %d bytes of input, allocations %d → %d, bytes allocated %d → %d, output %d → %d: more than linear",
 				name, len(small), len(large), m1, m2, b1, b2, o1, o2)
 		}
-		if per := b2 / uint64(len(large)); per > 256 {
+		// A generous cap: allocations per byte depend on the build (-race allocates
+		// about ten times more, still linearly); a quadratic step is far beyond it.
+		if per := b2 / uint64(len(large)); per > 4096 {
 			t.Errorf("%s: %d bytes allocated per input byte", name, per)
 		}
 		if _, d1 := scanHidden(small, 1); func() bool { _, d2 := scanHidden(large, 1); return d1 != d2 }() {
