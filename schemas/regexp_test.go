@@ -92,6 +92,13 @@ func TestECMARegexpPatterns(t *testing.T) {
 		// Unicode semantics: one "." is one code point, astral ones included.
 		{`^.$`, "😀", true},
 		{`^\u{1F600}$`, "😀", true},
+		// At the loaders' 16 KiB string bound every pattern still decides (a match past
+		// regexp2's backtracking stack would read as "does not match").
+		{`^[a-z0-9]+(?:-[a-z0-9]+)*$`, strings.Repeat("a-", 8191) + "a", true},
+		{`^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$`, strings.Repeat("a", 16<<10), true},
+		{`^(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$`, strings.Repeat("a.", 8191) + "a", true},
+		{`\S`, strings.Repeat(" ", 16<<10) + "x", true},
+		{`^[A-Za-z0-9.+=<> -]+$`, strings.Repeat("a ", 8192), true},
 	}
 	for _, tt := range tests {
 		re, err := ECMARegexp(tt.pattern)
@@ -99,7 +106,7 @@ func TestECMARegexpPatterns(t *testing.T) {
 			t.Fatalf("%s: %v", tt.pattern, err)
 		}
 		if got := re.MatchString(tt.value); got != tt.match {
-			t.Errorf("/%s/u on %+q: %v, want %v", tt.pattern, tt.value, got, tt.match)
+			t.Errorf("/%s/u on %.40q (%d bytes): %v, want %v", tt.pattern, tt.value, len(tt.value), got, tt.match)
 		}
 		if re.String() != tt.pattern {
 			t.Errorf("String() = %q, want %q", re.String(), tt.pattern)
