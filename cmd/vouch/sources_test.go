@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,5 +105,28 @@ func TestIncompleteSourceExitCodes(t *testing.T) {
 				t.Errorf("stdout lacks %q:\n%s", tt.out, out)
 			}
 		})
+	}
+}
+
+// A folder that cannot be listed fails validate and status (where the file system
+// enforces modes: root reads any directory, and review tests that case with a stub).
+func TestUnreadableFolderExitCode(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads any directory")
+	}
+	dir := t.TempDir()
+	if err := gen.Minimal(dir, 1); err != nil {
+		t.Fatal(err)
+	}
+	locked := filepath.Join(dir, "locked")
+	if err := os.Mkdir(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(locked, 0o755)
+	for _, cmd := range []string{"validate", "status"} {
+		code, out, _ := runVouch(t, t.TempDir(), cmd, dir)
+		if code != 1 || !strings.Contains(out, "unreadable-directory") {
+			t.Errorf("%s: exit %d\n%s", cmd, code, out)
+		}
 	}
 }
