@@ -1,21 +1,18 @@
 // Package review turns paths into packages: it detects which format each path holds,
-// runs that format's loader and returns the packages in a stable order. Loaders are pure:
-// files in, model out, no writes.
+// runs that format's loader and returns the packages in a stable order. Formats are
+// entries of one table (formats.go). Loaders are pure: files in, model out, no writes.
 package review
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"vouch/model"
-	"vouch/review/agentplugins"
-	"vouch/review/dalo"
 	"vouch/review/fsguard"
-	"vouch/review/splice"
 )
 
 // Options configure a review run.
@@ -25,11 +22,28 @@ type Options struct {
 	// DataDir is the directory shown for ${PLUGIN_DATA}; a plugin's data dir is DataDir/<name>.
 	// Validation never creates it.
 	DataDir string
-	// Limits bound every read; zero means fsguard.DefaultLimits().
+	// Limits bound every read of one package; zero means fsguard.DefaultLimits().
 	Limits fsguard.Limits
-	// SearchDepth bounds how deep plain directories are searched for package roots (default 4).
+	// SearchDepth bounds how deep plain directories are searched for package roots (default
+	// 4). It is the shape of the search, not a resource bound: directories below it are
+	// counted and named in a warning (search-depth-reached), never dropped silently.
 	SearchDepth int
+	// MaxPackages bounds the package roots found below one SOURCE (default
+	// DefaultMaxPackages); MaxSearchEntries bounds the directory entries the search lists
+	// there (default DefaultMaxSearchEntries). Reaching either stops the search with an
+	// error at the source boundary (source-too-many-packages, source-search-too-large): a
+	// source that was not searched completely is never reported as valid.
+	MaxPackages      int
+	MaxSearchEntries int
 }
+
+// The search bounds of one SOURCE. They are far above the per-package limits (4,096
+// entries in one package): a plugin cache or a marketplace checkout holds thousands of
+// packages, and every one of them must be reviewed or the run must fail.
+const (
+	DefaultMaxPackages      = 100_000
+	DefaultMaxSearchEntries = 2_000_000
+)
 
 func (o Options) withDefaults() Options {
 	if o.SourceID == "" {
@@ -40,6 +54,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.SearchDepth == 0 {
 		o.SearchDepth = 4
+	}
+	if o.MaxPackages == 0 {
+		o.MaxPackages = DefaultMaxPackages
+	}
+	if o.MaxSearchEntries == 0 {
+		o.MaxSearchEntries = DefaultMaxSearchEntries
 	}
 	return o
 }
@@ -70,124 +90,210 @@ func Open(opts Options, paths ...string) (*Result, error) {
 }
 
 type job struct {
-	format model.Format
+	format *format
 	path   string
-	// only keeps just the package rooted there: a Dalo package directory given on its own
-	// (plugins/<name>, the path reports print) is loaded with its source, which resolves
-	// its references, and reported alone.
+	// only keeps just the package rooted there (format.inside).
 	only string
 }
 
 func (j job) load(opts Options) []*model.Package {
-	switch j.format {
-	case model.FormatAgentPlugins:
-		return []*model.Package{agentplugins.Load(j.path, agentplugins.Options{DataDir: opts.DataDir, Limits: opts.Limits})}
-	case model.FormatDalo:
-		pkgs := dalo.Load(j.path, dalo.Options{SourceID: opts.SourceID, Limits: opts.Limits})
-		if j.only == "" {
-			return pkgs
-		}
-		var kept []*model.Package
-		for _, p := range pkgs {
-			if p.Root == j.only {
-				kept = append(kept, p)
-			}
-		}
-		return kept
-	case model.FormatSplice:
-		return []*model.Package{splice.Load(j.path, splice.Options{Limits: opts.Limits})}
+	pkgs := j.format.load(j.path, opts)
+	if j.only == "" {
+		return pkgs
 	}
-	return nil
+	var kept []*model.Package
+	for _, p := range pkgs {
+		if p.Root == j.only {
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }
 
-// detect says which format a path holds, or "" for a plain directory to search.
-func detect(path string, limits fsguard.Limits) model.Format {
+// detect says which formats a path given as SOURCE holds, or none for a plain
+// directory to search. It follows a symlink given as SOURCE; the search does not.
+func detect(path string, limits fsguard.Limits) []job {
 	st, err := os.Stat(path)
 	if err != nil {
-		return ""
+		return nil
 	}
 	if !st.IsDir() {
-		if splice.IsArtifact(path, limits) {
-			return model.FormatSplice
-		}
-		return ""
+		return detectFile(path, limits, false)
 	}
 	return detectDir(path)
 }
 
-// detectDir is detect for a path already listed as a directory (not a symlink): the
-// search needs no stat of its own.
-func detectDir(path string) model.Format {
-	switch {
-	case agentplugins.IsRoot(path):
-		return model.FormatAgentPlugins
-	case dalo.IsSource(path):
-		return model.FormatDalo
-	case splice.IsPackageDir(path):
-		return model.FormatSplice
+// vcsDirs hold version-control metadata, never a package a client loads: the search
+// does not enter them (a path given as SOURCE is reviewed whatever its name).
+var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true}
+
+// searchChunk is how many entries one directory read returns: a directory is listed in
+// chunks so that a huge one costs at most the search's entry bound, not its size.
+const searchChunk = 1024
+
+// openDir opens a directory for listing; tests replace it to make one unreadable (root,
+// which runs CI, can read any directory whatever its mode).
+var openDir = func(dir string) (dirReader, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
 	}
-	return ""
+	return f, nil
+}
+
+// dirReader is the part of *os.File the search uses.
+type dirReader interface {
+	ReadDir(n int) ([]os.DirEntry, error)
+	Close() error
+}
+
+// search is the state of discovering one SOURCE.
+type search struct {
+	opts    Options
+	source  string
+	jobs    []job
+	diags   []model.Diagnostic
+	listed  int // directory entries listed so far
+	stopped bool
+	// deep counts the directories below SearchDepth that were not searched; deepFirst
+	// is the first of them in search order, named in the warning.
+	deep      int
+	deepFirst string
 }
 
 // discover finds package roots under p. A package root is never searched further;
 // symlinked directories are not followed during the search.
 func discover(p string, opts Options) ([]job, []model.Diagnostic) {
-	if f := detect(p, opts.Limits); f != "" {
-		return []job{{format: f, path: p}}, nil
+	if jobs := detect(p, opts.Limits); len(jobs) > 0 {
+		return jobs, nil
 	}
-	if src, root, ok := dalo.PackageDir(p); ok {
-		return []job{{format: model.FormatDalo, path: src, only: root}}, nil
+	if jobs := detectInside(p); len(jobs) > 0 {
+		return jobs, nil
 	}
 	st, err := os.Stat(p)
 	if err != nil || !st.IsDir() {
+		if f, dir, ok := manifestOf(p); ok {
+			return nil, []model.Diagnostic{{
+				Code: "source-is-manifest", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
+				Message: fmt.Sprintf("%s is the manifest of the %s package in %s: give the folder %s as SOURCE, not the file.", p, f.title, dir, dir),
+			}}
+		}
 		return nil, []model.Diagnostic{{
 			Code: "unrecognized-source", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
 			Message: fmt.Sprintf("%s is not a package directory, a Splice archive or a Splice bundle.", p),
 		}}
 	}
-	var jobs []job
-	var diags []model.Diagnostic
-	var walk func(dir string, depth int)
-	walk = func(dir string, depth int) {
-		if depth > opts.SearchDepth {
-			return
-		}
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			diags = append(diags, model.Diagnostic{Code: "unreadable-directory", Severity: model.SeverityWarning,
-				Boundary: model.BoundarySource, File: dir, Message: fmt.Sprintf("Could not list %s: %v.", dir, err)})
-			return
-		}
-		if len(entries) > opts.Limits.MaxEntries {
-			entries = entries[:opts.Limits.MaxEntries]
-		}
-		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
-		for _, e := range entries {
-			child := filepath.Join(dir, e.Name())
-			if e.Type()&os.ModeSymlink != 0 {
-				continue
-			}
-			if !e.IsDir() {
-				// While searching, only artifact-looking names are opened: any other gzip
-				// file in a tree is not a broken Splice archive. A path given directly is
-				// detected by content alone.
-				if looksLikeArtifact(e.Name()) && splice.IsArtifact(child, opts.Limits) {
-					jobs = append(jobs, job{format: model.FormatSplice, path: child})
-				}
-				continue
-			}
-			if f := detectDir(child); f != "" {
-				jobs = append(jobs, job{format: f, path: child})
-				continue
-			}
-			walk(child, depth+1)
-		}
+	s := &search{opts: opts, source: p}
+	s.walk(p, 1)
+	if s.deep > 0 {
+		s.diags = append(s.diags, model.Diagnostic{
+			Code: "search-depth-reached", Severity: model.SeverityWarning, Boundary: model.BoundarySource, File: p,
+			Message: fmt.Sprintf("%s searched %d directory levels deep; %d directories below that were not searched (the first is %s): give a deeper folder as SOURCE to review packages there.",
+				p, opts.SearchDepth, s.deep, s.deepFirst),
+		})
 	}
-	walk(p, 1)
-	return jobs, diags
+	return s.jobs, s.diags
 }
 
-func looksLikeArtifact(name string) bool {
-	n := strings.ToLower(name)
-	return strings.HasSuffix(n, ".tar.gz") || strings.HasSuffix(n, ".tgz") || strings.HasSuffix(n, ".json")
+func (s *search) walk(dir string, depth int) {
+	entries, ok := s.list(dir)
+	if !ok {
+		return
+	}
+	for _, e := range entries {
+		if s.stopped {
+			return
+		}
+		child := filepath.Join(dir, e.Name())
+		if e.Type()&os.ModeSymlink != 0 {
+			continue
+		}
+		if !e.IsDir() {
+			if e.Type().IsRegular() {
+				s.found(detectFile(child, s.opts.Limits, true))
+			}
+			continue
+		}
+		if jobs := detectDir(child); len(jobs) > 0 {
+			s.found(jobs)
+			continue
+		}
+		if vcsDirs[e.Name()] {
+			continue
+		}
+		if depth+1 > s.opts.SearchDepth {
+			if s.deep == 0 {
+				s.deepFirst = child
+			}
+			s.deep++
+			continue
+		}
+		s.walk(child, depth+1)
+	}
+}
+
+// list reads dir in chunks, counting every entry against the search bound, and returns
+// the entries sorted by name (the stable discovery order). A listing that fails, or
+// that the bound cut short, is reported and not searched: a partial listing would make
+// the packages found depend on the file system's order.
+func (s *search) list(dir string) ([]os.DirEntry, bool) {
+	f, err := openDir(dir)
+	if err != nil {
+		s.unreadable(dir, err)
+		return nil, false
+	}
+	defer f.Close()
+	var entries []os.DirEntry
+	for {
+		chunk, err := f.ReadDir(searchChunk)
+		entries = append(entries, chunk...)
+		s.listed += len(chunk)
+		if s.listed > s.opts.MaxSearchEntries {
+			s.stop("source-search-too-large", fmt.Sprintf("The search of %s listed more than %d directory entries and stopped in %s; packages past that point were not reviewed, so give the folders that hold them as separate SOURCEs.",
+				s.source, s.opts.MaxSearchEntries, dir))
+			return nil, false
+		}
+		if err == io.EOF || (err == nil && len(chunk) == 0) {
+			break
+		}
+		if err != nil {
+			s.unreadable(dir, err)
+			return nil, false
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	return entries, true
+}
+
+// found records package roots, unless that passes the package bound.
+func (s *search) found(jobs []job) {
+	if len(jobs) == 0 {
+		return
+	}
+	if len(s.jobs)+len(jobs) > s.opts.MaxPackages {
+		s.stop("source-too-many-packages", fmt.Sprintf("%s holds more than %d package roots; the search stopped at %s and the packages from there on were not reviewed, so give the folders that hold them as separate SOURCEs.",
+			s.source, s.opts.MaxPackages, jobs[0].path))
+		return
+	}
+	s.jobs = append(s.jobs, jobs...)
+}
+
+func (s *search) stop(code, msg string) {
+	s.stopped = true
+	s.diags = append(s.diags, model.Diagnostic{Code: code, Severity: model.SeverityError, Boundary: model.BoundarySource, File: s.source, Message: msg})
+}
+
+func (s *search) unreadable(dir string, err error) {
+	s.diags = append(s.diags, model.Diagnostic{Code: "unreadable-directory", Severity: model.SeverityError,
+		Boundary: model.BoundarySource, File: dir,
+		Message: fmt.Sprintf("Could not list %s (%v), so packages in it were not reviewed.", dir, errText(err))})
+}
+
+// errText is the cause of a path error without the path, which the message already names.
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }

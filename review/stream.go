@@ -32,10 +32,10 @@ func Stream(opts Options, paths []string, emit func(batch []*model.Package) bool
 	for _, p := range paths {
 		found, ds := discover(p, opts)
 		diags = append(diags, ds...)
-		if len(found) == 0 && len(ds) == 0 {
+		if len(found) == 0 && !hasError(ds) {
 			diags = append(diags, model.Diagnostic{
 				Code: "no-packages", Severity: model.SeverityError, Boundary: model.BoundarySource,
-				File: p, Message: fmt.Sprintf("No Agent Plugins, Dalo or Splice package was found in %s (searched %d directory levels).", p, opts.SearchDepth),
+				File: p, Message: fmt.Sprintf("No %s package was found in %s (searched %d directory levels).", formatTitles(), p, opts.SearchDepth),
 			})
 		}
 		jobs = append(jobs, found...)
@@ -43,6 +43,10 @@ func Stream(opts Options, paths []string, emit func(batch []*model.Package) bool
 	loadAll(opts, jobs, emit)
 	return diags, nil
 }
+
+// loadsDone counts the jobs loaded since the program started. Only tests read it: it
+// lets one tell "every load has ended" without guessing how long that takes.
+var loadsDone atomic.Int64
 
 // loadAll loads the jobs concurrently and emits the ready prefix, in job order, as it
 // grows. Loading is CPU work (parsing, hashing) between short syscalls, so two loads per
@@ -69,6 +73,7 @@ func loadAll(opts Options, jobs []job, emit func([]*model.Package) bool) {
 					p.SortComponents()
 				}
 				out[i] = pkgs
+				loadsDone.Add(1)
 				done <- i
 				// With every P busy loading, the emitter woken by done (and whoever
 				// waits on what it emits) would sit in a run queue until preemption,
@@ -110,4 +115,13 @@ func loadAll(opts Options, jobs []job, emit func([]*model.Package) bool) {
 		}
 	}
 	wg.Wait()
+}
+
+func hasError(ds []model.Diagnostic) bool {
+	for _, d := range ds {
+		if d.IsError() {
+			return true
+		}
+	}
+	return false
 }

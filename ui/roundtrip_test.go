@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"vouch/model"
 	"vouch/trust"
@@ -114,7 +113,7 @@ func TestProgramInstructionRoundTrip(t *testing.T) {
 	waitFor := func(s string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
-			teatest.WithDuration(5*time.Second))
+			teatest.WithDuration(patience(t)))
 	}
 	waitFor("instruction:design-context")
 	typeKeys(tm, "G", "i")
@@ -129,7 +128,7 @@ func TestProgramInstructionRoundTrip(t *testing.T) {
 	typeKeys(tm, "enter", "y")
 	waitFor("Removed design-review#instruction:design-context")
 	typeKeys(tm, "q")
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
 	if got := readFile(t, target); got != before {
 		t.Fatalf("file after the round trip %q, want %q", got, before)
 	}

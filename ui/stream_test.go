@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"time"
 
 	"vouch/internal/gen"
 	"vouch/review"
@@ -133,9 +132,9 @@ func TestProgramStreamsASourceToTheEnd(t *testing.T) {
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("150 packages ·"))
-	}, teatest.WithDuration(10*time.Second))
+	}, teatest.WithDuration(patience(t)))
 	tm.Send(keyMsg("q"))
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
 	if final.loading || len(final.data.pkgs) != 150 {
 		t.Fatalf("final model: loading %v, %d packages", final.loading, len(final.data.pkgs))
 	}

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"testing"
-	"time"
 
 	"vouch/model"
 
@@ -18,7 +17,7 @@ func startProgram(t *testing.T, m *Model) *teatest.TestModel {
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("tool:review-context"))
-	}, teatest.WithDuration(5*time.Second))
+	}, teatest.WithDuration(patience(t)))
 	return tm
 }
 
@@ -35,13 +34,13 @@ func TestProgramApproveAndQuit(t *testing.T) {
 	typeKeys(tm, "j", "j", "a")
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("Approve design-review#tool:review-context?"))
-	}, teatest.WithDuration(5*time.Second))
+	}, teatest.WithDuration(patience(t)))
 	typeKeys(tm, "enter", "y")
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("Approved design-review#tool:review-context."))
-	}, teatest.WithDuration(5*time.Second))
+	}, teatest.WithDuration(patience(t)))
 	typeKeys(tm, "q")
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
 	if got := authIn(t, final, toolRef); got != model.Approved {
 		t.Fatalf("final status %s, want approved", got)
 	}
@@ -57,9 +56,9 @@ func TestProgramCancelAndQuit(t *testing.T) {
 	typeKeys(tm, "j", "j", "a")
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("y approve"))
-	}, teatest.WithDuration(5*time.Second))
+	}, teatest.WithDuration(patience(t)))
 	typeKeys(tm, "esc", "q")
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
 	if final.dialog != nil {
 		t.Fatal("dialog still open at quit")
 	}
@@ -74,9 +73,9 @@ func TestProgramLoadsSourceFromDisk(t *testing.T) {
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("Could not load"))
-	}, teatest.WithDuration(5*time.Second))
+	}, teatest.WithDuration(patience(t)))
 	typeKeys(tm, "q")
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
 	if final.loadErr == nil {
 		t.Fatal("a missing source did not report an error")
 	}

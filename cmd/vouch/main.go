@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"vouch/review"
 	"vouch/ui/display"
 )
 
@@ -25,6 +26,9 @@ type app struct {
 	home           string // --home
 	jsonErrors     bool   // set by commands running under --json
 	sourceID       string // --source-id of approve, revoke, diff and check (Dalo references)
+	// loadBase is what sources are loaded with before flags apply: the zero value (every
+	// default) except in tests, which lower the search bounds.
+	loadBase review.Options
 }
 
 func main() {

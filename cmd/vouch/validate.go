@@ -32,7 +32,8 @@ func (a *app) validateCommand() *cobra.Command {
 		Short: "Check packages against their format (valid / invalid), without authorizing anything",
 		Long: `Validate finds every package under each SOURCE (an Agent Plugins root with plugin.json, a Dalo
 source with plugins/<name>/PLUGIN.toml, a Splice package directory, .tar.gz archive or bundle,
-or any directory holding those up to 4 levels down) and checks each against its specification.
+or any directory holding those up to 4 levels down, searched completely up to 100,000 package
+roots and 2,000,000 directory entries) and checks each against its specification.
 Each problem is reported at the narrowest boundary the specification gives it: the whole package,
 one component type, one component or one entry.
 
@@ -41,8 +42,9 @@ skipped entries is valid, with those entries listed as skipped and their errors 
 
 Exit status: 0 every package is valid and no error diagnostic exists; 1 any error diagnostic
 anywhere (a package rejected, a component invalid or skipped, a component type disabled, a
-required reference unresolved, an --integrity check failed), or nothing was found; 2 usage
-error or missing path.`,
+required reference unresolved, an --integrity check failed), nothing was found, or a SOURCE
+was not searched completely (a folder that cannot be listed, a search bound reached); 2 usage
+error (including a malformed --integrity) or missing path.`,
 		Example: `  vouch validate examples
   vouch validate --json ./my-plugin | jq '.packages[].components[] | select(.validity != "valid")'
   vouch validate --integrity sha256-3f4a... package.tar.gz`,
@@ -54,7 +56,7 @@ error or missing path.`,
 	}
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json)")
 	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references such as skill:<source-id>:review")
-	cmd.Flags().StringVar(&o.integrity, "integrity", "", "expected sha256-<hex> of a Splice archive or bundle; a mismatch fails validation")
+	cmd.Flags().StringVar(&o.integrity, "integrity", "", "expected sha256-<64 hex digits> (or sha256:<hex>) of a Splice archive or bundle; a mismatch fails validation")
 	return cmd
 }
 
@@ -73,9 +75,11 @@ func (a *app) statusCommand() *cobra.Command {
 Decisions are read from the personal ledger (<home>/ledger.toml) and a team ledger
 (.vouch/ledger.toml in the source's repository, or --ledger FILE); personal decisions win.
 
-Exit status: 0 when the report was printed; with --require-approved, 0 only when packages were
-found, every one is valid, and every component is approved (extensions, members and
-dependencies are inert data and need no approval); 1 otherwise; 2 usage error or missing path.`,
+Exit status: 0 when the report was printed; 1 when a SOURCE was not reviewed completely
+(nothing found in it, a folder that cannot be listed, a search bound reached); with
+--require-approved, 0 only when packages were found, every one is valid, and every component
+is approved (extensions, members and dependencies are inert data and need no approval), 1
+otherwise; 2 usage error or missing path.`,
 		Example: `  vouch status examples
   vouch status --json --require-approved ./my-plugin   # a CI gate`,
 		Args: cobra.MinimumNArgs(1),
@@ -88,7 +92,7 @@ dependencies are inert data and need no approval); 1 otherwise; 2 usage error or
 			if requireApproved {
 				a.warnNotCovered(rep)
 			}
-			if requireApproved && !allApproved(rep) {
+			if (requireApproved && !allApproved(rep)) || sourceIncomplete(rep) {
 				return exitError{1}
 			}
 			return nil
@@ -103,7 +107,8 @@ dependencies are inert data and need no approval); 1 otherwise; 2 usage error or
 
 // load runs review.Open with the app's home-derived options. A missing path is exit 2.
 func (a *app) load(paths []string, o loadOptions) (*review.Result, error) {
-	opts := review.Options{SourceID: o.sourceID}
+	opts := a.loadBase
+	opts.SourceID = o.sourceID
 	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
 		opts.DataDir = trust.DataDir(home)
 	}
@@ -118,12 +123,19 @@ func (a *app) load(paths []string, o loadOptions) (*review.Result, error) {
 }
 
 func (a *app) validate(paths []string, o loadOptions) error {
+	want := ""
+	if o.integrity != "" {
+		var err error
+		if want, err = parseIntegrity(o.integrity); err != nil {
+			return a.fail(2, "usage", err.Error())
+		}
+	}
 	res, err := a.load(paths, o)
 	if err != nil {
 		return err
 	}
-	if o.integrity != "" {
-		res.Diagnostics = append(res.Diagnostics, checkIntegrity(res.Packages, o.integrity)...)
+	if want != "" {
+		res.Diagnostics = append(res.Diagnostics, checkIntegrity(res.Packages, want)...)
 	}
 	rep := report.Build(res.Packages, res.Diagnostics, nil)
 	if o.jsonOut {
@@ -135,6 +147,30 @@ func (a *app) validate(paths []string, o loadOptions) error {
 		return exitError{1}
 	}
 	return nil
+}
+
+// parseIntegrity reads an --integrity value as Splice's integrity string, "sha256-" and
+// the artifact's SHA-256 in 64 hex digits, and returns it in that canonical form
+// (lowercase hex). The "sha256:<hex>" spelling vouch prints for digests names the same
+// hash and is accepted too, so a value copied from either report works.
+func parseIntegrity(s string) (string, error) {
+	form := "expected sha256-<64 hex digits> (Splice's integrity string; sha256:<64 hex digits> is accepted too)"
+	hex, ok := strings.CutPrefix(s, "sha256-")
+	if !ok {
+		hex, ok = strings.CutPrefix(s, "sha256:")
+	}
+	if !ok {
+		return "", fmt.Errorf("--integrity %q does not start with sha256- or sha256:; %s.", s, form)
+	}
+	if len(hex) != 64 {
+		return "", fmt.Errorf("--integrity %q has %d characters after the prefix, not 64; %s.", s, len(hex), form)
+	}
+	for i, c := range hex {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			return "", fmt.Errorf("--integrity %q has %q at position %d of the hash, which is not a hex digit; %s.", s, c, i+1, form)
+		}
+	}
+	return "sha256-" + strings.ToLower(hex), nil
 }
 
 // checkIntegrity compares the expected integrity string with every artifact loaded.
@@ -229,6 +265,20 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, [
 	}
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Message < diags[j].Message })
 	return out, diags, nil
+}
+
+// sourceIncomplete reports whether a SOURCE could not be reviewed completely: an error
+// at the source boundary (nothing found, an unlisted folder, a search bound reached).
+func sourceIncomplete(rep *report.Report) bool {
+	if len(rep.Packages) == 0 {
+		return true
+	}
+	for _, d := range rep.Diagnostics {
+		if d.Boundary == model.BoundarySource && d.IsError() {
+			return true
+		}
+	}
+	return false
 }
 
 // allApproved is the CI gate: a valid report (something found, nothing rejected or

@@ -29,6 +29,7 @@ func reportSchema(t *testing.T) *jsonschema.Schema {
 		t.Fatal(err)
 	}
 	c := jsonschema.NewCompiler()
+	c.UseRegexpEngine(schemas.ECMARegexp)
 	if err := c.AddResource("report.json", doc); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,8 @@ func TestExitCodes(t *testing.T) {
 		{"no packages found", []string{"validate", empty}, 1, ""},
 		{"no arguments", []string{"validate"}, 2, "requires at least 1 arg"},
 		{"unknown flag", []string{"validate", "--bogus", empty}, 2, "unknown flag"},
-		{"integrity without artifact", []string{"validate", "--integrity", "sha256-00", empty}, 1, ""},
+		{"integrity without artifact", []string{"validate", "--integrity", "sha256-" + strings.Repeat("0", 64), empty}, 1, ""},
+		{"malformed integrity", []string{"validate", "--integrity", "sha256-00", empty}, 2, "expected sha256-<64 hex digits>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -80,3 +80,24 @@ func skill(name, desc string, lines int) string {
 	}
 	return b.String()
 }
+
+// Minimal writes n Agent Plugins packages under dir, named plugin-00000, plugin-00001,
+// ...: each is a folder with a valid plugin.json and nothing else. Discovery tests use
+// it for sources of thousands of packages, where loading is not what is measured.
+func Minimal(dir string, n int) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("plugin-%05d", i)
+		root := filepath.Join(dir, name)
+		if err := os.Mkdir(root, 0o755); err != nil {
+			return err
+		}
+		manifest := fmt.Sprintf(`{"$schema":"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json","name":%q}`, name)
+		if err := os.WriteFile(filepath.Join(root, "plugin.json"), []byte(manifest), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

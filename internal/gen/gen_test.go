@@ -24,3 +24,18 @@ func TestGenerate(t *testing.T) {
 		t.Error("bin/server is not executable")
 	}
 }
+
+func TestMinimal(t *testing.T) {
+	dir := t.TempDir()
+	if err := Minimal(dir, 3); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 || entries[2].Name() != "plugin-00002" {
+		t.Fatalf("entries %v", entries)
+	}
+	files, _ := os.ReadDir(filepath.Join(dir, "plugin-00002"))
+	if len(files) != 1 || files[0].Name() != "plugin.json" {
+		t.Fatalf("files %v", files)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"vouch/model"
 	"vouch/review/fsguard"
@@ -162,7 +161,7 @@ func TestHostile(t *testing.T) {
 			select {
 			case pkg := <-done:
 				checkWant(t, pkg, tc.want)
-			case <-time.After(20 * time.Second):
+			case <-hangAfter(t):
 				t.Fatal("Load hung")
 			}
 		})

@@ -133,10 +133,19 @@ func (l *loader) mcp() {
 	}
 	seen := map[string]bool{}
 	for _, m := range servers.Val.Obj {
-		if seen[m.Key] {
+		if seen[m.Ident()] {
 			continue // a duplicate name is reported on the entry that is listed
 		}
-		seen[m.Key] = true
+		seen[m.Ident()] = true
+		if m.Ident() != m.Key {
+			// A lone surrogate escape: JSON.parse keeps the name, but it is not Unicode
+			// text, so vouch can neither show it apart from U+FFFD nor give the server a
+			// ref of its own. It is named here instead of becoming a component.
+			ptr := jsontext.Pointer("mcpServers", m.Key)
+			l.pkgDiag(l.diag("mcp-server-name-not-unicode", model.SeverityError, model.BoundaryComponent, mcpFile, ptr, jsontext.Line(data, m.KeyOff),
+				fmt.Sprintf("In mcp.json, the server name %s holds a lone UTF-16 surrogate escape, which is not Unicode text; vouch cannot show or approve it apart from other names, so it is not reviewed (JavaScript clients such as Pi load it under that name).", clip(jsontext.Literal(data, m.KeyOff))), "7.2.2"))
+			continue
+		}
 		last := servers.Val.Get(m.Key)
 		if disabled {
 			l.pkg.Components = append(l.pkg.Components, &model.Component{

@@ -3,11 +3,8 @@ package agentplugins
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sync"
-	"time"
 
-	"github.com/dlclark/regexp2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"vouch/model"
@@ -41,7 +38,7 @@ func compileSchemas() (*compiled, error) {
 	c := jsonschema.NewCompiler()
 	// No loader for http(s): resources are added below, so nothing can be fetched.
 	c.UseLoader(noLoader{})
-	c.UseRegexpEngine(regexpEngine)
+	c.UseRegexpEngine(schemas.ECMARegexp) // ECMA-262 patterns, as the schemas mean them
 	for id, data := range map[string][]byte{
 		schemas.AgentPluginsManifestID: schemas.AgentPluginsManifest,
 		schemas.AgentPluginsMCPID:      schemas.AgentPluginsMCP,
@@ -80,29 +77,6 @@ type noLoader struct{}
 func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("schema %s is not embedded and is never fetched", url)
 }
-
-// regexpEngine uses Go's RE2 where it can (linear time) and ECMAScript regexp2 only for
-// patterns RE2 cannot express: the plugin-name pattern uses a lookahead.
-func regexpEngine(s string) (jsonschema.Regexp, error) {
-	if re, err := regexp.Compile(s); err == nil {
-		return re, nil
-	}
-	re, err := regexp2.Compile(s, regexp2.ECMAScript)
-	if err != nil {
-		return nil, err
-	}
-	re.MatchTimeout = 100 * time.Millisecond
-	return (*ecmaRegexp)(re), nil
-}
-
-type ecmaRegexp regexp2.Regexp
-
-func (re *ecmaRegexp) MatchString(s string) bool {
-	ok, err := (*regexp2.Regexp)(re).MatchString(s)
-	return err == nil && ok
-}
-
-func (re *ecmaRegexp) String() string { return (*regexp2.Regexp)(re).String() }
 
 // schemaLeaf is one leaf finding of a jsonschema validation.
 type schemaLeaf struct {

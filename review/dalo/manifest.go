@@ -157,7 +157,7 @@ func parseManifest(data []byte, file string) (*manifest, map[string]any, []model
 	// before it ever sees the text.
 	if depth, line := bracketDepth(data, maxNesting+2); depth > maxNesting+1 {
 		return nil, nil, []model.Diagnostic{manifestDiag(file, "manifest-too-deep", "", line,
-			"PLUGIN.toml nests arrays or inline tables more than %d levels deep", maxNesting)}
+			"PLUGIN.toml nests arrays, inline tables or dotted keys more than %d levels deep", maxNesting)}
 	}
 	var raw map[string]any
 	if err := safeDecode(data, &raw); err != nil {
@@ -214,14 +214,35 @@ func lineOfInvalidUTF8(data []byte) int {
 }
 
 // bracketDepth returns the deepest nesting of '[' and '{' outside strings and comments,
-// stopping early once stop is reached, and the line where the maximum occurred. Table
-// headers count too ([[x]] is 2), so the caller allows one level of slack; the exact
-// nesting limit is enforced on the decoded tree.
+// plus the segments of a dotted key there (a.b.c = 1 nests three tables), stopping early
+// once stop is reached, and the line where the maximum occurred. Table headers count too
+// ([[x]] is 2), so the caller allows one level of slack; the exact nesting limit is
+// enforced on the decoded tree. Dotted keys are bounded here because the decoder's cost
+// grows with the square of a key's segments (4,000 segments, 8 KB of text, made it
+// allocate 675 MB).
 func bracketDepth(data []byte, stop int) (int, int) {
 	depth, max, line, maxLine := 0, 0, 1, 0
+	dots := 0 // dots in the dotted key (or number) being read
 	n := len(data)
 	for i := 0; i < n; i++ {
 		c := data[i]
+		switch c {
+		case '.':
+			dots++
+			if depth+dots > max {
+				max, maxLine = depth+dots, line
+				if max >= stop {
+					return max, maxLine
+				}
+			}
+			continue
+		case ' ', '\t', '_', '-', '"', '\'':
+			// inside a dotted key: a.b, a . b, "a".'b', bare-key characters
+		default:
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+				dots = 0
+			}
+		}
 		switch c {
 		case '\n':
 			line++
@@ -394,6 +415,7 @@ func compiledSchema() (*jsonschema.Schema, error) {
 		}
 		c := jsonschema.NewCompiler()
 		c.UseLoader(noLoader{})
+		c.UseRegexpEngine(schemas.ECMARegexp) // ECMA-262 patterns: "\\S" rejects a blank U+3000
 		if err := c.AddResource(schemas.DaloPluginV1URL, doc); err != nil {
 			schemaErr = err
 			return

@@ -45,6 +45,20 @@ type Member struct {
 	Key    string
 	KeyOff int // byte offset of the key's opening quote
 	Val    *Value
+	// ident is the name as Ident returns it when it differs from Key, else "".
+	ident string
+}
+
+// Ident is the member's name as JavaScript holds it, for telling names apart: Key,
+// unless the name has a lone surrogate escape ("\ud800"), which a Go string cannot hold
+// and Key shows as U+FFFD; then each lone surrogate is kept as its three WTF-8 bytes, so
+// "\ud800", "\ud801" and "\ufffd" are three different names, as in JSON.parse.
+// Repeated names (CodeDuplicateKey) are found by Ident.
+func (m *Member) Ident() string {
+	if m.ident != "" {
+		return m.ident
+	}
+	return m.Key
 }
 
 // Value is one parsed JSON value.
@@ -179,4 +193,22 @@ func Line[T string | []byte](text T, off int) int {
 	default:
 		return bytes.Count(t.([]byte)[:off], []byte{'\n'}) + 1
 	}
+}
+
+// Literal returns the string literal that starts at byte offset off of text (a Member's
+// KeyOff or a string Value's Off), quotes and escapes as written: the one faithful way to
+// show a name Key cannot hold (Member.Ident). "" when no literal starts there.
+func Literal[T string | []byte](text T, off int) string {
+	if off < 0 || off >= len(text) || text[off] != '"' {
+		return ""
+	}
+	for i := off + 1; i < len(text); i++ {
+		switch text[i] {
+		case '\\':
+			i++
+		case '"':
+			return string(text[off : i+1])
+		}
+	}
+	return ""
 }

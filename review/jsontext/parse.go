@@ -145,6 +145,9 @@ type parser struct {
 	slab []Value
 	vals []*Value
 	mems []Member
+
+	// lone is set by str when it replaced a lone surrogate escape with U+FFFD.
+	lone bool
 }
 
 type step struct {
@@ -376,6 +379,7 @@ func (p *parser) str() (string, *Error) {
 					p.pos = save
 				}
 				r = utf8.RuneError
+				p.lone = true
 			}
 			b.WriteRune(r)
 		default:
@@ -477,9 +481,14 @@ func (p *parser) object(enclosing int) (*Value, *Error) {
 			return nil, p.fail(ReasonMemberName, "has an object member without a quoted name")
 		}
 		keyOff := p.pos
+		p.lone = false
 		key, err := p.str()
 		if err != nil {
 			return nil, err
+		}
+		ident := ""
+		if p.lone {
+			ident = wtf8(p.s[keyOff+1:p.pos-1], p.o.Lenient)
 		}
 		p.ws()
 		if p.pos >= len(p.s) || p.s[p.pos] != ':' {
@@ -492,11 +501,15 @@ func (p *parser) object(enclosing int) (*Value, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		if !p.o.AllowDuplicates && p.repeated(base, key, &seen) {
+		id := key
+		if ident != "" {
+			id = ident
+		}
+		if !p.o.AllowDuplicates && p.repeated(base, id, &seen) {
 			p.issue(CodeDuplicateKey, keyOff, fmt.Sprintf("the member %q appears more than once in the same object", key))
 		}
 		p.path = p.path[:len(p.path)-1]
-		p.mems = append(p.mems, Member{Key: key, KeyOff: keyOff, Val: val})
+		p.mems = append(p.mems, Member{Key: key, KeyOff: keyOff, Val: val, ident: ident})
 		if count := len(p.mems) - base; limit > 0 && count == limit+1 {
 			p.issue(CodeTooManyEntries, v.Off, fmt.Sprintf("an object has more than %d members", limit))
 		}
@@ -523,22 +536,22 @@ func (p *parser) object(enclosing int) (*Value, *Error) {
 	}
 }
 
-// repeated reports whether key names an earlier member of the object whose members start
+// repeated reports whether the name id (Member.Ident) names an earlier member of the object whose members start
 // at p.mems[base]; small objects are scanned, larger ones get a set.
 func (p *parser) repeated(base int, key string, seen *map[string]struct{}) bool {
 	earlier := p.mems[base:]
 	if *seen == nil {
 		if len(earlier) < 16 {
-			for _, m := range earlier {
-				if m.Key == key {
+			for i := range earlier {
+				if earlier[i].Ident() == key {
 					return true
 				}
 			}
 			return false
 		}
 		*seen = make(map[string]struct{}, 2*len(earlier))
-		for _, m := range earlier {
-			(*seen)[m.Key] = struct{}{}
+		for i := range earlier {
+			(*seen)[earlier[i].Ident()] = struct{}{}
 		}
 	}
 	if _, dup := (*seen)[key]; dup {
@@ -546,4 +559,51 @@ func (p *parser) repeated(base int, key string, seen *map[string]struct{}) bool 
 	}
 	(*seen)[key] = struct{}{}
 	return false
+}
+
+// wtf8 decodes the body of a string literal already parsed by str, as str does, except
+// that a lone surrogate is kept as its three-byte generalized UTF-8 (WTF-8) form instead
+// of U+FFFD. Valid UTF-8 never holds those bytes, so the result tells apart every pair of
+// names JavaScript tells apart. Only names with a lone surrogate come here.
+func wtf8(lit string, lenient bool) string {
+	var b strings.Builder
+	for i := 0; i < len(lit); {
+		c := lit[i]
+		if c != '\\' {
+			r, n := utf8.DecodeRuneInString(lit[i:])
+			if r == utf8.RuneError && n == 1 && lenient {
+				b.WriteRune(utf8.RuneError)
+			} else {
+				b.WriteString(lit[i : i+n])
+			}
+			i += n
+			continue
+		}
+		e := lit[i+1]
+		i += 2
+		if e != 'u' {
+			b.WriteString(map[byte]string{'"': "\"", '\\': "\\", '/': "/", 'b': "\b", 'f': "\f", 'n': "\n", 'r': "\r", 't': "\t"}[e])
+			continue
+		}
+		r := hexRune(lit[i : i+4])
+		i += 4
+		if utf16.IsSurrogate(r) {
+			if i+6 <= len(lit) && lit[i] == '\\' && lit[i+1] == 'u' {
+				if dec := utf16.DecodeRune(r, hexRune(lit[i+2:i+6])); dec != utf8.RuneError {
+					b.WriteRune(dec)
+					i += 6
+					continue
+				}
+			}
+			b.Write([]byte{0xE0 | byte(r>>12), 0x80 | byte(r>>6)&0x3F, 0x80 | byte(r)&0x3F})
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func hexRune(h string) rune {
+	v, _ := strconv.ParseUint(h, 16, 32)
+	return rune(v)
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"vouch/model"
 	"vouch/review/fsguard"
@@ -210,7 +209,7 @@ func TestLoadSkillMDRules(t *testing.T) {
 			var c *model.Component
 			select {
 			case c = <-done:
-			case <-time.After(5 * time.Second):
+			case <-hangAfter(t):
 				t.Fatal("Load blocked")
 			}
 			if tc.code != "" && find(c.Diagnostics, tc.code) == nil {

@@ -1,0 +1,177 @@
+package review
+
+import (
+	"path/filepath"
+	"strings"
+
+	"vouch/model"
+	"vouch/review/agentplugins"
+	"vouch/review/dalo"
+	"vouch/review/fsguard"
+	"vouch/review/splice"
+)
+
+// format is one entry of the format table (DESIGN §2): what a format is called, how a
+// package of it is recognised, and how one is loaded. Detection (a path given as SOURCE)
+// and discovery (the search below a plain directory) know formats only through this
+// table, so a format is added in one place.
+//
+// Adding a format (review/claudecode, review/codex, review/mcpb, standalone skills):
+//  1. write its package under review/ with a cheap detection test (a few Lstats, no
+//     parsing: discovery calls it on every directory it lists) and a pure Load (files in,
+//     model out, no writes; bounded reads through fsguard);
+//  2. add its model.Format constant (and the name to the report schema's format enum);
+//  3. add one entry to formats below: name and title, dir and/or file detection, load,
+//     and the manifest file names a user might give instead of the folder. The entry's
+//     position is its detection priority: the first entry that recognises a directory
+//     claims it, unless it is marked alongside (see below).
+//
+// Nothing else in review changes: the search, the messages that list the formats
+// ("No Agent Plugins, Dalo or Splice package was found"), the hint for a manifest file
+// given as SOURCE and the concurrent loading all read the table.
+type format struct {
+	name  model.Format
+	title string // as messages name it: "Agent Plugins"
+
+	// dir reports whether dir, a directory (never a symlink while searching), is a
+	// package root of this format. nil: the format has no directory form.
+	dir func(dir string) bool
+	// file reports, by content, whether the file at path is a package of this format; it
+	// must read at most a few KiB. fileName is the cheap name test applied before file
+	// while searching, so an arbitrary file in a large tree is not opened; a path given
+	// as SOURCE is tested by content alone. nil: the format has no file form.
+	file     func(path string, limits fsguard.Limits) bool
+	fileName func(name string) bool
+	// inside maps a path given as SOURCE that is not a root itself but a part of a
+	// package of this format to the path to load and the root of the one package to
+	// keep from what that load returns (Dalo: plugins/<name> is loaded with its source,
+	// which resolves its references, and reported alone). nil: no such form.
+	inside func(path string) (load, keep string, ok bool)
+	// manifests are the manifest files, relative to a package root, that a user may name
+	// instead of the folder; discovery then says which folder to give.
+	manifests []string
+	// alongside marks a format whose package is read beside another format's package in
+	// the same folder (DESIGN §3, "One folder, several clients"): it does not claim the
+	// directory, and a format claiming it does not hide it. None of the formats below is
+	// read alongside another: the first match claims the folder.
+	alongside bool
+
+	load func(path string, opts Options) []*model.Package
+}
+
+// formats is the table, in detection priority order.
+var formats = []*format{
+	{
+		name: model.FormatAgentPlugins, title: "Agent Plugins",
+		dir:       agentplugins.IsRoot,
+		manifests: []string{"plugin.json"},
+		load: func(path string, opts Options) []*model.Package {
+			return []*model.Package{agentplugins.Load(path, agentplugins.Options{DataDir: opts.DataDir, Limits: opts.Limits})}
+		},
+	},
+	{
+		name: model.FormatDalo, title: "Dalo",
+		dir:       dalo.IsSource,
+		inside:    dalo.PackageDir,
+		manifests: []string{"PLUGIN.toml"},
+		load: func(path string, opts Options) []*model.Package {
+			return dalo.Load(path, dalo.Options{SourceID: opts.SourceID, Limits: opts.Limits})
+		},
+	},
+	{
+		name: model.FormatSplice, title: "Splice",
+		dir:       splice.IsPackageDir,
+		file:      splice.IsArtifact,
+		fileName:  looksLikeArtifact,
+		manifests: []string{"manifest.json"},
+		load: func(path string, opts Options) []*model.Package {
+			return []*model.Package{splice.Load(path, splice.Options{Limits: opts.Limits})}
+		},
+	},
+}
+
+// looksLikeArtifact is Splice's name test while searching: any other gzip file in a tree
+// is not a broken Splice archive.
+func looksLikeArtifact(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, ".tar.gz") || strings.HasSuffix(n, ".tgz") || strings.HasSuffix(n, ".json")
+}
+
+// detectDir returns a job for every format that reads the directory dir: the first
+// claiming entry and any alongside ones, in table order. None means a plain directory.
+func detectDir(dir string) []job {
+	var jobs []job
+	claimed := false
+	for _, f := range formats {
+		if f.dir == nil || (claimed && !f.alongside) || !f.dir(dir) {
+			continue
+		}
+		jobs = append(jobs, job{format: f, path: dir})
+		claimed = claimed || !f.alongside
+	}
+	return jobs
+}
+
+// detectFile returns the job for a file that is a package, or none. searching applies
+// each format's name test first.
+func detectFile(path string, limits fsguard.Limits, searching bool) []job {
+	for _, f := range formats {
+		if f.file == nil || (searching && f.fileName != nil && !f.fileName(filepath.Base(path))) {
+			continue
+		}
+		if f.file(path, limits) {
+			return []job{{format: f, path: path}}
+		}
+	}
+	return nil
+}
+
+// detectInside returns the job for a path that lies inside a package, or none.
+func detectInside(path string) []job {
+	for _, f := range formats {
+		if f.inside == nil {
+			continue
+		}
+		if load, keep, ok := f.inside(path); ok {
+			return []job{{format: f, path: load, only: keep}}
+		}
+	}
+	return nil
+}
+
+// manifestOf says, for a file given as SOURCE, which format's manifest it is and the
+// folder to give instead, when that folder is a package of the format.
+func manifestOf(path string) (*format, string, bool) {
+	for _, f := range formats {
+		for _, m := range f.manifests {
+			if filepath.Base(path) != filepath.Base(m) {
+				continue
+			}
+			dir := filepath.Dir(path)
+			for range strings.Count(filepath.ToSlash(m), "/") {
+				dir = filepath.Dir(dir)
+			}
+			if (f.dir != nil && f.dir(dir)) || (f.inside != nil && insideOK(f, dir)) {
+				return f, dir, true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+func insideOK(f *format, dir string) bool {
+	_, _, ok := f.inside(dir)
+	return ok
+}
+
+// formatTitles lists the formats as a message does: "Agent Plugins, Dalo or Splice".
+func formatTitles() string {
+	var names []string
+	for _, f := range formats {
+		names = append(names, f.title)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
