@@ -13,6 +13,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/agentplugins"
+	"vouch/review/claudecode"
 	"vouch/review/dalo"
 	"vouch/review/fsguard"
 	"vouch/review/splice"
@@ -96,6 +97,8 @@ func (j job) load(opts Options) []*model.Package {
 		return kept
 	case model.FormatSplice:
 		return []*model.Package{splice.Load(j.path, splice.Options{Limits: opts.Limits})}
+	case model.FormatClaudeCode:
+		return claudecode.Load(j.path, claudecode.Options{Limits: opts.Limits})
 	}
 	return nil
 }
@@ -121,6 +124,9 @@ func detectDir(path string) model.Format {
 	switch {
 	case agentplugins.IsRoot(path):
 		return model.FormatAgentPlugins
+	case claudecode.Detect(path):
+		// Before Splice: a Claude Desktop manifest.json beside .claude-plugin/ is not Splice.
+		return model.FormatClaudeCode
 	case dalo.IsSource(path):
 		return model.FormatDalo
 	case splice.IsPackageDir(path):
@@ -133,7 +139,7 @@ func detectDir(path string) model.Format {
 // symlinked directories are not followed during the search.
 func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 	if f := detect(p, opts.Limits); f != "" {
-		return []job{{format: f, path: p}}, nil
+		return withClaude(job{format: f, path: p}), nil
 	}
 	if src, root, ok := dalo.PackageDir(p); ok {
 		return []job{{format: model.FormatDalo, path: src, only: root}}, nil
@@ -177,7 +183,7 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 				continue
 			}
 			if f := detectDir(child); f != "" {
-				jobs = append(jobs, job{format: f, path: child})
+				jobs = append(jobs, withClaude(job{format: f, path: child})...)
 				continue
 			}
 			walk(child, depth+1)
@@ -190,4 +196,14 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 func looksLikeArtifact(name string) bool {
 	n := strings.ToLower(name)
 	return strings.HasSuffix(n, ".tar.gz") || strings.HasSuffix(n, ".tgz") || strings.HasSuffix(n, ".json")
+}
+
+// withClaude adds the Claude Code reading of a folder that another format claimed first
+// (a root Agent Plugins plugin.json beside .claude-plugin/): each format present gives its
+// own package (DESIGN §3).
+func withClaude(j job) []job {
+	if j.format != model.FormatClaudeCode && j.format != model.FormatSplice && claudecode.Detect(j.path) {
+		return []job{j, {format: model.FormatClaudeCode, path: j.path}}
+	}
+	return []job{j}
 }
