@@ -76,7 +76,41 @@ func (l *loader) hooksStep() {
 		srcs = append(srcs, src)
 	}
 	for _, src := range srcs {
+		before := len(l.pkg.Components)
 		l.hookEvents(src)
+		l.gateFile(src, l.pkg.Components[before:])
+	}
+}
+
+// gateFile applies Claude's fail-closed rule: a PreToolUse or PermissionRequest handler
+// that cannot be loaded may be what guards the permissions beside it, so nothing in its
+// file is applied until it is fixed (CC-bin: "nothing it sits in is applied").
+func (l *loader) gateFile(src *hookSource, cs []*model.Component) {
+	broken := ""
+	for _, c := range cs {
+		if ev, _ := c.Details.Get("event"); c.Validity == model.Invalid && (ev == "PreToolUse" || ev == "PermissionRequest") {
+			broken = c.ID
+			break
+		}
+	}
+	if broken == "" {
+		return
+	}
+	l.pkgDiag(l.diag("hooks-file-not-applied", model.SeverityError, model.BoundaryComponentType, src.file, jsontext.Pointer(src.base...), 0,
+		fmt.Sprintf("The %s handler %s cannot be loaded, and it may be what guards the permissions beside it, so Claude Code applies none of the hooks in %s until it is fixed or removed.", broken[:strings.IndexByte(broken+":", ':')], broken, displayFile(src.file)), "1.4"))
+	for _, c := range cs {
+		if c.Validity != model.Valid {
+			continue
+		}
+		c.Validity = model.Skipped
+		c.Contract = nil
+		c.Files = nil
+		c.Summary = append([]string{fmt.Sprintf("Not applied: handler %s in the same file is invalid, so Claude Code applies none of this file's hooks.", broken)}, c.Summary...)
+		for i := range c.Support {
+			if c.Support[i].Provider == clientClaude {
+				c.Support[i] = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "Claude Code applies none of this file's hooks while " + broken + " is invalid."}
+			}
+		}
 	}
 }
 

@@ -369,6 +369,9 @@ func (l *loader) checkPath(field, p, file, ptr string, line int) (string, bool) 
 	if !strings.HasPrefix(p, "./") {
 		return bad("manifest-path-prefix", fmt.Sprintf("%s is %q; component paths must start with ./ (write \"./%s\"), so it is not loaded.", ptr, clip(p), clip(p)))
 	}
+	if field == "agents" && !strings.HasSuffix(p, ".md") {
+		return bad("manifest-path-not-md", fmt.Sprintf("%s is %q; agents paths must name .md files (Claude's validator: must end with \".md\"), so it is not loaded.", ptr, clip(p)))
+	}
 	rel := strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/")
 	if rel == "" {
 		rel = "."

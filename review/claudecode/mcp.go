@@ -25,14 +25,6 @@ type serverSource struct {
 func (l *loader) mcpStep() {
 	l.mcpNames = map[string]int{}
 	manifestMCP := l.paths["mcpServers"] != nil
-	if l.rootHas(mcpFile) {
-		if src := l.serverFile(mcpFile, "mcp", true); src != nil {
-			if manifestMCP {
-				src.codex = "Codex reads the manifest's mcpServers instead of .mcp.json (the manifest path replaces the default there)."
-			}
-			l.mcpServers(src)
-		}
-	}
 	for _, p := range l.paths["mcpServers"] {
 		low := strings.ToLower(p)
 		if strings.HasSuffix(low, ".mcpb") || strings.HasSuffix(low, ".dxt") {
@@ -55,6 +47,15 @@ func (l *loader) mcpStep() {
 			src.servers, src.base = w.Val, append(src.base, "mcpServers")
 		}
 		l.mcpServers(src)
+	}
+	// .mcp.json after the manifest's servers: the order claude plugin validate lists them.
+	if l.rootHas(mcpFile) {
+		if src := l.serverFile(mcpFile, "mcp", true); src != nil {
+			if manifestMCP {
+				src.codex = "Codex reads the manifest's mcpServers instead of .mcp.json (the manifest path replaces the default there)."
+			}
+			l.mcpServers(src)
+		}
 	}
 }
 
