@@ -137,6 +137,7 @@ type loader struct {
 	otherManifest string
 	cl            *closure
 	mcpNames      map[string]int
+	pathFatal     bool            // a component path broke the manifest schema
 	userConfig    map[string]bool // option key -> sensitive
 }
 

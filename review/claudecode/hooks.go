@@ -65,9 +65,16 @@ func (l *loader) hooksStep() {
 			label = fmt.Sprintf("plugin.json[%d]", i)
 		}
 		src := &hookSource{file: manifestFile, base: jsontext.SplitPointer(iv.ptr), label: label, events: iv.v, data: l.mdata, inline: true}
-		if iv.v.Get("hooks") != nil && iv.v.Get("hooks").Val.Kind == jsontext.Object {
-			l.pkgDiag(l.diag("hooks-inline-wrapper", model.SeverityError, model.BoundaryComponentType, manifestFile, iv.ptr+"/hooks", l.line(l.mdata, iv.v.Get("hooks").KeyOff),
-				"Inline hooks in plugin.json must be the event map itself, without a \"hooks\" wrapper (Claude's validator: Unrecognized key \"hooks\"); these hooks are not loaded.", "1.4"))
+		if w := iv.v.Get("hooks"); w != nil && w.Val.Kind == jsontext.Object {
+			// Claude reads the wrapper as an event named "hooks": unknown, so ignored at
+			// runtime; when it holds PreToolUse or PermissionRequest hooks that may guard
+			// permissions, the validator fails it (CC-bin p08).
+			sev, effect := model.SeverityWarning, "Claude reads \"hooks\" as an unknown event and ignores every hook inside it"
+			if w.Val.Get("PreToolUse") != nil || w.Val.Get("PermissionRequest") != nil {
+				sev, effect = model.SeverityError, "it holds PreToolUse/PermissionRequest hooks, so Claude's validator rejects it (Unrecognized key \"hooks\") and none of them runs"
+			}
+			l.pkgDiag(l.diag("hooks-inline-wrapper", sev, model.BoundaryComponentType, manifestFile, iv.ptr+"/hooks", l.line(l.mdata, w.KeyOff),
+				"Inline hooks in plugin.json must be the event map itself, without the \"hooks\" wrapper a hooks file has; "+effect+".", "1.4"))
 			continue
 		}
 		if l.entry != nil && l.mdata == nil {
@@ -160,12 +167,9 @@ func (l *loader) hookFile(rel string) *hookSource {
 	hm := doc.Get("hooks")
 	if hm == nil {
 		for _, m := range doc.Obj {
-			if _, ok := knownEvent(m.Key); ok || m.Key == "PreToolUse" {
+			if canon, _ := knownEvent(m.Key); canon != "" {
 				return bad("hooks-file-no-wrapper", jsontext.Pointer(m.Key), m.KeyOff,
 					fmt.Sprintf("%s has the event %q at its top level; a hooks file must put the events inside a \"hooks\" object (only inline manifest hooks go without it), so its hooks are not loaded.", rel, clip(m.Key)))
-			}
-			if _, exact := knownEvent(m.Key); exact {
-				break
 			}
 		}
 		if doc.Get("modules") != nil {

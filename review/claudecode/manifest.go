@@ -250,22 +250,21 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 	if exp := doc.Get("experimental"); mon == nil && exp != nil && exp.Val.Kind == jsontext.Object {
 		mon = exp.Val.Get("monitors")
 	}
-	{
-		if mon != nil {
-			if mon.Val.Kind == jsontext.String {
-				if p, ok := l.checkPath("monitors", mon.Val.Str, file, "/monitors", line(mon.KeyOff)); ok {
-					l.paths["monitors"] = []string{p}
-				}
-			} else if mon.Val.Kind == jsontext.Array || mon.Val.Kind == jsontext.Object {
-				l.inline["monitors"] = []inlineVal{{v: mon.Val, ptr: "/monitors"}}
-				l.paths["monitors"] = []string{}
+	if mon != nil {
+		switch mon.Val.Kind {
+		case jsontext.String:
+			if p, ok := l.checkPath("monitors", mon.Val.Str, file, "/monitors", line(mon.KeyOff)); ok {
+				l.paths["monitors"] = []string{p}
 			}
+		case jsontext.Array, jsontext.Object:
+			l.inline["monitors"] = []inlineVal{{v: mon.Val, ptr: "/monitors"}}
+			l.paths["monitors"] = []string{}
 		}
 	}
 	if uc := doc.Get("userConfig"); uc != nil && uc.Val.Kind == jsontext.Object {
 		l.userConfigStep(uc.Val, file, line)
 	}
-	return true
+	return !l.pathFatal
 }
 
 // inlineVal is an object given in the manifest instead of a path, with its pointer.
@@ -351,8 +350,19 @@ func kebab(s string) bool {
 
 // checkPath applies the path rules (NOTES §1.2) and returns the cleaned relative path.
 func (l *loader) checkPath(field, p, file, ptr string, line int) (string, bool) {
+	// A path that breaks the manifest schema (no ./, "..", absolute, an agents path that is
+	// not .md) fails the manifest's validation, which makes Claude Code fail to load the
+	// plugin (CC-bin: the plugin-json schema check throws); a path that does not exist is a
+	// load failure of that component only.
 	bad := func(code, msg string) (string, bool) {
-		l.pkgDiag(l.diag(code, model.SeverityError, model.BoundaryComponentType, file, ptr, line, msg, "1.2"))
+		b := model.BoundaryPackage
+		if code == "manifest-path-missing" {
+			b = model.BoundaryComponentType
+		} else {
+			l.pathFatal = true
+			msg = strings.TrimSuffix(msg, ", so it is not loaded.") + "; the manifest fails Claude's schema, so Claude Code fails to load the plugin."
+		}
+		l.pkgDiag(l.diag(code, model.SeverityError, b, file, ptr, line, msg, "1.2"))
 		return "", false
 	}
 	if field == "skills" && p == "." {
