@@ -199,8 +199,13 @@ func (l *loader) hookFile(rel string) *hookSource {
 // handler, so the file is checked for those first.
 func (l *loader) hookEvents(src *hookSource) {
 	ev := src.events
-	if src.codexReject == "" && !src.inline {
+	if src.codexReject == "" {
+		// Codex deserializes inline manifest hooks with the same handler types, so one bad
+		// handler costs it the whole object too.
 		src.codexReject = codexFileProblem(ev)
+		if src.inline && src.codexReject != "" {
+			src.codexReject = strings.Replace(src.codexReject, "the whole hooks file", "the manifest's inline hooks", 1)
+		}
 	}
 	seen := map[string]bool{}
 	for _, m := range ev.Obj {
