@@ -173,6 +173,10 @@ func TestCases(t *testing.T) {
 			summary:  map[string]string{"mcp-server:db~2": "DATABASE_URL, DB_TOKEN"}},
 		"mcp-url-without-type": {validity: map[string]string{"mcp-server:remote": "invalid", "mcp-server:ok": "valid"},
 			compCode: map[string]string{"mcp-server:remote": "mcp-server-url-without-type"}, summary: map[string]string{"mcp-server:ok": "headersHelper runs"}},
+		"paths-replace": {noErrors: true, count: 5, validity: map[string]string{"skill:a": "valid", "skill:b": "valid", "command:extra": "valid", "agent:one": "valid", "output-style:s": "valid"}},
+		"skill-lenient": {noErrors: true, count: 2, validity: map[string]string{"skill:My_Skill": "valid", "command:git:last": "valid"},
+			compCode: map[string]string{"skill:My_Skill": "skill-name-mismatch"},
+			summary:  map[string]string{"skill:My_Skill": "registered for the rest of the session", "command:git:last": "git log -1"}},
 		"mcp-flat": {noErrors: true, count: 2, validity: map[string]string{"mcp-server:files": "valid", "mcp-server:web": "valid"}},
 	}
 	for name, w := range cases {

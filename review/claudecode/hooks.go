@@ -204,7 +204,7 @@ func (l *loader) hookEvents(src *hookSource) {
 		// handler costs it the whole object too.
 		src.codexReject = codexFileProblem(ev)
 		if src.inline && src.codexReject != "" {
-			src.codexReject = strings.Replace(src.codexReject, "the whole hooks file", "the manifest's inline hooks", 1)
+			src.codexReject = strings.TrimSuffix(src.codexReject, ".") + "; vouch assumes the same for the manifest's inline hooks, which Codex reads with the same types (not observed)."
 		}
 	}
 	seen := map[string]bool{}

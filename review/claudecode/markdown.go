@@ -416,6 +416,14 @@ func unsupportedBoth(why string) []model.Support {
 	}
 }
 
+// claudeSkillFields are the skill frontmatter fields Claude Code defines (NOTES §1.7).
+var claudeSkillFields = map[string]bool{
+	"name": true, "description": true, "when_to_use": true, "argument-hint": true, "arguments": true,
+	"disable-model-invocation": true, "user-invocable": true, "allowed-tools": true, "disallowed-tools": true,
+	"model": true, "effort": true, "context": true, "agent": true, "background": true, "hooks": true,
+	"paths": true, "shell": true, "metadata": true, "license": true, "compatibility": true,
+}
+
 // claudeLenient are Agent Skills rules Claude Code does not enforce on plugin skills
 // (NOTES §1.7: the validator did not flag an uppercase or mismatched name or unknown
 // keys): they become warnings that name the difference.
@@ -488,6 +496,14 @@ func (l *loader) skillsStep() {
 
 // claudeSkill adapts an Agent Skills component to Claude's reading of it.
 func (l *loader) claudeSkill(c *model.Component) {
+	kept := c.Diagnostics[:0]
+	for _, d := range c.Diagnostics {
+		if d.Code == "skill-unknown-field" && claudeSkillFields[strings.TrimPrefix(d.Pointer, "/")] {
+			continue // an Agent Skills stranger, but a field Claude Code defines
+		}
+		kept = append(kept, d)
+	}
+	c.Diagnostics = kept
 	for i, d := range c.Diagnostics {
 		if d.IsError() && claudeLenient(d.Code) {
 			c.Diagnostics[i].Severity = model.SeverityWarning
