@@ -638,7 +638,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 		}
 		gating := info.Block || canon == "PermissionRequest"
 		if gating && typ != "prompt" && typ != "agent" && canon != "WorktreeCreate" {
-			summary = append(summary, fmt.Sprintf("Timeout %s. It fails open: if it crashes, exits 1 (any code but 2) or times out, it decides nothing and Claude goes on as if it were not there.", toText))
+			summary = append(summary, fmt.Sprintf("Timeout %s. It fails open: if it crashes, exits 1 (any code but 2) or times out, it decides nothing and %s.", toText, failOpen(canon)))
 		} else {
 			summary = append(summary, fmt.Sprintf("Timeout %s.", toText))
 		}
@@ -677,6 +677,25 @@ func (l *loader) hookInvalid(c *model.Component) *model.Component {
 		{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "The handler is invalid."},
 	}
 	return c
+}
+
+// failOpen says what happens when a gating hook decides nothing.
+func failOpen(event string) string {
+	switch event {
+	case "PreToolUse":
+		return "the tool call proceeds"
+	case "PermissionRequest":
+		return "the user is asked as usual"
+	case "UserPromptSubmit", "UserPromptExpansion":
+		return "the prompt goes through"
+	case "Stop", "SubagentStop", "TeammateIdle":
+		return "Claude stops as it would have"
+	case "PreCompact":
+		return "the compaction goes ahead"
+	case "ConfigChange":
+		return "the change takes effect"
+	}
+	return "Claude goes on as if it were not there"
 }
 
 func displayFile(f string) string {
