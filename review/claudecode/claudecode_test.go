@@ -92,7 +92,8 @@ func checkWant(t *testing.T, p *model.Package, w want) {
 		}
 	}
 	for key, st := range w.support {
-		ref, prov, _ := strings.Cut(key, "/")
+		i := strings.LastIndexByte(key, '/')
+		ref, prov := key[:i], key[i+1:]
 		kind, id, _ := strings.Cut(ref, ":")
 		c := p.Component(model.Kind(kind), id)
 		if c == nil {
@@ -177,6 +178,14 @@ func TestCases(t *testing.T) {
 		"skill-lenient": {noErrors: true, count: 2, validity: map[string]string{"skill:My_Skill": "valid", "command:git:last": "valid"},
 			compCode: map[string]string{"skill:My_Skill": "skill-name-mismatch"},
 			summary:  map[string]string{"skill:My_Skill": "registered for the rest of the session", "command:git:last": "git log -1"}},
+		"handler-types": {noErrors: true, count: 9, validity: map[string]string{
+			"hook:PreToolUse:0:0": "valid", "hook:PreToolUse:0:1": "valid", "hook:Stop:0:0": "valid", "hook:PostToolUse:0:0": "valid",
+			"hook:extra/more-hooks.json:UserPromptSubmit:0:0": "valid", "hook:extra/more-hooks.json:Notification:0:0": "valid",
+			"mcp-server:db": "valid", "mcp-server:inline-one": "valid", "lsp-server:py": "valid"},
+			summary: map[string]string{"hook:PreToolUse:0:0": "TOKEN may be interpolated", "hook:extra/more-hooks.json:UserPromptSubmit:0:0": "cannot block",
+				"mcp-server:db": "uvx", "hook:Stop:0:0": "Timeout 120 s", "hook:PreToolUse:0:1": "Timeout 30 s (the default)"},
+			support: map[string]string{"hook:PreToolUse:0:0/codex": "unsupported: Codex reads the manifest's hooks instead", "hook:extra/more-hooks.json:UserPromptSubmit:0:0/codex": "supported",
+				"hook:extra/more-hooks.json:UserPromptSubmit:0:0/claude": "supported"}},
 		"mcp-flat": {noErrors: true, count: 2, validity: map[string]string{"mcp-server:files": "valid", "mcp-server:web": "valid"}},
 	}
 	for name, w := range cases {

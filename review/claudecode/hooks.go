@@ -380,6 +380,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 	var caps []model.Capability
 	var runs []string // text that runs or is sent, for the not-covered scan
 	what := ""
+	async := false
 	codexIgnored := []string{}
 
 	switch typ {
@@ -408,8 +409,9 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 		if hasShell && shell != "bash" && shell != "powershell" {
 			bad("hook-shell-invalid", fmt.Sprintf("Handler %s has shell %q; it must be bash or powershell, so the handler is not loaded.", id, clip(shell)), h.Get("shell").KeyOff)
 		}
-		async := boolean("async")
+		asyncLit := boolean("async")
 		rewake := boolean("asyncRewake")
+		async = asyncLit || rewake // asyncRewake implies async
 		c.Details = append(c.Details, model.Field{Key: "command", Value: cmd})
 		if x, ok := l.expandedField(cmd); ok {
 			c.Details = append(c.Details, model.Field{Key: "command (expanded)", Value: x})
@@ -437,7 +439,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 			model.Field{Key: "command", Value: cmd},
 			model.Field{Key: "args", Value: args},
 			model.Field{Key: "shell", Value: shell},
-			model.Field{Key: "async", Value: async},
+			model.Field{Key: "async", Value: asyncLit},
 			model.Field{Key: "asyncRewake", Value: rewake},
 		)
 		if hasArgs {
@@ -507,8 +509,12 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 		}
 		contract = append(contract, model.Field{Key: "url", Value: u}, model.Field{Key: "headers", Value: hdr}, model.Field{Key: "allowedEnvVars", Value: allowed})
 		what = fmt.Sprintf("POSTs the event to %s", u)
+		if len(hdrNames) > 0 {
+			sort.Strings(hdrNames)
+			summary = append(summary, "Sends the headers "+strings.Join(hdrNames, ", ")+".")
+		}
 		if len(allowed) > 0 {
-			what += "; environment variables " + strings.Join(allowed, ", ") + " may be interpolated into its headers"
+			summary = append(summary, "The environment variables "+strings.Join(allowed, ", ")+" may be interpolated into its headers, so their values leave this machine.")
 			caps = append(caps, model.Capability{Kind: model.CapEnv, Scope: allowed, Detail: "Sends the values of " + strings.Join(allowed, ", ") + " in request headers."})
 		}
 		caps = append(caps, model.Capability{Kind: model.CapNetwork, Scope: []string{host}, Detail: fmt.Sprintf("Sends the hook input to %s.", u)})
@@ -610,13 +616,25 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 		if info.Stdin != "" {
 			stdin = info.Stdin + ", plus the " + stdin
 		}
-		if typ == "http" {
+		switch typ {
+		case "http":
 			summary = append(summary, "Its request body holds "+stdin+".")
-		} else {
+		case "command":
 			summary = append(summary, "Receives on stdin "+stdin+".")
+		default:
+			summary = append(summary, "It is given "+stdin+".")
 		}
 		eff := append([]string(nil), info.Effects...)
-		if info.Block && !contains(eff, "block") {
+		if async {
+			// An async hook cannot block; what it returns arrives on the next turn.
+			var kept []string
+			for _, e := range eff {
+				if strings.Contains(e, "context") || strings.Contains(e, "message") {
+					kept = append(kept, e+" (on the next turn)")
+				}
+			}
+			eff = kept
+		} else if info.Block && !contains(eff, "block") {
 			has := false
 			for _, e := range eff {
 				if strings.Contains(e, "exit 2") {
@@ -636,7 +654,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 				break
 			}
 		}
-		gating := info.Block || canon == "PermissionRequest"
+		gating := (info.Block || canon == "PermissionRequest") && !async
 		if gating && typ != "prompt" && typ != "agent" && canon != "WorktreeCreate" {
 			summary = append(summary, fmt.Sprintf("Timeout %s. It fails open: if it crashes, exits 1 (any code but 2) or times out, it decides nothing and %s.", toText, failOpen(canon)))
 		} else {
