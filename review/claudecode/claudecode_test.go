@@ -344,3 +344,31 @@ func TestEnvFlow(t *testing.T) {
 		t.Errorf("envFlow = %v", got)
 	}
 }
+
+// A marketplace whose entry is its own root ("./") loads that plugin once, with the
+// entry merged (strict: true: plugin.json fields win, the entry adds what it lacks).
+func TestMarketplaceSelf(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir+"/"+marketplaceFile, `{"name": "solo", "owner": {"name": "o"}, "plugins": [{"name": "solo-plugin", "source": "./", "description": "from the entry", "mcpServers": {"s": {"command": "node", "args": ["s.js"]}}}]}`, 0o644)
+	writeFile(t, dir+"/"+manifestFile, `{"name": "solo-plugin", "version": "2.0.0"}`, 0o644)
+	writeFile(t, dir+"/"+hooksFile, okHooks, 0o644)
+	writeFile(t, dir+"/run.sh", "#!/bin/sh\n", 0o755)
+	pkgs := Load(dir, Options{})
+	if len(pkgs) != 2 {
+		t.Fatalf("%d packages, want the marketplace and the plugin once", len(pkgs))
+	}
+	p := pkgs[1]
+	if p.Name != "solo-plugin" || p.Version != "2.0.0" || p.Description != "from the entry" {
+		t.Errorf("merged plugin: %s %s %q", p.Name, p.Version, p.Description)
+	}
+	if p.Component(model.KindMCPServer, "s") == nil || p.Component(model.KindHook, "PreToolUse:0:0") == nil {
+		t.Errorf("merged plugin lacks the entry's server or its own hook: %v", refs(p))
+	}
+	for _, c := range p.Components {
+		for _, f := range c.Files {
+			if f.Path == marketplaceFile {
+				t.Errorf("%s binds marketplace.json", c.ID)
+			}
+		}
+	}
+}

@@ -563,6 +563,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 	}
 	if once {
 		codexIgnored = append(codexIgnored, "once")
+		summary = append(summary, "once: true is honoured only in skill frontmatter; in a plugin's hooks Claude ignores it, so the hook runs every time.")
 	}
 
 	// When it fires, in plain language.
@@ -612,7 +613,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 		}
 	}
 	if exact {
-		stdin := "session id, transcript path, working directory, permission mode and the event name"
+		stdin := "session id, the transcript path (so it can read the whole conversation), working directory, permission mode and the event name"
 		if info.Stdin != "" {
 			stdin = info.Stdin + ", plus the " + stdin
 		}
@@ -647,7 +648,12 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 		}
 		eff = append(eff, "stop the whole session (continue: false)", "show the user a message (systemMessage)")
 		summary = append(summary, "It can "+strings.Join(eff, "; ")+".")
-		caps = append(caps, model.Capability{Kind: model.CapHook, Scope: []string{event, effectWord(info)}, Detail: fmt.Sprintf("Fires %s; it can %s.", when, strings.Join(eff, "; "))})
+		scope := []string{event}
+		if info.MatchOn != "" && matcher != "" && matcher != "*" {
+			scope = append(scope, "matcher "+matcher)
+		}
+		scope = append(scope, effectWord(info))
+		caps = append(caps, model.Capability{Kind: model.CapHook, Scope: scope, Detail: fmt.Sprintf("Fires %s (%s); it can %s.", when, matcherShort(info, mk, matcher, hasMatcher), strings.Join(eff, "; "))})
 		for _, e := range info.Effects {
 			if strings.Contains(e, "context") {
 				caps = append(caps, model.Capability{Kind: model.CapModelContext, Scope: []string{event}, Detail: "Its output can add text Claude reads."})
@@ -695,6 +701,19 @@ func (l *loader) hookInvalid(c *model.Component) *model.Component {
 		{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "The handler is invalid."},
 	}
 	return c
+}
+
+// matcherShort is the matcher in a few words, for the Capabilities tab.
+func matcherShort(info eventInfo, kind, m string, has bool) string {
+	switch {
+	case info.MatchOn == "":
+		return "no matcher: every time"
+	case kind == "all":
+		return "every " + strings.TrimPrefix(info.MatchOn, "the ")
+	case kind == "exact":
+		return fmt.Sprintf("matcher %q, exact", m)
+	}
+	return fmt.Sprintf("matcher %q, unanchored regex", m)
 }
 
 // failOpen says what happens when a gating hook decides nothing.

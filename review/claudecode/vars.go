@@ -136,6 +136,12 @@ func notCovered(text string) []string {
 	if (strings.Contains(low, "curl") || strings.Contains(low, "wget")) && (strings.Contains(low, "| sh") || strings.Contains(low, "|sh") || strings.Contains(low, "| bash") || strings.Contains(low, "|bash")) {
 		add("It pipes a download into a shell (curl|sh): the code it runs is fetched at run time and not covered by this approval.")
 	}
+	for _, w := range []string{"curl", "wget", "git clone", "gh release download", "pip install", "npm install", "npm i", "go install", "cargo install"} {
+		if containsWord(low, w) {
+			add(fmt.Sprintf("It fetches code or data from the network at run time (%s): what it downloads is not covered by this approval.", w))
+			break
+		}
+	}
 	if strings.Contains(text, ".claude/") || strings.Contains(text, "CLAUDE_PROJECT_DIR") {
 		add("It reads the project (${CLAUDE_PROJECT_DIR} or files under .claude/): behaviour that comes from the project is not covered by this approval.")
 	}
