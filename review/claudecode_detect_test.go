@@ -22,7 +22,7 @@ func TestClaudeCodeDetection(t *testing.T) {
 	both := filepath.Join(dir, "both")
 	write(t, filepath.Join(both, ".claude-plugin", "plugin.json"), `{"name": "both"}`)
 	write(t, filepath.Join(both, "plugin.json"), manifest)
-	for _, src := range []string{dir, cc, desk} {
+	for _, src := range []string{dir, cc, desk, filepath.Join(cc, ".claude-plugin")} {
 		res, err := Open(Options{}, src)
 		if err != nil {
 			t.Fatal(err)

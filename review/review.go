@@ -122,6 +122,8 @@ func detect(path string, limits fsguard.Limits) model.Format {
 // search needs no stat of its own.
 func detectDir(path string) model.Format {
 	switch {
+	case claudecode.IsManifestDir(path):
+		return model.FormatClaudeCode // .claude-plugin/ given on its own stands for its plugin
 	case agentplugins.IsRoot(path):
 		return model.FormatAgentPlugins
 	case claudecode.Detect(path):

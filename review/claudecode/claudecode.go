@@ -83,8 +83,19 @@ func IsRoot(dir string) bool {
 // IsMarketplace reports whether dir holds .claude-plugin/marketplace.json.
 func IsMarketplace(dir string) bool { return exists(filepath.Join(dir, marketplaceFile)) }
 
-// Detect reports whether dir holds a Claude Code plugin or marketplace.
-func Detect(dir string) bool { return IsRoot(dir) || IsMarketplace(dir) }
+// Detect reports whether dir holds a Claude Code plugin or marketplace, or is the
+// .claude-plugin folder of one (then Load reads its parent).
+func Detect(dir string) bool { return IsRoot(dir) || IsMarketplace(dir) || IsManifestDir(dir) }
+
+// IsManifestDir reports whether dir is the .claude-plugin folder of a plugin or
+// marketplace: given on its own, it stands for its parent, never for a plugin of its own.
+func IsManifestDir(dir string) bool {
+	if filepath.Base(filepath.Clean(dir)) != manifestDir {
+		return false
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	return IsRoot(parent) || IsMarketplace(parent)
+}
 
 func exists(p string) bool {
 	_, err := os.Lstat(p)
@@ -100,6 +111,9 @@ func isDir(p string) bool {
 // relative-path entry) and the plugin rooted there, if it is one that no entry loaded.
 // It never fails: problems become diagnostics.
 func Load(dir string, opts Options) []*model.Package {
+	if IsManifestDir(dir) {
+		dir = filepath.Dir(filepath.Clean(dir))
+	}
 	var out []*model.Package
 	loadedRoot := false
 	if IsMarketplace(dir) {
