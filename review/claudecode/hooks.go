@@ -93,10 +93,10 @@ func (l *loader) hooksStep() {
 // that cannot be loaded may be what guards the permissions beside it, so nothing in its
 // file is applied until it is fixed (CC-bin: "nothing it sits in is applied").
 func (l *loader) gateFile(src *hookSource, cs []*model.Component) {
-	broken := ""
+	broken, brokenEvent := "", ""
 	for _, c := range cs {
 		if ev, _ := c.Details.Get("event"); c.Validity == model.Invalid && (ev == "PreToolUse" || ev == "PermissionRequest") {
-			broken = c.ID
+			broken, brokenEvent = c.ID, ev.(string)
 			break
 		}
 	}
@@ -104,7 +104,7 @@ func (l *loader) gateFile(src *hookSource, cs []*model.Component) {
 		return
 	}
 	l.pkgDiag(l.diag("hooks-file-not-applied", model.SeverityError, model.BoundaryComponentType, src.file, jsontext.Pointer(src.base...), 0,
-		fmt.Sprintf("The %s handler %s cannot be loaded, and it may be what guards the permissions beside it, so Claude Code applies none of the hooks in %s until it is fixed or removed.", broken[:strings.IndexByte(broken+":", ':')], broken, displayFile(src.file)), "1.4"))
+		fmt.Sprintf("The %s handler %s cannot be loaded, and it may be what guards the permissions beside it, so Claude Code applies none of the hooks in %s until it is fixed or removed.", brokenEvent, broken, displayFile(src.file)), "1.4"))
 	for _, c := range cs {
 		if c.Validity != model.Valid {
 			continue

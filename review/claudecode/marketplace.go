@@ -130,6 +130,9 @@ func LoadMarketplace(dir string, opts Options) (*model.Package, []*model.Package
 		if rel == "." {
 			self = true
 		}
+		if len(p.Components) == 0 && !p.Rejected {
+			c.Summary = append(c.Summary, "The folder this entry installs has no components Claude Code would load.")
+		}
 		plugins = append(plugins, p)
 	}
 	pkg.SortComponents()
@@ -178,6 +181,10 @@ func (l *loader) marketEntry(ev *jsontext.Value, ptr string, data []byte, names 
 			rel = path.Join(pluginRoot, p)
 		default:
 			bad("marketplace-source-prefix", fmt.Sprintf("Entry %q has the source %q; a relative source must start with ./ (a bare name works only with metadata.pluginRoot).", clip(name), clip(p)))
+		}
+		if rel == manifestDir || strings.HasSuffix(rel, "/"+manifestDir) {
+			c.Diagnostics = append(c.Diagnostics, l.diag("marketplace-source-manifest-dir", model.SeverityWarning, model.BoundaryComponent, marketplaceFile, ptr, line,
+				fmt.Sprintf("Entry %q points to %q, a .claude-plugin folder: Claude installs that folder as the plugin, and its components sit beside it, not in it (did you mean %q?).", clip(name), clip(p), "./"+strings.TrimSuffix(strings.TrimSuffix(rel, manifestDir), "/")), "1.8"))
 		}
 		if rel != "" {
 			if st, err := l.root.Stat(rel); err != nil || st.Type != fsguard.TypeDir {

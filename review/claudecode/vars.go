@@ -128,7 +128,7 @@ func notCovered(text string) []string {
 			}
 		}
 	}
-	for _, w := range []string{"npx", "uvx", "bunx", "pnpm dlx", "pipx run", "deno run"} {
+	for _, w := range []string{"npx", "uvx", "bunx", "pnpm dlx", "pipx run", "deno run", "uv run"} {
 		if containsWord(low, w) {
 			add(fmt.Sprintf("It uses %s, which can download and run a package at start: that code is not part of this plugin.", w))
 		}
