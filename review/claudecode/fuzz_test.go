@@ -74,10 +74,17 @@ func FuzzManifest(f *testing.F) {
 		`{"name": 3}`, `{}`, `[]`, `{"name": "a b", "userConfig": {"bad key": {}, "K": {"type": "string", "sensitive": true}}}`,
 		`{"name": "p", "hooks": {"hooks": {}}, "lspServers": {"x": {"command": "c", "extensionToLanguage": {".x": "x"}}}, "monitors": [{"name": "m", "command": "c", "description": "d"}]}`,
 		`{"name": "p", "metadata": 1, "experimental": "x", "name": "q"}`,
+		`{"name": "p", "hooks": ["./hooks/hooks.json", "./h.json", "./h.json"], "mcpServers": ["./.mcp.json", "./.mcp.json"], "lspServers": ["./.lsp.json", "./.lsp.json"]}`,
 	} {
 		f.Add([]byte(s))
 	}
 	dir := fuzzDir(f)
+	os.MkdirAll(filepath.Join(dir, "hooks"), 0o755)
+	hooks := []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}`)
+	os.WriteFile(filepath.Join(dir, hooksFile), hooks, 0o644)
+	os.WriteFile(filepath.Join(dir, "h.json"), hooks, 0o644)
+	os.WriteFile(filepath.Join(dir, mcpFile), []byte(`{"a": {"command": "x"}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, lspFile), []byte(`{"l": {"command": "x", "extensionToLanguage": {".x": "x"}}}`), 0o644)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if err := os.WriteFile(filepath.Join(dir, manifestFile), data, 0o644); err != nil {
 			t.Fatal(err)

@@ -47,6 +47,9 @@ func (l *loader) hooksStep() {
 			codexSkipDefault = ""
 			continue
 		}
+		if contains(files, p) {
+			continue // listed twice: loaded once
+		}
 		files = append(files, p)
 	}
 	for _, f := range files {
