@@ -67,7 +67,8 @@ func (l *loader) hooksStep() {
 		if len(l.inline["hooks"]) > 1 || strings.Contains(iv.ptr, "/hooks/") {
 			label = fmt.Sprintf("plugin.json[%d]", i)
 		}
-		src := &hookSource{file: manifestFile, base: jsontext.SplitPointer(iv.ptr), label: label, events: iv.v, data: l.mdata, inline: true}
+		file, data := l.inlineSrc(iv)
+		src := &hookSource{file: file, base: jsontext.SplitPointer(iv.ptr), label: label, events: iv.v, data: data, inline: true}
 		if w := iv.v.Get("hooks"); w != nil && w.Val.Kind == jsontext.Object {
 			// Claude reads the wrapper as an event named "hooks": unknown, so ignored at
 			// runtime; when it holds PreToolUse or PermissionRequest hooks that may guard
@@ -76,12 +77,9 @@ func (l *loader) hooksStep() {
 			if w.Val.Get("PreToolUse") != nil || w.Val.Get("PermissionRequest") != nil {
 				sev, effect = model.SeverityError, "it holds PreToolUse/PermissionRequest hooks, so Claude's validator rejects it (Unrecognized key \"hooks\") and none of them runs"
 			}
-			l.pkgDiag(l.diag("hooks-inline-wrapper", sev, model.BoundaryComponentType, manifestFile, iv.ptr+"/hooks", l.line(l.mdata, w.KeyOff),
+			l.pkgDiag(l.diag("hooks-inline-wrapper", sev, model.BoundaryComponentType, file, iv.ptr+"/hooks", l.line(data, w.KeyOff),
 				"Inline hooks in plugin.json must be the event map itself, without the \"hooks\" wrapper a hooks file has; "+effect+".", "1.4"))
 			continue
-		}
-		if l.entry != nil && l.mdata == nil {
-			src.file, src.data = "", nil
 		}
 		srcs = append(srcs, src)
 	}

@@ -218,7 +218,7 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 		case jsontext.Array:
 			vals = m.Val.Arr
 		case jsontext.Object:
-			l.inline[f] = append(l.inline[f], inlineVal{v: m.Val, ptr: jsontext.Pointer(f)})
+			l.inline[f] = append(l.inline[f], inlineVal{v: m.Val, ptr: jsontext.Pointer(f), entry: fromEntry || m.KeyOff < 0})
 			l.paths[f] = []string{}
 			continue
 		}
@@ -231,7 +231,7 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 			switch v.Kind {
 			case jsontext.Object:
 				if f == "hooks" || f == "mcpServers" || f == "lspServers" {
-					l.inline[f] = append(l.inline[f], inlineVal{v: v, ptr: ptr})
+					l.inline[f] = append(l.inline[f], inlineVal{v: v, ptr: ptr, entry: fromEntry || m.KeyOff < 0})
 					continue
 				}
 				fallthrough
@@ -257,7 +257,7 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 				l.paths["monitors"] = []string{p}
 			}
 		case jsontext.Array, jsontext.Object:
-			l.inline["monitors"] = []inlineVal{{v: mon.Val, ptr: "/monitors"}}
+			l.inline["monitors"] = []inlineVal{{v: mon.Val, ptr: "/monitors", entry: fromEntry || mon.KeyOff < 0}}
 			l.paths["monitors"] = []string{}
 		}
 	}
@@ -271,6 +271,17 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 type inlineVal struct {
 	v   *jsontext.Value
 	ptr string
+	// entry is set when the value came from a marketplace entry: its offsets point into
+	// marketplace.json, another package's file, so no file or line is given for it.
+	entry bool
+}
+
+// inlineSrc is the file and text an inline value's diagnostics refer to.
+func (l *loader) inlineSrc(iv inlineVal) (string, []byte) {
+	if iv.entry || l.mdata == nil {
+		return "", nil
+	}
+	return manifestFile, l.mdata
 }
 
 func typeOK(v *jsontext.Value, t fieldType) bool {

@@ -39,10 +39,8 @@ func (l *loader) mcpStep() {
 		}
 	}
 	for _, iv := range l.inline["mcpServers"] {
-		src := &serverSource{file: manifestFile, data: l.mdata, base: jsontext.SplitPointer(iv.ptr), servers: iv.v}
-		if l.mdata == nil {
-			src.file = ""
-		}
+		file, data := l.inlineSrc(iv)
+		src := &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v}
 		if w := iv.v.Get("mcpServers"); w != nil && w.Val.Kind == jsontext.Object {
 			src.servers, src.base = w.Val, append(src.base, "mcpServers")
 		}

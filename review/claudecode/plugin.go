@@ -98,11 +98,8 @@ func (l *loader) lspStep() {
 		}
 	}
 	for _, iv := range l.inline["lspServers"] {
-		file := manifestFile
-		if l.mdata == nil {
-			file = ""
-		}
-		srcs = append(srcs, &serverSource{file: file, data: l.mdata, base: jsontext.SplitPointer(iv.ptr), servers: iv.v})
+		file, data := l.inlineSrc(iv)
+		srcs = append(srcs, &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v})
 	}
 	for _, src := range srcs {
 		for _, m := range src.servers.Obj {
@@ -294,7 +291,8 @@ func (l *loader) monitorsStep() {
 	var data []byte
 	file := monitorsFile
 	if iv := l.inline["monitors"]; len(iv) > 0 && iv[0].v.Kind != jsontext.String {
-		list, data, file = iv[0].v, l.mdata, manifestFile
+		list = iv[0].v
+		file, data = l.inlineSrc(iv[0])
 	} else {
 		rel := monitorsFile
 		if ps := l.paths["monitors"]; len(ps) > 0 {
