@@ -51,6 +51,20 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	if l.paths == nil {
 		l.paths, l.inline = map[string][]string{}, map[string][]inlineVal{}
 	}
+	if opts.Marketplace != "" {
+		pkg.ID = pkg.Name + "@" + opts.Marketplace
+	}
+	ver := pkg.Version
+	if ver == "" {
+		ver = "<version>"
+	}
+	mk := opts.Marketplace
+	if mk == "" {
+		mk = "<marketplace>"
+	}
+	pkg.Manifest = append(pkg.Manifest,
+		model.Field{Key: "${CLAUDE_PLUGIN_ROOT}", Value: fmt.Sprintf("%s here; once installed %s/plugins/cache/%s/%s/%s (it changes on every update)", root.Path(), strings.TrimSuffix(opts.ConfigDir, "/"), mk, pkg.Name, ver)},
+		model.Field{Key: "${CLAUDE_PLUGIN_DATA}", Value: l.dataDir() + " (kept across updates)"})
 	if l.otherManifest != "" {
 		l.pkgDiag(l.diag("codex-reads-other-manifest", model.SeverityInfo, model.BoundaryPackage, "", "", 0,
 			fmt.Sprintf("This folder also holds %s; Codex reads that manifest instead of .claude-plugin/ (root plugin.json > .codex-plugin > .claude-plugin), so it loads none of this plugin's hooks or servers.", l.otherManifest), "2.1"))
