@@ -672,9 +672,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 		}
 	}
 	c.Summary = append(c.Summary, summary...)
-	for _, nc := range notCovered(strings.Join(runs, " ")) {
-		c.Summary = append(c.Summary, "Not covered by this approval: "+nc)
-	}
+	markNotCovered(c, strings.Join(runs, " "))
 	if hasErrors(c.Diagnostics) {
 		return l.hookInvalid(c)
 	}

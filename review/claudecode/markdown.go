@@ -316,9 +316,7 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 			runsShell = true
 			c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell %s before Claude sees the text (!`…` or ```! blocks): %s.", len(inj), plural(len(inj), "command", "commands"), clip(strings.Join(inj, "; "))))
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: inj, Detail: "Runs these shell commands when invoked, before the model reads the result."})
-			for _, nc := range notCovered(strings.Join(inj, " ")) {
-				c.Summary = append(c.Summary, "Not covered by this approval: "+nc)
-			}
+			markNotCovered(c, strings.Join(inj, " "))
 		}
 	}
 	if hasErrors(c.Diagnostics) {

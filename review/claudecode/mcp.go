@@ -289,9 +289,7 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: flowIn, Detail: "Reads " + strings.Join(flowIn, ", ") + " from the user's environment into its configuration."})
 		c.Details = append(c.Details, model.Field{Key: "environment read", Value: strings.Join(flowIn, ", ")})
 	}
-	for _, nc := range notCovered(strings.Join(runs, " ")) {
-		c.Summary = append(c.Summary, "Not covered by this approval: "+nc)
-	}
+	markNotCovered(c, strings.Join(runs, " "))
 	if hasErrors(c.Diagnostics) {
 		return l.serverInvalid(c)
 	}

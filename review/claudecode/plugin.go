@@ -185,9 +185,7 @@ func (l *loader) lspServer(src *serverSource, names map[string]int, m jsontext.M
 		fmt.Sprintf("Starts the language server `%s` when Claude opens a file with extension %s.", launch, strings.Join(exts, ", ")),
 		fmt.Sprintf("%s is not shipped with the plugin: it must be on the user's PATH, and that program is outside this approval.", cmd),
 	}
-	for _, nc := range notCovered(launch) {
-		c.Summary = append(c.Summary, "Not covered by this approval: "+nc)
-	}
+	markNotCovered(c, launch)
 	c.Capabilities = []model.Capability{{Kind: model.CapServerLaunch, Scope: []string{cmd}, Detail: fmt.Sprintf("Starts `%s` as a local language server.", launch)}}
 	c.Validity = model.Valid
 	c.Contract = &model.Contract{Kind: model.KindLSPServer, Fields: model.Fields{{Key: "command", Value: cmd}, {Key: "args", Value: args}, {Key: "env", Value: env}, {Key: "extensions", Value: exts}, {Key: "file", Value: displayFile(src.file)}}}
@@ -371,9 +369,7 @@ func (l *loader) monitorsStep() {
 			l.pkg.Components = append(l.pkg.Components, c)
 			continue
 		}
-		for _, nc := range notCovered(cmd) {
-			c.Summary = append(c.Summary, "Not covered by this approval: "+nc)
-		}
+		markNotCovered(c, cmd)
 		c.Capabilities = []model.Capability{{Kind: model.CapSubprocess, Scope: []string{cmd}, Detail: "Runs in the background; its output reaches Claude."},
 			{Kind: model.CapModelContext, Scope: []string{id}, Detail: "What it prints is added to what Claude reads."}}
 		c.Validity = model.Valid

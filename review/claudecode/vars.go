@@ -2,9 +2,11 @@ package claudecode
 
 import (
 	"fmt"
+
 	"regexp"
 	"sort"
 	"strings"
+	"vouch/model"
 )
 
 // The three path placeholders Claude substitutes, and ${user_config.KEY} (NOTES §1.3).
@@ -95,6 +97,19 @@ func unquotedRoot(cmd string) []string {
 		}
 	}
 	return out
+}
+
+// markNotCovered records what an approval of c cannot bind, in its Summary and in a
+// "not covered" detail. TODO(closure): move to Component.NotCovered when the model has it.
+func markNotCovered(c *model.Component, text string) {
+	nc := notCovered(text)
+	if len(nc) == 0 {
+		return
+	}
+	for _, s := range nc {
+		c.Summary = append(c.Summary, "Not covered by this approval: "+s)
+	}
+	c.Details = append(c.Details, model.Field{Key: "not covered", Value: nc})
 }
 
 // notCovered lists what a command runs that an approval of the plugin's bytes cannot bind
