@@ -2,10 +2,10 @@ package claudecode
 
 import (
 	"fmt"
-
 	"regexp"
 	"sort"
 	"strings"
+
 	"vouch/model"
 )
 
