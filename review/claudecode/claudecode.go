@@ -151,8 +151,11 @@ type loader struct {
 	otherManifest string
 	cl            *closure
 	mcpNames      map[string]int
-	pathFatal     bool            // a component path broke the manifest schema
-	userConfig    map[string]bool // option key -> sensitive
+	pathFatal     bool // a component path broke the manifest schema
+	// read keeps the bytes of markdown files already read, so the closure walk hashes them
+	// without reading them again.
+	read       map[string][]byte
+	userConfig map[string]bool // option key -> sensitive
 }
 
 func (l *loader) diag(code string, sev model.Severity, b model.Boundary, file, ptr string, line int, msg, section string) model.Diagnostic {

@@ -1,6 +1,8 @@
 package claudecode
 
 import (
+	"path"
+	"sort"
 	"strings"
 
 	"vouch/model"
@@ -34,14 +36,29 @@ func (l *loader) pluginClosure() *closure {
 			}
 		}
 	}
+	// A skill loaded with a complete file list has hashed its files already, and command,
+	// agent and output-style files read for review are kept: neither is read again.
+	owned := map[string]*model.Component{}
+	for _, c := range l.pkg.Components {
+		if c.Kind == model.KindSkill && c.Contract != nil && c.BodyFile != "" && !skippedLinks(c) {
+			if dir := path.Dir(c.BodyFile); dir != "." {
+				owned[dir] = c
+			}
+		}
+	}
 	files, diags := skills.CollectFiles(l.root, ".", skills.CollectOptions{
+		Known:      l.read,
 		Code:       "plugin",
 		Owner:      "the approval of the plugin's hooks and servers",
 		Spec:       specRef("1.2; vouch DESIGN §6 closure"),
 		LimitMsg:   "The plugin's files could not all be read (%v), so a hook's or server's approval could not cover every file it may run",
 		LinksBlock: true,
-		Skip:       func(rel string) bool { return skip[rel] },
+		Skip:       func(rel string) bool { return skip[rel] || owned[rel] != nil },
 	})
+	for _, c := range owned {
+		files = append(files, c.Contract.Files...)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	l.cl = &closure{files: files[:len(files):len(files)], diags: diags, complete: !hasErrors(diags)}
 	return l.cl
 }
@@ -60,4 +77,16 @@ func (l *loader) bindClosure(c *model.Component, what string) {
 		c.Contract.Files = cl.files
 	}
 	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin folder is part of what you approve; editing any of them needs a new approval.")
+}
+
+// skippedLinks reports whether a skill left a file out (a link that escapes or dangles, a
+// special file): for the skill that is a warning, for a process it is not, so such a
+// skill's folder is walked again under the closure's stricter rules.
+func skippedLinks(c *model.Component) bool {
+	for _, d := range c.Diagnostics {
+		if strings.HasPrefix(d.Code, "skill-file-") {
+			return true
+		}
+	}
+	return false
 }

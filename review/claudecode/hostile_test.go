@@ -136,3 +136,20 @@ func TestHostileText(t *testing.T) {
 		t.Errorf("hidden content in a command not listed: %+v", cmd)
 	}
 }
+
+// A link out of the plugin inside a skill folder is a warning for the skill but blocks
+// the hooks, whose processes could follow it.
+func TestSkillLinkBlocksHooks(t *testing.T) {
+	dir := hostilePlugin(t)
+	writeFile(t, filepath.Join(dir, "skills", "s", "SKILL.md"), "---\nname: s\ndescription: S.\n---\nS.\n", 0o644)
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "skills", "s", "leak")); err != nil {
+		t.Skip(err)
+	}
+	p := LoadPlugin(dir, Options{})
+	if s := p.Component(model.KindSkill, "s"); s == nil || s.Validity != model.Valid {
+		t.Fatalf("skill: %v", codes(p))
+	}
+	if h := p.Component(model.KindHook, "PreToolUse:0:0"); h == nil || h.Contract != nil {
+		t.Fatalf("the hook must be blocked by the link in the skill folder: %v", codes(p))
+	}
+}

@@ -264,6 +264,10 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 		c.Support = unsupportedBoth("The file cannot be read.")
 		return c
 	}
+	if l.read == nil {
+		l.read = map[string][]byte{}
+	}
+	l.read[file] = data
 	text := strings.ToValidUTF8(string(data), "\uFFFD")
 	fm := splitFrontmatter(text)
 	c.Body = fm.body

@@ -69,6 +69,10 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 		l.pkgDiag(l.diag("codex-reads-other-manifest", model.SeverityInfo, model.BoundaryPackage, "", "", 0,
 			fmt.Sprintf("This folder also holds %s; Codex reads that manifest instead of .claude-plugin/ (root plugin.json > .codex-plugin > .claude-plugin), so it loads none of this plugin's hooks or servers.", l.otherManifest), "2.1"))
 	}
+	// Skills and markdown first: the closure walk, on the first hook or server, reuses
+	// what they read.
+	l.skillsStep()
+	l.markdownStep()
 	l.hooksStep()
 	if pkg.Rejected {
 		pkg.Components = nil
@@ -76,8 +80,6 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	l.mcpStep()
 	l.lspStep()
-	l.skillsStep()
-	l.markdownStep()
 	l.binStep()
 	l.settingsStep()
 	l.monitorsStep()
