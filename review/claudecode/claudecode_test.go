@@ -111,9 +111,6 @@ func checkWant(t *testing.T, p *model.Package, w want) {
 		}
 	}
 	if w.noErrors {
-		for _, c := range codes(p) {
-			_ = c
-		}
 		if !p.Valid() {
 			t.Errorf("package not valid: %v", codes(p))
 		}

@@ -601,7 +601,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 	if head == "" {
 		head = "Runs"
 	}
-	summary = append([]string{fmt.Sprintf("%s %s (%s).", head, whenPhrase(when), event)}, summary...)
+	summary = append([]string{fmt.Sprintf("%s %s (%s).", head, when, event)}, summary...)
 	if matchText != "" {
 		summary = append(summary, matchText)
 	}
@@ -761,8 +761,6 @@ func orList(xs []string) string {
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
-
-func whenPhrase(w string) string { return w }
 
 func effectWord(info eventInfo) string {
 	switch {

@@ -518,13 +518,12 @@ func (l *loader) claudeSkill(c *model.Component) {
 		fm = splitFrontmatter(strings.ToValidUTF8(string(data), "\uFFFD"))
 		text = fm.body
 	}
-	runs := l.frontmatterCaps(c, model.KindSkill, &fm, c.BodyFile)
+	l.frontmatterCaps(c, model.KindSkill, &fm, c.BodyFile)
 	if inj := shellInjections(text); len(inj) > 0 {
-		runs = true
 		c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell %s before Claude sees the text (!`…` or ```! blocks): %s.", len(inj), plural(len(inj), "command", "commands"), clip(strings.Join(inj, "; "))))
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: inj, Detail: "Runs these shell commands when invoked, before the model reads the result."})
+		markNotCovered(c, strings.Join(inj, " "))
 	}
-	_ = runs
 	if hasErrors(c.Diagnostics) {
 		c.Validity = model.Invalid
 		c.Contract = nil
