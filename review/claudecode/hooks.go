@@ -608,6 +608,13 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 	if hasIf {
 		if info.Tool {
 			summary = append(summary, fmt.Sprintf("Runs only when the call also matches the permission rule %q (if).", ifRule))
+			if info.Codex && l.otherManifest == "" {
+				every := "every " + event + " event"
+				if matcher != "" && matcher != "*" {
+					every = "every " + matcher + " call"
+				}
+				summary = append(summary, fmt.Sprintf("Codex %s ignores if: there this hook runs on %s.", CodexVersion, every))
+			}
 		} else {
 			summary = append(summary, fmt.Sprintf("Has \"if\": %q, but if works only on tool events: on %s this handler never runs.", ifRule, event))
 			warn("hook-if-never-runs", fmt.Sprintf("Handler %s has \"if\" on %s, which is not a tool event; Claude never runs it.", id, event), h.Off)
@@ -824,7 +831,11 @@ func (l *loader) hookSupport(src *hookSource, canon string, exact bool, typ stri
 			notes = append(notes, fmt.Sprintf("Codex reads the matcher %q as a regular expression.", matcher))
 		}
 		if hasIf {
-			notes = append(notes, fmt.Sprintf("Codex ignores \"if\" (%q): this hook runs on every %s call the matcher selects, not only the ones the rule names.", ifRule, canon))
+			what := "every " + canon + " event"
+			if matcher != "" && matcher != "*" {
+				what = fmt.Sprintf("every %s call (%s, matcher %q)", matcher, canon, matcher)
+			}
+			notes = append(notes, fmt.Sprintf("Codex ignores \"if\" (%q): there this hook runs on %s, not only the calls the rule names.", ifRule, what))
 		}
 		if len(codexIgnored) > 0 {
 			notes = append(notes, "Codex silently ignores "+strings.Join(codexIgnored, ", ")+".")
