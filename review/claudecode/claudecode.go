@@ -154,8 +154,10 @@ type loader struct {
 	pathFatal     bool // a component path broke the manifest schema
 	// read keeps the bytes of markdown files already read, so the closure walk hashes them
 	// without reading them again.
-	read       map[string][]byte
-	userConfig map[string]bool // option key -> sensitive
+	read map[string][]byte
+	// remoteBundles are .mcpb/.dxt URLs in mcpServers: listed, never fetched.
+	remoteBundles []string
+	userConfig    map[string]bool // option key -> sensitive
 }
 
 func (l *loader) diag(code string, sev model.Severity, b model.Boundary, file, ptr string, line int, msg, section string) model.Diagnostic {

@@ -183,6 +183,8 @@ func TestCases(t *testing.T) {
 				"mcp-server:db": "uvx", "hook:Stop:0:0": "Timeout 120 s", "hook:PreToolUse:0:1": "Timeout 30 s (the default)"},
 			support: map[string]string{"hook:PreToolUse:0:0/codex": "unsupported: Codex reads the manifest's hooks instead", "hook:extra/more-hooks.json:UserPromptSubmit:0:0/codex": "supported",
 				"hook:extra/more-hooks.json:UserPromptSubmit:0:0/claude": "supported"}},
+		"mcp-bundles": {noErrors: true, count: 2, pkgCode: "component-not-reviewed", validity: map[string]string{"mcp-server:local.mcpb": "valid", "mcp-server:remote.dxt": "valid"},
+			summary: map[string]string{"mcp-server:remote.dxt": "never fetches it"}},
 		"mcp-flat": {noErrors: true, count: 2, validity: map[string]string{"mcp-server:files": "valid", "mcp-server:web": "valid"}},
 	}
 	for name, w := range cases {

@@ -241,6 +241,10 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 					return false
 				}
 			}
+			if low := strings.ToLower(v.Str); f == "mcpServers" && strings.HasPrefix(low, "https://") && (strings.HasSuffix(low, ".mcpb") || strings.HasSuffix(low, ".dxt")) {
+				l.remoteBundles = append(l.remoteBundles, v.Str) // a bundle Claude downloads
+				continue
+			}
 			if p, ok := l.checkPath(f, v.Str, file, ptr, line(v.Off)); ok {
 				l.paths[f] = append(l.paths[f], p)
 			}

@@ -38,6 +38,9 @@ func (l *loader) mcpStep() {
 			l.mcpServers(src)
 		}
 	}
+	for _, u := range l.remoteBundles {
+		l.mcpRemoteBundle(u)
+	}
 	for _, iv := range l.inline["mcpServers"] {
 		file, data := l.inlineSrc(iv)
 		src := &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v}
@@ -333,6 +336,23 @@ func (l *loader) mcpBundle(p string) {
 		{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex does not read MCP Bundles from a plugin manifest."},
 	}
 	l.bindClosure(c, "server")
+	l.pkg.Components = append(l.pkg.Components, c)
+}
+
+// mcpRemoteBundle lists a .mcpb/.dxt URL: Claude downloads and unpacks it; vouch never
+// fetches it, so what it runs cannot be reviewed or bound here.
+func (l *loader) mcpRemoteBundle(u string) {
+	id, _ := l.uniqueID(l.mcpNames, path.Base(u))
+	c := &model.Component{Kind: model.KindMCPServer, ID: id, Validity: model.Valid, Details: model.Fields{{Key: "bundle url", Value: u}}}
+	c.Summary = []string{fmt.Sprintf("Downloads the MCP Bundle %s when the plugin loads and runs the server inside it; vouch never fetches it, so its code is not reviewed here.", u)}
+	c.Details = append(c.Details, model.Field{Key: "not covered", Value: []string{"The bundle is downloaded at load time: its code is not part of this plugin."}})
+	c.Summary = append(c.Summary, "Not covered by this approval: the bundle is downloaded at load time, so its code is not part of this plugin.")
+	c.Capabilities = []model.Capability{{Kind: model.CapNetwork, Scope: []string{u}, Detail: "Downloads the bundle."}, {Kind: model.CapServerLaunch, Scope: []string{u}, Detail: "Starts the server declared inside the bundle."}}
+	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: model.Fields{{Key: "bundle_url", Value: u}}}
+	c.Support = []model.Support{
+		{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code downloads and unpacks .mcpb/.dxt URLs named in mcpServers."},
+		{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex does not read MCP Bundles from a plugin manifest."},
+	}
 	l.pkg.Components = append(l.pkg.Components, c)
 }
 

@@ -83,6 +83,16 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	l.binStep()
 	l.settingsStep()
 	l.monitorsStep()
+	for _, d := range []struct{ field, dir, what string }{{"workflows", "workflows", "workflows"}, {"themes", "themes", "themes"}} {
+		if l.rootHas(d.dir) || l.paths[d.field] != nil {
+			l.pkgDiag(l.diag("component-not-reviewed", model.SeverityInfo, model.BoundaryComponentType, d.dir, "", 0,
+				fmt.Sprintf("Claude Code also loads this plugin's %s (%s/); vouch lists them here but does not review their contents yet.", d.what, d.dir), "1.2"))
+		}
+	}
+	if m := l.manifestMember("dependencies"); m != nil {
+		l.pkgDiag(l.diag("plugin-dependencies", model.SeverityInfo, model.BoundaryPackage, manifestFile, "/dependencies", 0,
+			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin.", "1.2"))
+	}
 	if l.rootHas("CLAUDE.md") {
 		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by Claude Code; put instructions in a skill, command or agent.", "1.2")
 	}
@@ -383,4 +393,12 @@ func (l *loader) monitorsStep() {
 		l.bindClosure(c, "monitor")
 		l.pkg.Components = append(l.pkg.Components, c)
 	}
+}
+
+// manifestMember returns a top-level member of plugin.json (nil without a manifest).
+func (l *loader) manifestMember(key string) *jsontext.Member {
+	if l.manifest == nil {
+		return nil
+	}
+	return l.manifest.Get(key)
 }
