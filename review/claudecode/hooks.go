@@ -694,6 +694,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 	c.Contract = &model.Contract{Kind: model.KindHook, Fields: contract}
 	if typ == "command" {
 		l.bindClosure(c, "hook")
+		l.namedFiles(c, strings.Join(runs, " "), file, ptr)
 	}
 	return c
 }

@@ -302,6 +302,7 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 	c.Support = l.mcpSupport(src, typ)
 	if typ == "stdio" || v.Get("headersHelper") != nil {
 		l.bindClosure(c, "server")
+		l.namedFiles(c, strings.Join(runs, " "), src.file, ptr)
 	}
 	return c
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/fsguard"
 )
 
 // The three path placeholders Claude substitutes, and ${user_config.KEY} (NOTES §1.3).
@@ -211,4 +212,56 @@ func plainPluginRoot(s string) []string {
 		}
 	}
 	return out
+}
+
+var rootPath = regexp.MustCompile(`PLUGIN-ROOT/([A-Za-z0-9._/@+-]+)`)
+
+// pluginPaths lists the plugin files a command names through ${CLAUDE_PLUGIN_ROOT}.
+func pluginPaths(text string) []string {
+	var out []string
+	for _, m := range rootPath.FindAllStringSubmatch(placeholderTokens.Replace(text), 16) {
+		p := strings.TrimSuffix(m[1], "/")
+		if p != "" && !contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// namedFiles says which plugin files a runnable component names, with their hashes, and
+// warns about a named file that is not in the plugin.
+func (l *loader) namedFiles(c *model.Component, text, file, ptr string) {
+	for _, p := range pluginPaths(text) {
+		if !withinPlugin(p) {
+			continue
+		}
+		st, err := l.root.Stat(p)
+		if err != nil {
+			c.Diagnostics = append(c.Diagnostics, l.diag("named-file-missing", model.SeverityWarning, model.BoundaryComponent, file, ptr, 0,
+				fmt.Sprintf("It runs ${CLAUDE_PLUGIN_ROOT}/%s, which is not in the plugin; the command will fail.", clip(p)), "1.3"))
+			continue
+		}
+		if st.Type != fsguard.TypeFile || c.Contract == nil {
+			continue
+		}
+		for _, f := range c.Contract.Files {
+			if f.Path == p {
+				exec := ""
+				first := strings.TrimLeft(placeholderTokens.Replace(text), "\" '")
+				if !f.Exec && strings.HasPrefix(first, "PLUGIN-ROOT/"+p) {
+					exec = ", which has no execute permission: running it directly fails"
+				}
+				c.Summary = append(c.Summary, fmt.Sprintf("Runs the bundled file %s (sha256 %s%s).", p, f.SHA256[:12], exec))
+			}
+		}
+	}
+}
+
+func withinPlugin(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return false
+		}
+	}
+	return true
 }
