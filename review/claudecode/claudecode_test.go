@@ -371,3 +371,17 @@ func TestMarketplaceSelf(t *testing.T) {
 		}
 	}
 }
+
+// A hook names its bundled script with its hash; a named script that is missing warns.
+func TestNamedFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir+"/"+manifestFile, `{"name": "named"}`, 0o644)
+	writeFile(t, dir+"/"+hooksFile, `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}\"/run.sh"}, {"type": "command", "command": "bash \"${CLAUDE_PLUGIN_ROOT}/gone.sh\""}]}]}}`, 0o644)
+	writeFile(t, dir+"/run.sh", "#!/bin/sh\n", 0o644)
+	p := LoadPlugin(dir, Options{})
+	checkWant(t, p, want{compCode: map[string]string{"hook:Stop:0:1": "named-file-missing"},
+		summary: map[string]string{"hook:Stop:0:0": "Runs the bundled file run.sh (sha256 "}})
+	if s := strings.Join(p.Component(model.KindHook, "Stop:0:0").Summary, " "); !strings.Contains(s, "no execute permission") {
+		t.Errorf("a directly run script without +x is not called out: %s", s)
+	}
+}
