@@ -89,6 +89,10 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 				fmt.Sprintf("Claude Code also loads this plugin's %s (%s/); vouch lists them here but does not review their contents yet.", d.what, d.dir), "1.2"))
 		}
 	}
+	if m := l.manifestMember("defaultEnabled"); m != nil && m.Val.Kind == jsontext.Bool && !m.Val.Bool {
+		l.pkgDiag(l.diag("plugin-default-disabled", model.SeverityInfo, model.BoundaryPackage, manifestFile, "/defaultEnabled", 0,
+			"defaultEnabled is false: Claude Code (2.1.154 or later) installs the plugin disabled, and nothing in it runs until the user enables it.", "1.1"))
+	}
 	if m := l.manifestMember("dependencies"); m != nil {
 		l.pkgDiag(l.diag("plugin-dependencies", model.SeverityInfo, model.BoundaryPackage, manifestFile, "/dependencies", 0,
 			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin.", "1.2"))
