@@ -125,6 +125,19 @@ func Load(dir string, opts Options) []*model.Package {
 	if !loadedRoot && IsRoot(dir) {
 		out = append(out, LoadPlugin(dir, opts))
 	}
+	// Refs are <package>#<kind>:<id>: two plugins of one name here would share refs.
+	seen := map[string]string{}
+	for _, p := range out {
+		if p.Format != model.FormatClaudeCode {
+			continue
+		}
+		if other, dup := seen[p.Name]; dup {
+			p.Diagnostics = append(p.Diagnostics, model.Diagnostic{Code: "plugin-name-collision", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage,
+				Message: fmt.Sprintf("Another plugin here, at %s, is also named %q; their components share refs, so approvals of one apply to the other's identical contracts only.", other, clip(p.Name)), Spec: specRef("1.8")})
+			continue
+		}
+		seen[p.Name] = p.Root
+	}
 	return out
 }
 
