@@ -12,6 +12,10 @@ const (
 	FormatAgentPlugins Format = "agent-plugins"
 	FormatDalo         Format = "dalo"
 	FormatSplice       Format = "splice"
+	// FormatClaudeCode is a Claude Code plugin (.claude-plugin/plugin.json or the default
+	// layout); FormatClaudeCodeMarketplace is a .claude-plugin/marketplace.json catalogue.
+	FormatClaudeCode            Format = "claude-code"
+	FormatClaudeCodeMarketplace Format = "claude-code-marketplace"
 )
 
 // Kind is the kind of a component. Refs print it between '#' and ':'.
@@ -26,10 +30,20 @@ const (
 	KindExtension   Kind = "extension"
 	KindMember      Kind = "member"
 	KindDependency  Kind = "dependency"
+	// Claude Code plugin pieces (review/claudecode).
+	KindLSPServer   Kind = "lsp-server"
+	KindCommand     Kind = "command"
+	KindAgent       Kind = "agent"
+	KindOutputStyle Kind = "output-style"
+	KindExecutable  Kind = "executable"
+	KindSettings    Kind = "settings"
+	KindMonitor     Kind = "monitor"
+	KindPlugin      Kind = "plugin" // a marketplace entry
 )
 
 // Kinds lists every component kind in the order reports and the console group them.
-var Kinds = []Kind{KindHook, KindTool, KindMCPServer, KindSkill, KindInstruction, KindExtension, KindMember, KindDependency}
+var Kinds = []Kind{KindHook, KindTool, KindMCPServer, KindSkill, KindInstruction, KindExtension, KindMember, KindDependency,
+	KindLSPServer, KindCommand, KindAgent, KindOutputStyle, KindExecutable, KindSettings, KindMonitor, KindPlugin}
 
 // Validity is the first of the three answers: does the component follow its format?
 type Validity string

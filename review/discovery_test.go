@@ -251,10 +251,10 @@ func TestFormatTable(t *testing.T) {
 		}
 		names = append(names, f.name)
 	}
-	if fmt.Sprint(names) != "[agent-plugins dalo splice]" {
+	if fmt.Sprint(names) != "[agent-plugins dalo claude-code splice]" {
 		t.Errorf("formats %v", names)
 	}
-	if got := formatTitles(); got != "Agent Plugins, Dalo or Splice" {
+	if got := formatTitles(); got != "Agent Plugins, Dalo, Claude Code or Splice" {
 		t.Errorf("titles %q", got)
 	}
 	// One folder with an Agent Plugins manifest and a Splice manifest: the first entry
@@ -283,7 +283,7 @@ func TestFormatTable(t *testing.T) {
 	if len(res.Packages) != 2 || res.Packages[0].Format != model.FormatAgentPlugins || res.Packages[1].Format != "test-alongside" || len(loaded) != 1 {
 		t.Fatalf("packages %v", res.Packages)
 	}
-	if got := formatTitles(); got != "Agent Plugins, Dalo, Splice or Test" {
+	if got := formatTitles(); got != "Agent Plugins, Dalo, Claude Code, Splice or Test" {
 		t.Errorf("titles %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/agentplugins"
+	"vouch/review/claudecode"
 	"vouch/review/dalo"
 	"vouch/review/fsguard"
 	"vouch/review/splice"
@@ -51,9 +52,10 @@ type format struct {
 	// instead of the folder; discovery then says which folder to give.
 	manifests []string
 	// alongside marks a format whose package is read beside another format's package in
-	// the same folder (DESIGN §3, "One folder, several clients"): it does not claim the
-	// directory, and a format claiming it does not hide it. None of the formats below is
-	// read alongside another: the first match claims the folder.
+	// the same folder (DESIGN §3, "One folder, several clients"): a format claiming the
+	// folder earlier in the table does not hide it. Any match claims the folder for the
+	// entries after it that are not alongside: a Claude Code plugin's Desktop
+	// manifest.json is never read as a Splice package.
 	alongside bool
 
 	load func(path string, opts Options) []*model.Package
@@ -79,6 +81,15 @@ var formats = []*format{
 		},
 	},
 	{
+		name: model.FormatClaudeCode, title: "Claude Code",
+		dir:       claudecode.Detect,
+		alongside: true,
+		manifests: []string{".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"},
+		load: func(path string, opts Options) []*model.Package {
+			return claudecode.Load(path, claudecode.Options{Limits: opts.Limits})
+		},
+	},
+	{
 		name: model.FormatSplice, title: "Splice",
 		dir:       splice.IsPackageDir,
 		file:      splice.IsArtifact,
@@ -100,6 +111,15 @@ func looksLikeArtifact(name string) bool {
 // detectDir returns a job for every format that reads the directory dir: the first
 // claiming entry and any alongside ones, in table order. None means a plain directory.
 func detectDir(dir string) []job {
+	if clientDirs[filepath.Base(dir)] {
+		// A client's manifest folder is never a package root of its own (an Agent
+		// Plugins root named ".claude-plugin" would look for skills inside it); given
+		// alone, Claude Code's stands for its plugin.
+		if claudecode.IsManifestDir(dir) {
+			return []job{{format: formatNamed(model.FormatClaudeCode), path: dir}}
+		}
+		return nil
+	}
 	var jobs []job
 	claimed := false
 	for _, f := range formats {
@@ -107,7 +127,7 @@ func detectDir(dir string) []job {
 			continue
 		}
 		jobs = append(jobs, job{format: f, path: dir})
-		claimed = claimed || !f.alongside
+		claimed = true
 	}
 	return jobs
 }
@@ -174,4 +194,16 @@ func formatTitles() string {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// clientDirs are the folders in which clients keep a plugin's manifest.
+var clientDirs = map[string]bool{".claude-plugin": true, ".codex-plugin": true, ".cursor-plugin": true, ".kimi-plugin": true, ".devin-plugin": true}
+
+func formatNamed(name model.Format) *format {
+	for _, f := range formats {
+		if f.name == name {
+			return f
+		}
+	}
+	panic("review: no format " + string(name))
 }

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Formats the file Claude just edited (reads the PostToolUse event on stdin).
+exit 0

@@ -1,0 +1,304 @@
+// Package claudecode loads Claude Code plugins and marketplaces as Claude Code 2.1.328
+// reads them (../shared/reference/native/NOTES.md §1): the plugin root is the folder that
+// holds .claude-plugin/plugin.json, or a folder with the default layout and no manifest;
+// every hook handler, MCP and LSP server, command, skill, agent, output style, bin/
+// executable, settings file and monitor becomes one component with its own three answers.
+// Claude Code has no per-hook trust (a plugin's hooks run whenever it is enabled), so
+// each hook says in plain language when it fires, what it receives and what it can do.
+// Support is answered for Claude Code 2.1.328 and for Codex 0.169.0, which reads a Claude
+// plugin's skills, hooks and .mcp.json in its own way. A marketplace
+// (.claude-plugin/marketplace.json) is a package of its own; each relative-path entry is
+// also loaded as a plugin. Nothing is executed, fetched or written: every read goes
+// through fsguard.
+package claudecode
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+	"vouch/review/jsontext"
+)
+
+// Client versions the support answers describe.
+const (
+	ClaudeVersion = "2.1.328"
+	CodexVersion  = "0.169.0"
+	clientClaude  = "claude"
+	clientCodex   = "codex"
+)
+
+const (
+	manifestDir     = ".claude-plugin"
+	manifestFile    = ".claude-plugin/plugin.json"
+	marketplaceFile = ".claude-plugin/marketplace.json"
+	hooksFile       = "hooks/hooks.json"
+	mcpFile         = ".mcp.json"
+	lspFile         = ".lsp.json"
+	settingsFile    = "settings.json"
+	monitorsFile    = "monitors/monitors.json"
+)
+
+// Options configure the loader.
+type Options struct {
+	Limits fsguard.Limits
+	// ConfigDir is shown as Claude's config directory (default "~/.claude"); it is where
+	// ${CLAUDE_PLUGIN_DATA} points. Nothing there is read.
+	ConfigDir string
+	// Marketplace names the marketplace a plugin was listed in, for ${CLAUDE_PLUGIN_DATA}
+	// and the plugin id; "" when the plugin was given on its own.
+	Marketplace string
+}
+
+func (o Options) withDefaults() Options {
+	if o.Limits == (fsguard.Limits{}) {
+		o.Limits = fsguard.DefaultLimits()
+	}
+	if o.ConfigDir == "" {
+		o.ConfigDir = "~/.claude"
+	}
+	return o
+}
+
+// IsRoot reports whether dir is a Claude Code plugin root: it holds
+// .claude-plugin/plugin.json, or it has no manifest of any format and holds the default
+// layout's hooks/hooks.json or .mcp.json beside a commands/, agents/ or skills/ folder, or
+// a .claude-plugin/ folder without a marketplace.
+func IsRoot(dir string) bool {
+	if exists(filepath.Join(dir, manifestFile)) {
+		return true
+	}
+	if exists(filepath.Join(dir, "plugin.json")) || exists(filepath.Join(dir, ".codex-plugin")) {
+		return false
+	}
+	if isDir(filepath.Join(dir, manifestDir)) {
+		return !exists(filepath.Join(dir, marketplaceFile))
+	}
+	return exists(filepath.Join(dir, hooksFile))
+}
+
+// IsMarketplace reports whether dir holds .claude-plugin/marketplace.json.
+func IsMarketplace(dir string) bool { return exists(filepath.Join(dir, marketplaceFile)) }
+
+// Detect reports whether dir holds a Claude Code plugin or marketplace, or is the
+// .claude-plugin folder of one (then Load reads its parent).
+func Detect(dir string) bool { return IsRoot(dir) || IsMarketplace(dir) || IsManifestDir(dir) }
+
+// IsManifestDir reports whether dir is the .claude-plugin folder of a plugin or
+// marketplace: given on its own, it stands for its parent, never for a plugin of its own.
+func IsManifestDir(dir string) bool {
+	if filepath.Base(filepath.Clean(dir)) != manifestDir {
+		return false
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	return IsRoot(parent) || IsMarketplace(parent)
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+func isDir(p string) bool {
+	st, err := os.Lstat(p)
+	return err == nil && st.IsDir()
+}
+
+// Load reviews dir: the marketplace it holds (with a claude-code package for each
+// relative-path entry) and the plugin rooted there, if it is one that no entry loaded.
+// It never fails: problems become diagnostics.
+func Load(dir string, opts Options) []*model.Package {
+	if IsManifestDir(dir) {
+		dir = filepath.Dir(filepath.Clean(dir))
+	}
+	var out []*model.Package
+	loadedRoot := false
+	if IsMarketplace(dir) {
+		mk, plugins, self := LoadMarketplace(dir, opts)
+		out = append(out, mk)
+		out = append(out, plugins...)
+		loadedRoot = self
+	}
+	if !loadedRoot && IsRoot(dir) {
+		out = append(out, LoadPlugin(dir, opts))
+	}
+	// Refs are <package>#<kind>:<id>: two plugins of one name here would share refs.
+	seen := map[string]string{}
+	for _, p := range out {
+		if p.Format != model.FormatClaudeCode {
+			continue
+		}
+		if other, dup := seen[p.Name]; dup {
+			p.Diagnostics = append(p.Diagnostics, model.Diagnostic{Code: "plugin-name-collision", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage,
+				Message: fmt.Sprintf("Another plugin here, at %s, is also named %q; their components share refs, so approvals of one apply to the other's identical contracts only.", other, clip(p.Name)), Spec: specRef("1.8")})
+			continue
+		}
+		seen[p.Name] = p.Root
+	}
+	return out
+}
+
+// specRef formats a reference into the native notes.
+func specRef(section string) string { return "claude-code " + section }
+
+// loader holds the state of one plugin load.
+type loader struct {
+	opts  Options
+	root  *fsguard.Root
+	pkg   *model.Package
+	name  string
+	entry *entry // the marketplace entry this plugin was listed as, or nil
+	// manifest is the parsed plugin.json (nil when absent or broken).
+	manifest *jsontext.Value
+	mdata    []byte
+	// paths records, per manifest component field, the paths it declares that passed
+	// the path rules (nil when the field is absent).
+	paths map[string][]string
+	// inline holds inline object values of manifest fields (hooks, mcpServers, lspServers).
+	inline map[string][]inlineVal
+	// otherManifest names a root Agent Plugins plugin.json or a .codex-plugin that Codex
+	// reads instead of this plugin's manifest ("" when none).
+	otherManifest string
+	cl            *closure
+	mcpNames      map[string]int
+	pathFatal     bool // a component path broke the manifest schema
+	// read keeps the bytes of markdown files already read, so the closure walk hashes them
+	// without reading them again.
+	read map[string][]byte
+	// remoteBundles are .mcpb/.dxt URLs in mcpServers: listed, never fetched.
+	remoteBundles []string
+	userConfig    map[string]bool // option key -> sensitive
+}
+
+func (l *loader) diag(code string, sev model.Severity, b model.Boundary, file, ptr string, line int, msg, section string) model.Diagnostic {
+	return model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: file, Pointer: ptr, Line: line, Message: msg, Spec: specRef(section)}
+}
+
+func (l *loader) pkgDiag(d model.Diagnostic) { l.pkg.Diagnostics = append(l.pkg.Diagnostics, d) }
+
+func (l *loader) pkgErr(code, file, ptr string, line int, msg, section string) {
+	l.pkgDiag(l.diag(code, model.SeverityError, model.BoundaryPackage, file, ptr, line, msg, section))
+}
+
+func (l *loader) pkgWarn(code, file, ptr string, line int, msg, section string) {
+	l.pkgDiag(l.diag(code, model.SeverityWarning, model.BoundaryPackage, file, ptr, line, msg, section))
+}
+
+// reader serves package bytes to trust, opening the root per call.
+type reader struct {
+	dir    string
+	limits fsguard.Limits
+}
+
+func (r *reader) ReadFile(rel string) ([]byte, error) {
+	root, err := fsguard.Open(r.dir, r.limits)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadFile(rel, 0)
+}
+
+// fsSuffix turns an fsguard refusal into the tail of a diagnostic code.
+func fsSuffix(err error) string {
+	switch fsguard.CodeOf(err) {
+	case fsguard.CodeNotFound:
+		return "missing"
+	case fsguard.CodeEscape:
+		return "escape"
+	case fsguard.CodeDangling:
+		return "dangling-symlink"
+	case fsguard.CodeLoop:
+		return "symlink-loop"
+	case fsguard.CodeNotRegular:
+		return "not-regular-file"
+	case fsguard.CodeNotDir:
+		return "not-directory"
+	case fsguard.CodeTooLarge:
+		return "too-large"
+	case fsguard.CodeTooMany:
+		return "too-many-entries"
+	case fsguard.CodeTooDeep:
+		return "too-deep"
+	case fsguard.CodeTotalExceeded:
+		return "package-too-large"
+	}
+	return "unreadable"
+}
+
+func fsReason(err error) string {
+	if e, ok := err.(*fsguard.Error); ok {
+		return e.Msg
+	}
+	return err.Error()
+}
+
+// clip shortens package text quoted in messages.
+func clip(s string) string {
+	r := []rune(s)
+	if len(r) <= 120 {
+		return s
+	}
+	return string(r[:117]) + "..."
+}
+
+func hasErrors(ds []model.Diagnostic) bool {
+	for _, d := range ds {
+		if d.IsError() {
+			return true
+		}
+	}
+	return false
+}
+
+// parseJSON reads and parses one JSON file of the plugin, reporting a read or syntax
+// failure with the code stem given ("hooks-file" gives hooks-file-invalid-json...).
+// ok is false when there is nothing to interpret; missing is true for an absent file.
+func (l *loader) parseJSON(rel, stem string, b model.Boundary, effect string) (doc *jsontext.Value, data []byte, issues []jsontext.Issue, missing, ok bool) {
+	data, err := l.root.ReadFile(rel, l.opts.Limits.MaxManifestSize)
+	if err != nil {
+		if fsguard.CodeOf(err) == fsguard.CodeNotFound {
+			return nil, nil, nil, true, false
+		}
+		l.pkgDiag(l.diag(stem+"-"+fsSuffix(err), model.SeverityError, b, rel, "", 0,
+			fmt.Sprintf("%s %s, so %s.", rel, fsReason(err), effect), "1.2"))
+		return nil, nil, nil, false, false
+	}
+	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
+	if jerr != nil {
+		code := map[string]string{jsontext.CodeSyntax: "invalid-json", jsontext.CodeInvalidUTF8: "invalid-utf8", jsontext.CodeTooDeep: "too-deep"}[jerr.Code]
+		if code == "" {
+			code = "invalid-json"
+		}
+		l.pkgDiag(l.diag(stem+"-"+code, model.SeverityError, b, rel, "", jsontext.Line(data, jerr.Off),
+			fmt.Sprintf("%s %s, so %s.", rel, jerr.Msg, effect), "1.4"))
+		return nil, data, nil, false, false
+	}
+	return doc, data, issues, false, true
+}
+
+// strVal returns the string held by member key of v.
+func strVal(v *jsontext.Value, key string) (string, bool) {
+	if m := v.Get(key); m != nil && m.Val.Kind == jsontext.String {
+		return m.Val.Str, true
+	}
+	return "", false
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func joinQuoted(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,62 @@
+package review
+
+import (
+	"path/filepath"
+	"testing"
+
+	"vouch/model"
+)
+
+// A Claude Code plugin is read as one: never as an Agent Plugins root named
+// ".claude-plugin" (its plugin.json is not at the root), and a Claude Desktop
+// manifest.json beside .claude-plugin/ is not a Splice package. A folder that also holds
+// a root Agent Plugins plugin.json gives both packages (DESIGN §3).
+func TestClaudeCodeDetection(t *testing.T) {
+	dir := t.TempDir()
+	cc := filepath.Join(dir, "cc")
+	write(t, filepath.Join(cc, ".claude-plugin", "plugin.json"), `{"name": "cc"}`)
+	write(t, filepath.Join(cc, "hooks", "hooks.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
+	desk := filepath.Join(dir, "desk")
+	write(t, filepath.Join(desk, ".claude-plugin", "plugin.json"), `{"name": "desk"}`)
+	write(t, filepath.Join(desk, "manifest.json"), `{"manifest_version": "0.3", "name": "desk"}`)
+	both := filepath.Join(dir, "both")
+	write(t, filepath.Join(both, ".claude-plugin", "plugin.json"), `{"name": "both"}`)
+	write(t, filepath.Join(both, "plugin.json"), manifest)
+	for _, src := range []string{dir, cc, desk, filepath.Join(cc, ".claude-plugin")} {
+		res, err := Open(Options{}, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range res.Packages {
+			if p.Name == ".claude-plugin" || filepath.Base(p.Root) == ".claude-plugin" {
+				t.Errorf("%s: .claude-plugin read as a package root (%s)", src, p.Format)
+			}
+			if filepath.Base(p.Root) == "desk" && p.Format != model.FormatClaudeCode {
+				t.Errorf("desk read as %s", p.Format)
+			}
+		}
+	}
+	res, err := Open(Options{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	formats := map[string][]model.Format{}
+	for _, p := range res.Packages {
+		formats[filepath.Base(p.Root)] = append(formats[filepath.Base(p.Root)], p.Format)
+	}
+	if f := formats["cc"]; len(f) != 1 || f[0] != model.FormatClaudeCode {
+		t.Errorf("cc: %v", f)
+	}
+	if f := formats["both"]; len(f) != 2 {
+		t.Errorf("both: %v, want an agent-plugins and a claude-code package", f)
+	}
+	cp := res.Packages[0]
+	for _, p := range res.Packages {
+		if filepath.Base(p.Root) == "cc" {
+			cp = p
+		}
+	}
+	if cp.Component(model.KindHook, "Stop:0:0") == nil {
+		t.Errorf("the Stop hook is not listed")
+	}
+}
