@@ -498,6 +498,9 @@ func (l *loader) skillsStep() {
 
 // claudeSkill adapts an Agent Skills component to Claude's reading of it.
 func (l *loader) claudeSkill(c *model.Component) {
+	// skills.Load leaves a valid skill without a contract when a link or special file in
+	// it leads where no approval reaches: it stays blocked here too, never re-bound.
+	blocked := c.Validity == model.Valid && c.Contract == nil
 	kept := c.Diagnostics[:0]
 	for _, d := range c.Diagnostics {
 		if d.Code == "skill-unknown-field" && claudeSkillFields[strings.TrimPrefix(d.Pointer, "/")] {
@@ -524,14 +527,16 @@ func (l *loader) claudeSkill(c *model.Component) {
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: inj, Detail: "Runs these shell commands when invoked, before the model reads the result."})
 		markNotCovered(c, strings.Join(inj, " "))
 	}
-	if hasErrors(c.Diagnostics) {
+	if hasErrors(c.Diagnostics) && !blocked {
 		c.Validity = model.Invalid
 		c.Contract = nil
 		c.Support = unsupportedBoth("The skill is invalid.")
 		return
 	}
 	c.Validity = model.Valid
-	c.Contract = &model.Contract{Kind: model.KindSkill, Fields: model.Fields{{Key: "file", Value: c.BodyFile}, {Key: "frontmatter", Value: fm.contractMap()}}, Files: append([]model.File(nil), c.Files...)}
+	if !blocked {
+		c.Contract = &model.Contract{Kind: model.KindSkill, Fields: model.Fields{{Key: "file", Value: c.BodyFile}, {Key: "frontmatter", Value: fm.contractMap()}}, Files: append([]model.File(nil), c.Files...)}
+	}
 	cx := model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.Supported, Detail: "Codex loads a Claude plugin's skills."}
 	if l.otherManifest != "" {
 		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json.", l.otherManifest)}
