@@ -12,6 +12,12 @@ const (
 	FormatAgentPlugins Format = "agent-plugins"
 	FormatDalo         Format = "dalo"
 	FormatSplice       Format = "splice"
+	// FormatMCPB is an MCP Bundle (Claude Desktop extension): manifest.json with
+	// manifest_version (or dxt_version), as a folder or a .mcpb/.dxt zip.
+	FormatMCPB Format = "mcpb"
+	// FormatAgentSkills is a standalone Agent Skills folder (SKILL.md at its root), as
+	// people copy into ~/.claude/skills or ~/.codex/skills.
+	FormatAgentSkills Format = "agent-skills"
 )
 
 // Kind is the kind of a component. Refs print it between '#' and ':'.
