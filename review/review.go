@@ -14,7 +14,10 @@ import (
 	"vouch/model"
 	"vouch/review/agentplugins"
 	"vouch/review/dalo"
+	"vouch/review/foreign"
 	"vouch/review/fsguard"
+	"vouch/review/mcpb"
+	"vouch/review/skillpkg"
 	"vouch/review/splice"
 )
 
@@ -96,6 +99,10 @@ func (j job) load(opts Options) []*model.Package {
 		return kept
 	case model.FormatSplice:
 		return []*model.Package{splice.Load(j.path, splice.Options{Limits: opts.Limits})}
+	case model.FormatMCPB:
+		return []*model.Package{mcpb.Load(j.path, mcpb.Options{Limits: opts.Limits})}
+	case model.FormatAgentSkills:
+		return []*model.Package{skillpkg.Load(j.path, skillpkg.Options{Limits: opts.Limits})}
 	}
 	return nil
 }
@@ -110,6 +117,9 @@ func detect(path string, limits fsguard.Limits) model.Format {
 		if splice.IsArtifact(path, limits) {
 			return model.FormatSplice
 		}
+		if mcpb.IsArtifact(path) {
+			return model.FormatMCPB
+		}
 		return ""
 	}
 	return detectDir(path)
@@ -123,15 +133,42 @@ func detectDir(path string) model.Format {
 		return model.FormatAgentPlugins
 	case dalo.IsSource(path):
 		return model.FormatDalo
-	case splice.IsPackageDir(path):
+	}
+	// manifest.json is Splice's only with specVersion, an MCP Bundle's only with
+	// manifest_version/dxt_version; neither is a source diagnostic (sourceNotes).
+	switch k, _ := mcpb.Classify(path); {
+	case k == mcpb.KindMCPB:
+		return model.FormatMCPB
+	case k == mcpb.KindSplice && splice.IsPackageDir(path):
 		return model.FormatSplice
 	}
+	if skillpkg.IsRoot(path) {
+		return model.FormatAgentSkills
+	}
 	return ""
+}
+
+// sourceNotes are the findings about a folder that no loader reports: a manifest.json
+// that is neither MCPB's nor Splice's, and manifests of clients vouch does not read.
+func sourceNotes(dir string) []model.Diagnostic {
+	var out []model.Diagnostic
+	if _, d := mcpb.Classify(dir); d != nil {
+		out = append(out, *d)
+	}
+	return append(out, foreign.Scan(dir)...)
 }
 
 // discover finds package roots under p. A package root is never searched further;
 // symlinked directories are not followed during the search.
 func discover(p string, opts Options) ([]job, []model.Diagnostic) {
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		if foreign.IsClientDir(filepath.Base(p)) {
+			return nil, []model.Diagnostic{foreign.ClientDirSource(p)}
+		}
+		if f := detectDir(p); f != "" {
+			return []job{{format: f, path: p}}, sourceNotes(p)
+		}
+	}
 	if f := detect(p, opts.Limits); f != "" {
 		return []job{{format: f, path: p}}, nil
 	}
@@ -146,7 +183,7 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 		}}
 	}
 	var jobs []job
-	var diags []model.Diagnostic
+	diags := sourceNotes(p)
 	var walk func(dir string, depth int)
 	walk = func(dir string, depth int) {
 		if depth > opts.SearchDepth {
@@ -165,6 +202,11 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 		for _, e := range entries {
 			child := filepath.Join(dir, e.Name())
 			if e.Type()&os.ModeSymlink != 0 {
+				// A collection (~/.claude/skills) often links its skills in: a linked
+				// skill folder is loaded, never searched.
+				if st, err := os.Stat(child); err == nil && st.IsDir() && skillpkg.IsRoot(child) && detectDir(child) == model.FormatAgentSkills {
+					jobs = append(jobs, job{format: model.FormatAgentSkills, path: child})
+				}
 				continue
 			}
 			if !e.IsDir() {
@@ -173,9 +215,15 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 				// detected by content alone.
 				if looksLikeArtifact(e.Name()) && splice.IsArtifact(child, opts.Limits) {
 					jobs = append(jobs, job{format: model.FormatSplice, path: child})
+				} else if mcpb.HasBundleName(e.Name()) && mcpb.IsArtifact(child) {
+					jobs = append(jobs, job{format: model.FormatMCPB, path: child})
 				}
 				continue
 			}
+			if foreign.IsClientDir(e.Name()) {
+				continue // a plugin's manifest folder is read with the plugin, never alone
+			}
+			diags = append(diags, sourceNotes(child)...)
 			if f := detectDir(child); f != "" {
 				jobs = append(jobs, job{format: f, path: child})
 				continue

@@ -35,7 +35,7 @@ func Stream(opts Options, paths []string, emit func(batch []*model.Package) bool
 		if len(found) == 0 && len(ds) == 0 {
 			diags = append(diags, model.Diagnostic{
 				Code: "no-packages", Severity: model.SeverityError, Boundary: model.BoundarySource,
-				File: p, Message: fmt.Sprintf("No Agent Plugins, Dalo or Splice package was found in %s (searched %d directory levels).", p, opts.SearchDepth),
+				File: p, Message: fmt.Sprintf("No Agent Plugins, Dalo, Splice, MCP Bundle or Agent Skills package was found in %s (searched %d directory levels).", p, opts.SearchDepth),
 			})
 		}
 		jobs = append(jobs, found...)
