@@ -95,9 +95,9 @@ func ParseManifest(data []byte) (*Manifest, []model.Diagnostic) {
 	if m.Version == "" {
 		shown := "neither manifest_version nor dxt_version"
 		if mv := v.Get("manifest_version"); mv != nil {
-			shown = "manifest_version " + clip(string(data[mv.Val.Off:valueEnd(data, mv.Val)]))
+			shown = "manifest_version " + shownValue(mv.Val)
 		} else if dv := v.Get("dxt_version"); dv != nil {
-			shown = "dxt_version " + clip(string(data[dv.Val.Off:valueEnd(data, dv.Val)]))
+			shown = "dxt_version " + shownValue(dv.Val)
 		}
 		diags = append(diags, mdiag("manifest-version-unsupported", model.SeverityError, model.BoundaryPackage, "/manifest_version", 1,
 			fmt.Sprintf("manifest.json has %s; mcpb 2.1.2 knows the versions %s (as strings) and rejects the manifest: \"Unrecognized or unsupported manifest version\".", shown, strings.Join(Versions, ", "))))
@@ -110,19 +110,20 @@ func ParseManifest(data []byte) (*Manifest, []model.Diagnostic) {
 	return m, diags
 }
 
-// valueEnd is a bound for showing a scalar's text in a message.
-func valueEnd(data []byte, v *jsontext.Value) int {
-	end := v.Off + 40
-	if v.Kind == jsontext.String {
-		end = v.Off + len(strconv.Quote(v.Str)) + 8
+// shownValue writes a scalar as JSON text for a message (a number as written, so 0.3
+// is visibly not "0.3").
+func shownValue(v *jsontext.Value) string {
+	switch v.Kind {
+	case jsontext.String:
+		return strconv.Quote(clip(v.Str))
+	case jsontext.Number:
+		return clip(v.Str)
+	case jsontext.Bool:
+		return strconv.FormatBool(v.Bool)
+	case jsontext.Null:
+		return "null"
 	}
-	if end > len(data) {
-		end = len(data)
-	}
-	if i := bytes.IndexAny(data[v.Off:end], ",}\n"); i > 0 && v.Kind != jsontext.String {
-		end = v.Off + i
-	}
-	return end
+	return "(a JSON " + v.Kind.String() + ")"
 }
 
 func known(v string) bool {
@@ -247,7 +248,14 @@ func (m *Manifest) Validate() []model.Diagnostic {
 	var out []model.Diagnostic
 	seen := map[string]bool{}
 	for _, l := range ls {
-		ptr := jsontext.Pointer(l.loc...)
+		loc := l.loc
+		// An unknown field is reported where it is, not at the object holding it.
+		if rest, ok := strings.CutPrefix(l.msg, "additional properties "); ok {
+			if name, _, ok := strings.Cut(strings.TrimPrefix(rest, "'"), "'"); ok {
+				loc = append(append([]string(nil), loc...), name)
+			}
+		}
+		ptr := jsontext.Pointer(loc...)
 		key := ptr + "\x00" + l.msg
 		if seen[key] {
 			continue
@@ -258,7 +266,7 @@ func (m *Manifest) Validate() []model.Diagnostic {
 			where = "manifest.json at " + ptr
 		}
 		out = append(out, mdiag(schemaCode(l.msg), model.SeverityError, model.BoundaryPackage, ptr,
-			jsontext.Line(m.Data, m.Root.Offset(l.loc)),
+			jsontext.Line(m.Data, m.Root.Offset(loc)),
 			fmt.Sprintf("%s does not match the MCPB %s manifest schema: %s.", where, m.Version, clip(strings.TrimSuffix(l.msg, ".")))))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
