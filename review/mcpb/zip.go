@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -216,8 +217,12 @@ func ReadZip(data []byte, lim ZipLimits) ([]ZipFile, *Signature, error) {
 		// One byte past the declared size shows a lying header without inflating more.
 		n, err := io.Copy(b, io.LimitReader(rc, want+1))
 		rc.Close()
-		if n > want {
+		if n > want || errors.Is(err, zip.ErrFormat) && n >= want {
+			// archive/zip itself stops a stream at the declared size with ErrFormat.
 			return nil, sig, zerr("zip-size-mismatch", f.Name, "The bundle entry %q inflates past the %d bytes its header declares.", f.Name, want)
+		}
+		if errors.Is(err, zip.ErrChecksum) {
+			return nil, sig, zerr("zip-checksum-mismatch", f.Name, "The bundle entry %q does not match the CRC-32 its header declares.", f.Name)
 		}
 		if err != nil {
 			return nil, sig, zerr("zip-entry-corrupt", f.Name, "The bundle entry %q cannot be inflated (%v).", f.Name, err)
@@ -249,7 +254,7 @@ func checkEnd(z []byte, lim ZipLimits) error {
 		if bytes.Contains(z, []byte(sigHeader)) {
 			return zerr("zip-signature-malformed", "", "The bundle has bytes after its zip data that look like an MCPB signature block but do not have its layout.")
 		}
-		if i := bytes.LastIndex(z, []byte{'P', 'K', 5, 6}); i >= 0 {
+		if i := bytes.LastIndex(z, []byte{'P', 'K', 5, 6}); i >= 0 && i+eocdLen <= len(z) {
 			return zerr("zip-trailing-data", "", "The bundle has %d bytes after its zip end record that are not an MCPB signature block.", len(z)-i-eocdLen)
 		}
 		return zerr("zip-central-directory-invalid", "", "The bundle has no zip end record; the central directory is missing or truncated.")
