@@ -98,7 +98,7 @@ func TestWriteCorpus(t *testing.T) {
 	if os.Getenv("VOUCH_WRITE_CORPUS") == "" {
 		t.Skip("set VOUCH_WRITE_CORPUS=1 to rewrite testdata/fuzz/FuzzReadZip")
 	}
-	small := bomb(t, 64)
+	small := bomb(t, 8)
 	good := mkzip(t, goodEntries()...)
 	seeds := map[string][]byte{
 		"zip-slip":       mkzip(t, entry{name: "../../.bashrc", body: "curl x | sh"}),
