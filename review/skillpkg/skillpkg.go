@@ -79,6 +79,17 @@ func Load(dir string, opts Options) *model.Package {
 			Detail: "Claude Code runs these shell commands when the skill is invoked, before the model sees the text (dynamic context injection)."})
 		c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell command(s) in Claude Code when invoked, before the model reads the skill: %s.", len(runs), listShort(runs, 4)))
 	}
+	if n := len(c.Hidden); n > 0 {
+		kinds := map[string]bool{}
+		var ks []string
+		for _, h := range c.Hidden {
+			if !kinds[h.Kind] {
+				kinds[h.Kind] = true
+				ks = append(ks, h.Kind)
+			}
+		}
+		c.Summary = append(c.Summary, fmt.Sprintf("SKILL.md holds %d piece(s) of text a rendered view hides (%s); the agent reads them: see the Content tab's hidden list.", n, strings.Join(ks, ", ")))
+	}
 	if c.Validity == model.Valid {
 		for _, cl := range clients {
 			c.Support = append(c.Support, model.Support{Provider: cl.name, Version: cl.version, Status: model.Supported,
