@@ -179,7 +179,7 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 	if err != nil || !st.IsDir() {
 		return nil, []model.Diagnostic{{
 			Code: "unrecognized-source", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
-			Message: fmt.Sprintf("%s is not a package directory, a Splice archive or a Splice bundle.", p),
+			Message: fmt.Sprintf("%s is not a package directory, a Splice archive or bundle, or an MCP Bundle (.mcpb).", p),
 		}}
 	}
 	var jobs []job
