@@ -63,7 +63,7 @@ func Classify(dir string) (Kind, *model.Diagnostic) {
 	other := func(why string) (Kind, *model.Diagnostic) {
 		return KindOther, &model.Diagnostic{Code: "manifest-unrecognized", Severity: model.SeverityWarning, Boundary: model.BoundarySource,
 			File: p, Spec: specManifest,
-			Message: fmt.Sprintf("%s %s, so it is neither an MCP Bundle manifest (manifest_version or dxt_version) nor a Splice manifest (specVersion); vouch does not read it.", p, why)}
+			Message: fmt.Sprintf("%s %s, so it is neither an MCP Bundle manifest (manifest_version or dxt_version) nor a Splice manifest (specVersion) and vouch does not read it; a bundle needs \"manifest_version\", a Splice package \"specVersion\".", p, why)}
 	}
 	data, _, err := readUserFile(p, probeLimit+1)
 	if err != nil {
