@@ -256,6 +256,13 @@ func (m *Manifest) Validate() []model.Diagnostic {
 			}
 		}
 		ptr := jsontext.Pointer(loc...)
+		if ptr == "/localization/resources" && strings.Contains(l.msg, "does not match pattern") {
+			// The JSON Schema pattern is case-sensitive, zod's (what mcpb validate runs) is
+			// /\$\{locale\}/i: follow the validator.
+			if v := m.value("localization", "resources"); v != nil && localeAnyCase.MatchString(v.Str) {
+				continue
+			}
+		}
 		key := ptr + "\x00" + l.msg
 		if seen[key] {
 			continue
@@ -309,6 +316,8 @@ func ZodEmail(s string) bool {
 	}
 	return zodEmail.MatchString(s)
 }
+
+var localeAnyCase = regexp.MustCompile(`(?i)\$\{locale\}`)
 
 var schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
 

@@ -44,6 +44,8 @@ case('good-duplicate-key', None, raw=b'{"manifest_version":"0.3","name":"demo","
 case('good-icon-remote', base('0.3', icon='https://example.com/icon.png'))
 case('good-author-url-mailto', base('0.3', author={'name': 'a', 'url': 'mailto:a@example.com', 'email': 'a.b+c@example.co.uk'}))
 
+case('good-localization-uppercase', base('0.3', localization={'resources': 'locales/${LOCALE}.json', 'default_locale': 'en-US'}))
+case('bad-localization-no-placeholder', base('0.3', localization={'resources': 'locales/en.json', 'default_locale': 'en-US'}))
 case('bad-no-version', {k: v for k, v in base().items() if k != 'manifest_version'})
 case('bad-version-number', None, raw=json.dumps(base()).replace('"manifest_version": "0.3"', '"manifest_version": 0.3').encode())
 case('bad-version-unknown', base('0.9'))
