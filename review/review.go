@@ -204,7 +204,7 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 			if e.Type()&os.ModeSymlink != 0 {
 				// A collection (~/.claude/skills) often links its skills in: a linked
 				// skill folder is loaded, never searched.
-				if st, err := os.Stat(child); err == nil && st.IsDir() && skillpkg.IsRoot(child) && detectDir(child) == model.FormatAgentSkills {
+				if st, err := os.Stat(child); err == nil && st.IsDir() && detectDir(child) == model.FormatAgentSkills {
 					jobs = append(jobs, job{format: model.FormatAgentSkills, path: child})
 				}
 				continue
