@@ -16,6 +16,12 @@ const (
 	// layout); FormatClaudeCodeMarketplace is a .claude-plugin/marketplace.json catalogue.
 	FormatClaudeCode            Format = "claude-code"
 	FormatClaudeCodeMarketplace Format = "claude-code-marketplace"
+	// FormatMCPB is an MCP Bundle (Claude Desktop extension): manifest.json with
+	// manifest_version (or dxt_version), as a folder or a .mcpb/.dxt zip.
+	FormatMCPB Format = "mcpb"
+	// FormatAgentSkills is a standalone Agent Skills folder (SKILL.md at its root), as
+	// people copy into ~/.claude/skills or ~/.codex/skills.
+	FormatAgentSkills Format = "agent-skills"
 )
 
 // Kind is the kind of a component. Refs print it between '#' and ':'.

@@ -31,7 +31,9 @@ func TestClaudeCodeDetection(t *testing.T) {
 			if p.Name == ".claude-plugin" || filepath.Base(p.Root) == ".claude-plugin" {
 				t.Errorf("%s: .claude-plugin read as a package root (%s)", src, p.Format)
 			}
-			if filepath.Base(p.Root) == "desk" && p.Format != model.FormatClaudeCode {
+			// The Desktop manifest is an MCP Bundle's, read beside the plugin (DESIGN §3);
+			// never a Splice package.
+			if filepath.Base(p.Root) == "desk" && p.Format != model.FormatClaudeCode && p.Format != model.FormatMCPB {
 				t.Errorf("desk read as %s", p.Format)
 			}
 		}

@@ -210,7 +210,7 @@ func TestManifestFileAsSource(t *testing.T) {
 	ap := filepath.Join(dir, "ap")
 	write(t, filepath.Join(ap, "plugin.json"), manifest)
 	sp := filepath.Join(dir, "sp")
-	write(t, filepath.Join(sp, "manifest.json"), `{"name":"x"}`)
+	write(t, filepath.Join(sp, "manifest.json"), `{"specVersion":1,"name":"x"}`)
 	dalo := "../examples/dalo/security-review/plugins/guardrails"
 	tests := []struct {
 		path, code, message string
@@ -223,7 +223,7 @@ func TestManifestFileAsSource(t *testing.T) {
 			dalo + "/PLUGIN.toml is the manifest of the Dalo package in " + dalo + ": give the folder " + dalo + " as SOURCE, not the file."},
 		// A file named like a manifest in a folder that is no package of that format.
 		{filepath.Join(dir, "notes", "manifest.json.txt"), "unrecognized-source",
-			filepath.Join(dir, "notes", "manifest.json.txt") + " is not a package directory, a Splice archive or a Splice bundle."},
+			filepath.Join(dir, "notes", "manifest.json.txt") + " is not a package directory, a Splice archive or bundle, or an MCP Bundle (.mcpb)."},
 	}
 	write(t, filepath.Join(dir, "notes", "manifest.json.txt"), "x")
 	for _, tt := range tests {
@@ -251,10 +251,10 @@ func TestFormatTable(t *testing.T) {
 		}
 		names = append(names, f.name)
 	}
-	if fmt.Sprint(names) != "[agent-plugins dalo claude-code splice]" {
+	if fmt.Sprint(names) != "[agent-plugins dalo claude-code mcpb splice agent-skills]" {
 		t.Errorf("formats %v", names)
 	}
-	if got := formatTitles(); got != "Agent Plugins, Dalo, Claude Code or Splice" {
+	if got := formatTitles(); got != "Agent Plugins, Dalo, Claude Code, MCP Bundle, Splice or Agent Skills" {
 		t.Errorf("titles %q", got)
 	}
 	// One folder with an Agent Plugins manifest and a Splice manifest: the first entry
@@ -283,7 +283,7 @@ func TestFormatTable(t *testing.T) {
 	if len(res.Packages) != 2 || res.Packages[0].Format != model.FormatAgentPlugins || res.Packages[1].Format != "test-alongside" || len(loaded) != 1 {
 		t.Fatalf("packages %v", res.Packages)
 	}
-	if got := formatTitles(); got != "Agent Plugins, Dalo, Claude Code, Splice or Test" {
+	if got := formatTitles(); got != "Agent Plugins, Dalo, Claude Code, MCP Bundle, Splice, Agent Skills or Test" {
 		t.Errorf("titles %q", got)
 	}
 }

@@ -8,7 +8,10 @@ import (
 	"vouch/review/agentplugins"
 	"vouch/review/claudecode"
 	"vouch/review/dalo"
+	"vouch/review/foreign"
 	"vouch/review/fsguard"
+	"vouch/review/mcpb"
+	"vouch/review/skillpkg"
 	"vouch/review/splice"
 )
 
@@ -90,8 +93,24 @@ var formats = []*format{
 		},
 	},
 	{
+		name: model.FormatMCPB, title: "MCP Bundle",
+		dir:       mcpb.IsRoot,
+		file:      func(path string, _ fsguard.Limits) bool { return mcpb.IsArtifact(path) },
+		fileName:  mcpb.HasBundleName,
+		alongside: true,
+		manifests: []string{"manifest.json"},
+		load: func(path string, opts Options) []*model.Package {
+			return []*model.Package{mcpb.Load(path, mcpb.Options{Limits: opts.Limits})}
+		},
+	},
+	{
 		name: model.FormatSplice, title: "Splice",
-		dir:       splice.IsPackageDir,
+		// manifest.json is Splice's only with specVersion (an MCP Bundle's has
+		// manifest_version); any other is a source diagnostic (sourceNotes), not a package.
+		dir: func(dir string) bool {
+			k, _ := mcpb.Classify(dir)
+			return k == mcpb.KindSplice && splice.IsPackageDir(dir)
+		},
 		file:      splice.IsArtifact,
 		fileName:  looksLikeArtifact,
 		manifests: []string{"manifest.json"},
@@ -99,6 +118,25 @@ var formats = []*format{
 			return []*model.Package{splice.Load(path, splice.Options{Limits: opts.Limits})}
 		},
 	},
+	{
+		name: model.FormatAgentSkills, title: "Agent Skills",
+		dir:       skillpkg.IsRoot,
+		manifests: []string{"SKILL.md"},
+		load: func(path string, opts Options) []*model.Package {
+			return []*model.Package{skillpkg.Load(path, skillpkg.Options{Limits: opts.Limits})}
+		},
+	},
+}
+
+// sourceNotes are the findings about a folder that no loader reports: a manifest.json
+// that is neither an MCP Bundle's nor Splice's, and manifests of clients vouch does not
+// read (Cursor, Kimi, Devin, Gemini CLI, Kiro).
+func sourceNotes(dir string) []model.Diagnostic {
+	var out []model.Diagnostic
+	if _, d := mcpb.Classify(dir); d != nil {
+		out = append(out, *d)
+	}
+	return append(out, foreign.Scan(dir)...)
 }
 
 // looksLikeArtifact is Splice's name test while searching: any other gzip file in a tree
@@ -111,7 +149,7 @@ func looksLikeArtifact(name string) bool {
 // detectDir returns a job for every format that reads the directory dir: the first
 // claiming entry and any alongside ones, in table order. None means a plain directory.
 func detectDir(dir string) []job {
-	if clientDirs[filepath.Base(dir)] {
+	if foreign.IsClientDir(filepath.Base(dir)) {
 		// A client's manifest folder is never a package root of its own (an Agent
 		// Plugins root named ".claude-plugin" would look for skills inside it); given
 		// alone, Claude Code's stands for its plugin.
@@ -195,9 +233,6 @@ func formatTitles() string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
-
-// clientDirs are the folders in which clients keep a plugin's manifest.
-var clientDirs = map[string]bool{".claude-plugin": true, ".codex-plugin": true, ".cursor-plugin": true, ".kimi-plugin": true, ".devin-plugin": true}
 
 func formatNamed(name model.Format) *format {
 	for _, f := range formats {

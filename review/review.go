@@ -12,7 +12,9 @@ import (
 	"sort"
 
 	"vouch/model"
+	"vouch/review/foreign"
 	"vouch/review/fsguard"
+	"vouch/review/skillpkg"
 )
 
 // Options configure a review run.
@@ -165,7 +167,13 @@ type search struct {
 // symlinked directories are not followed during the search.
 func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 	if jobs := detect(p, opts.Limits); len(jobs) > 0 {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return jobs, sourceNotes(p)
+		}
 		return jobs, nil
+	}
+	if st, err := os.Stat(p); err == nil && st.IsDir() && foreign.IsClientDir(filepath.Base(p)) {
+		return nil, []model.Diagnostic{foreign.ClientDirSource(p)}
 	}
 	if jobs := detectInside(p); len(jobs) > 0 {
 		return jobs, nil
@@ -180,10 +188,10 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 		}
 		return nil, []model.Diagnostic{{
 			Code: "unrecognized-source", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
-			Message: fmt.Sprintf("%s is not a package directory, a Splice archive or a Splice bundle.", p),
+			Message: fmt.Sprintf("%s is not a package directory, a Splice archive or bundle, or an MCP Bundle (.mcpb).", p),
 		}}
 	}
-	s := &search{opts: opts, source: p}
+	s := &search{opts: opts, source: p, diags: sourceNotes(p)}
 	s.walk(p, 1)
 	if s.deep > 0 {
 		s.diags = append(s.diags, model.Diagnostic{
@@ -206,6 +214,11 @@ func (s *search) walk(dir string, depth int) {
 		}
 		child := filepath.Join(dir, e.Name())
 		if e.Type()&os.ModeSymlink != 0 {
+			// A skills collection (~/.claude/skills) often links its skills in: a linked
+			// skill folder is loaded, never searched.
+			if st, err := os.Stat(child); err == nil && st.IsDir() && skillpkg.IsRoot(child) {
+				s.found([]job{{format: formatNamed(model.FormatAgentSkills), path: child}})
+			}
 			continue
 		}
 		if !e.IsDir() {
@@ -214,6 +227,10 @@ func (s *search) walk(dir string, depth int) {
 			}
 			continue
 		}
+		if foreign.IsClientDir(e.Name()) {
+			continue // a plugin's manifest folder is read with the plugin, never alone
+		}
+		s.diags = append(s.diags, sourceNotes(child)...)
 		if jobs := detectDir(child); len(jobs) > 0 {
 			s.found(jobs)
 			continue

@@ -1,0 +1,44 @@
+package foreign
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestScan(t *testing.T) {
+	for _, tc := range []struct {
+		rel, client string
+	}{
+		{".cursor-plugin/plugin.json", "Cursor"},
+		{".kimi-plugin/plugin.json", "Kimi"},
+		{".devin-plugin/plugin.json", "Devin"},
+		{"gemini-extension.json", "Gemini CLI"},
+		{"POWER.md", "Kiro"},
+	} {
+		d := t.TempDir()
+		p := filepath.Join(d, tc.rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("{}"), 0o644)
+		ds := Scan(d)
+		if len(ds) != 1 || ds[0].Code != "manifest-not-read" || !strings.Contains(ds[0].Message, tc.client) || ds[0].File != p {
+			t.Errorf("%s: %+v", tc.rel, ds)
+		}
+	}
+	// Claude Code and Codex manifests are read by their loaders: not named here.
+	d := t.TempDir()
+	os.MkdirAll(filepath.Join(d, ".claude-plugin"), 0o755)
+	os.WriteFile(filepath.Join(d, ".claude-plugin", "plugin.json"), []byte("{}"), 0o644)
+	if ds := Scan(d); len(ds) != 0 {
+		t.Errorf("%+v", ds)
+	}
+	for _, n := range []string{".claude-plugin", ".codex-plugin", ".cursor-plugin", ".kimi-plugin", ".devin-plugin"} {
+		if !IsClientDir(n) {
+			t.Errorf("%s", n)
+		}
+	}
+	if IsClientDir("plugin") || IsClientDir(".agents") {
+		t.Error("not client manifest folders")
+	}
+}

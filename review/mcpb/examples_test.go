@@ -1,0 +1,55 @@
+package mcpb
+
+import (
+	"archive/zip"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestExamples keeps examples/mcpb and its README honest. The verdicts are the ones
+// `mcpb validate` 2.1.2 gives these folders (checked offline when they were written).
+func TestExamples(t *testing.T) {
+	for name, want := range map[string]struct {
+		valid bool
+		code  string
+	}{
+		"notes-server":         {valid: true},
+		"broken-unknown-field": {valid: false, code: "manifest-unknown-field"},
+	} {
+		p := Load("../../examples/mcpb/"+name, Options{})
+		if p.Valid() != want.valid || want.code != "" && !has(codes(p), want.code) {
+			t.Errorf("%s: valid %v codes %v", name, p.Valid(), codes(p))
+		}
+	}
+}
+
+// TestExamplePacked packs examples/mcpb/notes-server into a .mcpb, as the README says the
+// tests do, and checks that the archive is the same package as the folder.
+func TestExamplePacked(t *testing.T) {
+	const dir = "../../examples/mcpb/notes-server"
+	out := filepath.Join(t.TempDir(), "notes-server-1.2.0.mcpb")
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		h, _ := zip.FileInfoHeader(info)
+		h.Name, h.Method = filepath.ToSlash(rel), zip.Deflate
+		w, _ := zw.CreateHeader(h)
+		b, _ := os.ReadFile(p)
+		w.Write(b)
+		return nil
+	})
+	zw.Close()
+	f.Close()
+	folder, packed := Load(dir, Options{}), Load(out, Options{})
+	if !packed.Valid() || packed.Name != folder.Name || packed.Components[0].Contract.MustDigest() != folder.Components[0].Contract.MustDigest() {
+		t.Fatalf("packed: valid %v name %s diags %v", packed.Valid(), packed.Name, packed.Diagnostics)
+	}
+}

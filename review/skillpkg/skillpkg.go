@@ -1,0 +1,165 @@
+// Package skillpkg loads standalone Agent Skills: a folder with SKILL.md at its root, the
+// thing people copy into ~/.claude/skills or ~/.codex/skills. Each skill is one package
+// of format agent-skills holding one skill component, validated by review/skills (the
+// Agent Skills rules, the hidden-content scan) with a contract over every file of the
+// folder, its bundled scripts included, so a script edit needs a new approval.
+//
+// A collection (a skills/ directory, ~/.claude/skills) gives one package per skill, not
+// one package with many skills: a skill's ref is then <skill>#skill:<skill> whether
+// vouch is pointed at the skill or at any folder above it, and approvals survive moving
+// a skill between collections. A collection-named package ("skills") would make the ref
+// depend on which folder was reviewed and collide between ~/.claude/skills and
+// ~/.codex/skills.
+package skillpkg
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+	"vouch/review/skills"
+)
+
+// Options configure the loader.
+type Options struct {
+	Limits fsguard.Limits
+}
+
+// IsRoot reports whether dir holds a SKILL.md (or the skill.md that skills-ref accepts as
+// a fallback, so the strict loader can say why it is not a skill).
+func IsRoot(dir string) bool {
+	for _, n := range []string{"SKILL.md", "skill.md"} {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Clients that read standalone skill folders, with the version basis of DESIGN §1.
+var clients = []struct{ name, version, where string }{
+	{"Claude Code", "2.1.328", "~/.claude/skills/<name>/ and .claude/skills/<name>/"},
+	{"Codex", "0.169.0", "~/.codex/skills/<name>/ and .agents/skills/<name>/"},
+}
+
+// Load reviews the skill folder dir. It never fails: problems become diagnostics.
+func Load(dir string, opts Options) *model.Package {
+	if opts.Limits == (fsguard.Limits{}) {
+		opts.Limits = fsguard.DefaultLimits()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	// The name is the folder's as the user sees it: a linked skill (~/.claude/skills/x ->
+	// ~/src/x) is called x, which is how clients list it.
+	pkg := &model.Package{Format: model.FormatAgentSkills, Name: filepath.Base(abs), Root: abs}
+	root, err := fsguard.Open(dir, opts.Limits)
+	if err != nil {
+		pkg.Rejected = true
+		pkg.Diagnostics = append(pkg.Diagnostics, model.Diagnostic{Code: "package-unreadable", Severity: model.SeverityError, Boundary: model.BoundaryPackage,
+			Message: fmt.Sprintf("The skill folder could not be opened (%v).", err), Spec: "agent-skills directory structure"})
+		return pkg
+	}
+	defer root.Close()
+	pkg.Root = root.Path()
+	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+	c := skills.Load(root, ".")
+	c.Kind, c.ID = model.KindSkill, pkg.Name
+	if d, ok := c.Details.Get("description"); ok {
+		pkg.Description, _ = d.(string)
+	}
+	runs := claudeShell(c.Body)
+	if len(runs) > 0 {
+		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: runs,
+			Detail: "Claude Code runs these shell commands when the skill is invoked, before the model sees the text (dynamic context injection)."})
+		c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell command(s) in Claude Code when invoked, before the model reads the skill: %s.", len(runs), listShort(runs, 4)))
+	}
+	if n := len(c.Hidden); n > 0 {
+		kinds := map[string]bool{}
+		var ks []string
+		for _, h := range c.Hidden {
+			if !kinds[h.Kind] {
+				kinds[h.Kind] = true
+				ks = append(ks, h.Kind)
+			}
+		}
+		c.Summary = append(c.Summary, fmt.Sprintf("SKILL.md holds %d piece(s) of text a rendered view hides (%s); the agent reads them: see the Content tab's hidden list.", n, strings.Join(ks, ", ")))
+	}
+	if c.Validity == model.Valid {
+		for _, cl := range clients {
+			c.Support = append(c.Support, model.Support{Provider: cl.name, Version: cl.version, Status: model.Supported,
+				Detail: fmt.Sprintf("%s loads skill folders from %s.", cl.name, cl.where)})
+		}
+	} else {
+		// The package is its one skill: nothing of it is left to accept at a narrower
+		// boundary, so an invalid skill rejects the package.
+		pkg.Rejected = c.Validity == model.Invalid
+		for _, cl := range clients {
+			c.Support = append(c.Support, model.Support{Provider: cl.name, Version: cl.version, Status: model.NotSupported,
+				Detail: "The skill does not conform to the Agent Skills specification (see its diagnostics); vouch cannot say what a lenient loader would make of it, so it cannot be approved."})
+		}
+	}
+	pkg.Components = []*model.Component{c}
+	pkg.Manifest = c.Details
+	return pkg
+}
+
+// shellInline and shellFence find Claude Code's dynamic context injection: `!`cmd“
+// inline and ```! fenced blocks run in a shell before the skill's text is sent.
+var (
+	shellInline = regexp.MustCompile("!`([^`\n]+)`")
+	shellFence  = regexp.MustCompile("(?m)^[ \t]*```!\\s*\n((?s:.*?))\n[ \t]*```")
+)
+
+// claudeShell lists the commands a skill body makes Claude Code run.
+func claudeShell(body string) []string {
+	var out []string
+	for _, m := range shellFence.FindAllStringSubmatch(body, 64) {
+		if s := strings.TrimSpace(m[1]); s != "" {
+			out = append(out, clip(s))
+		}
+	}
+	for _, m := range shellInline.FindAllStringSubmatch(shellFence.ReplaceAllString(body, ""), 64) {
+		out = append(out, clip(m[1]))
+	}
+	return out
+}
+
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
+
+func listShort(xs []string, n int) string {
+	q := make([]string, 0, n)
+	for i, x := range xs {
+		if i == n {
+			return strings.Join(q, ", ") + fmt.Sprintf(" and %d more", len(xs)-n)
+		}
+		q = append(q, "`"+x+"`")
+	}
+	return strings.Join(q, ", ")
+}
+
+// reader serves the skill's bytes to trust, opening the root per call (a collection can
+// hold hundreds of skills).
+type reader struct {
+	dir    string
+	limits fsguard.Limits
+}
+
+func (r *reader) ReadFile(rel string) ([]byte, error) {
+	root, err := fsguard.Open(r.dir, r.limits)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadFile(rel, 0)
+}

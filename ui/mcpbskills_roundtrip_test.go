@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"vouch/model"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// The console round trip for an MCP Bundle server and a standalone skill's script:
+// approve with a and y, edit a file, R shows changed, approve again, revoke with x and y.
+func TestConsoleRoundTripMCPBAndSkill(t *testing.T) {
+	for _, tc := range []struct {
+		example, ref, edit, dialog string
+	}{
+		{"../examples/mcpb/notes-server", "notes-server#mcp-server:notes-server", "server/search.js", "server/search.js"},
+		{"../examples/skills/roll-dice", "roll-dice#skill:roll-dice", "scripts/roll.sh", "scripts/roll.sh"},
+	} {
+		t.Run(filepath.Base(tc.example), func(t *testing.T) {
+			src := filepath.Join(t.TempDir(), filepath.Base(tc.example))
+			if out, err := exec.Command("cp", "-r", tc.example, src).CombinedOutput(); err != nil {
+				t.Fatalf("copy example: %v %s", err, out)
+			}
+			m := New(Options{Sources: []string{src}, Home: t.TempDir()})
+			m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+			run(t, m, m.loadCmd())
+			if m.loadErr != nil {
+				t.Fatal(m.loadErr)
+			}
+			selectRef(t, m, tc.ref)
+			press(t, m, "a")
+			if m.dialog == nil || !strings.Contains(screen(m), "Approve "+tc.ref) {
+				t.Fatalf("a did not open the confirmation:\n%s", screen(m))
+			}
+			listed := false
+			for _, f := range m.dialog.grant.Files {
+				listed = listed || f.Path == tc.dialog
+			}
+			if !listed {
+				t.Fatalf("the confirmation does not grant %s: %+v", tc.dialog, m.dialog.grant.Files)
+			}
+			press(t, m, "y")
+			if got := ledgerAuth(t, m, tc.ref); got != model.Approved {
+				t.Fatalf("after a, y: %s", got)
+			}
+			f, err := os.OpenFile(filepath.Join(src, tc.edit), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("# edited after approval\n")
+			f.Close()
+			press(t, m, "R")
+			if got := authIn(t, m, tc.ref); got != model.Changed {
+				t.Fatalf("after an edit and R: %s", got)
+			}
+			selectRef(t, m, tc.ref)
+			press(t, m, "a", "y")
+			if got := authIn(t, m, tc.ref); got != model.Approved {
+				t.Fatalf("after re-approval: %s", got)
+			}
+			press(t, m, "x", "y")
+			if got := ledgerAuth(t, m, tc.ref); got != model.Revoked {
+				t.Fatalf("after x, y: %s", got)
+			}
+		})
+	}
+}
