@@ -69,9 +69,9 @@ func childWriter() int {
 		note := fmt.Sprintf("%s-%d", id, i)
 		o := DecideOptions{Note: note, ReviewerKind: ReviewerAutomation}
 		if i%3 == 2 {
-			_, err = tr.Revoke(p, c, o)
+			_, err = tr.Revoke(p, c, DigestOf(c), o)
 		} else {
-			_, err = tr.Approve(p, c, o)
+			_, err = tr.Approve(p, c, DigestOf(c), o)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -196,7 +196,7 @@ func TestKillDuringApprovals(t *testing.T) {
 	// The ledger is still writable after all the kills (no stuck lock).
 	tr := openT(t, home)
 	p := manyTools("after", 1)
-	if _, err := tr.Approve(p, p.Components[0], DecideOptions{}); err != nil {
+	if _, err := tr.Approve(p, p.Components[0], DigestOf(p.Components[0]), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if stale, _ := filepath.Glob(filepath.Join(home, ".ledger.toml.*.tmp")); len(stale) > 0 {
@@ -270,7 +270,7 @@ func childFilesystem() int {
 		return fail("open: %v", err)
 	}
 	p := manyTools("fs", 2)
-	if _, err := tr.Approve(p, p.Components[0], DecideOptions{}); err != nil {
+	if _, err := tr.Approve(p, p.Components[0], DigestOf(p.Components[0]), DecideOptions{}); err != nil {
 		return fail("first approval: %v", err)
 	}
 	want := "read-only file system"
@@ -297,9 +297,9 @@ func childFilesystem() int {
 	for _, act := range []string{"approve", "revoke"} {
 		var err error
 		if act == "approve" {
-			_, err = tr.Approve(p, p.Components[1], DecideOptions{})
+			_, err = tr.Approve(p, p.Components[1], DigestOf(p.Components[1]), DecideOptions{})
 		} else {
-			_, err = tr.Revoke(p, p.Components[0], DecideOptions{})
+			_, err = tr.Revoke(p, p.Components[0], DigestOf(p.Components[0]), DecideOptions{})
 		}
 		if err == nil || !strings.Contains(err.Error(), want) {
 			return fail("%s on a %s home: error %v, want %q", act, mode, err, want)
@@ -373,7 +373,7 @@ func TestUnwritableHome(t *testing.T) {
 	if os.Geteuid() != 0 {
 		ro := t.TempDir()
 		tr := openT(t, ro)
-		if _, err := tr.Approve(p, p.Components[0], DecideOptions{}); err != nil {
+		if _, err := tr.Approve(p, p.Components[0], DigestOf(p.Components[0]), DecideOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		before := snapshot(t, ro)
@@ -389,7 +389,7 @@ func TestUnwritableHome(t *testing.T) {
 			}
 			return nil
 		})
-		if _, err := tr.Revoke(p, p.Components[0], DecideOptions{}); err == nil {
+		if _, err := tr.Revoke(p, p.Components[0], DigestOf(p.Components[0]), DecideOptions{}); err == nil {
 			t.Fatal("revoke in a read-only home succeeded")
 		}
 		if fmt.Sprint(snapshot(t, ro)) != fmt.Sprint(before) {

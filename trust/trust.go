@@ -35,8 +35,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/BurntSushi/toml"
-
 	"vouch/model"
 )
 
@@ -66,8 +64,32 @@ type Decision struct {
 	At           time.Time `toml:"at" json:"at"`
 	Note         string    `toml:"note,omitempty" json:"note,omitempty"`
 	Target       string    `toml:"target,omitempty" json:"target,omitempty"` // instruction activations
+	// Scope is "digest" on a revoke that withdraws only Digest; a revoke without it
+	// withdraws every digest of the component (see fold.go for team ledgers).
+	Scope string `toml:"scope,omitempty" json:"scope,omitempty"`
+	// Files are the closure files an approval granted, with their digests, so a teammate
+	// whose store lacks the bytes can still be told which files changed. Decisions written
+	// before this field existed have none.
+	Files []FileDigest `toml:"files,omitempty" json:"files,omitempty"`
 	// Ledger is where the decision was read from ("personal" or "team:<path>"); not stored.
 	Ledger string `toml:"-" json:"ledger"`
+}
+
+// FileDigest is one approved file as a decision records it.
+type FileDigest struct {
+	Path   string `toml:"path" json:"path"`
+	SHA256 string `toml:"sha256" json:"sha256"`
+	Size   int64  `toml:"size" json:"size"`
+	Exec   bool   `toml:"exec,omitempty" json:"exec,omitempty"`
+}
+
+// DigestOf is comp's contract digest, "" when it has none: what a caller that shows a
+// component passes to Approve or Revoke.
+func DigestOf(comp *model.Component) string {
+	if comp == nil || comp.Contract == nil {
+		return ""
+	}
+	return comp.Contract.MustDigest()
 }
 
 // Status is the third answer for one component, with what explains it.
@@ -96,6 +118,7 @@ type Options struct {
 type Trust struct {
 	opts  Options
 	store store
+	pins  pinMemo
 }
 
 // ErrDamagedLedger is wrapped by errors about a ledger that does not parse.
@@ -165,11 +188,13 @@ func Open(opts Options) (*Trust, error) {
 		opts.TeamLedger = abs
 	}
 	t := &Trust{opts: opts, store: store{root: filepath.Join(opts.Home, "store")}}
-	if _, _, err := readLedger(t.PersonalLedger(), "personal"); err != nil {
+	// A damaged ledger is refused here, before anything is rated against it; the fold is
+	// cached, so this costs a stat and a tail read when the ledger has not changed.
+	if _, err := t.personalState(); err != nil {
 		return nil, err
 	}
 	if opts.TeamLedger != "" {
-		if _, _, err := readLedger(opts.TeamLedger, "team:"+opts.TeamLedger); err != nil {
+		if _, err := t.teamState(opts.TeamLedger); err != nil {
 			return nil, err
 		}
 	}
@@ -214,66 +239,6 @@ func (t *Trust) UntrustedTeamLedger(pkg *model.Package) string {
 	return ""
 }
 
-// trustedLedgersFile lists the team ledgers this home honours when found by discovery.
-func (t *Trust) trustedLedgersFile() string {
-	return filepath.Join(t.opts.Home, "trusted-ledgers.toml")
-}
-
-type trustedLedgers struct {
-	SchemaVersion int      `toml:"schema_version"`
-	Ledgers       []string `toml:"ledgers"`
-}
-
-func (t *Trust) readTrustedLedgers() trustedLedgers {
-	var tl trustedLedgers
-	data, err := os.ReadFile(t.trustedLedgersFile())
-	if err != nil || len(data) > 1<<20 {
-		return tl
-	}
-	if _, err := toml.Decode(string(data), &tl); err != nil {
-		return trustedLedgers{}
-	}
-	return tl
-}
-
-// IsTrustedTeamLedger reports whether path was trusted with TrustTeamLedger.
-func (t *Trust) IsTrustedTeamLedger(path string) bool {
-	real := canonicalPath(path)
-	for _, p := range t.readTrustedLedgers().Ledgers {
-		if p == real {
-			return true
-		}
-	}
-	return false
-}
-
-// TrustTeamLedger records that decisions in the team ledger at path count for this home.
-func (t *Trust) TrustTeamLedger(path string) (string, error) {
-	real := canonicalPath(path)
-	st, err := os.Stat(real)
-	if err != nil || !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a ledger file", path)
-	}
-	if _, _, err := readLedger(real, "team:"+real); err != nil {
-		return "", err
-	}
-	if t.IsTrustedTeamLedger(real) {
-		return real, nil
-	}
-	tl := t.readTrustedLedgers()
-	tl.SchemaVersion = 1
-	tl.Ledgers = append(tl.Ledgers, real)
-	var b strings.Builder
-	b.WriteString("# Team ledgers whose decisions this vouch home honours when found next to a package.\n")
-	if err := toml.NewEncoder(&b).Encode(tl); err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(t.opts.Home, 0o700); err != nil {
-		return "", err
-	}
-	return real, writeAtomic(t.trustedLedgersFile(), []byte(b.String()), 0o600)
-}
-
 func canonicalPath(p string) string {
 	abs, err := filepath.Abs(p)
 	if err != nil {
@@ -309,86 +274,68 @@ func findTeamLedger(start string) string {
 	}
 }
 
-type key struct{ pkg, comp string }
-
-// view is the decisions in force for one package's ledgers.
-type view struct {
-	latest       map[key]Decision
-	lastApproved map[key]Decision
+// personalState is the personal ledger, folded.
+func (t *Trust) personalState() (*ledgerState, error) {
+	return t.loadState(t.PersonalLedger(), "personal", false, pinAll, true)
 }
 
-// view reads the team ledger for pkg and the personal ledger; personal wins per key.
-func (t *Trust) view(pkg *model.Package) (*view, error) {
-	return t.viewFrom(pkg, func(path, origin string) (*ledger, error) {
-		l, _, err := readLedger(path, origin)
-		return l, err
-	})
-}
-
-// viewFrom is view with the ledgers read through read, so that rating many packages
-// (EvaluateAll) reads and parses each ledger file once.
-func (t *Trust) viewFrom(pkg *model.Package, read func(path, origin string) (*ledger, error)) (*view, error) {
-	v := &view{latest: map[key]Decision{}, lastApproved: map[key]Decision{}}
-	var ledgers []*ledger
-	if tp := t.TeamLedgerFor(pkg); tp != "" {
-		l, err := read(tp, "team:"+tp)
-		if err != nil {
-			return nil, err
-		}
-		ledgers = append(ledgers, l)
+// teamState is a team ledger, folded under the trust pinned to it (all of it when it was
+// named with --ledger).
+func (t *Trust) teamState(path string) (*ledgerState, error) {
+	pin := pinAll
+	if path != t.opts.TeamLedger {
+		pin, _ = t.pinFor(path)
 	}
-	l, err := read(t.PersonalLedger(), "personal")
+	return t.loadState(path, "team:"+path, true, pin, true)
+}
+
+// states reads ledgers once per path for one command.
+type states map[string]*ledgerState
+
+func (t *Trust) stateOf(cache states, path string, team bool) (*ledgerState, error) {
+	if s, ok := cache[path]; ok {
+		return s, nil
+	}
+	var s *ledgerState
+	var err error
+	if team {
+		s, err = t.teamState(path)
+	} else {
+		s, err = t.personalState()
+	}
 	if err != nil {
 		return nil, err
 	}
-	ledgers = append(ledgers, l)
-	for _, l := range ledgers { // team first, so personal overwrites
-		latest := map[key]Decision{}
-		approved := map[key]Decision{}
-		// An instruction can be active at several targets; removing it from one must not
-		// show it revoked while another still holds it.
-		activeAt := map[key]map[string]Decision{}
-		for _, d := range l.decisions {
-			k := key{d.Package, d.Component}
-			if d.Action == ActionApprove {
-				approved[k] = d
-			}
-			switch {
-			case d.Target != "" && d.Action == ActionApprove:
-				if activeAt[k] == nil {
-					activeAt[k] = map[string]Decision{}
-				}
-				activeAt[k][d.Target] = d
-			case d.Target != "" && d.Action == ActionRevoke:
-				delete(activeAt[k], d.Target)
-				if still, ok := newestDecision(activeAt[k]); ok {
-					latest[k] = still
-					continue
-				}
-			case d.Action == ActionRevoke:
-				delete(activeAt, k) // a revocation without a target withdraws every activation
-			}
-			latest[k] = d
-		}
-		for k, d := range latest {
-			v.latest[k] = d
-		}
-		for k, d := range approved {
-			v.lastApproved[k] = d
-		}
-	}
-	return v, nil
+	cache[path] = s
+	return s, nil
 }
 
-func newestDecision(m map[string]Decision) (Decision, bool) {
-	var best Decision
-	found := false
-	for _, d := range m {
-		if !found || d.At.After(best.At) || (d.At.Equal(best.At) && d.Target < best.Target) {
-			best, found = d, true
+// view reads the team ledger for pkg and the personal ledger.
+func (t *Trust) view(pkg *model.Package) (*view, error) {
+	return t.viewFrom(pkg, states{})
+}
+
+// viewFrom is view with the ledgers read through cache, so that rating many packages
+// (EvaluateAll) reads each ledger file once.
+func (t *Trust) viewFrom(pkg *model.Package, cache states) (*view, error) {
+	v := &view{}
+	if tp := t.TeamLedgerFor(pkg); tp != "" {
+		s, err := t.stateOf(cache, tp, true)
+		if err != nil {
+			return nil, err
+		}
+		if v.team, err = s.pkg(pkg.Name); err != nil {
+			return nil, err
 		}
 	}
-	return best, found
+	s, err := t.stateOf(cache, t.PersonalLedger(), false)
+	if err != nil {
+		return nil, err
+	}
+	if v.personal, err = s.pkg(pkg.Name); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // Evaluate returns the status of every component of pkg, by ref. When a ledger cannot be
@@ -407,31 +354,25 @@ func (t *Trust) Statuses(pkg *model.Package) (map[string]Status, error) {
 // EvaluateAll is Evaluate for many packages at once: each ledger file is read and folded
 // once for all the packages that share it, not once per package.
 func (t *Trust) EvaluateAll(pkgs []*model.Package) map[*model.Package]map[string]Status {
-	type read struct {
-		l   *ledger
-		err error
-	}
-	files := map[string]read{}
-	reader := func(path, origin string) (*ledger, error) {
-		r, ok := files[path]
-		if !ok {
-			r.l, _, r.err = readLedger(path, origin)
-			files[path] = r
-		}
-		return r.l, r.err
-	}
+	m, _ := t.evaluateAll(pkgs)
+	return m
+}
+
+// evaluateAll is EvaluateAll with the error that blocked each package, if any.
+func (t *Trust) evaluateAll(pkgs []*model.Package) (map[*model.Package]map[string]Status, map[*model.Package]error) {
+	cache := states{}
 	type folded struct {
 		v   *view
 		err error
 	}
-	views := map[string]folded{} // by team ledger: the personal ledger is the same for all
+	views := map[string]folded{} // by team ledger and package name
 	byPkg := make([]folded, len(pkgs))
 	for i, p := range pkgs {
-		team := t.TeamLedgerFor(p)
-		f, ok := views[team]
+		k := t.TeamLedgerFor(p) + "\x00" + p.Name
+		f, ok := views[k]
 		if !ok {
-			f.v, f.err = t.viewFrom(p, reader)
-			views[team] = f
+			f.v, f.err = t.viewFrom(p, cache)
+			views[k] = f
 		}
 		byPkg[i] = f
 	}
@@ -455,10 +396,14 @@ func (t *Trust) EvaluateAll(pkgs []*model.Package) map[*model.Package]map[string
 	close(next)
 	wg.Wait()
 	out := make(map[*model.Package]map[string]Status, len(pkgs))
+	errs := map[*model.Package]error{}
 	for i, p := range pkgs {
 		out[p] = results[i]
+		if byPkg[i].err != nil {
+			errs[p] = byPkg[i].err
+		}
 	}
-	return out
+	return out, errs
 }
 
 // statusesFrom rates pkg against v, or blocks every component when the ledgers behind v
@@ -525,27 +470,36 @@ func (t *Trust) ownStatus(pkg *model.Package, c *model.Component, v *view) Statu
 	if c.Contract != nil {
 		st.Digest, digestErr = c.Contract.Digest()
 	}
-	if d, ok := v.latest[key{pkg.Name, st.Ref}]; ok {
-		st.Decision = &d
-	}
+	j := v.judge(st.Ref, st.Digest)
 	reason := blockReason(pkg, c)
 	if reason == "" && digestErr != nil {
 		reason = "Its contract cannot be serialized (" + digestErr.Error() + "); report this to the vouch maintainers."
 	}
 	switch {
+	case j.inForce != nil:
+		st.Decision = j.inForce
+	case j.baseline != nil:
+		st.Decision = j.baseline
+	default:
+		st.Decision = j.latest
+	}
+	switch {
 	case reason != "":
 		st.Authorization = model.Blocked
 		st.Reason = reason
-	case st.Decision == nil:
-		st.Authorization = model.Unreviewed
-	case st.Decision.Action == ActionRevoke:
-		st.Authorization = model.Revoked
-	case st.Decision.Digest == st.Digest:
+	case j.inForce != nil && j.inForce.Action == ActionApprove:
 		st.Authorization = model.Approved
-	default:
+	case j.inForce != nil:
+		st.Authorization = model.Revoked
+	case j.baseline != nil:
 		st.Authorization = model.Changed
-		st.Changes = t.changeSummary(c, st.Decision.Digest)
+		st.Changes = t.changeSummary(c, *j.baseline)
 		st.Reason = "It changed since it was approved: " + strings.Join(st.Changes, ", ") + "."
+	case j.latest != nil:
+		// Decisions exist, but every approval was withdrawn.
+		st.Authorization = model.Revoked
+	default:
+		st.Authorization = model.Unreviewed
 	}
 	return st
 }
@@ -614,6 +568,18 @@ type storedContract struct {
 	Kind    string                     `json:"kind"`
 	Fields  map[string]json.RawMessage `json:"fields"`
 	Files   []model.File               `json:"files"`
+	// filesOnly: rebuilt from a decision's file list, the fields are unknown.
+	filesOnly bool
+}
+
+// contractFromDecision is what an approval records of its contract when the store does
+// not hold it: the files and their digests, no fields (Fields stays nil to say so).
+func contractFromDecision(d Decision, kind model.Kind) *storedContract {
+	sc := &storedContract{Version: model.ContractVersion, Kind: string(kind), filesOnly: true}
+	for _, f := range d.Files {
+		sc.Files = append(sc.Files, model.File{Path: f.Path, SHA256: f.SHA256, Size: f.Size, Exec: f.Exec})
+	}
+	return sc
 }
 
 // loadContract reads the approved canonical contract from the store.
@@ -700,18 +666,26 @@ func compareContracts(old *storedContract, cur *model.Contract) ([]FieldDiff, []
 }
 
 // changeSummary is the short list of what changed, for status reports.
-func (t *Trust) changeSummary(c *model.Component, approved string) []string {
+func (t *Trust) changeSummary(c *model.Component, approved Decision) []string {
 	if c.Contract == nil {
 		return []string{"the contract was removed"}
 	}
-	old, err := t.loadContract(approved)
+	old, err := t.loadContract(approved.Digest)
 	if err != nil {
 		if errors.Is(err, ErrTamperedStore) {
 			return []string{"contract changed (the approved copy in the store was tampered with)"}
 		}
-		return []string{"contract changed (the approved contract is not in the store)"}
+		if len(approved.Files) == 0 {
+			return []string{"contract changed (the approved contract is not in the store)"}
+		}
+		// A teammate's approval: the decision names its files, so changed files can be
+		// named even without the bytes.
+		old = contractFromDecision(approved, c.Kind)
 	}
 	fields, files := compareContracts(old, c.Contract)
+	if old.filesOnly {
+		fields = nil
+	}
 	var out []string
 	for _, f := range fields {
 		switch {
@@ -745,6 +719,8 @@ type DecideOptions struct {
 	// Team records the decision in the team ledger (Options.TeamLedger, else the one found
 	// near the package) instead of the personal ledger.
 	Team bool
+	// OnlyDigest limits a revoke to this one digest; "" revokes every digest of the component.
+	OnlyDigest string
 }
 
 // Grant describes exactly what an approval grants or a revocation withdraws, for the
@@ -767,6 +743,30 @@ type Grant struct {
 
 // Explain returns what approving (or revoking) comp would grant (or withdraw).
 func (t *Trust) Explain(pkg *model.Package, comp *model.Component, action Action) Grant {
+	statuses, err := t.Statuses(pkg)
+	return t.explain(pkg, comp, action, statuses, err)
+}
+
+// ExplainAll is Explain for many components, rating each package once: what a command
+// deciding many refs shows before it asks.
+func (t *Trust) ExplainAll(reqs []Request, action Action) []Grant {
+	var pkgs []*model.Package
+	seen := map[*model.Package]bool{}
+	for _, r := range reqs {
+		if !seen[r.Pkg] {
+			seen[r.Pkg] = true
+			pkgs = append(pkgs, r.Pkg)
+		}
+	}
+	rated, errs := t.evaluateAll(pkgs)
+	out := make([]Grant, len(reqs))
+	for i, r := range reqs {
+		out[i] = t.explain(r.Pkg, r.Comp, action, rated[r.Pkg], errs[r.Pkg])
+	}
+	return out
+}
+
+func (t *Trust) explain(pkg *model.Package, comp *model.Component, action Action, statuses map[string]Status, err error) Grant {
 	ref := pkg.Ref(comp)
 	g := Grant{Ref: ref, Kind: comp.Kind, Summary: comp.Summary}
 	if comp.Contract != nil {
@@ -774,7 +774,6 @@ func (t *Trust) Explain(pkg *model.Package, comp *model.Component, action Action
 		g.Fields = comp.Contract.Fields
 		g.Files = comp.Contract.Files
 	}
-	statuses, err := t.Statuses(pkg)
 	g.Status = statuses[ref]
 	switch action {
 	case ActionApprove:
@@ -874,102 +873,6 @@ func (t *Trust) newDecision(pkg *model.Package, ref string, a Action, digest str
 		Reviewer: t.opts.Reviewer, ReviewerKind: kind, At: t.opts.Now().UTC().Truncate(time.Second),
 		Note: o.Note, Target: o.Target,
 	}, nil
-}
-
-// Approve records an approval of comp at its current digest and stores its bytes.
-func (t *Trust) Approve(pkg *model.Package, comp *model.Component, o DecideOptions) (Decision, error) {
-	ref := pkg.Ref(comp)
-	if r := blockReason(pkg, comp); r != "" {
-		return Decision{}, fmt.Errorf("%s cannot be approved: %s", ref, lowerFirst(r))
-	}
-	canon, err := comp.Contract.Canonical()
-	if err != nil {
-		return Decision{}, fmt.Errorf("%s cannot be approved: its contract cannot be serialized: %w", ref, err)
-	}
-	sum := sha256.Sum256(canon)
-	digest := "sha256:" + hex.EncodeToString(sum[:])
-	blobs, err := readClosure(pkg, comp.Contract)
-	if err != nil {
-		return Decision{}, fmt.Errorf("%s cannot be approved: %w", ref, err)
-	}
-	path, d, unlock, err := t.begin(pkg, ref, ActionApprove, digest, o)
-	if err != nil {
-		return Decision{}, err
-	}
-	defer unlock()
-	// Dependencies and Previous are read under the lock so they see every decision.
-	v, err := t.view(pkg)
-	if err != nil {
-		return Decision{}, err
-	}
-	statuses := t.evaluate(pkg, v)
-	for _, dep := range comp.DependsOn {
-		ds, ok := statuses[dep]
-		if !ok {
-			return Decision{}, fmt.Errorf("%s cannot be approved: it needs %s, which is not in the package", ref, dep)
-		}
-		if ds.Authorization != model.Approved {
-			return Decision{}, fmt.Errorf("%s cannot be approved: it needs %s approved at its current digest, and it is %s; approve the tool first", ref, dep, ds.Authorization)
-		}
-	}
-	if prev, ok := v.lastApproved[key{pkg.Name, ref}]; ok && prev.Digest != digest {
-		d.Previous = prev.Digest
-	}
-	// The store first: an acknowledged approval always has its bytes to diff against.
-	if _, err := t.store.put(canon); err != nil {
-		return Decision{}, fmt.Errorf("cannot store the approved contract: %w", err)
-	}
-	for _, b := range blobs {
-		if _, err := t.store.put(b); err != nil {
-			return Decision{}, fmt.Errorf("cannot store the approved files: %w", err)
-		}
-	}
-	if err := appendToLedger(path, d); err != nil {
-		return Decision{}, err
-	}
-	d.Ledger = t.origin(path)
-	return d, nil
-}
-
-// Revoke records a revocation of comp.
-func (t *Trust) Revoke(pkg *model.Package, comp *model.Component, o DecideOptions) (Decision, error) {
-	ref := pkg.Ref(comp)
-	digest := ""
-	if comp.Contract != nil {
-		digest = comp.Contract.MustDigest()
-	}
-	path, d, unlock, err := t.begin(pkg, ref, ActionRevoke, digest, o)
-	if err != nil {
-		return Decision{}, err
-	}
-	defer unlock()
-	if err := appendToLedger(path, d); err != nil {
-		return Decision{}, err
-	}
-	d.Ledger = t.origin(path)
-	return d, nil
-}
-
-// begin prepares a decision for the ledger it goes to and takes the home's lock; the
-// caller records it (or not) and then calls unlock.
-func (t *Trust) begin(pkg *model.Package, ref string, action Action, digest string, o DecideOptions) (path string, d Decision, unlock func(), err error) {
-	if path, err = t.target(pkg, o); err != nil {
-		return "", Decision{}, nil, err
-	}
-	if d, err = t.newDecision(pkg, ref, action, digest, o); err != nil {
-		return "", Decision{}, nil, err
-	}
-	if unlock, err = lockHome(t.opts.Home); err != nil {
-		return "", Decision{}, nil, err
-	}
-	return path, d, unlock, nil
-}
-
-func (t *Trust) origin(path string) string {
-	if path == t.PersonalLedger() {
-		return "personal"
-	}
-	return "team:" + path
 }
 
 // Check is the dispatch-time gate. The caller loads pkg from disk just before; Check

@@ -1,0 +1,233 @@
+package trust
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// The folded state of a ledger is cached in the home so that `check` does not parse a
+// large ledger on every call. One cache file per ledger path:
+//
+//	<hex sha256 of the header JSON> SP <header JSON> LF <shard 0> <shard 1> ...
+//
+// The header names the ledger's identity when it was folded (size, mtime, ctime, inode,
+// device, and the SHA-256 of its last 64 KiB), the trust pin it was folded under and,
+// per shard, its offset, length and SHA-256. Components are sharded by package name, so a
+// check reads the header and one shard, whatever the ledger's size. Anything that does
+// not match (identity, pin, a checksum, a decode) discards the cache: the ledger is
+// parsed again and the cache rewritten atomically. A cache is never a source of truth.
+
+const (
+	cacheVersion   = 1
+	cacheShards    = 256
+	cacheTailBytes = 64 << 10
+	maxCacheHeader = 1 << 20
+	maxCacheBytes  = 256 << 20
+)
+
+// fileID is what changes when a ledger file changes.
+type fileID struct {
+	Size  int64  `json:"size"`
+	Mtime int64  `json:"mtime_ns"`
+	Ctime int64  `json:"ctime_ns"`
+	Ino   uint64 `json:"ino"`
+	Dev   uint64 `json:"dev"`
+	Tail  string `json:"tail_sha256"`
+}
+
+type shardRef struct {
+	Off    int64  `json:"o"`
+	Len    int64  `json:"l"`
+	SHA256 string `json:"h"`
+}
+
+type cacheHeader struct {
+	Version   int        `json:"v"`
+	Path      string     `json:"path"`
+	ID        fileID     `json:"id"`
+	Pin       ledgerPin  `json:"pin"`
+	Team      bool       `json:"team"`
+	Count     int        `json:"count"`
+	Total     int        `json:"total"`
+	Rewritten bool       `json:"rewritten"`
+	Shards    []shardRef `json:"shards"`
+}
+
+func shardOf(pkg string) int {
+	h := fnv.New32a()
+	h.Write([]byte(pkg))
+	return int(h.Sum32() % cacheShards)
+}
+
+func (t *Trust) cachePath(ledger string) string {
+	sum := sha256.Sum256([]byte(ledger))
+	return filepath.Join(t.opts.Home, "cache", "ledger-"+hex.EncodeToString(sum[:16])+".fold")
+}
+
+// identify stats an open ledger and digests its tail.
+func identify(f *os.File, st os.FileInfo) (fileID, error) {
+	id := fileID{Size: st.Size(), Mtime: st.ModTime().UnixNano()}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		id.Ino, id.Dev = sys.Ino, uint64(sys.Dev)
+		id.Ctime = sys.Ctim.Sec*1e9 + sys.Ctim.Nsec
+	}
+	n := min(st.Size(), cacheTailBytes)
+	buf := make([]byte, n)
+	if _, err := f.ReadAt(buf, st.Size()-n); err != nil && !errors.Is(err, io.EOF) {
+		return id, err
+	}
+	h := sha256.Sum256(buf)
+	id.Tail = hex.EncodeToString(h[:])
+	return id, nil
+}
+
+func tailOf(data []byte) string {
+	n := min(len(data), cacheTailBytes)
+	h := sha256.Sum256(data[len(data)-n:])
+	return hex.EncodeToString(h[:])
+}
+
+// cachedLedger is a valid cache file, its shards read on demand.
+type cachedLedger struct {
+	path   string
+	hdr    cacheHeader
+	body   int64 // offset of shard 0
+	loaded map[int]map[string]map[string]*compFold
+}
+
+// openCache returns the cache for ledger if it matches id and pin, else nil.
+func (t *Trust) openCache(ledger string, id fileID, pin ledgerPin, team bool) *cachedLedger {
+	p := t.cachePath(ledger)
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	buf := make([]byte, 0, 64<<10)
+	chunk := make([]byte, 32<<10)
+	nl := -1
+	for nl < 0 && len(buf) < maxCacheHeader {
+		n, err := f.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		nl = bytes.IndexByte(buf, '\n')
+		if err != nil {
+			break
+		}
+	}
+	if nl < 0 {
+		return nil
+	}
+	line := buf[:nl]
+	sum, js, ok := bytes.Cut(line, []byte(" "))
+	if !ok {
+		return nil
+	}
+	h := sha256.Sum256(js)
+	if hex.EncodeToString(h[:]) != string(sum) {
+		return nil
+	}
+	var hdr cacheHeader
+	if json.Unmarshal(js, &hdr) != nil || hdr.Version != cacheVersion || hdr.Path != ledger ||
+		hdr.ID != id || hdr.Pin != pin || hdr.Team != team || len(hdr.Shards) != cacheShards {
+		return nil
+	}
+	return &cachedLedger{path: p, hdr: hdr, body: int64(nl) + 1, loaded: map[int]map[string]map[string]*compFold{}}
+}
+
+// shard returns one shard's packages; ok is false when the cache turned out damaged.
+func (c *cachedLedger) shard(i int) (map[string]map[string]*compFold, bool) {
+	if m, ok := c.loaded[i]; ok {
+		return m, true
+	}
+	ref := c.hdr.Shards[i]
+	m := map[string]map[string]*compFold{}
+	if ref.Len > 0 {
+		if ref.Len > maxCacheBytes || ref.Off < 0 {
+			return nil, false
+		}
+		f, err := os.Open(c.path)
+		if err != nil {
+			return nil, false
+		}
+		defer f.Close()
+		buf := make([]byte, ref.Len)
+		if _, err := f.ReadAt(buf, c.body+ref.Off); err != nil {
+			return nil, false
+		}
+		h := sha256.Sum256(buf)
+		if hex.EncodeToString(h[:]) != ref.SHA256 {
+			return nil, false
+		}
+		if json.Unmarshal(buf, &m) != nil {
+			return nil, false
+		}
+	}
+	c.loaded[i] = m
+	return m, true
+}
+
+// full decodes every shard into one fold.
+func (c *cachedLedger) full() (*fold, bool) {
+	f := newFold(c.hdr.Team)
+	f.Count = c.hdr.Count
+	for i := 0; i < cacheShards; i++ {
+		m, ok := c.shard(i)
+		if !ok {
+			return nil, false
+		}
+		for pkg, comps := range m {
+			f.Comps[pkg] = comps
+		}
+	}
+	return f, true
+}
+
+// writeCache stores f as the folded state of ledger at id. Best effort: a home that
+// cannot take it only costs the next call a parse.
+func (t *Trust) writeCache(ledger string, id fileID, pin ledgerPin, total int, rewritten bool, f *fold) {
+	shards := make([]map[string]map[string]*compFold, cacheShards)
+	for pkg, comps := range f.Comps {
+		i := shardOf(pkg)
+		if shards[i] == nil {
+			shards[i] = map[string]map[string]*compFold{}
+		}
+		shards[i][pkg] = comps
+	}
+	hdr := cacheHeader{Version: cacheVersion, Path: ledger, ID: id, Pin: pin, Team: f.Team, Count: f.Count,
+		Total: total, Rewritten: rewritten, Shards: make([]shardRef, cacheShards)}
+	var body bytes.Buffer
+	for i, m := range shards {
+		if m == nil {
+			continue
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			return
+		}
+		h := sha256.Sum256(b)
+		hdr.Shards[i] = shardRef{Off: int64(body.Len()), Len: int64(len(b)), SHA256: hex.EncodeToString(h[:])}
+		body.Write(b)
+	}
+	js, err := json.Marshal(hdr)
+	if err != nil {
+		return
+	}
+	h := sha256.Sum256(js)
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "%s %s\n", hex.EncodeToString(h[:]), js)
+	out.Write(body.Bytes())
+	p := t.cachePath(ledger)
+	if os.MkdirAll(filepath.Dir(p), 0o700) != nil {
+		return
+	}
+	_ = writeAtomic(p, out.Bytes(), 0o600)
+}
