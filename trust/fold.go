@@ -32,8 +32,8 @@ type rec struct {
 type compFold struct {
 	// Digests holds the decision in force for each digest the ledger has decided.
 	Digests map[string]rec `json:"digests,omitempty"`
-	// All is the latest unscoped revoke of a personal ledger: every digest not in Digests
-	// is revoked by it.
+	// All is the latest unscoped revoke of a personal ledger when no approval followed it:
+	// every digest not in Digests is revoked by it.
 	All *rec `json:"all,omitempty"`
 	// Latest is the last decision in file order, for display.
 	Latest rec `json:"latest"`
@@ -43,8 +43,8 @@ type compFold struct {
 
 // fold is a whole ledger folded: package → component ref → state.
 type fold struct {
-	Team  bool                             `json:"team"`
-	Count int                              `json:"count"`
+	Team  bool                            `json:"team"`
+	Count int                             `json:"count"`
 	Comps map[string]map[string]*compFold `json:"comps"`
 }
 
@@ -91,6 +91,7 @@ func (f *fold) apply(d Decision) {
 			return // a revoke of a digest wins in a team ledger
 		}
 		c.Digests[d.Digest] = r
+		c.All = nil
 	case d.Target != "":
 		// Removing an instruction from one target while another still holds it must not
 		// show it revoked.
@@ -136,9 +137,14 @@ func (f *fold) revokeAll(c *compFold, r rec) {
 		}
 		return
 	}
-	// Personal: everything decided so far is revoked; All answers for it, so the
-	// per-digest entries are dropped and the fold stays as small as the live state.
-	c.Digests = map[string]rec{}
+	// Personal: every digest decided so far is revoked, and All answers for digests never
+	// decided (a team approval of one included) until a later approval reopens the component.
+	for dg := range c.Digests {
+		c.Digests[dg] = r
+	}
+	if r.D.Digest != "" {
+		c.Digests[r.D.Digest] = r
+	}
 	c.All = &r
 }
 
