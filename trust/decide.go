@@ -409,7 +409,7 @@ func (t *Trust) appendLocked(f *pendingFile) error {
 		entries.WriteByte('\n')
 		entries.Write(e)
 	}
-	back, err := parseLedger(f.path, append([]byte("schema_version = 1\n"), entries.Bytes()...))
+	back, err := decodeLedger(f.path, append([]byte("schema_version = 1\n"), entries.Bytes()...))
 	if err != nil || len(back) != len(f.out) {
 		return fmt.Errorf("internal error: the new decisions would not read back (%v); nothing was written", err)
 	}

@@ -49,8 +49,8 @@ func (s *ledgerState) pkg(name string) (map[string]*compFold, error) {
 	if s.cache == nil {
 		return nil, nil
 	}
-	if m, ok := s.cache.shard(shardOf(name)); ok {
-		return m[name], nil
+	if m, ok := s.cache.pkg(name); ok {
+		return m, nil
 	}
 	if err := s.reparse(); err != nil {
 		return nil, err
@@ -114,9 +114,17 @@ func (t *Trust) loadState(path, origin string, team bool, pin ledgerPin, useCach
 	}
 	s.id = id
 	if useCache {
+		// The same file, unchanged, already folded by this Trust (Open, then Check).
+		t.memoMu.Lock()
+		m := t.memo[path]
+		t.memoMu.Unlock()
+		if m != nil && m.id == id && m.pin == pin && m.team == team && m.origin == origin {
+			return m, nil
+		}
 		if c := t.openCache(path, id, pin, team); c != nil {
 			s.cache = c
 			s.count, s.total, s.rewritten = c.hdr.Count, c.hdr.Total, c.hdr.Rewritten
+			t.remember(s)
 			return s, nil
 		}
 	}
@@ -132,6 +140,7 @@ func (t *Trust) loadState(path, origin string, team bool, pin ledgerPin, useCach
 	}
 	if int64(len(data)) == id.Size && tailOf(data) == id.Tail {
 		t.writeCache(path, id, pin, s.total, s.rewritten, s.fold)
+		t.remember(s)
 	}
 	return s, nil
 }
@@ -183,4 +192,15 @@ func pinnedPrefix(path string, data []byte, pin ledgerPin) ([]Decision, bool) {
 func pinOf(data []byte) ledgerPin {
 	h := sha256.Sum256(data)
 	return ledgerPin{Size: int64(len(data)), SHA256: hex.EncodeToString(h[:])}
+}
+
+// remember keeps s for later calls of this Trust while the file stays as it is. Only
+// states read from the cache or a parse are kept, never a fold being written to.
+func (t *Trust) remember(s *ledgerState) {
+	t.memoMu.Lock()
+	defer t.memoMu.Unlock()
+	if t.memo == nil {
+		t.memo = map[string]*ledgerState{}
+	}
+	t.memo[s.path] = s
 }

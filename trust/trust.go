@@ -119,6 +119,10 @@ type Trust struct {
 	opts  Options
 	store store
 	pins  pinMemo
+	// memo holds ledger states already folded by this Trust, by path; each is used only
+	// while its file's identity is unchanged.
+	memoMu sync.Mutex
+	memo   map[string]*ledgerState
 }
 
 // ErrDamagedLedger is wrapped by errors about a ledger that does not parse.
