@@ -79,8 +79,8 @@ func TestCheckUsesTheCache(t *testing.T) {
 	if _, err := tr.Decide(ActionApprove, requests(p), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	check := func() Status {
-		st, err := tr.Check(p, p.Ref(p.Components[3]))
+	check := func() Status { // as `vouch check` does: a new Trust each time
+		st, err := openT(t, home).Check(p, p.Ref(p.Components[3]))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,17 +119,31 @@ component = "`+c3+`"`, 1)
 		t.Fatal(err)
 	}
 	nl := strings.IndexByte(string(good), '\n')
+	// Where the shard of package "load" sits, to damage exactly what a check reads.
+	fh, _ := os.Open(ledger)
+	fst, _ := fh.Stat()
+	fid, _ := identify(fh, fst)
+	fh.Close()
+	cl := tr.openCache(ledger, fid, pinAll, false)
+	if cl == nil {
+		t.Fatal("no valid cache to damage")
+	}
+	cf, _ := os.Open(cache)
+	sref, _ := cl.ref(cf, shardOf("load", cl.hdr.Shards))
+	cf.Close()
+	shardAt := int(cl.body) + cl.hdr.Shards*indexEntry + int(sref.Off)
 	damages := map[string][]byte{
-		"truncated":     good[:len(good)/2],
+		"truncated":     good[:nl/2],
+		"shard cut":     good[:shardAt+int(sref.Len)/2],
 		"header flip":   flip(good, 70),
-		"shard flip":    flip(good, len(good)-3),
+		"shard flip":    flip(good, shardAt+int(sref.Len)/2),
 		"empty":         {},
 		"garbage":       []byte("not a cache\n{}"),
 		"no body":       good[:nl+1],
 		"header only":   good[:nl],
 		"other ledger":  []byte(strings.Replace(string(good), ledger, ledger+"x", 1)),
 		"huge header":   []byte(strings.Repeat("a", maxCacheHeader+10)),
-		"index zeroed":  zero(good, nl+1, nl+1+minShards*indexEntry),
+		"index zeroed":  zero(good, nl+1, shardAt),
 		"index cut":     good[:nl+1+indexEntry*3],
 	}
 	for name, bad := range damages {

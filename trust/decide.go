@@ -175,10 +175,8 @@ func (t *Trust) Decide(action Action, reqs []Request, o DecideOptions) ([]Decisi
 		first[i].Ledger = f.origin
 	}
 	// The store first: an acknowledged approval always has its bytes to diff against.
-	for _, b := range blobs {
-		if _, err := t.store.put(b); err != nil {
-			return nil, fmt.Errorf("cannot store the approved bytes: %w", err)
-		}
+	if err := t.store.putAll(blobs); err != nil {
+		return nil, fmt.Errorf("cannot store the approved bytes: %w", err)
 	}
 	for _, f := range sortedFiles(files) {
 		if err := t.appendLocked(f); err != nil {

@@ -199,6 +199,15 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 }
 
 func writeAtomic(path string, data []byte, perm os.FileMode) (err error) {
+	if err := writeFlushed(path, data, perm); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// writeFlushed is writeAtomic without the flush of the directory, for callers that
+// flush each directory once after many files.
+func writeFlushed(path string, data []byte, perm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -226,7 +235,7 @@ func writeAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	if err = os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("cannot replace %s: %w", path, err)
 	}
-	return syncDir(dir)
+	return nil
 }
 
 func syncDir(dir string) error {
