@@ -148,46 +148,6 @@ func encodeDecision(d Decision) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// appendToLedger appends d to the ledger at path. The caller holds the home lock. The old
-// bytes are kept verbatim; the result is checked to parse with exactly one more decision
-// before it replaces the file atomically.
-func appendToLedger(path string, d Decision) error {
-	old, err := readBounded(path, maxLedgerBytes)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		old = nil
-	case err != nil:
-		return fmt.Errorf("cannot read ledger %s: %w", path, err)
-	}
-	before, err := parseLedger(path, old)
-	if err != nil {
-		return err
-	}
-	entry, err := encodeDecision(d)
-	if err != nil {
-		return fmt.Errorf("cannot encode decision: %w", err)
-	}
-	var buf bytes.Buffer
-	if len(bytes.TrimSpace(old)) == 0 {
-		buf.WriteString(ledgerHeader)
-	} else {
-		buf.Write(old)
-		if !bytes.HasSuffix(old, []byte("\n")) {
-			buf.WriteByte('\n')
-		}
-	}
-	buf.WriteByte('\n')
-	buf.Write(entry)
-	after, err := parseLedger(path, buf.Bytes())
-	if err != nil || len(after) != len(before)+1 {
-		return fmt.Errorf("internal error: the appended ledger would not read back (%v); nothing was written", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("cannot create the directory of ledger %s: %w", path, err)
-	}
-	return writeAtomic(path, buf.Bytes(), 0o644)
-}
-
 // writeAtomic replaces path with data: temporary file in the same directory, fsync,
 // rename, fsync the directory. A failure at any step leaves the old file as it was.
 // WriteFileAtomic replaces path by data so a reader sees the old bytes or the new ones,
