@@ -56,15 +56,15 @@ type shardRef struct {
 }
 
 type cacheHeader struct {
-	Version   int        `json:"v"`
-	Path      string     `json:"path"`
-	ID        fileID     `json:"id"`
-	Pin       ledgerPin  `json:"pin"`
-	Team      bool       `json:"team"`
-	Count     int        `json:"count"`
-	Total     int        `json:"total"`
-	Rewritten bool       `json:"rewritten"`
-	Shards    int        `json:"shards"`
+	Version   int       `json:"v"`
+	Path      string    `json:"path"`
+	ID        fileID    `json:"id"`
+	Pin       ledgerPin `json:"pin"`
+	Team      bool      `json:"team"`
+	Count     int       `json:"count"`
+	Total     int       `json:"total"`
+	Rewritten bool      `json:"rewritten"`
+	Shards    int       `json:"shards"`
 }
 
 func shardOf(pkg string, n int) int {

@@ -133,18 +133,18 @@ component = "`+c3+`"`, 1)
 	cf.Close()
 	shardAt := int(cl.body) + cl.hdr.Shards*indexEntry + int(sref.Off)
 	damages := map[string][]byte{
-		"truncated":     good[:nl/2],
-		"shard cut":     good[:shardAt+int(sref.Len)/2],
-		"header flip":   flip(good, 70),
-		"shard flip":    flip(good, shardAt+int(sref.Len)/2),
-		"empty":         {},
-		"garbage":       []byte("not a cache\n{}"),
-		"no body":       good[:nl+1],
-		"header only":   good[:nl],
-		"other ledger":  []byte(strings.Replace(string(good), ledger, ledger+"x", 1)),
-		"huge header":   []byte(strings.Repeat("a", maxCacheHeader+10)),
-		"index zeroed":  zero(good, nl+1, shardAt),
-		"index cut":     good[:nl+1+indexEntry*3],
+		"truncated":    good[:nl/2],
+		"shard cut":    good[:shardAt+int(sref.Len)/2],
+		"header flip":  flip(good, 70),
+		"shard flip":   flip(good, shardAt+int(sref.Len)/2),
+		"empty":        {},
+		"garbage":      []byte("not a cache\n{}"),
+		"no body":      good[:nl+1],
+		"header only":  good[:nl],
+		"other ledger": []byte(strings.Replace(string(good), ledger, ledger+"x", 1)),
+		"huge header":  []byte(strings.Repeat("a", maxCacheHeader+10)),
+		"index zeroed": zero(good, nl+1, shardAt),
+		"index cut":    good[:nl+1+indexEntry*3],
 	}
 	for name, bad := range damages {
 		t.Run(name, func(t *testing.T) {
