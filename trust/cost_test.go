@@ -319,3 +319,28 @@ func BenchmarkApproveRefs(b *testing.B) {
 	}
 	reportRatio(b, "approve", "100", t100, "1000", t1000)
 }
+
+// TestConcurrentReadersShareState: a console rates packages from several goroutines with
+// one Trust; the remembered ledger state is shared safely (run with -race).
+func TestConcurrentReadersShareState(t *testing.T) {
+	home := t.TempDir()
+	tr := openT(t, home)
+	p := manyTools("c", 8)
+	if _, err := tr.Decide(ActionApprove, requests(p), DecideOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(tr.cachePath(tr.PersonalLedger()), []byte("damaged"), 0o600)
+	tr = openT(t, home)
+	done := make(chan map[string]Status)
+	for i := 0; i < 4; i++ {
+		go func() { m, _ := tr.Statuses(p); done <- m }()
+	}
+	for i := 0; i < 4; i++ {
+		m := <-done
+		for _, c := range p.Components {
+			if m[p.Ref(c)].Authorization != model.Approved {
+				t.Fatalf("%s: %s", p.Ref(c), m[p.Ref(c)].Authorization)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"sync"
 )
 
 // ledgerPin is how much of a ledger counts. Size < 0: all of it (the personal ledger, a
@@ -36,6 +37,8 @@ type ledgerState struct {
 	fold         *fold         // set after a parse or a full load
 	cache        *cachedLedger // otherwise shards are read from here on demand
 	t            *Trust
+	// mu guards fold and cache: a remembered state is shared by callers of one Trust.
+	mu sync.Mutex
 }
 
 func (s *ledgerState) pending() int { return s.total - s.count }
@@ -43,6 +46,8 @@ func (s *ledgerState) pending() int { return s.total - s.count }
 // pkg returns the component states of one package. A cache shard that turns out damaged
 // is discarded and the ledger parsed again.
 func (s *ledgerState) pkg(name string) (map[string]*compFold, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.fold != nil {
 		return s.fold.Comps[name], nil
 	}
@@ -58,29 +63,12 @@ func (s *ledgerState) pkg(name string) (map[string]*compFold, error) {
 	return s.fold.Comps[name], nil
 }
 
-// full returns the whole fold.
-func (s *ledgerState) full() (*fold, error) {
-	if s.fold != nil {
-		return s.fold, nil
-	}
-	if s.cache != nil {
-		if f, ok := s.cache.full(); ok {
-			s.fold = f
-			return f, nil
-		}
-	}
-	if err := s.reparse(); err != nil {
-		return nil, err
-	}
-	return s.fold, nil
-}
-
 func (s *ledgerState) reparse() error {
 	n, err := s.t.loadState(s.path, s.origin, s.team, s.pin, false)
 	if err != nil {
 		return err
 	}
-	*s = *n
+	s.fold, s.cache, s.count, s.total, s.rewritten, s.id = n.fold, nil, n.count, n.total, n.rewritten, n.id
 	return nil
 }
 

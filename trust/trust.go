@@ -1,18 +1,30 @@
 // Package trust records and evaluates explicit decisions about package components. An
-// approval binds to the digest of a component's canonical contract; the approved bytes
-// are kept in a content-addressed store so later changes can be diffed. Selecting or
+// approval binds (package, component, digest), the digest of a component's canonical
+// contract, so several digests of one component can be approved at once (two installed
+// copies, two versions); the approved bytes are kept in a content-addressed store so later
+// changes can be diffed, and each approval also lists its files with their digests, so a
+// teammate whose store lacks the bytes still learns which files changed. Selecting or
 // validating a package never authorizes anything: only a decision recorded here does.
 //
 // Files under a home directory:
 //
 //	ledger.toml               the personal ledger (append-only [[decision]] tables)
-//	ledger.lock               flock'd around every read-modify-write
+//	ledger.lock               flock'd around every read-modify-write of it and the store
 //	store/sha256/ab/cdef...   approved canonical contracts and closure files (0444)
+//	cache/ledger-*.fold       folded ledger state, rebuilt whenever a ledger changes (cache.go)
+//	trusted-ledgers.toml      discovered team ledgers this home honours, pinned (pins.go)
 //
-// A team ledger (.vouch/ledger.toml in the reviewed source's repository) is read too;
-// for each (package, component) the personal ledger's latest decision wins over the
-// team's. "Latest" is the last entry in the file, never the clock: an append-only log
-// under a lock is ordered even when clocks are not.
+// A team ledger (.vouch/ledger.toml in the reviewed source's repository, or a file named
+// with --ledger) is read too; it is locked by .ledger.toml.lock next to it, since many
+// homes share it. For each digest the personal ledger's decision wins over the team's; a
+// personal decision about another digest never masks a team approval of this one. In the
+// personal ledger the last decision for a digest is its state ("last" is the position in
+// the file, never the clock: an append-only log under a lock is ordered even when clocks
+// are not); in a team ledger a revoke of a digest wins wherever it sits, because merges
+// reorder lines (fold.go).
+//
+// Whatever the number of refs, a command reads each ledger once and appends to it once
+// (Decide), and the gate (Check) reads the cached fold of the one package it rates.
 //
 // Components that cannot be approved are "blocked" with a Reason: invalid or rejected
 // ones, ones every provider refuses, ones in a package missing a required member, and
