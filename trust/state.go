@@ -116,6 +116,7 @@ func (t *Trust) loadState(path, origin string, team bool, pin ledgerPin, useCach
 			return s, nil
 		}
 	}
+	countRead()
 	data, err := io.ReadAll(io.LimitReader(f, maxLedgerBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read ledger %s: %w", path, err)
