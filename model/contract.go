@@ -30,6 +30,12 @@ func (c *Contract) Canonical() ([]byte, error) {
 	sorted := append([]File(nil), c.Files...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 	for _, f := range sorted {
+		if f.IsLink() {
+			// A link has no bytes: it is bound by its path and target. The key exists only
+			// on link entries, so the digests of link-free contracts are what they were.
+			files = append(files, map[string]any{"path": f.Path, "link": f.Link})
+			continue
+		}
 		files = append(files, map[string]any{"path": f.Path, "sha256": f.SHA256, "size": f.Size, "exec": f.Exec})
 	}
 	doc := map[string]any{

@@ -76,27 +76,56 @@ func TestContractDigestDependsOnFilesNotOrder(t *testing.T) {
 	}
 }
 
+// TestPackageValid: a package is valid when it is accepted at its boundary. Faults below
+// the package (an invalid or skipped component, a component error, a disabled component
+// type) leave it valid: clients load it without those parts (agent-plugins §7.2.2, the
+// conformance expectation "a plugin whose only faults are entries is valid with those
+// entries skipped"). Until issue 10 those four cases were asserted invalid.
 func TestPackageValid(t *testing.T) {
-	ok := &Package{Components: []*Component{{Validity: Valid}, {Validity: Unsupported}},
-		Diagnostics: []Diagnostic{{Severity: SeverityWarning, Boundary: BoundaryPackage}},
-		Members:     []Reference{{Requirement: "optional", Status: "missing"}}}
-	if !ok.Valid() {
-		t.Fatal("warnings, unsupported components and optional omissions should not fail validation")
-	}
-	cases := map[string]*Package{
-		"rejected":          {Rejected: true},
+	valid := map[string]*Package{
+		"warnings, unsupported, optional omission": {Components: []*Component{{Validity: Valid}, {Validity: Unsupported}},
+			Diagnostics: []Diagnostic{{Severity: SeverityWarning, Boundary: BoundaryPackage}},
+			Members:     []Reference{{Requirement: "optional", Status: "missing"}}},
 		"invalid component": {Components: []*Component{{Validity: Invalid}}},
 		"skipped component": {Components: []*Component{{Validity: Skipped}}},
-		"component error":   {Components: []*Component{{Validity: Valid, Diagnostics: []Diagnostic{{Severity: SeverityError}}}}},
-		"package error":     {Diagnostics: []Diagnostic{{Severity: SeverityError, Boundary: BoundaryPackage}}},
+		"component error":   {Components: []*Component{{Validity: Valid, Diagnostics: []Diagnostic{{Severity: SeverityError, Boundary: BoundaryComponent}}}}},
 		"mcp disabled":      {Diagnostics: []Diagnostic{{Severity: SeverityError, Boundary: BoundaryComponentType}}},
-		"required missing":  {Members: []Reference{{Requirement: "required", Status: "missing"}}},
-		"required dep":      {Dependencies: []Reference{{Requirement: "required", Status: "unavailable_external"}}},
+		"entry error":       {Diagnostics: []Diagnostic{{Severity: SeverityError, Boundary: BoundaryEntry}}},
 	}
-	for name, p := range cases {
+	for name, p := range valid {
+		if !p.Valid() {
+			t.Errorf("%s: reported invalid", name)
+		}
+	}
+	invalid := map[string]*Package{
+		"rejected":         {Rejected: true},
+		"package error":    {Diagnostics: []Diagnostic{{Severity: SeverityError, Boundary: BoundaryPackage}}},
+		"source error":     {Diagnostics: []Diagnostic{{Severity: SeverityError, Boundary: BoundarySource}}},
+		"required missing": {Members: []Reference{{Requirement: "required", Status: "missing"}}},
+		"required dep":     {Dependencies: []Reference{{Requirement: "required", Status: "unavailable_external"}}},
+		// Dalo and Splice accept a package only as a whole: their loaders add this error.
+		"whole-package format": {Components: []*Component{{Validity: Invalid}},
+			Diagnostics: []Diagnostic{{Code: "invalid_plugin_package", Severity: SeverityError, Boundary: BoundaryPackage}}},
+	}
+	for name, p := range invalid {
 		if p.Valid() {
 			t.Errorf("%s: reported valid", name)
 		}
+	}
+}
+
+func TestPackageCount(t *testing.T) {
+	p := &Package{
+		Diagnostics: []Diagnostic{{Severity: SeverityError}, {Severity: SeverityWarning}, {Severity: SeverityInfo}},
+		Components: []*Component{
+			{Validity: Valid, Diagnostics: []Diagnostic{{Severity: SeverityWarning}}},
+			{Validity: Skipped, Diagnostics: []Diagnostic{{Severity: SeverityError}}},
+			{Validity: Invalid, Diagnostics: []Diagnostic{{Severity: SeverityError}, {Severity: SeverityError}}},
+			{Validity: Unsupported},
+		},
+	}
+	if got, want := p.Count(), (Counts{Errors: 4, Warnings: 2, Skipped: 2}); got != want {
+		t.Fatalf("Count() = %+v, want %+v", got, want)
 	}
 }
 
@@ -133,5 +162,33 @@ func TestIsHiddenRune(t *testing.T) {
 		if IsHiddenRune(r) {
 			t.Errorf("%U should be shown", r)
 		}
+	}
+}
+
+// TestContractLinks: a link entry is bound by its path and target (retargeting changes the
+// digest), emits no bytes fields, and a link-free contract serializes exactly as before
+// (no "link" key), so existing approvals keep their digests.
+func TestContractLinks(t *testing.T) {
+	file := File{Path: "a.js", SHA256: strings.Repeat("a", 64), Size: 2}
+	plain := &Contract{Kind: KindTool, Files: []File{file}}
+	canon, err := plain.Canonical()
+	if err != nil || strings.Contains(string(canon), "link") {
+		t.Fatalf("link-free canonical form %s, %v", canon, err)
+	}
+	if want := `{"contract":"vouch-contract/1","fields":{},"files":[{"exec":false,"path":"a.js","sha256":"` + strings.Repeat("a", 64) + `","size":2}],"kind":"tool"}`; string(canon) != want {
+		t.Fatalf("canonical form changed:\n%s\nwant\n%s", canon, want)
+	}
+	v1 := &Contract{Kind: KindTool, Files: []File{file, {Path: "lib", Link: "v1"}}}
+	v2 := &Contract{Kind: KindTool, Files: []File{file, {Path: "lib", Link: "v2"}}}
+	c1, _ := v1.Canonical()
+	if !strings.Contains(string(c1), `{"link":"v1","path":"lib"}`) {
+		t.Errorf("link entry %s", c1)
+	}
+	if v1.MustDigest() == v2.MustDigest() || v1.MustDigest() == plain.MustDigest() {
+		t.Error("retargeting or adding a link kept the digest")
+	}
+	asFile := &Contract{Kind: KindTool, Files: []File{file, {Path: "lib", SHA256: strings.Repeat("b", 64)}}}
+	if asFile.MustDigest() == v1.MustDigest() {
+		t.Error("a link and a file at the same path share a digest")
 	}
 }

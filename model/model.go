@@ -153,13 +153,45 @@ type Support struct {
 	Detail   string        `json:"detail,omitempty"`
 }
 
-// File is one file of a component's closure.
+// File is one entry of a component's closure: a regular file (Path, Size, SHA256, Exec)
+// or, when Link is set, a symbolic link bound as a link: its path and the target it
+// holds, exactly as readlink returns it, with no bytes of its own (Size 0, SHA256 "").
+// The bytes a link leads to are bound by the file entries of its (contained) target, so
+// retargeting a link changes the digest even when both targets are approved files.
 type File struct {
 	Path   string `json:"path"` // slash path relative to the package root
 	Size   int64  `json:"size"`
-	SHA256 string `json:"sha256"` // lowercase hex
+	SHA256 string `json:"sha256"` // lowercase hex; "" for a link
 	Exec   bool   `json:"exec"`
+	Link   string `json:"link,omitempty"` // the link's target, for a symlink entry
 }
+
+// IsLink reports whether the entry is a symbolic link rather than a file.
+func (f File) IsLink() bool { return f.Link != "" }
+
+// NotCovered is one thing a runnable component depends on that no approval can bind:
+// a program found on PATH, a package a launcher downloads at start, a path outside the
+// package, an environment variable that makes the runtime load code, data the client
+// writes at run time, files beside an entry that a format's narrower closure leaves out.
+// Listing it does not change validity: the format allows it, and the person approving
+// should know that the approval stops there.
+type NotCovered struct {
+	Kind    string `json:"kind"`    // one of the NotCovered* kinds below
+	Subject string `json:"subject"` // the command, package spec, path or variable name
+	Detail  string `json:"detail"`  // one sentence a person can act on
+}
+
+// Kinds of NotCovered.
+const (
+	NotCoveredPathProgram = "path-program"      // a bare command resolved on the user's PATH
+	NotCoveredFetch       = "fetched-at-start"  // a launcher downloads an unpinned package at every start
+	NotCoveredPinned      = "pinned-package"    // a launcher downloads a pinned version at start
+	NotCoveredOutside     = "outside-path"      // an argument or env value names a path outside the package
+	NotCoveredCodeEnv     = "code-loading-env"  // an environment variable that makes a runtime load code
+	NotCoveredPluginData  = "plugin-data"       // contents of the client's per-plugin data directory
+	NotCoveredUnlisted    = "unlisted-file"     // files beside an entry that a narrower closure leaves out
+	NotCoveredUnbound     = "unbound-directory" // a directory left out of the closure (for example .git)
+)
 
 // HiddenContent is text a markdown renderer would not show a reviewer but an agent reads.
 type HiddenContent struct {
@@ -198,7 +230,10 @@ type Component struct {
 	// Inactive marks components that stay off until explicitly enabled (recommended instructions).
 	Inactive bool
 	// DependsOn lists the refs of components this one needs approved first (a hook's tool).
-	DependsOn   []string
+	DependsOn []string
+	// NotCovered lists what a runnable component depends on that its approval cannot bind
+	// (see NotCovered); empty for components that run nothing.
+	NotCovered  []NotCovered
 	Diagnostics []Diagnostic
 }
 
@@ -240,41 +275,75 @@ type FileReader interface {
 	ReadFile(rel string) ([]byte, error)
 }
 
+// LinkReader is implemented by FileReaders that can say what a symlink of the package
+// holds now, so the dispatch-time check re-reads links as it re-reads bytes.
+type LinkReader interface {
+	ReadLink(rel string) (string, error)
+}
+
 // Ref returns the component's reference as reports print it: <package>#<kind>:<id>.
 func (p *Package) Ref(c *Component) string { return Ref(p.Name, c.Kind, c.ID) }
 
 // Ref builds a component reference.
 func Ref(pkg string, kind Kind, id string) string { return pkg + "#" + string(kind) + ":" + id }
 
-// Valid reports whether the package passes validation as a whole: not rejected, no error
-// at any boundary (a disabled mcp.json or a skipped skill still fails validation, although
-// the rest of the package stays usable), and every required reference resolved.
-// Components that are merely unsupported by some client do not make a package invalid.
+// Valid reports whether the package is accepted at its boundary: not rejected, no error
+// at the package (or source) boundary, and every required reference resolved. A skipped
+// skill, an invalid server entry or a disabled component type (agent-plugins §6.2,
+// §7.2.2: the narrowest failure boundary) leaves the package valid, because that is what
+// every conformant client does: it loads the package without that part. Formats that
+// accept a package only as a whole say so at the package boundary (Dalo's
+// invalid_plugin_package, Splice's package-component-invalid), which makes it invalid
+// here. Whether anything anywhere failed is Counts' business: `validate` stays strict.
 func (p *Package) Valid() bool {
 	if p.Rejected {
 		return false
 	}
 	for _, d := range p.Diagnostics {
-		if d.IsError() {
+		if d.IsError() && (d.Boundary == BoundaryPackage || d.Boundary == BoundarySource) {
 			return false
 		}
 	}
-	for _, c := range p.Components {
-		if c.Validity == Invalid || c.Validity == Skipped {
+	for _, r := range p.Members {
+		if r.Requirement == "required" && r.Status != "resolved" {
 			return false
 		}
-		for _, d := range c.Diagnostics {
-			if d.IsError() {
-				return false
-			}
-		}
 	}
-	for _, r := range append(append([]Reference(nil), p.Members...), p.Dependencies...) {
+	for _, r := range p.Dependencies {
 		if r.Requirement == "required" && r.Status != "resolved" {
 			return false
 		}
 	}
 	return true
+}
+
+// Counts are the diagnostics of a package and its components by severity, and how many
+// of its components are left out (skipped or invalid), for "valid, 3 entries skipped".
+type Counts struct {
+	Errors, Warnings, Skipped int
+}
+
+// Count tallies the package's diagnostics (package and components) and its left-out components.
+func (p *Package) Count() Counts {
+	var n Counts
+	tally := func(ds []Diagnostic) {
+		for _, d := range ds {
+			switch d.Severity {
+			case SeverityError:
+				n.Errors++
+			case SeverityWarning:
+				n.Warnings++
+			}
+		}
+	}
+	tally(p.Diagnostics)
+	for _, c := range p.Components {
+		tally(c.Diagnostics)
+		if c.Validity == Skipped || c.Validity == Invalid {
+			n.Skipped++
+		}
+	}
+	return n
 }
 
 // Component returns the component with the given kind and id, or nil.

@@ -16,20 +16,28 @@ import (
 
 // Report is the top-level JSON document (schemas/report-v1.schema.json).
 type Report struct {
-	SchemaVersion int                `json:"schema_version"`
-	Valid         bool               `json:"valid"`
-	Packages      []Package          `json:"packages"`
-	Diagnostics   []model.Diagnostic `json:"diagnostics"`
+	SchemaVersion int `json:"schema_version"`
+	// Valid is strict, for CI: packages were found, every one is valid and no error
+	// diagnostic exists anywhere (a skipped entry of a valid package counts). validate
+	// exits 1 when it is false.
+	Valid       bool               `json:"valid"`
+	Packages    []Package          `json:"packages"`
+	Diagnostics []model.Diagnostic `json:"diagnostics"`
 }
 
 // Package is one package in the report.
 type Package struct {
-	Format       string                 `json:"format"`
-	Name         string                 `json:"name"`
-	ID           string                 `json:"id,omitempty"`
-	Version      string                 `json:"version,omitempty"`
-	Path         string                 `json:"path"`
+	Format  string `json:"format"`
+	Name    string `json:"name"`
+	ID      string `json:"id,omitempty"`
+	Version string `json:"version,omitempty"`
+	Path    string `json:"path"`
+	// Valid means accepted at the package boundary (model.Package.Valid): a plugin with
+	// skipped entries is valid. Errors and Warnings count the diagnostics of that severity
+	// in the package and its components, so "valid, with errors" reads at a glance.
 	Valid        bool                   `json:"valid"`
+	Errors       int                    `json:"errors"`
+	Warnings     int                    `json:"warnings"`
 	SourceID     string                 `json:"source_id,omitempty"`
 	Integrity    string                 `json:"integrity,omitempty"`
 	FilesDigest  string                 `json:"files_digest,omitempty"`
@@ -58,7 +66,10 @@ type Component struct {
 	Decision      *Decision                       `json:"decision,omitempty"`
 	Reason        string                          `json:"reason,omitempty"`
 	Changes       []string                        `json:"changes,omitempty"`
-	Diagnostics   []model.Diagnostic              `json:"diagnostics"`
+	// NotCovered is what a runnable component depends on that no approval can bind, in
+	// validation and status reports alike (it does not change validity).
+	NotCovered  []model.NotCovered `json:"not_covered,omitempty"`
+	Diagnostics []model.Diagnostic `json:"diagnostics"`
 }
 
 // Decision is the decision in force for a component, as the status report shows it.
@@ -105,7 +116,9 @@ func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses Statu
 			Components: []Component{}, Members: p.Members, Dependencies: p.Dependencies,
 			Providers: p.Providers, Diagnostics: nonNil(p.Diagnostics),
 		}
-		if !rp.Valid {
+		n := p.Count()
+		rp.Errors, rp.Warnings = n.Errors, n.Warnings
+		if !rp.Valid || n.Errors > 0 {
 			r.Valid = false
 		}
 		for _, c := range p.Components {
@@ -113,7 +126,7 @@ func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses Statu
 			rc := Component{
 				Ref: ref, Kind: string(c.Kind), ID: c.ID, Validity: string(c.Validity),
 				Requirement: c.Requirement, Inactive: c.Inactive, Summary: c.Summary,
-				Diagnostics: nonNil(c.Diagnostics),
+				NotCovered: c.NotCovered, Diagnostics: nonNil(c.Diagnostics),
 			}
 			if statuses == nil && c.Contract != nil {
 				rc.Digest = c.Contract.MustDigest()

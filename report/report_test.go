@@ -24,8 +24,13 @@ func samplePackage() *model.Package {
 
 func TestBuildValidation(t *testing.T) {
 	r := Build([]*model.Package{samplePackage()}, nil, nil)
-	if r.Valid || r.Packages[0].Valid {
-		t.Fatal("an invalid component must make the package and the report invalid")
+	// Issue 10: an invalid component alone leaves the package valid (accepted at its
+	// boundary) but the report, which gates CI, is invalid while any error exists.
+	if r.Valid || !r.Packages[0].Valid {
+		t.Fatalf("report valid=%v package valid=%v: want an invalid report of a valid package", r.Valid, r.Packages[0].Valid)
+	}
+	if r.Packages[0].Errors != 1 || r.Packages[0].Warnings != 0 {
+		t.Fatalf("counts errors=%d warnings=%d, want 1 and 0", r.Packages[0].Errors, r.Packages[0].Warnings)
 	}
 	c := r.Packages[0].Components[0]
 	if c.Ref != "demo#tool:run" || !strings.HasPrefix(c.Digest, "sha256:") {
@@ -55,6 +60,38 @@ func TestBuildStatus(t *testing.T) {
 	}
 	if ctx.Authorization != model.Blocked || ctx.Reason != "invalid" {
 		t.Fatalf("status not carried: %+v", ctx)
+	}
+}
+
+// TestBuildValidity: the package verdict and the strict report verdict, side by side.
+func TestBuildValidity(t *testing.T) {
+	warn := model.Diagnostic{Code: "w", Severity: model.SeverityWarning, Boundary: model.BoundaryComponent, Message: "W."}
+	compErr := model.Diagnostic{Code: "e", Severity: model.SeverityError, Boundary: model.BoundaryComponent, Message: "E."}
+	typeErr := model.Diagnostic{Code: "t", Severity: model.SeverityError, Boundary: model.BoundaryComponentType, Message: "T."}
+	pkgErr := model.Diagnostic{Code: "p", Severity: model.SeverityError, Boundary: model.BoundaryPackage, Message: "P."}
+	for _, tc := range []struct {
+		name               string
+		pkg                *model.Package
+		source             []model.Diagnostic
+		pkgValid, reportOK bool
+		errors, warnings   int
+	}{
+		{"clean", &model.Package{Components: []*model.Component{{Validity: model.Valid}}}, nil, true, true, 0, 0},
+		{"warning only", &model.Package{Components: []*model.Component{{Validity: model.Valid, Diagnostics: []model.Diagnostic{warn}}}}, nil, true, true, 0, 1},
+		{"one entry skipped", &model.Package{Components: []*model.Component{{Validity: model.Valid}, {Validity: model.Skipped, Diagnostics: []model.Diagnostic{compErr, warn}}}}, nil, true, false, 1, 1},
+		{"component type disabled", &model.Package{Diagnostics: []model.Diagnostic{typeErr}}, nil, true, false, 1, 0},
+		{"package error", &model.Package{Diagnostics: []model.Diagnostic{pkgErr}}, nil, false, false, 1, 0},
+		{"rejected", &model.Package{Rejected: true, Diagnostics: []model.Diagnostic{pkgErr}}, nil, false, false, 1, 0},
+		{"source error", &model.Package{}, []model.Diagnostic{{Code: "s", Severity: model.SeverityError, Boundary: model.BoundarySource, Message: "S."}}, true, false, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Build([]*model.Package{tc.pkg}, tc.source, nil)
+			p := r.Packages[0]
+			if p.Valid != tc.pkgValid || r.Valid != tc.reportOK || p.Errors != tc.errors || p.Warnings != tc.warnings {
+				t.Errorf("package valid=%v errors=%d warnings=%d, report valid=%v; want %v %d %d, %v",
+					p.Valid, p.Errors, p.Warnings, r.Valid, tc.pkgValid, tc.errors, tc.warnings, tc.reportOK)
+			}
+		})
 	}
 }
 

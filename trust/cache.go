@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // The folded state of a ledger is cached in the home so that `check` does not parse a
@@ -91,10 +90,7 @@ func (t *Trust) cachePath(ledger string) string {
 // identify stats an open ledger and digests its tail.
 func identify(f *os.File, st os.FileInfo) (fileID, error) {
 	id := fileID{Size: st.Size(), Mtime: st.ModTime().UnixNano()}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		id.Ino, id.Dev = sys.Ino, uint64(sys.Dev)
-		id.Ctime = sys.Ctim.Sec*1e9 + sys.Ctim.Nsec
-	}
+	id.Ino, id.Dev, id.Ctime = statIdentity(st)
 	n := min(st.Size(), cacheTailBytes)
 	buf := make([]byte, n)
 	if _, err := f.ReadAt(buf, st.Size()-n); err != nil && !errors.Is(err, io.EOF) {

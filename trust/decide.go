@@ -243,7 +243,7 @@ func (t *Trust) approval(r Request, ref string, f *pendingFile, viewOf func(*mod
 		d.Previous = b.Digest
 	}
 	for _, cf := range comp.Contract.Files {
-		d.Files = append(d.Files, FileDigest{Path: cf.Path, SHA256: cf.SHA256, Size: cf.Size, Exec: cf.Exec})
+		d.Files = append(d.Files, FileDigest{Path: cf.Path, SHA256: cf.SHA256, Size: cf.Size, Exec: cf.Exec, Link: cf.Link})
 	}
 	sort.Slice(d.Files, func(i, j int) bool { return d.Files[i].Path < d.Files[j].Path })
 	return []Decision{d}, append([][]byte{canon}, blobs...), nil
@@ -458,5 +458,5 @@ func lockNextTo(ledger string) (func(), error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create the directory of ledger %s: %w", ledger, err)
 	}
-	return lockFile(lockNameFor(ledger), filepath.Join(dir, "."+filepath.Base(ledger)+".*.tmp"))
+	return lockPath(lockNameFor(ledger), filepath.Join(dir, "."+filepath.Base(ledger)+".*.tmp"))
 }

@@ -26,6 +26,8 @@ type FileDiff struct {
 	OldSize, NewSize     int64
 	OldSHA256, NewSHA256 string
 	OldExec, NewExec     bool
+	// OldLink and NewLink are the targets of a symlink entry ("" for a file).
+	OldLink, NewLink string
 	// FirstDifferentOffset is the first byte offset where binary or large contents differ
 	// (-1 when not computed).
 	FirstDifferentOffset int64
@@ -97,8 +99,8 @@ func (t *Trust) Diff(pkg *model.Package, comp *model.Component) (*Diff, error) {
 	}
 	for i := range out.Files {
 		fd := &out.Files[i]
-		if fd.Change != "modified" || fd.OldSHA256 == fd.NewSHA256 {
-			continue
+		if fd.Change != "modified" || fd.OldSHA256 == fd.NewSHA256 || fd.OldLink != "" || fd.NewLink != "" {
+			continue // links have no bytes: the targets are the change
 		}
 		oldB, err := t.store.get(fd.OldSHA256)
 		if errors.Is(err, ErrNotStored) {

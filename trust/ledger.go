@@ -112,8 +112,8 @@ func decodeLedger(path string, data []byte) ([]Decision, error) {
 			return nil, fmt.Errorf("%w: %s: decision %d is scoped to a digest but is not a revoke of a sha256:<64 hex> digest", ErrDamagedLedger, path, n)
 		}
 		for _, f := range d.Files {
-			if f.Path == "" || !validHex(f.SHA256) || f.Size < 0 {
-				return nil, fmt.Errorf("%w: %s: decision %d lists a file without a path, a sha256 of 64 hex or a size", ErrDamagedLedger, path, n)
+			if f.Path == "" || f.Size < 0 || !(validHex(f.SHA256) || f.Link != "" && f.SHA256 == "") {
+				return nil, fmt.Errorf("%w: %s: decision %d lists a file without a path, a size, or a sha256 of 64 hex (or a link target)", ErrDamagedLedger, path, n)
 			}
 		}
 	}
@@ -240,25 +240,19 @@ func lockHome(home string) (unlock func(), err error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create vouch home %s: %w", home, err)
 	}
-	return lockFile(filepath.Join(home, "ledger.lock"), filepath.Join(home, ".ledger.toml.*.tmp"))
+	return lockPath(filepath.Join(home, "ledger.lock"), filepath.Join(home, ".ledger.toml.*.tmp"))
 }
 
-// lockFile takes an exclusive flock on p. flock is released by the kernel when a process
-// dies, so a killed writer never leaves a ledger locked. Holding the lock, no writer is
+// lockPath takes an exclusive lock on the file p (see lockFile). The system releases it
+// when a process dies, so a killed writer never leaves a ledger locked. Holding the lock, no writer is
 // mid-write, so temporary files matching stale were orphaned by a killed process and are
 // removed.
-func lockFile(p, stale string) (unlock func(), err error) {
+func lockPath(p, stale string) (unlock func(), err error) {
 	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open lock file %s (is its directory writable?): %w", p, err)
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("cannot lock %s: %w", p, err)
 	}
@@ -268,7 +262,7 @@ func lockFile(p, stale string) (unlock func(), err error) {
 		}
 	}
 	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		unlockFile(f)
 		f.Close()
 	}, nil
 }

@@ -90,9 +90,10 @@ type Decision struct {
 // FileDigest is one approved file as a decision records it.
 type FileDigest struct {
 	Path   string `toml:"path" json:"path"`
-	SHA256 string `toml:"sha256" json:"sha256"`
+	SHA256 string `toml:"sha256,omitempty" json:"sha256,omitempty"` // "" for a link
 	Size   int64  `toml:"size" json:"size"`
 	Exec   bool   `toml:"exec,omitempty" json:"exec,omitempty"`
+	Link   string `toml:"link,omitempty" json:"link,omitempty"` // a symlink's target
 }
 
 // DigestOf is comp's contract digest, "" when it has none: what a caller that shows a
@@ -593,7 +594,7 @@ type storedContract struct {
 func contractFromDecision(d Decision, kind model.Kind) *storedContract {
 	sc := &storedContract{Version: model.ContractVersion, Kind: string(kind), filesOnly: true}
 	for _, f := range d.Files {
-		sc.Files = append(sc.Files, model.File{Path: f.Path, SHA256: f.SHA256, Size: f.Size, Exec: f.Exec})
+		sc.Files = append(sc.Files, model.File{Path: f.Path, SHA256: f.SHA256, Size: f.Size, Exec: f.Exec, Link: f.Link})
 	}
 	return sc
 }
@@ -662,10 +663,10 @@ func compareContracts(old *storedContract, cur *model.Contract) ([]FieldDiff, []
 		o, ok := oldFiles[f.Path]
 		switch {
 		case !ok:
-			files = append(files, FileDiff{Path: f.Path, Change: "added", NewSize: f.Size, NewSHA256: f.SHA256, NewExec: f.Exec, FirstDifferentOffset: -1})
-		case o.SHA256 != f.SHA256 || o.Exec != f.Exec:
+			files = append(files, FileDiff{Path: f.Path, Change: "added", NewSize: f.Size, NewSHA256: f.SHA256, NewExec: f.Exec, NewLink: f.Link, FirstDifferentOffset: -1})
+		case o.SHA256 != f.SHA256 || o.Exec != f.Exec || o.Link != f.Link:
 			files = append(files, FileDiff{Path: f.Path, Change: "modified", OldSize: o.Size, NewSize: f.Size,
-				OldSHA256: o.SHA256, NewSHA256: f.SHA256, OldExec: o.Exec, NewExec: f.Exec, FirstDifferentOffset: -1})
+				OldSHA256: o.SHA256, NewSHA256: f.SHA256, OldExec: o.Exec, NewExec: f.Exec, OldLink: o.Link, NewLink: f.Link, FirstDifferentOffset: -1})
 		}
 	}
 	var gone []model.File
@@ -676,7 +677,7 @@ func compareContracts(old *storedContract, cur *model.Contract) ([]FieldDiff, []
 	}
 	sort.Slice(gone, func(i, j int) bool { return gone[i].Path < gone[j].Path })
 	for _, f := range gone {
-		files = append(files, FileDiff{Path: f.Path, Change: "removed", OldSize: f.Size, OldSHA256: f.SHA256, OldExec: f.Exec, FirstDifferentOffset: -1})
+		files = append(files, FileDiff{Path: f.Path, Change: "removed", OldSize: f.Size, OldSHA256: f.SHA256, OldExec: f.Exec, OldLink: f.Link, FirstDifferentOffset: -1})
 	}
 	return fields, files
 }
@@ -715,6 +716,10 @@ func (t *Trust) changeSummary(c *model.Component, approved Decision) []string {
 	}
 	for _, f := range files {
 		switch {
+		case f.Change == "modified" && f.OldLink != f.NewLink && f.OldLink != "" && f.NewLink != "":
+			out = append(out, f.Path+" retargeted")
+		case f.Change == "modified" && f.OldLink != f.NewLink:
+			out = append(out, f.Path+" replaced (file or symlink)")
 		case f.Change == "modified" && f.OldSHA256 == f.NewSHA256:
 			out = append(out, f.Path+" exec bit changed")
 		default:
@@ -755,6 +760,8 @@ type Grant struct {
 	Affected []string
 	// Status is the component's status now.
 	Status Status
+	// NotCovered is what the component depends on that this approval cannot bind.
+	NotCovered []model.NotCovered
 }
 
 // Explain returns what approving (or revoking) comp would grant (or withdraw).
@@ -784,7 +791,7 @@ func (t *Trust) ExplainAll(reqs []Request, action Action) []Grant {
 
 func (t *Trust) explain(pkg *model.Package, comp *model.Component, action Action, statuses map[string]Status, err error) Grant {
 	ref := pkg.Ref(comp)
-	g := Grant{Ref: ref, Kind: comp.Kind, Summary: comp.Summary}
+	g := Grant{Ref: ref, Kind: comp.Kind, Summary: comp.Summary, NotCovered: comp.NotCovered}
 	if comp.Contract != nil {
 		g.Digest = comp.Contract.MustDigest()
 		g.Fields = comp.Contract.Fields
@@ -849,6 +856,19 @@ func dependents(pkg *model.Package, ref string) []string {
 func readClosure(pkg *model.Package, c *model.Contract) ([][]byte, error) {
 	out := make([][]byte, 0, len(c.Files))
 	for _, f := range c.Files {
+		if f.IsLink() {
+			// A link has no bytes; what it holds is compared when the reader can say.
+			if lr, ok := pkg.Reader.(model.LinkReader); ok {
+				target, err := lr.ReadLink(f.Path)
+				if err != nil {
+					return nil, fmt.Errorf("cannot read the symlink %s: %w", f.Path, err)
+				}
+				if target != f.Link {
+					return nil, fmt.Errorf("the symlink %s changed on disk since the package was loaded (it now points to %s, not %s); review it again", f.Path, target, f.Link)
+				}
+			}
+			continue
+		}
 		if pkg.Reader == nil {
 			return nil, errors.New("the package's files cannot be read back, so its bytes cannot be stored")
 		}

@@ -371,6 +371,10 @@ func (d *detailPane) overview(b *textBuilder) {
 		b.blank()
 		b.heading("Files")
 		for _, f := range c.Files {
+			if f.IsLink() {
+				b.line(fmt.Sprintf("  %s  symlink → %s", b.esc(f.Path), b.esc(f.Link)))
+				continue
+			}
 			x := ""
 			if f.Exec {
 				x = "  ! executable"
@@ -379,6 +383,25 @@ func (d *detailPane) overview(b *textBuilder) {
 			b.line(s.Dim.Render("    sha256:" + b.esc(f.SHA256)))
 		}
 	}
+	if len(c.NotCovered) > 0 {
+		b.blank()
+		b.heading(fmt.Sprintf("Not covered by an approval (%d)", len(c.NotCovered)))
+		for _, n := range c.NotCovered {
+			b.line("  " + s.Warn.Render("! "+b.esc(n.Kind)) + "  " + b.esc(n.Subject))
+			b.line("    " + b.esc(n.Detail))
+		}
+	}
+}
+
+// linkText describes one side of a file change that involves a symlink.
+func linkText(b *textBuilder, link, sum string) string {
+	switch {
+	case link != "":
+		return "symlink to " + b.esc(link)
+	case sum != "":
+		return "file sha256 " + short(b.esc(sum))
+	}
+	return "(absent)"
 }
 
 // capOrder puts hooks first: they run without being asked.
@@ -594,6 +617,10 @@ func writeDiff(b *textBuilder, df *trust.Diff) {
 	for _, f := range df.Files {
 		b.blank()
 		b.heading(fmt.Sprintf("%s %s", f.Change, b.esc(f.Path)))
+		if f.OldLink != "" || f.NewLink != "" {
+			b.line(fmt.Sprintf("  %s → %s", linkText(b, f.OldLink, f.OldSHA256), linkText(b, f.NewLink, f.NewSHA256)))
+			continue
+		}
 		if f.OldSHA256 != "" || f.NewSHA256 != "" {
 			b.line(s.Dim.Render(fmt.Sprintf("  sha256 %s → %s", short(b.esc(f.OldSHA256)), short(b.esc(f.NewSHA256)))))
 		}

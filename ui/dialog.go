@@ -73,12 +73,25 @@ func (d *dialog) build() {
 		b.blank()
 		b.heading(fmt.Sprintf("Files (%d)", len(g.Files)))
 		for _, f := range g.Files {
+			if f.IsLink() {
+				b.line(fmt.Sprintf("• %s  symlink → %s", b.esc(f.Path), b.esc(f.Link)))
+				continue
+			}
 			x := ""
 			if f.Exec {
 				x = "  ! executable"
 			}
 			b.line(fmt.Sprintf("• %s  %d bytes%s", b.esc(f.Path), f.Size, x))
 			b.line("  sha256:" + b.esc(f.SHA256))
+		}
+	}
+	if len(g.NotCovered) > 0 && d.action == trust.ActionApprove {
+		// What the approval stops short of is said where the person says yes.
+		b.blank()
+		b.heading(fmt.Sprintf("Not covered by this approval (%d)", len(g.NotCovered)))
+		for _, n := range g.NotCovered {
+			b.line(s.Warn.Render("! "+b.esc(n.Kind)) + "  " + b.esc(n.Subject))
+			b.line("  " + b.esc(n.Detail))
 		}
 	}
 	if len(g.Requires) > 0 {

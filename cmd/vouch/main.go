@@ -68,12 +68,14 @@ Nothing in vouch ever runs package code.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.Version = currentVersion().String()
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.PersistentFlags().StringVar(&a.home, "home", "", "vouch home directory (default $VOUCH_HOME, else $XDG_DATA_HOME/vouch, else ~/.local/share/vouch)")
-	root.AddCommand(a.validateCommand(), a.statusCommand())
+	root.AddCommand(a.validateCommand(), a.statusCommand(), a.versionCommand())
 	a.addTrustCommands(root)
 	a.addReviewCommand(root)
 	a.addInstructionsCommands(root)
+	a.addCompletion(root)
 	return root
 }
 

@@ -74,16 +74,64 @@ func printDiag(w io.Writer, indent string, d model.Diagnostic) {
 	fmt.Fprintf(w, "%s%s\n%s  %s%s\n", indent, head, indent, safe(d.Message), spec)
 }
 
-func packageHeader(w io.Writer, p report.Package) {
-	state := "✓ valid"
+func version(p report.Package) string {
+	if p.Version == "" {
+		return ""
+	}
+	return " " + safe(p.Version)
+}
+
+// packageState summarises a package in a few words: its verdict at the package boundary,
+// how many of its entries clients skip, and its diagnostics, e.g.
+// "✓ valid, 3 entries skipped (3 errors, 1 warning)". A valid package can hold errors
+// (a skipped entry has one), and validate exits 1 for them, so the count is always shown.
+func packageState(p report.Package) string {
+	s := "✓ valid"
 	if !p.Valid {
-		state = "✗ invalid"
+		s = "✗ invalid"
 	}
-	version := ""
-	if p.Version != "" {
-		version = " " + safe(p.Version)
+	skipped := 0
+	for _, c := range p.Components {
+		if c.Validity == string(model.Skipped) || c.Validity == string(model.Invalid) {
+			skipped++
+		}
 	}
-	fmt.Fprintf(w, "%s  %s %s%s  %s\n", state, p.Format, safe(p.Name), version, safe(rel(p.Path)))
+	// A component type is disabled when an error sits at that boundary (skills/ is a file,
+	// mcp.json is broken); one location can carry several such errors.
+	types := map[string]bool{}
+	for _, d := range p.Diagnostics {
+		if d.IsError() && d.Boundary == model.BoundaryComponentType {
+			types[d.File] = true
+		}
+	}
+	if p.Valid && skipped > 0 {
+		s += ", " + plural(skipped, "entry", "entries") + " skipped"
+	}
+	if p.Valid && len(types) > 0 {
+		s += ", " + plural(len(types), "component type", "component types") + " disabled"
+	}
+	var counts []string
+	if p.Errors > 0 {
+		counts = append(counts, plural(p.Errors, "error", "errors"))
+	}
+	if p.Warnings > 0 {
+		counts = append(counts, plural(p.Warnings, "warning", "warnings"))
+	}
+	if len(counts) > 0 {
+		s += " (" + strings.Join(counts, ", ") + ")"
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func packageHeader(w io.Writer, p report.Package) {
+	fmt.Fprintf(w, "%s  %s %s%s  %s\n", packageState(p), p.Format, safe(p.Name), version(p), safe(rel(p.Path)))
 	if p.Integrity != "" {
 		fmt.Fprintf(w, "    integrity %s\n", p.Integrity)
 	}
@@ -125,13 +173,19 @@ func (a *app) printValidation(rep *report.Report) {
 	for _, d := range rep.Diagnostics {
 		printDiag(w, "", d)
 	}
-	invalid := 0
+	invalid, errs := 0, 0
 	for _, p := range rep.Packages {
 		if !p.Valid {
 			invalid++
 		}
+		errs += p.Errors
 	}
-	fmt.Fprintf(w, "%d packages (%d invalid), %d components (%d not valid).\n", len(rep.Packages), invalid, comps, bad)
+	for _, d := range rep.Diagnostics {
+		if d.IsError() {
+			errs++
+		}
+	}
+	fmt.Fprintf(w, "%d packages (%d invalid), %d components (%d not valid), %s.\n", len(rep.Packages), invalid, comps, bad, plural(errs, "error", "errors"))
 }
 
 func (a *app) printStatus(rep *report.Report) {
@@ -162,6 +216,9 @@ func (a *app) printStatus(rep *report.Report) {
 				}
 			} else if c.Reason != "" {
 				fmt.Fprintf(w, "        %s\n", safe(c.Reason))
+			}
+			for _, n := range c.NotCovered {
+				fmt.Fprintf(w, "        not covered: %s %s\n", safe(n.Kind), safe(n.Subject))
 			}
 			for _, d := range c.Diagnostics {
 				printDiag(w, "        ", d)

@@ -299,14 +299,10 @@ func TestTrustRoundTripMCP(t *testing.T) {
 	code, out, errs = trustRun(t, home, "check", src, ref)
 	expect(t, "check", code, 0, out, errs)
 
-	// The manifest's description is no part of what the server runs: the approval stays.
-	editByte(t, filepath.Join(src, "plugin.json"), "notes plugin", "Notes plugin")
-	if s := statusOf(t, home, src, ref); s != "approved" {
-		t.Fatalf("a manifest description edit made the server %s", s)
-	}
 	// A stdio server runs with the plugin's files (it may read or load any of them, a
-	// skill's script included), so a skill or README edit needs a new approval.
-	for _, edit := range [][3]string{{"skills/jot/SKILL.md", "Jot a note", "Jot one note"}, {"README.md", "notes", "Notes"}} {
+	// skill's script and the manifests included), so a skill, README or manifest edit
+	// needs a new approval.
+	for _, edit := range [][3]string{{"plugin.json", "notes plugin", "Notes plugin"}, {"skills/jot/SKILL.md", "Jot a note", "Jot one note"}, {"README.md", "notes", "Notes"}} {
 		editByte(t, filepath.Join(src, edit[0]), edit[1], edit[2])
 		if s := statusOf(t, home, src, ref); s != "changed" {
 			t.Fatalf("an edit of %s left the server %s", edit[0], s)

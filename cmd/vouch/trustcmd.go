@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"vouch/model"
+	"vouch/report"
 	"vouch/review"
 	"vouch/trust"
 	"vouch/ui/display"
@@ -19,7 +20,7 @@ import (
 // addTrustCommands adds the ledger commands: approve, revoke, diff, check, ledger.
 func (a *app) addTrustCommands(root *cobra.Command) {
 	root.AddCommand(a.decideCommand(trust.ActionApprove), a.decideCommand(trust.ActionRevoke),
-		a.diffCommand(), a.checkCommand(), a.ledgerCommand())
+		a.diffCommand(), a.checkCommand(), a.stageCommand(), a.ledgerCommand())
 }
 
 const ledgerFlagHelp = "team ledger file (default: .vouch/ledger.toml in the source's repository)"
@@ -317,12 +318,19 @@ func (a *app) printGrant(w io.Writer, action trust.Action, g trust.Grant, batch 
 		files := append([]model.File(nil), g.Files...)
 		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 		for _, f := range files {
+			if f.IsLink() {
+				fmt.Fprintf(w, "    %s  symlink -> %s\n", display.Line(f.Path), display.Line(f.Link))
+				continue
+			}
 			exec := ""
 			if f.Exec {
 				exec = "  executable"
 			}
 			fmt.Fprintf(w, "    %s  %d bytes  sha256:%s%s\n", display.Line(f.Path), f.Size, display.Line(f.SHA256), exec)
 		}
+	}
+	if action == trust.ActionApprove {
+		printNotCovered(w, "  ", g.NotCovered)
 	}
 	for _, r := range g.Requires {
 		note := ""
@@ -431,10 +439,22 @@ func (a *app) diff(source, ref, ledger string) error {
 	for _, f := range d.Files {
 		p := display.Line(f.Path)
 		switch f.Change {
-		case "added":
-			fmt.Fprintf(w, "  added    %s  %d bytes  sha256:%s%s\n", p, f.NewSize, f.NewSHA256, execSuffix(f.NewExec))
-		case "removed":
-			fmt.Fprintf(w, "  removed  %s  %d bytes  sha256:%s%s\n", p, f.OldSize, f.OldSHA256, execSuffix(f.OldExec))
+		case "added", "removed":
+			verb, link, size, sum, exec := "added   ", f.NewLink, f.NewSize, f.NewSHA256, f.NewExec
+			if f.Change == "removed" {
+				verb, link, size, sum, exec = "removed ", f.OldLink, f.OldSize, f.OldSHA256, f.OldExec
+			}
+			if link != "" {
+				fmt.Fprintf(w, "  %s %s  symlink -> %s\n", verb, p, display.Line(link))
+			} else {
+				fmt.Fprintf(w, "  %s %s  %d bytes  sha256:%s%s\n", verb, p, size, sum, execSuffix(exec))
+			}
+		case "modified":
+			if f.OldLink != "" || f.NewLink != "" {
+				fmt.Fprintf(w, "  modified %s\n    %s → %s\n", p, linkOrFile(f.OldLink), linkOrFile(f.NewLink))
+				continue
+			}
+			fallthrough
 		default:
 			fmt.Fprintf(w, "  modified %s\n", p)
 			if f.OldExec != f.NewExec {
@@ -480,6 +500,9 @@ dispatch a tool or hook.`,
 				return a.fail(1, "ledger", errSentence(err.Error()))
 			}
 			name := display.Line(tg.ref)
+			// What the approval cannot bind is said whatever the answer: a harness log
+			// shows it next to the dispatch it gated. stdout stays the one-line verdict.
+			printNotCovered(a.stderr, "", tg.comp.NotCovered)
 			if st.Authorization != model.Approved {
 				reason := st.Reason
 				if reason == "" {
@@ -687,6 +710,73 @@ func (a *app) ledgerUntrustCommand() *cobra.Command {
 	}
 }
 
+// printNotCovered lists what an approval does not cover, escaped, under one heading.
+func printNotCovered(w io.Writer, indent string, nc []model.NotCovered) {
+	if len(nc) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%snot covered by this approval (%d):\n", indent, len(nc))
+	for _, n := range nc {
+		fmt.Fprintf(w, "%s  %s %s: %s\n", indent, display.Line(n.Kind), display.Line(n.Subject), display.Line(n.Detail))
+	}
+}
+
+// warnNotCovered prints, for the CI gate, one warning per thing an approval cannot bind,
+// on stderr (under --json as {"warning": {...}} lines), so a green gate still says where
+// approval stops. It never changes the exit status: the format allows all of it.
+func (a *app) warnNotCovered(rep *report.Report) {
+	for _, p := range rep.Packages {
+		for _, c := range p.Components {
+			for _, n := range c.NotCovered {
+				if a.jsonErrors {
+					writeJSON(a.stderr, map[string]any{"warning": map[string]string{"code": "not-covered", "ref": c.Ref, "kind": n.Kind, "subject": n.Subject, "message": n.Detail}})
+					continue
+				}
+				fmt.Fprintf(a.stderr, "vouch: warning: %s: not covered by its approval: %s %s: %s\n", display.Line(c.Ref), display.Line(n.Kind), display.Line(n.Subject), display.Line(n.Detail))
+			}
+		}
+	}
+}
+
+func (a *app) stageCommand() *cobra.Command {
+	var ledger string
+	cmd := &cobra.Command{
+		Use:   "stage [--ledger FILE] SOURCE REF DIR",
+		Short: "Write exactly the approved closure of a component into DIR, for a harness that runs approved bytes only",
+		Long: `Checks REF as "vouch check" does (its digest recomputed from the bytes on disk now must be
+approved) and then writes its approved closure into DIR from the vouch store: every file with
+the approved bytes and exec bit, every symlink recreated as a link with its approved target,
+nothing else. A hook is staged with its tool's closure. Paths inside DIR are the paths the
+contract records, relative to the package (a Dalo tool's files stay under plugins/<name>/),
+so a harness runs DIR/<entry> and the entry can import nothing it was not approved with.
+
+DIR must not exist or be empty: vouch never overwrites. The closure is written into a
+temporary directory beside DIR and renamed onto it, so DIR holds all of it or none.
+What the approval cannot bind (a program on PATH, a package a launcher downloads) is
+printed on stderr, as check does. Exit 0 when staged; 1 when REF is not approved, DIR is
+not empty or the store is damaged; 2 usage error or missing path.`,
+		Example: `  vouch stage ./my-source 'my-pack#tool:lint' /tmp/lint-approved
+  node /tmp/lint-approved/plugins/my-pack/tools/lint.mjs`,
+		Args: cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, tg, err := a.resolveOne(args[0], args[1], ledger)
+			if err != nil {
+				return err
+			}
+			printNotCovered(a.stderr, "", tg.comp.NotCovered)
+			staged, err := t.Stage(tg.pkg, tg.comp, args[2])
+			if err != nil {
+				return a.fail(1, "stage", errSentence(err.Error()))
+			}
+			fmt.Fprintf(a.stdout, "staged %s into %s (%d entries)\n", display.Line(tg.ref), display.Line(staged.Dir), len(staged.Files))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&ledger, "ledger", "", ledgerFlagHelp)
+	cmd.Flags().StringVar(&a.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+	return cmd
+}
+
 func ledgerLabel(origin string) string {
 	if team, ok := strings.CutPrefix(origin, "team:"); ok {
 		return "team " + display.Line(team)
@@ -706,6 +796,13 @@ func fieldOrAbsent(s string) string {
 		return "(absent)"
 	}
 	return display.Line(s)
+}
+
+func linkOrFile(link string) string {
+	if link == "" {
+		return "a file"
+	}
+	return "symlink -> " + display.Line(link)
 }
 
 func execSuffix(e bool) string {

@@ -36,8 +36,12 @@ or any directory holding those up to 4 levels down) and checks each against its 
 Each problem is reported at the narrowest boundary the specification gives it: the whole package,
 one component type, one component or one entry.
 
-Exit status: 0 every package is valid; 1 a package is rejected, a component is invalid, a
-required reference is unresolved, an --integrity check fails, or nothing was found; 2 usage
+A package is valid when it is accepted at its boundary: a plugin whose only faults are
+skipped entries is valid, with those entries listed as skipped and their errors counted.
+
+Exit status: 0 every package is valid and no error diagnostic exists; 1 any error diagnostic
+anywhere (a package rejected, a component invalid or skipped, a component type disabled, a
+required reference unresolved, an --integrity check failed), or nothing was found; 2 usage
 error or missing path.`,
 		Example: `  vouch validate examples
   vouch validate --json ./my-plugin | jq '.packages[].components[] | select(.validity != "valid")'
@@ -80,6 +84,9 @@ dependencies are inert data and need no approval); 1 otherwise; 2 usage error or
 			rep, err := a.statusReport(args, o)
 			if err != nil {
 				return err
+			}
+			if requireApproved {
+				a.warnNotCovered(rep)
 			}
 			if requireApproved && !allApproved(rep) {
 				return exitError{1}

@@ -246,3 +246,36 @@ func TestRequireApprovedFailsClosed(t *testing.T) {
 		t.Fatalf("a runnable server was called inert:\n%s", out)
 	}
 }
+
+// TestValidWithSkipsStillFails: a plugin whose only faults are entries is a valid package
+// (JSON "valid": true with its error counted, text "valid, 1 entry skipped"), and validate
+// still exits 1 for the run because an error diagnostic exists (strict for CI).
+func TestValidWithSkipsStillFails(t *testing.T) {
+	home := t.TempDir()
+	for _, tc := range []struct {
+		src, header      string
+		pkgValid         bool
+		errors, warnings int
+	}{
+		{"../../examples/agent-plugins/broken-one-skill", "✓ valid, 1 entry skipped (1 error)  agent-plugins broken-one-skill", true, 1, 0},
+		{"../../examples/agent-plugins/broken-one-server", "✓ valid, 1 entry skipped (1 error, 1 warning)  agent-plugins broken-one-server", true, 1, 1},
+		{"../../examples/agent-plugins/broken-skills-location", "✓ valid, 1 component type disabled (1 error)  agent-plugins broken-skills-location", true, 1, 0},
+		{"../../examples/agent-plugins/broken-manifest", "✗ invalid (1 error)  agent-plugins broken-manifest", false, 1, 0},
+	} {
+		t.Run(filepath.Base(tc.src), func(t *testing.T) {
+			code, out, _ := runVouch(t, home, "validate", tc.src)
+			if code != 1 || !strings.HasPrefix(out, tc.header) {
+				t.Fatalf("exit %d, output\n%s\nwant exit 1 and a header starting %q", code, out, tc.header)
+			}
+			code, out, _ = runVouch(t, home, "validate", "--json", tc.src)
+			m := validateReport(t, reportSchema(t), out)
+			p := m["packages"].([]any)[0].(map[string]any)
+			if code != 1 || m["valid"] != false || p["valid"] != tc.pkgValid || p["errors"] != float64(tc.errors) || p["warnings"] != float64(tc.warnings) {
+				t.Errorf("exit %d report valid=%v package valid=%v errors=%v warnings=%v", code, m["valid"], p["valid"], p["errors"], p["warnings"])
+			}
+		})
+	}
+	if code, out, _ := runVouch(t, home, "validate", "../../examples/agent-plugins/release-helper"); code != 0 || !strings.HasPrefix(out, "✓ valid  agent-plugins release-helper") {
+		t.Errorf("clean plugin: exit %d\n%s", code, out)
+	}
+}

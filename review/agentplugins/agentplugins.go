@@ -43,12 +43,13 @@ type loader struct {
 	// (two servers may launch the same bundled executable).
 	files map[string]fileResult
 	// cl is the plugin's file closure, walked once on first need (see closure).
-	cl *closure
+	cl *pluginClosure
 	// extData records manifest extension namespaces (in order) for extension components.
 	extData []jsontext.Member
 	// extIssues are non-fatal parse findings inside extension values, by namespace.
 	extIssues    map[string][]model.Diagnostic
 	manifestData []byte
+	mcpData      []byte // mcp.json as read, for the servers' closure
 }
 
 type fileResult struct {
@@ -90,6 +91,10 @@ func Load(dir string, opts Options) *model.Package {
 		return pkg
 	}
 	l.dataDir = filepath.Join(dataBase(opts.DataDir), pkg.Name)
+	if _, err := root.Lstat(".codex-plugin/plugin.json"); err == nil {
+		l.pkgDiag(l.diag("codex-prefers-root-manifest", model.SeverityInfo, model.BoundaryPackage, ".codex-plugin/plugin.json", "", 0,
+			"Codex "+codexVersion+" reads this root plugin.json and prefers it over .codex-plugin/plugin.json, so Codex loads the Agent Plugins view of this folder.", "10"))
+	}
 	l.skills()
 	l.mcp()
 	l.extensions()
@@ -131,6 +136,17 @@ func (r *reader) ReadFile(rel string) ([]byte, error) {
 	}
 	defer root.Close()
 	return root.ReadFile(rel, 0)
+}
+
+// ReadLink returns what the symlink at rel holds now (model.LinkReader), so check sees a
+// link retargeted after the package was loaded.
+func (r *reader) ReadLink(rel string) (string, error) {
+	root, err := fsguard.Open(r.dir, r.limits)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	return root.Readlink(rel)
 }
 
 // fsSuffix turns an fsguard refusal into the tail of a diagnostic code.

@@ -7,22 +7,87 @@ import (
 	"vouch/model"
 )
 
-// The three client profiles vouch reports support for. What each supports comes from its
-// published conformance notes (seeds 001 DSH, 003 Lola, 004 Pi).
+// The client profiles vouch reports support for. What each supports comes from its
+// published conformance notes (seeds 001 DSH, 003 Lola, 004 Pi) and, for Codex, from what
+// Codex 0.169.0 was observed to do offline (issue 10): it reads a root Agent Plugins
+// plugin.json (preferring it over .codex-plugin/plugin.json), expands ${PLUGIN_ROOT} and
+// ${PLUGIN_DATA} in stdio args, env and cwd, lists no sse server, loads skills whose
+// frontmatter has unknown keys, and drops every symlink when it copies a plugin into its
+// cache.
 const (
-	clientDSH  = "DSH"
-	clientLola = "Lola"
-	clientPi   = "Pi"
+	clientDSH   = "DSH"
+	clientLola  = "Lola"
+	clientPi    = "Pi"
+	clientCodex = "Codex"
+	// codexVersion is the Codex release the observations hold for.
+	codexVersion = "0.169.0"
 )
 
-var clients = []string{clientDSH, clientLola, clientPi}
+var clients = []string{clientDSH, clientLola, clientPi, clientCodex}
+
+// support builds one client's answer, with the version where vouch pins one.
+func support(client string, st model.SupportStatus, detail string) model.Support {
+	s := model.Support{Provider: client, Status: st, Detail: detail}
+	if client == clientCodex {
+		s.Version = codexVersion
+	}
+	return s
+}
 
 func unsupportedEverywhere(detail string) []model.Support {
 	out := make([]model.Support, len(clients))
 	for i, c := range clients {
-		out[i] = model.Support{Provider: c, Status: model.NotSupported, Detail: detail}
+		out[i] = support(c, model.NotSupported, detail)
 	}
 	return out
+}
+
+// codexCache is why a component that relies on a symlink is unsupported by Codex.
+func codexCache(link string) string {
+	return fmt.Sprintf("Codex %s drops every symlink when it copies a plugin into its cache, so %s, which goes through a symlink here, does not exist where Codex loads it.", codexVersion, link)
+}
+
+// clientList names clients in prose: "DSH, Lola and Pi"; Codex with its version.
+func clientList(cs []string) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c
+		if c == clientCodex {
+			names[i] = c + " " + codexVersion
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "no client"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// whoLoads says, from per-client answers, which clients load a component and which skip
+// it: "DSH, Lola and Pi skip it; Codex 0.169.0 loads it".
+func whoLoads(ss []model.Support) string {
+	var yes, no []string
+	for _, s := range ss {
+		switch s.Status {
+		case model.Supported:
+			yes = append(yes, s.Provider)
+		case model.NotSupported:
+			no = append(no, s.Provider)
+		}
+	}
+	switch {
+	case len(yes) == 0:
+		return clientList(no) + " skip it"
+	case len(no) == 0:
+		return clientList(yes) + " load it"
+	}
+	verb := "loads"
+	if len(yes) > 1 {
+		verb = "load"
+	}
+	return clientList(no) + " skip it; " + clientList(yes) + " " + verb + " it"
 }
 
 // serverSupport answers "can this client run it as declared" for a valid server entry.
@@ -31,23 +96,26 @@ func unsupportedEverywhere(detail string) []model.Support {
 //   - Lola: adapts every valid entry into its module; its ADR names no unsupported transport.
 //   - Pi: stdio; streamable-http only without headers and without pi-mcp-adapter
 //     environment-expression syntax in the URL; sse is not supported.
+//   - Codex 0.169.0: stdio and streamable-http; it lists no sse server.
 func serverSupport(typ string, headers int, url string) []model.Support {
-	dsh := model.Support{Provider: clientDSH, Status: model.Supported}
-	lola := model.Support{Provider: clientLola, Status: model.Supported, Detail: "Lola adapts valid entries into its module; its ADR lists no unsupported transport."}
-	pi := model.Support{Provider: clientPi, Status: model.Supported}
+	dsh := support(clientDSH, model.Supported, "")
+	lola := support(clientLola, model.Supported, "Lola adapts valid entries into its module; its ADR lists no unsupported transport.")
+	pi := support(clientPi, model.Supported, "")
+	codex := support(clientCodex, model.Supported, "")
 	switch typ {
 	case "streamable-http":
 		if headers > 0 {
-			dsh = model.Support{Provider: clientDSH, Status: model.NotSupported, Detail: "DSH skips remote entries with configured headers: it cannot stop them following a cross-origin redirect."}
-			pi = model.Support{Provider: clientPi, Status: model.NotSupported, Detail: "Pi validates but does not activate remote entries with configured headers (no redirect-policy hook in pi-mcp-adapter)."}
+			dsh = support(clientDSH, model.NotSupported, "DSH skips remote entries with configured headers: it cannot stop them following a cross-origin redirect.")
+			pi = support(clientPi, model.NotSupported, "Pi validates but does not activate remote entries with configured headers (no redirect-policy hook in pi-mcp-adapter).")
 		} else if strings.Contains(url, "${") || strings.Contains(url, "$env:") || strings.Contains(url, "{env:") {
-			pi = model.Support{Provider: clientPi, Status: model.NotSupported, Detail: "Pi skips URLs with environment-expression syntax, which pi-mcp-adapter would expand."}
+			pi = support(clientPi, model.NotSupported, "Pi skips URLs with environment-expression syntax, which pi-mcp-adapter would expand.")
 		}
 	case "sse":
-		dsh = model.Support{Provider: clientDSH, Status: model.NotSupported, Detail: "DSH does not run the legacy HTTP+SSE transport; the entry is skipped without fallback."}
-		pi = model.Support{Provider: clientPi, Status: model.NotSupported, Detail: "Pi does not support the legacy HTTP+SSE transport; the entry is skipped."}
+		dsh = support(clientDSH, model.NotSupported, "DSH does not run the legacy HTTP+SSE transport; the entry is skipped without fallback.")
+		pi = support(clientPi, model.NotSupported, "Pi does not support the legacy HTTP+SSE transport; the entry is skipped.")
+		codex = support(clientCodex, model.NotSupported, "Codex "+codexVersion+" lists no sse server: the legacy HTTP+SSE entry is not loaded.")
 	}
-	return []model.Support{dsh, lola, pi}
+	return []model.Support{dsh, lola, pi, codex}
 }
 
 // knownNamespaces labels the extension namespaces a known client reads. Lola reads
@@ -84,7 +152,10 @@ func namespaceInfo(ns string) (owner string, readers []string) {
 func extensionSupport(ns string, readers []string, hasData bool) []model.Support {
 	out := make([]model.Support, 0, len(clients))
 	for _, c := range clients {
-		s := model.Support{Provider: c, Status: model.NotApplicable, Detail: c + " ignores this namespace without validating it."}
+		s := support(c, model.NotApplicable, c+" ignores this namespace without validating it.")
+		if c == clientCodex && strings.HasPrefix(ns, "com.openai") {
+			s.Detail = "Codex " + codexVersion + " was not observed reading this namespace; Agent Plugins gives it no meaning."
+		}
 		for _, r := range readers {
 			if r != c {
 				continue
@@ -93,9 +164,9 @@ func extensionSupport(ns string, readers []string, hasData bool) []model.Support
 			case !hasData:
 				s.Detail = fmt.Sprintf("%s reads this namespace only from the manifest's extensions object; plugin.json declares nothing under %q, so the %s/ directory is not read.", c, ns, ns)
 			case c == clientLola:
-				s = model.Support{Provider: c, Status: model.Supported, Detail: "Lola reads commands, agents and instructions paths from this namespace."}
+				s = support(c, model.Supported, "Lola reads commands, agents and instructions paths from this namespace.")
 			default:
-				s = model.Support{Provider: c, Status: model.Supported, Detail: c + " reads this namespace."}
+				s = support(c, model.Supported, c+" reads this namespace.")
 			}
 		}
 		out = append(out, s)

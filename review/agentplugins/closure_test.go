@@ -49,8 +49,8 @@ func digests(t *testing.T, pkg *model.Package) map[string]string {
 }
 
 // TestServerClosureDigest: an approval of a stdio server covers every file it may run,
-// named in a field or not, skills included (a server can load a skill's script), and
-// nothing already in its contract fields (plugin.json, mcp.json).
+// named in a field or not, skills included (a server can load a skill's script), and the
+// manifests (a server can read them).
 func TestServerClosureDigest(t *testing.T) {
 	const js, wrap, wrap2, remote, skill = "mcp-server:js", "mcp-server:wrap", "mcp-server:wrap2", "mcp-server:remote", "skill:notes"
 	dir := closurePlugin(t)
@@ -75,7 +75,14 @@ func TestServerClosureDigest(t *testing.T) {
 		{"loose file under skills/", func() { writeFile(t, dir+"/skills/loose.js", "require('child_process')\n") }, []string{js, wrap, wrap2}},
 		{"manifest description", func() {
 			writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "two"}`)
-		}, nil},
+		}, []string{js, wrap, wrap2}},
+		{"retarget a file link", func() {
+			os.Symlink("server.js", dir+"/alias.js")
+		}, []string{js, wrap, wrap2}},
+		{"retarget a file link (2)", func() {
+			os.Remove(dir + "/alias.js")
+			os.Symlink("lib/helper.js", dir+"/alias.js")
+		}, []string{js, wrap, wrap2}},
 	}
 	for _, e := range edits {
 		e.edit()
@@ -94,8 +101,9 @@ func TestServerClosureDigest(t *testing.T) {
 }
 
 // TestServerClosureContents checks what the closure holds and how links are treated: a
-// link inside is hashed by its target's bytes, a link to a skill adds nothing twice, and
-// a link leading out of the plugin or to nothing blocks the servers (a process follows it).
+// link inside is bound as a link (its target's bytes are bound at the target's path), a
+// link to a skill adds nothing twice, and a link leading out of the plugin or to nothing
+// blocks the servers (a process follows it).
 func TestServerClosureContents(t *testing.T) {
 	dir := closurePlugin(t)
 	if err := os.Symlink("../server.js", dir+"/lib/alias.js"); err != nil {
@@ -115,23 +123,27 @@ func TestServerClosureContents(t *testing.T) {
 		paths = append(paths, f.Path)
 		sums[f.Path] = f.SHA256
 	}
-	if got, want := strings.Join(paths, " "), "bin/wrap lib/alias.js lib/helper.js server.js skills/notes/SKILL.md skills/notes/scripts/run.sh"; got != want {
+	if got, want := strings.Join(paths, " "), "bin/wrap lib/alias.js lib/helper.js lib/notes mcp.json plugin.json server.js skills/notes/SKILL.md skills/notes/scripts/run.sh"; got != want {
 		t.Errorf("closure = %s, want %s", got, want)
 	}
-	if sums["lib/alias.js"] != sums["server.js"] {
-		t.Errorf("a symlink inside is hashed by its target's bytes: %+v", c.Contract.Files)
+	links := map[string]string{}
+	for _, f := range c.Contract.Files {
+		links[f.Path] = f.Link
+	}
+	if links["lib/alias.js"] != "../server.js" || links["lib/notes"] != "../skills/notes" || sums["lib/alias.js"] != "" {
+		t.Errorf("a symlink inside is bound as a link: %+v", c.Contract.Files)
 	}
 	if !hasCode(c.Diagnostics, "plugin-file-link-skipped") {
 		t.Errorf("missing plugin-file-link-skipped; got %v", c.Diagnostics)
 	}
-	if !strings.Contains(strings.Join(c.Summary, " "), "its skills included, is part of what you approve") {
+	if !strings.Contains(strings.Join(c.Summary, " "), "plugin.json and mcp.json included, is part of what you approve") {
 		t.Errorf("summary does not say what the approval covers: %q", c.Summary)
 	}
 	if r := pkg.Component(model.KindMCPServer, "remote"); r.Contract == nil || len(r.Contract.Files) != 0 || len(r.Files) != 0 {
 		t.Errorf("remote server contract %+v", r.Contract)
 	}
 
-	for name, target := range map[string]string{"outside": "/etc/hostname", "dangling.js": "missing.js"} {
+	for name, target := range map[string]string{"outside": "/etc/hostname", "up": "../../x", "dangling.js": "missing.js"} {
 		link := dir + "/lib/" + name
 		if err := os.Symlink(target, link); err != nil {
 			t.Fatal(err)
@@ -139,7 +151,7 @@ func TestServerClosureContents(t *testing.T) {
 		pkg := Load(dir, Options{})
 		for _, id := range []string{"js", "wrap", "wrap2"} {
 			c := pkg.Component(model.KindMCPServer, id)
-			code := map[string]string{"outside": "plugin-file-escape", "dangling.js": "plugin-file-dangling"}[name]
+			code := map[string]string{"outside": "plugin-file-absolute-link", "up": "plugin-file-escape", "dangling.js": "plugin-file-dangling"}[name]
 			if c.Contract != nil || !hasCode(c.Diagnostics, code) {
 				t.Errorf("%s with lib/%s: contract %v, diagnostics %v", id, name, c.Contract != nil, c.Diagnostics)
 			}

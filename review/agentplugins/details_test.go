@@ -33,8 +33,8 @@ func TestServerDisplay(t *testing.T) {
 	}
 	data, _ := os.ReadFile("testdata/cases/servers/bin/server")
 	sum := sha256.Sum256(data)
-	// The closure is every plugin file but the skills and the two JSON files.
-	if len(c.Files) != 2 || c.Files[0].Path != "bin/server" || c.Files[0].SHA256 != hex.EncodeToString(sum[:]) || !c.Files[0].Exec || c.Files[1].Path != "data/.keep" {
+	// The closure is every plugin file, the two JSON files included.
+	if len(c.Files) != 4 || c.Files[0].Path != "bin/server" || c.Files[0].SHA256 != hex.EncodeToString(sum[:]) || !c.Files[0].Exec || c.Files[1].Path != "data/.keep" || c.Files[2].Path != "mcp.json" || c.Files[3].Path != "plugin.json" {
 		t.Errorf("files = %+v", c.Files)
 	}
 	if c.Contract == nil || !reflect.DeepEqual(c.Contract.Files, c.Files) {

@@ -56,6 +56,11 @@ func (l *loader) extensions() {
 			fmt.Sprintf("The plugin root could not be listed (%s), so extension directories are not shown.", fsReason(err)), "8.2"))
 	}
 	for _, name := range names {
+		// The fixed locations are never namespaces, whatever they are on disk: mcp.json
+		// reads like a two-label reverse domain.
+		if name == manifestFile || name == mcpFile || name == skillsDir {
+			continue
+		}
 		_, declared := byNS[name]
 		owner, _ := namespaceInfo(name)
 		if !declared && owner == "" && !reverseDomain.MatchString(name) {
@@ -64,16 +69,30 @@ func (l *loader) extensions() {
 		e, err := l.root.Stat(name)
 		e.Name = name
 		if err != nil {
-			c := get(e.Name)
-			c.Details = append(c.Details, model.Field{Key: "directory", Value: e.Name + "/ (" + fsReason(err) + ")"})
-			if fsguard.CodeOf(err) == fsguard.CodeEscape {
-				c.Diagnostics = append(c.Diagnostics, l.diag("extension-directory-escape", model.SeverityWarning, model.BoundaryComponent, e.Name, "", 0,
-					fmt.Sprintf("The extension directory %s resolves outside the plugin root; a client must deny access to it.", e.Name), "4.1"))
+			// Only a directory is a namespace directory (§8.2). A link that dangles, loops
+			// or leaves the root is not one: it is named here so it is not silently
+			// dropped, and joins a namespace the manifest declares.
+			escape := fsguard.CodeOf(err) == fsguard.CodeEscape
+			if declared {
+				c := get(e.Name)
+				c.Details = append(c.Details, model.Field{Key: "directory", Value: e.Name + "/ (" + fsReason(err) + ")"})
+				if escape {
+					c.Diagnostics = append(c.Diagnostics, l.diag("extension-directory-escape", model.SeverityWarning, model.BoundaryComponent, e.Name, "", 0,
+						fmt.Sprintf("The extension directory %s resolves outside the plugin root; a client must deny access to it.", e.Name), "4.1"))
+				}
+				continue
+			}
+			if escape {
+				l.pkgDiag(l.diag("extension-directory-escape", model.SeverityWarning, model.BoundaryPackage, e.Name, "", 0,
+					fmt.Sprintf("%s resolves outside the plugin root, so it is not an extension directory; a client must deny access to it.", e.Name), "4.1"))
+			} else {
+				l.pkgDiag(l.diag("extension-entry-not-directory", model.SeverityInfo, model.BoundaryPackage, e.Name, "", 0,
+					fmt.Sprintf("%s is not an extension directory (%s).", e.Name, fsReason(err)), "8.2"))
 			}
 			continue
 		}
 		if e.Type != fsguard.TypeDir {
-			continue
+			continue // a regular file is never a namespace directory
 		}
 		c := get(e.Name)
 		c.Details = append(c.Details, model.Field{Key: "directory", Value: e.Name + "/"})

@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 	"vouch/schemas"
@@ -36,6 +39,7 @@ func (l *loader) mcp() {
 	// One read, no separate Stat: fsguard opens without blocking and refuses anything that
 	// is not a regular file, so a FIFO or directory named mcp.json is reported the same way.
 	data, err := l.root.ReadFile(mcpFile, l.opts.Limits.MaxManifestSize)
+	l.mcpData = data
 	if err != nil {
 		code, sec, msg := "mcp-location-"+fsSuffix(err), "6.2", fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", fsReason(err))
 		switch fsguard.CodeOf(err) {
@@ -137,7 +141,7 @@ func (l *loader) mcp() {
 		if disabled {
 			l.pkg.Components = append(l.pkg.Components, &model.Component{
 				Kind: model.KindMCPServer, ID: m.Key, Validity: model.Skipped,
-				Summary: []string{"Skipped: MCP is disabled for this plugin because mcp.json is invalid (see the package diagnostics)."},
+				Summary: []string{"Skipped: MCP is disabled for this plugin because mcp.json is invalid (see the package diagnostics); " + whoLoads(unsupportedEverywhere("")) + "."},
 				Support: unsupportedEverywhere("skipped: MCP is disabled for this plugin"),
 			})
 			continue
@@ -286,7 +290,12 @@ func (l *loader) finishInvalid(c *model.Component) *model.Component {
 	c.Validity = model.Invalid
 	c.Contract = nil
 	c.Support = unsupportedEverywhere("skipped: the server entry is invalid")
-	c.Summary = append([]string{"Skipped: this server entry is invalid, so no client starts or connects to it (see its diagnostics)."}, c.Summary...)
+	for i := range c.Support {
+		if c.Support[i].Provider == clientCodex {
+			c.Support[i].Detail = "vouch predicts Codex " + codexVersion + " does not start it either: the entry breaks Agent Plugins 1.0.0, and Codex was not observed with this fault."
+		}
+	}
+	c.Summary = append([]string{"Skipped: this server entry is invalid (see its diagnostics); " + whoLoads(c.Support) + "."}, c.Summary...)
 	return c
 }
 
@@ -336,7 +345,26 @@ func expandPlaceholders(s, root, data string) string {
 	return b.String()
 }
 
+// shellMeta marks text that reads as a shell command string: a client still runs it as one
+// token (agent-plugins §7.2.1: "MUST preserve command as one token"), so it is only worth
+// a warning that the program it names is probably not the one the author meant.
 var shellMeta = regexp.MustCompile("[;&|<>`]|\\$\\(")
+
+// commandControl returns the byte offset of the first control character in a command
+// (C0, DEL or C1, NUL included), or -1. Only those make a command not one token: every
+// other character, spaces included, can be part of a file name (agent-plugins §7.2.1).
+func commandControl(s string) int {
+	return strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r >= 0x7f && r <= 0x9f })
+}
+
+// controlName names the first control character of s for a message, as U+XXXX (NUL by name).
+func controlName(s string) string {
+	r, _ := utf8.DecodeRuneInString(s[commandControl(s):])
+	if r == 0 {
+		return "NUL (U+0000)"
+	}
+	return fmt.Sprintf("U+%04X", r)
+}
 
 func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (string, bool), strMap func(string) []jsontext.Member, bad, warn problemFn, badField map[string]bool) *model.Component {
 	name := c.ID
@@ -356,18 +384,18 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	if hasCmd {
 		c.Details = append(c.Details, model.Field{Key: "command", Value: command})
 		switch {
-		case strings.IndexFunc(command, func(r rune) bool {
-			return r <= ' ' || r == 0x7f || r == 0x85 || r == 0xa0 || r == 0x2028 || r == 0x2029
-		}) >= 0:
-			bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has command %q with whitespace or control characters; command must be one executable token, with arguments in \"args\". It is skipped.", clip(name), clip(command)), "7.2.1", "command")
-		case shellMeta.MatchString(command):
-			bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has command %q, which reads as a shell command string; command must be one executable token. It is skipped.", clip(name), clip(command)), "7.2.1", "command")
+		case strings.TrimSpace(command) == "":
+			bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has a command made only of whitespace, which names no program; command must be one executable token. It is skipped.", clip(name)), "7.2.1", "command")
+		case commandControl(command) >= 0:
+			bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has command %q, which contains the control character %s; no program name or file name passed as one token can carry it, so the server is skipped.", clip(name), clip(command), controlName(command)), "7.2.1", "command")
 		case strings.HasPrefix(command, "./"):
 			resolvedCmd, cmdFile = l.commandFile(name, command, bad, warn)
 		case strings.Contains(command, "${"):
 			bad("mcp-command-form", fmt.Sprintf("Server %q has command %q: placeholders are not expanded in command; use a path starting with ./ for a bundled executable. It is skipped.", clip(name), clip(command)), "7.2.1", "command")
 		case strings.ContainsAny(command, "/\\") || command == "." || command == "..":
 			bad("mcp-command-form", fmt.Sprintf("Server %q has command %q; it must be a bare executable name or a plugin-relative path starting with ./, so it is skipped.", clip(name), clip(command)), "7.2.1", "command")
+		case strings.ContainsAny(command, " \t") || shellMeta.MatchString(command):
+			warn("mcp-command-looks-like-shell-string", fmt.Sprintf("Server %q has command %q: clients run it as one token, the program named exactly that on the user's PATH, and no shell splits it; if you meant a program with arguments, put the arguments in \"args\".", clip(name), clip(command)), "7.2.1", "command")
 		}
 	}
 	if args != nil {
@@ -427,6 +455,13 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	}
 	c.Validity = model.Valid
 	c.Support = serverSupport("stdio", 0, "")
+	if link := l.stdioLink(command, resolvedCmd, args, cwd); link != "" {
+		for i := range c.Support {
+			if c.Support[i].Provider == clientCodex {
+				c.Support[i] = support(clientCodex, model.NotSupported, codexCache(link))
+			}
+		}
+	}
 	cl := l.closure()
 	c.Diagnostics = append(c.Diagnostics, cl.diags...)
 	if !cl.complete {
@@ -479,8 +514,53 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	} else if resolvedCmd == "" {
 		c.Summary = append(c.Summary, fmt.Sprintf("%s is found on the user's PATH, so that program is outside this package.", command))
 	}
-	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin, its skills included, is part of what you approve (only plugin.json and mcp.json are covered by the fields above); editing any of them needs a new approval.")
+	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin, its skills, plugin.json and mcp.json included, is part of what you approve, and symlinks are bound as links; editing or retargeting any of them needs a new approval.")
+	c.NotCovered = l.notCovered(command, resolvedCmd, args, env, cwd, hasCwd)
 	return c
+}
+
+// stdioLink returns the first path a stdio server names that goes through a symlink in
+// the plugin (its ./ command, its cwd, or a ${PLUGIN_ROOT}/ argument), "" when none:
+// Codex copies the plugin without its symlinks, so the server would not find it there.
+func (l *loader) stdioLink(command, resolvedCmd string, args []string, cwd string) string {
+	if resolvedCmd != "" && path.Clean(strings.TrimPrefix(command, "./")) != resolvedCmd {
+		return command
+	}
+	const root = "${PLUGIN_ROOT}/"
+	// A ./ cwd is plugin-relative (§7.2.1); a ./ argument is relative to the cwd, so only
+	// ${PLUGIN_ROOT}/ arguments name a plugin path for certain.
+	for i, p := range append([]string{cwd}, args...) {
+		rel, ok := strings.CutPrefix(p, root)
+		if !ok && i == 0 {
+			rel, ok = strings.CutPrefix(p, "./")
+		}
+		if ok && rel != "" && withinLexical(rel) && l.viaSymlink(rel) {
+			return p
+		}
+	}
+	return ""
+}
+
+// notCovered lists what the server depends on that its approval cannot bind, after the
+// single expansion pass a client applies (closure.NotCoveredBy). Agent Plugins treats
+// args as opaque strings, so none of it changes validity.
+func (l *loader) notCovered(command, resolvedCmd string, args []string, env []jsontext.Member, cwd string, hasCwd bool) []model.NotCovered {
+	p := closure.Process{Command: command, Bundled: resolvedCmd != "" || strings.HasPrefix(command, "./"), Root: l.root.Path(), Data: l.dataDir,
+		DataName: "${PLUGIN_DATA}", Starts: "the server starts", Interpreter: l.closure().interp[resolvedCmd]}
+	for _, a := range args {
+		p.Args = append(p.Args, l.expand(a))
+	}
+	for _, e := range env {
+		p.Env = append(p.Env, closure.EnvVar{Name: e.Key, Value: l.expand(e.Val.Str)})
+	}
+	if hasCwd {
+		exp := l.expand(cwd)
+		if !strings.HasPrefix(exp, "/") {
+			exp = path.Join(l.root.Path(), exp)
+		}
+		p.Cwd = exp
+	}
+	return closure.NotCoveredBy(p)
 }
 
 func looksSecret(name string) bool {
@@ -495,7 +575,7 @@ func looksSecret(name string) bool {
 
 // commandFile checks a ./ command: contained after every symlink is followed
 // (agent-plugins §4.1, §7.2.1). Its bytes come from the plugin closure, which holds every
-// file but the skills and the two JSON files; only a command outside it is read here.
+// file of the plugin; only a command the closure could not take in is read here.
 func (l *loader) commandFile(name, command string, bad, warn problemFn) (string, *model.File) {
 	rel := strings.TrimPrefix(command, "./")
 	if rel == "" || strings.HasSuffix(rel, "/") {

@@ -2,8 +2,10 @@ package agentplugins
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"vouch/model"
 	"vouch/review/fsguard"
@@ -85,15 +87,14 @@ func (l *loader) skills() {
 		if c.Validity == "" {
 			c.Validity = model.Valid
 		}
+		link := l.skillLink(rel, ent.Symlink, c.Files)
 		if c.Validity == model.Invalid || c.Validity == model.Skipped {
 			c.Validity = model.Skipped
 			c.Contract = nil
-			c.Summary = append([]string{"Skipped: this skill does not conform to the Agent Skills specification, so clients do not load it (see its diagnostics)."}, c.Summary...)
-			c.Support = unsupportedEverywhere("skipped: the skill is invalid")
+			c.Support = skippedSkillSupport(c.Diagnostics, link)
+			c.Summary = append([]string{"Skipped: this skill does not conform to the Agent Skills specification (see its diagnostics); " + whoLoads(c.Support) + "."}, c.Summary...)
 		} else {
-			name, _ := c.Details.Get("name")
-			fm, _ := name.(string)
-			c.Support = skillSupport(fm, ent.Name)
+			c.Support = skillSupport(c, ent.Name, link)
 		}
 		l.pkg.Components = append(l.pkg.Components, c)
 	}
@@ -103,32 +104,128 @@ func (l *loader) skills() {
 func (l *loader) skippedSkill(id, file, code, msg, section string) {
 	l.pkg.Components = append(l.pkg.Components, &model.Component{
 		Kind: model.KindSkill, ID: id, Validity: model.Skipped,
-		Summary:     []string{"Skipped: " + msg},
+		Summary:     []string{"Skipped: " + strings.TrimSuffix(msg, ".") + "; " + whoLoads(unsupportedEverywhere("")) + "."},
 		Support:     unsupportedEverywhere("skipped: " + msg),
 		Diagnostics: []model.Diagnostic{l.diag(code, model.SeverityError, model.BoundaryComponent, file, "", 0, msg, section)},
 	})
 }
 
-// skillSupport: all three clients load valid skills. Pi follows the published name text
-// (a-z, 0-9, hyphen, equal to the directory name) and reports as unsupported the skills
-// that skills-ref accepts only leniently (seed 004, limitation 6): a frontmatter name with
-// non-ASCII characters, with surrounding whitespace, or equal to the directory name only
-// after NFKC normalization. It is the frontmatter name that is judged: the directory name
-// alone says nothing about what Pi reads.
-func skillSupport(name, dir string) []model.Support {
-	pi := model.Support{Provider: clientPi, Status: model.Supported}
+// skillLink returns the first path of a skill that goes through a symlink (the skill
+// directory itself, SKILL.md or a bundled file), "" when none. Codex drops symlinks when
+// it caches a plugin, so such a skill is not what Codex loads. Resolve answers from the
+// lstat cache the file walk filled, so this reads nothing new.
+func (l *loader) skillLink(dir string, dirIsLink bool, files []model.File) string {
+	if dirIsLink {
+		return dir
+	}
+	for _, f := range files {
+		if l.viaSymlink(f.Path) {
+			return f.Path
+		}
+	}
+	return ""
+}
+
+// viaSymlink reports whether a package path that resolves inside the root goes through a
+// symlink on the way (its resolved path differs from the path itself).
+func (l *loader) viaSymlink(rel string) bool {
+	c := path.Clean(rel)
+	real, err := l.root.Resolve(c)
+	return err == nil && real != c
+}
+
+// skippedSkillSupport: a skill that breaks the Agent Skills rules is skipped by DSH, Lola
+// and Pi, which validate against the specification (seeds 001, 003, 004). Codex 0.169.0
+// was observed to load a skill whose only fault is unknown frontmatter keys; for any other
+// fault vouch has no observation and predicts a skip.
+func skippedSkillSupport(ds []model.Diagnostic, link string) []model.Support {
+	onlyUnknown, seen := true, false
+	var first string
+	for _, d := range ds {
+		if !d.IsError() {
+			continue
+		}
+		if !seen {
+			first = strings.TrimSuffix(d.Message, ".")
+		}
+		seen = true
+		if d.Code != "skill-unknown-field" {
+			onlyUnknown = false
+		}
+	}
+	why := "the skill does not conform to the Agent Skills specification"
+	if first != "" {
+		why += " (" + first + ")"
+	}
+	out := []model.Support{
+		support(clientDSH, model.NotSupported, "DSH reports and skips a skill that "+strings.TrimPrefix(why, "the skill ")+"."),
+		support(clientLola, model.NotSupported, "Lola skips an invalid skill on its own: "+why+"."),
+		support(clientPi, model.NotSupported, "Pi validates the frontmatter against Agent Skills and skips this skill: "+why+"."),
+	}
+	switch {
+	case seen && onlyUnknown && link == "":
+		out = append(out, support(clientCodex, model.Supported, "Codex "+codexVersion+" loads skills whose frontmatter has unknown keys and ignores those keys."))
+	case seen && onlyUnknown:
+		out = append(out, support(clientCodex, model.NotSupported, codexCache(link)))
+	default:
+		out = append(out, support(clientCodex, model.NotSupported, "vouch predicts Codex "+codexVersion+" skips it: "+why+", and Codex was observed to tolerate only unknown frontmatter keys."))
+	}
+	return out
+}
+
+// skillSupport: every client loads a valid skill, with these exceptions.
+//   - Pi follows the published name text (a-z, 0-9, hyphen, equal to the directory name)
+//     and reports as unsupported the skills that skills-ref accepts only leniently (seed
+//     004, limitation 6): a frontmatter name with non-ASCII characters, with surrounding
+//     whitespace, or equal to the directory name only after NFKC normalization. It is the
+//     frontmatter name that is judged: the directory name alone says nothing about what
+//     Pi reads. Pi's loader also skips a skill whose name is not a YAML string
+//     (`name: 123`), whose compatibility is present but empty, whose metadata has a value
+//     that is not a string (`version: 1.0`), or whose description is over 1024 UTF-16
+//     code units (JavaScript's .length: an emoji counts 2).
+//   - Codex 0.169.0 drops symlinks when it caches a plugin: a skill that goes through one
+//     is not what Codex loads.
+func skillSupport(c *model.Component, dir, link string) []model.Support {
+	nameV, _ := c.Details.Get("name")
+	name, _ := nameV.(string)
+	descV, _ := c.Details.Get("description")
+	desc, _ := descV.(string)
+	var pi []string
 	const rule = "Pi follows the published name rule (a-z, 0-9 and hyphens, equal to the directory name) and reports this skill as unsupported: "
 	switch {
 	case strings.TrimSpace(name) != name:
-		pi = model.Support{Provider: clientPi, Status: model.NotSupported, Detail: rule + "its name has leading or trailing whitespace."}
+		pi = append(pi, rule+"its name has leading or trailing whitespace")
 	case strings.IndexFunc(name, func(r rune) bool { return r > unicode.MaxASCII }) >= 0:
-		pi = model.Support{Provider: clientPi, Status: model.NotSupported, Detail: rule + "its name has non-ASCII characters."}
+		pi = append(pi, rule+"its name has non-ASCII characters")
 	case !skills.ValidName(name) || name != dir:
-		pi = model.Support{Provider: clientPi, Status: model.NotSupported, Detail: rule + "its name matches the directory name only after NFKC normalization."}
+		pi = append(pi, rule+"its name matches the directory name only after NFKC normalization")
+	}
+	for _, d := range c.Diagnostics {
+		switch {
+		case d.Code == "skill-field-not-string" && d.Pointer == "/name":
+			pi = append(pi, fmt.Sprintf("Pi skips this skill: its name %q is not a YAML string (quote it)", name))
+		case d.Code == "skill-compatibility-empty":
+			pi = append(pi, "Pi skips this skill: its compatibility field is present but empty")
+		case d.Code == "skill-metadata-value-not-string":
+			key := strings.NewReplacer("~1", "/", "~0", "~").Replace(strings.TrimPrefix(d.Pointer, "/metadata/"))
+			pi = append(pi, fmt.Sprintf("Pi skips this skill: the metadata value of %q is not a YAML string (quote it)", key))
+		}
+	}
+	if n := skills.UTF16Len(desc); n > skills.MaxDescriptionChar {
+		pi = append(pi, fmt.Sprintf("Pi skips this skill: its description is %d UTF-16 code units (JavaScript .length), over the limit of %d, although it has only %d characters", n, skills.MaxDescriptionChar, utf8.RuneCountInString(desc)))
+	}
+	piS := support(clientPi, model.Supported, "")
+	if len(pi) > 0 {
+		piS = support(clientPi, model.NotSupported, strings.Join(pi, "; ")+".")
+	}
+	codex := support(clientCodex, model.Supported, "")
+	if link != "" {
+		codex = support(clientCodex, model.NotSupported, codexCache(link))
 	}
 	return []model.Support{
-		{Provider: clientDSH, Status: model.Supported},
-		{Provider: clientLola, Status: model.Supported},
-		pi,
+		support(clientDSH, model.Supported, ""),
+		support(clientLola, model.Supported, ""),
+		piS,
+		codex,
 	}
 }

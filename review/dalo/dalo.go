@@ -394,9 +394,13 @@ func (pk *pkgFS) walk(manifestFile string) ([]model.Diagnostic, string) {
 		}
 		switch {
 		case e.Symlink:
+			to := ""
+			if target, err := pk.root.Readlink(e.Rel); err == nil {
+				to = " to " + target
+			}
 			diags = append(diags, model.Diagnostic{Code: "unsafe_plugin_package_entry", Severity: model.SeverityError,
 				Boundary: model.BoundaryPackage, File: file, Phase: phaseContract, Spec: "dalo §package",
-				Message: fmt.Sprintf("%s is a symlink; packages may not contain symlinks, remove it or replace it with the file.", file)})
+				Message: fmt.Sprintf("%s is a symlink%s; packages may not contain symlinks, remove it or replace it with the file.", file, to)})
 		case e.Type == fsguard.TypeOther:
 			diags = append(diags, model.Diagnostic{Code: "unsafe_plugin_package_entry", Severity: model.SeverityError,
 				Boundary: model.BoundaryPackage, File: file, Phase: phaseContract, Spec: "dalo §package",

@@ -174,6 +174,10 @@ func (s *source) buildHooks(p *loaded, tools map[string]*builtTool, manifestFile
 			td = &tool.desc
 		}
 		c.Summary = hookSummary(h, td)
+		if tool != nil {
+			// The hook runs its tool: what the tool's approval cannot bind, neither can this.
+			c.NotCovered = tool.comp.NotCovered
+		}
 		c.Capabilities = hookCapabilities(h)
 		c.Details = hookDetails(h, toolRef)
 		switch {

@@ -201,6 +201,7 @@ func (s *source) resolveSkill(p *loaded, r parsedRef, m memberDesc, ref *model.R
 	if c.ID == "" {
 		c.ID = r.selector
 	}
+	noLinks(c, dir)
 	c.Requirement = m.Requirement
 	p.pkg.Components = append(p.pkg.Components, c)
 	p.reader.allowDir(dir, true)
@@ -456,4 +457,42 @@ func (s *source) markCycles() {
 			})
 		}
 	}
+}
+
+// noLinks applies the draft's "no symlinks or special files" to a skill directory: the
+// skill loader binds a contained link as a link, but in a Dalo source any link or special
+// file makes the skill invalid, with a diagnostic naming it (and its target).
+func noLinks(c *model.Component, dir string) {
+	var bad []model.Diagnostic
+	for _, f := range c.Files {
+		if f.IsLink() {
+			bad = append(bad, model.Diagnostic{Code: "unsafe_skill_entry", Severity: model.SeverityError, Boundary: model.BoundaryComponent,
+				File: f.Path, Phase: phaseContract, Spec: "dalo §package",
+				Message: fmt.Sprintf("%s is a symlink to %s; Dalo sources may not contain symlinks or special files, so the skill %s is invalid until it is replaced with the file.", f.Path, f.Link, dir)})
+		}
+	}
+	for _, d := range c.Diagnostics {
+		switch strings.TrimPrefix(d.Code, "skill") {
+		case "-file-special", "-file-escape", "-file-dangling", "-file-loop", "-file-absolute-link":
+			if d.Code == "skill-file-special" || !linked(c.Files, d.File) {
+				bad = append(bad, model.Diagnostic{Code: "unsafe_skill_entry", Severity: model.SeverityError, Boundary: model.BoundaryComponent,
+					File: d.File, Phase: phaseContract, Spec: "dalo §package",
+					Message: fmt.Sprintf("%s is a symlink or special file; Dalo sources may not contain either, so the skill %s is invalid.", d.File, dir)})
+			}
+		}
+	}
+	if len(bad) > 0 {
+		c.Diagnostics = append(c.Diagnostics, bad...)
+		c.Validity = model.Invalid
+		c.Contract = nil
+	}
+}
+
+func linked(files []model.File, p string) bool {
+	for _, f := range files {
+		if f.Path == p && f.IsLink() {
+			return true
+		}
+	}
+	return false
 }

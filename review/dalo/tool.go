@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 )
 
@@ -132,6 +134,7 @@ func (s *source) buildTools(p *loaded, pk *pkgFS, manifestFile string) map[strin
 		c.Details = toolDetails(t, files)
 		c.Capabilities = toolCapabilities(t, pk.rel)
 		c.Summary = toolSummary(t, pk.rel)
+		c.NotCovered = pk.toolNotCovered(t, files)
 		if len(diags) > 0 {
 			c.Validity = model.Invalid
 		} else {
@@ -140,6 +143,52 @@ func (s *source) buildTools(p *loaded, pk *pkgFS, manifestFile string) map[strin
 		}
 		p.pkg.Components = append(p.pkg.Components, c)
 		out[t.ID] = &builtTool{comp: c, desc: t, inputs: inputs}
+	}
+	return out
+}
+
+// maxUnlisted bounds the unlisted files named one by one; the rest are counted.
+const maxUnlisted = 20
+
+// toolNotCovered lists what a tool's approval cannot bind: its runtime found on PATH,
+// argv paths outside the package, variables it receives that load code, and the files
+// beside its entry that `files` does not list. Dalo's closure is exactly entry + files
+// (the reference dispatcher stages only those), so a run from the staged copy cannot
+// import the others; a harness that runs the source folder instead can, and they are not
+// approved (`vouch stage` writes the approved closure).
+func (pk *pkgFS) toolNotCovered(t toolDesc, files []model.File) []model.NotCovered {
+	root := "/" + pk.rel // the staged directory, as an absolute path for placing argv
+	p := closure.Process{Command: t.Runtime, Bundled: t.Runtime == "executable", Inherit: t.Env,
+		Root: root, Starts: "the tool runs"}
+	for _, a := range t.Argv {
+		if !reArgInput.MatchString(a) {
+			p.Args = append(p.Args, a)
+		}
+	}
+	out := closure.NotCoveredBy(p)
+	in := map[string]bool{}
+	for _, f := range files {
+		in[f.Path] = true
+	}
+	entryDir := path.Dir(path.Clean(t.Entry))
+	var unlisted []string
+	for rel, e := range pk.files {
+		if e.Type != fsguard.TypeFile || in[pk.rel+"/"+rel] || rel == "PLUGIN.toml" {
+			continue // the manifest's part in the tool is its contract fields
+		}
+		if entryDir == "." || rel == entryDir || strings.HasPrefix(rel, entryDir+"/") {
+			unlisted = append(unlisted, pk.rel+"/"+rel)
+		}
+	}
+	sort.Strings(unlisted)
+	for i, f := range unlisted {
+		if i == maxUnlisted {
+			out = append(out, model.NotCovered{Kind: model.NotCoveredUnlisted, Subject: fmt.Sprintf("%d more", len(unlisted)-i),
+				Detail: fmt.Sprintf("%d more files beside the entry are not listed in files either.", len(unlisted)-i)})
+			break
+		}
+		out = append(out, model.NotCovered{Kind: model.NotCoveredUnlisted, Subject: f,
+			Detail: fmt.Sprintf("%s sits beside the entry but is not listed in files: a staged copy does not hold it, and a harness that runs the source folder lets the entry import it unapproved.", f)})
 	}
 	return out
 }

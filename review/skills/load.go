@@ -1,13 +1,12 @@
 package skills
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"path"
 	"strings"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 )
 
@@ -130,6 +129,12 @@ func Load(root *fsguard.Root, dir string) *model.Component {
 
 	for _, d := range c.Diagnostics {
 		if d.IsError() {
+			if !anyError(c.Diagnostics[:len(c.Diagnostics)-len(fd)]) && blocksOnly(fd) {
+				// Valid, and a client loads it, but a link in it leads where no approval
+				// reaches: no contract, so it is blocked rather than invalid.
+				c.Validity = model.Valid
+				c.Summary = append(c.Summary, "Blocked: a symlink or special file in the skill leads to bytes vouch cannot bind (see the diagnostics); it cannot be approved until that is removed.")
+			}
 			return c
 		}
 	}
@@ -140,6 +145,15 @@ func Load(root *fsguard.Root, dir string) *model.Component {
 		Files:  append([]model.File(nil), files...),
 	}
 	return c
+}
+
+func anyError(ds []model.Diagnostic) bool {
+	for _, d := range ds {
+		if d.IsError() {
+			return true
+		}
+	}
+	return false
 }
 
 func details(fm *Frontmatter) model.Fields {
@@ -272,11 +286,11 @@ func collectFiles(root *fsguard.Root, dir, skillFile string, known []byte) ([]mo
 	})
 }
 
-// CollectOptions adapt CollectFiles to its caller's component.
+// CollectOptions adapt CollectFiles to its caller's component (see closure.Options).
 type CollectOptions struct {
 	// Code is the stem of the diagnostic codes: "skill" gives skill-file-escape,
-	// skill-file-dangling, skill-file-loop, skill-file-special, skill-file-unreadable
-	// and skill-files-limit.
+	// skill-file-dangling, skill-file-loop, skill-file-absolute-link, skill-file-special,
+	// skill-file-unreadable and skill-files-limit.
 	Code string
 	// Owner names what the files belong to in messages ("the skill").
 	Owner string
@@ -285,169 +299,39 @@ type CollectOptions struct {
 	// LimitMsg is the message (one %v: the refusal) of the error reported once when a
 	// limit leaves the list incomplete.
 	LimitMsg string
-	// Known holds bytes the caller already read, by slash path: they are hashed from
-	// there, never read again. A nil value means "not read".
+	// Known holds bytes the caller already read, by slash path.
 	Known map[string][]byte
-	// LinksBlock makes a symlink that escapes the root, dangles or loops an error that
-	// leaves the list incomplete, for owners that run code: a process follows links that
-	// a client's containment check would refuse, into bytes no approval covers.
+	// LinksBlock makes special files errors too, for owners that run code. Links that
+	// leave the package or dangle always block (closure.Collect).
 	LinksBlock bool
-	// Skip leaves paths out. It is asked about root-relative paths: each entry directly
-	// below dir (a skipped directory is not listed at all) and the target of each
-	// symlinked directory (a skipped target is not walked), so it must answer for a
-	// whole subtree ("skills" and "skills/x"). Nil skips nothing.
+	// Skip leaves paths out (see closure.Options.Skip).
 	Skip func(rel string) bool
 }
 
-// CollectFiles hashes every regular file below dir. Symlinked files that resolve inside
-// the root are hashed by their target's bytes under the link's path (what a reader sees
-// there); symlinked directories inside the root are walked once, unless their target is
-// already included or skipped. Links that escape, dangle or loop are reported and left
-// out: they must be denied (Agent Plugins §4.1). A limit, or a file that cannot be read,
-// makes the list incomplete: that is reported as an error (severity error), so a caller
-// knows the list is complete exactly when no diagnostic returned is an error.
+// CollectFiles is closure.Collect with the skill loader's options: every regular file
+// below dir, hashed, and every symlink bound as a link with the contained files it leads
+// to. A link that leaves the root, dangles or loops, a limit or an unreadable file is an
+// error, so a caller knows the list is complete exactly when no diagnostic is an error.
 func CollectFiles(root *fsguard.Root, dir string, o CollectOptions) ([]model.File, []model.Diagnostic) {
-	var files []model.File
-	var diags []model.Diagnostic
-	add := func(sev model.Severity, b model.Boundary, code, file, format string, args ...any) {
-		msg := fmt.Sprintf(format, args...)
-		if !strings.HasSuffix(msg, ".") {
-			msg += "."
+	r := closure.Collect(root, dir, closure.Options{Code: o.Code, Owner: o.Owner, Spec: o.Spec, LimitMsg: o.LimitMsg,
+		Known: o.Known, Skip: o.Skip, Runnable: o.LinksBlock})
+	return r.Files, r.Diagnostics
+}
+
+// blocksOnly reports whether every error among diags is a link the closure refused: the
+// skill follows its specification, but no approval can bind what the link leads to.
+func blocksOnly(diags []model.Diagnostic) bool {
+	found := false
+	for _, d := range diags {
+		if !d.IsError() {
+			continue
 		}
-		diags = append(diags, model.Diagnostic{Code: o.Code + code, Severity: sev, Boundary: b, File: file, Message: msg, Spec: o.Spec})
-	}
-	limited := false
-	limit := func(rel string, err error) {
-		if limited {
-			return
-		}
-		limited = true
-		add(model.SeverityError, model.BoundaryComponent, "-files-limit", rel, o.LimitMsg, err)
-	}
-	skip := func(rel string) bool { return o.Skip != nil && o.Skip(rel) }
-	skillReal, err := root.Resolve(dir)
-	if err != nil {
-		limit(dir, err)
-		return nil, diags
-	}
-	visited := map[string]bool{skillReal: true}
-	var visit fsguard.WalkFunc
-	var walk func(rel string) error
-	visit = func(e fsguard.Entry, err error) error {
-		if err != nil {
-			switch fsguard.CodeOf(err) {
-			case fsguard.CodeEscape, fsguard.CodeDangling, fsguard.CodeLoop:
-				what := map[fsguard.Code]string{
-					fsguard.CodeEscape:   "a symlink that leads outside the package root",
-					fsguard.CodeDangling: "a symlink to a path that does not exist",
-					fsguard.CodeLoop:     "a symlink loop",
-				}[fsguard.CodeOf(err)]
-				code := map[fsguard.Code]string{fsguard.CodeEscape: "-file-escape", fsguard.CodeDangling: "-file-dangling", fsguard.CodeLoop: "-file-loop"}[fsguard.CodeOf(err)]
-				if o.LinksBlock {
-					add(model.SeverityError, model.BoundaryComponent, code, e.Rel, "%s is %s; a process would follow it to bytes %s cannot bind, so no approval can be given until it is removed", e.Rel, what, o.Owner)
-				} else {
-					add(model.SeverityWarning, model.BoundaryEntry, code, e.Rel, "%s is %s; it is left out of %s and must not be read", e.Rel, what, o.Owner)
-				}
-			case fsguard.CodeTooDeep, fsguard.CodeTooMany, fsguard.CodeTotalExceeded:
-				limit(e.Rel, err)
-			default:
-				add(model.SeverityError, model.BoundaryComponent, "-file-unreadable", e.Rel, "%s cannot be read (%v), so %s cannot cover it", e.Rel, err, o.Owner)
-			}
-			return nil
-		}
-		switch e.Type {
-		case fsguard.TypeFile:
-			data, known := o.Known[e.Rel]
-			var err error
-			if !known || data == nil {
-				data, err = root.ReadFile(e.Rel, 0)
-			}
-			if err != nil {
-				switch fsguard.CodeOf(err) {
-				case fsguard.CodeTooLarge, fsguard.CodeTotalExceeded:
-					limit(e.Rel, err)
-					if fsguard.CodeOf(err) == fsguard.CodeTotalExceeded {
-						return err
-					}
-				case fsguard.CodeNotRegular:
-					add(model.SeverityWarning, model.BoundaryEntry, "-file-special", e.Rel, "%s is not a regular file; it is left out of %s", e.Rel, o.Owner)
-				default:
-					add(model.SeverityError, model.BoundaryComponent, "-file-unreadable", e.Rel, "%s cannot be read (%v), so %s cannot cover it", e.Rel, err, o.Owner)
-				}
-				return nil
-			}
-			sum := sha256.Sum256(data)
-			files = append(files, model.File{Path: e.Rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Exec: e.Exec})
-		case fsguard.TypeOther:
-			add(model.SeverityWarning, model.BoundaryEntry, "-file-special", e.Rel, "%s is a special file (FIFO, socket or device); it is left out of %s", e.Rel, o.Owner)
-		case fsguard.TypeDir:
-			if !e.Symlink {
-				return nil // the walk descends into it
-			}
-			real, err := root.Resolve(e.Rel)
-			if err != nil {
-				add(model.SeverityWarning, model.BoundaryEntry, "-file-escape", e.Rel, "%s cannot be followed (%v); it is left out of %s", e.Rel, err, o.Owner)
-				return nil
-			}
-			if skip(real) {
-				add(model.SeverityInfo, model.BoundaryEntry, "-file-link-skipped", e.Rel, "%s is a symlink to %s, which %s covers by other means or leaves out; it is not walked again", e.Rel, real, o.Owner)
-				return nil
-			}
-			inside := skillReal == "." || strings.HasPrefix(real, skillReal+"/")
-			if visited[real] || inside || real == "." || strings.HasPrefix(skillReal+"/", real+"/") {
-				add(model.SeverityInfo, model.BoundaryEntry, "-file-loop", e.Rel, "%s is a symlink to a directory whose files are already included (%s); it is not walked again", e.Rel, real)
-				return nil
-			}
-			visited[real] = true
-			if err := walk(e.Rel); err != nil {
-				code := fsguard.CodeOf(err)
-				if code == fsguard.CodeTooMany || code == fsguard.CodeTooDeep || code == fsguard.CodeTotalExceeded {
-					limit(e.Rel, err)
-					return err
-				}
-				add(model.SeverityWarning, model.BoundaryEntry, "-file-escape", e.Rel, "%s cannot be walked (%v); it is left out of %s", e.Rel, err, o.Owner)
-			}
-		}
-		return nil
-	}
-	walk = func(rel string) error { return root.Walk(rel, visit) }
-	top := walk
-	if o.Skip != nil {
-		// fsguard.Walk has no way to prune a subtree, so with Skip every level is listed
-		// here and each kept directory walked the same way: a skipped one is never listed.
-		var pruned func(rel string) error
-		top = func(rel string) error { return pruned(rel) }
-		pruned = func(rel string) error {
-			entries, errs, err := root.ReadDir(rel)
-			if err != nil {
-				return err
-			}
-			maxDepth := root.Limits().MaxDepth
-			for _, e := range entries {
-				if skip(e.Rel) {
-					continue
-				}
-				if err := visit(e, errs[e.Name]); err != nil {
-					return err
-				}
-				if e.Type != fsguard.TypeDir || e.Symlink || errs[e.Name] != nil {
-					continue
-				}
-				if strings.Count(e.Rel, "/")+1 >= maxDepth {
-					if err := visit(e, &fsguard.Error{Code: fsguard.CodeTooDeep, Path: e.Rel, Msg: fmt.Sprintf("more than %d directory levels", maxDepth)}); err != nil {
-						return err
-					}
-					continue
-				}
-				if err := pruned(e.Rel); err != nil {
-					return err
-				}
-			}
-			return nil
+		switch strings.TrimPrefix(d.Code, "skill") {
+		case "-file-escape", "-file-dangling", "-file-loop", "-file-absolute-link", "-file-special":
+			found = true
+		default:
+			return false
 		}
 	}
-	if err := top(dir); err != nil {
-		limit(dir, err)
-	}
-	return files, diags
+	return found
 }

@@ -76,11 +76,9 @@ func TestLoadFullSkill(t *testing.T) {
 		"skills/review/shared.txt":          "->../../shared/data.txt",
 		"shared/data.txt":                   "shared bytes",
 		"skills/review/lib":                 "->../../shared",
-		"skills/review/passwd":              "->/etc/passwd",
-		"skills/review/outside":             "->../../../outside",
-		"skills/review/gone":                "->nowhere",
 		"skills/review/pipe":                "<fifo>",
 		"skills/review/up":                  "->..",
+		"skills/other/x.md":                 "other",
 		"README.md":                         "not part of the skill",
 	})
 	root := openRoot(t, dir, fsguard.DefaultLimits())
@@ -91,32 +89,32 @@ func TestLoadFullSkill(t *testing.T) {
 	if c.Kind != model.KindSkill || c.ID != "review" || c.BodyFile != "skills/review/SKILL.md" {
 		t.Errorf("identity %s %s %s", c.Kind, c.ID, c.BodyFile)
 	}
+	// Links are bound as links; what a contained link leads to is bound at its real path
+	// (a link to the parent brings in the sibling skill, which the skill's scripts can reach).
 	want := map[string]model.File{
 		"skills/review/SKILL.md":            {Size: int64(len(goodSkill)), SHA256: sha(goodSkill)},
-		"skills/review/lib/data.txt":        {Size: 12, SHA256: sha("shared bytes")},
+		"shared/data.txt":                   {Size: 12, SHA256: sha("shared bytes")},
+		"skills/review/lib":                 {Link: "../../shared"},
 		"skills/review/references/guide.md": {Size: 5, SHA256: sha("guide")},
 		"skills/review/scripts/run.sh":      {Size: 18, SHA256: sha("#!/bin/sh\necho hi\n"), Exec: true},
-		"skills/review/shared.txt":          {Size: 12, SHA256: sha("shared bytes")},
+		"skills/review/shared.txt":          {Link: "../../shared/data.txt"},
+		"skills/review/up":                  {Link: ".."},
+		"skills/other/x.md":                 {Size: 5, SHA256: sha("other")},
 	}
 	if len(c.Files) != len(want) {
 		t.Errorf("files %+v", c.Files)
 	}
 	for _, f := range c.Files {
 		w, ok := want[f.Path]
-		if !ok || f.Size != w.Size || f.SHA256 != w.SHA256 || f.Exec != w.Exec {
+		if !ok || f.Size != w.Size || f.SHA256 != w.SHA256 || f.Exec != w.Exec || f.Link != w.Link {
 			t.Errorf("file %+v, want %+v", f, w)
 		}
 	}
 	if len(c.Contract.Files) != len(c.Files) {
 		t.Errorf("contract files differ")
 	}
-	for _, code := range []string{"skill-file-escape", "skill-file-dangling", "skill-file-special", "skill-file-loop"} {
-		if find(c.Diagnostics, code) == nil {
-			t.Errorf("missing %s in %s", code, diagCodes(c))
-		}
-	}
-	if n := strings.Count(diagCodes(c), "skill-file-escape"); n != 2 {
-		t.Errorf("want 2 escapes (absolute and ../), got %d: %s", n, diagCodes(c))
+	if find(c.Diagnostics, "skill-file-special") == nil {
+		t.Errorf("missing skill-file-special in %s", diagCodes(c))
 	}
 	sum := strings.Join(c.Summary, " ")
 	for _, s := range []string{"Adds instructions the agent loads when a task matches: Reviews code. Use when asked for a review.", "pre-approve these tools: Bash(git diff:*), Read", "scripts/run.sh"} {
@@ -223,6 +221,35 @@ func TestLoadSkillMDRules(t *testing.T) {
 			}
 			if c.ID != "s" || c.Kind != model.KindSkill {
 				t.Errorf("id %q kind %q", c.ID, c.Kind)
+			}
+		})
+	}
+}
+
+// TestLoadHostileLinks: a link in a skill that leaves the package, dangles, loops or holds
+// an absolute path blocks the skill (valid, no contract), naming the link and its target.
+func TestLoadHostileLinks(t *testing.T) {
+	for name, target := range map[string]string{
+		"skill-file-absolute-link": "/etc/passwd",
+		"skill-file-escape":        "../../../outside",
+		"skill-file-dangling":      "nowhere",
+		"skill-file-loop":          "loop",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := tree(t, map[string]string{"skills/review/SKILL.md": goodSkill, "skills/review/loop": "->loop", "skills/review/link": "->" + target})
+			if target != "loop" {
+				os.Remove(filepath.Join(dir, "skills/review/loop"))
+			}
+			c := Load(openRoot(t, dir, fsguard.DefaultLimits()), "skills/review")
+			d := find(c.Diagnostics, name)
+			if c.Validity != model.Valid || c.Contract != nil || d == nil || !d.IsError() {
+				t.Fatalf("validity %s contract %v diagnostics %s", c.Validity, c.Contract != nil, diagCodes(c))
+			}
+			if !strings.Contains(d.Message, "skills/review/") || (target != "loop" && !strings.Contains(d.Message, target)) {
+				t.Errorf("the diagnostic must name the link and its target: %q", d.Message)
+			}
+			if !strings.HasPrefix(c.Summary[len(c.Summary)-1], "Blocked:") {
+				t.Errorf("summary %q", c.Summary)
 			}
 		})
 	}

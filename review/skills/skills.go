@@ -398,7 +398,7 @@ func parseFields(p *parseState, m *yaml.Node, fm *Frontmatter, dirName string) {
 		keys[key] = k
 		fm.Present = append(fm.Present, key)
 		if !isKnown(key) {
-			p.errorf("skill-unknown-field", "/"+pointerEscape(key), p.nodeLine(k), specFM, "Unexpected field '%s' in frontmatter; the specification defines only name, description, license, compatibility, metadata and allowed-tools (skills-ref rejects other fields)", key)
+			p.errorf("skill-unknown-field", "/"+pointerEscape(key), p.nodeLine(k), specFM, "Unexpected field '%s' in frontmatter; the specification defines only name, description, license, compatibility, metadata and allowed-tools. skills-ref and Pi reject the skill for it; Codex and Claude Code load the skill and ignore the field", key)
 		}
 	}
 
@@ -420,6 +420,8 @@ func parseFields(p *parseState, m *yaml.Node, fm *Frontmatter, dirName string) {
 			p.errorf("skill-description-empty", "/description", line, "agent-skills description", "Field 'description' must be a non-empty string")
 		} else if n := utf8.RuneCountInString(s); n > MaxDescriptionChar {
 			p.errorf("skill-description-too-long", "/description", line, "agent-skills description", "Description exceeds the %d-character limit (%d characters)", MaxDescriptionChar, n)
+		} else if u := UTF16Len(s); u > MaxDescriptionChar {
+			p.warnf("skill-description-utf16-long", "/description", line, "agent-skills description", "Description has %d characters but %d UTF-16 code units; clients written in JavaScript (Pi) count .length and skip a skill over %d, so shorten it", n, u, MaxDescriptionChar)
 		}
 	}
 
@@ -516,6 +518,19 @@ func parseMetadata(p *parseState, v *yaml.Node, fm *Frontmatter) {
 		fm.Metadata[k.Value] = val.Value
 		fm.MetadataKeys = append(fm.MetadataKeys, k.Value)
 	}
+}
+
+// UTF16Len is the length of s in UTF-16 code units, what JavaScript's .length counts: a
+// character outside the Basic Multilingual Plane (an emoji) counts 2.
+func UTF16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }
 
 func pointerEscape(s string) string {

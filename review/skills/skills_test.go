@@ -87,7 +87,9 @@ func TestParseRules(t *testing.T) {
 		{"empty description", doc("name: x\ndescription:\n"), "x", []string{"skill-description-empty"}, false},
 		{"blank description", doc("name: x\ndescription: \"  \"\n"), "x", []string{"skill-description-empty"}, false},
 		{"description 1024 multibyte", doc("name: x\ndescription: " + strings.Repeat("é", 1024) + "\n"), "x", nil, true},
-		{"description 1024 emoji", doc("name: x\ndescription: " + strings.Repeat("😀", 1024) + "\n"), "x", nil, true},
+		// 1024 characters is within the limit, but 2048 UTF-16 units: JavaScript clients skip it.
+		{"description 1024 emoji", doc("name: x\ndescription: " + strings.Repeat("😀", 1024) + "\n"), "x", []string{"skill-description-utf16-long"}, true},
+		{"description 1024 BMP", doc("name: x\ndescription: " + strings.Repeat("中", 1024) + "\n"), "x", nil, true},
 		{"description 1025 multibyte", doc("name: x\ndescription: " + strings.Repeat("é", 1025) + "\n"), "x", []string{"skill-description-too-long"}, false},
 		{"description mapping", doc("name: x\ndescription:\n  a: b\n"), "x", []string{"skill-field-type"}, false},
 		// compatibility
@@ -145,6 +147,20 @@ func TestParseRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestParseUTF16Warning: the exact message, and no warning at exactly 1024 units.
+func TestParseUTF16Warning(t *testing.T) {
+	desc := func(s string) []byte { return []byte("---\nname: x\ndescription: " + s + "\n---\n") }
+	_, ds := Parse(desc(strings.Repeat("a", 1022)+"😀"), "x", "SKILL.md")
+	if len(ds) != 0 {
+		t.Errorf("1024 units: %v", codes(ds))
+	}
+	_, ds = Parse(desc(strings.Repeat("a", 1023)+"😀"), "x", "SKILL.md")
+	const want = "Description has 1024 characters but 1025 UTF-16 code units; clients written in JavaScript (Pi) count .length and skip a skill over 1024, so shorten it."
+	if len(ds) != 1 || ds[0].Code != "skill-description-utf16-long" || ds[0].Severity != model.SeverityWarning || ds[0].Message != want {
+		t.Errorf("1025 units: %+v", ds)
 	}
 }
 

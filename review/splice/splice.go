@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/skills"
 )
@@ -99,10 +100,10 @@ func Load(p string, opts Options) *model.Package {
 		return pkg
 	}
 	if st.IsDir() {
-		files, unpacked, reader, diags := readDir(p, opts.Limits)
+		files, dc, reader, diags := readDir(p, opts.Limits)
 		pkg.Diagnostics = append(pkg.Diagnostics, diags...)
 		pkg.Reader = reader
-		build(pkg, files, unpacked, false)
+		build(pkg, files, dc, false)
 		return pkg
 	}
 	data, size, err := readUserFile(p, MaxArtifactBytes+1)
@@ -191,14 +192,15 @@ func skippedName(name string) bool { return strings.HasPrefix(name, ".") || name
 // so they belong to every tool's closure even though no archive of the folder holds them.
 // Whatever of them cannot be read whole (a symlink, a special file, an fsguard limit) is
 // an error: an approval cannot be bound to bytes vouch did not see.
-func readDir(dir string, limits fsguard.Limits) ([]File, []model.File, model.FileReader, []model.Diagnostic) {
+func readDir(dir string, limits fsguard.Limits) ([]File, *dirClosure, model.FileReader, []model.Diagnostic) {
 	var diags []model.Diagnostic
 	root, err := fsguard.Open(dir, limits)
 	if err != nil {
 		return nil, nil, nil, []model.Diagnostic{diag("source-unreadable", model.BoundarySource, "", "", fmt.Sprintf("Could not open %s: %v.", dir, err), "splice package")}
 	}
 	var files []File
-	var unpacked []model.File
+	read := map[string][]byte{} // every byte read, for the closure: nothing is read twice
+	gitSkipped := false
 	known := map[string]int64{}
 	var total int64
 	stop := errors.New("stop")
@@ -208,7 +210,7 @@ func readDir(dir string, limits fsguard.Limits) ([]File, []model.File, model.Fil
 		switch {
 		case e.Symlink:
 			diags = append(diags, diag("package-symlink", model.BoundaryPackage, e.Rel, "",
-				fmt.Sprintf("%s is a symbolic link; Splice never packs it, but a tool run from this folder could follow it outside the package, so no approval can cover it.", e.Rel), spec))
+				fmt.Sprintf("%s is a symbolic link%s; Splice never packs it, but a tool run from this folder could follow it outside the package, so no approval can cover it.", e.Rel, linkTarget(root, e.Rel)), spec))
 			return
 		case listErr != nil:
 			diags = append(diags, diag("package-unreadable", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("Could not read %s: %v.", e.Rel, listErr), spec))
@@ -234,7 +236,7 @@ func readDir(dir string, limits fsguard.Limits) ([]File, []model.File, model.Fil
 				fmt.Sprintf("Could not read %s: %v; a tool run from this folder can read it, so no approval can cover the folder.", e.Rel, err), spec))
 			return
 		}
-		unpacked = append(unpacked, modelFile(File{Path: e.Rel, Content: data}))
+		read[e.Rel] = data
 		known[e.Rel] = limits.MaxFileBytes
 	}
 	var walk func(rel string) error
@@ -248,12 +250,15 @@ func readDir(dir string, limits fsguard.Limits) ([]File, []model.File, model.Fil
 			if e.Rel == ".git" && e.Type == fsguard.TypeDir && !e.Symlink {
 				// A checkout's .git changes with every commit and easily passes the entry
 				// limit; binding approvals to it would reset them on each commit. Only the
-				// package root's real .git directory is left out, and said so, since a tool
-				// could still read it; a nested .git or a symlinked one is bound like any
-				// other hidden entry (or refused, for a link).
+				// package root's real .git directory is left out. Its name proves nothing
+				// (anyone can call a directory .git), so it is never trusted to hold only
+				// version-control data: every tool lists it as not covered, in the report,
+				// the approval dialog and check. A nested .git or a symlinked one is bound
+				// like any other hidden entry (or refused, for a link).
+				gitSkipped = true
 				diags = append(diags, model.Diagnostic{Code: "package-vcs-excluded", Severity: model.SeverityWarning, Boundary: model.BoundaryEntry,
 					File: e.Rel, Spec: "splice package",
-					Message: fmt.Sprintf("%s is version-control metadata and is left out of every tool's approval; a tool that reads or imports from it is not covered by what you approve.", e.Rel)})
+					Message: fmt.Sprintf("%s is left out of every tool's approval (it is taken for version-control metadata, which changes with every commit); a tool that reads or imports from it runs bytes no approval covers, and every tool lists it as not covered.", e.Rel)})
 				continue
 			}
 			if skippedName(e.Name) {
@@ -264,7 +269,7 @@ func readDir(dir string, limits fsguard.Limits) ([]File, []model.File, model.Fil
 				continue
 			}
 			if e.Symlink {
-				diags = append(diags, diag("package-symlink", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("%s is a symbolic link; Splice packages reject symbolic links.", e.Rel), "splice package"))
+				diags = append(diags, diag("package-symlink", model.BoundaryPackage, e.Rel, "", fmt.Sprintf("%s is a symbolic link%s; Splice packages reject symbolic links.", e.Rel, linkTarget(root, e.Rel)), "splice package"))
 				continue
 			}
 			if errs[e.Name] != nil {
@@ -306,18 +311,60 @@ func readDir(dir string, limits fsguard.Limits) ([]File, []model.File, model.Fil
 			}
 			total += int64(len(data))
 			files = append(files, File{Path: e.Rel, Content: data})
+			read[e.Rel] = data
 			known[e.Rel] = MaxFileBytes
 		}
 		return nil
 	}
 	_ = walk(".")
-	return files, unpacked, dirReader{root: root, files: known}, diags
+	dc := &dirClosure{gitSkipped: gitSkipped}
+	failed := false
+	for _, d := range diags {
+		failed = failed || d.IsError()
+	}
+	if failed {
+		// The package errors block every tool; the files read are still shown.
+		for p, data := range read {
+			dc.res.Files = append(dc.res.Files, modelFile(File{Path: p, Content: data}))
+		}
+		sort.Slice(dc.res.Files, func(i, j int) bool { return lessUTF16(dc.res.Files[i].Path, dc.res.Files[j].Path) })
+	} else {
+		// The one closure rule (closure.Collect) over what was read: everything a tool can
+		// import from the folder, hidden files, node_modules and manifest.json included.
+		// Splice refuses links and special files above, so this finds the same files;
+		// it is what holds the folder to the rule every other format follows.
+		dc.res = closure.Collect(root, ".", closure.Options{
+			Code: "package", Owner: "this folder's tools' approval", Spec: "splice package", Known: read, Runnable: true,
+			Skip: func(rel string) bool { return gitSkipped && rel == ".git" },
+		})
+		for i := range dc.res.Files {
+			dc.res.Files[i].Exec = false // as in an archive: Splice never executes package files
+			known[dc.res.Files[i].Path] = limits.MaxFileBytes
+		}
+	}
+	return files, dc, dirReader{root: root, files: known}, diags
+}
+
+// linkTarget is " to <target>" for a symlink's diagnostic, "" when it cannot be read.
+func linkTarget(root *fsguard.Root, rel string) string {
+	if t, err := root.Readlink(rel); err == nil {
+		return " to " + t
+	}
+	return ""
+}
+
+// dirClosure is a folder's tool closure: what closure.Collect found (empty when the
+// folder already failed Splice's own rules, which block every tool) and whether the
+// root's .git was left out.
+type dirClosure struct {
+	res        closure.Result
+	gitSkipped bool
 }
 
 // build validates the files as validateBundleFiles does, and fills in the package.
 // fromArtifact selects the rules that only decoded archives can break (hidden paths).
-// unpacked are a directory's files that Splice would not pack but its tools can read.
-func build(pkg *model.Package, files []File, unpacked []model.File, fromArtifact bool) {
+// dc is a directory's tool closure (nil for archives and bundles).
+func build(pkg *model.Package, files []File, dc *dirClosure, fromArtifact bool) {
 	byPath := map[string][]byte{}
 	for _, f := range files {
 		byPath[f.Path] = f.Content
@@ -396,7 +443,7 @@ func build(pkg *model.Package, files []File, unpacked []model.File, fromArtifact
 	if m != nil {
 		used := map[string]bool{}
 		for _, t := range m.Tools {
-			c := toolComponent(pkg, m, t, files, unpacked)
+			c := toolComponent(pkg, m, t, files, dc)
 			// A finding about one tool is that tool's (component boundary); that it also
 			// rejects the package is said once at the package boundary, below.
 			for _, is := range issues {
@@ -580,26 +627,24 @@ func modelFile(f File) model.File {
 
 // toolClosure is everything a tool may read from its package. The Splice runtime always
 // lets a tool read its own package directory (and import any file in it), so every
-// package file is in the closure, not only the entry. manifest.json is left out: what it
-// says about the tool (entry, schemas, timeout, permissions, runtime) is in the contract
-// fields, so an edit elsewhere in it (the package description, another tool, the
-// version) does not reset this tool's approval. unpacked (a directory's hidden files and
-// node_modules) are in it for the same reason as every other file: the tool can import
-// them when the folder is run as it is. An archive or bundle cannot hold them, so a
-// folder without them has the same closure as its archive.
-func toolClosure(files []File, unpacked []model.File) []model.File {
+// package file is in the closure, not only the entry, manifest.json included (a tool can
+// import it as JSON). For a folder that is closure.Collect's list, which also holds what
+// Splice would not pack (hidden files, node_modules): the tool can import them when the
+// folder is run as it is. An archive or bundle cannot hold them, so a folder without them
+// has the same closure as its archive.
+func toolClosure(files []File, dc *dirClosure) []model.File {
+	if dc != nil {
+		return dc.res.Files
+	}
 	var out []model.File
 	for _, f := range files {
-		if f.Path != manifestFile {
-			out = append(out, modelFile(f))
-		}
+		out = append(out, modelFile(f))
 	}
-	out = append(out, unpacked...)
 	sort.Slice(out, func(i, j int) bool { return lessUTF16(out[i].Path, out[j].Path) })
 	return out
 }
 
-func toolComponent(pkg *model.Package, m *Manifest, t *Tool, files []File, unpacked []model.File) *model.Component {
+func toolComponent(pkg *model.Package, m *Manifest, t *Tool, files []File, dc *dirClosure) *model.Component {
 	id := m.ID()
 	mcp := m.Namespace + "_" + m.Name + "_" + t.Name
 	qualified := id + "." + t.Name
@@ -658,7 +703,14 @@ func toolComponent(pkg *model.Package, m *Manifest, t *Tool, files []File, unpac
 		c.Details = append(c.Details, model.Field{Key: "vendor data (x-*, ignored by Splice)", Value: objectFields(t.Vendor)})
 	}
 
-	c.Files = toolClosure(files, unpacked)
+	c.Files = toolClosure(files, dc)
+	if dc != nil {
+		if dc.gitSkipped {
+			c.NotCovered = append(c.NotCovered, model.NotCovered{Kind: model.NotCoveredUnbound, Subject: ".git/",
+				Detail: "The folder's .git directory is left out of this approval (taken for version-control metadata, which changes with every commit); the tool can read or import files under it, and those bytes are not approved."})
+		}
+		c.Diagnostics = append(c.Diagnostics, dc.res.Diagnostics...)
+	}
 	fields := model.Fields{
 		{Key: "package", Value: id},
 		{Key: "tool", Value: t.Name},
@@ -674,6 +726,10 @@ func toolComponent(pkg *model.Package, m *Manifest, t *Tool, files []File, unpac
 		model.Field{Key: "timeoutMs", Value: t.Timeout()},
 		model.Field{Key: "permissions", Value: permissionsFields(perms)},
 	)
+	if dc != nil && !dc.res.Complete && len(dc.res.Diagnostics) > 0 {
+		// The closure could not be bound (its diagnostics say why): no contract.
+		return c
+	}
 	c.Contract = &model.Contract{Kind: model.KindTool, Fields: fields, Files: c.Files}
 	return c
 }

@@ -171,12 +171,12 @@ func TestToolComponent(t *testing.T) {
 			t.Errorf("Details[%s] = %v, want %v", k, v, want)
 		}
 	}
-	// Closure: every package file but manifest.json, entry included.
+	// Closure: every package file, manifest.json and the entry included.
 	var paths []string
 	for _, f := range c.Contract.Files {
 		paths = append(paths, f.Path)
 	}
-	want := []string{"SKILL.md", "examples/hello.json", "examples/stats.json", "tools/hello.ts", "tools/stats.ts"}
+	want := []string{"SKILL.md", "examples/hello.json", "examples/stats.json", "manifest.json", "tools/hello.ts", "tools/stats.ts"}
 	if !reflect.DeepEqual(paths, want) {
 		t.Errorf("closure %v, want %v", paths, want)
 	}
@@ -191,8 +191,8 @@ func TestToolComponent(t *testing.T) {
 	}
 }
 
-// Changing a file the tool can read changes its digest; changing another tool's
-// description in manifest.json does not.
+// Changing a file the tool can read changes its digest, manifest.json included (a tool
+// can import it, so even another tool's description is part of what it runs with).
 func TestContractSensitivity(t *testing.T) {
 	base := filepath.Join(fixtures, "skills-example", "files")
 	digest := func(mutate func(dir string)) string {
@@ -215,8 +215,8 @@ func TestContractSensitivity(t *testing.T) {
 	}
 	if d := digest(func(dir string) {
 		replaceIn(t, filepath.Join(dir, "manifest.json"), "Count characters", "Tally characters")
-	}); d != orig {
-		t.Error("editing another tool's description changed this tool's digest")
+	}); d == orig {
+		t.Error("editing manifest.json, which the tool can import, kept the digest")
 	}
 	if d := digest(func(dir string) {
 		replaceIn(t, filepath.Join(dir, "manifest.json"), `"network": []`, `"network": ["api.example.com"]`)

@@ -1,0 +1,256 @@
+// Package clibench times vouch as a user runs it: the built binary, as a whole process,
+// against a baseline command doing comparable work on the same files in the same run
+// (sha256sum of the files a gate hashes, cat of what validate reads, diff -u, a minimal
+// Go program for start-up). Each figure is a ratio of medians of interleaved runs, so a
+// loaded machine slows both sides alike; nothing here asserts a time.
+//
+//	go test -run '^$' -bench . -benchtime 7x ./internal/clibench           # full sizes
+//	go test -run '^$' -bench . -benchtime 1x -short ./internal/clibench    # CI: tiny sizes
+package clibench
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"vouch/internal/gen"
+)
+
+var vouchBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "vouch-clibench-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	vouchBin = filepath.Join(dir, "vouch")
+	build := exec.Command("go", "build", "-o", vouchBin, "vouch/cmd/vouch")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building vouch:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run is one process run: wall time and peak RSS.
+type run struct {
+	wall   time.Duration
+	maxRSS int64 // bytes
+}
+
+func runCmd(b *testing.B, env []string, stdout *os.File, name string, args ...string) run {
+	b.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdout = stdout
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			b.Fatalf("%s %v: %v", name, args, err)
+		}
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss * 1024 // kilobytes on Linux
+	}
+	return run{wall, rss}
+}
+
+func devNull(b *testing.B) *os.File {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { f.Close() })
+	return f
+}
+
+// pair runs the vouch command and its baseline alternately b.N times and reports both
+// medians, their ratio and vouch's peak RSS.
+func pair(b *testing.B, env []string, vouchArgs []string, baseName string, baseArgs ...string) {
+	b.Helper()
+	null := devNull(b)
+	// One untimed run of each warms the page cache.
+	runCmd(b, env, null, vouchBin, vouchArgs...)
+	runCmd(b, env, null, baseName, baseArgs...)
+	var vs, bs []time.Duration
+	var peak int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v := runCmd(b, env, null, vouchBin, vouchArgs...)
+		vs = append(vs, v.wall)
+		if v.maxRSS > peak {
+			peak = v.maxRSS
+		}
+		bs = append(bs, runCmd(b, env, null, baseName, baseArgs...).wall)
+	}
+	b.StopTimer()
+	mv, mb := median(vs), median(bs)
+	b.ReportMetric(float64(mv.Microseconds())/1000, "vouch-ms")
+	b.ReportMetric(float64(mb.Microseconds())/1000, "baseline-ms")
+	b.ReportMetric(float64(mv)/float64(mb), "x-baseline")
+	b.ReportMetric(float64(peak)/(1<<20), "vouch-peak-MiB")
+	b.ReportMetric(0, "ns/op") // the wall times above are the figures, not the loop's
+}
+
+func median(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func vouch(b *testing.B, env []string, args ...string) string {
+	b.Helper()
+	cmd := exec.Command(vouchBin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("vouch %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// files lists every regular file under dir.
+func files(b *testing.B, dir string) []string {
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+func size(short bool, small, full int) int {
+	if short {
+		return small
+	}
+	return full
+}
+
+// plugin200 writes one Agent Plugins package whose stdio server's closure holds n files.
+func pluginWithFiles(b *testing.B, dir string, n int) string {
+	if err := gen.Generate(dir, 1); err != nil {
+		b.Fatal(err)
+	}
+	root := filepath.Join(dir, "plugin-0000")
+	for i := 0; len(files(b, root)) < n; i++ {
+		p := filepath.Join(root, "lib", fmt.Sprintf("mod%03d.js", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(strings.Repeat(fmt.Sprintf("export const v%d = %d;\n", i, i), 200)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return root
+}
+
+const serverRef = "plugin-0000#mcp-server:indexer"
+
+// BenchmarkCheck: the dispatch-time gate on one package vs sha256sum of the same files.
+func BenchmarkCheck(b *testing.B) {
+	n := size(testing.Short(), 20, 200)
+	dir := b.TempDir()
+	root := pluginWithFiles(b, dir, n)
+	env := []string{"VOUCH_HOME=" + filepath.Join(dir, "home")}
+	vouch(b, env, "approve", "--yes", root, serverRef)
+	vouch(b, env, "check", root, serverRef) // exits 0: the gate passes, the timed runs do the full work
+	b.Run(fmt.Sprintf("files=%d/vs=sha256sum", n), func(b *testing.B) {
+		pair(b, env, []string{"check", root, serverRef}, "sha256sum", files(b, root)...)
+	})
+}
+
+// BenchmarkCheckWideSource: check with SOURCE a folder of many packages vs SOURCE the package.
+func BenchmarkCheckWideSource(b *testing.B) {
+	n := size(testing.Short(), 20, 1000)
+	dir := b.TempDir()
+	src := filepath.Join(dir, "src")
+	if err := gen.Generate(src, n); err != nil {
+		b.Fatal(err)
+	}
+	env := []string{"VOUCH_HOME=" + filepath.Join(dir, "home")}
+	one := filepath.Join(src, "plugin-0000")
+	vouch(b, env, "approve", "--yes", one, serverRef)
+	b.Run(fmt.Sprintf("packages=%d/vs=one-package", n), func(b *testing.B) {
+		pair(b, env, []string{"check", src, serverRef}, vouchBin, "check", one, serverRef)
+	})
+}
+
+// BenchmarkStartup: vouch --version vs a minimal Go program.
+func BenchmarkStartup(b *testing.B) {
+	dir := b.TempDir()
+	src := filepath.Join(dir, "hello.go")
+	os.WriteFile(src, []byte("package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.WriteString(\"hello\\n\") }\n"), 0o644)
+	hello := filepath.Join(dir, "hello")
+	if out, err := exec.Command("go", "build", "-o", hello, src).CombinedOutput(); err != nil {
+		b.Fatalf("%v\n%s", err, out)
+	}
+	b.Run("vs=minimal-go", func(b *testing.B) {
+		pair(b, nil, []string{"--version"}, hello)
+	})
+}
+
+// BenchmarkValidateJSON: validate --json over a generated folder vs sha256sum and cat of
+// every file in it.
+func BenchmarkValidateJSON(b *testing.B) {
+	for _, n := range []int{size(testing.Short(), 10, 1000), size(testing.Short(), 20, 10000)} {
+		dir := b.TempDir()
+		if err := gen.Generate(dir, n); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("packages=%d/vs=sha256sum", n), func(b *testing.B) {
+			pair(b, nil, []string{"validate", "--json", dir}, "sh", "-c", `find "$1" -type f -print0 | xargs -0 sha256sum`, "sh", dir)
+		})
+		b.Run(fmt.Sprintf("packages=%d/vs=cat", n), func(b *testing.B) {
+			pair(b, nil, []string{"validate", "--json", dir}, "sh", "-c", `find "$1" -type f -print0 | xargs -0 cat`, "sh", dir)
+		})
+	}
+}
+
+// BenchmarkDiff: vouch diff of an approved file changed on disk vs GNU diff -u of the two
+// versions (10 MB text with 1% of the lines changed).
+func BenchmarkDiff(b *testing.B) {
+	lines := size(testing.Short(), 2000, 200000)
+	dir := b.TempDir()
+	root := pluginWithFiles(b, dir, 1)
+	var old, cur strings.Builder
+	for i := 0; i < lines; i++ {
+		l := fmt.Sprintf("line %07d: the quick brown fox jumps over the lazy dog %d\n", i, i*7)
+		old.WriteString(l)
+		if i%100 == 50 {
+			l = fmt.Sprintf("line %07d: CHANGED %d\n", i, i)
+		}
+		cur.WriteString(l)
+	}
+	data := filepath.Join(root, "lib", "data.txt")
+	os.MkdirAll(filepath.Dir(data), 0o755)
+	os.WriteFile(data, []byte(old.String()), 0o644)
+	env := []string{"VOUCH_HOME=" + filepath.Join(dir, "home")}
+	vouch(b, env, "approve", "--yes", root, serverRef)
+	oldCopy := filepath.Join(dir, "old.txt")
+	os.WriteFile(oldCopy, []byte(old.String()), 0o644)
+	os.WriteFile(data, []byte(cur.String()), 0o644)
+	cmd := exec.Command(vouchBin, "diff", root, serverRef)
+	cmd.Env = append(os.Environ(), env...)
+	if out, _ := cmd.Output(); !bytes.Contains(out, []byte("CHANGED")) {
+		b.Logf("vouch diff does not show the changed lines (%d bytes of output): the figure times a summary, not a line diff", len(out))
+	}
+	b.Run(fmt.Sprintf("bytes=%d/vs=diff-u", old.Len()), func(b *testing.B) {
+		pair(b, env, []string{"diff", root, serverRef}, "diff", "-u", oldCopy, data)
+	})
+}

@@ -1,0 +1,168 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"vouch/model"
+	"vouch/review"
+)
+
+func sarifSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "sarif-2.1.0", "sarif-schema-2.1.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("sarif.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func validateSARIF(t *testing.T, s *jsonschema.Schema, b []byte) map[string]any {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if err := s.Validate(doc); err != nil {
+		t.Fatalf("SARIF does not validate against the 2.1.0 schema: %v\n%s", err, b)
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	return m
+}
+
+// Every example, as a validation report and as a status report with every answer, gives
+// SARIF that the official 2.1.0 schema accepts, with one result per diagnostic.
+func TestSARIFExamplesValidate(t *testing.T) {
+	schema := sarifSchema(t)
+	examples, _ := filepath.Glob(filepath.Join("..", "examples", "*", "*"))
+	if len(examples) < 5 {
+		t.Fatalf("found %d examples", len(examples))
+	}
+	base, _ := filepath.Abs("..")
+	answers := []model.Authorization{model.Unreviewed, model.Approved, model.Changed, model.Revoked, model.Blocked}
+	for _, ex := range examples {
+		if strings.HasSuffix(ex, "README.md") {
+			continue
+		}
+		res, err := review.Open(review.Options{}, ex)
+		if err != nil {
+			t.Fatalf("%s: %v", ex, err)
+		}
+		for _, status := range []bool{false, true} {
+			var st Statuses
+			if status {
+				st = Statuses{}
+				i := 0
+				for _, p := range res.Packages {
+					st[p] = map[string]Status{}
+					for _, c := range p.Components {
+						st[p][p.Ref(c)] = Status{Authorization: answers[i%len(answers)], Reason: "because"}
+						i++
+					}
+				}
+			}
+			r := Build(res.Packages, res.Diagnostics, st)
+			var buf bytes.Buffer
+			if err := WriteSARIF(&buf, r, SARIFOptions{Base: base, Version: "test", RequireApproved: status}); err != nil {
+				t.Fatal(err)
+			}
+			m := validateSARIF(t, schema, buf.Bytes())
+			results := m["runs"].([]any)[0].(map[string]any)["results"].([]any)
+			want := len(r.Diagnostics)
+			for _, p := range r.Packages {
+				want += len(p.Diagnostics)
+				for _, c := range p.Components {
+					want += len(c.Diagnostics)
+					if c.Authorization != "" && c.Authorization != model.Approved {
+						want++
+					}
+				}
+			}
+			if len(results) != want {
+				t.Errorf("%s (status %v): %d results, want %d", ex, status, len(results), want)
+			}
+		}
+	}
+}
+
+func TestSARIFLocationsAndRules(t *testing.T) {
+	base := t.TempDir()
+	r := &Report{Packages: []Package{{
+		Name: "p", Path: filepath.Join(base, "pkgs", "p"),
+		Diagnostics: []model.Diagnostic{
+			{Code: "manifest-unknown-field", Severity: model.SeverityWarning, File: "plugin.json", Line: 3, Message: "Unknown.", Spec: "agent-plugins §5"},
+			{Code: "manifest-unknown-field", Severity: model.SeverityWarning, File: "plugin.json", Line: 4, Message: "Unknown too."},
+		},
+		Components: []Component{{Ref: "p#skill:a", Authorization: model.Changed, Reason: "digest differs"}},
+	}}}
+	var buf bytes.Buffer
+	if err := WriteSARIF(&buf, r, SARIFOptions{Base: base}); err != nil {
+		t.Fatal(err)
+	}
+	m := validateSARIF(t, sarifSchema(t), buf.Bytes())
+	run := m["runs"].([]any)[0].(map[string]any)
+	rules := run["tool"].(map[string]any)["driver"].(map[string]any)["rules"].([]any)
+	if len(rules) != 2 {
+		t.Fatalf("want one rule per code (2), got %d", len(rules))
+	}
+	if help := rules[0].(map[string]any)["help"].(map[string]any)["text"].(string); !strings.Contains(help, "agent-plugins §5") {
+		t.Errorf("rule help does not name the spec: %q", help)
+	}
+	res := run["results"].([]any)
+	loc := res[0].(map[string]any)["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)
+	if uri := loc["artifactLocation"].(map[string]any)["uri"]; uri != "pkgs/p/plugin.json" {
+		t.Errorf("uri = %v", uri)
+	}
+	if line := loc["region"].(map[string]any)["startLine"]; line != float64(3) {
+		t.Errorf("line = %v", line)
+	}
+	if lvl := res[2].(map[string]any)["level"]; lvl != "error" {
+		t.Errorf("a changed component must be an error result, got %v", lvl)
+	}
+}
+
+// A hostile message cannot end its annotation and start a workflow command of its own,
+// nor put raw control characters into the log.
+func TestGitHubAnnotationsEscape(t *testing.T) {
+	r := &Report{Packages: []Package{{
+		Name: "p", Path: "/w/p",
+		Diagnostics: []model.Diagnostic{{Code: "x", Severity: model.SeverityError, File: "a,b:c.md", Line: 2,
+			Message: "bad\n::add-mask::secret\r%0A\x1b[31m\u202e"}},
+		Components: []Component{{Ref: "p#hook:h", Authorization: model.Unreviewed}},
+	}}}
+	var buf bytes.Buffer
+	if err := WriteGitHub(&buf, r, SARIFOptions{Base: "/w", RequireApproved: true}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want 2 annotation lines, got %d:\n%s", len(lines), buf.String())
+	}
+	want := `::error file=p/a%2Cb%3Ac.md,line=2,title=vouch x::p: bad%0A::add-mask::secret%0D%250A\u001b[31m\u202e`
+	if lines[0] != want {
+		t.Errorf("got  %s\nwant %s", lines[0], want)
+	}
+	if lines[1] != "::error file=p,title=vouch unreviewed::p#hook:h is unreviewed" {
+		t.Errorf("status line: %s", lines[1])
+	}
+}

@@ -1,0 +1,1 @@
+../../scripts/helper.sh

@@ -1,0 +1,139 @@
+package closure_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"vouch/model"
+	"vouch/review/closure"
+	"vouch/review/closure/closuretest"
+	"vouch/review/fsguard"
+)
+
+func collect(t testing.TB, dir string) closure.Result {
+	t.Helper()
+	root, err := fsguard.Open(dir, fsguard.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	return closure.Collect(root, ".", closure.Options{Code: "x", Owner: "the test", Runnable: true})
+}
+
+func digest(t testing.TB, r closure.Result) string {
+	t.Helper()
+	d, err := (&model.Contract{Kind: model.KindTool, Files: r.Files}).Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestLayouts runs the shared hostile layouts against Collect itself; every loader runs
+// the same table against its own components (see closuretest).
+func TestLayouts(t *testing.T) {
+	for _, l := range closuretest.Layouts() {
+		t.Run(l.Name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "pkg")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			closuretest.Build(t, dir, l)
+			r := collect(t, dir)
+			if l.Blocks {
+				if r.Complete {
+					t.Fatalf("complete closure for a blocking layout: %+v", r.Files)
+				}
+				var d *model.Diagnostic
+				for i := range r.Diagnostics {
+					if r.Diagnostics[i].Code == "x"+l.Code {
+						d = &r.Diagnostics[i]
+					}
+				}
+				if d == nil || !d.IsError() {
+					t.Fatalf("no x%s error: %+v", l.Code, r.Diagnostics)
+				}
+				for p, target := range l.Links {
+					if d.File == p && !strings.Contains(d.Message, target) {
+						t.Errorf("the diagnostic does not name the target %s: %s", target, d.Message)
+					}
+				}
+				return
+			}
+			if !r.Complete {
+				t.Fatalf("incomplete: %+v", r.Diagnostics)
+			}
+			for p, target := range l.Links {
+				found := false
+				for _, f := range r.Files {
+					found = found || (f.Path == p && f.Link == target && f.SHA256 == "")
+				}
+				if !found {
+					t.Errorf("%s is not bound as a link to %s: %+v", p, target, r.Files)
+				}
+			}
+			before := digest(t, r)
+			l.Mutate(t, dir)
+			if after := digest(t, collect(t, dir)); after == before {
+				t.Errorf("the mutation kept the digest")
+			}
+		})
+	}
+}
+
+// TestCollectDirThroughLink: a folder named through a link binds that link too, and the
+// files are bound at their real paths.
+func TestCollectDirThroughLink(t *testing.T) {
+	dir := t.TempDir()
+	closuretest.Build(t, dir, closuretest.Layout{Files: map[string]string{"real/skill/a.md": "a"}, Links: map[string]string{"skills": "real"}})
+	root, _ := fsguard.Open(dir, fsguard.DefaultLimits())
+	defer root.Close()
+	r := closure.Collect(root, "skills/skill", closure.Options{})
+	var got []string
+	for _, f := range r.Files {
+		got = append(got, f.Path+"="+f.Link)
+	}
+	if strings.Join(got, " ") != "real/skill/a.md= skills=real" || !r.Complete {
+		t.Errorf("files %v, diagnostics %+v", got, r.Diagnostics)
+	}
+}
+
+// TestCollectSkipAndKnown: Skip prunes a subtree (a link into it is still bound) and
+// Known bytes are never read again (the byte budget counts each file once).
+func TestCollectSkipAndKnown(t *testing.T) {
+	dir := t.TempDir()
+	closuretest.Build(t, dir, closuretest.Layout{Files: map[string]string{"own/a": "aaaa", "b": "bb"}, Links: map[string]string{"l": "own"}})
+	lim := fsguard.DefaultLimits()
+	lim.MaxTotalBytes = 0 // any read fails
+	root, _ := fsguard.Open(dir, lim)
+	defer root.Close()
+	r := closure.Collect(root, ".", closure.Options{Known: map[string][]byte{"b": []byte("bb")}, Skip: func(rel string) bool { return rel == "own" }})
+	if !r.Complete || len(r.Files) != 2 || r.Files[0].Path != "b" || r.Files[1].Link != "own" {
+		t.Errorf("files %+v diagnostics %+v", r.Files, r.Diagnostics)
+	}
+	if root.BytesRead() != 0 {
+		t.Errorf("read %d bytes", root.BytesRead())
+	}
+}
+
+// TestCollectLimit: a limit makes the closure incomplete, reported once.
+func TestCollectLimit(t *testing.T) {
+	dir := t.TempDir()
+	closuretest.Build(t, dir, closuretest.Layout{Files: map[string]string{"a": "aaaa", "b": "bbbb", "c": "cccc"}})
+	lim := fsguard.DefaultLimits()
+	lim.MaxTotalBytes = 6
+	root, _ := fsguard.Open(dir, lim)
+	defer root.Close()
+	r := closure.Collect(root, ".", closure.Options{Code: "x"})
+	n := 0
+	for _, d := range r.Diagnostics {
+		if d.Code == "x-files-limit" {
+			n++
+		}
+	}
+	if r.Complete || n != 1 {
+		t.Errorf("complete %v, %d limit diagnostics: %+v", r.Complete, n, r.Diagnostics)
+	}
+}

@@ -1,0 +1,153 @@
+// Package closuretest holds the hostile layouts every loader with runnable components
+// runs against its own closure (closure.Collect's callers: Agent Plugins stdio servers,
+// Splice tools, and the native loaders' hooks and LSP servers). A loader test builds each
+// layout inside the folder its component runs from, loads the package, applies Mutate,
+// loads again and asserts what Want says: the closure is blocked, or the digest changes.
+//
+//	for _, l := range closuretest.Layouts() {
+//		t.Run(l.Name, func(t *testing.T) {
+//			dir := t.TempDir()
+//			writePackage(dir)                  // the loader's own manifest and entry
+//			closuretest.Build(t, dir, l)
+//			before := load(dir)
+//			if l.Blocks { /* assert before has no contract and a diagnostic ending in l.Code */ }
+//			l.Mutate(t, dir)
+//			/* assert load(dir) has a different digest */
+//		})
+//	}
+package closuretest
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// Layout is one hostile arrangement of files in the folder a process runs from.
+type Layout struct {
+	Name string
+	// Files are written first (slash paths relative to the folder; a value of "<fifo>"
+	// makes a named pipe), then Links (path → target, exactly as given).
+	Files map[string]string
+	Links map[string]string
+	// Blocks says the closure cannot be bound: no contract, and a diagnostic whose code
+	// ends in Code. A format that forbids links (Dalo, Splice) blocks every layout with
+	// Links too, with its own code.
+	Blocks bool
+	Code   string
+	// Mutate changes what the process would run without changing any contract field;
+	// the digest must change. Nil for layouts that block.
+	Mutate func(t testing.TB, dir string)
+	// Outside are files written beside the folder (in its parent), for links that leave.
+	Outside map[string]string
+}
+
+// HasLinks reports whether the layout holds a symlink.
+func (l Layout) HasLinks() bool { return len(l.Links) > 0 }
+
+// Build writes the layout into dir.
+func Build(t testing.TB, dir string, l Layout) {
+	t.Helper()
+	write := func(base string, files map[string]string) {
+		for rel, body := range files {
+			p := filepath.Join(base, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if body == "<fifo>" {
+				if err := syscall.Mkfifo(p, 0o644); err != nil {
+					t.Skipf("cannot make a FIFO here: %v", err)
+				}
+				continue
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	write(dir, l.Files)
+	write(filepath.Dir(dir), l.Outside)
+	for rel, target := range l.Links {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Retarget replaces the link at rel (in dir) with one to target.
+func Retarget(rel, target string) func(testing.TB, string) {
+	return func(t testing.TB, dir string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Write replaces the file at rel (in dir) with body.
+func Write(rel, body string) func(testing.TB, string) {
+	return func(t testing.TB, dir string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Chmod sets the mode of the file at rel (in dir).
+func Chmod(rel string, mode os.FileMode) func(testing.TB, string) {
+	return func(t testing.TB, dir string) {
+		t.Helper()
+		if err := os.Chmod(filepath.Join(dir, filepath.FromSlash(rel)), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Layouts are the hostile arrangements of issue 11. Paths sit below a directory named
+// "run/" and at the top, so a loader whose process runs from a subfolder can place them
+// under it; link targets are relative and stay inside the layout unless they must leave.
+func Layouts() []Layout {
+	same := "module.exports = 1\n" // both targets hold the same bytes: only the link differs
+	return []Layout{
+		{Name: "file link retargeted", Files: map[string]string{"v1.js": same, "v2.js": same}, Links: map[string]string{"run.js": "v1.js"},
+			Mutate: Retarget("run.js", "v2.js")},
+		{Name: "directory link retargeted", Files: map[string]string{"v1/x.js": same, "v2/x.js": same}, Links: map[string]string{"lib": "v1"},
+			Mutate: Retarget("lib", "v2")},
+		{Name: "link to a link retargeted", Files: map[string]string{"v1.js": same, "v2.js": same}, Links: map[string]string{"a.js": "b.js", "b.js": "v1.js"},
+			Mutate: Retarget("b.js", "v2.js")},
+		{Name: "file reached through a directory link edited", Files: map[string]string{"deep/v1/x.js": same}, Links: map[string]string{"lib": "deep/v1"},
+			Mutate: Write("deep/v1/x.js", "require('child_process')\n")},
+		{Name: "hidden directory edited", Files: map[string]string{".hidden/x.js": same},
+			Mutate: Write(".hidden/x.js", "require('child_process')\n")},
+		{Name: "new file added", Files: map[string]string{"x.js": same},
+			Mutate: Write("y.js", "require('child_process')\n")},
+		{Name: "exec bit set", Files: map[string]string{"x.sh": "echo hi\n"},
+			Mutate: Chmod("x.sh", 0o755)},
+		{Name: "link out of the package", Outside: map[string]string{"outside.js": same}, Links: map[string]string{"run.js": "../outside.js"},
+			Blocks: true, Code: "-file-escape"},
+		{Name: "directory link out of the package", Links: map[string]string{"lib": ".."}, Outside: map[string]string{"x.js": same},
+			Blocks: true, Code: "-file-escape"},
+		{Name: "absolute link", Links: map[string]string{"run.js": "/etc/hostname"},
+			Blocks: true, Code: "-file-absolute-link"},
+		{Name: "dangling link", Links: map[string]string{"run.js": "later.js"},
+			Blocks: true, Code: "-file-dangling"},
+		{Name: "link loop", Links: map[string]string{"a.js": "b.js", "b.js": "a.js"},
+			Blocks: true, Code: "-file-loop"},
+		{Name: "named pipe", Files: map[string]string{"pipe": "<fifo>"},
+			Blocks: true, Code: "-file-special"},
+	}
+}
