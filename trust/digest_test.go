@@ -357,3 +357,29 @@ func TestTeamLedgerTrustIsPinned(t *testing.T) {
 		t.Fatalf("legacy trust pending notice %q (%v)", m, codes())
 	}
 }
+
+// TestDecisionsListOnlyTrusted: the decision list (and the instruction activations built
+// from it) holds only what was trusted of a discovered team ledger.
+func TestDecisionsListOnlyTrusted(t *testing.T) {
+	repo := t.TempDir()
+	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	p := toolHookPackage(filepath.Join(repo, "pkg"), nil)
+	teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
+	lead := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile })
+	approve(t, lead, p, comp(p, model.KindTool, "run"), DecideOptions{Team: true})
+	me := openT(t, t.TempDir())
+	trustLedger(t, me, teamFile)
+	approve(t, lead, p, comp(p, model.KindSkill, "a"), DecideOptions{Team: true, Target: "/x/CLAUDE.md"})
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	os.Chdir(repo)
+	ds, err := me.Decisions()
+	if err != nil || len(ds) != 1 || ds[0].Component != "demo#tool:run" {
+		t.Fatalf("Decisions = %+v, %v", ds, err)
+	}
+	// Named with --ledger, the whole file is used.
+	all, _ := lead.Decisions()
+	if len(all) != 2 {
+		t.Fatalf("explicit ledger: %d decisions", len(all))
+	}
+}

@@ -41,6 +41,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -961,16 +962,37 @@ func (t *Trust) Decisions() ([]Decision, error) {
 		}
 	}
 	if team != "" {
-		l, _, err := readLedger(team, "team:"+team)
+		l, data, err := readLedger(team, "team:"+team)
 		if err != nil {
 			return nil, err
 		}
-		for i := len(l.decisions) - 1; i >= 0; i-- {
-			all = append(all, l.decisions[i])
+		ds := l.decisions
+		// A discovered ledger lists only what was trusted: decisions appended since are
+		// pending, and instruction activations are computed from this list too.
+		if team != t.opts.TeamLedger {
+			pin, _ := t.pinFor(team)
+			pre, ok := pinnedPrefix(team, data, pin)
+			if !ok || len(pre) > len(ds) || !reflect.DeepEqual(pre, stripLedger(ds[:len(pre)])) {
+				pre = nil
+			}
+			ds = ds[:len(pre)]
+		}
+		for i := len(ds) - 1; i >= 0; i-- {
+			all = append(all, ds[i])
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].At.After(all[j].At) })
 	return all, nil
+}
+
+// stripLedger returns ds without their (unstored) Ledger labels, to compare with a parse.
+func stripLedger(ds []Decision) []Decision {
+	out := make([]Decision, len(ds))
+	for i, d := range ds {
+		d.Ledger = ""
+		out[i] = d
+	}
+	return out
 }
 
 func lowerFirst(s string) string {
