@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"vouch/model"
@@ -31,6 +33,8 @@ type FileDiff struct {
 	FirstDifferentOffset int64
 	// Error says why the bytes could not be compared (approved copy tampered, file unreadable).
 	Error string
+	// NotStored: the approved bytes are not in this store (a teammate approved them).
+	NotStored bool
 }
 
 // FieldDiff is the difference of one contract field.
@@ -46,6 +50,11 @@ type Diff struct {
 	CurrentDigest  string
 	Fields         []FieldDiff
 	Files          []FileDiff
+	// ApprovedBy is the approval compared against.
+	ApprovedBy Decision
+	// NotStored: the approved contract is not in this store, so Files come from the file
+	// digests the approval recorded and Fields are unknown (empty).
+	NotStored bool
 }
 
 // Diff computes what changed in comp since its approval (nil Diff when it has none: no
@@ -58,35 +67,47 @@ func (t *Trust) Diff(pkg *model.Package, comp *model.Component) (*Diff, error) {
 		return nil, err
 	}
 	ref := pkg.Ref(comp)
-	d, ok := v.latest[key{pkg.Name, ref}]
-	if !ok || d.Action != ActionApprove {
-		return nil, nil
-	}
 	cur := ""
 	if comp.Contract != nil {
 		if cur, err = comp.Contract.Digest(); err != nil {
 			return nil, err
 		}
 	}
-	if cur == d.Digest {
-		return nil, nil
+	j := v.judge(ref, cur)
+	if j.inForce != nil || j.baseline == nil {
+		return nil, nil // approved or revoked at this digest, or never approved
 	}
+	d := *j.baseline
+	out := &Diff{Ref: ref, ApprovedDigest: d.Digest, CurrentDigest: cur, ApprovedBy: d}
 	old, err := t.loadContract(d.Digest)
 	if err != nil {
-		return nil, err
+		if !errors.Is(err, ErrNotStored) || len(d.Files) == 0 {
+			return nil, err
+		}
+		// A teammate's approval: this store never held its bytes, but the decision names
+		// every file it approved with its digest, so changed files can still be named.
+		old = contractFromDecision(d, comp.Kind)
+		out.NotStored = true
 	}
-	out := &Diff{Ref: ref, ApprovedDigest: d.Digest, CurrentDigest: cur}
 	contract := comp.Contract
 	if contract == nil {
 		contract = &model.Contract{Kind: comp.Kind}
 	}
 	out.Fields, out.Files = compareContracts(old, contract)
+	if old.filesOnly {
+		out.Fields = nil
+	}
 	for i := range out.Files {
 		fd := &out.Files[i]
 		if fd.Change != "modified" || fd.OldSHA256 == fd.NewSHA256 || fd.OldLink != "" || fd.NewLink != "" {
 			continue // links have no bytes: the targets are the change
 		}
 		oldB, err := t.store.get(fd.OldSHA256)
+		if errors.Is(err, ErrNotStored) {
+			fd.Error = "the approved bytes are not in this vouch store (approved by " + d.Reviewer + " in the " + strings.TrimPrefix(d.Ledger, "team:") + " ledger), so only the digests can be compared"
+			fd.NotStored = true
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

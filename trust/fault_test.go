@@ -29,6 +29,8 @@ func TestMain(m *testing.M) {
 		os.Exit(m.Run())
 	case "writer":
 		os.Exit(childWriter())
+	case "teamwriter":
+		os.Exit(childTeamWriter())
 	case "fs":
 		os.Exit(childFilesystem())
 	default:
@@ -69,9 +71,39 @@ func childWriter() int {
 		note := fmt.Sprintf("%s-%d", id, i)
 		o := DecideOptions{Note: note, ReviewerKind: ReviewerAutomation}
 		if i%3 == 2 {
-			_, err = tr.Revoke(p, c, o)
+			_, err = tr.Revoke(p, c, DigestOf(c), o)
 		} else {
-			_, err = tr.Approve(p, c, o)
+			_, err = tr.Approve(p, c, DigestOf(c), o)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Fprintf(os.Stdout, "ack %s\n", note)
+	}
+	return 0
+}
+
+// childTeamWriter is childWriter with its own home, appending to the shared team ledger
+// VOUCH_TRUST_LEDGER: one component per decision, since in a team ledger a revoke of a
+// digest would refuse a later approval of it.
+func childTeamWriter() int {
+	home, id := os.Getenv("VOUCH_TRUST_HOME"), os.Getenv("VOUCH_TRUST_ID")
+	count, _ := strconv.Atoi(os.Getenv("VOUCH_TRUST_COUNT"))
+	tr, err := Open(Options{Home: home, Reviewer: "child-" + id, TeamLedger: os.Getenv("VOUCH_TRUST_LEDGER")})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	p := manyTools(id, count)
+	for i := 0; i < count; i++ {
+		c := p.Components[i]
+		note := fmt.Sprintf("%s-%d", id, i)
+		o := DecideOptions{Note: note, ReviewerKind: ReviewerAutomation, Team: true}
+		if i%3 == 2 {
+			_, err = tr.Revoke(p, c, DigestOf(c), o)
+		} else {
+			_, err = tr.Approve(p, c, DigestOf(c), o)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -196,7 +228,7 @@ func TestKillDuringApprovals(t *testing.T) {
 	// The ledger is still writable after all the kills (no stuck lock).
 	tr := openT(t, home)
 	p := manyTools("after", 1)
-	if _, err := tr.Approve(p, p.Components[0], DecideOptions{}); err != nil {
+	if _, err := tr.Approve(p, p.Components[0], DigestOf(p.Components[0]), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if stale, _ := filepath.Glob(filepath.Join(home, ".ledger.toml.*.tmp")); len(stale) > 0 {
@@ -253,6 +285,79 @@ func TestConcurrentProcesses(t *testing.T) {
 	}
 }
 
+// TestConcurrentHomesOneTeamLedger: 8 processes, each with its own home, append 30
+// decisions each to one team ledger. The lock lives next to the ledger, so every
+// acknowledged decision is kept.
+func TestConcurrentHomesOneTeamLedger(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	team := filepath.Join(t.TempDir(), "repo", ".vouch", "ledger.toml")
+	const procs, each = 8, 30
+	var cmds []*exec.Cmd
+	var outs []*strings.Builder
+	for i := 0; i < procs; i++ {
+		cmd := childCmd(t, "VOUCH_TRUST_CHILD=teamwriter", "VOUCH_TRUST_HOME="+t.TempDir(), "VOUCH_TRUST_LEDGER="+team,
+			fmt.Sprintf("VOUCH_TRUST_ID=h%d", i), fmt.Sprintf("VOUCH_TRUST_COUNT=%d", each))
+		var out strings.Builder
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+		outs = append(outs, &out)
+	}
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("writer failed: %v", err)
+		}
+	}
+	acked := 0
+	for _, o := range outs {
+		acked += strings.Count(o.String(), "ack ")
+	}
+	if acked != procs*each {
+		t.Fatalf("%d decisions acknowledged, want %d", acked, procs*each)
+	}
+	l, _, err := readLedger(team, "team")
+	if err != nil {
+		t.Fatalf("team ledger does not parse: %v", err)
+	}
+	notes := map[string]int{}
+	for _, d := range l.decisions {
+		notes[d.Note]++
+	}
+	for i := 0; i < procs; i++ {
+		for j := 0; j < each; j++ {
+			if n := notes[fmt.Sprintf("h%d-%d", i, j)]; n != 1 {
+				t.Fatalf("acknowledged decision h%d-%d is in the team ledger %d times", i, j, n)
+			}
+		}
+	}
+	if len(l.decisions) != procs*each {
+		t.Fatalf("%d decisions in the team ledger, want %d", len(l.decisions), procs*each)
+	}
+	if _, err := os.Stat(lockNameFor(team)); err != nil {
+		t.Fatalf("no lock next to the team ledger: %v", err)
+	}
+	// A reader sees every home's state.
+	tr := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = team })
+	p := manyTools("h3", each)
+	m, err := tr.Statuses(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := 0; j < each; j++ {
+		want := model.Approved
+		if j%3 == 2 {
+			want = model.Revoked
+		}
+		if got := m[p.Ref(p.Components[j])].Authorization; got != want {
+			t.Fatalf("h3 tool %d: %s, want %s", j, got, want)
+		}
+	}
+}
+
 // childFilesystem runs inside new user and mount namespaces, where it can mount a small
 // tmpfs: VOUCH_TRUST_FS=readonly remounts the home read-only, =full fills it. Either way
 // a decision must fail with a clear error and change nothing.
@@ -270,7 +375,7 @@ func childFilesystem() int {
 		return fail("open: %v", err)
 	}
 	p := manyTools("fs", 2)
-	if _, err := tr.Approve(p, p.Components[0], DecideOptions{}); err != nil {
+	if _, err := tr.Approve(p, p.Components[0], DigestOf(p.Components[0]), DecideOptions{}); err != nil {
 		return fail("first approval: %v", err)
 	}
 	want := "read-only file system"
@@ -297,9 +402,9 @@ func childFilesystem() int {
 	for _, act := range []string{"approve", "revoke"} {
 		var err error
 		if act == "approve" {
-			_, err = tr.Approve(p, p.Components[1], DecideOptions{})
+			_, err = tr.Approve(p, p.Components[1], DigestOf(p.Components[1]), DecideOptions{})
 		} else {
-			_, err = tr.Revoke(p, p.Components[0], DecideOptions{})
+			_, err = tr.Revoke(p, p.Components[0], DigestOf(p.Components[0]), DecideOptions{})
 		}
 		if err == nil || !strings.Contains(err.Error(), want) {
 			return fail("%s on a %s home: error %v, want %q", act, mode, err, want)
@@ -373,7 +478,7 @@ func TestUnwritableHome(t *testing.T) {
 	if os.Geteuid() != 0 {
 		ro := t.TempDir()
 		tr := openT(t, ro)
-		if _, err := tr.Approve(p, p.Components[0], DecideOptions{}); err != nil {
+		if _, err := tr.Approve(p, p.Components[0], DigestOf(p.Components[0]), DecideOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		before := snapshot(t, ro)
@@ -389,7 +494,7 @@ func TestUnwritableHome(t *testing.T) {
 			}
 			return nil
 		})
-		if _, err := tr.Revoke(p, p.Components[0], DecideOptions{}); err == nil {
+		if _, err := tr.Revoke(p, p.Components[0], DigestOf(p.Components[0]), DecideOptions{}); err == nil {
 			t.Fatal("revoke in a read-only home succeeded")
 		}
 		if fmt.Sprint(snapshot(t, ro)) != fmt.Sprint(before) {

@@ -115,3 +115,16 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	})
 	return out
 }
+
+// trustLedger does what `vouch ledger trust FILE --yes` does: review, then pin what was shown.
+func trustLedger(t *testing.T, tr *Trust, path string) *LedgerSummary {
+	t.Helper()
+	s, err := tr.ReviewTeamLedger(path)
+	if err != nil {
+		t.Fatalf("ReviewTeamLedger: %v", err)
+	}
+	if _, err := tr.TrustTeamLedger(s); err != nil {
+		t.Fatalf("TrustTeamLedger: %v", err)
+	}
+	return s
+}

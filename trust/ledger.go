@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/BurntSushi/toml"
@@ -22,7 +23,8 @@ const maxLedgerBytes = 32 << 20
 
 // ledgerHeader starts a new ledger file. Comments survive because vouch appends to the
 // existing bytes rather than re-encoding the file.
-const ledgerHeader = `# vouch trust ledger: append-only, the last decision for a component is its state.
+const ledgerHeader = `# vouch trust ledger: append-only. An approval binds (package, component, digest); the last
+# decision for a digest is its state (in a team ledger a revoke of a digest always wins).
 # Written by "vouch approve" and "vouch revoke"; do not edit entries by hand.
 schema_version = 1
 `
@@ -68,8 +70,16 @@ func parseLedger(path string, data []byte) ([]Decision, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
 	}
+	ledgerParses.Add(1)
+	return decodeLedger(path, data)
+}
+
+// decodeLedger is parseLedger without counting the work: for checking that decisions
+// about to be appended read back, which costs what they weigh, not what the ledger does.
+func decodeLedger(path string, data []byte) ([]Decision, error) {
 	var doc ledgerDoc
-	if _, err := toml.Decode(string(data), &doc); err != nil {
+	md, err := toml.Decode(string(data), &doc)
+	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			return nil, fmt.Errorf("%w: %s:%d: %s; fix or move the file, vouch will not overwrite it", ErrDamagedLedger, path, pe.Position.Line, pe.Message)
@@ -82,6 +92,11 @@ func parseLedger(path string, data []byte) ([]Decision, error) {
 	if *doc.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("%w: %s has schema_version = %d, this vouch reads only %d; use a newer vouch", ErrDamagedLedger, path, *doc.SchemaVersion, SchemaVersion)
 	}
+	// Decisions must be [[decision]] tables: vouch appends more of them, which an inline
+	// array could not take.
+	if md.IsDefined("decision") && md.Type("decision") != "ArrayHash" {
+		return nil, fmt.Errorf("%w: %s: decision must be written as [[decision]] tables; fix or move the file, vouch will not overwrite it", ErrDamagedLedger, path)
+	}
 	for i, d := range doc.Decision {
 		n := i + 1
 		switch {
@@ -91,6 +106,15 @@ func parseLedger(path string, data []byte) ([]Decision, error) {
 			return nil, fmt.Errorf("%w: %s: decision %d has no package or component", ErrDamagedLedger, path, n)
 		case d.Action == ActionApprove && !validDigest(d.Digest):
 			return nil, fmt.Errorf("%w: %s: decision %d approves %q, which is not a sha256:<64 hex> digest", ErrDamagedLedger, path, n, d.Digest)
+		case d.Scope != "" && d.Scope != ScopeDigest:
+			return nil, fmt.Errorf("%w: %s: decision %d has scope %q, not %q", ErrDamagedLedger, path, n, d.Scope, ScopeDigest)
+		case d.Scope == ScopeDigest && (d.Action != ActionRevoke || !validDigest(d.Digest)):
+			return nil, fmt.Errorf("%w: %s: decision %d is scoped to a digest but is not a revoke of a sha256:<64 hex> digest", ErrDamagedLedger, path, n)
+		}
+		for _, f := range d.Files {
+			if f.Path == "" || f.Size < 0 || !(validHex(f.SHA256) || f.Link != "" && f.SHA256 == "") {
+				return nil, fmt.Errorf("%w: %s: decision %d lists a file without a path, a size, or a sha256 of 64 hex (or a link target)", ErrDamagedLedger, path, n)
+			}
 		}
 	}
 	return doc.Decision, nil
@@ -124,46 +148,6 @@ func encodeDecision(d Decision) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// appendToLedger appends d to the ledger at path. The caller holds the home lock. The old
-// bytes are kept verbatim; the result is checked to parse with exactly one more decision
-// before it replaces the file atomically.
-func appendToLedger(path string, d Decision) error {
-	old, err := readBounded(path, maxLedgerBytes)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		old = nil
-	case err != nil:
-		return fmt.Errorf("cannot read ledger %s: %w", path, err)
-	}
-	before, err := parseLedger(path, old)
-	if err != nil {
-		return err
-	}
-	entry, err := encodeDecision(d)
-	if err != nil {
-		return fmt.Errorf("cannot encode decision: %w", err)
-	}
-	var buf bytes.Buffer
-	if len(bytes.TrimSpace(old)) == 0 {
-		buf.WriteString(ledgerHeader)
-	} else {
-		buf.Write(old)
-		if !bytes.HasSuffix(old, []byte("\n")) {
-			buf.WriteByte('\n')
-		}
-	}
-	buf.WriteByte('\n')
-	buf.Write(entry)
-	after, err := parseLedger(path, buf.Bytes())
-	if err != nil || len(after) != len(before)+1 {
-		return fmt.Errorf("internal error: the appended ledger would not read back (%v); nothing was written", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("cannot create the directory of ledger %s: %w", path, err)
-	}
-	return writeAtomic(path, buf.Bytes(), 0o644)
-}
-
 // writeAtomic replaces path with data: temporary file in the same directory, fsync,
 // rename, fsync the directory. A failure at any step leaves the old file as it was.
 // WriteFileAtomic replaces path by data so a reader sees the old bytes or the new ones,
@@ -175,6 +159,15 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 }
 
 func writeAtomic(path string, data []byte, perm os.FileMode) (err error) {
+	if err := writeFlushed(path, data, perm); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// writeFlushed is writeAtomic without the flush of the directory, for callers that
+// flush each directory once after many files.
+func writeFlushed(path string, data []byte, perm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -202,7 +195,7 @@ func writeAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	if err = os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("cannot replace %s: %w", path, err)
 	}
-	return syncDir(dir)
+	return nil
 }
 
 func syncDir(dir string) error {
@@ -241,26 +234,30 @@ func readBounded(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// lockHome takes the exclusive lock that serializes every read-modify-write of ledgers and
-// the store by processes sharing this home. flock is released by the kernel when a process
-// dies, so a killed writer never leaves the home locked.
+// lockHome takes the exclusive lock that serializes every read-modify-write of the
+// personal ledger and the store by processes sharing this home.
 func lockHome(home string) (unlock func(), err error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create vouch home %s: %w", home, err)
 	}
-	p := filepath.Join(home, "ledger.lock")
+	return lockPath(filepath.Join(home, "ledger.lock"), filepath.Join(home, ".ledger.toml.*.tmp"))
+}
+
+// lockPath takes an exclusive lock on the file p (see lockFile). The system releases it
+// when a process dies, so a killed writer never leaves a ledger locked. Holding the lock, no writer is
+// mid-write, so temporary files matching stale were orphaned by a killed process and are
+// removed.
+func lockPath(p, stale string) (unlock func(), err error) {
 	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open lock file %s (is the vouch home writable?): %w", p, err)
+		return nil, fmt.Errorf("cannot open lock file %s (is its directory writable?): %w", p, err)
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("cannot lock %s: %w", p, err)
 	}
-	// Holding the lock, no writer of this home is mid-write: a temporary ledger left
-	// here was orphaned by a killed process.
-	if stale, _ := filepath.Glob(filepath.Join(home, ".ledger.toml.*.tmp")); len(stale) > 0 {
-		for _, s := range stale {
+	if olds, _ := filepath.Glob(stale); len(olds) > 0 {
+		for _, s := range olds {
 			os.Remove(s)
 		}
 	}
@@ -269,3 +266,9 @@ func lockHome(home string) (unlock func(), err error) {
 		f.Close()
 	}, nil
 }
+
+// Work counters, so tests can assert that a command's ledger cost does not grow with the
+// number of refs (wall-clock assertions are not allowed in tests).
+var ledgerReads, ledgerParses atomic.Int64
+
+func countRead() { ledgerReads.Add(1) }

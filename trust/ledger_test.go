@@ -1,9 +1,11 @@
 package trust
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -36,12 +38,17 @@ func TestBadLedgers(t *testing.T) {
 }
 
 // FuzzParseLedger: a hostile team ledger never panics the parser, and a ledger that
-// parses still parses, with one more decision, after vouch appends to it.
+// parses still parses after vouch appends to it, with one more decision and every old
+// decision unchanged: Decide checks only the appended part, so this is the proof that
+// [[decision]] tables after bytes that parsed cannot change or break them.
 func FuzzParseLedger(f *testing.F) {
 	f.Add([]byte("schema_version = 1\n"))
 	f.Add([]byte("schema_version = 1\n[[decision]]\naction = \"revoke\"\npackage = \"p\"\ncomponent = \"p#tool:x\"\nnote = \"\"\"multi\nline\"\"\"\n"))
 	f.Add([]byte("schema_version = 1\n[decision]\n"))
 	f.Add([]byte("# c\nschema_version = 1\n[other]\nx = 1"))
+	f.Add([]byte("schema_version = 1\n[[decision]]\naction = \"approve\"\npackage = \"p\"\ncomponent = \"p#tool:x\"\ndigest = \"sha256:" + strings.Repeat("a", 64) + "\"\n[[decision.files]]\npath = \"x\"\nsha256 = \"" + strings.Repeat("c", 64) + "\"\nsize = 3"))
+	f.Add([]byte("schema_version = 1\ndecision = []\n"))
+	f.Add([]byte("schema_version = 1\n[[decision]]\naction = \"revoke\"\npackage = \"p\"\ncomponent = \"p#tool:x\"\n[decision.extra]\nk = 1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		before, err := parseLedger("fuzz.toml", data)
 		if err != nil {
@@ -53,18 +60,26 @@ func FuzzParseLedger(f *testing.F) {
 			t.Fatal(err)
 		}
 		d := Decision{Action: ActionApprove, Package: "p", Component: "p#tool:x", Digest: "sha256:" + strings.Repeat("a", 64),
-			Reviewer: "r", ReviewerKind: ReviewerHuman, At: time.Unix(0, 0).UTC(), Note: "n"}
-		if err := appendToLedger(p, d); err != nil {
-			// Only a file that cannot take a [[decision]] table (a static decision key) may refuse.
-			if after, _ := os.ReadFile(p); string(after) != string(data) {
-				t.Fatal("a refused append changed the file")
-			}
-			return
+			Reviewer: "r", ReviewerKind: ReviewerHuman, At: time.Unix(0, 0).UTC(), Note: "n",
+			Files: []FileDigest{{Path: "a", SHA256: strings.Repeat("b", 64), Size: 1}}}
+		// The append path of Decide: old bytes kept verbatim, only the new part checked.
+		tr := &Trust{opts: Options{Home: dir}}
+		f := &pendingFile{path: p, origin: "personal", data: data, fold: newFold(false), out: []Decision{d}}
+		if err := tr.appendLocked(f); err != nil {
+			t.Fatal(err)
 		}
 		after, _ := os.ReadFile(p)
+		if !bytes.HasPrefix(after, data) && len(bytes.TrimSpace(data)) > 0 {
+			t.Fatal("the old bytes were not kept verbatim")
+		}
 		ds, err := parseLedger(p, after)
-		if err != nil || len(ds) != len(before)+1 || ds[len(ds)-1].Note != "n" {
+		if err != nil || len(ds) != len(before)+1 || ds[len(ds)-1].Note != "n" || len(ds[len(ds)-1].Files) != 1 {
 			t.Fatalf("append broke the ledger: %v (%d → %d)", err, len(before), len(ds))
+		}
+		for i := range before {
+			if !reflect.DeepEqual(before[i], ds[i]) {
+				t.Fatalf("decision %d changed by the append: %+v → %+v", i, before[i], ds[i])
+			}
 		}
 	})
 }

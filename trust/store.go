@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // ErrTamperedStore is wrapped by errors about a store entry whose bytes no longer hash to
@@ -43,6 +44,70 @@ func (s store) put(data []byte) (string, error) {
 		return "", err
 	}
 	return sum, nil
+}
+
+// putAll stores many blobs, as one approval command does: each is written to a temporary
+// file and flushed, several at a time so the filesystem can commit their flushes together,
+// renamed into place, and then each store directory touched is flushed once, instead of
+// once per blob. The store is only ever added to, so a crash leaves complete entries or
+// none (stray temporary files are ignored by get and replaced by the next put).
+func (s store) putAll(blobs [][]byte) error {
+	type job struct {
+		data []byte
+		path string
+	}
+	var jobs []job
+	seen := map[string]bool{}
+	dirs := map[string]bool{}
+	for _, b := range blobs {
+		h := sha256.Sum256(b)
+		sum := hex.EncodeToString(h[:])
+		if seen[sum] {
+			continue
+		}
+		seen[sum] = true
+		p := s.path(sum)
+		if old, err := readBounded(p, maxStoreBytes); err == nil && bytes.Equal(old, b) {
+			continue
+		}
+		if !dirs[filepath.Dir(p)] {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return fmt.Errorf("cannot create store directory: %w", err)
+			}
+			dirs[filepath.Dir(p)] = true
+		}
+		jobs = append(jobs, job{b, p})
+	}
+	const workers = 8
+	errs := make(chan error, len(jobs))
+	next := make(chan job)
+	var wg sync.WaitGroup
+	for range min(workers, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				errs <- writeFlushed(j.path, j.data, 0o444)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	for d := range dirs {
+		if err := syncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // get returns the bytes stored under sum after checking they still hash to it.

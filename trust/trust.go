@@ -1,18 +1,30 @@
 // Package trust records and evaluates explicit decisions about package components. An
-// approval binds to the digest of a component's canonical contract; the approved bytes
-// are kept in a content-addressed store so later changes can be diffed. Selecting or
+// approval binds (package, component, digest), the digest of a component's canonical
+// contract, so several digests of one component can be approved at once (two installed
+// copies, two versions); the approved bytes are kept in a content-addressed store so later
+// changes can be diffed, and each approval also lists its files with their digests, so a
+// teammate whose store lacks the bytes still learns which files changed. Selecting or
 // validating a package never authorizes anything: only a decision recorded here does.
 //
 // Files under a home directory:
 //
 //	ledger.toml               the personal ledger (append-only [[decision]] tables)
-//	ledger.lock               flock'd around every read-modify-write
+//	ledger.lock               flock'd around every read-modify-write of it and the store
 //	store/sha256/ab/cdef...   approved canonical contracts and closure files (0444)
+//	cache/ledger-*.fold       folded ledger state, rebuilt whenever a ledger changes (cache.go)
+//	trusted-ledgers.toml      discovered team ledgers this home honours, pinned (pins.go)
 //
-// A team ledger (.vouch/ledger.toml in the reviewed source's repository) is read too;
-// for each (package, component) the personal ledger's latest decision wins over the
-// team's. "Latest" is the last entry in the file, never the clock: an append-only log
-// under a lock is ordered even when clocks are not.
+// A team ledger (.vouch/ledger.toml in the reviewed source's repository, or a file named
+// with --ledger) is read too; it is locked by .ledger.toml.lock next to it, since many
+// homes share it. For each digest the personal ledger's decision wins over the team's; a
+// personal decision about another digest never masks a team approval of this one. In the
+// personal ledger the last decision for a digest is its state ("last" is the position in
+// the file, never the clock: an append-only log under a lock is ordered even when clocks
+// are not); in a team ledger a revoke of a digest wins wherever it sits, because merges
+// reorder lines (fold.go).
+//
+// Whatever the number of refs, a command reads each ledger once and appends to it once
+// (Decide), and the gate (Check) reads the cached fold of the one package it rates.
 //
 // Components that cannot be approved are "blocked" with a Reason: invalid or rejected
 // ones, ones every provider refuses, ones in a package missing a required member, and
@@ -29,13 +41,12 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/BurntSushi/toml"
 
 	"vouch/model"
 )
@@ -66,8 +77,33 @@ type Decision struct {
 	At           time.Time `toml:"at" json:"at"`
 	Note         string    `toml:"note,omitempty" json:"note,omitempty"`
 	Target       string    `toml:"target,omitempty" json:"target,omitempty"` // instruction activations
+	// Scope is "digest" on a revoke that withdraws only Digest; a revoke without it
+	// withdraws every digest of the component (see fold.go for team ledgers).
+	Scope string `toml:"scope,omitempty" json:"scope,omitempty"`
+	// Files are the closure files an approval granted, with their digests, so a teammate
+	// whose store lacks the bytes can still be told which files changed. Decisions written
+	// before this field existed have none.
+	Files []FileDigest `toml:"files,omitempty" json:"files,omitempty"`
 	// Ledger is where the decision was read from ("personal" or "team:<path>"); not stored.
 	Ledger string `toml:"-" json:"ledger"`
+}
+
+// FileDigest is one approved file as a decision records it.
+type FileDigest struct {
+	Path   string `toml:"path" json:"path"`
+	SHA256 string `toml:"sha256,omitempty" json:"sha256,omitempty"` // "" for a link
+	Size   int64  `toml:"size" json:"size"`
+	Exec   bool   `toml:"exec,omitempty" json:"exec,omitempty"`
+	Link   string `toml:"link,omitempty" json:"link,omitempty"` // a symlink's target
+}
+
+// DigestOf is comp's contract digest, "" when it has none: what a caller that shows a
+// component passes to Approve or Revoke.
+func DigestOf(comp *model.Component) string {
+	if comp == nil || comp.Contract == nil {
+		return ""
+	}
+	return comp.Contract.MustDigest()
 }
 
 // Status is the third answer for one component, with what explains it.
@@ -96,6 +132,11 @@ type Options struct {
 type Trust struct {
 	opts  Options
 	store store
+	pins  pinMemo
+	// memo holds ledger states already folded by this Trust, by path; each is used only
+	// while its file's identity is unchanged.
+	memoMu sync.Mutex
+	memo   map[string]*ledgerState
 }
 
 // ErrDamagedLedger is wrapped by errors about a ledger that does not parse.
@@ -165,11 +206,13 @@ func Open(opts Options) (*Trust, error) {
 		opts.TeamLedger = abs
 	}
 	t := &Trust{opts: opts, store: store{root: filepath.Join(opts.Home, "store")}}
-	if _, _, err := readLedger(t.PersonalLedger(), "personal"); err != nil {
+	// A damaged ledger is refused here, before anything is rated against it; the fold is
+	// cached, so this costs a stat and a tail read when the ledger has not changed.
+	if _, err := t.personalState(); err != nil {
 		return nil, err
 	}
 	if opts.TeamLedger != "" {
-		if _, _, err := readLedger(opts.TeamLedger, "team:"+opts.TeamLedger); err != nil {
+		if _, err := t.teamState(opts.TeamLedger); err != nil {
 			return nil, err
 		}
 	}
@@ -214,66 +257,6 @@ func (t *Trust) UntrustedTeamLedger(pkg *model.Package) string {
 	return ""
 }
 
-// trustedLedgersFile lists the team ledgers this home honours when found by discovery.
-func (t *Trust) trustedLedgersFile() string {
-	return filepath.Join(t.opts.Home, "trusted-ledgers.toml")
-}
-
-type trustedLedgers struct {
-	SchemaVersion int      `toml:"schema_version"`
-	Ledgers       []string `toml:"ledgers"`
-}
-
-func (t *Trust) readTrustedLedgers() trustedLedgers {
-	var tl trustedLedgers
-	data, err := os.ReadFile(t.trustedLedgersFile())
-	if err != nil || len(data) > 1<<20 {
-		return tl
-	}
-	if _, err := toml.Decode(string(data), &tl); err != nil {
-		return trustedLedgers{}
-	}
-	return tl
-}
-
-// IsTrustedTeamLedger reports whether path was trusted with TrustTeamLedger.
-func (t *Trust) IsTrustedTeamLedger(path string) bool {
-	real := canonicalPath(path)
-	for _, p := range t.readTrustedLedgers().Ledgers {
-		if p == real {
-			return true
-		}
-	}
-	return false
-}
-
-// TrustTeamLedger records that decisions in the team ledger at path count for this home.
-func (t *Trust) TrustTeamLedger(path string) (string, error) {
-	real := canonicalPath(path)
-	st, err := os.Stat(real)
-	if err != nil || !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a ledger file", path)
-	}
-	if _, _, err := readLedger(real, "team:"+real); err != nil {
-		return "", err
-	}
-	if t.IsTrustedTeamLedger(real) {
-		return real, nil
-	}
-	tl := t.readTrustedLedgers()
-	tl.SchemaVersion = 1
-	tl.Ledgers = append(tl.Ledgers, real)
-	var b strings.Builder
-	b.WriteString("# Team ledgers whose decisions this vouch home honours when found next to a package.\n")
-	if err := toml.NewEncoder(&b).Encode(tl); err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(t.opts.Home, 0o700); err != nil {
-		return "", err
-	}
-	return real, writeAtomic(t.trustedLedgersFile(), []byte(b.String()), 0o600)
-}
-
 func canonicalPath(p string) string {
 	abs, err := filepath.Abs(p)
 	if err != nil {
@@ -309,86 +292,68 @@ func findTeamLedger(start string) string {
 	}
 }
 
-type key struct{ pkg, comp string }
-
-// view is the decisions in force for one package's ledgers.
-type view struct {
-	latest       map[key]Decision
-	lastApproved map[key]Decision
+// personalState is the personal ledger, folded.
+func (t *Trust) personalState() (*ledgerState, error) {
+	return t.loadState(t.PersonalLedger(), "personal", false, pinAll, true)
 }
 
-// view reads the team ledger for pkg and the personal ledger; personal wins per key.
-func (t *Trust) view(pkg *model.Package) (*view, error) {
-	return t.viewFrom(pkg, func(path, origin string) (*ledger, error) {
-		l, _, err := readLedger(path, origin)
-		return l, err
-	})
-}
-
-// viewFrom is view with the ledgers read through read, so that rating many packages
-// (EvaluateAll) reads and parses each ledger file once.
-func (t *Trust) viewFrom(pkg *model.Package, read func(path, origin string) (*ledger, error)) (*view, error) {
-	v := &view{latest: map[key]Decision{}, lastApproved: map[key]Decision{}}
-	var ledgers []*ledger
-	if tp := t.TeamLedgerFor(pkg); tp != "" {
-		l, err := read(tp, "team:"+tp)
-		if err != nil {
-			return nil, err
-		}
-		ledgers = append(ledgers, l)
+// teamState is a team ledger, folded under the trust pinned to it (all of it when it was
+// named with --ledger).
+func (t *Trust) teamState(path string) (*ledgerState, error) {
+	pin := pinAll
+	if path != t.opts.TeamLedger {
+		pin, _ = t.pinFor(path)
 	}
-	l, err := read(t.PersonalLedger(), "personal")
+	return t.loadState(path, "team:"+path, true, pin, true)
+}
+
+// states reads ledgers once per path for one command.
+type states map[string]*ledgerState
+
+func (t *Trust) stateOf(cache states, path string, team bool) (*ledgerState, error) {
+	if s, ok := cache[path]; ok {
+		return s, nil
+	}
+	var s *ledgerState
+	var err error
+	if team {
+		s, err = t.teamState(path)
+	} else {
+		s, err = t.personalState()
+	}
 	if err != nil {
 		return nil, err
 	}
-	ledgers = append(ledgers, l)
-	for _, l := range ledgers { // team first, so personal overwrites
-		latest := map[key]Decision{}
-		approved := map[key]Decision{}
-		// An instruction can be active at several targets; removing it from one must not
-		// show it revoked while another still holds it.
-		activeAt := map[key]map[string]Decision{}
-		for _, d := range l.decisions {
-			k := key{d.Package, d.Component}
-			if d.Action == ActionApprove {
-				approved[k] = d
-			}
-			switch {
-			case d.Target != "" && d.Action == ActionApprove:
-				if activeAt[k] == nil {
-					activeAt[k] = map[string]Decision{}
-				}
-				activeAt[k][d.Target] = d
-			case d.Target != "" && d.Action == ActionRevoke:
-				delete(activeAt[k], d.Target)
-				if still, ok := newestDecision(activeAt[k]); ok {
-					latest[k] = still
-					continue
-				}
-			case d.Action == ActionRevoke:
-				delete(activeAt, k) // a revocation without a target withdraws every activation
-			}
-			latest[k] = d
-		}
-		for k, d := range latest {
-			v.latest[k] = d
-		}
-		for k, d := range approved {
-			v.lastApproved[k] = d
-		}
-	}
-	return v, nil
+	cache[path] = s
+	return s, nil
 }
 
-func newestDecision(m map[string]Decision) (Decision, bool) {
-	var best Decision
-	found := false
-	for _, d := range m {
-		if !found || d.At.After(best.At) || (d.At.Equal(best.At) && d.Target < best.Target) {
-			best, found = d, true
+// view reads the team ledger for pkg and the personal ledger.
+func (t *Trust) view(pkg *model.Package) (*view, error) {
+	return t.viewFrom(pkg, states{})
+}
+
+// viewFrom is view with the ledgers read through cache, so that rating many packages
+// (EvaluateAll) reads each ledger file once.
+func (t *Trust) viewFrom(pkg *model.Package, cache states) (*view, error) {
+	v := &view{}
+	if tp := t.TeamLedgerFor(pkg); tp != "" {
+		s, err := t.stateOf(cache, tp, true)
+		if err != nil {
+			return nil, err
+		}
+		if v.team, err = s.pkg(pkg.Name); err != nil {
+			return nil, err
 		}
 	}
-	return best, found
+	s, err := t.stateOf(cache, t.PersonalLedger(), false)
+	if err != nil {
+		return nil, err
+	}
+	if v.personal, err = s.pkg(pkg.Name); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // Evaluate returns the status of every component of pkg, by ref. When a ledger cannot be
@@ -407,31 +372,25 @@ func (t *Trust) Statuses(pkg *model.Package) (map[string]Status, error) {
 // EvaluateAll is Evaluate for many packages at once: each ledger file is read and folded
 // once for all the packages that share it, not once per package.
 func (t *Trust) EvaluateAll(pkgs []*model.Package) map[*model.Package]map[string]Status {
-	type read struct {
-		l   *ledger
-		err error
-	}
-	files := map[string]read{}
-	reader := func(path, origin string) (*ledger, error) {
-		r, ok := files[path]
-		if !ok {
-			r.l, _, r.err = readLedger(path, origin)
-			files[path] = r
-		}
-		return r.l, r.err
-	}
+	m, _ := t.evaluateAll(pkgs)
+	return m
+}
+
+// evaluateAll is EvaluateAll with the error that blocked each package, if any.
+func (t *Trust) evaluateAll(pkgs []*model.Package) (map[*model.Package]map[string]Status, map[*model.Package]error) {
+	cache := states{}
 	type folded struct {
 		v   *view
 		err error
 	}
-	views := map[string]folded{} // by team ledger: the personal ledger is the same for all
+	views := map[string]folded{} // by team ledger and package name
 	byPkg := make([]folded, len(pkgs))
 	for i, p := range pkgs {
-		team := t.TeamLedgerFor(p)
-		f, ok := views[team]
+		k := t.TeamLedgerFor(p) + "\x00" + p.Name
+		f, ok := views[k]
 		if !ok {
-			f.v, f.err = t.viewFrom(p, reader)
-			views[team] = f
+			f.v, f.err = t.viewFrom(p, cache)
+			views[k] = f
 		}
 		byPkg[i] = f
 	}
@@ -455,10 +414,14 @@ func (t *Trust) EvaluateAll(pkgs []*model.Package) map[*model.Package]map[string
 	close(next)
 	wg.Wait()
 	out := make(map[*model.Package]map[string]Status, len(pkgs))
+	errs := map[*model.Package]error{}
 	for i, p := range pkgs {
 		out[p] = results[i]
+		if byPkg[i].err != nil {
+			errs[p] = byPkg[i].err
+		}
 	}
-	return out
+	return out, errs
 }
 
 // statusesFrom rates pkg against v, or blocks every component when the ledgers behind v
@@ -525,27 +488,36 @@ func (t *Trust) ownStatus(pkg *model.Package, c *model.Component, v *view) Statu
 	if c.Contract != nil {
 		st.Digest, digestErr = c.Contract.Digest()
 	}
-	if d, ok := v.latest[key{pkg.Name, st.Ref}]; ok {
-		st.Decision = &d
-	}
+	j := v.judge(st.Ref, st.Digest)
 	reason := blockReason(pkg, c)
 	if reason == "" && digestErr != nil {
 		reason = "Its contract cannot be serialized (" + digestErr.Error() + "); report this to the vouch maintainers."
 	}
 	switch {
+	case j.inForce != nil:
+		st.Decision = j.inForce
+	case j.baseline != nil:
+		st.Decision = j.baseline
+	default:
+		st.Decision = j.latest
+	}
+	switch {
 	case reason != "":
 		st.Authorization = model.Blocked
 		st.Reason = reason
-	case st.Decision == nil:
-		st.Authorization = model.Unreviewed
-	case st.Decision.Action == ActionRevoke:
-		st.Authorization = model.Revoked
-	case st.Decision.Digest == st.Digest:
+	case j.inForce != nil && j.inForce.Action == ActionApprove:
 		st.Authorization = model.Approved
-	default:
+	case j.inForce != nil:
+		st.Authorization = model.Revoked
+	case j.baseline != nil:
 		st.Authorization = model.Changed
-		st.Changes = t.changeSummary(c, st.Decision.Digest)
+		st.Changes = t.changeSummary(c, *j.baseline)
 		st.Reason = "It changed since it was approved: " + strings.Join(st.Changes, ", ") + "."
+	case j.latest != nil:
+		// Decisions exist, but every approval was withdrawn.
+		st.Authorization = model.Revoked
+	default:
+		st.Authorization = model.Unreviewed
 	}
 	return st
 }
@@ -614,6 +586,18 @@ type storedContract struct {
 	Kind    string                     `json:"kind"`
 	Fields  map[string]json.RawMessage `json:"fields"`
 	Files   []model.File               `json:"files"`
+	// filesOnly: rebuilt from a decision's file list, the fields are unknown.
+	filesOnly bool
+}
+
+// contractFromDecision is what an approval records of its contract when the store does
+// not hold it: the files and their digests, no fields (Fields stays nil to say so).
+func contractFromDecision(d Decision, kind model.Kind) *storedContract {
+	sc := &storedContract{Version: model.ContractVersion, Kind: string(kind), filesOnly: true}
+	for _, f := range d.Files {
+		sc.Files = append(sc.Files, model.File{Path: f.Path, SHA256: f.SHA256, Size: f.Size, Exec: f.Exec, Link: f.Link})
+	}
+	return sc
 }
 
 // loadContract reads the approved canonical contract from the store.
@@ -700,18 +684,26 @@ func compareContracts(old *storedContract, cur *model.Contract) ([]FieldDiff, []
 }
 
 // changeSummary is the short list of what changed, for status reports.
-func (t *Trust) changeSummary(c *model.Component, approved string) []string {
+func (t *Trust) changeSummary(c *model.Component, approved Decision) []string {
 	if c.Contract == nil {
 		return []string{"the contract was removed"}
 	}
-	old, err := t.loadContract(approved)
+	old, err := t.loadContract(approved.Digest)
 	if err != nil {
 		if errors.Is(err, ErrTamperedStore) {
 			return []string{"contract changed (the approved copy in the store was tampered with)"}
 		}
-		return []string{"contract changed (the approved contract is not in the store)"}
+		if len(approved.Files) == 0 {
+			return []string{"contract changed (the approved contract is not in the store)"}
+		}
+		// A teammate's approval: the decision names its files, so changed files can be
+		// named even without the bytes.
+		old = contractFromDecision(approved, c.Kind)
 	}
 	fields, files := compareContracts(old, c.Contract)
+	if old.filesOnly {
+		fields = nil
+	}
 	var out []string
 	for _, f := range fields {
 		switch {
@@ -749,6 +741,8 @@ type DecideOptions struct {
 	// Team records the decision in the team ledger (Options.TeamLedger, else the one found
 	// near the package) instead of the personal ledger.
 	Team bool
+	// OnlyDigest limits a revoke to this one digest; "" revokes every digest of the component.
+	OnlyDigest string
 }
 
 // Grant describes exactly what an approval grants or a revocation withdraws, for the
@@ -773,6 +767,30 @@ type Grant struct {
 
 // Explain returns what approving (or revoking) comp would grant (or withdraw).
 func (t *Trust) Explain(pkg *model.Package, comp *model.Component, action Action) Grant {
+	statuses, err := t.Statuses(pkg)
+	return t.explain(pkg, comp, action, statuses, err)
+}
+
+// ExplainAll is Explain for many components, rating each package once: what a command
+// deciding many refs shows before it asks.
+func (t *Trust) ExplainAll(reqs []Request, action Action) []Grant {
+	var pkgs []*model.Package
+	seen := map[*model.Package]bool{}
+	for _, r := range reqs {
+		if !seen[r.Pkg] {
+			seen[r.Pkg] = true
+			pkgs = append(pkgs, r.Pkg)
+		}
+	}
+	rated, errs := t.evaluateAll(pkgs)
+	out := make([]Grant, len(reqs))
+	for i, r := range reqs {
+		out[i] = t.explain(r.Pkg, r.Comp, action, rated[r.Pkg], errs[r.Pkg])
+	}
+	return out
+}
+
+func (t *Trust) explain(pkg *model.Package, comp *model.Component, action Action, statuses map[string]Status, err error) Grant {
 	ref := pkg.Ref(comp)
 	g := Grant{Ref: ref, Kind: comp.Kind, Summary: comp.Summary, NotCovered: comp.NotCovered}
 	if comp.Contract != nil {
@@ -780,7 +798,6 @@ func (t *Trust) Explain(pkg *model.Package, comp *model.Component, action Action
 		g.Fields = comp.Contract.Fields
 		g.Files = comp.Contract.Files
 	}
-	statuses, err := t.Statuses(pkg)
 	g.Status = statuses[ref]
 	switch action {
 	case ActionApprove:
@@ -895,102 +912,6 @@ func (t *Trust) newDecision(pkg *model.Package, ref string, a Action, digest str
 	}, nil
 }
 
-// Approve records an approval of comp at its current digest and stores its bytes.
-func (t *Trust) Approve(pkg *model.Package, comp *model.Component, o DecideOptions) (Decision, error) {
-	ref := pkg.Ref(comp)
-	if r := blockReason(pkg, comp); r != "" {
-		return Decision{}, fmt.Errorf("%s cannot be approved: %s", ref, lowerFirst(r))
-	}
-	canon, err := comp.Contract.Canonical()
-	if err != nil {
-		return Decision{}, fmt.Errorf("%s cannot be approved: its contract cannot be serialized: %w", ref, err)
-	}
-	sum := sha256.Sum256(canon)
-	digest := "sha256:" + hex.EncodeToString(sum[:])
-	blobs, err := readClosure(pkg, comp.Contract)
-	if err != nil {
-		return Decision{}, fmt.Errorf("%s cannot be approved: %w", ref, err)
-	}
-	path, d, unlock, err := t.begin(pkg, ref, ActionApprove, digest, o)
-	if err != nil {
-		return Decision{}, err
-	}
-	defer unlock()
-	// Dependencies and Previous are read under the lock so they see every decision.
-	v, err := t.view(pkg)
-	if err != nil {
-		return Decision{}, err
-	}
-	statuses := t.evaluate(pkg, v)
-	for _, dep := range comp.DependsOn {
-		ds, ok := statuses[dep]
-		if !ok {
-			return Decision{}, fmt.Errorf("%s cannot be approved: it needs %s, which is not in the package", ref, dep)
-		}
-		if ds.Authorization != model.Approved {
-			return Decision{}, fmt.Errorf("%s cannot be approved: it needs %s approved at its current digest, and it is %s; approve the tool first", ref, dep, ds.Authorization)
-		}
-	}
-	if prev, ok := v.lastApproved[key{pkg.Name, ref}]; ok && prev.Digest != digest {
-		d.Previous = prev.Digest
-	}
-	// The store first: an acknowledged approval always has its bytes to diff against.
-	if _, err := t.store.put(canon); err != nil {
-		return Decision{}, fmt.Errorf("cannot store the approved contract: %w", err)
-	}
-	for _, b := range blobs {
-		if _, err := t.store.put(b); err != nil {
-			return Decision{}, fmt.Errorf("cannot store the approved files: %w", err)
-		}
-	}
-	if err := appendToLedger(path, d); err != nil {
-		return Decision{}, err
-	}
-	d.Ledger = t.origin(path)
-	return d, nil
-}
-
-// Revoke records a revocation of comp.
-func (t *Trust) Revoke(pkg *model.Package, comp *model.Component, o DecideOptions) (Decision, error) {
-	ref := pkg.Ref(comp)
-	digest := ""
-	if comp.Contract != nil {
-		digest = comp.Contract.MustDigest()
-	}
-	path, d, unlock, err := t.begin(pkg, ref, ActionRevoke, digest, o)
-	if err != nil {
-		return Decision{}, err
-	}
-	defer unlock()
-	if err := appendToLedger(path, d); err != nil {
-		return Decision{}, err
-	}
-	d.Ledger = t.origin(path)
-	return d, nil
-}
-
-// begin prepares a decision for the ledger it goes to and takes the home's lock; the
-// caller records it (or not) and then calls unlock.
-func (t *Trust) begin(pkg *model.Package, ref string, action Action, digest string, o DecideOptions) (path string, d Decision, unlock func(), err error) {
-	if path, err = t.target(pkg, o); err != nil {
-		return "", Decision{}, nil, err
-	}
-	if d, err = t.newDecision(pkg, ref, action, digest, o); err != nil {
-		return "", Decision{}, nil, err
-	}
-	if unlock, err = lockHome(t.opts.Home); err != nil {
-		return "", Decision{}, nil, err
-	}
-	return path, d, unlock, nil
-}
-
-func (t *Trust) origin(path string) string {
-	if path == t.PersonalLedger() {
-		return "personal"
-	}
-	return "team:" + path
-}
-
 // Check is the dispatch-time gate. The caller loads pkg from disk just before; Check
 // re-reads every closure file through pkg.Reader so bytes that changed since loading are
 // caught too, and returns the status: Authorization is Approved only when the decision in
@@ -1041,16 +962,37 @@ func (t *Trust) Decisions() ([]Decision, error) {
 		}
 	}
 	if team != "" {
-		l, _, err := readLedger(team, "team:"+team)
+		l, data, err := readLedger(team, "team:"+team)
 		if err != nil {
 			return nil, err
 		}
-		for i := len(l.decisions) - 1; i >= 0; i-- {
-			all = append(all, l.decisions[i])
+		ds := l.decisions
+		// A discovered ledger lists only what was trusted: decisions appended since are
+		// pending, and instruction activations are computed from this list too.
+		if team != t.opts.TeamLedger {
+			pin, _ := t.pinFor(team)
+			pre, ok := pinnedPrefix(team, data, pin)
+			if !ok || len(pre) > len(ds) || !reflect.DeepEqual(pre, stripLedger(ds[:len(pre)])) {
+				pre = nil
+			}
+			ds = ds[:len(pre)]
+		}
+		for i := len(ds) - 1; i >= 0; i-- {
+			all = append(all, ds[i])
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].At.After(all[j].At) })
 	return all, nil
+}
+
+// stripLedger returns ds without their (unstored) Ledger labels, to compare with a parse.
+func stripLedger(ds []Decision) []Decision {
+	out := make([]Decision, len(ds))
+	for i, d := range ds {
+		d.Ledger = ""
+		out[i] = d
+	}
+	return out
 }
 
 func lowerFirst(s string) string {

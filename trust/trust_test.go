@@ -75,10 +75,10 @@ func TestLifecycle(t *testing.T) {
 	}
 
 	// Hook before tool is refused, naming the tool and its status.
-	if _, err := tr.Approve(p, hook, DecideOptions{}); err == nil || !strings.Contains(err.Error(), "demo#tool:run") || !strings.Contains(err.Error(), "unreviewed") {
+	if _, err := tr.Approve(p, hook, DigestOf(hook), DecideOptions{}); err == nil || !strings.Contains(err.Error(), "demo#tool:run") || !strings.Contains(err.Error(), "unreviewed") {
 		t.Fatalf("approving the hook first: %v", err)
 	}
-	d, err := tr.Approve(p, tool, DecideOptions{Note: "looked at it", ReviewerKind: ReviewerAutomation})
+	d, err := tr.Approve(p, tool, DigestOf(tool), DecideOptions{Note: "looked at it", ReviewerKind: ReviewerAutomation})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("decision %+v", d)
 	}
 	wantAuth(t, status(t, tr, p, model.KindTool, "run"), model.Approved)
-	if _, err := tr.Approve(p, hook, DecideOptions{}); err != nil {
+	if _, err := tr.Approve(p, hook, DigestOf(hook), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	wantAuth(t, status(t, tr, p, model.KindHook, "pre"), model.Approved)
@@ -128,7 +128,7 @@ func TestLifecycle(t *testing.T) {
 	}
 	// Re-approve: Previous names the old digest.
 	oldDigest := d.Digest
-	d2, err := tr.Approve(p, tool, DecideOptions{})
+	d2, err := tr.Approve(p, tool, DigestOf(tool), DecideOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestLifecycle(t *testing.T) {
 	}
 	wantAuth(t, status(t, tr, p, model.KindTool, "run"), model.Approved)
 	wantAuth(t, status(t, tr, p, model.KindHook, "pre"), model.Changed)
-	if _, err := tr.Approve(p, hook, DecideOptions{}); err != nil {
+	if _, err := tr.Approve(p, hook, DigestOf(hook), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	wantAuth(t, status(t, tr, p, model.KindHook, "pre"), model.Approved)
@@ -147,7 +147,7 @@ func TestLifecycle(t *testing.T) {
 	if len(g.Affected) != 1 || g.Affected[0] != "demo#hook:pre" {
 		t.Fatalf("Affected = %v", g.Affected)
 	}
-	if _, err := tr.Revoke(p, tool, DecideOptions{Note: "no"}); err != nil {
+	if _, err := tr.Revoke(p, tool, DigestOf(tool), DecideOptions{Note: "no"}); err != nil {
 		t.Fatal(err)
 	}
 	wantAuth(t, status(t, tr, p, model.KindTool, "run"), model.Revoked)
@@ -160,11 +160,11 @@ func TestLifecycle(t *testing.T) {
 		t.Fatal("Check passes a hook whose tool is revoked")
 	}
 	// Approving the tool again restores the hook without a new hook decision.
-	if _, err := tr.Approve(p, tool, DecideOptions{}); err != nil {
+	if _, err := tr.Approve(p, tool, DigestOf(tool), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	wantAuth(t, status(t, tr, p, model.KindHook, "pre"), model.Approved)
-	if _, err := tr.Revoke(p, hook, DecideOptions{}); err != nil {
+	if _, err := tr.Revoke(p, hook, DigestOf(hook), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	wantAuth(t, status(t, tr, p, model.KindHook, "pre"), model.Revoked)
@@ -183,7 +183,7 @@ func TestCheckRereadsBytes(t *testing.T) {
 	tr := openT(t, t.TempDir())
 	files := files0()
 	p := toolHookPackage(t.TempDir(), files)
-	if _, err := tr.Approve(p, comp(p, model.KindTool, "run"), DecideOptions{}); err != nil {
+	if _, err := tr.Approve(p, comp(p, model.KindTool, "run"), DigestOf(comp(p, model.KindTool, "run")), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	files["tools/lib.sh"] = []byte("evil\n")
@@ -195,7 +195,7 @@ func TestCheckRereadsBytes(t *testing.T) {
 		t.Fatal("Check of an unknown ref passed")
 	}
 	// Approve also refuses bytes that differ from the contract.
-	if _, err := tr.Approve(p, comp(p, model.KindTool, "run"), DecideOptions{}); err == nil || !strings.Contains(err.Error(), "changed on disk") {
+	if _, err := tr.Approve(p, comp(p, model.KindTool, "run"), DigestOf(comp(p, model.KindTool, "run")), DecideOptions{}); err == nil || !strings.Contains(err.Error(), "changed on disk") {
 		t.Fatalf("Approve with drifted bytes: %v", err)
 	}
 }
@@ -235,7 +235,7 @@ func TestBlocked(t *testing.T) {
 			if !strings.Contains(s.Reason, tc.reason) {
 				t.Fatalf("reason %q, want %q", s.Reason, tc.reason)
 			}
-			if _, err := tr.Approve(p, c, DecideOptions{}); err == nil {
+			if _, err := tr.Approve(p, c, DigestOf(c), DecideOptions{}); err == nil {
 				t.Fatal("a blocked component was approved")
 			}
 			if g := tr.Explain(p, c, ActionApprove); g.Blocked == "" {
@@ -266,7 +266,7 @@ func TestTeamLedgerPrecedence(t *testing.T) {
 	// The team writes its ledger (explicit file, as --ledger does).
 	teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
 	team := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile; o.Reviewer = "lead" })
-	if _, err := team.Approve(p, tool, DecideOptions{Team: true}); err != nil {
+	if _, err := team.Approve(p, tool, DigestOf(tool), DecideOptions{Team: true}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -280,9 +280,7 @@ func TestTeamLedgerPrecedence(t *testing.T) {
 		t.Fatalf("UntrustedTeamLedger = %q, want %q", got, teamFile)
 	}
 	wantAuth(t, status(t, me, p, model.KindTool, "run"), model.Unreviewed)
-	if _, err := me.TrustTeamLedger(teamFile); err != nil {
-		t.Fatal(err)
-	}
+	trustLedger(t, me, teamFile)
 	if got := me.UntrustedTeamLedger(p); got != "" {
 		t.Fatalf("still untrusted after TrustTeamLedger: %q", got)
 	}
@@ -295,7 +293,7 @@ func TestTeamLedgerPrecedence(t *testing.T) {
 		t.Fatalf("decision %+v", s.Decision)
 	}
 	// My personal revoke wins.
-	if _, err := me.Revoke(p, tool, DecideOptions{}); err != nil {
+	if _, err := me.Revoke(p, tool, DigestOf(tool), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s = status(t, me, p, model.KindTool, "run")
@@ -342,10 +340,10 @@ func TestDamagedLedger(t *testing.T) {
 			tr := openT(t, home)
 			os.WriteFile(lp, []byte(tc.body), 0o644)
 			p := toolHookPackage(t.TempDir(), nil)
-			if _, err := tr.Approve(p, comp(p, model.KindTool, "run"), DecideOptions{}); !errors.Is(err, ErrDamagedLedger) {
+			if _, err := tr.Approve(p, comp(p, model.KindTool, "run"), DigestOf(comp(p, model.KindTool, "run")), DecideOptions{}); !errors.Is(err, ErrDamagedLedger) {
 				t.Fatalf("Approve on a damaged ledger: %v", err)
 			}
-			if _, err := tr.Revoke(p, comp(p, model.KindTool, "run"), DecideOptions{}); !errors.Is(err, ErrDamagedLedger) {
+			if _, err := tr.Revoke(p, comp(p, model.KindTool, "run"), DigestOf(comp(p, model.KindTool, "run")), DecideOptions{}); !errors.Is(err, ErrDamagedLedger) {
 				t.Fatalf("Revoke on a damaged ledger: %v", err)
 			}
 			if b, _ := os.ReadFile(lp); string(b) != tc.body {
@@ -367,7 +365,7 @@ func TestLedgerKeepsBytes(t *testing.T) {
 	os.WriteFile(lp, []byte(orig), 0o644)
 	tr := openT(t, home)
 	p := toolHookPackage(t.TempDir(), nil)
-	if _, err := tr.Approve(p, comp(p, model.KindSkill, "a"), DecideOptions{Note: "line1\nline2 \"q\""}); err != nil {
+	if _, err := tr.Approve(p, comp(p, model.KindSkill, "a"), DigestOf(comp(p, model.KindSkill, "a")), DecideOptions{Note: "line1\nline2 \"q\""}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(lp)
@@ -386,7 +384,7 @@ func TestTamperedStore(t *testing.T) {
 	files := files0()
 	p := toolHookPackage(t.TempDir(), files)
 	tool := comp(p, model.KindTool, "run")
-	if _, err := tr.Approve(p, tool, DecideOptions{}); err != nil {
+	if _, err := tr.Approve(p, tool, DigestOf(tool), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// Every file and the canonical contract are stored read-only under their hash.
@@ -419,7 +417,7 @@ func TestTamperedStore(t *testing.T) {
 		t.Fatalf("changes %q", s.Changes)
 	}
 	// Re-approving replaces the tampered entries with verified bytes.
-	if _, err := tr.Approve(p, tool, DecideOptions{}); err != nil {
+	if _, err := tr.Approve(p, tool, DigestOf(tool), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -433,7 +431,7 @@ func TestDiffDetails(t *testing.T) {
 	tool := comp(p, model.KindTool, "run")
 	addFile := func(c *model.Component, f model.File) { c.Contract.Files = append(c.Contract.Files, f) }
 	addFile(tool, fileOf(files, "tools/blob.bin", false))
-	if _, err := tr.Approve(p, tool, DecideOptions{}); err != nil {
+	if _, err := tr.Approve(p, tool, DigestOf(tool), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	files["tools/blob.bin"] = []byte{0, 1, 2, 9, 4, 5, 6}
@@ -512,11 +510,11 @@ func TestInstructionActiveAtSeveralTargets(t *testing.T) {
 	p.Components = append(p.Components, instr)
 	tr := openT(t, t.TempDir())
 	for _, target := range []string{"/t/AGENTS.md", "/t/CLAUDE.md"} {
-		if _, err := tr.Approve(p, instr, DecideOptions{Target: target}); err != nil {
+		if _, err := tr.Approve(p, instr, DigestOf(instr), DecideOptions{Target: target}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := tr.Revoke(p, instr, DecideOptions{Target: "/t/CLAUDE.md"}); err != nil {
+	if _, err := tr.Revoke(p, instr, DigestOf(instr), DecideOptions{Target: "/t/CLAUDE.md"}); err != nil {
 		t.Fatal(err)
 	}
 	s := status(t, tr, p, model.KindInstruction, "ctx")
@@ -524,7 +522,7 @@ func TestInstructionActiveAtSeveralTargets(t *testing.T) {
 	if s.Decision.Target != "/t/AGENTS.md" {
 		t.Fatalf("decision in force targets %q, want the still-active /t/AGENTS.md", s.Decision.Target)
 	}
-	if _, err := tr.Revoke(p, instr, DecideOptions{Target: "/t/AGENTS.md"}); err != nil {
+	if _, err := tr.Revoke(p, instr, DigestOf(instr), DecideOptions{Target: "/t/AGENTS.md"}); err != nil {
 		t.Fatal(err)
 	}
 	wantAuth(t, status(t, tr, p, model.KindInstruction, "ctx"), model.Revoked)
@@ -540,7 +538,7 @@ func TestEvaluateAllMatchesEvaluate(t *testing.T) {
 		p.Name = fmt.Sprintf("demo%d", i)
 		pkgs = append(pkgs, p)
 	}
-	if _, err := tr.Approve(pkgs[1], comp(pkgs[1], model.KindTool, "run"), DecideOptions{}); err != nil {
+	if _, err := tr.Approve(pkgs[1], comp(pkgs[1], model.KindTool, "run"), DigestOf(comp(pkgs[1], model.KindTool, "run")), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	all := tr.EvaluateAll(pkgs)

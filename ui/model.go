@@ -802,6 +802,7 @@ func (m *Model) decide(d *dialog) tea.Cmd {
 	m.updateKeys()
 	box := m.trust
 	action := d.action
+	shown := d.grant.Digest // trust refuses if the component is no longer what the dialog showed
 	return func() tea.Msg {
 		msg := decidedMsg{action: action, ref: p.Ref(c), pkg: d.pkg}
 		box.mu.Lock()
@@ -812,9 +813,9 @@ func (m *Model) decide(d *dialog) tea.Cmd {
 		}
 		opts := trust.DecideOptions{ReviewerKind: trust.ReviewerHuman}
 		if action == trust.ActionApprove {
-			msg.decision, msg.err = box.t.Approve(p, c, opts)
+			msg.decision, msg.err = box.t.Approve(p, c, shown, opts)
 		} else {
-			msg.decision, msg.err = box.t.Revoke(p, c, opts)
+			msg.decision, msg.err = box.t.Revoke(p, c, shown, opts)
 		}
 		msg.status = box.t.Evaluate(p)
 		msg.active = activeCounts(box.t)

@@ -402,6 +402,11 @@ func TestTrustTeamLedgerCLI(t *testing.T) {
 	code, out, errs = trustRun(t, other, "check", src, ref)
 	expect(t, "check before trusting the team ledger", code, 1, out, errs)
 	code, out, errs = trustRun(t, other, "ledger", "trust", team)
+	expect(t, "ledger trust without a terminal or --yes", code, 2, out, errs)
+	if !strings.Contains(out, "notes  1 component(s) approved") || !strings.Contains(out, "notes#mcp-server:notes") {
+		t.Fatalf("ledger trust did not show what the ledger approves:\n%s", out)
+	}
+	code, out, errs = trustRun(t, other, "ledger", "trust", "--yes", team)
 	expect(t, "ledger trust", code, 0, out, errs)
 	if s := statusOf(t, other, src, ref); s != "approved" {
 		t.Fatalf("a colleague sees %s", s)

@@ -81,3 +81,34 @@ func TestTrustTerminalConfirmation(t *testing.T) {
 		t.Fatalf("after confirming: %s", s)
 	}
 }
+
+// TestLedgerTrustAsksAtATerminal: `ledger trust` shows the summary and records nothing
+// unless the person types y.
+func TestLedgerTrustAsksAtATerminal(t *testing.T) {
+	src, team := teamRepo(t, false)
+	home := t.TempDir()
+	requireMCP(t, home, src)
+	code, out, errs := trustRun(t, t.TempDir(), "approve", "--yes", "--ledger", team, src, notesRef)
+	expect(t, "team approve", code, 0, out, errs)
+	run := func(answer string) (int, string, string) {
+		master, slave := openPTY(t)
+		master.WriteString(answer + "\n")
+		var out, errb bytes.Buffer
+		a := &app{stdout: &out, stderr: &errb, stdin: slave}
+		code := a.run([]string{"--home", home, "ledger", "trust", team})
+		return code, out.String(), errb.String()
+	}
+	code, out, errs = run("")
+	expect(t, "Enter declines", code, 1, out, errs)
+	if !strings.Contains(out, "Type y to confirm") || !strings.Contains(out, "per package:") {
+		t.Fatalf("no summary or question:\n%s", out)
+	}
+	if s := statusOf(t, home, src, notesRef); s != "unreviewed" {
+		t.Fatalf("a declined trust counts: %s", s)
+	}
+	code, out, errs = run("y")
+	expect(t, "confirmed", code, 0, out, errs)
+	if s := statusOf(t, home, src, notesRef); s != "approved" {
+		t.Fatalf("after confirming: %s", s)
+	}
+}

@@ -26,7 +26,7 @@ func (a *app) addTrustCommands(root *cobra.Command) {
 const ledgerFlagHelp = "team ledger file (default: .vouch/ledger.toml in the source's repository)"
 
 func (a *app) decideCommand(action trust.Action) *cobra.Command {
-	var note, ledger string
+	var note, ledger, only string
 	var yes bool
 	verb := string(action)
 	cmd := &cobra.Command{
@@ -39,12 +39,17 @@ automation. REF is a component's ref as "vouch status" prints it: <package>#<kin
 			trust.ActionApprove: `Approving a hook needs its tool
 approved first (or in the same command).`,
 			trust.ActionRevoke: `Revoking a tool lists the hooks that
-lose their approved tool.`}[action] + ` Decisions go to the personal ledger in the vouch home, or to
-FILE with --ledger.`,
+lose their approved tool. An approval binds the exact digest: approving another copy or
+version adds an approval and keeps the others; revoke withdraws every approved digest of
+the component unless --digest names one.`}[action] + ` Decisions go to the personal ledger in the vouch home, or to
+FILE with --ledger. However many refs are named, the ledger is read once and appended to once.`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.decide(action, args[0], args[1:], note, ledger, yes)
+			return a.decide(action, args[0], args[1:], note, ledger, only, yes)
 		},
+	}
+	if action == trust.ActionRevoke {
+		cmd.Flags().StringVar(&only, "digest", "", "revoke only this approved digest (sha256:<64 hex>), not every digest of the component")
 	}
 	cmd.Flags().StringVar(&note, "note", "", "note recorded with the decision")
 	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask; required without a terminal (recorded as automation)")
@@ -171,10 +176,18 @@ func (a *app) stdinIsTerminal() bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-func (a *app) decide(action trust.Action, source string, refs []string, note, ledger string, yes bool) error {
+func (a *app) decide(action trust.Action, source string, refs []string, note, ledger, only string, yes bool) error {
 	for _, r := range refs {
 		if err := a.refuseWildcard(r); err != nil {
 			return err
+		}
+	}
+	if only != "" {
+		if len(refs) != 1 {
+			return a.fail(2, "usage", "--digest names one digest of one component; give exactly one REF with it.")
+		}
+		if h, ok := strings.CutPrefix(only, "sha256:"); !ok || len(h) != 64 || strings.Trim(h, "0123456789abcdef") != "" {
+			return a.fail(2, "usage", fmt.Sprintf("--digest %s is not a digest; give sha256:<64 hex> as \"vouch ledger\" or \"vouch status --json\" prints it.", display.Line(only)))
 		}
 	}
 	t, err := a.openTrust(ledger)
@@ -201,16 +214,27 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 	sort.SliceStable(targets, func(i, j int) bool {
 		return len(targets[i].comp.DependsOn) == 0 && len(targets[j].comp.DependsOn) > 0
 	})
+	reqs := make([]trust.Request, len(targets))
+	for i, tg := range targets {
+		reqs[i] = trust.Request{Pkg: tg.pkg, Comp: tg.comp}
+	}
+	// Every package is rated once for all its refs, not once per ref.
+	grants := t.ExplainAll(reqs, action)
 
 	verb := map[trust.Action]string{trust.ActionApprove: "Approve", trust.ActionRevoke: "Revoke"}[action]
 	var refused []string
-	for _, tg := range targets {
-		g := t.Explain(tg.pkg, tg.comp, action)
+	for i, g := range grants {
 		why := decisionRefusal(action, g, seen)
 		a.printGrant(a.stdout, action, g, seen, why)
-		if why != "" {
-			refused = append(refused, fmt.Sprintf("%s: %s", display.Line(tg.ref), strings.TrimSuffix(why, ".")))
+		if only != "" {
+			fmt.Fprintf(a.stdout, "  only     %s (other approved digests stay approved)\n\n", only)
 		}
+		if why != "" {
+			refused = append(refused, fmt.Sprintf("%s: %s", display.Line(targets[i].ref), strings.TrimSuffix(why, ".")))
+		}
+		// What is recorded is what was shown: trust refuses a component whose digest is
+		// no longer this one.
+		reqs[i].Digest = g.Digest
 	}
 	if len(refused) > 0 {
 		return a.fail(1, "refused", fmt.Sprintf("Nothing was recorded; %s cannot be done for %s.", strings.ToLower(verb), strings.Join(refused, "; ")))
@@ -226,25 +250,18 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 		}
 		kind = trust.ReviewerHuman
 	}
-	o := trust.DecideOptions{Note: note, ReviewerKind: kind, Team: ledger != ""}
-	var done []string
-	for _, tg := range targets {
-		var d trust.Decision
-		if action == trust.ActionApprove {
-			d, err = t.Approve(tg.pkg, tg.comp, o)
-		} else {
-			d, err = t.Revoke(tg.pkg, tg.comp, o)
+	o := trust.DecideOptions{Note: note, ReviewerKind: kind, Team: ledger != "", OnlyDigest: only}
+	ds, err := t.Decide(action, reqs, o)
+	if err != nil {
+		return a.fail(1, "ledger", errSentence(err.Error())+" Nothing was recorded.")
+	}
+	past := map[trust.Action]string{trust.ActionApprove: "approved", trust.ActionRevoke: "revoked"}[action]
+	for i, d := range ds {
+		what := "at " + digestOrNone(d.Digest)
+		if action == trust.ActionRevoke && only == "" {
+			what = "at every digest"
 		}
-		if err != nil {
-			msg := errSentence(err.Error())
-			if len(done) > 0 {
-				msg += " Already recorded: " + strings.Join(done, ", ") + "."
-			}
-			return a.fail(1, "ledger", msg)
-		}
-		done = append(done, display.Line(tg.ref))
-		past := map[trust.Action]string{trust.ActionApprove: "approved", trust.ActionRevoke: "revoked"}[action]
-		fmt.Fprintf(a.stdout, "%s %s at %s (%s ledger, %s)\n", past, display.Line(tg.ref), digestOrNone(d.Digest), ledgerLabel(d.Ledger), d.ReviewerKind)
+		fmt.Fprintf(a.stdout, "%s %s %s (%s ledger, %s)\n", past, display.Line(targets[i].ref), what, ledgerLabel(d.Ledger), d.ReviewerKind)
 	}
 	return nil
 }
@@ -399,7 +416,12 @@ func (a *app) diff(source, ref, ledger string) error {
 		return a.fail(1, "diff", name+" changed but no diff could be computed.")
 	}
 	w := a.stdout
-	fmt.Fprintf(w, "%s changed since its approval\n  approved %s\n  current  %s\n", name, d.ApprovedDigest, digestOrNone(d.CurrentDigest))
+	fmt.Fprintf(w, "%s changed since its approval\n  approved %s (by %s, %s ledger)\n  current  %s\n", name, d.ApprovedDigest,
+		display.Line(d.ApprovedBy.Reviewer), ledgerLabel(d.ApprovedBy.Ledger), digestOrNone(d.CurrentDigest))
+	if d.NotStored {
+		fmt.Fprintln(w, "\nThe approved contract and bytes are not in this vouch store (the approval was made in another home);")
+		fmt.Fprintln(w, "the changed files below are named from the file digests the approval recorded, without line diffs or contract fields.")
+	}
 	if len(d.Fields) > 0 {
 		fmt.Fprintln(w, "\ncontract fields:")
 		for _, f := range d.Fields {
@@ -540,6 +562,13 @@ func (a *app) ledgerCommand() *cobra.Command {
 				if d.Target != "" {
 					fmt.Fprintf(a.stdout, "  target %s", display.Line(d.Target))
 				}
+				if d.Action == trust.ActionRevoke && d.Target == "" {
+					if d.Scope == trust.ScopeDigest {
+						fmt.Fprint(a.stdout, "  this digest only")
+					} else {
+						fmt.Fprint(a.stdout, "  every digest")
+					}
+				}
 				if d.Note != "" {
 					fmt.Fprintf(a.stdout, "  note: %s", display.Line(d.Note))
 				}
@@ -550,28 +579,135 @@ func (a *app) ledgerCommand() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the decisions as a JSON array")
 	cmd.Flags().StringVar(&ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml above the working directory)")
-	cmd.AddCommand(&cobra.Command{
-		Use:   "trust FILE",
-		Short: "Honour the decisions of a team ledger found next to reviewed sources",
+	cmd.AddCommand(a.ledgerTrustCommand(), a.ledgerUntrustCommand())
+	return cmd
+}
+
+func (a *app) ledgerTrustCommand() *cobra.Command {
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "trust [--yes] FILE",
+		Short: "Show what a team ledger approves and, once confirmed, honour exactly that",
 		Long: `A team ledger (.vouch/ledger.toml in a repository) arrives with the code it approves, so a
 hostile repository could ship one approving its own tools. vouch therefore ignores a discovered
-team ledger until you have read it and trusted it once with this command. A ledger named with
---ledger FILE is used because you named it.`,
+team ledger until you have seen what it approves and confirmed it with this command: it shows
+the approvals per package, the reviewers and the newest decisions, asks for "y" (--yes without
+a terminal), and pins the trust to the bytes shown (their length and SHA-256). Decisions added
+to the file later are pending: they count only after this command shows them and you confirm
+again ("vouch status" says how many are waiting). A ledger named with --ledger FILE is used
+because you named it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			t, err := a.openTrust("")
 			if err != nil {
 				return err
 			}
-			real, err := t.TrustTeamLedger(args[0])
+			s, err := t.ReviewTeamLedger(args[0])
 			if err != nil {
 				return a.fail(1, "ledger", errSentence(err.Error()))
 			}
-			fmt.Fprintf(a.stdout, "Decisions in the team ledger %s now count for this vouch home.\n", display.Line(real))
+			a.printLedgerSummary(s)
+			if s.Trusted == s.Total && !s.Rewritten && t.IsTrustedTeamLedger(s.Path) {
+				fmt.Fprintf(a.stdout, "Nothing new: every decision in %s already counts for this vouch home.\n", display.Line(s.Path))
+				return nil
+			}
+			if !yes {
+				if !a.stdinIsTerminal() {
+					return a.fail(2, "needs-yes", "stdin is not a terminal, so vouch cannot ask; add --yes to trust the ledger as shown above.")
+				}
+				if !a.ask(fmt.Sprintf("Honour the %d decisions shown above for this vouch home? Type y to confirm: ", s.Total)) {
+					return a.fail(1, "declined", "Nothing was trusted.")
+				}
+			}
+			real, err := t.TrustTeamLedger(s)
+			if err != nil {
+				return a.fail(1, "ledger", errSentence(err.Error()))
+			}
+			fmt.Fprintf(a.stdout, "The %d decisions shown in the team ledger %s now count for this vouch home; decisions added later wait until you run this command again.\n", s.Total, display.Line(real))
 			return nil
 		},
-	})
+	}
+	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask; required without a terminal")
 	return cmd
+}
+
+// printLedgerSummary shows what trusting a team ledger would honour. Ledger text is
+// package-controlled, so every string is escaped.
+func (a *app) printLedgerSummary(s *trust.LedgerSummary) {
+	w := a.stdout
+	fmt.Fprintf(w, "team ledger %s\n", display.Line(s.Path))
+	switch {
+	case s.Rewritten:
+		fmt.Fprintf(w, "  it no longer starts with the content you trusted (rewritten or reordered): all %d decisions are shown again\n", s.Total)
+	case s.Trusted > 0:
+		fmt.Fprintf(w, "  %d decisions, %d already trusted, %d new\n", s.Total, s.Trusted, len(s.New))
+	default:
+		fmt.Fprintf(w, "  %d decisions, none trusted yet\n", s.Total)
+	}
+	fmt.Fprintf(w, "  once trusted it approves %d (component, digest) pairs\n", s.Approved)
+	if len(s.Packages) > 0 {
+		fmt.Fprintln(w, "  per package:")
+		for _, p := range s.Packages {
+			fmt.Fprintf(w, "    %s  %d component(s) approved, %d approval(s), %d revoke(s)\n", display.Line(p.Package), p.Components, p.Approvals, p.Revokes)
+		}
+	}
+	if len(s.Reviewers) > 0 {
+		fmt.Fprintln(w, "  reviewers:")
+		for _, r := range s.Reviewers {
+			fmt.Fprintf(w, "    %s (%s)  %d decision(s)\n", display.Line(r.Reviewer), display.Line(r.Kind), r.Decisions)
+		}
+	}
+	const newest = 10
+	if len(s.New) > 0 {
+		label := "new decisions"
+		if s.Trusted == 0 {
+			label = "decisions"
+		}
+		shown := s.New
+		if len(shown) > newest {
+			fmt.Fprintf(w, "  newest %d of %d %s:\n", newest, len(shown), label)
+			shown = shown[len(shown)-newest:]
+		} else {
+			fmt.Fprintf(w, "  %s:\n", label)
+		}
+		for i := len(shown) - 1; i >= 0; i-- {
+			d := shown[i]
+			fmt.Fprintf(w, "    %s  %-7s  %s  %s  by %s (%s)\n", d.At.UTC().Format("2006-01-02T15:04:05Z"), d.Action,
+				display.Line(d.Component), digestOrNone(display.Line(shortDigest(d.Digest))), display.Line(d.Reviewer), display.Line(d.ReviewerKind))
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+func shortDigest(d string) string {
+	if len(d) > 19 {
+		return d[:19] + "…"
+	}
+	return d
+}
+
+func (a *app) ledgerUntrustCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "untrust FILE",
+		Short: "Stop honouring a team ledger found next to reviewed sources",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := a.openTrust("")
+			if err != nil {
+				return err
+			}
+			real, was, err := t.UntrustTeamLedger(args[0])
+			if err != nil {
+				return a.fail(1, "ledger", errSentence(err.Error()))
+			}
+			if !was {
+				fmt.Fprintf(a.stdout, "The team ledger %s was not trusted by this vouch home; nothing changed.\n", display.Line(real))
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "Decisions in the team ledger %s no longer count for this vouch home.\n", display.Line(real))
+			return nil
+		},
+	}
 }
 
 // printNotCovered lists what an approval does not cover, escaped, under one heading.

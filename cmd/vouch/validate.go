@@ -241,11 +241,12 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, [
 		roots[p.Name] = append(roots[p.Name], p.Root)
 		own := map[string]report.Status{}
 		out[p] = own
-		if u := t.UntrustedTeamLedger(p); u != "" && !warned[u] {
-			warned[u] = true
-			diags = append(diags, model.Diagnostic{Code: "team-ledger-untrusted", Severity: model.SeverityWarning,
-				Boundary: model.BoundarySource, File: u,
-				Message: fmt.Sprintf("The team ledger %s came with the source and is ignored until you read it and run `vouch ledger trust %s`.", u, u)})
+		// Untrusted, pending, rewritten and self-approving team ledgers (trust says which).
+		for _, d := range t.LedgerNotices(p) {
+			if k := d.Code + "\x00" + d.Message; !warned[k] {
+				warned[k] = true
+				diags = append(diags, d)
+			}
 		}
 		for ref, s := range rated[p] {
 			rs := report.Status{Digest: s.Digest, Authorization: s.Authorization, Reason: s.Reason, Changes: s.Changes}

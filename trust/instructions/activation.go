@@ -128,10 +128,10 @@ func Record(tr *trust.Trust, pkg *model.Package, c *model.Component, p *Preview,
 	var err error
 	if p.Action == ActionRemove {
 		opts.Note = "instruction removed from " + p.Target.Path
-		d, err = tr.Revoke(pkg, c, opts)
+		d, err = tr.Revoke(pkg, c, trust.DigestOf(c), opts)
 	} else {
 		opts.Note = "instruction applied to " + p.Target.Path
-		d, err = tr.Approve(pkg, c, opts)
+		d, err = tr.Approve(pkg, c, trust.DigestOf(c), opts)
 	}
 	if err == nil {
 		return d, nil

@@ -47,7 +47,7 @@ func TestActivationLedger(t *testing.T) {
 	ref := pkg.Ref(comp)
 
 	// A plain approval (no target) activates nothing.
-	if _, err := tr.Approve(pkg, comp, trust.DecideOptions{}); err != nil {
+	if _, err := tr.Approve(pkg, comp, trust.DigestOf(comp), trust.DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	ds, _ := tr.Decisions()
@@ -63,7 +63,7 @@ func TestActivationLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tg := range []string{target, other} {
-		if _, err := tr.Approve(pkg, comp, trust.DecideOptions{Target: tg}); err != nil {
+		if _, err := tr.Approve(pkg, comp, trust.DigestOf(comp), trust.DecideOptions{Target: tg}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -85,7 +85,7 @@ func TestActivationLedger(t *testing.T) {
 	}
 
 	// Revoking at one target leaves the other active.
-	if _, err := tr.Revoke(pkg, comp, trust.DecideOptions{Target: other}); err != nil {
+	if _, err := tr.Revoke(pkg, comp, trust.DigestOf(comp), trust.DecideOptions{Target: other}); err != nil {
 		t.Fatal(err)
 	}
 	ds, _ = tr.Decisions()
