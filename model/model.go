@@ -12,6 +12,10 @@ const (
 	FormatAgentPlugins Format = "agent-plugins"
 	FormatDalo         Format = "dalo"
 	FormatSplice       Format = "splice"
+	// FormatCodex is a Codex plugin (.codex-plugin/plugin.json), read as Codex 0.169 reads it.
+	FormatCodex Format = "codex"
+	// FormatCodexMarketplace is a Codex marketplace (.agents/plugins/marketplace.json).
+	FormatCodexMarketplace Format = "codex-marketplace"
 )
 
 // Kind is the kind of a component. Refs print it between '#' and ':'.
@@ -26,10 +30,14 @@ const (
 	KindExtension   Kind = "extension"
 	KindMember      Kind = "member"
 	KindDependency  Kind = "dependency"
+	// KindPlugin is a marketplace entry: the plugin it offers and its policies (inert data).
+	KindPlugin Kind = "plugin"
+	// KindApp is a connector app a plugin asks the client to enable (Codex .app.json).
+	KindApp Kind = "app"
 )
 
 // Kinds lists every component kind in the order reports and the console group them.
-var Kinds = []Kind{KindHook, KindTool, KindMCPServer, KindSkill, KindInstruction, KindExtension, KindMember, KindDependency}
+var Kinds = []Kind{KindHook, KindTool, KindMCPServer, KindApp, KindSkill, KindInstruction, KindExtension, KindPlugin, KindMember, KindDependency}
 
 // Validity is the first of the three answers: does the component follow its format?
 type Validity string
