@@ -58,7 +58,19 @@ type Component struct {
 	Decision      *Decision                       `json:"decision,omitempty"`
 	Reason        string                          `json:"reason,omitempty"`
 	Changes       []string                        `json:"changes,omitempty"`
-	Diagnostics   []model.Diagnostic              `json:"diagnostics"`
+	// Codex is Codex's own trust for a Codex hook (status --codex), read-only, beside
+	// vouch's answer: one entry per installed copy.
+	Codex       []CodexTrust       `json:"codex_trust,omitempty"`
+	Diagnostics []model.Diagnostic `json:"diagnostics"`
+}
+
+// CodexTrust is Codex's trust record for one hook of one installed plugin.
+type CodexTrust struct {
+	Key            string `json:"key"`
+	DefinitionHash string `json:"definition_hash"`
+	Status         string `json:"status"`
+	Enabled        bool   `json:"enabled"`
+	Detail         string `json:"detail"`
 }
 
 // Decision is the decision in force for a component, as the status report shows it.

@@ -13,6 +13,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/agentplugins"
+	"vouch/review/codex"
 	"vouch/review/dalo"
 	"vouch/review/fsguard"
 	"vouch/review/splice"
@@ -96,6 +97,10 @@ func (j job) load(opts Options) []*model.Package {
 		return kept
 	case model.FormatSplice:
 		return []*model.Package{splice.Load(j.path, splice.Options{Limits: opts.Limits})}
+	case model.FormatCodex:
+		return []*model.Package{codex.Load(j.path, codex.Options{Limits: opts.Limits})}
+	case model.FormatCodexMarketplace:
+		return codex.LoadMarketplace(j.path, codex.Options{Limits: opts.Limits})
 	}
 	return nil
 }
@@ -119,6 +124,10 @@ func detect(path string, limits fsguard.Limits) model.Format {
 // search needs no stat of its own.
 func detectDir(path string) model.Format {
 	switch {
+	case codex.IsMarketplace(path):
+		return model.FormatCodexMarketplace
+	case codex.IsRoot(path) && !agentplugins.IsRoot(path):
+		return model.FormatCodex
 	case agentplugins.IsRoot(path):
 		return model.FormatAgentPlugins
 	case dalo.IsSource(path):

@@ -163,6 +163,9 @@ func (a *app) printStatus(rep *report.Report) {
 			} else if c.Reason != "" {
 				fmt.Fprintf(w, "        %s\n", safe(c.Reason))
 			}
+			for _, ct := range c.Codex {
+				fmt.Fprintf(w, "        codex: %s%s  %s\n", ct.Status, map[bool]string{true: "", false: " (disabled)"}[ct.Enabled], safe(ct.Key))
+			}
 			for _, d := range c.Diagnostics {
 				printDiag(w, "        ", d)
 			}

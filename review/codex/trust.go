@@ -152,7 +152,7 @@ func Trust(pkg *model.Package, cfg *Config) []HookTrust {
 			continue // mcp_tool hooks: no definition hash computed
 		}
 		if len(ids) == 0 {
-			out = append(out, HookTrust{Ref: pkg.Ref(c), Key: pkg.Name + "@<marketplace>:" + ts, DefinitionHash: ds, Status: TrustNotInstalled,
+			out = append(out, HookTrust{Ref: pkg.Ref(c), Key: pkg.Name + "@<marketplace>:" + ts, DefinitionHash: ds, Status: TrustNotInstalled, Enabled: true,
 				Detail: "Codex's config.toml enables no plugin named " + pkg.Name + "; once installed, Codex runs this hook only after it is trusted."})
 			continue
 		}
