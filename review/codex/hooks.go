@@ -129,7 +129,7 @@ func (l *loader) hookDoc(s hookSource) {
 			if matcher != nil {
 				ok, n := checkMatcher(*matcher)
 				if !ok {
-					l.pkgDiag(diag("hooks-matcher-invalid", model.SeverityWarning, model.BoundaryComponent, s.file, jsontext.Pointer("hooks", ev.Name, strconv.Itoa(gi), "matcher"), jsontext.Line(s.data, g.Off),
+					l.pkgDiag(diag("hooks-matcher-invalid", model.SeverityError, model.BoundaryComponent, s.file, jsontext.Pointer("hooks", ev.Name, strconv.Itoa(gi), "matcher"), jsontext.Line(s.data, g.Off),
 						errorf("The matcher %q is not a valid Rust regex (%s), so Codex skips this group of %d handler(s).", clip(*matcher), clip(n), len(g.Handlers)), specHooks))
 					continue
 				}

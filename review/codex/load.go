@@ -16,7 +16,8 @@ type loader struct {
 	root     *fsguard.Root
 	pkg      *model.Package
 	manifest *jsontext.Value
-	data     []byte // the manifest bytes
+	data     []byte          // the manifest bytes
+	ignored  map[string]bool // known manifest fields of the wrong type, which Codex ignores
 	cl       *closure
 	// shadowed is set when a root Agent Plugins plugin.json makes Codex read that file
 	// instead of .codex-plugin/plugin.json.
@@ -109,12 +110,25 @@ func (l *loader) readManifest() bool {
 		l.pkgDiag(diag("manifest-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryPackage, manifestFile, is.Pointer, jsontext.Line(data, is.Off),
 			errorf("In .codex-plugin/plugin.json, %s.", is.Msg), specManifest))
 	}
+	if doc.Kind == jsontext.Array {
+		// [obs] Codex deserializes a manifest struct from a JSON array positionally
+		// (serde's sequence form): ["x"] is a plugin named x. vouch reads the name only.
+		l.pkgDiag(diag("manifest-not-object", model.SeverityWarning, model.BoundaryPackage, manifestFile, "", jsontext.Line(data, doc.Off),
+			".codex-plugin/plugin.json holds a JSON array; Codex reads it positionally (its first element is the name), and vouch reads nothing else from it.", specManifest))
+		name := &jsontext.Value{Kind: jsontext.Object}
+		if len(doc.Arr) > 0 && doc.Arr[0].Kind == jsontext.String {
+			name.Obj = []jsontext.Member{{Key: "name", KeyOff: doc.Arr[0].Off, Val: doc.Arr[0]}}
+		}
+		doc = name
+	}
 	if doc.Kind != jsontext.Object {
 		l.reject("manifest-not-object", manifestFile, "", jsontext.Line(data, doc.Off), errorf(".codex-plugin/plugin.json holds a JSON %s, not an object; Codex fails to load the plugin.", doc.Kind))
 		return false
 	}
 	l.manifest = doc
-	ok := true
+	l.ignored = map[string]bool{}
+	// [obs] A known field of the wrong type is ignored as if absent: "hooks": 5 loads
+	// hooks/hooks.json, "mcpServers": 7 loads .mcp.json, and the plugin installs.
 	want := func(key string, kinds ...jsontext.Kind) *jsontext.Value {
 		m := doc.Get(key)
 		if m == nil {
@@ -125,9 +139,9 @@ func (l *loader) readManifest() bool {
 				return m.Val
 			}
 		}
-		ok = false
-		l.reject("manifest-field-type", manifestFile, jsontext.Pointer(key), jsontext.Line(data, m.KeyOff),
-			errorf("%q in .codex-plugin/plugin.json is a %s; Codex cannot parse the manifest, so the plugin fails to load.", key, m.Val.Kind))
+		l.ignored[key] = true
+		l.pkgDiag(diag("manifest-field-ignored", model.SeverityWarning, model.BoundaryComponentType, manifestFile, jsontext.Pointer(key), jsontext.Line(data, m.KeyOff),
+			errorf("%q in .codex-plugin/plugin.json is a %s; Codex ignores it as if it were absent.", key, m.Val.Kind), specManifest))
 		return nil
 	}
 	name := want("name", jsontext.String)
@@ -139,9 +153,6 @@ func (l *loader) readManifest() bool {
 	want("apps", jsontext.String, jsontext.Null)
 	want("hooks", jsontext.String, jsontext.Array, jsontext.Object, jsontext.Null)
 	iface := want("interface", jsontext.Object, jsontext.Null)
-	if !ok {
-		return false
-	}
 	if name != nil && name.Str != "" {
 		l.pkg.Name = name.Str
 	} else {
@@ -274,7 +285,7 @@ func (l *loader) manifestPath(field string, ptr string, v *jsontext.Value) (stri
 
 // field returns a manifest member's value, or nil.
 func (l *loader) field(key string) *jsontext.Value {
-	if m := l.manifest.Get(key); m != nil && m.Val.Kind != jsontext.Null {
+	if m := l.manifest.Get(key); m != nil && m.Val.Kind != jsontext.Null && !l.ignored[key] {
 		return m.Val
 	}
 	return nil

@@ -39,11 +39,11 @@ const MaxConfigSize = 4 << 20
 
 // Codex trust statuses as hooks/list names them, plus what vouch adds.
 const (
-	TrustTrusted      = "trusted"       // the definition hash equals trusted_hash and no content hash is recorded
+	TrustTrusted = "trusted" // the definition hash equals trusted_hash and no content hash is recorded
 	// TrustDefinition: the definition hash equals trusted_hash and a trusted_content_hash is
 	// recorded, which vouch cannot recompute: Codex says trusted when the plugin's files
 	// are unchanged since, modified otherwise.
-	TrustDefinition = "definition-trusted"
+	TrustDefinition   = "definition-trusted"
 	TrustModified     = "modified"      // a trusted_hash exists for another definition: Codex skips the hook
 	TrustUntrusted    = "untrusted"     // no trusted_hash: Codex skips the hook
 	TrustNotInstalled = "not-installed" // config.toml enables no plugin of this name
