@@ -14,7 +14,10 @@ import (
 // oracleCase is what Codex 0.169.0 answered for one fixture (testdata/codex-0.169.0.json):
 // each fixture was installed from a scratch local marketplace named "oracle" under a
 // scratch CODEX_HOME, offline (unshare -n), and app-server was asked hooks/list and
-// plugin/read. /tmp paths are replaced by <root> (the install path) and <source>.
+// plugin/read. /tmp paths are replaced by <root> (the install path) and <source>. Keys
+// "example:<path>" are folders of examples/codex. Codex listed no apps for any fixture
+// (plugin/read answers apps: [] offline, without a signed-in account), so apps are not
+// compared.
 type oracleCase struct {
 	Installed bool `json:"installed"`
 	Hooks     []struct {
@@ -55,7 +58,11 @@ func TestMatchesCodex(t *testing.T) {
 	}
 	for name, want := range oracle {
 		t.Run(name, func(t *testing.T) {
-			pkg := Load(filepath.Join("testdata/cases", name), Options{Marketplace: "oracle"})
+			dir := filepath.Join("testdata/cases", name)
+			if rest, ok := strings.CutPrefix(name, "example:"); ok {
+				dir = filepath.Join("../../examples/codex", rest)
+			}
+			pkg := Load(dir, Options{Marketplace: "oracle"})
 			if !want.Installed {
 				if !pkg.Rejected {
 					t.Fatalf("Codex refused to install %s, vouch did not reject it", name)
