@@ -37,7 +37,9 @@ func TestHostile(t *testing.T) {
 		check  func(t *testing.T, p *model.Package)
 	}{
 		{name: "symlink out of the plugin blocks every hook", files: map[string]string{manifestFile: `{"name":"x"}`, defaultHooksFile: okHooks},
-			setup: func(t *testing.T, dir string) { must(t, os.Symlink(filepath.Join(outside, "secret.sh"), filepath.Join(dir, "run.sh"))) },
+			setup: func(t *testing.T, dir string) {
+				must(t, os.Symlink(filepath.Join(outside, "secret.sh"), filepath.Join(dir, "run.sh")))
+			},
 			check: func(t *testing.T, p *model.Package) {
 				c := p.Component(model.KindHook, "hooks/hooks.json:stop:0:0")
 				if c == nil || c.Contract != nil || !hasCode(p, "plugin-file-escape") {
