@@ -36,6 +36,8 @@ func TestCases(t *testing.T) {
 		"manifest-type-hooks":       {codes: []string{"manifest-field-ignored"}},
 		"manifest-type-mcp":         {codes: []string{"manifest-field-ignored"}},
 		"manifest-array":            {codes: []string{"manifest-not-object"}},
+		"claude-only":               {codes: []string{"codex-reads-claude-manifest", "hooks-event-unknown"}},
+		"claude-inline-hooks":       {codes: []string{"codex-reads-claude-manifest", "hooks-inline-unwrapped"}},
 		"mcp-flat":                  {},
 		"mcp-manifest-path":         {codes: []string{"mcp-default-replaced"}},
 		"mcp-wrapped":               {},

@@ -30,7 +30,7 @@ func (l *loader) closure() *closure {
 		Owner:      "the plugin's hooks and servers",
 		Spec:       specHooks,
 		LimitMsg:   "The plugin's files could not all be read (%v), so an approval of a hook or server could not cover every file it may run",
-		Known:      map[string][]byte{manifestFile: l.data},
+		Known:      map[string][]byte{l.mf: l.data},
 		LinksBlock: true,
 	})
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })

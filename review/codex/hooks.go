@@ -50,13 +50,13 @@ func (l *loader) hooks() {
 			case jsontext.Object:
 				useDefault = false
 				if len(e.Obj) > 0 && e.Get("hooks") == nil && e.Get("description") == nil {
-					l.pkgDiag(diag("hooks-inline-unwrapped", model.SeverityWarning, model.BoundaryComponentType, manifestFile, ptr, jsontext.Line(l.data, e.Off),
+					l.pkgDiag(diag("hooks-inline-unwrapped", model.SeverityWarning, model.BoundaryComponentType, l.mf, ptr, jsontext.Line(l.data, e.Off),
 						"The inline hooks object lists events without a \"hooks\" wrapper: Claude Code runs them, but Codex 0.169 loads no hooks from it.", specHooks))
 					continue
 				}
-				sources = append(sources, hookSource{keySource: "plugin.json#hooks[" + strconv.Itoa(i) + "]", file: manifestFile, doc: e, data: l.data})
+				sources = append(sources, hookSource{keySource: "plugin.json#hooks[" + strconv.Itoa(i) + "]", file: l.mf, doc: e, data: l.data})
 			default:
-				l.pkgDiag(diag("manifest-path-ignored", model.SeverityWarning, model.BoundaryComponentType, manifestFile, ptr, jsontext.Line(l.data, e.Off),
+				l.pkgDiag(diag("manifest-path-ignored", model.SeverityWarning, model.BoundaryComponentType, l.mf, ptr, jsontext.Line(l.data, e.Off),
 					errorf("Codex ignores a hooks entry that is a %s.", e.Kind), specHooks))
 			}
 		}
@@ -301,7 +301,7 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 	if h.Async {
 		sum = "Runs `" + h.Command + "` in the background with a login shell ($SHELL -lc) " + when + "; it receives the event as JSON on stdin."
 	}
-	c.Summary = []string{sum, "Codex stops waiting after " + strconv.FormatUint(timeout, 10) + " s" + parenthetical(tnote) + "; a hook that times out or fails does not block anything."}
+	c.Summary = []string{sum, "Codex stops waiting after " + strconv.FormatUint(timeout, 10) + " s" + parenthetical(tnote) + "."}
 	if note != "" {
 		c.Summary = append(c.Summary, "Matcher: "+note+".")
 	}

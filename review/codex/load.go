@@ -18,6 +18,7 @@ type loader struct {
 	manifest *jsontext.Value
 	data     []byte          // the manifest bytes
 	ignored  map[string]bool // known manifest fields of the wrong type, which Codex ignores
+	mf       string          // the manifest Codex reads: .codex-plugin/plugin.json, or .claude-plugin/plugin.json without it
 	cl       *closure
 	// shadowed is set when a root Agent Plugins plugin.json makes Codex read that file
 	// instead of .codex-plugin/plugin.json.
@@ -34,7 +35,7 @@ func Load(dir string, opts Options) *model.Package {
 		pkg.Root = abs
 		pkg.Name = filepath.Base(abs)
 	}
-	l := &loader{opts: opts, pkg: pkg}
+	l := &loader{opts: opts, pkg: pkg, mf: manifestFile}
 	root, err := fsguard.Open(dir, opts.Limits)
 	if err != nil {
 		l.reject("package-unreadable", "", "", 0, errorf("The plugin folder could not be opened (%v).", err))
@@ -46,6 +47,13 @@ func Load(dir string, opts Options) *model.Package {
 	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
 
 	l.precedence()
+	if l.mf == claudeManifest {
+		// Without .codex-plugin/, Codex reads a Claude Code plugin's manifest the same way
+		// ([obs] probe cc: its skills, hooks/hooks.json and .mcp.json loaded; commands
+		// and agents are not read by Codex).
+		l.pkgDiag(diag("codex-reads-claude-manifest", model.SeverityInfo, model.BoundaryPackage, claudeManifest, "", 0,
+			"There is no .codex-plugin/plugin.json: Codex reads .claude-plugin/plugin.json and loads the plugin's skills, hooks and MCP servers, but not its commands or agents.", specManifest))
+	}
 	if !l.readManifest() {
 		pkg.Rejected = true
 		return pkg
@@ -77,29 +85,35 @@ func (l *loader) reject(code, file, ptr string, line int, msg string) {
 func (l *loader) precedence() {
 	if _, err := l.root.Lstat(rootManifestFile); err == nil {
 		l.shadowed = true
-		l.pkgDiag(diag("codex-manifest-shadowed", model.SeverityWarning, model.BoundaryPackage, manifestFile, "", 0,
+		l.pkgDiag(diag("codex-manifest-shadowed", model.SeverityWarning, model.BoundaryPackage, l.mf, "", 0,
 			"This folder also has a root plugin.json (Agent Plugins); Codex prefers it over .codex-plugin/plugin.json, so Codex does not read this package: see the Agent Plugins package for what Codex loads.", specManifest))
 	}
+	if _, err := l.root.Lstat(manifestFile); err != nil {
+		if _, err := l.root.Lstat(claudeManifest); err == nil {
+			l.mf = claudeManifest
+			return
+		}
+	}
 	if _, err := l.root.Lstat(claudeManifest); err == nil && !l.shadowed {
-		l.pkgDiag(diag("codex-manifest-preferred", model.SeverityInfo, model.BoundaryPackage, manifestFile, "", 0,
+		l.pkgDiag(diag("codex-manifest-preferred", model.SeverityInfo, model.BoundaryPackage, l.mf, "", 0,
 			"This folder also has .claude-plugin/plugin.json; Codex reads .codex-plugin/plugin.json instead, Claude Code reads its own manifest.", specManifest))
 	}
 }
 
-// readManifest parses .codex-plugin/plugin.json. Codex ignores unknown fields; a file that
-// is not JSON, or a known field of the wrong type, makes the plugin fail to load
-// ("missing or invalid plugin.json").
+// readManifest parses the manifest Codex reads. Codex ignores unknown fields and, as
+// observed, known fields of the wrong type; a file that is not JSON makes the plugin fail
+// to install ("failed to parse plugin.json").
 func (l *loader) readManifest() bool {
-	data, err := l.root.ReadFile(manifestFile, l.opts.Limits.MaxManifestSize)
+	data, err := l.root.ReadFile(l.mf, l.opts.Limits.MaxManifestSize)
 	if err != nil {
-		l.reject("manifest-unreadable", manifestFile, "", 0, errorf(".codex-plugin/plugin.json %s; Codex fails to load the plugin (missing or invalid plugin.json).", fsReason(err)))
+		l.reject("manifest-unreadable", l.mf, "", 0, errorf("%s %s; Codex fails to load the plugin (missing or invalid plugin.json).", l.mf, fsReason(err)))
 		return false
 	}
 	l.data = data
 	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
 	if jerr != nil {
 		code := map[string]string{jsontext.CodeSyntax: "manifest-invalid-json", jsontext.CodeInvalidUTF8: "manifest-invalid-utf8", jsontext.CodeTooDeep: "manifest-too-deep"}[jerr.Code]
-		l.reject(code, manifestFile, "", jsontext.Line(data, jerr.Off), errorf(".codex-plugin/plugin.json %s; Codex fails to load the plugin (missing or invalid plugin.json).", jerr.Msg))
+		l.reject(code, l.mf, "", jsontext.Line(data, jerr.Off), errorf("%s %s; Codex fails to load the plugin (missing or invalid plugin.json).", l.mf, jerr.Msg))
 		return false
 	}
 	for _, is := range issues {
@@ -107,14 +121,14 @@ func (l *loader) readManifest() bool {
 		if is.Code != jsontext.CodeDuplicateKey {
 			sev = model.SeverityError
 		}
-		l.pkgDiag(diag("manifest-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryPackage, manifestFile, is.Pointer, jsontext.Line(data, is.Off),
-			errorf("In .codex-plugin/plugin.json, %s.", is.Msg), specManifest))
+		l.pkgDiag(diag("manifest-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryPackage, l.mf, is.Pointer, jsontext.Line(data, is.Off),
+			errorf("In %s, %s.", l.mf, is.Msg), specManifest))
 	}
 	if doc.Kind == jsontext.Array {
 		// [obs] Codex deserializes a manifest struct from a JSON array positionally
 		// (serde's sequence form): ["x"] is a plugin named x. vouch reads the name only.
-		l.pkgDiag(diag("manifest-not-object", model.SeverityWarning, model.BoundaryPackage, manifestFile, "", jsontext.Line(data, doc.Off),
-			".codex-plugin/plugin.json holds a JSON array; Codex reads it positionally (its first element is the name), and vouch reads nothing else from it.", specManifest))
+		l.pkgDiag(diag("manifest-not-object", model.SeverityWarning, model.BoundaryPackage, l.mf, "", jsontext.Line(data, doc.Off),
+			l.mf+" holds a JSON array; Codex reads it positionally (its first element is the name), and vouch reads nothing else from it.", specManifest))
 		name := &jsontext.Value{Kind: jsontext.Object}
 		if len(doc.Arr) > 0 && doc.Arr[0].Kind == jsontext.String {
 			name.Obj = []jsontext.Member{{Key: "name", KeyOff: doc.Arr[0].Off, Val: doc.Arr[0]}}
@@ -122,7 +136,7 @@ func (l *loader) readManifest() bool {
 		doc = name
 	}
 	if doc.Kind != jsontext.Object {
-		l.reject("manifest-not-object", manifestFile, "", jsontext.Line(data, doc.Off), errorf(".codex-plugin/plugin.json holds a JSON %s, not an object; Codex fails to load the plugin.", doc.Kind))
+		l.reject("manifest-not-object", l.mf, "", jsontext.Line(data, doc.Off), errorf("%s holds a JSON %s, not an object; Codex fails to load the plugin.", l.mf, doc.Kind))
 		return false
 	}
 	l.manifest = doc
@@ -140,8 +154,8 @@ func (l *loader) readManifest() bool {
 			}
 		}
 		l.ignored[key] = true
-		l.pkgDiag(diag("manifest-field-ignored", model.SeverityWarning, model.BoundaryComponentType, manifestFile, jsontext.Pointer(key), jsontext.Line(data, m.KeyOff),
-			errorf("%q in .codex-plugin/plugin.json is a %s; Codex ignores it as if it were absent.", key, m.Val.Kind), specManifest))
+		l.pkgDiag(diag("manifest-field-ignored", model.SeverityWarning, model.BoundaryComponentType, l.mf, jsontext.Pointer(key), jsontext.Line(data, m.KeyOff),
+			errorf("%q in %s is a %s; Codex ignores it as if it were absent.", key, l.mf, m.Val.Kind), specManifest))
 		return nil
 	}
 	name := want("name", jsontext.String)
@@ -156,7 +170,7 @@ func (l *loader) readManifest() bool {
 	if name != nil && name.Str != "" {
 		l.pkg.Name = name.Str
 	} else {
-		l.pkgDiag(diag("manifest-name-empty", model.SeverityInfo, model.BoundaryPackage, manifestFile, "/name", 0,
+		l.pkgDiag(diag("manifest-name-empty", model.SeverityInfo, model.BoundaryPackage, l.mf, "/name", 0,
 			errorf("The manifest has no name; Codex uses the folder name %q.", clip(l.pkg.Name)), specManifest))
 	}
 	if version != nil && version.Kind == jsontext.String {
@@ -184,7 +198,7 @@ func (l *loader) readManifest() bool {
 	if iface != nil && iface.Kind == jsontext.Object {
 		l.iface(iface)
 	}
-	clients := "Codex 0.169.0 reads .codex-plugin/plugin.json here"
+	clients := "Codex 0.169.0 reads " + l.mf + " here"
 	if l.shadowed {
 		clients = "Codex 0.169.0 reads the root plugin.json here instead (Agent Plugins wins over .codex-plugin/)"
 	}
@@ -205,10 +219,10 @@ func (l *loader) iface(v *jsontext.Value) {
 				}
 				switch {
 				case len(prompts) >= maxDefaultPrompts:
-					l.pkgDiag(diag("manifest-default-prompt-dropped", model.SeverityWarning, model.BoundaryEntry, manifestFile, jsontext.Pointer("interface", "defaultPrompt"), jsontext.Line(l.data, p.Off),
+					l.pkgDiag(diag("manifest-default-prompt-dropped", model.SeverityWarning, model.BoundaryEntry, l.mf, jsontext.Pointer("interface", "defaultPrompt"), jsontext.Line(l.data, p.Off),
 						"Codex keeps at most 3 default prompts; this one is dropped.", specManifest))
 				case len([]rune(p.Str)) > maxDefaultPrompt:
-					l.pkgDiag(diag("manifest-default-prompt-dropped", model.SeverityWarning, model.BoundaryEntry, manifestFile, jsontext.Pointer("interface", "defaultPrompt"), jsontext.Line(l.data, p.Off),
+					l.pkgDiag(diag("manifest-default-prompt-dropped", model.SeverityWarning, model.BoundaryEntry, l.mf, jsontext.Pointer("interface", "defaultPrompt"), jsontext.Line(l.data, p.Off),
 						"Codex drops a default prompt longer than 128 characters.", specManifest))
 				default:
 					prompts = append(prompts, p.Str)
@@ -276,7 +290,7 @@ func (l *loader) manifestPath(field string, ptr string, v *jsontext.Value) (stri
 		}
 	}
 	if bad != "" {
-		l.pkgDiag(diag("manifest-path-ignored", model.SeverityWarning, model.BoundaryComponentType, manifestFile, ptr, jsontext.Line(l.data, v.Off),
+		l.pkgDiag(diag("manifest-path-ignored", model.SeverityWarning, model.BoundaryComponentType, l.mf, ptr, jsontext.Line(l.data, v.Off),
 			errorf("Codex ignores %s %q because %s (paths must start with ./ and stay inside the plugin); the plugin still loads without it.", field, clip(s), bad), specManifest))
 		return "", false
 	}

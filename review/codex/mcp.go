@@ -24,7 +24,7 @@ func (l *loader) mcp() {
 				file = rel
 			}
 		case jsontext.Object:
-			file, servers, data = manifestFile, unwrapServers(v), l.data
+			file, servers, data = l.mf, unwrapServers(v), l.data
 		}
 	}
 	if servers == nil {

@@ -26,7 +26,7 @@ func (l *loader) skills() {
 				ptr = jsontext.Pointer("skills", itoa(i))
 			}
 			if e.Kind != jsontext.String {
-				l.pkgDiag(diag("manifest-path-ignored", model.SeverityWarning, model.BoundaryComponentType, manifestFile, ptr, jsontext.Line(l.data, e.Off),
+				l.pkgDiag(diag("manifest-path-ignored", model.SeverityWarning, model.BoundaryComponentType, l.mf, ptr, jsontext.Line(l.data, e.Off),
 					errorf("Codex ignores a skills entry that is a %s, not a path.", e.Kind), specManifest))
 				continue
 			}

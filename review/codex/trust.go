@@ -188,3 +188,23 @@ func judge(ref, key, def string, st HookState, all map[string]HookState) (t Hook
 	}
 	return t
 }
+
+// ExportEntry is the [hooks.state] entry that would make Codex trust an approved hook's
+// definition for the installed plugin pluginID ("<plugin>@<marketplace>"): the key and the
+// trusted_hash, both taken from the approved contract, so an export writes exactly what
+// the person approved. ok is false for components that have no Codex definition hash
+// (mcp_tool, prompt and agent handlers, other kinds). The trusted_content_hash is left to
+// a later step (see the package comment); Codex then checks the definition only [obs].
+func ExportEntry(c *model.Component, pluginID string) (key, trustedHash string, ok bool) {
+	if c == nil || c.Kind != model.KindHook || c.Contract == nil {
+		return "", "", false
+	}
+	tail, _ := c.Contract.Fields.Get("codex_key")
+	def, _ := c.Contract.Fields.Get("codex_definition_hash")
+	ts, _ := tail.(string)
+	ds, _ := def.(string)
+	if ts == "" || ds == "" {
+		return "", "", false
+	}
+	return pluginID + ":" + ts, ds, true
+}

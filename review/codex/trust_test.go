@@ -85,3 +85,29 @@ func TestReadConfig(t *testing.T) {
 		t.Fatal("an oversized config must be refused")
 	}
 }
+
+// An exported entry, fed back to judge as Codex's own config would hold it, reads trusted:
+// the contract carries everything Codex's trust needs for the definition.
+func TestExportEntryRoundTrip(t *testing.T) {
+	pkg := Load("testdata/cases/hooks-inline", Options{})
+	cfg := &Config{States: map[string]HookState{}, Plugins: []string{"hooks-inline@team"}}
+	for _, c := range pkg.Components {
+		key, hash, ok := ExportEntry(c, "hooks-inline@team")
+		if !ok {
+			t.Fatalf("%s: no export entry", c.ID)
+		}
+		cfg.States[key] = HookState{TrustedHash: hash}
+	}
+	hs := Trust(pkg, cfg)
+	if len(hs) != 2 {
+		t.Fatalf("%+v", hs)
+	}
+	for _, h := range hs {
+		if h.Status != TrustTrusted {
+			t.Errorf("%s: %s", h.Key, h.Status)
+		}
+	}
+	if _, _, ok := ExportEntry(nil, "x@y"); ok {
+		t.Error("nil component exported")
+	}
+}
