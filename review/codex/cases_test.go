@@ -21,6 +21,7 @@ func TestCases(t *testing.T) {
 		"hooks-default":             {codes: []string{"hooks-event-unknown", "hook-field-ignored"}},
 		"hooks-empty-object":        {codes: []string{"hooks-default-replaced"}},
 		"hooks-escapes":             {codes: []string{}},
+		"hooks-handler-types":       {codes: []string{"hook-field-ignored"}},
 		"hooks-inline":              {},
 		"hooks-inline-bare":         {codes: []string{"hooks-inline-unwrapped"}},
 		"hooks-invalid-matcher":     {codes: []string{"hooks-matcher-invalid"}},

@@ -40,7 +40,8 @@ type HookHandler struct {
 	Timeout       uint64 // seconds as written
 	Async         bool
 	StatusMessage *string
-	Server, Tool  string // mcp_tool
+	Server, Tool  string          // mcp_tool
+	Input         *jsontext.Value // mcp_tool input (an object), nil when absent
 	// Ignored names the fields Codex does not read (Claude Code's args, shell, if, once...).
 	Ignored []string
 	Off     int
@@ -216,6 +217,13 @@ func parseHandler(h *jsontext.Value, ptr []string) (HookHandler, *HooksError) {
 		}
 		return m.Val.Str, true, nil
 	}
+	if m := h.Get("timeout"); m != nil && m.Val.Kind != jsontext.Null && (hd.Type == "command" || hd.Type == "mcp_tool") {
+		n, err := strconv.ParseUint(m.Val.Str, 10, 64)
+		if m.Val.Kind != jsontext.Number || err != nil {
+			return fail(m.KeyOff, "timeout "+m.Val.Str+" is not a whole number of seconds from 0 up (Codex reads it as u64)", "timeout")
+		}
+		hd.HasTimeout, hd.Timeout = true, n
+	}
 	switch hd.Type {
 	case "command":
 		cmd, ok, err := str("command")
@@ -242,13 +250,6 @@ func parseHandler(h *jsontext.Value, ptr []string) (HookHandler, *HooksError) {
 			}
 			hd.Async = m.Val.Bool
 		}
-		if m := h.Get("timeout"); m != nil && m.Val.Kind != jsontext.Null {
-			n, err := strconv.ParseUint(m.Val.Str, 10, 64)
-			if m.Val.Kind != jsontext.Number || err != nil {
-				return fail(m.KeyOff, "timeout "+m.Val.Str+" is not a whole number of seconds from 0 up (Codex reads it as u64)", "timeout")
-			}
-			hd.HasTimeout, hd.Timeout = true, n
-		}
 	case "mcp_tool":
 		var err *HooksError
 		var ok bool
@@ -261,6 +262,12 @@ func parseHandler(h *jsontext.Value, ptr []string) (HookHandler, *HooksError) {
 			return HookHandler{}, err
 		} else if !ok {
 			return fail(h.Off, "an mcp_tool handler has no \"tool\"")
+		}
+		if m := h.Get("input"); m != nil && m.Val.Kind != jsontext.Null {
+			if m.Val.Kind != jsontext.Object {
+				return fail(m.KeyOff, "input is a "+m.Val.Kind.String()+", not an object", "input")
+			}
+			hd.Input = m.Val
 		}
 	}
 	for _, m := range h.Obj {

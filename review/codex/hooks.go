@@ -191,6 +191,83 @@ func DefinitionHash(label string, matcher *string, command string, timeout uint6
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+// mcpToolDefinitionHash is DefinitionHash for an mcp_tool handler: the normalized handler
+// is {type: "mcp_tool", server, tool, timeout, input} with input defaulting to {} (checked
+// against Codex 0.169.0's hooks/list, fixture hooks-handler-types).
+func mcpToolDefinitionHash(label string, matcher *string, server, tool string, timeout uint64, input string) string {
+	var b strings.Builder
+	b.WriteString(`{"event_name":`)
+	writeJSONString(&b, label)
+	b.WriteString(`,"hooks":[{"input":`)
+	b.WriteString(input)
+	b.WriteString(`,"server":`)
+	writeJSONString(&b, server)
+	b.WriteString(`,"timeout":`)
+	b.WriteString(strconv.FormatUint(timeout, 10))
+	b.WriteString(`,"tool":`)
+	writeJSONString(&b, tool)
+	b.WriteString(`,"type":"mcp_tool"}]`)
+	if matcher != nil {
+		b.WriteString(`,"matcher":`)
+		writeJSONString(&b, *matcher)
+	}
+	b.WriteString("}")
+	sum := sha256.Sum256([]byte(b.String()))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// canonicalJSON writes a parsed value compactly with object keys sorted, the last of
+// repeated names kept, strings escaped as serde_json does and numbers as written (Codex
+// passes them through TOML first, so a float may print differently there: (guess)
+// integers are what inputs hold).
+func canonicalJSON(v *jsontext.Value) string {
+	var b strings.Builder
+	var w func(v *jsontext.Value)
+	w = func(v *jsontext.Value) {
+		switch v.Kind {
+		case jsontext.Null:
+			b.WriteString("null")
+		case jsontext.Bool:
+			b.WriteString(strconv.FormatBool(v.Bool))
+		case jsontext.Number:
+			b.WriteString(v.Str)
+		case jsontext.String:
+			writeJSONString(&b, v.Str)
+		case jsontext.Array:
+			b.WriteByte('[')
+			for i, e := range v.Arr {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				w(e)
+			}
+			b.WriteByte(']')
+		default:
+			keys := map[string]*jsontext.Value{}
+			var names []string
+			for _, m := range v.Obj {
+				if _, dup := keys[m.Key]; !dup {
+					names = append(names, m.Key)
+				}
+				keys[m.Key] = m.Val
+			}
+			sort.Strings(names)
+			b.WriteByte('{')
+			for i, k := range names {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				writeJSONString(&b, k)
+				b.WriteByte(':')
+				w(keys[k])
+			}
+			b.WriteByte('}')
+		}
+	}
+	w(v)
+	return b.String()
+}
+
 // writeJSONString escapes as serde_json does: ", \ and control characters only, with
 // \b \f \n \r \t short forms and lowercase \u00XX; everything else, / and U+2028 included,
 // is written as is (Go's encoding/json would escape <, >, & and U+2028, and differ).
@@ -270,17 +347,28 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 	if matcher != nil && *matcher != "" && *matcher != "*" {
 		when += " whose name matches the Rust regex `" + *matcher + "`"
 	}
+	timeout, tnote := effectiveTimeout(ev.Name, h)
 	if h.Type == "mcp_tool" {
-		c.Details = append(c.Details, model.Field{Key: "server", Value: h.Server}, model.Field{Key: "tool", Value: h.Tool})
-		c.Summary = []string{"Calls the MCP tool `" + h.Tool + "` of server `" + h.Server + "` " + when + "; " + eff.Can + "."}
-		c.Capabilities = []model.Capability{{Kind: model.CapHook, Scope: []string{ev.Name}, Detail: "Runs " + when + "."}}
+		input := "{}"
+		if h.Input != nil {
+			input = canonicalJSON(h.Input)
+		}
+		defHash := mcpToolDefinitionHash(ev.Label, matcher, h.Server, h.Tool, timeout, input)
+		c.Details = append(c.Details, model.Field{Key: "server", Value: h.Server}, model.Field{Key: "tool", Value: h.Tool}, model.Field{Key: "input", Value: input},
+			model.Field{Key: "timeout", Value: strconv.FormatUint(timeout, 10) + " s"},
+			model.Field{Key: "codex trust key", Value: l.pkg.Name + "@" + l.marketplace() + ":" + keyTail},
+			model.Field{Key: "codex definition hash", Value: defHash})
+		c.Summary = []string{"Calls the MCP tool `" + h.Tool + "` of server `" + h.Server + "` " + when + " with the input " + input + "; " + eff.Can + ".",
+			"Not covered by this approval: the MCP server `" + h.Server + "` itself; approve that server separately."}
+		c.Capabilities = []model.Capability{{Kind: model.CapHook, Scope: []string{ev.Name, eff.Can}, Detail: "Runs " + when + "; " + eff.Can + "."}}
 		c.Contract = &model.Contract{Kind: model.KindHook, Fields: model.Fields{
 			{Key: "client", Value: ClientCodex}, {Key: "event", Value: ev.Name}, {Key: "matcher", Value: strPtr(matcher)},
-			{Key: "type", Value: "mcp_tool"}, {Key: "server", Value: h.Server}, {Key: "tool", Value: h.Tool}, {Key: "codex_key", Value: keyTail},
+			{Key: "type", Value: "mcp_tool"}, {Key: "server", Value: h.Server}, {Key: "tool", Value: h.Tool}, {Key: "input", Value: input},
+			{Key: "timeout", Value: int64(min(timeout, 1<<53))},
+			{Key: "codex_key", Value: keyTail}, {Key: "codex_definition_hash", Value: defHash},
 		}}
 		return c
 	}
-	timeout, tnote := effectiveTimeout(ev.Name, h)
 	defHash := DefinitionHash(ev.Label, matcher, h.Command, timeout, h.Async, h.StatusMessage)
 	installed := "$CODEX_HOME/plugins/cache/" + l.marketplace() + "/" + l.pkg.Name + "/" + l.versionDir()
 	expanded := expandPluginRoot(h.Command, installed)

@@ -26,6 +26,7 @@ type oracleCase struct {
 		TimeoutSec     uint64  `json:"timeoutSec"`
 		Async          bool    `json:"async"`
 		Command        string  `json:"command"`
+		Type           string  `json:"type"` // command or mcpTool
 		DefinitionHash string  `json:"definitionHash"`
 	} `json:"hooks"`
 	HookWarnings []string `json:"hookWarnings"`
@@ -106,6 +107,12 @@ func TestMatchesCodex(t *testing.T) {
 				}
 				if tm, _ := f.Get("timeout"); tm != int64(w.TimeoutSec) {
 					t.Errorf("%s: timeout %v, Codex %d", w.Key, tm, w.TimeoutSec)
+				}
+				if w.Type == "mcpTool" {
+					if ty, _ := f.Get("type"); ty != "mcp_tool" {
+						t.Errorf("%s: type %v, Codex mcpTool", w.Key, ty)
+					}
+					continue
 				}
 				if a, _ := f.Get("async"); a != w.Async {
 					t.Errorf("%s: async %v, Codex %v", w.Key, a, w.Async)

@@ -149,7 +149,7 @@ func Trust(pkg *model.Package, cfg *Config) []HookTrust {
 		ts, _ := tail.(string)
 		ds, _ := def.(string)
 		if ds == "" {
-			continue // mcp_tool hooks: no definition hash computed
+			continue // no Codex identity (not a command or mcp_tool hook)
 		}
 		if len(ids) == 0 {
 			out = append(out, HookTrust{Ref: pkg.Ref(c), Key: pkg.Name + "@<marketplace>:" + ts, DefinitionHash: ds, Status: TrustNotInstalled, Enabled: true,
@@ -193,7 +193,8 @@ func judge(ref, key, def string, st HookState, all map[string]HookState) (t Hook
 // definition for the installed plugin pluginID ("<plugin>@<marketplace>"): the key and the
 // trusted_hash, both taken from the approved contract, so an export writes exactly what
 // the person approved. ok is false for components that have no Codex definition hash
-// (mcp_tool, prompt and agent handlers, other kinds). The trusted_content_hash is left to
+// (prompt and agent handlers, which Codex skips, and other kinds). The trusted_content_hash
+// is left to
 // a later step (see the package comment); Codex then checks the definition only [obs].
 func ExportEntry(c *model.Component, pluginID string) (key, trustedHash string, ok bool) {
 	if c == nil || c.Kind != model.KindHook || c.Contract == nil {
