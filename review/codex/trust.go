@@ -193,9 +193,9 @@ func judge(ref, key, def string, st HookState, all map[string]HookState) (t Hook
 // definition for the installed plugin pluginID ("<plugin>@<marketplace>"): the key and the
 // trusted_hash, both taken from the approved contract, so an export writes exactly what
 // the person approved. ok is false for components that have no Codex definition hash
-// (prompt and agent handlers, which Codex skips, and other kinds). The trusted_content_hash
-// is left to
-// a later step (see the package comment); Codex then checks the definition only [obs].
+// (prompt and agent handlers, which Codex skips, and other kinds). The
+// trusted_content_hash is left to a later step (see the package comment); without it
+// Codex checks the definition only [obs].
 func ExportEntry(c *model.Component, pluginID string) (key, trustedHash string, ok bool) {
 	if c == nil || c.Kind != model.KindHook || c.Contract == nil {
 		return "", "", false
