@@ -22,6 +22,10 @@ const (
 	// FormatAgentSkills is a standalone Agent Skills folder (SKILL.md at its root), as
 	// people copy into ~/.claude/skills or ~/.codex/skills.
 	FormatAgentSkills Format = "agent-skills"
+	// FormatCodex is a Codex plugin (.codex-plugin/plugin.json), read as Codex 0.169 reads it.
+	FormatCodex Format = "codex"
+	// FormatCodexMarketplace is a Codex marketplace (.agents/plugins/marketplace.json).
+	FormatCodexMarketplace Format = "codex-marketplace"
 )
 
 // Kind is the kind of a component. Refs print it between '#' and ':'.
@@ -44,12 +48,17 @@ const (
 	KindExecutable  Kind = "executable"
 	KindSettings    Kind = "settings"
 	KindMonitor     Kind = "monitor"
-	KindPlugin      Kind = "plugin" // a marketplace entry
+	// KindPlugin is a marketplace entry: the plugin it offers and its policies (inert data).
+	KindPlugin Kind = "plugin"
+	// KindApp is a connector app a plugin asks the client to enable (Codex .app.json).
+	KindApp Kind = "app"
 )
 
-// Kinds lists every component kind in the order reports and the console group them.
-var Kinds = []Kind{KindHook, KindTool, KindMCPServer, KindSkill, KindInstruction, KindExtension, KindMember, KindDependency,
-	KindLSPServer, KindCommand, KindAgent, KindOutputStyle, KindExecutable, KindSettings, KindMonitor, KindPlugin}
+// Kinds lists every component kind in the order reports and the console group them:
+// what runs first, then what the model reads, then inert data.
+var Kinds = []Kind{KindHook, KindTool, KindMCPServer, KindLSPServer, KindExecutable, KindMonitor, KindApp,
+	KindSkill, KindCommand, KindAgent, KindOutputStyle, KindInstruction, KindSettings,
+	KindExtension, KindPlugin, KindMember, KindDependency}
 
 // Validity is the first of the three answers: does the component follow its format?
 type Validity string

@@ -72,8 +72,20 @@ type Component struct {
 	Changes       []string                        `json:"changes,omitempty"`
 	// NotCovered is what a runnable component depends on that no approval can bind, in
 	// validation and status reports alike (it does not change validity).
-	NotCovered  []model.NotCovered `json:"not_covered,omitempty"`
+	NotCovered []model.NotCovered `json:"not_covered,omitempty"`
+	// Codex is Codex's own trust for a Codex hook (status --codex), read-only, beside
+	// vouch's answer: one entry per installed copy.
+	Codex       []CodexTrust       `json:"codex_trust,omitempty"`
 	Diagnostics []model.Diagnostic `json:"diagnostics"`
+}
+
+// CodexTrust is Codex's trust record for one hook of one installed plugin.
+type CodexTrust struct {
+	Key            string `json:"key"`
+	DefinitionHash string `json:"definition_hash"`
+	Status         string `json:"status"`
+	Enabled        bool   `json:"enabled"`
+	Detail         string `json:"detail"`
 }
 
 // Decision is the decision in force for a component, as the status report shows it.

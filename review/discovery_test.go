@@ -251,10 +251,10 @@ func TestFormatTable(t *testing.T) {
 		}
 		names = append(names, f.name)
 	}
-	if fmt.Sprint(names) != "[agent-plugins dalo claude-code mcpb splice agent-skills]" {
+	if fmt.Sprint(names) != "[agent-plugins dalo codex-marketplace codex claude-code mcpb splice agent-skills]" {
 		t.Errorf("formats %v", names)
 	}
-	if got := formatTitles(); got != "Agent Plugins, Dalo, Claude Code, MCP Bundle, Splice or Agent Skills" {
+	if got := formatTitles(); got != "Agent Plugins, Dalo, Codex marketplace, Codex, Claude Code, MCP Bundle, Splice or Agent Skills" {
 		t.Errorf("titles %q", got)
 	}
 	// One folder with an Agent Plugins manifest and a Splice manifest: the first entry
@@ -283,7 +283,7 @@ func TestFormatTable(t *testing.T) {
 	if len(res.Packages) != 2 || res.Packages[0].Format != model.FormatAgentPlugins || res.Packages[1].Format != "test-alongside" || len(loaded) != 1 {
 		t.Fatalf("packages %v", res.Packages)
 	}
-	if got := formatTitles(); got != "Agent Plugins, Dalo, Claude Code, MCP Bundle, Splice, Agent Skills or Test" {
+	if got := formatTitles(); got != "Agent Plugins, Dalo, Codex marketplace, Codex, Claude Code, MCP Bundle, Splice, Agent Skills or Test" {
 		t.Errorf("titles %q", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"vouch/model"
 	"vouch/review/agentplugins"
 	"vouch/review/claudecode"
+	"vouch/review/codex"
 	"vouch/review/dalo"
 	"vouch/review/foreign"
 	"vouch/review/fsguard"
@@ -81,6 +82,26 @@ var formats = []*format{
 		manifests: []string{"PLUGIN.toml"},
 		load: func(path string, opts Options) []*model.Package {
 			return dalo.Load(path, dalo.Options{SourceID: opts.SourceID, Limits: opts.Limits})
+		},
+	},
+	{
+		name: model.FormatCodexMarketplace, title: "Codex marketplace",
+		dir:       codex.IsMarketplace,
+		alongside: true,
+		manifests: []string{".agents/plugins/marketplace.json"},
+		load: func(path string, opts Options) []*model.Package {
+			return codex.LoadMarketplace(path, codex.Options{Limits: opts.Limits})
+		},
+	},
+	{
+		// Codex reads a root Agent Plugins plugin.json before .codex-plugin/: read
+		// beside it, the Codex package says it is shadowed for Codex.
+		name: model.FormatCodex, title: "Codex",
+		dir:       codex.IsRoot,
+		alongside: true,
+		manifests: []string{".codex-plugin/plugin.json"},
+		load: func(path string, opts Options) []*model.Package {
+			return []*model.Package{codex.Load(path, codex.Options{Limits: opts.Limits})}
 		},
 	},
 	{

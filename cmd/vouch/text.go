@@ -220,6 +220,9 @@ func (a *app) printStatus(rep *report.Report) {
 			for _, n := range c.NotCovered {
 				fmt.Fprintf(w, "        not covered: %s %s\n", safe(n.Kind), safe(n.Subject))
 			}
+			for _, ct := range c.Codex {
+				fmt.Fprintf(w, "        codex: %s%s  %s\n", ct.Status, map[bool]string{true: "", false: " (disabled)"}[ct.Enabled], safe(ct.Key))
+			}
 			for _, d := range c.Diagnostics {
 				printDiag(w, "        ", d)
 			}

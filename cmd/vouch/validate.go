@@ -23,6 +23,7 @@ type loadOptions struct {
 	sourceID  string
 	integrity string
 	ledger    string
+	codex     bool // status --codex: Codex's own hook trust beside vouch's
 }
 
 func (a *app) validateCommand() *cobra.Command {
@@ -101,6 +102,7 @@ otherwise; 2 usage error or missing path.`,
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json)")
 	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references")
 	cmd.Flags().StringVar(&o.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml in the source's repository)")
+	cmd.Flags().BoolVar(&o.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex)")
 	cmd.Flags().BoolVar(&requireApproved, "require-approved", false, "exit 1 unless packages were found, all are valid and every runnable component is approved (a CI gate)")
 	return cmd
 }
@@ -213,6 +215,11 @@ func (a *app) statusReport(paths []string, o loadOptions) (*report.Report, error
 	}
 	res.Diagnostics = append(res.Diagnostics, ledgerDiags...)
 	rep := report.Build(res.Packages, res.Diagnostics, statuses)
+	if o.codex {
+		if err := addCodexTrust(rep, res.Packages); err != nil {
+			return nil, a.fail(1, "codex-config", err.Error())
+		}
+	}
 	if o.jsonOut {
 		writeJSON(a.stdout, rep)
 	} else {
@@ -294,7 +301,7 @@ func allApproved(rep *report.Report) bool {
 				continue
 			}
 			switch model.Kind(c.Kind) {
-			case model.KindExtension, model.KindMember, model.KindDependency:
+			case model.KindExtension, model.KindMember, model.KindDependency, model.KindPlugin:
 				continue // inert: nothing of it runs, so nothing is approved
 			}
 			return false

@@ -1,0 +1,150 @@
+// Package codex loads Codex plugins (.codex-plugin/plugin.json) and Codex marketplaces
+// (.agents/plugins/marketplace.json) the way Codex 0.169.0 reads them: which manifest wins
+// in a folder, which fields are read and which bad ones are skipped with a warning, the
+// skills, MCP servers, apps and hooks Codex loads, and the identity (key and definition
+// hash) Codex gives each hook in its own trust store. Every rule is tagged with where it
+// comes from in ../shared/reference/native/NOTES.md §2, and the test tables record what
+// Codex 0.169.0 itself answered for each fixture (plugin/read, hooks/list).
+//
+// The loader is pure: it reads through fsguard, runs nothing and writes nothing. Reading
+// Codex's own config.toml (trust.go) is read-only as well.
+package codex
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+)
+
+// Client and version every support answer names.
+const (
+	ClientCodex  = "codex"
+	CodexVersion = "0.169.0"
+)
+
+// Files Codex looks for in a plugin folder, in the order it prefers manifests (NOTES §2.1
+// [obs]): a root Agent Plugins plugin.json, then .codex-plugin/, then .claude-plugin/.
+const (
+	manifestFile      = ".codex-plugin/plugin.json"
+	rootManifestFile  = "plugin.json"
+	claudeManifest    = ".claude-plugin/plugin.json"
+	defaultHooksFile  = "hooks/hooks.json"
+	defaultMCPFile    = ".mcp.json"
+	defaultAppsFile   = ".app.json"
+	defaultSkillsDir  = "skills"
+	marketplaceFile   = ".agents/plugins/marketplace.json"
+	specManifest      = "codex §2.1"
+	specMarketplace   = "codex §2.2"
+	specHooks         = "codex §2.3"
+	maxDefaultPrompts = 3
+	maxDefaultPrompt  = 128
+)
+
+// Options configure a load.
+type Options struct {
+	Limits fsguard.Limits
+	// Marketplace is the name of the marketplace the plugin is installed from, when known
+	// (a marketplace load passes its own name): Codex keys hook trust by
+	// <plugin>@<marketplace>. Empty means unknown; keys are then shown with "<marketplace>".
+	Marketplace string
+}
+
+// IsRoot reports whether dir holds a Codex plugin manifest. The .codex-plugin folder is
+// never a package root of its own: its parent is.
+func IsRoot(dir string) bool {
+	if filepath.Base(dir) == ".codex-plugin" {
+		return false
+	}
+	st, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(manifestFile)))
+	return err == nil && !st.IsDir()
+}
+
+// IsClaudeRoot reports whether dir holds only a Claude Code manifest, which Codex reads
+// when there is no .codex-plugin/ (and no root Agent Plugins plugin.json). Discovery
+// decides whether to give such a folder a Codex view beside its Claude Code package.
+func IsClaudeRoot(dir string) bool {
+	if filepath.Base(dir) == ".claude-plugin" || IsRoot(dir) {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(dir, rootManifestFile)); err == nil {
+		return false
+	}
+	st, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(claudeManifest)))
+	return err == nil && !st.IsDir()
+}
+
+// IsMarketplace reports whether dir holds a Codex marketplace file.
+func IsMarketplace(dir string) bool {
+	st, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(marketplaceFile)))
+	return err == nil && !st.IsDir()
+}
+
+// Detect names the Codex formats present in dir (a folder can be both a plugin and a
+// marketplace).
+func Detect(dir string) []model.Format {
+	var out []model.Format
+	if IsRoot(dir) {
+		out = append(out, model.FormatCodex)
+	}
+	if IsMarketplace(dir) {
+		out = append(out, model.FormatCodexMarketplace)
+	}
+	return out
+}
+
+// reader serves package bytes to trust, opening the root per call.
+type reader struct {
+	dir    string
+	limits fsguard.Limits
+}
+
+func (r *reader) ReadFile(rel string) ([]byte, error) {
+	root, err := fsguard.Open(r.dir, r.limits)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadFile(rel, 0)
+}
+
+func diag(code string, sev model.Severity, b model.Boundary, file, ptr string, line int, msg, spec string) model.Diagnostic {
+	return model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: file, Pointer: ptr, Line: line, Message: msg, Spec: spec}
+}
+
+func codexSupport(status model.SupportStatus, detail string) []model.Support {
+	return []model.Support{{Provider: ClientCodex, Version: CodexVersion, Status: status, Detail: detail}}
+}
+
+func hasErrors(ds []model.Diagnostic) bool {
+	for _, d := range ds {
+		if d.IsError() {
+			return true
+		}
+	}
+	return false
+}
+
+// clip shortens package text quoted in messages; the display layer escapes it.
+func clip(s string) string {
+	const max = 80
+	if len(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	return string(r[:max]) + "…"
+}
+
+func fsReason(err error) string {
+	if e, ok := err.(*fsguard.Error); ok {
+		return e.Msg
+	}
+	return err.Error()
+}
+
+func errorf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

@@ -1,0 +1,494 @@
+package codex
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+	"vouch/review/jsontext"
+)
+
+// hookSource is one hooks document Codex reads: a file, or an inline manifest object.
+type hookSource struct {
+	keySource string // what Codex's trust key uses: the file's relative path, or plugin.json#hooks[i]
+	file      string // the file diagnostics name
+	doc       *jsontext.Value
+	data      []byte
+}
+
+// hooks loads the hooks Codex runs (NOTES §2.1, §2.3): the manifest's `hooks` (a path, an
+// array of paths, an object or an array of objects) replaces hooks/hooks.json; an inline
+// `{}` means no hooks at all; a bad path is ignored, and then the default file is read.
+func (l *loader) hooks() {
+	var sources []hookSource
+	useDefault := true
+	if v := l.field("hooks"); v != nil {
+		vals, array := []*jsontext.Value{v}, false
+		if v.Kind == jsontext.Array {
+			vals, array = v.Arr, true
+		}
+		for i, e := range vals {
+			ptr := jsontext.Pointer("hooks")
+			if array {
+				ptr = jsontext.Pointer("hooks", strconv.Itoa(i))
+			}
+			switch e.Kind {
+			case jsontext.String:
+				rel, ok := l.manifestPath("hooks", ptr, e)
+				if !ok {
+					continue
+				}
+				useDefault = false
+				if s, ok := l.hookFile(rel); ok {
+					sources = append(sources, s)
+				}
+			case jsontext.Object:
+				useDefault = false
+				if len(e.Obj) > 0 && e.Get("hooks") == nil && e.Get("description") == nil {
+					l.pkgDiag(diag("hooks-inline-unwrapped", model.SeverityWarning, model.BoundaryComponentType, l.mf, ptr, jsontext.Line(l.data, e.Off),
+						"The inline hooks object lists events without a \"hooks\" wrapper: Claude Code runs them, but Codex 0.169 loads no hooks from it.", specHooks))
+					continue
+				}
+				sources = append(sources, hookSource{keySource: "plugin.json#hooks[" + strconv.Itoa(i) + "]", file: l.mf, doc: e, data: l.data})
+			default:
+				l.pkgDiag(diag("manifest-path-ignored", model.SeverityWarning, model.BoundaryComponentType, l.mf, ptr, jsontext.Line(l.data, e.Off),
+					errorf("Codex ignores a hooks entry that is a %s.", e.Kind), specHooks))
+			}
+		}
+		if !useDefault {
+			if _, err := l.root.Lstat(defaultHooksFile); err == nil {
+				l.pkgDiag(diag("hooks-default-replaced", model.SeverityInfo, model.BoundaryComponentType, defaultHooksFile, "", 0,
+					"Codex does not read hooks/hooks.json here: the manifest's hooks replace it (Claude Code still runs it).", specHooks))
+			}
+		}
+	}
+	if useDefault {
+		if s, ok := l.hookFile(defaultHooksFile); ok {
+			sources = append(sources, s)
+		}
+	}
+	for _, s := range sources {
+		l.hookDoc(s)
+	}
+}
+
+// hookFile reads one hooks file. A missing default file is fine; a missing named file is
+// a warning (Codex loads nothing from it).
+func (l *loader) hookFile(rel string) (hookSource, bool) {
+	data, err := l.root.ReadFile(rel, l.opts.Limits.MaxManifestSize)
+	if err != nil {
+		if fsguard.IsNotFound(err) && rel == defaultHooksFile {
+			return hookSource{}, false
+		}
+		l.pkgDiag(diag("hooks-file-unreadable", model.SeverityWarning, model.BoundaryComponentType, rel, "", 0,
+			errorf("The hooks file %s %s, so Codex loads no hooks from it.", rel, fsReason(err)), specHooks))
+		return hookSource{}, false
+	}
+	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
+	if jerr != nil {
+		l.hooksRejected(rel, "", jsontext.Line(data, jerr.Off), jerr.Msg)
+		return hookSource{}, false
+	}
+	for _, is := range issues {
+		if is.Code == jsontext.CodeDuplicateKey {
+			continue // ParseHooks reports duplicate events; other repeats keep the last value, as serde does for maps
+		}
+		l.hooksRejected(rel, is.Pointer, jsontext.Line(data, is.Off), is.Msg)
+		return hookSource{}, false
+	}
+	return hookSource{keySource: rel, file: rel, doc: doc, data: data}, true
+}
+
+func (l *loader) hooksRejected(file, ptr string, line int, why string) {
+	l.pkgDiag(diag("hooks-file-rejected", model.SeverityError, model.BoundaryComponentType, file, ptr, line,
+		errorf("Codex rejects the whole hooks document %s (%s), so none of its hooks run in Codex.", file, clip(why)), specHooks))
+}
+
+func (l *loader) hookDoc(s hookSource) {
+	hf, herr := ParseHooks(s.doc)
+	if herr != nil {
+		l.hooksRejected(s.file, herr.Pointer, jsontext.Line(s.data, herr.Off), herr.Msg)
+		return
+	}
+	for _, name := range hf.Dropped {
+		l.pkgDiag(diag("hooks-event-unknown", model.SeverityInfo, model.BoundaryComponent, s.file, jsontext.Pointer("hooks", name), 0,
+			errorf("Codex does not know the event %q and drops its hooks without a warning (Claude Code may run them).", clip(name)), specHooks))
+	}
+	for _, ev := range hf.Events {
+		for gi, g := range ev.Groups {
+			matcher := g.Matcher
+			if matcherIgnored[ev.Name] {
+				matcher = nil
+			}
+			note := ""
+			if matcher != nil {
+				ok, n := checkMatcher(*matcher)
+				if !ok {
+					l.pkgDiag(diag("hooks-matcher-invalid", model.SeverityError, model.BoundaryComponent, s.file, jsontext.Pointer("hooks", ev.Name, strconv.Itoa(gi), "matcher"), jsontext.Line(s.data, g.Off),
+						errorf("The matcher %q is not a valid Rust regex (%s), so Codex skips this group of %d handler(s).", clip(*matcher), clip(n), len(g.Handlers)), specHooks))
+					continue
+				}
+				note = n
+			}
+			for hi, h := range g.Handlers {
+				l.pkg.Components = append(l.pkg.Components, l.hookComponent(s, ev, gi, hi, g, matcher, note, h))
+			}
+		}
+	}
+}
+
+// effectiveTimeout is the timeout Codex applies (NOTES §2.3 [obs]): 600 s by default, 0
+// becomes 1; SessionEnd and Interrupt default to 1 s and SessionEnd is clamped to 3 s.
+func effectiveTimeout(event string, h HookHandler) (uint64, string) {
+	def := uint64(600)
+	if event == "SessionEnd" || event == "Interrupt" {
+		def = 1
+	}
+	t := def
+	if h.HasTimeout {
+		t = h.Timeout
+	}
+	note := ""
+	if t == 0 {
+		t, note = 1, "a timeout of 0 becomes 1 s"
+	}
+	if event == "SessionEnd" && t > 3 {
+		t, note = 3, "Codex clamps SessionEnd hooks to 3 s"
+	}
+	return t, note
+}
+
+// DefinitionHash is Codex's trust hash of one command hook's definition (version_for_toml
+// of the normalized identity, NOTES §2.3): sha256 of the compact, key-sorted JSON of
+// {event_name, matcher?, hooks: [{type, command, timeout, async, statusMessage?}]} with
+// the command as written (before ${PLUGIN_ROOT} substitution) and the effective timeout.
+func DefinitionHash(label string, matcher *string, command string, timeout uint64, async bool, status *string) string {
+	var b strings.Builder
+	b.WriteString(`{"event_name":`)
+	writeJSONString(&b, label)
+	b.WriteString(`,"hooks":[{"async":`)
+	b.WriteString(strconv.FormatBool(async))
+	b.WriteString(`,"command":`)
+	writeJSONString(&b, command)
+	if status != nil {
+		b.WriteString(`,"statusMessage":`)
+		writeJSONString(&b, *status)
+	}
+	b.WriteString(`,"timeout":`)
+	b.WriteString(strconv.FormatUint(timeout, 10))
+	b.WriteString(`,"type":"command"}]`)
+	if matcher != nil {
+		b.WriteString(`,"matcher":`)
+		writeJSONString(&b, *matcher)
+	}
+	b.WriteString("}")
+	sum := sha256.Sum256([]byte(b.String()))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// mcpToolDefinitionHash is DefinitionHash for an mcp_tool handler: the normalized handler
+// is {type: "mcp_tool", server, tool, timeout, input} with input defaulting to {} (checked
+// against Codex 0.169.0's hooks/list, fixture hooks-handler-types).
+func mcpToolDefinitionHash(label string, matcher *string, server, tool string, timeout uint64, input string) string {
+	var b strings.Builder
+	b.WriteString(`{"event_name":`)
+	writeJSONString(&b, label)
+	b.WriteString(`,"hooks":[{"input":`)
+	b.WriteString(input)
+	b.WriteString(`,"server":`)
+	writeJSONString(&b, server)
+	b.WriteString(`,"timeout":`)
+	b.WriteString(strconv.FormatUint(timeout, 10))
+	b.WriteString(`,"tool":`)
+	writeJSONString(&b, tool)
+	b.WriteString(`,"type":"mcp_tool"}]`)
+	if matcher != nil {
+		b.WriteString(`,"matcher":`)
+		writeJSONString(&b, *matcher)
+	}
+	b.WriteString("}")
+	sum := sha256.Sum256([]byte(b.String()))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// canonicalJSON writes a parsed value compactly with object keys sorted, the last of
+// repeated names kept, strings escaped as serde_json does and numbers as written (Codex
+// passes them through TOML first, so a float may print differently there: (guess)
+// integers are what inputs hold).
+func canonicalJSON(v *jsontext.Value) string {
+	var b strings.Builder
+	var w func(v *jsontext.Value)
+	w = func(v *jsontext.Value) {
+		switch v.Kind {
+		case jsontext.Null:
+			b.WriteString("null")
+		case jsontext.Bool:
+			b.WriteString(strconv.FormatBool(v.Bool))
+		case jsontext.Number:
+			b.WriteString(v.Str)
+		case jsontext.String:
+			writeJSONString(&b, v.Str)
+		case jsontext.Array:
+			b.WriteByte('[')
+			for i, e := range v.Arr {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				w(e)
+			}
+			b.WriteByte(']')
+		default:
+			keys := map[string]*jsontext.Value{}
+			var names []string
+			for _, m := range v.Obj {
+				if _, dup := keys[m.Key]; !dup {
+					names = append(names, m.Key)
+				}
+				keys[m.Key] = m.Val
+			}
+			sort.Strings(names)
+			b.WriteByte('{')
+			for i, k := range names {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				writeJSONString(&b, k)
+				b.WriteByte(':')
+				w(keys[k])
+			}
+			b.WriteByte('}')
+		}
+	}
+	w(v)
+	return b.String()
+}
+
+// writeJSONString escapes as serde_json does: ", \ and control characters only, with
+// \b \f \n \r \t short forms and lowercase \u00XX; everything else, / and U+2028 included,
+// is written as is (Go's encoding/json would escape <, >, & and U+2028, and differ).
+func writeJSONString(b *strings.Builder, s string) {
+	const hexd = "0123456789abcdef"
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				b.WriteString(`\u00`)
+				b.WriteByte(hexd[r>>4])
+				b.WriteByte(hexd[r&0xf])
+			} else if r == utf8.RuneError {
+				b.WriteRune(r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+}
+
+// eventEffect is the plain-language account of when a hook runs and what it can do there.
+var eventEffect = map[string]struct{ When, Can string }{
+	"PreToolUse":        {"before each tool call", "it receives the tool input and can deny the call"},
+	"PermissionRequest": {"when Codex asks for permission", "it can allow or deny the request"},
+	"PostToolUse":       {"after each tool call", "it receives the tool input and output and can add text the model reads"},
+	"PreCompact":        {"before the conversation is compacted", "it can block the compaction"},
+	"PostCompact":       {"after the conversation is compacted", "it can add text the model reads"},
+	"SessionStart":      {"when a session starts", "it can add text the model reads"},
+	"SessionEnd":        {"when a session ends", "its output is not used"},
+	"UserPromptSubmit":  {"on every prompt you submit", "it receives the prompt text and can block it or add text the model reads"},
+	"SubagentStart":     {"when a subagent starts", "it can add text the model reads"},
+	"SubagentStop":      {"when a subagent stops", "it can make the subagent continue"},
+	"Stop":              {"when the agent finishes a turn", "it can make the agent continue"},
+	"Interrupt":         {"when you interrupt the agent", "its output is not used"},
+}
+
+// hookComponent builds one hook: a summary, capabilities, Codex's key and definition hash,
+// and a contract over the handler's fields plus the whole plugin folder.
+func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGroup, matcher *string, note string, h HookHandler) *model.Component {
+	keyTail := s.keySource + ":" + ev.Label + ":" + strconv.Itoa(gi) + ":" + strconv.Itoa(hi)
+	c := &model.Component{Kind: model.KindHook, ID: keyTail}
+	mk := "(none: every occurrence)"
+	if matcher != nil {
+		mk = *matcher
+	}
+	c.Details = model.Fields{{Key: "event", Value: ev.Name}, {Key: "matcher", Value: mk}, {Key: "type", Value: h.Type}, {Key: "source", Value: s.file}}
+	if g.Matcher != nil && matcher == nil {
+		c.Details = append(c.Details, model.Field{Key: "matcher (ignored by Codex for " + ev.Name + ")", Value: *g.Matcher})
+	}
+	eff := eventEffect[ev.Name]
+	if h.Type == "prompt" || h.Type == "agent" {
+		c.Validity = model.Unsupported
+		c.Support = codexSupport(model.NotSupported, "Codex skips "+h.Type+" hooks with the warning \"not supported yet\".")
+		c.Summary = []string{"Not run: Codex 0.169 skips " + h.Type + " hooks (\"not supported yet\"); Claude Code may run it."}
+		return c
+	}
+	c.Validity = model.Valid
+	c.Support = codexSupport(model.Supported, "")
+	when := eff.When
+	if matcher != nil && *matcher != "" && *matcher != "*" {
+		when += " whose name matches the Rust regex `" + *matcher + "`"
+	}
+	timeout, tnote := effectiveTimeout(ev.Name, h)
+	if h.Type == "mcp_tool" {
+		input := "{}"
+		if h.Input != nil {
+			input = canonicalJSON(h.Input)
+		}
+		defHash := mcpToolDefinitionHash(ev.Label, matcher, h.Server, h.Tool, timeout, input)
+		c.Details = append(c.Details, model.Field{Key: "server", Value: h.Server}, model.Field{Key: "tool", Value: h.Tool}, model.Field{Key: "input", Value: input},
+			model.Field{Key: "timeout", Value: strconv.FormatUint(timeout, 10) + " s"},
+			model.Field{Key: "codex trust key", Value: l.pkg.Name + "@" + l.marketplace() + ":" + keyTail},
+			model.Field{Key: "codex definition hash", Value: defHash})
+		c.Summary = []string{"Calls the MCP tool `" + h.Tool + "` of server `" + h.Server + "` " + when + " with the input " + input + "; " + eff.Can + ".",
+			"Not covered by this approval: the MCP server `" + h.Server + "` itself; approve that server separately."}
+		c.Capabilities = []model.Capability{{Kind: model.CapHook, Scope: []string{ev.Name, eff.Can}, Detail: "Runs " + when + "; " + eff.Can + "."}}
+		c.Contract = &model.Contract{Kind: model.KindHook, Fields: model.Fields{
+			{Key: "client", Value: ClientCodex}, {Key: "event", Value: ev.Name}, {Key: "matcher", Value: strPtr(matcher)},
+			{Key: "type", Value: "mcp_tool"}, {Key: "server", Value: h.Server}, {Key: "tool", Value: h.Tool}, {Key: "input", Value: input},
+			{Key: "timeout", Value: int64(min(timeout, 1<<53))},
+			{Key: "codex_key", Value: keyTail}, {Key: "codex_definition_hash", Value: defHash},
+		}}
+		return c
+	}
+	defHash := DefinitionHash(ev.Label, matcher, h.Command, timeout, h.Async, h.StatusMessage)
+	installed := "$CODEX_HOME/plugins/cache/" + l.marketplace() + "/" + l.pkg.Name + "/" + l.versionDir()
+	expanded := expandPluginRoot(h.Command, installed)
+	c.Details = append(c.Details, model.Field{Key: "command", Value: h.Command})
+	if expanded != h.Command {
+		c.Details = append(c.Details, model.Field{Key: "command (expanded at load)", Value: expanded})
+	}
+	c.Details = append(c.Details,
+		model.Field{Key: "timeout", Value: strconv.FormatUint(timeout, 10) + " s"},
+		model.Field{Key: "async", Value: h.Async},
+		model.Field{Key: "codex trust key", Value: l.pkg.Name + "@" + l.marketplace() + ":" + keyTail},
+		model.Field{Key: "codex definition hash", Value: defHash},
+	)
+	if h.StatusMessage != nil {
+		c.Details = append(c.Details, model.Field{Key: "statusMessage", Value: *h.StatusMessage})
+	}
+	sum := "Runs `" + h.Command + "` with a login shell ($SHELL -lc) " + when + "; it receives the event as JSON on stdin; " + eff.Can + "."
+	if h.Async {
+		sum = "Runs `" + h.Command + "` in the background with a login shell ($SHELL -lc) " + when + "; it receives the event as JSON on stdin."
+	}
+	c.Summary = []string{sum, "Codex stops waiting after " + strconv.FormatUint(timeout, 10) + " s" + parenthetical(tnote) + "."}
+	if note != "" {
+		c.Summary = append(c.Summary, "Matcher: "+note+".")
+	}
+	if len(h.Ignored) > 0 {
+		sort.Strings(h.Ignored)
+		msg := "Codex ignores " + strings.Join(quoteAll(h.Ignored), ", ") + " on this handler"
+		for _, f := range h.Ignored {
+			if f == "if" {
+				msg += ": without the `if` filter it runs on every matching event"
+			}
+		}
+		c.Diagnostics = append(c.Diagnostics, diag("hook-field-ignored", model.SeverityWarning, model.BoundaryComponent, s.file, "", jsontext.Line(s.data, h.Off), msg+".", specHooks))
+		c.Summary = append(c.Summary, msg+".")
+	}
+	if prog := firstWord(h.Command); prog != "" && !strings.HasPrefix(prog, "${") && !strings.HasPrefix(prog, "./") && !strings.HasPrefix(prog, "$") {
+		c.Summary = append(c.Summary, "Not covered by this approval: `"+prog+"` comes from the user's PATH, and the login shell runs the user's profile first.")
+	} else {
+		c.Summary = append(c.Summary, "Not covered by this approval: the login shell runs the user's shell profile first.")
+	}
+	c.Capabilities = []model.Capability{
+		{Kind: model.CapSubprocess, Scope: []string{h.Command}, Detail: "Runs `" + h.Command + "` through `$SHELL -lc`."},
+		{Kind: model.CapHook, Scope: []string{ev.Name, eff.Can}, Detail: "Runs " + when + "; " + eff.Can + "."},
+		{Kind: model.CapEnv, Scope: []string{"CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "PLUGIN_DATA", "PLUGIN_ROOT"}, Detail: "Codex sets the plugin's root and data directories in the hook's environment."},
+	}
+	if strings.Contains(eff.Can, "model reads") {
+		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapModelContext, Scope: []string{ev.Name}, Detail: "Its output can add text the model reads."})
+	}
+	cl := l.closure()
+	c.Diagnostics = append(c.Diagnostics, cl.diags...)
+	if !cl.complete {
+		c.Summary = append(c.Summary, "Blocked: vouch could not read every file of the plugin (see the diagnostics), so an approval could not cover what this hook runs.")
+		return c
+	}
+	c.Files = cl.files
+	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin folder is part of what you approve, as Codex's own trust marks a hook modified when any plugin file changes.")
+	c.Contract = &model.Contract{Kind: model.KindHook, Files: cl.files, Fields: model.Fields{
+		{Key: "client", Value: ClientCodex},
+		{Key: "event", Value: ev.Name},
+		{Key: "matcher", Value: strPtr(matcher)},
+		{Key: "type", Value: "command"},
+		{Key: "command", Value: h.Command},
+		{Key: "timeout", Value: int64(min(timeout, 1<<53))},
+		{Key: "async", Value: h.Async},
+		{Key: "status_message", Value: strPtr(h.StatusMessage)},
+		{Key: "shell", Value: "$SHELL -lc"},
+		{Key: "codex_key", Value: keyTail},
+		{Key: "codex_definition_hash", Value: defHash},
+	}}
+	return c
+}
+
+func strPtr(p *string) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func parenthetical(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+func quoteAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = "`" + x + "`"
+	}
+	return out
+}
+
+func firstWord(cmd string) string {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// expandPluginRoot is Codex's load-time substitution (NOTES §2.3 [obs]): each literal
+// ${PLUGIN_ROOT} and ${CLAUDE_PLUGIN_ROOT} becomes the install path; forms such as
+// ${CLAUDE_PLUGIN_ROOT:-$PLUGIN_ROOT} are left for the shell.
+func expandPluginRoot(cmd, root string) string {
+	return strings.NewReplacer("${PLUGIN_ROOT}", root, "${CLAUDE_PLUGIN_ROOT}", root).Replace(cmd)
+}
+
+func (l *loader) marketplace() string {
+	if l.opts.Marketplace != "" {
+		return l.opts.Marketplace
+	}
+	return "<marketplace>"
+}
+
+// versionDir is the version folder of Codex's install cache.
+func (l *loader) versionDir() string {
+	if l.pkg.Version != "" {
+		return l.pkg.Version
+	}
+	return "local"
+}

@@ -1,0 +1,306 @@
+package codex
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+	"vouch/review/jsontext"
+)
+
+// loader holds the state of one Load call.
+type loader struct {
+	opts     Options
+	root     *fsguard.Root
+	pkg      *model.Package
+	manifest *jsontext.Value
+	data     []byte          // the manifest bytes
+	ignored  map[string]bool // known manifest fields of the wrong type, which Codex ignores
+	mf       string          // the manifest Codex reads: .codex-plugin/plugin.json, or .claude-plugin/plugin.json without it
+	cl       *closure
+	// shadowed is set when a root Agent Plugins plugin.json makes Codex read that file
+	// instead of .codex-plugin/plugin.json.
+	shadowed bool
+}
+
+// Load reviews the Codex plugin rooted at dir. It never fails: problems become diagnostics.
+func Load(dir string, opts Options) *model.Package {
+	if opts.Limits == (fsguard.Limits{}) {
+		opts.Limits = fsguard.DefaultLimits()
+	}
+	pkg := &model.Package{Format: model.FormatCodex, Name: filepath.Base(dir)}
+	if abs, err := filepath.Abs(dir); err == nil {
+		pkg.Root = abs
+		pkg.Name = filepath.Base(abs)
+	}
+	l := &loader{opts: opts, pkg: pkg, mf: manifestFile}
+	root, err := fsguard.Open(dir, opts.Limits)
+	if err != nil {
+		l.reject("package-unreadable", "", "", 0, errorf("The plugin folder could not be opened (%v).", err))
+		return pkg
+	}
+	defer root.Close()
+	l.root = root
+	pkg.Root = root.Path()
+	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+
+	l.precedence()
+	if l.mf == claudeManifest {
+		// Without .codex-plugin/, Codex reads a Claude Code plugin's manifest the same way
+		// ([obs] probe cc: its skills, hooks/hooks.json and .mcp.json loaded; commands
+		// and agents are not read by Codex).
+		l.pkgDiag(diag("codex-reads-claude-manifest", model.SeverityInfo, model.BoundaryPackage, claudeManifest, "", 0,
+			"There is no .codex-plugin/plugin.json: Codex reads .claude-plugin/plugin.json and loads the plugin's skills, hooks and MCP servers, but not its commands or agents.", specManifest))
+	}
+	if !l.readManifest() {
+		pkg.Rejected = true
+		return pkg
+	}
+	l.skills()
+	l.mcp()
+	l.apps()
+	l.hooks()
+	if l.shadowed {
+		for _, c := range pkg.Components {
+			c.Support = codexSupport(model.NotSupported, "Codex reads the root plugin.json (Agent Plugins) in this folder, not .codex-plugin/plugin.json, so it does not load this package's view.")
+		}
+	}
+	pkg.SortComponents()
+	return pkg
+}
+
+func (l *loader) pkgDiag(d model.Diagnostic) { l.pkg.Diagnostics = append(l.pkg.Diagnostics, d) }
+
+func (l *loader) reject(code, file, ptr string, line int, msg string) {
+	l.pkgDiag(diag(code, model.SeverityError, model.BoundaryPackage, file, ptr, line, msg, specManifest))
+	l.pkg.Rejected = true
+}
+
+// precedence records which manifest Codex reads in this folder (NOTES §2.1 [obs]: a root
+// Agent Plugins plugin.json wins over .codex-plugin/plugin.json, which wins over
+// .claude-plugin/plugin.json). The package is still shown, so nothing in the folder is
+// hidden, but it says that Codex does not read it.
+func (l *loader) precedence() {
+	if _, err := l.root.Lstat(rootManifestFile); err == nil {
+		l.shadowed = true
+		l.pkgDiag(diag("codex-manifest-shadowed", model.SeverityWarning, model.BoundaryPackage, l.mf, "", 0,
+			"This folder also has a root plugin.json (Agent Plugins); Codex prefers it over .codex-plugin/plugin.json, so Codex does not read this package: see the Agent Plugins package for what Codex loads.", specManifest))
+	}
+	if _, err := l.root.Lstat(manifestFile); err != nil {
+		if _, err := l.root.Lstat(claudeManifest); err == nil {
+			l.mf = claudeManifest
+			return
+		}
+	}
+	if _, err := l.root.Lstat(claudeManifest); err == nil && !l.shadowed {
+		l.pkgDiag(diag("codex-manifest-preferred", model.SeverityInfo, model.BoundaryPackage, l.mf, "", 0,
+			"This folder also has .claude-plugin/plugin.json; Codex reads .codex-plugin/plugin.json instead, Claude Code reads its own manifest.", specManifest))
+	}
+}
+
+// readManifest parses the manifest Codex reads. Codex ignores unknown fields and, as
+// observed, known fields of the wrong type; a file that is not JSON makes the plugin fail
+// to install ("failed to parse plugin.json").
+func (l *loader) readManifest() bool {
+	data, err := l.root.ReadFile(l.mf, l.opts.Limits.MaxManifestSize)
+	if err != nil {
+		l.reject("manifest-unreadable", l.mf, "", 0, errorf("%s %s; Codex fails to load the plugin (missing or invalid plugin.json).", l.mf, fsReason(err)))
+		return false
+	}
+	l.data = data
+	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
+	if jerr != nil {
+		code := map[string]string{jsontext.CodeSyntax: "manifest-invalid-json", jsontext.CodeInvalidUTF8: "manifest-invalid-utf8", jsontext.CodeTooDeep: "manifest-too-deep"}[jerr.Code]
+		l.reject(code, l.mf, "", jsontext.Line(data, jerr.Off), errorf("%s %s; Codex fails to load the plugin (missing or invalid plugin.json).", l.mf, jerr.Msg))
+		return false
+	}
+	for _, is := range issues {
+		sev := model.SeverityWarning
+		if is.Code != jsontext.CodeDuplicateKey {
+			sev = model.SeverityError
+		}
+		l.pkgDiag(diag("manifest-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryPackage, l.mf, is.Pointer, jsontext.Line(data, is.Off),
+			errorf("In %s, %s.", l.mf, is.Msg), specManifest))
+	}
+	if doc.Kind == jsontext.Array {
+		// [obs] Codex deserializes a manifest struct from a JSON array positionally
+		// (serde's sequence form): ["x"] is a plugin named x. vouch reads the name only.
+		l.pkgDiag(diag("manifest-not-object", model.SeverityWarning, model.BoundaryPackage, l.mf, "", jsontext.Line(data, doc.Off),
+			l.mf+" holds a JSON array; Codex reads it positionally (its first element is the name), and vouch reads nothing else from it.", specManifest))
+		name := &jsontext.Value{Kind: jsontext.Object}
+		if len(doc.Arr) > 0 && doc.Arr[0].Kind == jsontext.String {
+			name.Obj = []jsontext.Member{{Key: "name", KeyOff: doc.Arr[0].Off, Val: doc.Arr[0]}}
+		}
+		doc = name
+	}
+	if doc.Kind != jsontext.Object {
+		l.reject("manifest-not-object", l.mf, "", jsontext.Line(data, doc.Off), errorf("%s holds a JSON %s, not an object; Codex fails to load the plugin.", l.mf, doc.Kind))
+		return false
+	}
+	l.manifest = doc
+	l.ignored = map[string]bool{}
+	// [obs] A known field of the wrong type is ignored as if absent: "hooks": 5 loads
+	// hooks/hooks.json, "mcpServers": 7 loads .mcp.json, and the plugin installs.
+	want := func(key string, kinds ...jsontext.Kind) *jsontext.Value {
+		m := doc.Get(key)
+		if m == nil {
+			return nil
+		}
+		for _, k := range kinds {
+			if m.Val.Kind == k {
+				return m.Val
+			}
+		}
+		l.ignored[key] = true
+		l.pkgDiag(diag("manifest-field-ignored", model.SeverityWarning, model.BoundaryComponentType, l.mf, jsontext.Pointer(key), jsontext.Line(data, m.KeyOff),
+			errorf("%q in %s is a %s; Codex ignores it as if it were absent.", key, l.mf, m.Val.Kind), specManifest))
+		return nil
+	}
+	name := want("name", jsontext.String)
+	version := want("version", jsontext.String, jsontext.Null)
+	desc := want("description", jsontext.String, jsontext.Null)
+	kw := want("keywords", jsontext.Array, jsontext.Null)
+	want("skills", jsontext.String, jsontext.Array, jsontext.Null)
+	want("mcpServers", jsontext.String, jsontext.Object, jsontext.Null)
+	want("apps", jsontext.String, jsontext.Null)
+	want("hooks", jsontext.String, jsontext.Array, jsontext.Object, jsontext.Null)
+	iface := want("interface", jsontext.Object, jsontext.Null)
+	if name != nil && name.Str != "" {
+		l.pkg.Name = name.Str
+	} else {
+		l.pkgDiag(diag("manifest-name-empty", model.SeverityInfo, model.BoundaryPackage, l.mf, "/name", 0,
+			errorf("The manifest has no name; Codex uses the folder name %q.", clip(l.pkg.Name)), specManifest))
+	}
+	if version != nil && version.Kind == jsontext.String {
+		l.pkg.Version = version.Str
+	}
+	if desc != nil && desc.Kind == jsontext.String {
+		l.pkg.Description = desc.Str
+	}
+	l.pkg.Manifest = model.Fields{{Key: "name", Value: l.pkg.Name}}
+	if l.pkg.Version != "" {
+		l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "version", Value: l.pkg.Version})
+	}
+	if l.pkg.Description != "" {
+		l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "description", Value: l.pkg.Description})
+	}
+	if kw != nil && kw.Kind == jsontext.Array {
+		var ks []string
+		for _, k := range kw.Arr {
+			if k.Kind == jsontext.String {
+				ks = append(ks, k.Str)
+			}
+		}
+		l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "keywords", Value: ks})
+	}
+	if iface != nil && iface.Kind == jsontext.Object {
+		l.iface(iface)
+	}
+	clients := "Codex 0.169.0 reads " + l.mf + " here"
+	if l.shadowed {
+		clients = "Codex 0.169.0 reads the root plugin.json here instead (Agent Plugins wins over .codex-plugin/)"
+	}
+	l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "read by", Value: clients})
+	return true
+}
+
+// iface shows the interface block; defaultPrompt keeps at most three entries of at most
+// 128 characters, the rest dropped with a warning (NOTES §2.1).
+func (l *loader) iface(v *jsontext.Value) {
+	var fs model.Fields
+	for _, m := range v.Obj {
+		if m.Key == "defaultPrompt" {
+			var prompts []string
+			add := func(p *jsontext.Value, i int) {
+				if p.Kind != jsontext.String {
+					return
+				}
+				switch {
+				case len(prompts) >= maxDefaultPrompts:
+					l.pkgDiag(diag("manifest-default-prompt-dropped", model.SeverityWarning, model.BoundaryEntry, l.mf, jsontext.Pointer("interface", "defaultPrompt"), jsontext.Line(l.data, p.Off),
+						"Codex keeps at most 3 default prompts; this one is dropped.", specManifest))
+				case len([]rune(p.Str)) > maxDefaultPrompt:
+					l.pkgDiag(diag("manifest-default-prompt-dropped", model.SeverityWarning, model.BoundaryEntry, l.mf, jsontext.Pointer("interface", "defaultPrompt"), jsontext.Line(l.data, p.Off),
+						"Codex drops a default prompt longer than 128 characters.", specManifest))
+				default:
+					prompts = append(prompts, p.Str)
+				}
+			}
+			if m.Val.Kind == jsontext.Array {
+				for i, p := range m.Val.Arr {
+					add(p, i)
+				}
+			} else {
+				add(m.Val, 0)
+			}
+			fs = append(fs, model.Field{Key: "defaultPrompt", Value: prompts})
+			continue
+		}
+		fs = append(fs, model.Field{Key: m.Key, Value: display(m.Val)})
+	}
+	l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "interface", Value: []model.Field(fs)})
+}
+
+// display converts a parsed value to model field values, members in order.
+func display(v *jsontext.Value) any {
+	switch v.Kind {
+	case jsontext.Null:
+		return nil
+	case jsontext.Bool:
+		return v.Bool
+	case jsontext.Number, jsontext.String:
+		return v.Str
+	case jsontext.Array:
+		out := make([]any, len(v.Arr))
+		for i, e := range v.Arr {
+			out[i] = display(e)
+		}
+		return out
+	default:
+		out := make([]model.Field, 0, len(v.Obj))
+		for _, m := range v.Obj {
+			out = append(out, model.Field{Key: m.Key, Value: display(m.Val)})
+		}
+		return out
+	}
+}
+
+// manifestPath applies Codex's path rule to one manifest path (NOTES §2.1,
+// resolve_manifest_path): it must start with ./, must not be exactly ./, and must have no
+// .. or absolute part. Otherwise the field is ignored with a warning and the plugin still
+// loads, as if the field were absent.
+func (l *loader) manifestPath(field string, ptr string, v *jsontext.Value) (string, bool) {
+	s := v.Str
+	bad := ""
+	switch {
+	case !strings.HasPrefix(s, "./"):
+		bad = "it does not start with ./"
+	case s == "./" || strings.Trim(s[2:], "/") == "":
+		bad = "it names the plugin root itself"
+	default:
+		for _, seg := range strings.Split(s[2:], "/") {
+			if seg == ".." {
+				bad = "it contains .."
+			}
+		}
+		if strings.ContainsRune(s, 0) || strings.Contains(s, "\\") {
+			bad = "it contains a backslash or NUL"
+		}
+	}
+	if bad != "" {
+		l.pkgDiag(diag("manifest-path-ignored", model.SeverityWarning, model.BoundaryComponentType, l.mf, ptr, jsontext.Line(l.data, v.Off),
+			errorf("Codex ignores %s %q because %s (paths must start with ./ and stay inside the plugin); the plugin still loads without it.", field, clip(s), bad), specManifest))
+		return "", false
+	}
+	return path.Clean(s[2:]), true
+}
+
+// field returns a manifest member's value, or nil.
+func (l *loader) field(key string) *jsontext.Value {
+	if m := l.manifest.Get(key); m != nil && m.Val.Kind != jsontext.Null && !l.ignored[key] {
+		return m.Val
+	}
+	return nil
+}

@@ -1,0 +1,262 @@
+package codex
+
+import (
+	"net/url"
+	"sort"
+	"strings"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+	"vouch/review/jsontext"
+)
+
+// mcp loads the MCP servers Codex starts: the manifest's mcpServers (a path, or an inline
+// object) replaces .mcp.json; a file holds {"mcpServers": {...}} or a flat map of servers
+// (NOTES §2.1, loader.rs). A bad path is ignored, and then .mcp.json is read.
+func (l *loader) mcp() {
+	file := defaultMCPFile
+	var servers *jsontext.Value
+	var data []byte
+	if v := l.field("mcpServers"); v != nil {
+		switch v.Kind {
+		case jsontext.String:
+			if rel, ok := l.manifestPath("mcpServers", jsontext.Pointer("mcpServers"), v); ok {
+				file = rel
+			}
+		case jsontext.Object:
+			file, servers, data = l.mf, unwrapServers(v), l.data
+		}
+	}
+	if servers == nil {
+		b, err := l.root.ReadFile(file, l.opts.Limits.MaxManifestSize)
+		if err != nil {
+			if !(fsguard.IsNotFound(err) && file == defaultMCPFile) {
+				l.pkgDiag(diag("mcp-file-unreadable", model.SeverityWarning, model.BoundaryComponentType, file, "", 0,
+					errorf("The MCP file %s %s, so Codex starts no server from it.", file, fsReason(err)), specManifest))
+			}
+			return
+		}
+		doc, _, jerr := jsontext.Parse(b, jsontext.Limits)
+		if jerr != nil {
+			l.pkgDiag(diag("mcp-invalid-json", model.SeverityError, model.BoundaryComponentType, file, "", jsontext.Line(b, jerr.Off),
+				errorf("%s %s, so Codex starts no server from it.", file, jerr.Msg), specManifest))
+			return
+		}
+		if doc.Kind != jsontext.Object {
+			l.pkgDiag(diag("mcp-not-object", model.SeverityError, model.BoundaryComponentType, file, "", 0,
+				errorf("%s holds a JSON %s, not an object, so Codex starts no server from it.", file, doc.Kind), specManifest))
+			return
+		}
+		servers, data = unwrapServers(doc), b
+	}
+	if file != defaultMCPFile {
+		if _, err := l.root.Lstat(defaultMCPFile); err == nil {
+			l.pkgDiag(diag("mcp-default-replaced", model.SeverityInfo, model.BoundaryComponentType, defaultMCPFile, "", 0,
+				"Codex does not read .mcp.json here: the manifest's mcpServers replaces it.", specManifest))
+		}
+	}
+	seen := map[string]bool{}
+	for i := len(servers.Obj) - 1; i >= 0; i-- { // the last of repeated names wins, as in serde maps
+		m := servers.Obj[i]
+		if seen[m.Key] {
+			continue
+		}
+		seen[m.Key] = true
+		l.pkg.Components = append(l.pkg.Components, l.server(file, data, m))
+	}
+}
+
+func unwrapServers(v *jsontext.Value) *jsontext.Value {
+	if m := v.Get("mcpServers"); m != nil && m.Val.Kind == jsontext.Object {
+		return m.Val
+	}
+	return v
+}
+
+// Codex-only server keys (NOTES §2.1): shown as they are, several as capabilities.
+var codexServerKeys = []string{"bearer_token_env_var", "env_vars", "http_headers", "env_http_headers", "startup_timeout_sec", "tool_timeout_sec", "enabled_tools", "disabled_tools", "default_tools_approval_mode", "oauth_resource", "enabled", "required"}
+
+func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Component {
+	c := &model.Component{Kind: model.KindMCPServer, ID: m.Key}
+	v := m.Val
+	bad := func(msg string) *model.Component {
+		c.Validity = model.Invalid
+		c.Diagnostics = append(c.Diagnostics, diag("mcp-server-invalid", model.SeverityError, model.BoundaryComponent, file, jsontext.Pointer(m.Key), jsontext.Line(data, m.KeyOff), msg, specManifest))
+		c.Support = codexSupport(model.NotSupported, "Codex cannot read this server entry.")
+		c.Summary = []string{"Skipped: " + msg}
+		return c
+	}
+	if v.Kind != jsontext.Object {
+		return bad(errorf("Server %q is a JSON %s, not an object.", clip(m.Key), v.Kind))
+	}
+	str := func(k string) string {
+		if f := v.Get(k); f != nil && f.Val.Kind == jsontext.String {
+			return f.Val.Str
+		}
+		return ""
+	}
+	strs := func(k string) []string {
+		f := v.Get(k)
+		if f == nil || f.Val.Kind != jsontext.Array {
+			return nil
+		}
+		out := []string{}
+		for _, e := range f.Val.Arr {
+			if e.Kind == jsontext.String {
+				out = append(out, e.Str)
+			}
+		}
+		return out
+	}
+	strMap := func(k string) map[string]string {
+		f := v.Get(k)
+		if f == nil || f.Val.Kind != jsontext.Object {
+			return nil
+		}
+		out := map[string]string{}
+		for _, e := range f.Val.Obj {
+			if e.Val.Kind == jsontext.String {
+				out[e.Key] = e.Val.Str
+			}
+		}
+		return out
+	}
+	command, rawURL := str("command"), str("url")
+	if command == "" && rawURL == "" {
+		return bad(errorf("Server %q has neither command nor url, so Codex cannot start or reach it.", clip(m.Key)))
+	}
+	fields := model.Fields{{Key: "client", Value: ClientCodex}}
+	c.Details = model.Fields{{Key: "source", Value: file}}
+	for _, mm := range v.Obj {
+		c.Details = append(c.Details, model.Field{Key: mm.Key, Value: display(mm.Val)})
+	}
+	c.Validity = model.Valid
+	c.Support = codexSupport(model.Supported, "")
+	if command != "" {
+		args := strs("args")
+		if args == nil {
+			args = []string{}
+		}
+		env := strMap("env")
+		if env == nil {
+			env = map[string]string{}
+		}
+		fields = append(fields, model.Field{Key: "type", Value: "stdio"}, model.Field{Key: "command", Value: command},
+			model.Field{Key: "args", Value: args}, model.Field{Key: "env", Value: env}, model.Field{Key: "cwd", Value: str("cwd")})
+		launch := strings.Join(append([]string{command}, args...), " ")
+		c.Summary = append(c.Summary, "Starts `"+launch+"` as a local process when Codex loads the plugin.")
+		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{command}, Detail: "Starts `" + launch + "` as a local process."})
+		if names := sortedKeys(env); len(names) > 0 {
+			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: names, Detail: "Sets environment variables " + strings.Join(names, ", ") + " for the process."})
+		}
+		if fw := strs("env_vars"); len(fw) > 0 {
+			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: fw,
+				Detail: "Forwards the user's environment variables " + strings.Join(fw, ", ") + " to the process (env_vars, Codex only; reserved names such as PATH or HOME included)."})
+			c.Summary = append(c.Summary, "Forwards your environment variables "+strings.Join(fw, ", ")+" to the server.")
+		}
+		if cwd := str("cwd"); cwd != "" {
+			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapFilesystemRead, Scope: []string{cwd}, Detail: "Runs in " + cwd + " (cwd)."})
+			c.Summary = append(c.Summary, "Runs in "+cwd+".")
+		}
+		if !strings.HasPrefix(command, "./") && !strings.HasPrefix(command, "${") && !strings.HasPrefix(command, "/") {
+			c.Summary = append(c.Summary, "Not covered by this approval: `"+command+"` comes from the user's PATH.")
+		}
+		cl := l.closure()
+		c.Diagnostics = append(c.Diagnostics, cl.diags...)
+		if !cl.complete {
+			c.Summary = append(c.Summary, "Blocked: vouch could not read every file of the plugin, so an approval could not cover what this server runs.")
+			return c
+		}
+		c.Files = cl.files
+	} else {
+		host := rawURL
+		if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
+			host = u.Hostname()
+		} else {
+			c.Diagnostics = append(c.Diagnostics, diag("mcp-url-invalid", model.SeverityWarning, model.BoundaryComponent, file, jsontext.Pointer(m.Key, "url"), jsontext.Line(data, m.KeyOff),
+				errorf("Server %q has the url %q, which is not an absolute URL.", clip(m.Key), clip(rawURL)), specManifest))
+		}
+		fields = append(fields, model.Field{Key: "type", Value: "http"}, model.Field{Key: "url", Value: rawURL})
+		c.Summary = append(c.Summary, "Connects to "+rawURL+".")
+		var hdrs []string
+		hdrs = append(hdrs, sortedKeys(strMap("http_headers"))...)
+		hdrs = append(hdrs, sortedKeys(strMap("env_http_headers"))...)
+		c.Capabilities = append(c.Capabilities,
+			model.Capability{Kind: model.CapRemoteConnect, Scope: append([]string{host}, hdrs...), Detail: "Connects to the MCP server at " + host + "."},
+			model.Capability{Kind: model.CapNetwork, Scope: []string{host}, Detail: "Opens network connections to " + host + "."})
+		if tok := str("bearer_token_env_var"); tok != "" {
+			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: []string{tok}, Detail: "Sends the value of your environment variable " + tok + " as a bearer token (bearer_token_env_var, Codex only)."})
+			c.Summary = append(c.Summary, "Sends your "+tok+" environment variable to "+host+" as a bearer token.")
+		}
+		if eh := strMap("env_http_headers"); len(eh) > 0 {
+			var vars []string
+			for _, k := range sortedKeys(eh) {
+				vars = append(vars, eh[k])
+			}
+			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: vars, Detail: "Sends your environment variables " + strings.Join(vars, ", ") + " as HTTP headers (env_http_headers, Codex only)."})
+			c.Summary = append(c.Summary, "Sends your environment variables "+strings.Join(vars, ", ")+" to "+host+" as headers.")
+		}
+	}
+	for _, k := range codexServerKeys {
+		if f := v.Get(k); f != nil {
+			fields = append(fields, model.Field{Key: k, Value: display(f.Val)})
+		}
+	}
+	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: fields, Files: c.Files}
+	return c
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// apps lists the connector apps Codex offers to enable: the manifest's apps path, else
+// .app.json, holding {"apps": {name: {id}}} (NOTES §2.1).
+func (l *loader) apps() {
+	file := defaultAppsFile
+	if v := l.field("apps"); v != nil && v.Kind == jsontext.String {
+		if rel, ok := l.manifestPath("apps", jsontext.Pointer("apps"), v); ok {
+			file = rel
+		}
+	}
+	b, err := l.root.ReadFile(file, l.opts.Limits.MaxManifestSize)
+	if err != nil {
+		if !(fsguard.IsNotFound(err) && file == defaultAppsFile) {
+			l.pkgDiag(diag("apps-file-unreadable", model.SeverityWarning, model.BoundaryComponentType, file, "", 0,
+				errorf("The apps file %s %s, so Codex offers no app from it.", file, fsReason(err)), specManifest))
+		}
+		return
+	}
+	doc, _, jerr := jsontext.Parse(b, jsontext.Limits)
+	if jerr != nil || doc.Kind != jsontext.Object || doc.Get("apps") == nil || doc.Get("apps").Val.Kind != jsontext.Object {
+		l.pkgDiag(diag("apps-invalid", model.SeverityError, model.BoundaryComponentType, file, "", 0,
+			errorf("%s is not {\"apps\": {name: {\"id\": ...}}}, so Codex offers no app from it.", file), specManifest))
+		return
+	}
+	for _, m := range doc.Get("apps").Val.Obj {
+		id := ""
+		if m.Val.Kind == jsontext.Object {
+			if f := m.Val.Get("id"); f != nil && f.Val.Kind == jsontext.String {
+				id = f.Val.Str
+			}
+		}
+		c := &model.Component{Kind: model.KindApp, ID: m.Key, Validity: model.Valid, Details: model.Fields{{Key: "id", Value: id}, {Key: "source", Value: file}}}
+		if id == "" {
+			c.Validity = model.Invalid
+			c.Support = codexSupport(model.NotSupported, "The app entry has no id.")
+			c.Diagnostics = []model.Diagnostic{diag("app-missing-id", model.SeverityError, model.BoundaryComponent, file, jsontext.Pointer("apps", m.Key), jsontext.Line(b, m.KeyOff), errorf("App %q has no string id.", clip(m.Key)), specManifest)}
+			l.pkg.Components = append(l.pkg.Components, c)
+			continue
+		}
+		c.Support = codexSupport(model.Supported, "Codex offers to connect this app; it runs on the provider's side, with the account you connect.")
+		c.Summary = []string{"Asks Codex to connect the app " + id + " (a connector run by the provider with your account, not code in this plugin)."}
+		c.Capabilities = []model.Capability{{Kind: model.CapRemoteConnect, Scope: []string{id}, Detail: "Connects the app " + id + " to your Codex account."}}
+		c.Contract = &model.Contract{Kind: model.KindApp, Fields: model.Fields{{Key: "client", Value: ClientCodex}, {Key: "name", Value: m.Key}, {Key: "id", Value: id}}}
+		l.pkg.Components = append(l.pkg.Components, c)
+	}
+}

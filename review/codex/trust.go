@@ -1,0 +1,211 @@
+package codex
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"vouch/model"
+)
+
+// Codex's own trust, read-only, so a reviewer sees it next to vouch's. Codex 0.169 keeps
+// per-hook trust in $CODEX_HOME/config.toml (NOTES §2.3, hook_trust.rs, discovery.rs):
+//
+//	[hooks.state."<plugin>@<marketplace>:<source>:<event_label>:<group>:<handler>"]
+//	trusted_hash = "sha256:<definition>"
+//	trusted_content_hash = "sha256:<content>"
+//	enabled = false   # optional
+//
+// The key's tail and the definition hash are computed exactly by this package (each hook
+// contract holds them as codex_key and codex_definition_hash; the test tables check them
+// against Codex's hooks/list). The content hash is Codex's digest of the plugin's files;
+// vouch does not reproduce it, so a hook whose definition Codex trusts is reported as
+// "trusted" with the caveat that Codex also re-checks the plugin's files.
+//
+// Exporting a vouch approval into Codex later is a write of that same table: the key from
+// codex_key with the installed <plugin>@<marketplace> prefix, trusted_hash from
+// codex_definition_hash (bound by the approval's digest, so approving means approving
+// exactly what Codex hashes), and trusted_content_hash once the content digest is
+// reproduced (or read from hooks/list of the installed copy). Nothing here writes.
+
+// MaxConfigSize bounds the read of config.toml.
+const MaxConfigSize = 4 << 20
+
+// Codex trust statuses as hooks/list names them, plus what vouch adds.
+const (
+	TrustTrusted = "trusted" // the definition hash equals trusted_hash and no content hash is recorded
+	// TrustDefinition: the definition hash equals trusted_hash and a trusted_content_hash is
+	// recorded, which vouch cannot recompute: Codex says trusted when the plugin's files
+	// are unchanged since, modified otherwise.
+	TrustDefinition   = "definition-trusted"
+	TrustModified     = "modified"      // a trusted_hash exists for another definition: Codex skips the hook
+	TrustUntrusted    = "untrusted"     // no trusted_hash: Codex skips the hook
+	TrustNotInstalled = "not-installed" // config.toml enables no plugin of this name
+)
+
+// HookState is one [hooks.state."<key>"] table.
+type HookState struct {
+	TrustedHash        string `toml:"trusted_hash"`
+	TrustedContentHash string `toml:"trusted_content_hash"`
+	Enabled            *bool  `toml:"enabled"`
+}
+
+// Config is the part of Codex's config.toml that trust needs.
+type Config struct {
+	Path    string
+	States  map[string]HookState
+	Plugins []string // installed plugin ids, "<plugin>@<marketplace>", sorted
+}
+
+// Home returns $CODEX_HOME, else ~/.codex.
+func Home() string {
+	if h := os.Getenv("CODEX_HOME"); h != "" {
+		return h
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".codex")
+	}
+	return ".codex"
+}
+
+// ReadConfig reads <home>/config.toml, bounded. A missing file is an empty config.
+func ReadConfig(home string) (*Config, error) {
+	cfg := &Config{Path: filepath.Join(home, "config.toml"), States: map[string]HookState{}}
+	f, err := os.Open(cfg.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxConfigSize {
+		return nil, errors.New(cfg.Path + " is larger than 4 MiB")
+	}
+	return cfg, ParseConfig(data, cfg)
+}
+
+// ParseConfig decodes config.toml text into cfg.
+func ParseConfig(data []byte, cfg *Config) error {
+	var doc struct {
+		Hooks struct {
+			State map[string]HookState `toml:"state"`
+		} `toml:"hooks"`
+		Plugins map[string]toml.Primitive `toml:"plugins"`
+	}
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		return err
+	}
+	for k, v := range doc.Hooks.State {
+		cfg.States[k] = v
+	}
+	for id := range doc.Plugins {
+		cfg.Plugins = append(cfg.Plugins, id)
+	}
+	sort.Strings(cfg.Plugins)
+	return nil
+}
+
+// HookTrust is Codex's answer for one hook of one installed plugin.
+type HookTrust struct {
+	Ref            string `json:"ref"`
+	Key            string `json:"key"`
+	DefinitionHash string `json:"definition_hash"`
+	Status         string `json:"status"`
+	Enabled        bool   `json:"enabled"`
+	Detail         string `json:"detail"`
+}
+
+// Trust computes, for every command hook of a Codex package, the trust key Codex uses for
+// each installed copy (every [plugins."<name>@<marketplace>"] in config.toml; or the
+// marketplace the package was loaded from) and whether Codex currently trusts it.
+func Trust(pkg *model.Package, cfg *Config) []HookTrust {
+	if pkg.Format != model.FormatCodex {
+		return nil
+	}
+	var ids []string
+	for _, id := range cfg.Plugins {
+		if strings.HasPrefix(id, pkg.Name+"@") {
+			ids = append(ids, id)
+		}
+	}
+	var out []HookTrust
+	for _, c := range pkg.Components {
+		if c.Kind != model.KindHook || c.Contract == nil {
+			continue
+		}
+		tail, _ := c.Contract.Fields.Get("codex_key")
+		def, _ := c.Contract.Fields.Get("codex_definition_hash")
+		ts, _ := tail.(string)
+		ds, _ := def.(string)
+		if ds == "" {
+			continue // no Codex identity (not a command or mcp_tool hook)
+		}
+		if len(ids) == 0 {
+			out = append(out, HookTrust{Ref: pkg.Ref(c), Key: pkg.Name + "@<marketplace>:" + ts, DefinitionHash: ds, Status: TrustNotInstalled, Enabled: true,
+				Detail: "Codex's config.toml enables no plugin named " + pkg.Name + "; once installed, Codex runs this hook only after it is trusted."})
+			continue
+		}
+		for _, id := range ids {
+			key := id + ":" + ts
+			out = append(out, judge(pkg.Ref(c), key, ds, cfg.States[key], cfg.States))
+		}
+	}
+	return out
+}
+
+func judge(ref, key, def string, st HookState, all map[string]HookState) (t HookTrust) {
+	t = HookTrust{Ref: ref, Key: key, DefinitionHash: def, Enabled: true}
+	if _, ok := all[key]; !ok {
+		t.Status, t.Detail = TrustUntrusted, "No [hooks.state] entry: Codex lists the hook as untrusted and does not run it."
+		return t
+	}
+	defer func() {
+		if st.Enabled != nil && !*st.Enabled {
+			t.Enabled = false
+			t.Detail += " The entry sets enabled = false: Codex does not run it whatever its trust."
+		}
+	}()
+	switch {
+	case st.TrustedHash == "":
+		t.Status, t.Detail = TrustUntrusted, "The entry has no trusted_hash: Codex does not run the hook."
+	case st.TrustedHash != def:
+		t.Status, t.Detail = TrustModified, "Codex trusted another definition ("+st.TrustedHash+"): the hook changed since, and Codex skips it until it is trusted again."
+	case st.TrustedContentHash == "":
+		t.Status, t.Detail = TrustTrusted, "Codex trusts this definition (no trusted_content_hash is recorded, so Codex checks the definition only)."
+	default:
+		t.Status, t.Detail = TrustDefinition, "Codex trusts this definition; it also re-checks the plugin's files against trusted_content_hash "+st.TrustedContentHash+", which vouch does not recompute: an edited plugin file makes Codex report it modified."
+	}
+	return t
+}
+
+// ExportEntry is the [hooks.state] entry that would make Codex trust an approved hook's
+// definition for the installed plugin pluginID ("<plugin>@<marketplace>"): the key and the
+// trusted_hash, both taken from the approved contract, so an export writes exactly what
+// the person approved. ok is false for components that have no Codex definition hash
+// (prompt and agent handlers, which Codex skips, and other kinds). The
+// trusted_content_hash is left to a later step (see the package comment); without it
+// Codex checks the definition only [obs].
+func ExportEntry(c *model.Component, pluginID string) (key, trustedHash string, ok bool) {
+	if c == nil || c.Kind != model.KindHook || c.Contract == nil {
+		return "", "", false
+	}
+	tail, _ := c.Contract.Fields.Get("codex_key")
+	def, _ := c.Contract.Fields.Get("codex_definition_hash")
+	ts, _ := tail.(string)
+	ds, _ := def.(string)
+	if ts == "" || ds == "" {
+		return "", "", false
+	}
+	return pluginID + ":" + ts, ds, true
+}
