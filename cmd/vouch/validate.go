@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -19,11 +20,15 @@ func writeJSON(w io.Writer, v any) { _ = report.WriteJSON(w, v) }
 
 // loadOptions are the flags shared by commands that load sources.
 type loadOptions struct {
-	jsonOut   bool
-	sourceID  string
-	integrity string
-	ledger    string
-	codex     bool // status --codex: Codex's own hook trust beside vouch's
+	jsonOut bool
+	format  string // text, json, sarif or github (--format; --json is json)
+	// requireApproved is status's --require-approved: SARIF and GitHub output then mark
+	// every component that is not approved as an error, as the gate fails on it.
+	requireApproved bool
+	sourceID        string
+	integrity       string
+	ledger          string
+	codex           bool // status --codex: Codex's own hook trust beside vouch's
 }
 
 func (a *app) validateCommand() *cobra.Command {
@@ -51,11 +56,14 @@ error (including a malformed --integrity) or missing path.`,
   vouch validate --integrity sha256-3f4a... package.tar.gz`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a.jsonErrors = o.jsonOut
+			if err := a.outputFormat(&o); err != nil {
+				return err
+			}
 			return a.validate(args, o)
 		},
 	}
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json)")
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
+	cmd.Flags().StringVar(&o.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
 	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references such as skill:<source-id>:review")
 	cmd.Flags().StringVar(&o.integrity, "integrity", "", "expected sha256-<64 hex digits> (or sha256:<hex>) of a Splice archive or bundle; a mismatch fails validation")
 	return cmd
@@ -85,7 +93,10 @@ otherwise; 2 usage error or missing path.`,
   vouch status --json --require-approved ./my-plugin   # a CI gate`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a.jsonErrors = o.jsonOut
+			o.requireApproved = requireApproved
+			if err := a.outputFormat(&o); err != nil {
+				return err
+			}
 			rep, err := a.statusReport(args, o)
 			if err != nil {
 				return err
@@ -99,7 +110,8 @@ otherwise; 2 usage error or missing path.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json)")
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
+	cmd.Flags().StringVar(&o.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
 	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references")
 	cmd.Flags().StringVar(&o.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml in the source's repository)")
 	cmd.Flags().BoolVar(&o.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex)")
@@ -140,11 +152,7 @@ func (a *app) validate(paths []string, o loadOptions) error {
 		res.Diagnostics = append(res.Diagnostics, checkIntegrity(res.Packages, want)...)
 	}
 	rep := report.Build(res.Packages, res.Diagnostics, nil)
-	if o.jsonOut {
-		writeJSON(a.stdout, rep)
-	} else {
-		a.printValidation(rep)
-	}
+	a.writeReport(rep, o, a.printValidation)
 	if !rep.Valid {
 		return exitError{1}
 	}
@@ -220,11 +228,7 @@ func (a *app) statusReport(paths []string, o loadOptions) (*report.Report, error
 			return nil, a.fail(1, "codex-config", err.Error())
 		}
 	}
-	if o.jsonOut {
-		writeJSON(a.stdout, rep)
-	} else {
-		a.printStatus(rep)
-	}
+	a.writeReport(rep, o, a.printStatus)
 	return rep, nil
 }
 
@@ -300,12 +304,47 @@ func allApproved(rep *report.Report) bool {
 			if c.Authorization == model.Approved {
 				continue
 			}
-			switch model.Kind(c.Kind) {
-			case model.KindExtension, model.KindMember, model.KindDependency, model.KindPlugin:
-				continue // inert: nothing of it runs, so nothing is approved
+			if model.Kind(c.Kind).Inert() {
+				continue // nothing of it runs, so nothing is approved
 			}
 			return false
 		}
 	}
 	return true
+}
+
+// outputFormat settles --format and --json into o.format. Errors are JSON only for json.
+func (a *app) outputFormat(o *loadOptions) error {
+	switch {
+	case o.format == "" && o.jsonOut:
+		o.format = "json"
+	case o.format == "":
+		o.format = "text"
+	case o.jsonOut && o.format != "json":
+		return a.fail(2, "usage", fmt.Sprintf("--json and --format %s contradict each other; give one of them.", o.format))
+	}
+	switch o.format {
+	case "text", "json", "sarif", "github":
+	default:
+		return a.fail(2, "usage", fmt.Sprintf("--format %q is not one of text, json, sarif, github.", o.format))
+	}
+	o.jsonOut = o.format == "json"
+	a.jsonErrors = o.jsonOut
+	return nil
+}
+
+// writeReport prints rep in the chosen format; text goes through the command's printer.
+func (a *app) writeReport(rep *report.Report, o loadOptions, text func(*report.Report)) {
+	base, _ := os.Getwd()
+	so := report.SARIFOptions{Base: base, Version: currentVersion().Version, RequireApproved: o.requireApproved}
+	switch o.format {
+	case "json":
+		writeJSON(a.stdout, rep)
+	case "sarif":
+		_ = report.WriteSARIF(a.stdout, rep, so)
+	case "github":
+		_ = report.WriteGitHub(a.stdout, rep, so)
+	default:
+		text(rep)
+	}
 }
