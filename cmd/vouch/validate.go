@@ -29,6 +29,7 @@ type loadOptions struct {
 	integrity       string
 	ledger          string
 	codex           bool // status --codex: Codex's own hook trust beside vouch's
+	claude          bool // --claude: the installed Claude Code plugins are a SOURCE too
 }
 
 func (a *app) validateCommand() *cobra.Command {
@@ -54,9 +55,13 @@ error (including a malformed --integrity) or missing path.`,
 		Example: `  vouch validate examples
   vouch validate --json ./my-plugin | jq '.packages[].components[] | select(.validity != "valid")'
   vouch validate --integrity sha256-3f4a... package.tar.gz`,
-		Args: cobra.MinimumNArgs(1),
+		Args: sourcesOrInstalled(&o.claude),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := a.outputFormat(&o); err != nil {
+				return err
+			}
+			args, err := a.sourcesWithInstalled(args, o.claude)
+			if err != nil {
 				return err
 			}
 			return a.validate(args, o)
@@ -64,6 +69,7 @@ error (including a malformed --integrity) or missing path.`,
 	}
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
 	cmd.Flags().StringVar(&o.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
+	addClaudeFlag(cmd, &o.claude)
 	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references such as skill:<source-id>:review")
 	cmd.Flags().StringVar(&o.integrity, "integrity", "", "expected sha256-<64 hex digits> (or sha256:<hex>) of a Splice archive or bundle; a mismatch fails validation")
 	return cmd
@@ -91,10 +97,14 @@ is approved (extensions, members and dependencies are inert data and need no app
 otherwise; 2 usage error or missing path.`,
 		Example: `  vouch status examples
   vouch status --json --require-approved ./my-plugin   # a CI gate`,
-		Args: cobra.MinimumNArgs(1),
+		Args: sourcesOrInstalled(&o.claude),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.requireApproved = requireApproved
 			if err := a.outputFormat(&o); err != nil {
+				return err
+			}
+			args, err := a.sourcesWithInstalled(args, o.claude)
+			if err != nil {
 				return err
 			}
 			rep, err := a.statusReport(args, o)
@@ -112,6 +122,7 @@ otherwise; 2 usage error or missing path.`,
 	}
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
 	cmd.Flags().StringVar(&o.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
+	addClaudeFlag(cmd, &o.claude)
 	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references")
 	cmd.Flags().StringVar(&o.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml in the source's repository)")
 	cmd.Flags().BoolVar(&o.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex)")
