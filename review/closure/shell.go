@@ -22,6 +22,8 @@ type SimpleCommand struct {
 	Env     []EnvVar
 	Command string
 	Args    []string
+	// Pipe is true when a | sends the command's output to the next one.
+	Pipe bool
 }
 
 // maxShellWords bounds the words read from one line: a hook is a few commands, a
@@ -45,10 +47,12 @@ func SplitShell(line string) []SimpleCommand {
 		cur.Reset()
 		inWord = false
 	}
-	endCmd := func() {
+	endCmd := func(pipe bool) {
 		endWord()
 		if len(words) > 0 && !(len(words) == 1 && words[0] == "") {
-			out = append(out, simple(words))
+			sc := simple(words)
+			sc.Pipe = pipe
+			out = append(out, sc)
 		}
 		words = nil
 	}
@@ -71,7 +75,7 @@ func SplitShell(line string) []SimpleCommand {
 				double = false
 			case ch == '`' || (ch == '$' && i+1 < len(line) && line[i+1] == '('):
 				// A command substitution inside quotes still runs its command.
-				endCmd()
+				endCmd(false)
 				if ch == '$' {
 					i++
 				}
@@ -85,10 +89,15 @@ func SplitShell(line string) []SimpleCommand {
 			double, inWord = true, true
 		case ch == ' ' || ch == '\t':
 			endWord()
-		case ch == ';' || ch == '&' || ch == '|' || ch == '\n' || ch == '\r' || ch == '(' || ch == ')' || ch == '`':
-			endCmd()
+		case ch == '|' && i+1 < len(line) && line[i+1] == '|':
+			endCmd(false)
+			i++
+		case ch == '|':
+			endCmd(true)
+		case ch == ';' || ch == '&' || ch == '\n' || ch == '\r' || ch == '(' || ch == ')' || ch == '`':
+			endCmd(false)
 		case ch == '$' && i+1 < len(line) && line[i+1] == '(':
-			endCmd()
+			endCmd(false)
 			i++
 		case ch == '<' || ch == '>':
 			// A redirection's target is a path, not an argument: keep it as one word so
@@ -106,7 +115,7 @@ func SplitShell(line string) []SimpleCommand {
 			inWord = true
 		}
 	}
-	endCmd()
+	endCmd(false)
 	return out
 }
 
@@ -226,7 +235,7 @@ func NotCoveredByShell(line string, base Process, interp func(abs string) string
 					what += " " + sc.Args[0]
 				}
 				pipe := ""
-				if how != "" && i+1 < len(cmds) && shells[path.Base(cmds[i+1].Command)] && pipedInto(line, sc, cmds[i+1]) {
+				if how != "" && i+1 < len(cmds) && shells[path.Base(cmds[i+1].Command)] && sc.Pipe {
 					pipe = " and pipes it into " + path.Base(cmds[i+1].Command) + ", which runs it"
 					what += " | " + path.Base(cmds[i+1].Command)
 				}
@@ -235,20 +244,4 @@ func NotCoveredByShell(line string, base Process, interp func(abs string) string
 		}
 	}
 	return out
-}
-
-// pipedInto reports whether the line holds a | between the two commands' words: a
-// download followed by "; sh" is not a pipe.
-func pipedInto(line string, a, b SimpleCommand) bool {
-	i := strings.Index(line, a.Command)
-	if i < 0 {
-		return false
-	}
-	rest := line[i:]
-	j := strings.Index(rest, b.Command)
-	if j < 0 {
-		return false
-	}
-	between := rest[:j]
-	return strings.Contains(between, "|") && !strings.Contains(between, "||")
 }
