@@ -295,7 +295,11 @@ func (l *loader) namedFiles(c *model.Component, text, file, ptr string) {
 			continue
 		}
 		for _, f := range c.Contract.Files {
-			if f.Path == p {
+			if f.Path == p && f.IsLink() {
+				// Bound as a link (its target is part of the approval); the file it leads
+				// to is listed under its own path.
+				c.Summary = append(c.Summary, fmt.Sprintf("Runs the bundled file %s, a symlink to %s.", p, f.Link))
+			} else if f.Path == p && len(f.SHA256) >= 12 {
 				exec := ""
 				first := strings.TrimLeft(placeholderTokens.Replace(text), "\" '")
 				if !f.Exec && strings.HasPrefix(first, "PLUGIN-ROOT/"+p) {
