@@ -17,7 +17,7 @@ type want struct {
 	// notCovered: "kind:id" -> its not_covered list as "kind subject" lines, exactly.
 	notCovered map[string]string
 	noErrors   bool
-	count    int // exact component count when > 0
+	count      int // exact component count when > 0
 }
 
 func codes(p *model.Package) []string {
