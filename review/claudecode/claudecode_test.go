@@ -103,6 +103,9 @@ func checkWant(t *testing.T, p *model.Package, w want) {
 		var got []string
 		for _, n := range c.NotCovered {
 			got = append(got, n.Kind+" "+n.Subject)
+			if strings.Contains(n.Subject+n.Detail, "__") {
+				t.Errorf("%s: a classification marker leaked: %+v", ref, n)
+			}
 		}
 		if strings.Join(got, "\n") != want {
 			t.Errorf("%s not_covered:\n%s\nwant:\n%s", ref, strings.Join(got, "\n"), want)

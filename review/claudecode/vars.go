@@ -129,27 +129,35 @@ func markNotCovered(c *model.Component, nc []model.NotCovered) {
 	c.Summary = append(c.Summary, fmt.Sprintf("%s%d %s it depends on (see not covered).", head, len(c.NotCovered), plural(len(c.NotCovered), "thing", "things")))
 }
 
-// projectMark stands for ${CLAUDE_PROJECT_DIR} while classifying: an absolute path no
-// package lives at, so what it names is outside the plugin and reads as the project.
-const projectMark = "/<CLAUDE_PROJECT_DIR>"
+// While classifying, the placeholders stand as absolute marker paths with no shell
+// metacharacters (a real root may hold spaces, a data dir "<marketplace>"): the plugin
+// root, its data directory, and the project, which is outside the plugin. Findings name
+// them as Claude's placeholders again.
+const (
+	rootMark    = "/__CLAUDE_PLUGIN_ROOT__"
+	dataMark    = "/__CLAUDE_PLUGIN_DATA__"
+	projectMark = "/__CLAUDE_PROJECT_DIR__"
+)
+
+var unmark = strings.NewReplacer(rootMark, varRoot, dataMark, varData, projectMark, varProject)
 
 // process describes how a component starts for closure.NotCoveredBy, with Claude's
 // placeholders expanded as Claude does.
 func (l *loader) process(starts string) closure.Process {
-	return closure.Process{Root: l.root.Path(), Data: l.dataDir(), DataName: varData, Starts: starts}
+	return closure.Process{Root: rootMark, Data: dataMark, DataName: varData, Starts: starts}
 }
 
 // expandForScan substitutes the placeholders for classification: the plugin's own
 // paths, the project marker, and $HOME as ~ (a home path is outside the plugin).
 func (l *loader) expandForScan(s string) string {
-	r := strings.NewReplacer(varRoot, l.root.Path(), "$CLAUDE_PLUGIN_ROOT", l.root.Path(), varData, l.dataDir(), "$CLAUDE_PLUGIN_DATA", l.dataDir(),
+	r := strings.NewReplacer(varRoot, rootMark, "$CLAUDE_PLUGIN_ROOT", rootMark, varData, dataMark, "$CLAUDE_PLUGIN_DATA", dataMark,
 		varProject, projectMark, "$CLAUDE_PROJECT_DIR", projectMark, "${HOME}", "~", "$HOME", "~")
-	return userConfigVar.ReplaceAllString(r.Replace(s), "<user_config.$1>")
+	return userConfigVar.ReplaceAllString(r.Replace(s), "user_config.$1")
 }
 
 // interp gives the #! line of a bundled program named by its absolute path.
 func (l *loader) interp(abs string) string {
-	rel, ok := strings.CutPrefix(abs, strings.TrimSuffix(l.root.Path(), "/")+"/")
+	rel, ok := strings.CutPrefix(abs, rootMark+"/")
 	if !ok {
 		return ""
 	}
@@ -177,7 +185,7 @@ func (l *loader) execNotCovered(cmd string, args []string, env map[string]string
 	}
 	p.Command = l.expandForScan(cmd)
 	if strings.HasPrefix(p.Command, "/") {
-		rel, ok := strings.CutPrefix(p.Command, strings.TrimSuffix(l.root.Path(), "/")+"/")
+		rel, ok := strings.CutPrefix(p.Command, rootMark+"/")
 		p.Bundled = ok
 		p.Interpreter = l.pluginClosure().interp[rel]
 	}
@@ -203,17 +211,14 @@ func (l *loader) outside(prog, starts string) model.NotCovered {
 
 // claudeOnly rewrites the shared findings in Claude's terms and adds Claude's own: the
 // plugin cache (another plugin's files, or "the newest version" there), the project's
-// files (${CLAUDE_PROJECT_DIR}, .claude/), and noise the shared rule cannot know
-// (/dev/null and the standard streams).
+// files (${CLAUDE_PROJECT_DIR}, .claude/).
 func (l *loader) claudeOnly(nc []model.NotCovered, raw string) []model.NotCovered {
 	out := nc[:0:0]
 	project := false
 	for _, n := range nc {
 		switch {
-		case n.Kind == model.NotCoveredOutside && (n.Subject == "/dev/null" || strings.HasPrefix(n.Subject, "/dev/std") || strings.HasPrefix(n.Subject, "/dev/fd/")):
-			continue
 		case strings.Contains(n.Subject, projectMark):
-			n.Subject = strings.ReplaceAll(n.Subject, projectMark, varProject)
+			n.Subject = unmark.Replace(n.Subject)
 			n.Detail = fmt.Sprintf("It names %s, a file of the project Claude runs in, not of the plugin: whatever the project holds there is not part of this approval.", n.Subject)
 			project = true
 		case strings.Contains(n.Subject, ".claude/") && !strings.Contains(strings.ToLower(n.Subject), ".claude/plugins/cache"):
@@ -221,7 +226,7 @@ func (l *loader) claudeOnly(nc []model.NotCovered, raw string) []model.NotCovere
 		case strings.Contains(strings.ToLower(n.Subject), ".claude/plugins/cache"):
 			n.Detail = fmt.Sprintf("It runs code from Claude's plugin cache (%s), possibly another plugin's or the newest cached version: those bytes are not part of this plugin.", n.Subject)
 		}
-		n.Detail = strings.ReplaceAll(n.Detail, projectMark, varProject)
+		n.Subject, n.Detail = unmark.Replace(n.Subject), strings.ReplaceAll(unmark.Replace(n.Detail), "("+varData+")", "("+l.dataDir()+")")
 		out = append(out, n)
 	}
 	if !project && strings.Contains(raw, ".claude/") && !strings.Contains(strings.ToLower(raw), ".claude/plugins/cache") {

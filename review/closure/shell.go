@@ -186,6 +186,9 @@ func NotCoveredByShell(line string, base Process, interp func(abs string) string
 	seen := map[string]bool{}
 	add := func(items ...model.NotCovered) {
 		for _, n := range items {
+			if n.Kind == model.NotCoveredOutside && streams(n.Subject) {
+				continue // 2>/dev/null: the standard streams are not code
+			}
 			k := n.Kind + "\x00" + n.Subject
 			if !seen[k] {
 				seen[k] = true
@@ -244,4 +247,8 @@ func NotCoveredByShell(line string, base Process, interp func(abs string) string
 		}
 	}
 	return out
+}
+
+func streams(p string) bool {
+	return p == "/dev/null" || p == "/dev/tty" || strings.HasPrefix(p, "/dev/std") || strings.HasPrefix(p, "/dev/fd/")
 }
