@@ -23,9 +23,9 @@ import (
 	"syscall"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
-	"vouch/review/closure"
 )
 
 const manifestFile = "manifest.json"
