@@ -15,10 +15,6 @@ import (
 // blocks both with a diagnostic naming the link, or a mutation of what they run changes
 // both digests.
 func TestClosureLayouts(t *testing.T) {
-	refs := []struct {
-		kind model.Kind
-		id   string
-	}{{model.KindHook, "hooks/hooks.json:stop:0:0"}, {model.KindMCPServer, "s"}}
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "p")
@@ -29,45 +25,12 @@ func TestClosureLayouts(t *testing.T) {
 				defaultHooksFile: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"node ${PLUGIN_ROOT}/run.js"}]}]}}`,
 				".mcp.json":      `{"mcpServers":{"s":{"command":"node","args":["./run.js"]}}}`})
 			closuretest.Build(t, dir, l)
-			p := Load(dir, Options{})
-			before := map[string]string{}
-			for _, r := range refs {
-				c := p.Component(r.kind, r.id)
-				if c == nil {
-					t.Fatalf("%s:%s not listed: %v", r.kind, r.id, codes(p))
-				}
-				if l.Blocks {
-					if c.Contract != nil || !hasDiag(c.Diagnostics, "plugin"+l.Code) {
-						t.Errorf("%s: contract %v, diagnostics %+v", r.kind, c.Contract != nil, c.Diagnostics)
-					}
-					continue
-				}
-				if c.Contract == nil {
-					t.Fatalf("%s: no contract: %+v", r.kind, c.Diagnostics)
-				}
-				before[r.id] = c.Contract.MustDigest()
-			}
-			if l.Blocks {
-				return
-			}
-			l.Mutate(t, dir)
-			p = Load(dir, Options{})
-			for _, r := range refs {
-				if c := p.Component(r.kind, r.id); c == nil || c.Contract == nil || c.Contract.MustDigest() == before[r.id] {
-					t.Errorf("%s: the mutation kept the approval", r.kind)
-				}
-			}
+			closuretest.Check(t, l, dir, "plugin", func() map[string]*model.Component {
+				p := Load(dir, Options{})
+				return map[string]*model.Component{"hook": p.Component(model.KindHook, "hooks/hooks.json:stop:0:0"), "server": p.Component(model.KindMCPServer, "s")}
+			})
 		})
 	}
-}
-
-func hasDiag(ds []model.Diagnostic, code string) bool {
-	for _, d := range ds {
-		if strings.HasSuffix(d.Code, code) {
-			return true
-		}
-	}
-	return false
 }
 
 // TestNotCovered: what a Codex hook or server depends on that no approval binds is in
