@@ -119,14 +119,13 @@ func markNotCovered(c *model.Component, nc []model.NotCovered) {
 	if added == 0 {
 		return
 	}
-	const head = "Not covered by this approval: "
 	for i, s := range c.Summary {
-		if strings.HasPrefix(s, head) {
+		if strings.HasPrefix(s, closure.SummaryPrefix) {
 			c.Summary = append(c.Summary[:i], c.Summary[i+1:]...)
 			break
 		}
 	}
-	c.Summary = append(c.Summary, fmt.Sprintf("%s%d %s it depends on (see not covered).", head, len(c.NotCovered), plural(len(c.NotCovered), "thing", "things")))
+	c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
 }
 
 // While classifying, the placeholders stand as absolute marker paths with no shell

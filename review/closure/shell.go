@@ -252,3 +252,16 @@ func NotCoveredByShell(line string, base Process, interp func(abs string) string
 func streams(p string) bool {
 	return p == "/dev/null" || p == "/dev/tty" || strings.HasPrefix(p, "/dev/std") || strings.HasPrefix(p, "/dev/fd/")
 }
+
+// SummaryLine is the one Summary sentence a component with n not-covered items carries:
+// short, pointing at the list (the list itself is the finding).
+func SummaryLine(n int) string {
+	things := "things"
+	if n == 1 {
+		things = "thing"
+	}
+	return fmt.Sprintf("%s%d %s it depends on (see not covered).", SummaryPrefix, n, things)
+}
+
+// SummaryPrefix starts SummaryLine, so a loader that adds items later can replace it.
+const SummaryPrefix = "Not covered by this approval: "

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 )
@@ -405,7 +406,7 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 		c.Summary = append(c.Summary, msg+".")
 	}
 	c.NotCovered = l.hookNotCovered(h.Command)
-	c.Summary = append(c.Summary, notCoveredSentence(len(c.NotCovered)))
+	c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
 	c.Capabilities = []model.Capability{
 		{Kind: model.CapSubprocess, Scope: []string{h.Command}, Detail: "Runs `" + h.Command + "` through `$SHELL -lc`."},
 		{Kind: model.CapHook, Scope: []string{ev.Name, eff.Can}, Detail: "Runs " + when + "; " + eff.Can + "."},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 )
@@ -159,7 +160,7 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 			c.Summary = append(c.Summary, "Runs in "+cwd+".")
 		}
 		if c.NotCovered = l.serverNotCovered(command, args, env, strs("env_vars"), str("cwd")); len(c.NotCovered) > 0 {
-			c.Summary = append(c.Summary, notCoveredSentence(len(c.NotCovered)))
+			c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
 		}
 		cl := l.closure()
 		c.Diagnostics = append(c.Diagnostics, cl.diags...)

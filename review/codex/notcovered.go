@@ -3,7 +3,6 @@ package codex
 import (
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 
 	"vouch/model"
@@ -106,15 +105,6 @@ func (l *loader) serverNotCovered(command string, args []string, env map[string]
 		out = append(out, model.NotCovered{Kind: model.NotCoveredOutside, Subject: command, Detail: "It runs " + command + ", outside the plugin; whatever is there when the server starts is not part of this approval."})
 	}
 	return tidy(append(out, closure.NotCoveredBy(p)...))
-}
-
-// notCoveredSentence is the one Summary line pointing at the list.
-func notCoveredSentence(n int) string {
-	things := "things"
-	if n == 1 {
-		things = "thing"
-	}
-	return "Not covered by this approval: " + strconv.Itoa(n) + " " + things + " it depends on (see not covered)."
 }
 
 // tidy names $CODEX_HOME as the user sees it.

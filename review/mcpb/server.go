@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/jsontext"
 )
 
@@ -212,11 +213,7 @@ func (b *bundle) build() {
 	if cfg != nil {
 		c.NotCovered = b.notCovered(base, overrideLaunches, vars, opts)
 		if len(c.NotCovered) > 0 {
-			things := "things"
-			if len(c.NotCovered) == 1 {
-				things = "thing"
-			}
-			c.Summary = append(c.Summary, fmt.Sprintf("Not covered by this approval: %d %s it depends on (see not covered).", len(c.NotCovered), things))
+			c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
 		}
 	}
 	if cfg != nil {
