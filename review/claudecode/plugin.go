@@ -274,6 +274,11 @@ func (l *loader) settingsStep() {
 		switch m.Key {
 		case "agent", "subagentStatusLine":
 			honoured[m.Key] = fmt.Sprint(display(m.Val))
+			if m.Key == "subagentStatusLine" && m.Val.Kind == jsontext.Object {
+				if cm := m.Val.Get("command"); cm != nil && cm.Val.Kind == jsontext.String {
+					markNotCovered(c, l.shellNotCovered(cm.Val.Str, "the status line updates", true))
+				}
+			}
 			c.Details = append(c.Details, model.Field{Key: m.Key, Value: display(m.Val)})
 		default:
 			ignored = append(ignored, m.Key)
