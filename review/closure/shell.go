@@ -83,6 +83,11 @@ func SplitShell(line string) []SimpleCommand {
 			default:
 				cur.WriteByte(ch)
 			}
+		case ch == '#' && !inWord:
+			// A comment runs to the end of the line.
+			for i+1 < len(line) && line[i+1] != '\n' {
+				i++
+			}
 		case ch == '\'':
 			single, inWord = true, true
 		case ch == '"':
@@ -182,6 +187,31 @@ var fetchSub = map[string][]string{"git": {"clone", "pull", "fetch"}, "gh": {"re
 // ignored); interp gives the #! line of a bundled program by its absolute path (nil for
 // none). The shell itself comes from the client and is not named here.
 func NotCoveredByShell(line string, base Process, interp func(abs string) string) []model.NotCovered {
+	return notCoveredByShell(line, base, interp, 0)
+}
+
+// maxShellDepth bounds how deep "sh -c '…'" lines are read again.
+const maxShellDepth = 3
+
+// script returns the script a shell is given with -c (sh -c, bash -lc), if any.
+func script(sc SimpleCommand) (string, bool) {
+	switch path.Base(sc.Command) {
+	case "sh", "bash", "zsh", "dash", "ksh", "fish", "pwsh":
+	default:
+		return "", false
+	}
+	for i, a := range sc.Args {
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c") && i+1 < len(sc.Args) {
+			return sc.Args[i+1], true
+		}
+		if !strings.HasPrefix(a, "-") {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+func notCoveredByShell(line string, base Process, interp func(abs string) string, depth int) []model.NotCovered {
 	var out []model.NotCovered
 	seen := map[string]bool{}
 	add := func(items ...model.NotCovered) {
@@ -228,6 +258,13 @@ func NotCoveredByShell(line string, base Process, interp func(abs string) string
 		}
 		if prog == "source" || prog == "." {
 			p.Command = ""
+		}
+		if inner, ok := script(sc); ok && depth < maxShellDepth {
+			// sh -c 'curl … | sh': the script is a shell line of its own.
+			p.Args = nil
+			add(NotCoveredBy(p)...)
+			add(notCoveredByShell(inner, base, interp, depth+1)...)
+			continue
 		}
 		add(NotCoveredBy(p)...)
 		if how, ok := fetchers[name]; ok {

