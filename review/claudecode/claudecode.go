@@ -162,7 +162,7 @@ type loader struct {
 	// otherManifest names a root Agent Plugins plugin.json or a .codex-plugin that Codex
 	// reads instead of this plugin's manifest ("" when none).
 	otherManifest string
-	cl            *closure
+	cl            *pluginFiles
 	mcpNames      map[string]int
 	pathFatal     bool // a component path broke the manifest schema
 	// read keeps the bytes of markdown files already read, so the closure walk hashes them

@@ -199,9 +199,8 @@ func (l *loader) lspServer(src *serverSource, names map[string]int, m jsontext.M
 	launch := strings.TrimSpace(strings.Join(append([]string{cmd}, args...), " "))
 	c.Summary = []string{
 		fmt.Sprintf("Starts the language server `%s` when Claude opens a file with extension %s.", launch, strings.Join(exts, ", ")),
-		fmt.Sprintf("%s is not shipped with the plugin: it must be on the user's PATH, and that program is outside this approval.", cmd),
 	}
-	markNotCovered(c, launch)
+	markNotCovered(c, l.execNotCovered(cmd, args, env, "Claude starts the language server", false))
 	c.Capabilities = []model.Capability{{Kind: model.CapServerLaunch, Scope: []string{cmd}, Detail: fmt.Sprintf("Starts `%s` as a local language server.", launch)}}
 	c.Validity = model.Valid
 	c.Contract = &model.Contract{Kind: model.KindLSPServer, Fields: model.Fields{{Key: "command", Value: cmd}, {Key: "args", Value: args}, {Key: "env", Value: env}, {Key: "extensions", Value: exts}, {Key: "file", Value: displayFile(src.file)}}}
@@ -275,6 +274,11 @@ func (l *loader) settingsStep() {
 		switch m.Key {
 		case "agent", "subagentStatusLine":
 			honoured[m.Key] = fmt.Sprint(display(m.Val))
+			if m.Key == "subagentStatusLine" && m.Val.Kind == jsontext.Object {
+				if cm := m.Val.Get("command"); cm != nil && cm.Val.Kind == jsontext.String {
+					markNotCovered(c, l.shellNotCovered(cm.Val.Str, "the status line updates", true))
+				}
+			}
 			c.Details = append(c.Details, model.Field{Key: m.Key, Value: display(m.Val)})
 		default:
 			ignored = append(ignored, m.Key)
@@ -385,7 +389,7 @@ func (l *loader) monitorsStep() {
 			l.pkg.Components = append(l.pkg.Components, c)
 			continue
 		}
-		markNotCovered(c, cmd)
+		markNotCovered(c, l.shellNotCovered(cmd, "the monitor starts", true))
 		c.Capabilities = []model.Capability{{Kind: model.CapSubprocess, Scope: []string{cmd}, Detail: "Runs in the background; its output reaches Claude."},
 			{Kind: model.CapModelContext, Scope: []string{id}, Detail: "What it prints is added to what Claude reads."}}
 		c.Validity = model.Valid

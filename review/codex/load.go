@@ -19,7 +19,7 @@ type loader struct {
 	data     []byte          // the manifest bytes
 	ignored  map[string]bool // known manifest fields of the wrong type, which Codex ignores
 	mf       string          // the manifest Codex reads: .codex-plugin/plugin.json, or .claude-plugin/plugin.json without it
-	cl       *closure
+	cl       *pluginFiles
 	// shadowed is set when a root Agent Plugins plugin.json makes Codex read that file
 	// instead of .codex-plugin/plugin.json.
 	shadowed bool

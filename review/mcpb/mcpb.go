@@ -23,9 +23,9 @@ import (
 	"syscall"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
-	"vouch/review/skills"
 )
 
 const manifestFile = "manifest.json"
@@ -146,6 +146,10 @@ type bundle struct {
 	// exists answers whether a bundle-relative file exists and its first bytes (icons).
 	head func(rel string) ([]byte, bool)
 	sig  *Signature
+	// interp holds the #! line of executable bundle files; unbound the directories the
+	// closure leaves out (.git), for not_covered.
+	interp  map[string]string
+	unbound []model.NotCovered
 }
 
 // Load reviews the bundle at p: a folder or a .mcpb/.dxt file. It never fails: problems
@@ -218,23 +222,24 @@ func loadDir(pkg *model.Package, dir string, opts Options) {
 	if !b.parse(data) {
 		return
 	}
-	b.files, b.closureDiags, b.complete = folderClosure(root)
+	b.folderClosure(root)
 	b.build()
 }
 
-// folderClosure is the one place a bundle folder's closure is collected: every file the
-// server can reach in the folder it runs from, except manifest.json (its security fields
-// are contract fields, so editing a description needs no new approval) and the root's
-// .git directory (it changes with every commit; reported, since the server could read it).
-// Links that leave the folder, dangle or loop block the server: it would follow them.
-func folderClosure(root *fsguard.Root) ([]model.File, []model.Diagnostic, bool) {
+// folderClosure is a bundle folder's closure (closure.Collect, the one rule every loader
+// shares): every file the server can reach in the folder it runs from, links bound as
+// links, except manifest.json (its security fields are contract fields, so editing a
+// description needs no new approval) and the root's .git directory (it changes with every
+// commit; named under not_covered, since the server could read it). Links that leave the
+// folder, dangle, loop or are absolute block the server: it would follow them.
+func (b *bundle) folderClosure(root *fsguard.Root) {
 	gitDir := false
-	files, diags := skills.CollectFiles(root, ".", skills.CollectOptions{
-		Code:       "bundle",
-		Owner:      "the server's approval",
-		Spec:       specBundle,
-		LimitMsg:   "The bundle's files could not all be read (%v), so the server's approval could not cover every file it may run",
-		LinksBlock: true,
+	res := closure.Collect(root, ".", closure.Options{
+		Code:     "bundle",
+		Owner:    "the server's approval",
+		Spec:     specBundle,
+		LimitMsg: "The bundle's files could not all be read (%v), so the server's approval could not cover every file it may run",
+		Runnable: true,
 		Skip: func(rel string) bool {
 			if rel == ".git" {
 				gitDir = true
@@ -243,11 +248,13 @@ func folderClosure(root *fsguard.Root) ([]model.File, []model.Diagnostic, bool) 
 			return rel == manifestFile
 		},
 	})
+	b.files, b.closureDiags, b.complete, b.interp = res.Files, res.Diagnostics, res.Complete, res.Interpreters
 	if gitDir {
-		diags = append(diags, model.Diagnostic{Code: "bundle-vcs-excluded", Severity: model.SeverityWarning, Boundary: model.BoundaryEntry, File: ".git", Spec: specBundle,
+		b.closureDiags = append(b.closureDiags, model.Diagnostic{Code: "bundle-vcs-excluded", Severity: model.SeverityWarning, Boundary: model.BoundaryEntry, File: ".git", Spec: specBundle,
 			Message: ".git is version-control metadata and is left out of the server's approval (mcpb pack leaves it out too); a server that reads it is not covered by what you approve."})
+		b.unbound = append(b.unbound, model.NotCovered{Kind: model.NotCoveredUnbound, Subject: ".git",
+			Detail: ".git is left out of the server's approval (mcpb pack leaves it out too); a server that reads or loads code from it runs bytes you did not approve."})
 	}
-	return files, diags, !hasErrors(diags)
 }
 
 func loadArchive(pkg *model.Package, p string, opts Options) {
@@ -285,6 +292,12 @@ func loadArchive(pkg *model.Package, p string, opts Options) {
 		if f.Path == manifestFile {
 			manifest = f.Content
 			continue
+		}
+		if line, ok := closure.Shebang(f.Content); ok && f.Exec {
+			if b.interp == nil {
+				b.interp = map[string]string{}
+			}
+			b.interp[f.Path] = line
 		}
 		s := sha256.Sum256(f.Content)
 		b.files = append(b.files, model.File{Path: f.Path, Size: int64(len(f.Content)), SHA256: hex.EncodeToString(s[:]), Exec: f.Exec})
