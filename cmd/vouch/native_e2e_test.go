@@ -157,7 +157,7 @@ func TestStageClaudeCodeHook(t *testing.T) {
 		return nil
 	})
 	sort.Strings(got)
-	if want := "README.md bin/check lib v1/common.sh v2/common.sh"; strings.Join(got, " ") != want {
+	if want := ".claude-plugin/plugin.json README.md bin/check hooks/hooks.json lib v1/common.sh v2/common.sh"; strings.Join(got, " ") != want {
 		t.Errorf("staged %q, want %q", strings.Join(got, " "), want)
 	}
 	// Retargeting the link changes what runs: nothing is staged for it any more.

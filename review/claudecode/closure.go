@@ -16,10 +16,11 @@ import (
 // links; one that leaves the plugin, dangles, loops or is absolute blocks every
 // component bound to the closure.
 //
-// What is skipped, and why: the JSON files whose meaning is in the contract fields
-// (plugin.json, hooks files, .mcp.json, .lsp.json, marketplace.json) are left out, so
-// editing one hook does not disturb the approval of another; a skill whose own file list
-// is complete is taken from its contract instead of being read again.
+// Manifests are included (plugin.json, hooks files, .mcp.json, .lsp.json,
+// marketplace.json), as for every runnable component (issue 11): a hook's process can
+// read them, so editing one hook's entry asks for the other hooks to be approved again.
+// A skill whose own file list is complete is taken from its contract instead of being
+// read again.
 type pluginFiles struct {
 	files    []model.File
 	diags    []model.Diagnostic
@@ -31,14 +32,6 @@ type pluginFiles struct {
 func (l *loader) pluginClosure() *pluginFiles {
 	if l.cl != nil {
 		return l.cl
-	}
-	skip := map[string]bool{manifestFile: true, marketplaceFile: true, hooksFile: true, mcpFile: true, lspFile: true}
-	for _, f := range []string{"hooks", "mcpServers", "lspServers"} {
-		for _, p := range l.paths[f] {
-			if strings.HasSuffix(p, ".json") {
-				skip[p] = true
-			}
-		}
 	}
 	// A skill loaded with a complete file list has hashed its files already, and command,
 	// agent and output-style files read for review are kept: neither is read again.
@@ -57,7 +50,7 @@ func (l *loader) pluginClosure() *pluginFiles {
 		Spec:     specRef("1.2; vouch DESIGN §6 closure"),
 		LimitMsg: "The plugin's files could not all be read (%v), so a hook's or server's approval could not cover every file it may run",
 		Runnable: true,
-		Skip:     func(rel string) bool { return skip[rel] || owned[rel] != nil },
+		Skip:     func(rel string) bool { return owned[rel] != nil },
 	})
 	files := append([]model.File(nil), res.Files...)
 	for _, c := range owned {

@@ -228,8 +228,8 @@ func loadDir(pkg *model.Package, dir string, opts Options) {
 
 // folderClosure is a bundle folder's closure (closure.Collect, the one rule every loader
 // shares): every file the server can reach in the folder it runs from, links bound as
-// links, except manifest.json (its security fields are contract fields, so editing a
-// description needs no new approval) and the root's .git directory (it changes with every
+// links, manifest.json included (the server can read it, as every runnable component's
+// closure holds its manifests), except the root's .git directory (it changes with every
 // commit; named under not_covered, since the server could read it). Links that leave the
 // folder, dangle, loop or are absolute block the server: it would follow them.
 func (b *bundle) folderClosure(root *fsguard.Root) {
@@ -245,7 +245,7 @@ func (b *bundle) folderClosure(root *fsguard.Root) {
 				gitDir = true
 				return true
 			}
-			return rel == manifestFile
+			return false
 		},
 	})
 	b.files, b.closureDiags, b.complete, b.interp = res.Files, res.Diagnostics, res.Complete, res.Interpreters
@@ -291,7 +291,6 @@ func loadArchive(pkg *model.Package, p string, opts Options) {
 		mem[f.Path] = f.Content
 		if f.Path == manifestFile {
 			manifest = f.Content
-			continue
 		}
 		if line, ok := closure.Shebang(f.Content); ok && f.Exec {
 			if b.interp == nil {
