@@ -187,21 +187,6 @@ func (l *loader) pkgWarn(code, file, ptr string, line int, msg, section string) 
 	l.pkgDiag(l.diag(code, model.SeverityWarning, model.BoundaryPackage, file, ptr, line, msg, section))
 }
 
-// reader serves package bytes to trust, opening the root per call.
-type reader struct {
-	dir    string
-	limits fsguard.Limits
-}
-
-func (r *reader) ReadFile(rel string) ([]byte, error) {
-	root, err := fsguard.Open(r.dir, r.limits)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	return root.ReadFile(rel, 0)
-}
-
 // fsSuffix turns an fsguard refusal into the tail of a diagnostic code.
 func fsSuffix(err error) string {
 	switch fsguard.CodeOf(err) {

@@ -41,7 +41,7 @@ func LoadMarketplace(dir string, opts Options) (*model.Package, []*model.Package
 	defer root.Close()
 	l.root = root
 	pkg.Root = root.Path()
-	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 	doc, data, issues, _, ok := l.parseJSON(marketplaceFile, "marketplace", model.BoundaryPackage, "Claude Code cannot add the marketplace")
 	if !ok {
 		pkg.Rejected = true

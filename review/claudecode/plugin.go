@@ -36,7 +36,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	defer root.Close()
 	l.root = root
 	pkg.Root = root.Path()
-	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 	switch {
 	case l.rootHas("plugin.json"):
 		l.otherManifest = "the root Agent Plugins plugin.json"

@@ -44,7 +44,7 @@ func Load(dir string, opts Options) *model.Package {
 	defer root.Close()
 	l.root = root
 	pkg.Root = root.Path()
-	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 
 	l.precedence()
 	if l.mf == claudeManifest {

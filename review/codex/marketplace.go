@@ -49,7 +49,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 	}
 	defer root.Close()
 	mp.Root = root.Path()
-	mp.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+	mp.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 	data, err := root.ReadFile(marketplaceFile, opts.Limits.MaxManifestSize)
 	if err != nil {
 		mp.Rejected = true
