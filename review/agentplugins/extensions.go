@@ -41,7 +41,7 @@ func (l *loader) extensions() {
 		}
 		seen[m.Key] = true
 		c := get(m.Key)
-		c.Details = append(c.Details, model.Field{Key: "manifest data", Value: toDisplay(m.Val)})
+		c.Details = append(c.Details, model.Field{Key: "manifest data", Value: jsontext.Display(m.Val)})
 		c.Diagnostics = append(c.Diagnostics, l.extIssues[m.Key]...)
 		if !reverseDomain.MatchString(m.Key) {
 			c.Diagnostics = append(c.Diagnostics, l.diag("extension-namespace-not-reverse-domain", model.SeverityWarning, model.BoundaryComponent,

@@ -526,7 +526,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 		tool, _ := str("tool")
 		input := any(nil)
 		if im := h.Get("input"); im != nil {
-			input = display(im.Val)
+			input = jsontext.Display(im.Val)
 		}
 		c.Details = append(c.Details, model.Field{Key: "server", Value: server}, model.Field{Key: "tool", Value: tool})
 		contract = append(contract, model.Field{Key: "server", Value: server}, model.Field{Key: "tool", Value: tool}, model.Field{Key: "input", Value: fmt.Sprint(input)})

@@ -273,13 +273,13 @@ func (l *loader) settingsStep() {
 	for _, m := range doc.Obj {
 		switch m.Key {
 		case "agent", "subagentStatusLine":
-			honoured[m.Key] = fmt.Sprint(display(m.Val))
+			honoured[m.Key] = fmt.Sprint(jsontext.Display(m.Val))
 			if m.Key == "subagentStatusLine" && m.Val.Kind == jsontext.Object {
 				if cm := m.Val.Get("command"); cm != nil && cm.Val.Kind == jsontext.String {
 					markNotCovered(c, l.shellNotCovered(cm.Val.Str, "the status line updates", true))
 				}
 			}
-			c.Details = append(c.Details, model.Field{Key: m.Key, Value: display(m.Val)})
+			c.Details = append(c.Details, model.Field{Key: m.Key, Value: jsontext.Display(m.Val)})
 		default:
 			ignored = append(ignored, m.Key)
 		}
@@ -393,7 +393,7 @@ func (l *loader) monitorsStep() {
 		c.Capabilities = []model.Capability{{Kind: model.CapSubprocess, Scope: []string{cmd}, Detail: "Runs in the background; its output reaches Claude."},
 			{Kind: model.CapModelContext, Scope: []string{id}, Detail: "What it prints is added to what Claude reads."}}
 		c.Validity = model.Valid
-		c.Contract = &model.Contract{Kind: model.KindMonitor, Fields: model.Fields{{Key: "name", Value: it.Key}, {Key: "command", Value: cmd}, {Key: "definition", Value: fmt.Sprint(display(it.Val))}}}
+		c.Contract = &model.Contract{Kind: model.KindMonitor, Fields: model.Fields{{Key: "name", Value: it.Key}, {Key: "command", Value: cmd}, {Key: "definition", Value: fmt.Sprint(jsontext.Display(it.Val))}}}
 		c.Support = []model.Support{
 			{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code starts plugin monitors (experimental)."},
 			{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex has no monitors."},

@@ -238,33 +238,9 @@ func (l *loader) iface(v *jsontext.Value) {
 			fs = append(fs, model.Field{Key: "defaultPrompt", Value: prompts})
 			continue
 		}
-		fs = append(fs, model.Field{Key: m.Key, Value: display(m.Val)})
+		fs = append(fs, model.Field{Key: m.Key, Value: jsontext.Display(m.Val)})
 	}
 	l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "interface", Value: []model.Field(fs)})
-}
-
-// display converts a parsed value to model field values, members in order.
-func display(v *jsontext.Value) any {
-	switch v.Kind {
-	case jsontext.Null:
-		return nil
-	case jsontext.Bool:
-		return v.Bool
-	case jsontext.Number, jsontext.String:
-		return v.Str
-	case jsontext.Array:
-		out := make([]any, len(v.Arr))
-		for i, e := range v.Arr {
-			out[i] = display(e)
-		}
-		return out
-	default:
-		out := make([]model.Field, 0, len(v.Obj))
-		for _, m := range v.Obj {
-			out = append(out, model.Field{Key: m.Key, Value: display(m.Val)})
-		}
-		return out
-	}
 }
 
 // manifestPath applies Codex's path rule to one manifest path (NOTES §2.1,

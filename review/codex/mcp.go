@@ -129,7 +129,7 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 	fields := model.Fields{{Key: "client", Value: ClientCodex}}
 	c.Details = model.Fields{{Key: "source", Value: file}}
 	for _, mm := range v.Obj {
-		c.Details = append(c.Details, model.Field{Key: mm.Key, Value: display(mm.Val)})
+		c.Details = append(c.Details, model.Field{Key: mm.Key, Value: jsontext.Display(mm.Val)})
 	}
 	c.Validity = model.Valid
 	c.Support = codexSupport(model.Supported, "")
@@ -200,7 +200,7 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 	}
 	for _, k := range codexServerKeys {
 		if f := v.Get(k); f != nil {
-			fields = append(fields, model.Field{Key: k, Value: display(f.Val)})
+			fields = append(fields, model.Field{Key: k, Value: jsontext.Display(f.Val)})
 		}
 	}
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: fields, Files: c.Files}
