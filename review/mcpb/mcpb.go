@@ -13,14 +13,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 
 	"vouch/model"
 	"vouch/review/closure"
@@ -65,7 +63,7 @@ func Classify(dir string) (Kind, *model.Diagnostic) {
 			File: p, Spec: specManifest,
 			Message: fmt.Sprintf("%s %s, so it is neither an MCP Bundle manifest (manifest_version or dxt_version) nor a Splice manifest (specVersion) and vouch does not read it; a bundle needs \"manifest_version\", a Splice package \"specVersion\".", p, why)}
 	}
-	data, _, err := readUserFile(p, probeLimit+1)
+	data, _, err := fsguard.ReadUserFile(p, probeLimit+1)
 	if err != nil {
 		return other(fmt.Sprintf("cannot be read (%v)", err))
 	}
@@ -103,31 +101,13 @@ func HasBundleName(name string) bool {
 // IsArtifact reports whether path is a bundle archive: a regular file named .mcpb/.dxt,
 // or any regular file that starts like a zip (a path given directly is judged by content).
 func IsArtifact(p string) bool {
-	head, _, err := readUserFile(p, 4)
+	head, _, err := fsguard.ReadUserFile(p, 4)
 	if err != nil {
 		return false
 	}
 	return HasBundleName(p) || IsZip(head)
 }
 
-// readUserFile reads at most max bytes of a file named on the command line: O_NONBLOCK so
-// a FIFO cannot block, regular files only. size is the file's size.
-func readUserFile(p string, max int64) ([]byte, int64, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, 0, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max))
-	return data, st.Size(), err
-}
 
 // bundle is what a folder or an archive provides to the component builder.
 type bundle struct {
@@ -263,7 +243,7 @@ func loadArchive(pkg *model.Package, p string, opts Options) {
 	lim.MaxFileBytes = opts.Limits.MaxFileBytes
 	lim.MaxTotalBytes = opts.Limits.MaxTotalBytes
 	lim.MaxArchiveBytes = opts.Limits.MaxTotalBytes
-	data, _, err := readUserFile(p, lim.MaxArchiveBytes+1)
+	data, _, err := fsguard.ReadUserFile(p, lim.MaxArchiveBytes+1)
 	if err != nil {
 		reject(pkg, "source-unreadable", "", fmt.Sprintf("Could not read %s: %v.", p, err))
 		return
