@@ -409,6 +409,12 @@ func Commit(p *Preview, overwrite bool) error {
 		return err
 	}
 	defer d.close()
+	return commitTo(d, p)
+}
+
+// commitTo writes p through d, whose lock the caller holds: the file must still be
+// what the preview read.
+func commitTo(d *destDir, p *Preview) error {
 	data, exists, mode, err := d.read()
 	if err != nil {
 		return err
