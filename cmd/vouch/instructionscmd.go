@@ -121,6 +121,7 @@ type instrContext struct {
 	home        string
 	lastWritten string
 	active      *trust.Decision // the latest decision for (ref, target), nil when none
+	unrecorded  bool            // the target holds a block of ref that an interrupted apply never recorded
 }
 
 func (a *app) instructions(action, source, ref string, f instrFlags) error {
@@ -156,7 +157,13 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 	if action == "remove" {
 		recorded = ic.active == nil || ic.active.Action == trust.ActionRevoke
 	}
+	if ic.unrecorded {
+		recorded = false
+	}
 	if p.NoChange && recorded {
+		// An intent left by an interrupted apply whose block is gone reports nothing; it
+		// is cleared here so the home does not keep it.
+		_ = instructions.ClearIntent(ic.home, ic.ref, ic.target.Path)
 		fmt.Fprintln(a.stdout, "Nothing to do: the file and the ledger already agree.")
 		return nil
 	}
@@ -280,6 +287,13 @@ func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, err
 		return nil, a.fail(1, "ledger-unreadable", err.Error())
 	}
 	ic.active = instructions.LastDecision(decisions, ref, target.Path)
+	if u, ok := instructions.IntentFor(ic.home, decisions, ref, target.Path); ok {
+		// An interrupted apply wrote this block and never recorded it: the intent holds
+		// the text vouch wrote, so removing or replacing it is not a hand edit.
+		ic.lastWritten = u.Body
+		ic.unrecorded = true
+		return ic, nil
+	}
 	// What vouch last wrote there is the approved text in the store. If the store lost it,
 	// any difference counts as a hand edit: the safe side.
 	if ic.lastWritten, err = instructions.LastWritten(ic.home, decisions, ref, target.Path); err != nil {
@@ -347,6 +361,9 @@ func (a *app) printPreview(ic *instrContext, p *instructions.Preview) {
 		change = "append the block after one blank line"
 	}
 	fmt.Fprintf(w, "Change:     %s\n", change)
+	if ic.unrecorded {
+		fmt.Fprintln(w, "Unrecorded: the block in the file was written by an apply that was interrupted before the ledger recorded it")
+	}
 	if len(p.Foreign) > 0 {
 		fmt.Fprintln(w, "Blocks of other managers (shown, never modified):")
 		for _, b := range p.Foreign {
@@ -390,7 +407,7 @@ type activeBlock struct {
 	Digest string `json:"digest"`
 	At     string `json:"at"`
 	Ledger string `json:"ledger"`
-	State  string `json:"state"` // present, edited, missing, damaged, file-missing, unreadable
+	State  string `json:"state"` // present, edited, missing, damaged, file-missing, unreadable, unrecorded
 	Detail string `json:"detail"`
 }
 
@@ -402,7 +419,8 @@ func (a *app) instructionsListCommand() *cobra.Command {
 		Long: `List reads the ledgers for instruction activations in force (the latest decision for each
 instruction and target is an approval) and checks each target file: present (unchanged), edited
 (changed by hand), missing (the block is gone), damaged (markers broken), file-missing or
-unreadable.`,
+unreadable. A block that an interrupted apply wrote but never recorded in the ledger is listed
+too, as unrecorded: "instructions remove" takes it out, applying again records it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a.jsonErrors = jsonOut
@@ -432,6 +450,21 @@ func (a *app) instructionsList(jsonOut bool) error {
 		ab := activeBlock{Ref: act.Ref, Target: act.Target, Digest: d.Digest, At: d.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: d.Ledger}
 		ab.State, ab.Detail = instructions.CheckActivation(home, act)
 		out = append(out, ab)
+	}
+	// Blocks an interrupted apply wrote and never recorded are in force too.
+	unrecorded, _ := instructions.FindUnrecorded(home, decisions)
+	for _, u := range unrecorded {
+		ab := activeBlock{Ref: u.Ref, Target: u.Target, Digest: u.Digest, At: u.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: "none",
+			State: instructions.StateUnrecorded, Detail: u.Detail()}
+		replaced := false
+		for i := range out {
+			if out[i].Ref == u.Ref && out[i].Target == u.Target {
+				out[i], replaced = ab, true
+			}
+		}
+		if !replaced {
+			out = append(out, ab)
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Target != out[j].Target {

@@ -210,6 +210,11 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 			targets = append(targets, tg)
 		}
 	}
+	if action == trust.ActionRevoke {
+		if err := a.refuseActiveInstructions(source, targets); err != nil {
+			return err
+		}
+	}
 	// Tools before the hooks that need them, so one command can approve both.
 	sort.SliceStable(targets, func(i, j int) bool {
 		return len(targets[i].comp.DependsOn) == 0 && len(targets[j].comp.DependsOn) > 0
@@ -264,6 +269,33 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 		fmt.Fprintf(a.stdout, "%s %s %s (%s ledger, %s)\n", past, display.Line(targets[i].ref), what, ledgerLabel(d.Ledger), d.ReviewerKind)
 	}
 	return nil
+}
+
+// refuseActiveInstructions refuses to revoke an instruction whose block is in a target
+// file (an activation in force, or a block an interrupted apply left): a ledger revoke
+// alone would leave the text in force while the ledger says otherwise. vouch does not
+// remove the block here because removal is a write to a person's file with its own
+// preview, hand-edit check and symbolic-link confirmation, which "instructions remove"
+// asks for per target; revoke decides many refs at once and writes only the ledger.
+func (a *app) refuseActiveInstructions(source string, targets []refTarget) error {
+	var active []string
+	var st *instrState
+	for _, tg := range targets {
+		if tg.comp.Kind != model.KindInstruction {
+			continue
+		}
+		if st == nil {
+			s := a.homeInstrState()
+			st = &s
+		}
+		for _, target := range st.active[tg.ref] {
+			active = append(active, fmt.Sprintf("vouch instructions remove --target %s %s '%s'", target, source, display.Line(tg.ref)))
+		}
+	}
+	if len(active) == 0 {
+		return nil
+	}
+	return a.fail(1, "instruction-active", fmt.Sprintf("Nothing was recorded; revoking would leave the instruction's text in force, because its block is in a target file. Remove it first (that shows the diff and records the revocation): %s.", strings.Join(active, "; ")))
 }
 
 // decisionRefusal says why action cannot be taken on g's component, or "". A hook whose tool
