@@ -39,7 +39,9 @@ automation. REF is a component's ref as "vouch status" prints it: <package>#<kin
 			trust.ActionApprove: `Approving a hook needs its tool
 approved first (or in the same command).`,
 			trust.ActionRevoke: `Revoking a tool lists the hooks that
-lose their approved tool. An approval binds the exact digest: approving another copy or
+lose their approved tool. Revoking an instruction whose block is in a target file is
+refused, naming the "vouch instructions remove" command that shows the diff, takes the block
+out and records the revocation: a ledger entry alone would leave the text in force. An approval binds the exact digest: approving another copy or
 version adds an approval and keeps the others; revoke withdraws every approved digest of
 the component unless --digest names one.`}[action] + ` Decisions go to the personal ledger in the vouch home, or to
 FILE with --ledger. However many refs are named, the ledger is read once and appended to once.

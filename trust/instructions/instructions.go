@@ -32,8 +32,11 @@
 // because the extent of some block, and so what is outside vouch's, is uncertain.
 //
 // Commit re-reads the file and compares its SHA-256 with the preview's just before the
-// rename, under an flock on the destination's directory that serializes vouch writers; an
-// editor racing inside that window is not detected (there is no lock editors honour). A
+// rename, under an flock on the destination's directory that serializes vouch writers;
+// Record holds that lock on to the ledger append, so file and ledger change together (no
+// lock on Windows, see dest_other.go). An editor racing inside that window is not
+// detected (there is no lock editors honour). A crash between the write and the append
+// leaves an intent that makes the block reported (intent.go). A
 // target that is or passes through a symbolic link is shown with the file it resolves
 // to and written only when that destination was confirmed (see dest.go).
 package instructions
