@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -164,7 +163,7 @@ func TestKilledApplyNeverHidesABlock(t *testing.T) {
 			}
 		}
 		time.Sleep(time.Duration(rng.Intn(4000)) * time.Microsecond)
-		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Process.Kill() // SIGKILL on unix
 		<-done
 		cmd.Wait()
 		if strings.TrimSpace(stderr.String()) != "" {
