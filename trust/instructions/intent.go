@@ -155,8 +155,8 @@ func readIntent(path string) (Intent, error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return in, err
 	}
-	if in.Ref == "" || in.Target == "" || in.ID == "" {
-		return in, fmt.Errorf("%s lacks a ref, target or id", path)
+	if in.Ref == "" || in.ID == "" || !filepath.IsAbs(in.Target) {
+		return in, fmt.Errorf("%s lacks a ref, an id or an absolute target", path)
 	}
 	return in, nil
 }
