@@ -93,8 +93,10 @@ Decisions are read from the personal ledger (<home>/ledger.toml) and a team ledg
 Exit status: 0 when the report was printed; 1 when a SOURCE was not reviewed completely
 (nothing found in it, a folder that cannot be listed, a search bound reached); with
 --require-approved, 0 only when packages were found, every one is valid, and every component
-is approved (extensions, members and dependencies are inert data and need no approval), 1
-otherwise; 2 usage error or missing path.`,
+is approved (extensions, members and dependencies are inert data and need no approval; a
+recommended instruction needs approval only once it is active in a target file), 1
+otherwise, with every failing component and its reason on stderr; 2 usage error or missing
+path.`,
 		Example: `  vouch status examples
   vouch status --json --require-approved ./my-plugin   # a CI gate`,
 		Args: sourcesOrInstalled(&o.claude),
@@ -107,14 +109,18 @@ otherwise; 2 usage error or missing path.`,
 			if err != nil {
 				return err
 			}
-			rep, err := a.statusReport(args, o)
+			rep, st, err := a.statusData(args, o)
 			if err != nil {
 				return err
 			}
+			failed := false
 			if requireApproved {
 				a.warnNotCovered(rep)
+				fs := gateFailures(rep, st)
+				a.printGateFailures(fs)
+				failed = len(fs) > 0
 			}
-			if (requireApproved && !allApproved(rep)) || sourceIncomplete(rep) {
+			if failed || sourceIncomplete(rep) {
 				return exitError{1}
 			}
 			return nil
@@ -224,23 +230,32 @@ func checkIntegrity(pkgs []*model.Package, want string) []model.Diagnostic {
 // statusReport loads the sources, evaluates them against the ledgers and prints the
 // status report (also the console's fallback when stdout is not a terminal).
 func (a *app) statusReport(paths []string, o loadOptions) (*report.Report, error) {
+	rep, _, err := a.statusData(paths, o)
+	return rep, err
+}
+
+// statusData is statusReport that also returns the instruction state the gate reads.
+func (a *app) statusData(paths []string, o loadOptions) (*report.Report, instrState, error) {
 	res, err := a.load(paths, o)
 	if err != nil {
-		return nil, err
+		return nil, instrState{}, err
 	}
 	statuses, ledgerDiags, err := a.evaluate(res.Packages, o.ledger)
 	if err != nil {
-		return nil, err
+		return nil, instrState{}, err
 	}
+	st := a.homeInstrState()
 	res.Diagnostics = append(res.Diagnostics, ledgerDiags...)
+	// A block an interrupted apply left in a target is in force though no decision says so.
+	res.Diagnostics = append(res.Diagnostics, st.diagnostics()...)
 	rep := report.Build(res.Packages, res.Diagnostics, statuses)
 	if o.codex {
 		if err := addCodexTrust(rep, res.Packages); err != nil {
-			return nil, a.fail(1, "codex-config", err.Error())
+			return nil, st, a.fail(1, "codex-config", err.Error())
 		}
 	}
 	a.writeReport(rep, o, a.printStatus)
-	return rep, nil
+	return rep, st, nil
 }
 
 // evaluate joins trust and review: the status of every component by ref, and a warning
@@ -302,26 +317,6 @@ func sourceIncomplete(rep *report.Report) bool {
 		}
 	}
 	return false
-}
-
-// allApproved is the CI gate: a valid report (something found, nothing rejected or
-// invalid) in which every component is approved, except inert data that no client runs.
-func allApproved(rep *report.Report) bool {
-	if !rep.Valid {
-		return false
-	}
-	for _, p := range rep.Packages {
-		for _, c := range p.Components {
-			if c.Authorization == model.Approved {
-				continue
-			}
-			if model.Kind(c.Kind).Inert() {
-				continue // nothing of it runs, so nothing is approved
-			}
-			return false
-		}
-	}
-	return true
 }
 
 // outputFormat settles --format and --json into o.format. Errors are JSON only for json.
