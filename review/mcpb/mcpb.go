@@ -108,7 +108,6 @@ func IsArtifact(p string) bool {
 	return HasBundleName(p) || IsZip(head)
 }
 
-
 // bundle is what a folder or an archive provides to the component builder.
 type bundle struct {
 	pkg      *model.Package

@@ -60,7 +60,6 @@ func IsArtifact(path string, limits fsguard.Limits) bool {
 	return bundleProbe.Match(bytes.TrimPrefix(head, []byte("\uFEFF")))
 }
 
-
 // Load reviews the package directory, archive or bundle at path. It never fails:
 // problems become diagnostics.
 func Load(p string, opts Options) *model.Package {
