@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -36,22 +37,33 @@ func main() {
 	os.Exit(a.run(os.Args[1:]))
 }
 
-// run executes the command line and returns the exit code.
+// run executes the command line and returns the exit code. It is the one place a
+// failure is printed: commands return a *cliError (a.fail) or an exitError (data already
+// printed, only the code is left), and Cobra's own argument errors become usage errors
+// followed by that subcommand's usage.
 func (a *app) run(args []string) int {
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return 0
+	}
+	var ce *cliError
+	if errors.As(err, &ce) {
+		a.printError(ce)
+		return ce.code
 	}
 	var ee exitError
 	if errors.As(err, &ee) {
 		return ee.code
 	}
 	// Cobra's own usage errors (unknown flag, bad arg count).
-	a.fail(2, "usage", err.Error()+" (see vouch --help)")
+	a.printError(&cliError{code: 2, kind: "usage", msg: err.Error() + " (see vouch " + strings.TrimPrefix(cmd.CommandPath()+" ", "vouch ") + "--help)"})
+	if !a.jsonErrors && cmd != nil {
+		fmt.Fprint(a.stderr, "\n"+cmd.UsageString())
+	}
 	return 2
 }
 
@@ -83,14 +95,29 @@ Nothing in vouch ever runs package code.`,
 	return root
 }
 
-// fail prints one sentence to stderr (JSON under --json) and returns the exit error.
-// Messages often carry package text (refs, file names inside wrapped errors), so the
-// sink escapes them; escaping is idempotent, so already-escaped parts stay as they are.
+// fail returns a command's failure, for run to print: code is the exit status, errCode
+// the stable kind JSON errors carry, msg one sentence a person can act on.
 func (a *app) fail(code int, errCode, msg string) error {
+	return &cliError{code: code, kind: errCode, msg: msg}
+}
+
+// cliError is a command's failure: an exit code, a stable kind (usage, path-not-found,
+// refused, ledger, …: the "code" of a JSON error) and one sentence. run prints it.
+type cliError struct {
+	code int
+	kind string
+	msg  string
+}
+
+func (e *cliError) Error() string { return e.msg }
+
+// printError is the error sink: one sentence on stderr, JSON under --json. Messages often
+// carry package text (refs, file names inside wrapped errors), so it escapes them;
+// escaping is idempotent, so already-escaped parts stay as they are.
+func (a *app) printError(e *cliError) {
 	if a.jsonErrors {
-		writeJSON(a.stderr, map[string]any{"error": map[string]string{"code": errCode, "message": msg}})
-	} else {
-		fmt.Fprintln(a.stderr, "vouch: "+display.String(msg))
+		writeJSON(a.stderr, map[string]any{"error": map[string]string{"code": e.kind, "message": e.msg}})
+		return
 	}
-	return exitError{code}
+	fmt.Fprintln(a.stderr, "vouch: "+display.String(e.msg))
 }
