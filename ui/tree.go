@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 
 	"vouch/model"
@@ -160,6 +161,21 @@ func (t *treePane) jumpReview(dir int) bool {
 	return false
 }
 
+// jump moves to the next (dir 1) or previous (dir -1) row for which ok holds, wrapping
+// around; false when there is none.
+func (t *treePane) jump(dir int, ok func(item) bool) bool {
+	n := len(t.visible)
+	for step := 1; step <= n; step++ {
+		i := ((t.cursor+dir*step)%n + n) % n
+		if ok(t.all[t.visible[i]]) {
+			t.cursor = i
+			t.scrollToCursor()
+			return true
+		}
+	}
+	return false
+}
+
 // matches reports whether an item passes the filter: every word of the query must
 // appear in the package name, the component kind or id, or one of its answers.
 func (t *treePane) matches(it item, words []string) bool {
@@ -167,7 +183,7 @@ func (t *treePane) matches(it item, words []string) bool {
 	var hay []string
 	hay = append(hay, p.Name, string(p.Format))
 	if it.isPackage() {
-		hay = append(hay, "package")
+		hay = append(hay, "package", p.Root)
 	} else {
 		c := p.Components[it.comp]
 		s := t.c.styles
@@ -335,6 +351,20 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 		label += " · " + string(p.Format)
 		va := packageValidityAnswer(s, p)
 		right := va.render()
+		if t.c.data.copies(p) > 1 {
+			// Copies that share a name share refs: the location tells the rows apart, so
+			// a long one keeps its end (the part that differs), not its start.
+			where := t.c.data.location(p)
+			if filepath.Base(where) == p.Name {
+				where = filepath.Dir(where) + string(filepath.Separator) // the folder is named like the package: the parent differs
+			}
+			loc := []rune(display.Line(where))
+			room := t.width - ansi.StringWidth(mark+label+" · ") - ansi.StringWidth(right) - 1
+			if len(loc) > room && room > 1 {
+				loc = append([]rune("…"), loc[len(loc)-room+1:]...)
+			}
+			label += " · " + string(loc)
+		}
 		left := mark + s.Package.Render(label)
 		return []string{t.pad(left, right, selected)}
 	}
