@@ -177,7 +177,17 @@ func (d *dialog) build() {
 			if e.blocked != "" {
 				mark = s.Bad.Render("⊘ ")
 			}
-			b.line(fmt.Sprintf("%s%d. %s  %s", mark, i+1, b.esc(e.ref), authAnswer(s, authOf(e.grant.Status)).render()))
+			files, execs := len(e.grant.Files), 0
+			for _, f := range e.grant.Files {
+				if f.Exec {
+					execs++
+				}
+			}
+			what := plural(files, "file")
+			if execs > 0 {
+				what += s.Bad.Render(fmt.Sprintf(", %d executable", execs))
+			}
+			b.line(fmt.Sprintf("%s%d. %s  %s  %s", mark, i+1, b.esc(e.ref), authAnswer(s, authOf(e.grant.Status)).render(), what))
 		}
 		b.blank()
 	}

@@ -67,7 +67,6 @@ type fileLoadedMsg struct {
 	size   int64
 	cut    string // what the bounds left out ("" when nothing)
 	hidden int    // hidden characters shown as tokens
-	mode   string // from the file system when the package is a directory
 	lexer  string
 	err    error
 }
@@ -133,9 +132,6 @@ func (fv *fileView) load(idx int) tea.Cmd {
 // readForView reads f through the package's bounded reader and prepares its lines.
 func readForView(p *model.Package, f model.File, dark bool) fileLoadedMsg {
 	msg := fileLoadedMsg{pkg: p, path: f.Path, size: f.Size}
-	if fi, err := os.Lstat(filepath.Join(p.Root, filepath.FromSlash(f.Path))); err == nil && filepath.IsAbs(p.Root) {
-		msg.mode = fi.Mode().String()
-	}
 	if f.IsLink() {
 		return msg
 	}
@@ -152,7 +148,7 @@ func readForView(p *model.Package, f model.File, dark bool) fileLoadedMsg {
 		msg.cut = fmt.Sprintf("first %d of %d bytes shown", maxViewBytes, len(data))
 		data = data[:maxViewBytes]
 	}
-	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+	if looksBinary(data) {
 		msg.binary = true
 		if len(data) > maxHexBytes {
 			msg.cut = fmt.Sprintf("first %d of %d bytes shown as hex", maxHexBytes, len(data))
@@ -164,6 +160,26 @@ func readForView(p *model.Package, f model.File, dark bool) fileLoadedMsg {
 	}
 	msg.lines, msg.plain, msg.hidden, msg.lexer = highlight(f.Path, string(data), dark)
 	return msg
+}
+
+// looksBinary: a NUL byte, or more than a few invalid UTF-8 sequences (one stray byte in
+// a script is shown as a token in its text, where a reviewer reads it).
+func looksBinary(data []byte) bool {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return true
+	}
+	if utf8.Valid(data) {
+		return false
+	}
+	bad := 0
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			bad++
+		}
+		i += max(n, 1)
+	}
+	return bad > 8 && bad*100 > len(data)
 }
 
 // hexdump is the classic 16-bytes-a-line dump; the text column shows printable ASCII
@@ -525,14 +541,12 @@ func (fv *fileView) View() string {
 		meta = append(meta, s.Warn.Render("symlink → "+display.Line(f.Link)))
 	default:
 		meta = append(meta, fmt.Sprintf("%d bytes", f.Size))
+		// The mode bit the approval binds (the contract records the executable bit).
 		if f.Exec {
-			meta = append(meta, s.Bad.Render("! executable"))
+			meta = append(meta, s.Bad.Render("mode +x ! executable"))
 		} else {
-			meta = append(meta, "not executable")
+			meta = append(meta, "mode -x not executable")
 		}
-	}
-	if fv.loaded != nil && fv.loaded.mode != "" {
-		meta = append(meta, "mode "+fv.loaded.mode)
 	}
 	if f.SHA256 != "" {
 		meta = append(meta, "sha256:"+display.Line(f.SHA256))
@@ -545,7 +559,7 @@ func (fv *fileView) View() string {
 		} else if l.lexer != "" {
 			info = append(info, l.lexer)
 		}
-		info = append(info, fmt.Sprintf("%d lines", len(l.lines)))
+		info = append(info, plural(len(l.lines), "line"))
 		if l.hidden > 0 {
 			info = append(info, s.Token.Render(plural(l.hidden, "hidden character")+" shown as tokens"))
 		}

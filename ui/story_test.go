@@ -179,3 +179,104 @@ func TestWheelBehindModalKeepsSelection(t *testing.T) {
 		t.Fatal("the wheel moved the selection hidden behind the key list")
 	}
 }
+
+// Issue 15.2: A approves every approvable component of the package in one dialog, one
+// ledger decision per component, tools before the hooks that need them.
+func TestApprovePackageInOneDialog(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	press(t, m, "g", "A")
+	d := m.dialog
+	if d == nil || d.group != groupPackage {
+		t.Fatal("A did not open the package dialog")
+	}
+	var refs []string
+	for _, e := range d.entries {
+		refs = append(refs, e.ref)
+	}
+	want := []string{toolRef, skillRef, "design-review#instruction:design-context", hookRef}
+	if strings.Join(refs, ",") != strings.Join(want, ",") {
+		t.Fatalf("entries %v, want %v", refs, want)
+	}
+	if !strings.Contains(d.body, "1. "+toolRef) || !strings.Contains(d.body, "1 file") {
+		t.Errorf("the list does not name components and files:\n%s", d.body)
+	}
+	press(t, m, "G", "enter")
+	if m.dialog == nil {
+		t.Fatal("enter or G closed the dialog")
+	}
+	press(t, m, "y")
+	tr, err := trust.Open(trust.Options{Home: m.opts.Home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := tr.Decisions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 4 {
+		t.Fatalf("%d decisions recorded, want one per component (4)", len(ds))
+	}
+	for _, ref := range want {
+		if got := ledgerAuth(t, m, ref); got != model.Approved {
+			t.Errorf("%s = %s", ref, got)
+		}
+	}
+	if !strings.Contains(m.flash, "Approved 4 components") {
+		t.Errorf("flash: %q", m.flash)
+	}
+	press(t, m, "A")
+	if m.dialog != nil || !strings.Contains(m.flash, "Nothing in this package needs approval") {
+		t.Errorf("A on an approved package: dialog %v, flash %q", m.dialog != nil, m.flash)
+	}
+}
+
+// The invalid package has nothing to approve: A says so, and its key is off with that
+// reason in the ? list.
+func TestKeySheetListsDisabledWithReason(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 120, 50)
+	press(t, m, "G", "?")
+	if m.keysHelp == nil {
+		t.Fatal("? did not open the key list")
+	}
+	v := screen(m)
+	for _, want := range []string{"approve package", "(off: Nothing in this package needs approval)", "(off: This component has nothing to approve", "R ctrl+r", "reload from disk", "(off: packages handed in memory"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("key list lacks %q:\n%s", want, v)
+		}
+	}
+	press(t, m, "a")
+	if m.dialog != nil {
+		t.Fatal("a acted behind the key list")
+	}
+	press(t, m, "esc")
+	if m.keysHelp != nil {
+		t.Fatal("esc did not close the key list")
+	}
+}
+
+// Issue 15.7: y copies the REF with OSC 52 written by vouch: base64 only; a REF with
+// hidden characters is not copied.
+func TestCopyREF(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	var got []string
+	m.clipboard = func(s string) { got = append(got, s) }
+	selectRef(t, m, toolRef)
+	press(t, m, "y", "Y")
+	if len(got) != 2 || got[0] != osc52(toolRef) || !strings.HasPrefix(got[1], "\x1b]52;c;") {
+		t.Fatalf("copied %q", got)
+	}
+	for _, seq := range got {
+		body := strings.TrimSuffix(strings.TrimPrefix(seq, "\x1b]52;c;"), "\x07")
+		if strings.ContainsAny(body, "\x1b\x07") {
+			t.Fatalf("clipboard sequence carries raw bytes: %q", seq)
+		}
+	}
+	pkgs := hostilePackages()
+	m = newTestModel(t, pkgs, 100, 30)
+	got = nil
+	m.clipboard = func(s string) { got = append(got, s) }
+	press(t, m, "g", "j", "y")
+	if len(got) != 0 || !strings.Contains(m.flash, "Not copied") {
+		t.Fatalf("a hostile REF was copied (%q), flash %q", got, m.flash)
+	}
+}

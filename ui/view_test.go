@@ -38,6 +38,9 @@ var goldenStates = []struct {
 	{"approve-dialog", []string{"j", "j", "a"}},
 	{"diagnostics", []string{"G", "5"}},
 	{"full-help", []string{"?"}},
+	{"file-view", []string{"j", "j", "f"}},
+	{"hook-with-tool", []string{"j", "a"}},
+	{"package-dialog", []string{"A"}},
 }
 
 func TestGoldenViews(t *testing.T) {
@@ -192,6 +195,24 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 				assertNoRawControls(t, fmt.Sprintf("row %d dialog", row), m.View().Content)
 				press(t, m, "esc")
 			}
+			press(t, m, "A")
+			if m.dialog != nil {
+				assertNoRawControls(t, fmt.Sprintf("row %d package dialog", row), m.View().Content)
+				press(t, m, "G")
+				assertNoRawControls(t, fmt.Sprintf("row %d package dialog end", row), m.View().Content)
+				press(t, m, "esc")
+			}
+			press(t, m, "f")
+			if m.fileView != nil {
+				for i := 0; i < len(m.fileView.files); i++ {
+					assertNoRawControls(t, fmt.Sprintf("row %d file %d", row, i), m.View().Content)
+					press(t, m, "tab")
+				}
+				press(t, m, "q")
+			}
+			press(t, m, "?")
+			assertNoRawControls(t, fmt.Sprintf("row %d keys", row), m.View().Content)
+			press(t, m, "?")
 			press(t, m, "j")
 		}
 		assertNoRawControls(t, "window title", m.View().WindowTitle)
