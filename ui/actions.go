@@ -74,6 +74,16 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Bottom):
 		m.tree.move(len(m.tree.visible))
 		return m.selectionChanged()
+	case key.Matches(msg, k.NextPkg), key.Matches(msg, k.PrevPkg):
+		dir := 1
+		if key.Matches(msg, k.PrevPkg) {
+			dir = -1
+		}
+		m.tree.jump(dir, item.isPackage)
+		return m.selectionChanged()
+	case key.Matches(msg, k.Fold):
+		m.tree.toggleFold()
+		return m.selectionChanged()
 	case key.Matches(msg, k.PageDown):
 		m.detail.vp.PageDown()
 	case key.Matches(msg, k.PageUp):

@@ -181,6 +181,10 @@ func (d *detailPane) refresh() tea.Cmd {
 func (d *detailPane) View() string {
 	lines := []string{d.tabBar(), fit(d.c.styles.Dim.Render(strings.Repeat("─", d.width)), d.width)}
 	body := strings.Split(d.vp.View(), "\n")
+	if !d.vp.AtBottom() && len(body) > 1 {
+		// The last line says there is more: a pane that ends at its border looks complete.
+		body[len(body)-1] = d.c.styles.Dim.Render(fmt.Sprintf("↓ more below (%d%%) — pgdn/space scrolls", int(d.vp.ScrollPercent()*100)))
+	}
 	for _, l := range body {
 		lines = append(lines, fit(l, d.width))
 	}
@@ -193,24 +197,30 @@ func (d *detailPane) View() string {
 // tabBar marks the active tab with brackets as well as style.
 func (d *detailPane) tabBar() string {
 	s := d.c.styles
-	render := func(short bool) string {
+	// Full names, then short ones (kept at 80 columns), then numbers for inactive tabs.
+	shortNames := [numTabs]string{"Over", "Caps", "Text", "Chg", "Diag"}
+	render := func(level int) string {
 		var parts []string
 		for i, name := range tabNames {
 			label := fmt.Sprintf("%d %s", i+1, name)
+			if level > 0 {
+				label = fmt.Sprintf("%d %s", i+1, shortNames[i])
+			}
 			if tab(i) == d.tab {
+				label = fmt.Sprintf("%d %s", i+1, name)
 				parts = append(parts, s.TabActive.Render("["+label+"]"))
 				continue
 			}
-			if short {
+			if level == 2 {
 				label = strconv.Itoa(i + 1)
 			}
 			parts = append(parts, s.TabInactive.Render(" "+label+" "))
 		}
 		return strings.Join(parts, "")
 	}
-	bar := render(false)
-	if ansi.StringWidth(bar) > d.width {
-		bar = render(true)
+	bar := render(0)
+	for level := 1; level <= 2 && ansi.StringWidth(bar) > d.width; level++ {
+		bar = render(level)
 	}
 	return fit(bar, d.width)
 }

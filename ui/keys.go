@@ -11,6 +11,8 @@ type KeyMap struct {
 	NextTab, PrevTab key.Binding
 	Tab              key.Binding // 1-5
 	NextReview       key.Binding
+	NextPkg, PrevPkg key.Binding
+	Fold             key.Binding
 	PrevReview       key.Binding
 	Filter           key.Binding
 	ClearFilter      key.Binding
@@ -42,6 +44,9 @@ func DefaultKeyMap() KeyMap {
 		Tab:          key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "tab")),
 		NextReview:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next approvable")),
 		PrevReview:   key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous to review")),
+		NextPkg:      key.NewBinding(key.WithKeys("}", "J"), key.WithHelp("}", "next package")),
+		PrevPkg:      key.NewBinding(key.WithKeys("{", "K"), key.WithHelp("{", "previous package")),
+		Fold:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "fold/unfold package")),
 		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
 		Approve:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
@@ -71,7 +76,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the help that `?` opens.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.Top, k.Bottom, k.NextReview, k.PrevReview},
+		{k.Up, k.Down, k.Top, k.Bottom, k.NextReview, k.PrevReview, k.NextPkg, k.PrevPkg, k.Fold},
 		{k.NextTab, k.PrevTab, k.Tab, k.PageUp, k.PageDown, k.Raw},
 		{k.Approve, k.ApproveAll, k.Revoke, k.Instructions, k.OpenFile, k.Copy, k.CopyDigest},
 		{k.Filter, k.ClearFilter, k.Reload, k.Help, k.Quit},

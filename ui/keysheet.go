@@ -42,7 +42,7 @@ func (m *Model) disabledReason(b *key.Binding) string {
 		return "nothing here needs review."
 	case &k.ClearFilter:
 		return "no filter is set."
-	case &k.Copy, &k.CopyDigest, &k.Up, &k.Down:
+	case &k.Copy, &k.CopyDigest, &k.Up, &k.Down, &k.NextPkg, &k.PrevPkg, &k.Fold:
 		return "nothing is selected."
 	}
 	return "not available now."
@@ -55,7 +55,7 @@ func (m *Model) openKeySheet() {
 		title string
 		keys  []*key.Binding
 	}{
-		{"Move", []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextReview, &k.PrevReview, &k.Filter, &k.ClearFilter}},
+		{"Move", []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextReview, &k.PrevReview, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Filter, &k.ClearFilter}},
 		{"Read", []*key.Binding{&k.NextTab, &k.PrevTab, &k.Tab, &k.PageDown, &k.PageUp, &k.Raw, &k.OpenFile}},
 		{"Decide", []*key.Binding{&k.Approve, &k.ApproveAll, &k.Revoke, &k.Instructions}},
 		{"Other", []*key.Binding{&k.Copy, &k.CopyDigest, &k.Reload, &k.Help, &k.Quit}},

@@ -66,6 +66,9 @@ type data struct {
 	// names counts the packages of each name: copies that share a name share refs, so
 	// the tree and every dialog show where each copy lies.
 	names map[string]int
+	// progress is, per package, how many of its approvable components are reviewed
+	// (approved or revoked) and how many there are.
+	progress map[*model.Package][2]int
 	// cwd shortens locations shown in the tree.
 	cwd string
 }
@@ -111,6 +114,11 @@ func (d *data) slowToRender(c *model.Component) string {
 // statusOf is the status trust gave c. A component trust did not rate is "unreviewed",
 // or "blocked" when it cannot be approved at all.
 func (d *data) statusOf(p *model.Package, c *model.Component) trust.Status {
+	if c.Contract == nil && (c.Validity == model.Valid || c.Validity == "") && !p.Rejected {
+		// Valid data with nothing to run or read as instructions: nothing is wrong with
+		// it, so it is not shown as blocked (issue 15.6).
+		return trust.Status{Ref: p.Ref(c), Authorization: authNothing, Reason: "It has nothing to approve: it is inert data."}
+	}
 	if st, ok := d.status[p][p.Ref(c)]; ok {
 		return st
 	}
@@ -176,6 +184,7 @@ type Model struct {
 
 	// counts for the header, recomputed when data changes
 	nPackages, nReview, nChanged, nInvalid int
+	nReviewed, nReviewable                 int
 }
 
 // New returns the root model.
@@ -545,8 +554,23 @@ func findItem(pkgs []*model.Package, root string, kind model.Kind, id string) it
 func (m *Model) recount() {
 	m.nPackages, m.nReview, m.nChanged, m.nInvalid = len(m.data.pkgs), 0, 0, 0
 	m.data.names = make(map[string]int, len(m.data.pkgs))
+	m.data.progress = make(map[*model.Package][2]int, len(m.data.pkgs))
+	m.nReviewable, m.nReviewed = 0, 0
 	for _, p := range m.data.pkgs {
 		m.data.names[p.Name]++
+		var pr [2]int
+		for _, c := range p.Components {
+			if c.Contract == nil {
+				continue
+			}
+			pr[1]++
+			if a := authOf(m.data.statusOf(p, c)); a == model.Approved || a == model.Revoked {
+				pr[0]++
+			}
+		}
+		m.data.progress[p] = pr
+		m.nReviewed += pr[0]
+		m.nReviewable += pr[1]
 	}
 	for _, p := range m.data.pkgs {
 		if !p.Valid() {
@@ -594,10 +618,13 @@ func (m *Model) updateKeys() {
 	k := &m.keys
 	_, c, _, ok := m.selection()
 	browsing := m.dialog == nil && m.prompt == nil && !m.tree.editing && m.fileView == nil && m.keysHelp == nil
-	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.Tab, &k.Filter, &k.Help, &k.Quit, &k.PageUp, &k.PageDown} {
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.Tab, &k.Filter, &k.Help, &k.Quit, &k.PageUp, &k.PageDown, &k.NextPkg, &k.PrevPkg, &k.Fold} {
 		b.SetEnabled(browsing)
 	}
 	k.Up.SetEnabled(browsing && ok)
+	k.NextPkg.SetEnabled(browsing && ok)
+	k.PrevPkg.SetEnabled(browsing && ok)
+	k.Fold.SetEnabled(browsing && ok && m.tree.filter.Value() == "")
 	k.Down.SetEnabled(browsing && ok)
 	k.Approve.SetEnabled(browsing && m.approveReason() == "")
 	k.ApproveAll.SetEnabled(browsing && m.approveAllReason() == "")
@@ -748,6 +775,7 @@ func (m *Model) headerView() string {
 	default:
 		parts = append(parts,
 			plural(m.nPackages, "package"),
+			fmt.Sprintf("%d of %d reviewed", m.nReviewed, m.nReviewable),
 			fmt.Sprintf("%d need review", m.nReview),
 			fmt.Sprintf("%d changed", m.nChanged),
 			fmt.Sprintf("%d invalid", m.nInvalid))
@@ -774,6 +802,10 @@ func (m *Model) statusLine() string {
 			st = s.Error
 		}
 		return fit(st.Render(m.flash), m.width)
+	}
+	if n := len(m.tree.visible); n > 0 && m.fileView == nil {
+		// Where the selection is in a long list: "row 312 of 10,000".
+		return fit(s.Dim.Render("row "+thousands(m.tree.cursor+1)+" of "+thousands(n)), m.width)
 	}
 	return fit("", m.width)
 }
@@ -879,4 +911,13 @@ func clampLines(s string, w, h int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// thousands writes n with comma separators.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

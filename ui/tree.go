@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -32,6 +33,8 @@ type treePane struct {
 	filter  textinput.Model
 	editing bool // the filter input has focus
 	rows    map[rowKey][]string
+	// folded packages show their row only; their components are hidden until unfolded.
+	folded map[int]bool
 }
 
 // rowKey identifies a rendered row; rendering rows is most of the cost of a frame.
@@ -40,6 +43,8 @@ type rowKey struct {
 	selected bool
 	width    int
 	auth     model.Authorization
+	prog     [2]int // a package row: reviewed of approvable
+	folded   bool
 }
 
 func newTreePane(c *common) *treePane {
@@ -204,7 +209,10 @@ func (t *treePane) applyFilter() {
 	q := strings.Fields(strings.ToLower(t.filter.Value()))
 	t.visible = t.visible[:0]
 	if len(q) == 0 {
-		for i := range t.all {
+		for i, it := range t.all {
+			if !it.isPackage() && t.folded[it.pkg] {
+				continue
+			}
 			t.visible = append(t.visible, i)
 		}
 	} else {
@@ -320,6 +328,9 @@ func (t *treePane) renderRow(it item, selected bool) []string {
 	if !it.isPackage() {
 		p := t.c.data.pkgs[it.pkg]
 		k.auth = authOf(t.c.data.statusOf(p, p.Components[it.comp]))
+	} else {
+		k.prog = t.c.data.progress[t.c.data.pkgs[it.pkg]]
+		k.folded = t.folded[it.pkg]
 	}
 	if r, ok := t.rows[k]; ok {
 		return r
@@ -351,6 +362,13 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 		label += " · " + string(p.Format)
 		va := packageValidityAnswer(s, p)
 		right := va.render()
+		if pr := t.c.data.progress[p]; pr[1] > 0 {
+			right = s.Dim.Render(fmt.Sprintf("%d/%d", pr[0], pr[1])) + " " + right
+		}
+		if t.folded[it.pkg] {
+			mark += "▸ "
+			label += fmt.Sprintf(" (%d hidden)", len(p.Components))
+		}
 		if t.c.data.copies(p) > 1 {
 			// Copies that share a name share refs: the location tells the rows apart, so
 			// a long one keeps its end (the part that differs), not its start.
@@ -419,4 +437,20 @@ func itemsFor(pkgs []*model.Package) []item {
 		}
 	}
 	return out
+}
+
+// toggleFold folds or unfolds the package of the selection; the cursor stays on the
+// package row.
+func (t *treePane) toggleFold() {
+	sel, ok := t.selected()
+	if !ok {
+		return
+	}
+	if t.folded == nil {
+		t.folded = map[int]bool{}
+	}
+	t.folded[sel.pkg] = !t.folded[sel.pkg]
+	t.rows = nil
+	t.applyFilter()
+	t.selectItem(item{pkg: sel.pkg, comp: -1})
 }

@@ -1,0 +1,67 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"vouch/model"
+)
+
+// Issue 15.4 and 15.6: progress in the header and on package rows, the position of the
+// selection, next/previous package, folding, "nothing to approve" instead of blocked.
+func TestTreeErgonomics(t *testing.T) {
+	pkgs := fixturePackages()
+	pkgs[0].Components = append(pkgs[0].Components, &model.Component{Kind: "output-style", ID: "plain", Validity: model.Valid})
+	m := newTestModel(t, pkgs, 120, 40)
+	v := screen(m)
+	for _, want := range []string{"0 of 4 reviewed", "0/4", "row 1 of 8", "– nothing to approve"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("screen lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Count(v, "⊘ blocked") != 1 {
+		t.Errorf("only the invalid MCP server is blocked:\n%s", v)
+	}
+	selectRef(t, m, toolRef)
+	press(t, m, "a", "y")
+	if v := screen(m); !strings.Contains(v, "1 of 4 reviewed") || !strings.Contains(v, "1/4") {
+		t.Errorf("progress did not move after an approval:\n%s", v)
+	}
+	press(t, m, "}")
+	if p, c, _, _ := m.selection(); c != nil || p.Name != "broken-plugin" {
+		t.Fatalf("} did not go to the next package: %v %v", p.Name, c)
+	}
+	if !strings.Contains(screen(m), "row 7 of 8") {
+		t.Errorf("position not shown:\n%s", screen(m))
+	}
+	press(t, m, "{")
+	if p, c, _, _ := m.selection(); c != nil || p.Name != "design-review" {
+		t.Fatalf("{ did not go back to the first package")
+	}
+	press(t, m, "c")
+	if len(m.tree.visible) != 3 || !strings.Contains(screen(m), "▸") {
+		t.Fatalf("c did not fold the package: %d rows\n%s", len(m.tree.visible), screen(m))
+	}
+	press(t, m, "j")
+	if p, c, _, _ := m.selection(); c != nil || p.Name != "broken-plugin" {
+		t.Fatal("j on a folded package did not skip its components")
+	}
+	press(t, m, "k", "c")
+	if len(m.tree.visible) != 8 {
+		t.Fatalf("c did not unfold: %d rows", len(m.tree.visible))
+	}
+}
+
+// The detail pane says when there is more below.
+func TestDetailMoreBelow(t *testing.T) {
+	pkgs := fixturePackages()
+	tool := pkgs[0].Component(model.KindTool, "review-context")
+	for i := 0; i < 80; i++ {
+		tool.Summary = append(tool.Summary, "summary line")
+	}
+	m := newTestModel(t, pkgs, 100, 24)
+	selectRef(t, m, toolRef)
+	if !strings.Contains(screen(m), "↓ more below") {
+		t.Fatalf("no more-below marker:\n%s", screen(m))
+	}
+}
