@@ -65,3 +65,32 @@ func TestDetailMoreBelow(t *testing.T) {
 		t.Fatalf("no more-below marker:\n%s", screen(m))
 	}
 }
+
+// Issue 15.5: the filter finds commands, file names and diagnostic codes.
+func TestFilterFindsCommandsFilesCodes(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	for _, tc := range []struct{ query, want string }{
+		{"node", toolRef},
+		{"context.mjs", toolRef},
+		{"mcp-command-not-one-token", "broken-plugin#mcp-server:fetch"},
+		{"userpromptsubmit", hookRef},
+	} {
+		press(t, m, "/")
+		for _, r := range tc.query {
+			press(t, m, string(r))
+		}
+		press(t, m, "enter")
+		var got []string
+		for _, i := range m.tree.visible {
+			it := m.tree.all[i]
+			if !it.isPackage() {
+				p := m.data.pkgs[it.pkg]
+				got = append(got, p.Ref(p.Components[it.comp]))
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("filter %q shows %v, want %s", tc.query, got, tc.want)
+		}
+		press(t, m, "esc")
+	}
+}

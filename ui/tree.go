@@ -33,6 +33,8 @@ type treePane struct {
 	filter  textinput.Model
 	editing bool // the filter input has focus
 	rows    map[rowKey][]string
+	hay     []string    // per row of all: lowercased static filter text ("" not built)
+	pkgRow  map[int]int // package index → its row in all
 	// folded packages show their row only; their components are hidden until unfolded.
 	folded map[int]bool
 }
@@ -63,6 +65,13 @@ func (t *treePane) setItems(items []item) {
 	}
 	t.all = items
 	t.rows = nil
+	t.hay = nil
+	t.pkgRow = make(map[int]int)
+	for i, it := range items {
+		if it.isPackage() {
+			t.pkgRow[it.pkg] = i
+		}
+	}
 	t.applyFilter()
 	if prev != nil {
 		t.selectItem(*prev)
@@ -182,27 +191,61 @@ func (t *treePane) jump(dir int, ok func(item) bool) bool {
 }
 
 // matches reports whether an item passes the filter: every word of the query must
-// appear in the package name, the component kind or id, or one of its answers.
-func (t *treePane) matches(it item, words []string) bool {
-	p := t.c.data.pkgs[it.pkg]
-	var hay []string
-	hay = append(hay, p.Name, string(p.Format))
-	if it.isPackage() {
-		hay = append(hay, "package", p.Root)
-	} else {
-		c := p.Components[it.comp]
-		s := t.c.styles
-		hay = append(hay, string(c.Kind), c.ID, string(c.Kind)+":"+c.ID,
-			validityAnswer(s, c).Word, supportAnswer(s, c).Word,
-			string(authOf(t.c.data.statusOf(p, c))))
+// appear in what the row is about: the package name, format and location, the component
+// kind and id, its answers, commands and other details (hosts, env names), file names
+// and link targets, what is not covered, capability scopes and diagnostic codes.
+func (t *treePane) matches(idx int, it item, words []string) bool {
+	text := t.haystack(idx, it)
+	if !it.isPackage() {
+		p := t.c.data.pkgs[it.pkg]
+		text += " " + string(authOf(t.c.data.statusOf(p, p.Components[it.comp])))
 	}
-	text := strings.ToLower(strings.Join(hay, " "))
 	for _, w := range words {
 		if !strings.Contains(text, w) {
 			return false
 		}
 	}
 	return true
+}
+
+// haystack is the lowercased static text of row idx, built once per load: a filter
+// keystroke then costs one substring search per row, not a rebuild of every row's text.
+func (t *treePane) haystack(idx int, it item) string {
+	if len(t.hay) != len(t.all) {
+		t.hay = make([]string, len(t.all))
+	}
+	if h := t.hay[idx]; h != "" {
+		return h
+	}
+	p := t.c.data.pkgs[it.pkg]
+	hay := []string{p.Name, string(p.Format)}
+	if it.isPackage() {
+		hay = append(hay, "package", p.Root)
+	} else {
+		c := p.Components[it.comp]
+		s := t.c.styles
+		hay = append(hay, string(c.Kind), c.ID, string(c.Kind)+":"+c.ID,
+			validityAnswer(s, c).Word, supportAnswer(s, c).Word, string(c.Validity))
+		for _, f := range c.Details {
+			hay = append(hay, f.Key, value(f.Value))
+		}
+		for _, f := range c.Files {
+			hay = append(hay, f.Path, f.Link)
+		}
+		for _, n := range c.NotCovered {
+			hay = append(hay, n.Kind, n.Subject)
+		}
+		for _, cp := range c.Capabilities {
+			hay = append(hay, string(cp.Kind))
+			hay = append(hay, cp.Scope...)
+		}
+		for _, d := range c.Diagnostics {
+			hay = append(hay, d.Code)
+		}
+	}
+	h := strings.ToLower(strings.Join(hay, " "))
+	t.hay[idx] = h
+	return h
 }
 
 func (t *treePane) applyFilter() {
@@ -222,21 +265,16 @@ func (t *treePane) applyFilter() {
 			if it.isPackage() {
 				continue
 			}
-			if t.matches(it, q) || t.matches(item{pkg: it.pkg, comp: -1}, q) {
+			if t.matches(i, it, q) || t.matches(t.pkgRow[it.pkg], item{pkg: it.pkg, comp: -1}, q) {
 				if pkgShown != it.pkg {
-					for j := i - 1; j >= 0; j-- {
-						if t.all[j].isPackage() && t.all[j].pkg == it.pkg {
-							t.visible = append(t.visible, j)
-							break
-						}
-					}
+					t.visible = append(t.visible, t.pkgRow[it.pkg])
 					pkgShown = it.pkg
 				}
 				t.visible = append(t.visible, i)
 			}
 		}
 		for i, it := range t.all { // packages without components still match by name
-			if it.isPackage() && len(t.c.data.pkgs[it.pkg].Components) == 0 && t.matches(it, q) {
+			if it.isPackage() && len(t.c.data.pkgs[it.pkg].Components) == 0 && t.matches(i, it, q) {
 				t.visible = append(t.visible, i)
 			}
 		}
