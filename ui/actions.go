@@ -543,3 +543,33 @@ func (m *Model) shown(p *model.Package) bool {
 	}
 	return false
 }
+
+// onClick selects the tree row or the tab under the pointer. Behind a modal, or below the
+// size floor, a click does nothing: it would act on what the person cannot see.
+func (m *Model) onClick(msg tea.MouseClickMsg) tea.Cmd {
+	mouse := msg.Mouse()
+	if m.tooSmallNow() || mouse.Button != tea.MouseLeft || m.dialog != nil || m.prompt != nil ||
+		m.fileView != nil || m.keysHelp != nil || m.tree.editing || !m.loaded {
+		return nil
+	}
+	const bodyTop = 1 // the header line
+	tw := m.treeOuterWidth()
+	y := mouse.Y - bodyTop - 1 // inside the pane's top border
+	if mouse.X >= 1 && mouse.X < tw-1 {
+		if i, ok := m.tree.rowAt(y); ok {
+			m.tree.cursor = i
+			m.tree.scrollToCursor()
+			m.reselect = nil
+			return m.selectionChanged()
+		}
+		return nil
+	}
+	if mouse.X > tw && y == 0 {
+		if tb := m.detail.tabAt(mouse.X - tw - 1); tb >= 0 {
+			m.detail.setTab(tb)
+			m.updateKeys()
+			return m.detail.refresh()
+		}
+	}
+	return nil
+}

@@ -195,34 +195,52 @@ func (d *detailPane) View() string {
 }
 
 // tabBar marks the active tab with brackets as well as style.
-func (d *detailPane) tabBar() string {
+func (d *detailPane) tabBar() string { return fit(strings.Join(d.tabParts(), ""), d.width) }
+
+// tabParts are the tab labels as drawn: full names, then short ones (kept at 80
+// columns), then numbers for the inactive tabs.
+func (d *detailPane) tabParts() []string {
 	s := d.c.styles
-	// Full names, then short ones (kept at 80 columns), then numbers for inactive tabs.
 	shortNames := [numTabs]string{"Over", "Caps", "Text", "Chg", "Diag"}
-	render := func(level int) string {
+	render := func(level int) []string {
 		var parts []string
 		for i, name := range tabNames {
-			label := fmt.Sprintf("%d %s", i+1, name)
-			if level > 0 {
-				label = fmt.Sprintf("%d %s", i+1, shortNames[i])
-			}
 			if tab(i) == d.tab {
-				label = fmt.Sprintf("%d %s", i+1, name)
-				parts = append(parts, s.TabActive.Render("["+label+"]"))
+				parts = append(parts, s.TabActive.Render(fmt.Sprintf("[%d %s]", i+1, name)))
 				continue
 			}
-			if level == 2 {
+			label := fmt.Sprintf("%d %s", i+1, name)
+			switch level {
+			case 1:
+				label = fmt.Sprintf("%d %s", i+1, shortNames[i])
+			case 2:
 				label = strconv.Itoa(i + 1)
 			}
 			parts = append(parts, s.TabInactive.Render(" "+label+" "))
 		}
-		return strings.Join(parts, "")
+		return parts
 	}
-	bar := render(0)
-	for level := 1; level <= 2 && ansi.StringWidth(bar) > d.width; level++ {
-		bar = render(level)
+	var parts []string
+	for level := 0; level <= 2; level++ {
+		parts = render(level)
+		if ansi.StringWidth(strings.Join(parts, "")) <= d.width {
+			break
+		}
 	}
-	return fit(bar, d.width)
+	return parts
+}
+
+// tabAt is the tab drawn at column x of the pane (-1 for none).
+func (d *detailPane) tabAt(x int) tab {
+	at := 0
+	for i, p := range d.tabParts() {
+		w := ansi.StringWidth(p)
+		if x >= at && x < at+w {
+			return tab(i)
+		}
+		at += w
+	}
+	return -1
 }
 
 // textBuilder assembles a tab's text; every package string goes through esc/escText,

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"vouch/model"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Issue 15.4 and 15.6: progress in the header and on package rows, the position of the
@@ -92,5 +95,27 @@ func TestFilterFindsCommandsFilesCodes(t *testing.T) {
 			t.Errorf("filter %q shows %v, want %s", tc.query, got, tc.want)
 		}
 		press(t, m, "esc")
+	}
+}
+
+// Issue 15.6: a click selects the row or tab under it; behind a dialog it does nothing.
+func TestClickSelectsRowsAndTabs(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 120, 40)
+	// Line 0 header, 1 border, 2 first row: the tree is wide, one line a row.
+	m.Update(tea.MouseClickMsg{X: 5, Y: 5, Button: tea.MouseLeft}) // header, border, package, hook (two lines), tool
+	if p, c, _, _ := m.selection(); c == nil || p.Ref(c) != toolRef {
+		t.Fatalf("click on the third row selected %v", c)
+	}
+	tw := m.treeOuterWidth()
+	parts := m.detail.tabParts()
+	x := tw + 1 + ansi.StringWidth(parts[0]) + ansi.StringWidth(parts[1]) + 1 // inside the third tab
+	m.Update(tea.MouseClickMsg{X: x, Y: 2, Button: tea.MouseLeft})
+	if m.detail.tab != tabContent {
+		t.Fatalf("click on the Content tab selected tab %d", m.detail.tab)
+	}
+	press(t, m, "a")
+	m.Update(tea.MouseClickMsg{X: 5, Y: 2, Button: tea.MouseLeft})
+	if p, c, _, _ := m.selection(); c == nil || p.Ref(c) != toolRef {
+		t.Fatal("a click behind the dialog moved the selection")
 	}
 }

@@ -438,6 +438,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		m.onWheel(msg)
 		return m, nil
+	case tea.MouseClickMsg:
+		return m, m.onClick(msg)
 	case tea.PasteMsg:
 		if m.prompt != nil {
 			return m, m.prompt.update(msg)

@@ -492,3 +492,24 @@ func (t *treePane) toggleFold() {
 	t.applyFilter()
 	t.selectItem(item{pkg: sel.pkg, comp: -1})
 }
+
+// rowAt is the index into visible of the row drawn on line y of the pane (false for none).
+func (t *treePane) rowAt(y int) (int, bool) {
+	if t.editing || t.filter.Value() != "" {
+		y--
+	}
+	if y < 0 {
+		return 0, false
+	}
+	used := 0
+	for i := t.top; i < len(t.visible); i++ {
+		used += t.rowHeight(t.all[t.visible[i]])
+		if y < used {
+			return i, true
+		}
+		if used >= t.listHeight() {
+			break
+		}
+	}
+	return 0, false
+}
