@@ -119,3 +119,29 @@ func TestClickSelectsRowsAndTabs(t *testing.T) {
 		t.Fatal("a click behind the dialog moved the selection")
 	}
 }
+
+// Issue 15.5: tab while filtering searches skill and instruction text too.
+func TestFilterContentOnSecondKey(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	press(t, m, "/")
+	for _, r := range "ignore previous" {
+		press(t, m, string(r))
+	}
+	if n := len(m.tree.visible); n != 0 {
+		t.Fatalf("without tab the text matched %d rows", n)
+	}
+	press(t, m, "tab")
+	var got []string
+	for _, i := range m.tree.visible {
+		if it := m.tree.all[i]; !it.isPackage() {
+			got = append(got, m.data.pkgs[it.pkg].Ref(m.data.pkgs[it.pkg].Components[it.comp]))
+		}
+	}
+	if len(got) != 1 || got[0] != skillRef || !strings.Contains(screen(m), "/(+text)") {
+		t.Fatalf("content search shows %v\n%s", got, screen(m))
+	}
+	press(t, m, "esc")
+	if m.tree.content {
+		t.Fatal("esc kept content search on")
+	}
+}

@@ -96,7 +96,8 @@ type filterKeys struct{ k *KeyMap }
 
 func (f filterKeys) ShortHelp() []key.Binding {
 	esc := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))
-	return []key.Binding{f.k.AcceptFilter, esc}
+	text := key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "search text too"))
+	return []key.Binding{f.k.AcceptFilter, esc, text}
 }
 func (f filterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{f.ShortHelp()} }
 

@@ -34,6 +34,8 @@ type treePane struct {
 	editing bool // the filter input has focus
 	rows    map[rowKey][]string
 	hay     []string    // per row of all: lowercased static filter text ("" not built)
+	bodies  []string    // per row of all: lowercased text body, for content search
+	content bool        // tab in the filter: match text bodies too
 	pkgRow  map[int]int // package index → its row in all
 	// folded packages show their row only; their components are hidden until unfolded.
 	folded map[int]bool
@@ -65,7 +67,7 @@ func (t *treePane) setItems(items []item) {
 	}
 	t.all = items
 	t.rows = nil
-	t.hay = nil
+	t.hay, t.bodies = nil, nil
 	t.pkgRow = make(map[int]int)
 	for i, it := range items {
 		if it.isPackage() {
@@ -198,7 +200,17 @@ func (t *treePane) matches(idx int, it item, words []string) bool {
 	text := t.haystack(idx, it)
 	if !it.isPackage() {
 		p := t.c.data.pkgs[it.pkg]
-		text += " " + string(authOf(t.c.data.statusOf(p, p.Components[it.comp])))
+		c := p.Components[it.comp]
+		text += " " + string(authOf(t.c.data.statusOf(p, c)))
+		if t.content && c.Body != "" {
+			if len(t.bodies) != len(t.all) {
+				t.bodies = make([]string, len(t.all))
+			}
+			if t.bodies[idx] == "" {
+				t.bodies[idx] = strings.ToLower(c.Body)
+			}
+			text += " " + t.bodies[idx]
+		}
 	}
 	for _, w := range words {
 		if !strings.Contains(text, w) {
@@ -291,6 +303,13 @@ func (t *treePane) startFilter() tea.Cmd {
 // updateFilter handles a key while the filter input has focus.
 func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
+	case "tab":
+		// The second key: search the text of skills and instructions too.
+		t.content = !t.content
+		t.cursor = 0
+		t.applyFilter()
+		t.setPrompt()
+		return nil
 	case "enter":
 		t.editing = false
 		t.filter.Blur()
@@ -312,6 +331,8 @@ func (t *treePane) clearFilter() {
 	t.editing = false
 	t.filter.Blur()
 	t.filter.SetValue("")
+	t.content = false
+	t.setPrompt()
 	t.applyFilter()
 	if ok {
 		t.selectItem(sel)
@@ -332,7 +353,7 @@ func (t *treePane) View() string {
 		if t.editing {
 			lines = append(lines, fit(t.filter.View(), t.width))
 		} else {
-			lines = append(lines, fit(s.Dim.Render("/"+display.Line(t.filter.Value())+"  (esc clears)"), t.width))
+			lines = append(lines, fit(s.Dim.Render(t.filter.Prompt+display.Line(t.filter.Value())+"  (esc clears)"), t.width))
 		}
 	}
 	if len(t.visible) == 0 {
@@ -512,4 +533,12 @@ func (t *treePane) rowAt(y int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+func (t *treePane) setPrompt() {
+	if t.content {
+		t.filter.Prompt = "/(+text) "
+	} else {
+		t.filter.Prompt = "/"
+	}
 }
