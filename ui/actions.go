@@ -113,6 +113,14 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.selectionChanged()
 	case pressed(msg, k.NextReview):
 		m.setFlash("Nothing here needs review.", false)
+	case key.Matches(msg, k.Views):
+		// The command bar is the filter with a view word: it combines with other words.
+		cmd := m.tree.startFilter()
+		m.tree.filter.SetValue(":")
+		m.tree.filter.CursorEnd()
+		m.layout()
+		m.updateKeys()
+		return cmd
 	case key.Matches(msg, k.Filter):
 		cmd := m.tree.startFilter()
 		m.layout()

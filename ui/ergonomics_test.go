@@ -145,3 +145,35 @@ func TestFilterContentOnSecondKey(t *testing.T) {
 		t.Fatal("esc kept content search on")
 	}
 }
+
+// Issue 15.4: ':' opens the command bar; views combine with words, across packages.
+func TestCommandBarViews(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	for _, tc := range []struct {
+		typed string
+		want  []string
+	}{
+		{"hooks", []string{hookRef}},
+		{"exec", []string{toolRef}},
+		{"mcp", []string{"broken-plugin#mcp-server:fetch"}},
+		{"hidden", []string{skillRef}},
+		{"unreviewed skill", []string{skillRef}},
+		{"nosuchview", nil},
+	} {
+		press(t, m, ":")
+		for _, r := range tc.typed {
+			press(t, m, string(r))
+		}
+		press(t, m, "enter")
+		var got []string
+		for _, i := range m.tree.visible {
+			if it := m.tree.all[i]; !it.isPackage() {
+				got = append(got, m.data.pkgs[it.pkg].Ref(m.data.pkgs[it.pkg].Components[it.comp]))
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf(":%s shows %v, want %v", tc.typed, got, tc.want)
+		}
+		press(t, m, "esc")
+	}
+}

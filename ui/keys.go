@@ -15,6 +15,7 @@ type KeyMap struct {
 	Fold             key.Binding
 	PrevReview       key.Binding
 	Filter           key.Binding
+	Views            key.Binding // the command bar: ':' starts the filter with a view
 	ClearFilter      key.Binding
 	Approve, Revoke  key.Binding
 	ApproveAll       key.Binding // every approvable component of the package, one dialog
@@ -48,6 +49,7 @@ func DefaultKeyMap() KeyMap {
 		PrevPkg:      key.NewBinding(key.WithKeys("{", "K"), key.WithHelp("{", "previous package")),
 		Fold:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "fold/unfold package")),
 		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Views:        key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "views (:hooks :changed :mcp :exec :unreviewed)")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),
 		Approve:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
 		Revoke:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke")),

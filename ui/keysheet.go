@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -55,7 +56,7 @@ func (m *Model) openKeySheet() {
 		title string
 		keys  []*key.Binding
 	}{
-		{"Move", []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextReview, &k.PrevReview, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Filter, &k.ClearFilter}},
+		{"Move", []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextReview, &k.PrevReview, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Filter, &k.Views, &k.ClearFilter}},
 		{"Read", []*key.Binding{&k.NextTab, &k.PrevTab, &k.Tab, &k.PageDown, &k.PageUp, &k.Raw, &k.OpenFile}},
 		{"Decide", []*key.Binding{&k.Approve, &k.ApproveAll, &k.Revoke, &k.Instructions}},
 		{"Other", []*key.Binding{&k.Copy, &k.CopyDigest, &k.Reload, &k.Help, &k.Quit}},
@@ -78,6 +79,16 @@ func (m *Model) openKeySheet() {
 		}
 		lines = append(lines, "")
 	}
+	lines = append(lines, s.Title.Render("Views (: then a name; combine with words)"))
+	names := make([]string, 0, len(views))
+	for n := range views {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		lines = append(lines, fmt.Sprintf("  %-18s %s", n, views[n]))
+	}
+	lines = append(lines, "")
 	lines = append(lines, s.Title.Render("In a confirmation"),
 		"  y                  record the decision (enter never does)",
 		"  n esc              cancel",

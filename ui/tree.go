@@ -197,6 +197,11 @@ func (t *treePane) jump(dir int, ok func(item) bool) bool {
 // kind and id, its answers, commands and other details (hosts, env names), file names
 // and link targets, what is not covered, capability scopes and diagnostic codes.
 func (t *treePane) matches(idx int, it item, words []string) bool {
+	for _, w := range words {
+		if strings.HasPrefix(w, ":") && !t.view(w, it) {
+			return false
+		}
+	}
 	text := t.haystack(idx, it)
 	if !it.isPackage() {
 		p := t.c.data.pkgs[it.pkg]
@@ -213,11 +218,59 @@ func (t *treePane) matches(idx int, it item, words []string) bool {
 		}
 	}
 	for _, w := range words {
-		if !strings.Contains(text, w) {
+		if !strings.HasPrefix(w, ":") && !strings.Contains(text, w) {
 			return false
 		}
 	}
 	return true
+}
+
+// views are the cross-package views of the command bar: a word starting with ':' in the
+// filter keeps the components it names, across every package.
+var views = map[string]string{
+	":hooks":      "hooks",
+	":changed":    "changed since their approval",
+	":mcp":        "MCP servers",
+	":exec":       "executable files or code they run",
+	":unreviewed": "components that need review",
+	":hidden":     "text with hidden content",
+	":notcovered": "dependencies an approval cannot bind",
+}
+
+// view reports whether it belongs to view w; an unknown view matches nothing.
+func (t *treePane) view(w string, it item) bool {
+	if it.isPackage() {
+		return false
+	}
+	p := t.c.data.pkgs[it.pkg]
+	c := p.Components[it.comp]
+	switch w {
+	case ":hooks":
+		return c.Kind == model.KindHook
+	case ":changed":
+		return authOf(t.c.data.statusOf(p, c)) == model.Changed
+	case ":mcp":
+		return c.Kind == model.KindMCPServer
+	case ":exec":
+		for _, f := range c.Files {
+			if f.Exec {
+				return true
+			}
+		}
+		for _, cp := range c.Capabilities {
+			if cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch {
+				return true
+			}
+		}
+		return false
+	case ":unreviewed":
+		return needsReview(c, t.c.data.statusOf(p, c))
+	case ":hidden":
+		return len(c.Hidden) > 0
+	case ":notcovered":
+		return len(c.NotCovered) > 0
+	}
+	return false
 }
 
 // haystack is the lowercased static text of row idx, built once per load: a filter
@@ -277,7 +330,7 @@ func (t *treePane) applyFilter() {
 			if it.isPackage() {
 				continue
 			}
-			if t.matches(i, it, q) || t.matches(t.pkgRow[it.pkg], item{pkg: it.pkg, comp: -1}, q) {
+			if t.matches(i, it, q) || (!hasView(q) && t.matches(t.pkgRow[it.pkg], item{pkg: it.pkg, comp: -1}, q)) {
 				if pkgShown != it.pkg {
 					t.visible = append(t.visible, t.pkgRow[it.pkg])
 					pkgShown = it.pkg
@@ -541,4 +594,13 @@ func (t *treePane) setPrompt() {
 	} else {
 		t.filter.Prompt = "/"
 	}
+}
+
+func hasView(words []string) bool {
+	for _, w := range words {
+		if strings.HasPrefix(w, ":") {
+			return true
+		}
+	}
+	return false
 }
