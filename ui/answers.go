@@ -77,7 +77,7 @@ func authAnswer(s *Styles, a model.Authorization) answer {
 	case model.Blocked:
 		return answer{"⊘", "blocked", s.Bad}
 	case authNothing:
-		return answer{"–", "nothing to approve", s.Dim}
+		return answer{"–", "inert", s.Dim} // nothing to approve: not an alarm
 	}
 	return answer{"○", "unreviewed", s.Info}
 }

@@ -372,7 +372,10 @@ func (d *detailPane) overview(b *textBuilder) {
 		b.line(fmt.Sprintf("  last decision: %s by %s (%s) at %s", dd.Action, b.esc(dd.Reviewer), b.esc(dd.ReviewerKind), dd.At.UTC().Format("2006-01-02 15:04 UTC")))
 	}
 	if c.Contract != nil {
-		b.field("Digest", c.Contract.MustDigest())
+		// On its own line, shortened in the middle when the pane is narrower: a digest
+		// that wraps mid-hash reads as two values (Y copies it whole).
+		b.line(s.Label.Render("Digest:"))
+		b.line("  " + fitDigest(c.Contract.MustDigest(), d.width-2))
 	} else {
 		b.dim("No contract: this component cannot be approved.")
 	}
@@ -409,7 +412,7 @@ func (d *detailPane) overview(b *textBuilder) {
 				x = "  ! executable"
 			}
 			b.line(fmt.Sprintf("  %s  %d bytes%s", b.esc(f.Path), f.Size, x))
-			b.line(s.Dim.Render("    sha256:" + b.esc(f.SHA256)))
+			b.line(s.Dim.Render("    " + fitDigest("sha256:"+b.esc(f.SHA256), d.width-4)))
 		}
 	}
 	if len(c.NotCovered) > 0 {
@@ -771,4 +774,13 @@ func writeDiagnostic(b *textBuilder, dg model.Diagnostic) {
 	}
 	b.line("  " + b.esc(dg.Message))
 	b.blank()
+}
+
+// fitDigest shortens a digest in the middle to w cells, keeping its start and end.
+func fitDigest(dg string, w int) string {
+	if len(dg) <= w || w < 20 {
+		return dg
+	}
+	keep := (w - 1) / 2
+	return dg[:keep] + "…" + dg[len(dg)-(w-1-keep):]
 }

@@ -501,7 +501,8 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 	c := p.Components[it.comp]
 	st := t.c.data.statusOf(p, c)
 	label := mark + "  " + string(c.Kind) + ":" + display.Line(c.ID)
-	answers := validityAnswer(s, c).render() + " " + supportAnswer(s, c).render() + " " + authAnswer(s, authOf(st)).render()
+	// Padded to the widest word of each answer, so the three columns line up row to row.
+	answers := padTo(validityAnswer(s, c).render(), 9) + " " + padTo(supportAnswer(s, c).render(), 13) + " " + padTo(authAnswer(s, authOf(st)).render(), 12)
 	if t.wide() {
 		return []string{t.pad(label, answers, selected)}
 	}
@@ -603,4 +604,12 @@ func hasView(words []string) bool {
 		}
 	}
 	return false
+}
+
+// padTo pads a styled string with spaces to w cells.
+func padTo(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
 }
