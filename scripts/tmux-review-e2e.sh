@@ -144,6 +144,19 @@ wait_for "1 │ // Portable handler"
 keys -l 'q'
 wait_for "[1 Overview]"
 
+# Filter by a command string, and copy the tool's REF (OSC 52, written by vouch).
+keys -l '/'
+keys -l 'node'
+keys Enter
+wait_for "/node"
+wait_for "tool:context"
+keys -l 'g'
+keys -l 'n' # the tool: approvable now (its hook also runs node, and waits for it)
+keys -l 'y'
+wait_for "Copied the REF design-review#tool:context"
+keys Escape
+sleep 0.3 # ESC then '/' at once would read as alt+/
+
 keys -l '/'
 keys -l 'hook:'
 keys Enter
