@@ -139,3 +139,16 @@ func BenchmarkFilterKeystroke(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkFileViewHighlight reads, escapes and highlights a 256 KiB script (the most
+// the view highlights), the work the file view's load command does off the update loop.
+func BenchmarkFileViewHighlight(b *testing.B) {
+	text := longScript(6000)
+	for len(text) < maxHighlightBytes-200 {
+		text += "// more\n"
+	}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		highlight("context.mjs", text, true)
+	}
+}

@@ -191,3 +191,39 @@ func TestCopiesShareNameShowLocationAndRefresh(t *testing.T) {
 		t.Fatalf("the first copy's row is %s after revoking the second, want revoked", got)
 	}
 }
+
+// Issue 14: the instruction prompt carries (root, ref, digest); a reload that lands while
+// it shows a preview marks it stale, and y writes nothing.
+func TestReloadMarksInstructionPromptStale(t *testing.T) {
+	m, _ := loadedCopy(t)
+	target := filepath.Join(t.TempDir(), "AGENTS.md")
+	selectRef(t, m, "design-review#instruction:design-context")
+	_, reload := m.Update(keyMsg("R"))
+	press(t, m, "i")
+	typeText(t, m, target)
+	press(t, m, "enter")
+	if m.prompt == nil || m.prompt.preview == nil {
+		t.Fatal("no preview")
+	}
+	if !strings.Contains(screen(m), "Location: ") || m.prompt.digest == "" {
+		t.Errorf("the prompt does not carry its location and digest:\n%s", screen(m))
+	}
+	run(t, m, reload)
+	if m.prompt == nil || !m.prompt.stale || m.keys.Confirm.Enabled() {
+		t.Fatal("the reload did not mark the prompt stale")
+	}
+	press(t, m, "y")
+	if _, err := os.Stat(target); err == nil {
+		t.Fatal("y on a stale prompt wrote the file")
+	}
+	if got := ledgerAuth(t, m, "design-review#instruction:design-context"); got == model.Approved {
+		t.Fatal("y on a stale prompt recorded an approval")
+	}
+	if !strings.Contains(screen(m), "reloaded while this was open") {
+		t.Errorf("the stale prompt does not say so:\n%s", screen(m))
+	}
+	press(t, m, "esc")
+	if m.prompt != nil {
+		t.Fatal("esc did not close the stale prompt")
+	}
+}
