@@ -140,10 +140,10 @@ func BenchmarkFilterKeystroke(b *testing.B) {
 	}
 }
 
-// BenchmarkFileViewHighlight reads, escapes and highlights a 256 KiB script (the most
+// BenchmarkFileViewHighlight escapes and highlights a 64 KiB script (the most
 // the view highlights), the work the file view's load command does off the update loop.
 func BenchmarkFileViewHighlight(b *testing.B) {
-	text := longScript(6000)
+	text := longScript(1500)
 	for len(text) < maxHighlightBytes-200 {
 		text += "// more\n"
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"vouch/model"
@@ -26,8 +27,11 @@ import (
 // how much it left out; the hashes in the Overview cover every byte.
 const (
 	maxViewBytes      = 4 << 20
-	maxHighlightBytes = 256 << 10
-	maxHexBytes       = 64 << 10
+	maxHighlightBytes = 64 << 10
+	// highlightBudget bounds the lexer (chroma's backtracking regexps) on a hostile file:
+	// past it the text is shown plain. Display only: no answer depends on it.
+	highlightBudget = 2 * time.Second
+	maxHexBytes     = 64 << 10
 )
 
 // fileView shows one closure file full-screen: line numbers, syntax colours (chroma),
@@ -158,7 +162,32 @@ func readForView(p *model.Package, f model.File, dark bool) fileLoadedMsg {
 		msg.plain = msg.lines
 		return msg
 	}
-	msg.lines, msg.plain, msg.hidden, msg.lexer = highlight(f.Path, string(data), dark)
+	text := string(data)
+	if len(data) > maxHighlightBytes {
+		msg.lines, msg.plain, msg.hidden, _ = highlight(f.Path, text, dark)
+		msg.lexer = "not highlighted: larger than 64 KiB"
+		return msg
+	}
+	type result struct {
+		lines, plain []string
+		hidden       int
+		lexer        string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		r.lines, r.plain, r.hidden, r.lexer = highlight(f.Path, text, dark)
+		done <- r
+	}()
+	timer := time.NewTimer(highlightBudget)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		msg.lines, msg.plain, msg.hidden, msg.lexer = r.lines, r.plain, r.hidden, r.lexer
+	case <-timer.C:
+		msg.lines, msg.plain, msg.hidden = plainLines(text)
+		msg.lexer = "not highlighted: the lexer took too long"
+	}
 	return msg
 }
 
@@ -218,7 +247,7 @@ func hexdump(data []byte) []string {
 func highlight(path, text string, dark bool) (lines, plain []string, hidden int, lexerName string) {
 	text = strings.ReplaceAll(text, "\t", "    ")
 	var lx chroma.Lexer
-	if len(text) <= maxHighlightBytes {
+	if len(text) <= maxHighlightBytes && path != "" {
 		lx = lexers.Match(path)
 		if lx == nil {
 			lx = lexers.Analyse(text)
@@ -232,7 +261,7 @@ func highlight(path, text string, dark bool) (lines, plain []string, hidden int,
 		cur.Reset()
 		curPlain.Reset()
 	}
-	emit := func(piece string, st *lipgloss.Style) {
+	emit := func(piece string, st *sgrPair) {
 		if piece == "" {
 			return
 		}
@@ -243,12 +272,12 @@ func highlight(path, text string, dark bool) (lines, plain []string, hidden int,
 		case n > 0:
 			cur.WriteString(tokenStyle.Render(esc))
 		case st != nil:
-			cur.WriteString(st.Render(esc))
+			cur.WriteString(st.open + esc + st.close)
 		default:
 			cur.WriteString(esc)
 		}
 	}
-	split := func(v string, st *lipgloss.Style) {
+	split := func(v string, st *sgrPair) {
 		for {
 			i := strings.IndexByte(v, '\n')
 			if i < 0 {
@@ -260,9 +289,16 @@ func highlight(path, text string, dark bool) (lines, plain []string, hidden int,
 			v = v[i+1:]
 		}
 	}
+	trim := func() {
+		// A trailing newline ends the last line; it does not start an empty one.
+		if n := len(lines); n > 1 && plain[n-1] == "" && strings.HasSuffix(text, "\n") {
+			lines, plain = lines[:n-1], plain[:n-1]
+		}
+	}
 	if lx == nil {
 		split(text, nil)
 		flush()
+		trim()
 		return lines, plain, hidden, ""
 	}
 	lexerName = lx.Config().Name
@@ -271,6 +307,7 @@ func highlight(path, text string, dark bool) (lines, plain []string, hidden int,
 		lines, plain = nil, nil
 		split(text, nil)
 		flush()
+		trim()
 		return lines, plain, hidden, ""
 	}
 	name := "github"
@@ -278,25 +315,40 @@ func highlight(path, text string, dark bool) (lines, plain []string, hidden int,
 		name = "monokai"
 	}
 	cs := styles.Get(name)
-	cache := map[chroma.TokenType]*lipgloss.Style{}
+	cache := map[chroma.TokenType]*sgrPair{}
 	for tok := it(); tok != chroma.EOF; tok = it() {
 		st, ok := cache[tok.Type]
 		if !ok {
 			e := cs.Get(tok.Type)
 			if e.Colour.IsSet() {
-				s := lipgloss.NewStyle().Foreground(lipgloss.Color(e.Colour.String())).Bold(e.Bold == chroma.Yes)
-				st = &s
+				st = sgrOf(lipgloss.NewStyle().Foreground(lipgloss.Color(e.Colour.String())).Bold(e.Bold == chroma.Yes))
 			}
 			cache[tok.Type] = st
 		}
 		split(tok.Value, st)
 	}
 	flush()
-	// A trailing newline ends the last line; it does not start an empty one.
-	if n := len(lines); n > 1 && plain[n-1] == "" && strings.HasSuffix(text, "\n") {
-		lines, plain = lines[:n-1], plain[:n-1]
-	}
+	trim()
 	return lines, plain, hidden, lexerName
+}
+
+// sgrPair is a style as the sequences around its text: rendering each token through
+// lipgloss costs more than the lexer; the sequences are vouch's own, computed once a style.
+type sgrPair struct{ open, close string }
+
+func sgrOf(st lipgloss.Style) *sgrPair {
+	r := st.Render("\x00")
+	i := strings.IndexByte(r, 0)
+	if i < 0 {
+		return nil
+	}
+	return &sgrPair{open: r[:i], close: r[i+1:]}
+}
+
+// plainLines is highlight without colours.
+func plainLines(text string) (lines, plain []string, hidden int) {
+	lines, plain, hidden, _ = highlight("", text, true)
+	return lines, plain, hidden
 }
 
 func (fv *fileView) SetSize(w, h int) {

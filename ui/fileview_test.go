@@ -198,3 +198,15 @@ func TestFileViewFromDisk(t *testing.T) {
 		t.Error("the wheel did not scroll the file view")
 	}
 }
+
+// Past the highlight bound a file is still shown whole, escaped, without colours, and
+// the view says why.
+func TestFileViewLargeFilePlain(t *testing.T) {
+	text := longScript(3000)
+	m := newTestModel(t, withToolFile(text, false), 120, 30)
+	selectRef(t, m, toolRef)
+	press(t, m, "f", "G")
+	if !strings.Contains(screen(m), "not highlighted: larger than 64 KiB") || !strings.Contains(screen(m), "3000 │ export const v3000") {
+		t.Fatalf("large file:\n%s", screen(m))
+	}
+}
