@@ -34,6 +34,7 @@ type targetPrompt struct {
 	root, digest string
 	gen          int
 	stale        bool // the sources were reloaded: y writes nothing
+	choice       int  // activation picker: 0 typing a path, i for targetChoices[i-1]
 	ref          string
 	input        textinput.Model // activation: where to write
 	targets      []activeTarget  // removal: where the instruction is active
@@ -313,13 +314,36 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if msg.String() == "enter" {
+	switch msg.String() {
+	case "enter":
 		// Enter asks for a preview; it never writes.
 		pr.loading, pr.err = true, ""
 		m.updateKeys()
 		return m.previewCmd(pr.input.Value())
+	case "up", "down":
+		// The picker: up and down fill the input with a scope; typing edits it freely.
+		d := 1
+		if msg.String() == "up" {
+			d = -1
+		}
+		pr.choice = (pr.choice + d + len(targetChoices) + 1) % (len(targetChoices) + 1)
+		if pr.choice > 0 {
+			pr.input.SetValue(targetChoices[pr.choice-1].spec)
+		} else {
+			pr.input.SetValue("")
+		}
+		pr.input.CursorEnd()
+		return nil
 	}
 	return pr.update(msg)
+}
+
+// targetChoices are the scopes the activation picker offers; "a path" is typing one.
+var targetChoices = []struct{ spec, label string }{
+	{"AGENTS.md", "AGENTS.md in this directory: this project, read by Codex"},
+	{"CLAUDE.md", "CLAUDE.md in this directory: this project, read by Claude Code"},
+	{"codex", "codex: the user-global Codex file, GLOBAL: every project"},
+	{"claude", "claude: the user-global Claude Code file, GLOBAL: every project"},
 }
 
 func (m *Model) previewCmd(spec string) tea.Cmd {
@@ -651,7 +675,17 @@ func (t *targetPrompt) View() string {
 			lines = append(lines, "", fit(s.Dim.Render("esc closes"), inner))
 		}
 	default:
-		lines = append(lines, fit("Where should this instruction apply? codex, claude, or a file path.", inner), "", t.input.View())
+		lines = append(lines, fit("Where should this instruction apply? ↑/↓ picks a scope, or type a file path.", inner), "")
+		for i, c := range targetChoices {
+			mark := "  "
+			row := fmt.Sprintf("%d. %s", i+1, c.label)
+			if t.choice == i+1 {
+				mark = "› "
+				row = s.Bold.Render(row)
+			}
+			lines = append(lines, fit(mark+row, inner))
+		}
+		lines = append(lines, "", t.input.View())
 		if t.loading {
 			lines = append(lines, "", s.Dim.Render("Preparing the preview…"))
 		}
