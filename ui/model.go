@@ -4,9 +4,12 @@
 // through trust after a confirmation that lists exactly what is granted or withdrawn.
 //
 // Rules the code keeps: one root model returns tea.View; panes size themselves from one
-// layout function; Update does no I/O (loading, evaluation, hashing, diffing, decisions
-// and markdown rendering run in tea.Cmds and come back as messages); every string from a
-// package goes through ui/display before it is styled.
+// layout function; Update does no I/O (loading, evaluation, hashing, diffing, decisions,
+// markdown rendering and file highlighting run in tea.Cmds and come back as messages);
+// every string from a package goes through ui/display before it is styled. A dialog
+// names what it decides by (root, ref, digest) and the objects it was explained from,
+// never by a position in the tree: a reload marks it stale, and trust refuses a digest
+// that is not the one shown. Below the size floor no key but q acts.
 package ui
 
 import (

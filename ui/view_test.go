@@ -216,6 +216,14 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 			press(t, m, "j")
 		}
 		assertNoRawControls(t, "window title", m.View().WindowTitle)
+		// The command bar and the content search over the hostile packages.
+		press(t, m, "esc", ":", "h", "o", "o", "k", "s", "enter")
+		assertNoRawControls(t, "command bar", m.View().Content)
+		press(t, m, "esc", "/", "s", "a", "f", "e", "tab")
+		assertNoRawControls(t, "content search", m.View().Content)
+		press(t, m, "enter", "g", "j")
+		assertNoRawControls(t, "content search row", m.View().Content)
+		press(t, m, "esc")
 	}
 }
 
