@@ -2,8 +2,8 @@
 # End-to-end run of the review console in a real terminal: tmux starts `vouch review
 # examples` with a temporary home, a component is approved by key presses only, the
 # console quits, and `vouch status --json` must report the component approved. A second
-# session opens a tool's file and scrolls it, then approves a hook with its tool in one
-# dialog.
+# session opens a tool's file and scrolls it, filters by a command string, copies a REF,
+# and approves a hook with its tool in one dialog; a third approves a whole package in one.
 # Needs go and tmux; installs nothing. Uses its own tmux socket, so no user session is touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -179,5 +179,35 @@ done
 "$work/vouch" --home "$home" status --json "$dr" > "$work/status2.json" || true
 for r in 'design-review#tool:context' 'design-review#hook:review-context'; do
   (cd "$work" && go run check.go status2.json "$r") || fail "status --json does not show $r approved"
+done
+
+# Third session, a fresh home: approve every approvable component of the package in one
+# scrollable dialog (issue 15.2).
+home3="$work/home3"
+rm -f "$work/exit"
+tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
+tmux -S "$sock" new-session -d -x 100 -y 30 -s "$session" \
+  "cd '$PWD' && TERM=xterm-256color '$work/vouch' --home '$home3' review '$dr'; echo \$? > '$work/exit'; sleep 60"
+wait_for "need review"
+keys -l 'g'
+keys -l 'A'
+wait_for "Approve 4 components of design-review?"
+keys -l 'G'
+wait_for "lines "
+keys Enter
+sleep 0.3
+screen | grep -qF "Approve 4 components of design-review?" || fail "Enter closed the package confirmation"
+keys -l 'y'
+wait_for "Approved 4 components."
+wait_for "4 of 4 reviewed"
+keys -l 'q'
+for _ in $(seq 1 100); do
+  [ -f "$work/exit" ] && break
+  sleep 0.1
+done
+[ -f "$work/exit" ] || fail "the third console did not quit on q"
+"$work/vouch" --home "$home3" status --json "$dr" > "$work/status3.json" || true
+for r in 'design-review#tool:context' 'design-review#hook:review-context' 'design-review#skill:design-review'; do
+  (cd "$work" && go run check.go status3.json "$r") || fail "status --json does not show $r approved after A"
 done
 echo "tmux-review-e2e: ok"
