@@ -54,6 +54,17 @@ const (
 	KindApp Kind = "app"
 )
 
+// Inert reports whether components of the kind are data that nothing runs or reads on
+// their own (an extension namespace, a member or dependency reference, a marketplace
+// entry): they need no approval, and a gate does not wait for one.
+func (k Kind) Inert() bool {
+	switch k {
+	case KindExtension, KindMember, KindDependency, KindPlugin:
+		return true
+	}
+	return false
+}
+
 // Kinds lists every component kind in the order reports and the console group them:
 // what runs first, then what the model reads, then inert data.
 var Kinds = []Kind{KindHook, KindTool, KindMCPServer, KindLSPServer, KindExecutable, KindMonitor, KindApp,

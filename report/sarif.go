@@ -132,7 +132,15 @@ func WriteSARIF(w io.Writer, r *Report, o SARIFOptions) error {
 			for _, d := range c.Diagnostics {
 				addDiag(p.Path, archive, d, map[string]any{"package": p.Name, "ref": c.Ref})
 			}
-			if c.Authorization == "" || c.Authorization == model.Approved {
+			for _, n := range c.NotCovered {
+				idx := rule("not-covered-"+n.Kind, "not covered by an approval: "+n.Kind, "What this component depends on that no approval can bind ("+n.Kind+"): review it yourself; vouch check cannot detect a change in it.", "note")
+				res := sarifResult{RuleID: "not-covered-" + n.Kind, RuleIndex: idx, Level: "note", Message: sarifMessage{Text: nonEmpty(c.Ref + ": " + n.Subject + ": " + n.Detail)}, Properties: map[string]any{"package": p.Name, "ref": c.Ref}}
+				if loc, ok := o.location(p.Path, archive, "", 0); ok {
+					res.Locations = []sarifLocationRef{loc}
+				}
+				run.Results = append(run.Results, res)
+			}
+			if c.Authorization == "" || c.Authorization == model.Approved || model.Kind(c.Kind).Inert() {
 				continue
 			}
 			level := "warning"
@@ -278,7 +286,7 @@ func WriteGitHub(w io.Writer, r *Report, o SARIFOptions) error {
 			for _, d := range c.Diagnostics {
 				emit(ghLevel[d.Severity], path(p.Path, d.File), d.Line, "vouch "+d.Code, c.Ref+": "+d.Message)
 			}
-			if c.Authorization == "" || c.Authorization == model.Approved {
+			if c.Authorization == "" || c.Authorization == model.Approved || model.Kind(c.Kind).Inert() {
 				continue
 			}
 			level := "warning"

@@ -256,9 +256,10 @@ func runHostile(t *testing.T, tc hostileCase) {
 			t.Fatal(err)
 		}
 	}
-	// A hook needs its tool approved first, as a person would in one command.
+	// A Dalo hook needs its tool approved first, as a person would in one command (native
+	// hooks, whose ids hold ":", run nothing but themselves).
 	refs := []string{tc.ref}
-	if pkg, _, ok := strings.Cut(tc.ref, "#hook:"); ok {
+	if pkg, id, ok := strings.Cut(tc.ref, "#hook:"); ok && !strings.Contains(id, ":") {
 		refs = []string{pkg + "#tool:t", tc.ref}
 	}
 	code, out, errs := trustRun(t, home, append([]string{"approve", "--yes", src}, refs...)...)

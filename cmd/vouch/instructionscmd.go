@@ -45,6 +45,7 @@ type instrFlags struct {
 	overwrite bool
 	follow    bool // --follow-symlink: writing to the file a linked target resolves to is confirmed
 	sourceID  string
+	jsonOut   bool
 }
 
 func (a *app) instrCommand(use, short, long string, action string, f *instrFlags) *cobra.Command {
@@ -54,10 +55,17 @@ func (a *app) instrCommand(use, short, long string, action string, f *instrFlags
 		Long:  long,
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.jsonOut {
+				a.jsonErrors = true
+				if action != "preview" && !f.yes {
+					return a.fail(2, "needs-yes", "--json prints what was written for a program to read, so vouch does not ask; add --yes after reading the preview.")
+				}
+			}
 			return a.instructions(action, args[0], args[1], *f)
 		},
 	}
 	cmd.Flags().StringVar(&f.target, "target", "", "instruction file: a path, codex or claude (required)")
+	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print the preview and what was done as JSON (apply and remove need --yes with it)")
 	cmd.Flags().StringVar(&f.sourceID, "source-id", "validation", "source identity used in Dalo references")
 	_ = cmd.MarkFlagRequired("target")
 	return cmd
@@ -65,17 +73,19 @@ func (a *app) instrCommand(use, short, long string, action string, f *instrFlags
 
 func (a *app) instructionsPreviewCommand() *cobra.Command {
 	f := &instrFlags{}
-	return a.instrCommand("preview --target FILE|codex|claude SOURCE REF",
+	return a.instrCommand("preview [--json] --target FILE|codex|claude SOURCE REF",
 		"Show the diff applying an instruction would make, without writing anything",
 		`Preview prints where the instruction would apply and a unified diff of the whole target file,
 before and after. Nothing is written. Exit status: 0 the change can be applied; 1 it would be
-refused (damaged markers, a block edited by hand); 2 usage error.`,
+refused (damaged markers, a block edited by hand); 2 usage error. With --json, preview, apply
+and remove print one JSON document (schemas/vouch/commands-v1.schema.json): the preview and,
+for apply and remove, whether the file was written and the decision recorded.`,
 		"preview", f)
 }
 
 func (a *app) instructionsApplyCommand() *cobra.Command {
 	f := &instrFlags{}
-	cmd := a.instrCommand("apply --target FILE|codex|claude [--yes] [--overwrite] SOURCE REF",
+	cmd := a.instrCommand("apply --target FILE|codex|claude [--yes] [--json] [--overwrite] SOURCE REF",
 		"Write an instruction into its vouch block in the target file and record the activation",
 		`Apply shows the preview, asks for y at a terminal, then writes the block (atomically, keeping the
 file's mode, line breaks and BOM) and records an approval with the target in the ledger. It refuses
@@ -97,7 +107,7 @@ package under review is refused.`,
 
 func (a *app) instructionsRemoveCommand() *cobra.Command {
 	f := &instrFlags{}
-	cmd := a.instrCommand("remove --target FILE|codex|claude [--yes] SOURCE REF",
+	cmd := a.instrCommand("remove --target FILE|codex|claude [--yes] [--json] SOURCE REF",
 		"Remove an instruction's vouch block from the target file and record the revocation",
 		`Remove shows the diff, asks for y at a terminal, deletes the block and the line breaks vouch
 added with it, and records a revocation with the target in the ledger. A block edited by hand is
@@ -121,6 +131,7 @@ type instrContext struct {
 	home        string
 	lastWritten string
 	active      *trust.Decision // the latest decision for (ref, target), nil when none
+	unrecorded  bool            // the target holds a block of ref that an interrupted apply never recorded
 }
 
 func (a *app) instructions(action, source, ref string, f instrFlags) error {
@@ -143,8 +154,17 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 	if err != nil {
 		return a.instrError(err)
 	}
-	a.printPreview(ic, p)
+	doc := newInstrDoc(action, ic, p)
+	printDoc := func() {
+		if f.jsonOut {
+			writeJSON(a.stdout, doc)
+		}
+	}
+	if !f.jsonOut {
+		a.printPreview(ic, p)
+	}
 	if action == "preview" {
+		printDoc()
 		if p.Conflict != nil {
 			return a.fail(1, "instruction-edited", "The block in "+p.Target.Path+" was edited by hand since vouch wrote it; apply would need --overwrite.")
 		}
@@ -156,12 +176,23 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 	if action == "remove" {
 		recorded = ic.active == nil || ic.active.Action == trust.ActionRevoke
 	}
+	if ic.unrecorded {
+		recorded = false
+	}
 	if p.NoChange && recorded {
+		// An intent left by an interrupted apply whose block is gone reports nothing; it
+		// is cleared here so the home does not keep it.
+		_ = instructions.ClearIntent(ic.home, ic.ref, ic.target.Path)
+		if f.jsonOut {
+			printDoc()
+			return nil
+		}
 		fmt.Fprintln(a.stdout, "Nothing to do: the file and the ledger already agree.")
 		return nil
 	}
 	if p.Conflict != nil && !f.overwrite {
-		if !a.stdinIsTerminal() {
+		if !a.stdinIsTerminal() || f.jsonOut {
+			printDoc()
 			return a.fail(1, "instruction-edited", "The block in "+p.Target.Path+" was edited by hand since vouch wrote it; nothing was written. Keep the edits, or pass --overwrite to replace them.")
 		}
 		if !a.ask("The block was edited by hand. Overwrite those edits? [y/N] ") {
@@ -191,6 +222,7 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 	} else if f.follow {
 		p.Confirmed = p.Target.Resolved
 	} else if linked {
+		printDoc()
 		return a.fail(1, "target-is-symlink", safe(p.Target.Path)+" is a symbolic link to "+safe(p.Target.Resolved)+"; nothing was written. Read the preview, then pass --follow-symlink with --yes to write to "+safe(p.Target.Resolved)+" (the link is kept), or name a regular file.")
 	}
 	kind := trust.ReviewerHuman
@@ -198,11 +230,17 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 		// Confirmed by --yes, not by a person at a terminal (as vouch approve records it).
 		kind = trust.ReviewerAutomation
 	}
-	if _, err := instructions.Record(ic.tr, ic.pkg, ic.comp, p, f.overwrite, kind); err != nil {
+	d, err := instructions.Record(ic.tr, ic.pkg, ic.comp, p, f.overwrite, kind)
+	if err != nil {
 		if errors.Is(err, instructions.ErrNotRecorded) {
 			return a.fail(1, "ledger-write-failed", strings.ToUpper(err.Error()[:1])+err.Error()[1:]+".")
 		}
 		return a.instrError(err)
+	}
+	if f.jsonOut {
+		doc.Written, doc.Recorded, doc.Decision = !p.NoChange, true, &d
+		printDoc()
+		return nil
 	}
 	switch {
 	case p.NoChange:
@@ -280,9 +318,18 @@ func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, err
 		return nil, a.fail(1, "ledger-unreadable", err.Error())
 	}
 	ic.active = instructions.LastDecision(decisions, ref, target.Path)
+	if u, ok := instructions.IntentFor(ic.home, decisions, ref, target.Path); ok {
+		// An interrupted apply wrote this block and never recorded it: the intent holds
+		// the text vouch wrote, so removing or replacing it is not a hand edit.
+		ic.lastWritten = u.Body
+		ic.unrecorded = true
+		return ic, nil
+	}
 	// What vouch last wrote there is the approved text in the store. If the store lost it,
 	// any difference counts as a hand edit: the safe side.
-	if ic.lastWritten, err = instructions.LastWritten(ic.home, decisions, ref, target.Path); err != nil {
+	if ic.lastWritten, err = instructions.LastWritten(ic.home, decisions, ref, target.Path); err != nil && a.jsonErrors {
+		writeJSON(a.stderr, map[string]any{"warning": map[string]string{"code": "instruction-baseline-missing", "message": fmt.Sprintf("The text last written to %s is not in the store (%v); a changed block will count as edited by hand.", target.Path, err)}})
+	} else if err != nil {
 		fmt.Fprintf(a.stderr, "vouch: the text last written to %s is not in the store (%v); a changed block will count as edited by hand.\n", target.Path, err)
 	}
 	return ic, nil
@@ -291,6 +338,12 @@ func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, err
 func (a *app) instrError(err error) error {
 	var me *instructions.MarkerError
 	switch {
+	case errors.As(err, &me) && a.jsonErrors:
+		var ps []string
+		for _, p := range me.Problems {
+			ps = append(ps, fmt.Sprintf("line %d: %s", p.Line, p.Message))
+		}
+		return a.fail(1, "damaged-markers", fmt.Sprintf("%s has damaged managed-block markers; nothing was written. Repair them first: %s.", me.Path, strings.Join(ps, "; ")))
 	case errors.As(err, &me):
 		fmt.Fprintf(a.stderr, "vouch: %s has damaged managed-block markers; nothing was written. Repair them first:\n", me.Path)
 		for _, p := range me.Problems {
@@ -347,6 +400,9 @@ func (a *app) printPreview(ic *instrContext, p *instructions.Preview) {
 		change = "append the block after one blank line"
 	}
 	fmt.Fprintf(w, "Change:     %s\n", change)
+	if ic.unrecorded {
+		fmt.Fprintln(w, "Unrecorded: the block in the file was written by an apply that was interrupted before the ledger recorded it")
+	}
 	if len(p.Foreign) > 0 {
 		fmt.Fprintln(w, "Blocks of other managers (shown, never modified):")
 		for _, b := range p.Foreign {
@@ -390,7 +446,7 @@ type activeBlock struct {
 	Digest string `json:"digest"`
 	At     string `json:"at"`
 	Ledger string `json:"ledger"`
-	State  string `json:"state"` // present, edited, missing, damaged, file-missing, unreadable
+	State  string `json:"state"` // present, edited, missing, damaged, file-missing, unreadable, unrecorded
 	Detail string `json:"detail"`
 }
 
@@ -402,14 +458,15 @@ func (a *app) instructionsListCommand() *cobra.Command {
 		Long: `List reads the ledgers for instruction activations in force (the latest decision for each
 instruction and target is an approval) and checks each target file: present (unchanged), edited
 (changed by hand), missing (the block is gone), damaged (markers broken), file-missing or
-unreadable.`,
+unreadable. A block that an interrupted apply wrote but never recorded in the ledger is listed
+too, as unrecorded: "instructions remove" takes it out, applying again records it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a.jsonErrors = jsonOut
 			return a.instructionsList(jsonOut)
 		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON (schemas/vouch/commands-v1.schema.json)")
 	return cmd
 }
 
@@ -433,6 +490,21 @@ func (a *app) instructionsList(jsonOut bool) error {
 		ab.State, ab.Detail = instructions.CheckActivation(home, act)
 		out = append(out, ab)
 	}
+	// Blocks an interrupted apply wrote and never recorded are in force too.
+	unrecorded, _ := instructions.FindUnrecorded(home, decisions)
+	for _, u := range unrecorded {
+		ab := activeBlock{Ref: u.Ref, Target: u.Target, Digest: u.Digest, At: u.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: "none",
+			State: instructions.StateUnrecorded, Detail: u.Detail()}
+		replaced := false
+		for i := range out {
+			if out[i].Ref == u.Ref && out[i].Target == u.Target {
+				out[i], replaced = ab, true
+			}
+		}
+		if !replaced {
+			out = append(out, ab)
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Target != out[j].Target {
 			return out[i].Target < out[j].Target
@@ -440,7 +512,7 @@ func (a *app) instructionsList(jsonOut bool) error {
 		return out[i].Ref < out[j].Ref
 	})
 	if jsonOut {
-		writeJSON(a.stdout, map[string]any{"instructions": out})
+		writeJSON(a.stdout, instrListDoc{docHead: head("instructions list"), Instructions: out})
 		return nil
 	}
 	if len(out) == 0 {

@@ -86,11 +86,14 @@ func TestTrustRoundTripMCPB(t *testing.T) {
 	code, out, errs = trustRun(t, home, "check", packed, ref)
 	expect(t, "check the packed bundle", code, 0, out, errs)
 
-	// The description is no part of what runs; a library file the server loads is.
+	// The server can read its manifest, so even a description edit needs a new approval
+	// (as every runnable component's closure holds its manifests); so does a library file.
 	editByte(t, filepath.Join(src, "manifest.json"), "Notes server.", "The notes server.")
-	if s := statusOf(t, home, src, ref); s != "approved" {
-		t.Fatalf("a description edit made the server %s", s)
+	if s := statusOf(t, home, src, ref); s != "changed" {
+		t.Fatalf("a manifest edit left the server %s", s)
 	}
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
+	expect(t, "approve again", code, 0, out, errs)
 	editByte(t, filepath.Join(src, "server/lib.js"), "= 1", "= 2")
 	if s := statusOf(t, home, src, ref); s != "changed" {
 		t.Fatalf("after a one-byte change: %s", s)

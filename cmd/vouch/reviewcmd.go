@@ -12,6 +12,7 @@ import (
 )
 
 func (a *app) addReviewCommand(root *cobra.Command) {
+	var claude bool
 	cmd := &cobra.Command{
 		Use:   "review [SOURCE...]",
 		Short: "Open the review console: read every component, then approve or revoke it",
@@ -48,8 +49,12 @@ Without a terminal on stdout, review prints the status report instead.`,
   vouch review ./my-plugin ./other-package
   vouch review --home /tmp/vouch-home examples`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
+			if len(args) == 0 && !claude {
 				args = []string{"."}
+			}
+			args, err := a.sourcesWithInstalled(args, claude)
+			if err != nil {
+				return err
 			}
 			for _, p := range args {
 				if _, err := os.Lstat(p); err != nil {
@@ -72,6 +77,7 @@ Without a terminal on stdout, review prints the status report instead.`,
 			return nil
 		},
 	}
+	addClaudeFlag(cmd, &claude)
 	root.AddCommand(cmd)
 }
 

@@ -27,10 +27,10 @@ const ledgerFlagHelp = "team ledger file (default: .vouch/ledger.toml in the sou
 
 func (a *app) decideCommand(action trust.Action) *cobra.Command {
 	var note, ledger, only string
-	var yes bool
+	var yes, jsonOut bool
 	verb := string(action)
 	cmd := &cobra.Command{
-		Use:   verb + " [--note TEXT] [--yes] [--ledger FILE] SOURCE REF...",
+		Use:   verb + " [--note TEXT] [--yes] [--json] [--ledger FILE] SOURCE REF...",
 		Short: map[trust.Action]string{trust.ActionApprove: "Approve components at their exact current bytes and contract", trust.ActionRevoke: "Withdraw approvals of components"}[action],
 		Long: `Shows exactly what will be ` + map[trust.Action]string{trust.ActionApprove: "granted", trust.ActionRevoke: "withdrawn"}[action] + ` (contract, files and hashes) and asks
 for "y". Without a terminal, --yes is required and the decision is recorded as made by
@@ -39,15 +39,23 @@ automation. REF is a component's ref as "vouch status" prints it: <package>#<kin
 			trust.ActionApprove: `Approving a hook needs its tool
 approved first (or in the same command).`,
 			trust.ActionRevoke: `Revoking a tool lists the hooks that
-lose their approved tool. An approval binds the exact digest: approving another copy or
+lose their approved tool. Revoking an instruction whose block is in a target file is
+refused, naming the "vouch instructions remove" command that shows the diff, takes the block
+out and records the revocation: a ledger entry alone would leave the text in force. An approval binds the exact digest: approving another copy or
 version adds an approval and keeps the others; revoke withdraws every approved digest of
 the component unless --digest names one.`}[action] + ` Decisions go to the personal ledger in the vouch home, or to
-FILE with --ledger. However many refs are named, the ledger is read once and appended to once.`,
+FILE with --ledger. However many refs are named, the ledger is read once and appended to once.
+With --json (which needs --yes) what was shown and what was recorded is printed as one JSON
+document (schemas/vouch/commands-v1.schema.json), also when the command refuses.`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.decide(action, args[0], args[1:], note, ledger, only, yes)
+			if jsonOut {
+				a.jsonErrors = true
+			}
+			return a.decide(action, args[0], args[1:], note, ledger, only, yes, jsonOut)
 		},
 	}
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the components and the recorded decisions as JSON (needs --yes)")
 	if action == trust.ActionRevoke {
 		cmd.Flags().StringVar(&only, "digest", "", "revoke only this approved digest (sha256:<64 hex>), not every digest of the component")
 	}
@@ -176,7 +184,10 @@ func (a *app) stdinIsTerminal() bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-func (a *app) decide(action trust.Action, source string, refs []string, note, ledger, only string, yes bool) error {
+func (a *app) decide(action trust.Action, source string, refs []string, note, ledger, only string, yes, jsonOut bool) error {
+	if jsonOut && !yes {
+		return a.fail(2, "needs-yes", "--json prints what was recorded for a program to read, so vouch does not ask; add --yes after reviewing the text output of the same command.")
+	}
 	for _, r := range refs {
 		if err := a.refuseWildcard(r); err != nil {
 			return err
@@ -210,6 +221,11 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 			targets = append(targets, tg)
 		}
 	}
+	if action == trust.ActionRevoke {
+		if err := a.refuseActiveInstructions(source, targets); err != nil {
+			return err
+		}
+	}
 	// Tools before the hooks that need them, so one command can approve both.
 	sort.SliceStable(targets, func(i, j int) bool {
 		return len(targets[i].comp.DependsOn) == 0 && len(targets[j].comp.DependsOn) > 0
@@ -222,12 +238,17 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 	grants := t.ExplainAll(reqs, action)
 
 	verb := map[trust.Action]string{trust.ActionApprove: "Approve", trust.ActionRevoke: "Revoke"}[action]
+	doc := decideDoc{docHead: head(string(action)), Action: string(action), OnlyDigest: only, Components: []grantDoc{}, Decisions: []trust.Decision{}}
 	var refused []string
 	for i, g := range grants {
 		why := decisionRefusal(action, g, seen)
-		a.printGrant(a.stdout, action, g, seen, why)
-		if only != "" {
-			fmt.Fprintf(a.stdout, "  only     %s (other approved digests stay approved)\n\n", only)
+		if jsonOut {
+			doc.Components = append(doc.Components, grantJSON(action, g, seen, why))
+		} else {
+			a.printGrant(a.stdout, action, g, seen, why)
+			if only != "" {
+				fmt.Fprintf(a.stdout, "  only     %s (other approved digests stay approved)\n\n", only)
+			}
 		}
 		if why != "" {
 			refused = append(refused, fmt.Sprintf("%s: %s", display.Line(targets[i].ref), strings.TrimSuffix(why, ".")))
@@ -237,6 +258,9 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 		reqs[i].Digest = g.Digest
 	}
 	if len(refused) > 0 {
+		if jsonOut {
+			writeJSON(a.stdout, doc)
+		}
 		return a.fail(1, "refused", fmt.Sprintf("Nothing was recorded; %s cannot be done for %s.", strings.ToLower(verb), strings.Join(refused, "; ")))
 	}
 
@@ -255,6 +279,12 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 	if err != nil {
 		return a.fail(1, "ledger", errSentence(err.Error())+" Nothing was recorded.")
 	}
+	if jsonOut {
+		doc.Recorded = true
+		doc.Decisions = append(doc.Decisions, ds...)
+		writeJSON(a.stdout, doc)
+		return nil
+	}
 	past := map[trust.Action]string{trust.ActionApprove: "approved", trust.ActionRevoke: "revoked"}[action]
 	for i, d := range ds {
 		what := "at " + digestOrNone(d.Digest)
@@ -264,6 +294,33 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 		fmt.Fprintf(a.stdout, "%s %s %s (%s ledger, %s)\n", past, display.Line(targets[i].ref), what, ledgerLabel(d.Ledger), d.ReviewerKind)
 	}
 	return nil
+}
+
+// refuseActiveInstructions refuses to revoke an instruction whose block is in a target
+// file (an activation in force, or a block an interrupted apply left): a ledger revoke
+// alone would leave the text in force while the ledger says otherwise. vouch does not
+// remove the block here because removal is a write to a person's file with its own
+// preview, hand-edit check and symbolic-link confirmation, which "instructions remove"
+// asks for per target; revoke decides many refs at once and writes only the ledger.
+func (a *app) refuseActiveInstructions(source string, targets []refTarget) error {
+	var active []string
+	var st *instrState
+	for _, tg := range targets {
+		if tg.comp.Kind != model.KindInstruction {
+			continue
+		}
+		if st == nil {
+			s := a.homeInstrState()
+			st = &s
+		}
+		for _, target := range st.active[tg.ref] {
+			active = append(active, fmt.Sprintf("vouch instructions remove --target %s %s '%s'", target, source, display.Line(tg.ref)))
+		}
+	}
+	if len(active) == 0 {
+		return nil
+	}
+	return a.fail(1, "instruction-active", fmt.Sprintf("Nothing was recorded; revoking would leave the instruction's text in force, because its block is in a target file. Remove it first (that shows the diff and records the revocation): %s.", strings.Join(active, "; ")))
 }
 
 // decisionRefusal says why action cannot be taken on g's component, or "". A hook whose tool
@@ -352,18 +409,24 @@ func (a *app) printGrant(w io.Writer, action trust.Action, g trust.Grant, batch 
 
 func (a *app) diffCommand() *cobra.Command {
 	var ledger string
+	var jsonOut bool
 	cmd := &cobra.Command{
-		Use:   "diff [--ledger FILE] SOURCE REF",
+		Use:   "diff [--json] [--ledger FILE] SOURCE REF",
 		Short: "Show what changed in a component since its approval (exit 1 when changed)",
 		Long: `Compares the approved contract and files (kept in the vouch store) with the source now:
 a field-by-field contract diff and a unified line diff of each changed file (sizes, hashes
 and the first differing byte for binary or large files). Exit 0 when the approval still
-matches, 1 otherwise.`,
+matches, 1 otherwise. With --json the same is one JSON document on stdout
+(schemas/vouch/commands-v1.schema.json), for every status, with the exit status unchanged.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.diff(args[0], args[1], ledger)
+			if jsonOut {
+				a.jsonErrors = true
+			}
+			return a.diff(args[0], args[1], ledger, jsonOut)
 		},
 	}
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the diff as JSON")
 	cmd.Flags().StringVar(&ledger, "ledger", "", ledgerFlagHelp)
 	cmd.Flags().StringVar(&a.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
 	return cmd
@@ -385,7 +448,7 @@ func (a *app) resolveOne(source, ref, ledger string) (*trust.Trust, refTarget, e
 	return t, tg, err
 }
 
-func (a *app) diff(source, ref, ledger string) error {
+func (a *app) diff(source, ref, ledger string, jsonOut bool) error {
 	t, tg, err := a.resolveOne(source, ref, ledger)
 	if err != nil {
 		return err
@@ -396,8 +459,13 @@ func (a *app) diff(source, ref, ledger string) error {
 	}
 	st := statuses[tg.ref]
 	name := display.Line(tg.ref)
+	doc := newDiffDoc(tg.ref, st)
 	switch st.Authorization {
 	case model.Approved:
+		if jsonOut {
+			writeJSON(a.stdout, doc)
+			return nil
+		}
 		fmt.Fprintf(a.stdout, "%s is unchanged since its approval (%s).\n", name, st.Digest)
 		return nil
 	case model.Changed:
@@ -405,6 +473,10 @@ func (a *app) diff(source, ref, ledger string) error {
 		reason := st.Reason
 		if reason == "" {
 			reason = "There is no approval to compare with."
+		}
+		if jsonOut {
+			doc.Reason = reason
+			writeJSON(a.stdout, doc)
 		}
 		return a.fail(1, string(st.Authorization), fmt.Sprintf("%s is %s: %s", name, st.Authorization, display.Line(midSentence(reason))))
 	}
@@ -414,6 +486,16 @@ func (a *app) diff(source, ref, ledger string) error {
 	}
 	if d == nil {
 		return a.fail(1, "diff", name+" changed but no diff could be computed.")
+	}
+	if jsonOut {
+		doc.add(d)
+		for _, dep := range tg.comp.DependsOn {
+			if ds := statuses[dep]; ds.Authorization != model.Approved {
+				doc.Tools = append(doc.Tools, requireDoc{Ref: dep, Authorization: string(ds.Authorization)})
+			}
+		}
+		writeJSON(a.stdout, doc)
+		return exitError{1}
 	}
 	w := a.stdout
 	fmt.Fprintf(w, "%s changed since its approval\n  approved %s (by %s, %s ledger)\n  current  %s\n", name, d.ApprovedDigest,
@@ -482,15 +564,20 @@ func (a *app) diff(source, ref, ledger string) error {
 
 func (a *app) checkCommand() *cobra.Command {
 	var ledger string
+	var jsonOut bool
 	cmd := &cobra.Command{
-		Use:   "check [--ledger FILE] SOURCE REF",
+		Use:   "check [--json] [--ledger FILE] SOURCE REF",
 		Short: "Dispatch-time gate: exit 0 only when the component is approved as it is on disk now",
 		Long: `Loads SOURCE, recomputes REF's digest from the bytes on disk at this moment and exits 0
 only when the decision in force approves exactly that digest (for a hook, its tool must be
 approved too). Otherwise exit 1 with the reason on stderr. Harnesses call this before they
-dispatch a tool or hook.`,
+dispatch a tool or hook. With --json the verdict, with what the approval does not cover, is
+one JSON document on stdout (schemas/vouch/commands-v1.schema.json); the exit status is the same.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if jsonOut {
+				a.jsonErrors = true
+			}
 			t, tg, err := a.resolveOne(args[0], args[1], ledger)
 			if err != nil {
 				return err
@@ -502,23 +589,36 @@ dispatch a tool or hook.`,
 			name := display.Line(tg.ref)
 			// What the approval cannot bind is said whatever the answer: a harness log
 			// shows it next to the dispatch it gated. stdout stays the one-line verdict.
-			printNotCovered(a.stderr, "", tg.comp.NotCovered)
+			if !jsonOut {
+				printNotCovered(a.stderr, "", tg.comp.NotCovered)
+			}
+			reason := ""
 			if st.Authorization != model.Approved {
-				reason := st.Reason
+				reason = st.Reason
 				if reason == "" {
 					reason = map[model.Authorization]string{
 						model.Unreviewed: "No decision was recorded for it.",
 						model.Revoked:    "Its approval was revoked.",
 					}[st.Authorization]
 				}
+			}
+			if jsonOut {
+				writeJSON(a.stdout, checkDoc{docHead: head("check"), Ref: tg.ref, Approved: st.Authorization == model.Approved,
+					Authorization: string(st.Authorization), Digest: st.Digest, Reason: reason, Decision: st.Decision,
+					Needs: nonNilStrings(st.Needs), NotCovered: notCoveredJSON(tg.comp.NotCovered)})
+			}
+			if st.Authorization != model.Approved {
 				return a.fail(1, string(st.Authorization), fmt.Sprintf("%s is %s: %s", name, st.Authorization, display.Line(midSentence(reason))))
 			}
-			fmt.Fprintf(a.stdout, "approved %s %s\n", name, st.Digest)
+			if !jsonOut {
+				fmt.Fprintf(a.stdout, "approved %s %s\n", name, st.Digest)
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&ledger, "ledger", "", ledgerFlagHelp)
 	cmd.Flags().StringVar(&a.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the verdict as JSON")
 	return cmd
 }
 
@@ -584,9 +684,9 @@ func (a *app) ledgerCommand() *cobra.Command {
 }
 
 func (a *app) ledgerTrustCommand() *cobra.Command {
-	var yes bool
+	var yes, jsonOut bool
 	cmd := &cobra.Command{
-		Use:   "trust [--yes] FILE",
+		Use:   "trust [--yes] [--json] FILE",
 		Short: "Show what a team ledger approves and, once confirmed, honour exactly that",
 		Long: `A team ledger (.vouch/ledger.toml in a repository) arrives with the code it approves, so a
 hostile repository could ship one approving its own tools. vouch therefore ignores a discovered
@@ -595,9 +695,16 @@ the approvals per package, the reviewers and the newest decisions, asks for "y" 
 a terminal), and pins the trust to the bytes shown (their length and SHA-256). Decisions added
 to the file later are pending: they count only after this command shows them and you confirm
 again ("vouch status" says how many are waiting). A ledger named with --ledger FILE is used
-because you named it.`,
+because you named it. With --json (which needs --yes) the summary and whether the ledger is
+now trusted are one JSON document on stdout (schemas/vouch/commands-v1.schema.json).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if jsonOut {
+				a.jsonErrors = true
+				if !yes {
+					return a.fail(2, "needs-yes", "--json prints what was trusted for a program to read, so vouch does not ask; add --yes after reading the text summary of the same command.")
+				}
+			}
 			t, err := a.openTrust("")
 			if err != nil {
 				return err
@@ -606,8 +713,16 @@ because you named it.`,
 			if err != nil {
 				return a.fail(1, "ledger", errSentence(err.Error()))
 			}
-			a.printLedgerSummary(s)
+			doc := newLedgerTrustDoc(s)
+			if !jsonOut {
+				a.printLedgerSummary(s)
+			}
 			if s.Trusted == s.Total && !s.Rewritten && t.IsTrustedTeamLedger(s.Path) {
+				if jsonOut {
+					doc.NothingNew, doc.Trusted = true, true
+					writeJSON(a.stdout, doc)
+					return nil
+				}
 				fmt.Fprintf(a.stdout, "Nothing new: every decision in %s already counts for this vouch home.\n", display.Line(s.Path))
 				return nil
 			}
@@ -623,11 +738,17 @@ because you named it.`,
 			if err != nil {
 				return a.fail(1, "ledger", errSentence(err.Error()))
 			}
+			if jsonOut {
+				doc.Path, doc.Trusted = real, true
+				writeJSON(a.stdout, doc)
+				return nil
+			}
 			fmt.Fprintf(a.stdout, "The %d decisions shown in the team ledger %s now count for this vouch home; decisions added later wait until you run this command again.\n", s.Total, display.Line(real))
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask; required without a terminal")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the summary and the outcome as JSON (needs --yes)")
 	return cmd
 }
 
@@ -687,11 +808,15 @@ func shortDigest(d string) string {
 }
 
 func (a *app) ledgerUntrustCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "untrust FILE",
+	var jsonOut bool
+	cmd := &cobra.Command{
+		Use:   "untrust [--json] FILE",
 		Short: "Stop honouring a team ledger found next to reviewed sources",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if jsonOut {
+				a.jsonErrors = true
+			}
 			t, err := a.openTrust("")
 			if err != nil {
 				return err
@@ -699,6 +824,10 @@ func (a *app) ledgerUntrustCommand() *cobra.Command {
 			real, was, err := t.UntrustTeamLedger(args[0])
 			if err != nil {
 				return a.fail(1, "ledger", errSentence(err.Error()))
+			}
+			if jsonOut {
+				writeJSON(a.stdout, ledgerUntrustDoc{docHead: head("ledger untrust"), Path: real, WasTrusted: was})
+				return nil
 			}
 			if !was {
 				fmt.Fprintf(a.stdout, "The team ledger %s was not trusted by this vouch home; nothing changed.\n", display.Line(real))
@@ -708,6 +837,8 @@ func (a *app) ledgerUntrustCommand() *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the outcome as JSON")
+	return cmd
 }
 
 // printNotCovered lists what an approval does not cover, escaped, under one heading.
@@ -740,8 +871,9 @@ func (a *app) warnNotCovered(rep *report.Report) {
 
 func (a *app) stageCommand() *cobra.Command {
 	var ledger string
+	var jsonOut bool
 	cmd := &cobra.Command{
-		Use:   "stage [--ledger FILE] SOURCE REF DIR",
+		Use:   "stage [--json] [--ledger FILE] SOURCE REF DIR",
 		Short: "Write exactly the approved closure of a component into DIR, for a harness that runs approved bytes only",
 		Long: `Checks REF as "vouch check" does (its digest recomputed from the bytes on disk now must be
 approved) and then writes its approved closure into DIR from the vouch store: every file with
@@ -754,19 +886,31 @@ DIR must not exist or be empty: vouch never overwrites. The closure is written i
 temporary directory beside DIR and renamed onto it, so DIR holds all of it or none.
 What the approval cannot bind (a program on PATH, a package a launcher downloads) is
 printed on stderr, as check does. Exit 0 when staged; 1 when REF is not approved, DIR is
-not empty or the store is damaged; 2 usage error or missing path.`,
+not empty or the store is damaged; 2 usage error or missing path. With --json what was
+written (and what is not covered) is one JSON document on stdout
+(schemas/vouch/commands-v1.schema.json).`,
 		Example: `  vouch stage ./my-source 'my-pack#tool:lint' /tmp/lint-approved
   node /tmp/lint-approved/plugins/my-pack/tools/lint.mjs`,
 		Args: cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if jsonOut {
+				a.jsonErrors = true
+			}
 			t, tg, err := a.resolveOne(args[0], args[1], ledger)
 			if err != nil {
 				return err
 			}
-			printNotCovered(a.stderr, "", tg.comp.NotCovered)
+			if !jsonOut {
+				printNotCovered(a.stderr, "", tg.comp.NotCovered)
+			}
 			staged, err := t.Stage(tg.pkg, tg.comp, args[2])
 			if err != nil {
 				return a.fail(1, "stage", errSentence(err.Error()))
+			}
+			if jsonOut {
+				writeJSON(a.stdout, stageDoc{docHead: head("stage"), Ref: tg.ref, Dir: staged.Dir, Files: filesJSON(staged.Files),
+					Skipped: nonNilStrings(staged.Skipped), NotCovered: notCoveredJSON(tg.comp.NotCovered)})
+				return nil
 			}
 			fmt.Fprintf(a.stdout, "staged %s into %s (%d entries)\n", display.Line(tg.ref), display.Line(staged.Dir), len(staged.Files))
 			return nil
@@ -774,6 +918,7 @@ not empty or the store is damaged; 2 usage error or missing path.`,
 	}
 	cmd.Flags().StringVar(&ledger, "ledger", "", ledgerFlagHelp)
 	cmd.Flags().StringVar(&a.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print what was staged as JSON")
 	return cmd
 }
 

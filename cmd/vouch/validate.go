@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -19,11 +20,16 @@ func writeJSON(w io.Writer, v any) { _ = report.WriteJSON(w, v) }
 
 // loadOptions are the flags shared by commands that load sources.
 type loadOptions struct {
-	jsonOut   bool
-	sourceID  string
-	integrity string
-	ledger    string
-	codex     bool // status --codex: Codex's own hook trust beside vouch's
+	jsonOut bool
+	format  string // text, json, sarif or github (--format; --json is json)
+	// requireApproved is status's --require-approved: SARIF and GitHub output then mark
+	// every component that is not approved as an error, as the gate fails on it.
+	requireApproved bool
+	sourceID        string
+	integrity       string
+	ledger          string
+	codex           bool // status --codex: Codex's own hook trust beside vouch's
+	claude          bool // --claude: the installed Claude Code plugins are a SOURCE too
 }
 
 func (a *app) validateCommand() *cobra.Command {
@@ -49,13 +55,21 @@ error (including a malformed --integrity) or missing path.`,
 		Example: `  vouch validate examples
   vouch validate --json ./my-plugin | jq '.packages[].components[] | select(.validity != "valid")'
   vouch validate --integrity sha256-3f4a... package.tar.gz`,
-		Args: cobra.MinimumNArgs(1),
+		Args: sourcesOrInstalled(&o.claude),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a.jsonErrors = o.jsonOut
+			if err := a.outputFormat(&o); err != nil {
+				return err
+			}
+			args, err := a.sourcesWithInstalled(args, o.claude)
+			if err != nil {
+				return err
+			}
 			return a.validate(args, o)
 		},
 	}
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json)")
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
+	cmd.Flags().StringVar(&o.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
+	addClaudeFlag(cmd, &o.claude)
 	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references such as skill:<source-id>:review")
 	cmd.Flags().StringVar(&o.integrity, "integrity", "", "expected sha256-<64 hex digits> (or sha256:<hex>) of a Splice archive or bundle; a mismatch fails validation")
 	return cmd
@@ -79,27 +93,42 @@ Decisions are read from the personal ledger (<home>/ledger.toml) and a team ledg
 Exit status: 0 when the report was printed; 1 when a SOURCE was not reviewed completely
 (nothing found in it, a folder that cannot be listed, a search bound reached); with
 --require-approved, 0 only when packages were found, every one is valid, and every component
-is approved (extensions, members and dependencies are inert data and need no approval), 1
-otherwise; 2 usage error or missing path.`,
+is approved (extensions, members and dependencies are inert data and need no approval; a
+recommended instruction needs approval only once it is active in a target file), 1
+otherwise, with every failing component and its reason on stderr; 2 usage error or missing
+path.`,
 		Example: `  vouch status examples
   vouch status --json --require-approved ./my-plugin   # a CI gate`,
-		Args: cobra.MinimumNArgs(1),
+		Args: sourcesOrInstalled(&o.claude),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a.jsonErrors = o.jsonOut
-			rep, err := a.statusReport(args, o)
+			o.requireApproved = requireApproved
+			if err := a.outputFormat(&o); err != nil {
+				return err
+			}
+			args, err := a.sourcesWithInstalled(args, o.claude)
 			if err != nil {
 				return err
 			}
+			rep, st, err := a.statusData(args, o)
+			if err != nil {
+				return err
+			}
+			failed := false
 			if requireApproved {
 				a.warnNotCovered(rep)
+				fs := gateFailures(rep, st)
+				a.printGateFailures(fs)
+				failed = len(fs) > 0
 			}
-			if (requireApproved && !allApproved(rep)) || sourceIncomplete(rep) {
+			if failed || sourceIncomplete(rep) {
 				return exitError{1}
 			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json)")
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
+	cmd.Flags().StringVar(&o.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
+	addClaudeFlag(cmd, &o.claude)
 	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references")
 	cmd.Flags().StringVar(&o.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml in the source's repository)")
 	cmd.Flags().BoolVar(&o.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex)")
@@ -140,11 +169,7 @@ func (a *app) validate(paths []string, o loadOptions) error {
 		res.Diagnostics = append(res.Diagnostics, checkIntegrity(res.Packages, want)...)
 	}
 	rep := report.Build(res.Packages, res.Diagnostics, nil)
-	if o.jsonOut {
-		writeJSON(a.stdout, rep)
-	} else {
-		a.printValidation(rep)
-	}
+	a.writeReport(rep, o, a.printValidation)
 	if !rep.Valid {
 		return exitError{1}
 	}
@@ -205,27 +230,32 @@ func checkIntegrity(pkgs []*model.Package, want string) []model.Diagnostic {
 // statusReport loads the sources, evaluates them against the ledgers and prints the
 // status report (also the console's fallback when stdout is not a terminal).
 func (a *app) statusReport(paths []string, o loadOptions) (*report.Report, error) {
+	rep, _, err := a.statusData(paths, o)
+	return rep, err
+}
+
+// statusData is statusReport that also returns the instruction state the gate reads.
+func (a *app) statusData(paths []string, o loadOptions) (*report.Report, instrState, error) {
 	res, err := a.load(paths, o)
 	if err != nil {
-		return nil, err
+		return nil, instrState{}, err
 	}
 	statuses, ledgerDiags, err := a.evaluate(res.Packages, o.ledger)
 	if err != nil {
-		return nil, err
+		return nil, instrState{}, err
 	}
+	st := a.homeInstrState()
 	res.Diagnostics = append(res.Diagnostics, ledgerDiags...)
+	// A block an interrupted apply left in a target is in force though no decision says so.
+	res.Diagnostics = append(res.Diagnostics, st.diagnostics()...)
 	rep := report.Build(res.Packages, res.Diagnostics, statuses)
 	if o.codex {
 		if err := addCodexTrust(rep, res.Packages); err != nil {
-			return nil, a.fail(1, "codex-config", err.Error())
+			return nil, st, a.fail(1, "codex-config", err.Error())
 		}
 	}
-	if o.jsonOut {
-		writeJSON(a.stdout, rep)
-	} else {
-		a.printStatus(rep)
-	}
-	return rep, nil
+	a.writeReport(rep, o, a.printStatus)
+	return rep, st, nil
 }
 
 // evaluate joins trust and review: the status of every component by ref, and a warning
@@ -289,23 +319,38 @@ func sourceIncomplete(rep *report.Report) bool {
 	return false
 }
 
-// allApproved is the CI gate: a valid report (something found, nothing rejected or
-// invalid) in which every component is approved, except inert data that no client runs.
-func allApproved(rep *report.Report) bool {
-	if !rep.Valid {
-		return false
+// outputFormat settles --format and --json into o.format. Errors are JSON only for json.
+func (a *app) outputFormat(o *loadOptions) error {
+	switch {
+	case o.format == "" && o.jsonOut:
+		o.format = "json"
+	case o.format == "":
+		o.format = "text"
+	case o.jsonOut && o.format != "json":
+		return a.fail(2, "usage", fmt.Sprintf("--json and --format %s contradict each other; give one of them.", o.format))
 	}
-	for _, p := range rep.Packages {
-		for _, c := range p.Components {
-			if c.Authorization == model.Approved {
-				continue
-			}
-			switch model.Kind(c.Kind) {
-			case model.KindExtension, model.KindMember, model.KindDependency, model.KindPlugin:
-				continue // inert: nothing of it runs, so nothing is approved
-			}
-			return false
-		}
+	switch o.format {
+	case "text", "json", "sarif", "github":
+	default:
+		return a.fail(2, "usage", fmt.Sprintf("--format %q is not one of text, json, sarif, github.", o.format))
 	}
-	return true
+	o.jsonOut = o.format == "json"
+	a.jsonErrors = o.jsonOut
+	return nil
+}
+
+// writeReport prints rep in the chosen format; text goes through the command's printer.
+func (a *app) writeReport(rep *report.Report, o loadOptions, text func(*report.Report)) {
+	base, _ := os.Getwd()
+	so := report.SARIFOptions{Base: base, Version: currentVersion().Version, RequireApproved: o.requireApproved}
+	switch o.format {
+	case "json":
+		writeJSON(a.stdout, rep)
+	case "sarif":
+		_ = report.WriteSARIF(a.stdout, rep, so)
+	case "github":
+		_ = report.WriteGitHub(a.stdout, rep, so)
+	default:
+		text(rep)
+	}
 }

@@ -83,7 +83,7 @@ func Load(dir string, opts Options) *model.Package {
 	defer root.Close()
 	l.root = root
 	pkg.Root = root.Path()
-	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 
 	if !l.manifest() {
 		pkg.Rejected = true
@@ -120,33 +120,6 @@ func (l *loader) pkgDiag(d model.Diagnostic) { l.pkg.Diagnostics = append(l.pkg.
 func (l *loader) reject(code, file, ptr string, line int, msg, section string) {
 	l.pkgDiag(l.diag(code, model.SeverityError, model.BoundaryPackage, file, ptr, line, msg, section))
 	l.pkg.Rejected = true
-}
-
-// reader serves package bytes to trust. It opens the root per call rather than holding a
-// descriptor for every loaded package (a collection can hold thousands).
-type reader struct {
-	dir    string
-	limits fsguard.Limits
-}
-
-func (r *reader) ReadFile(rel string) ([]byte, error) {
-	root, err := fsguard.Open(r.dir, r.limits)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	return root.ReadFile(rel, 0)
-}
-
-// ReadLink returns what the symlink at rel holds now (model.LinkReader), so check sees a
-// link retargeted after the package was loaded.
-func (r *reader) ReadLink(rel string) (string, error) {
-	root, err := fsguard.Open(r.dir, r.limits)
-	if err != nil {
-		return "", err
-	}
-	defer root.Close()
-	return root.Readlink(rel)
 }
 
 // fsSuffix turns an fsguard refusal into the tail of a diagnostic code.

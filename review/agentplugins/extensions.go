@@ -3,6 +3,7 @@ package agentplugins
 import (
 	"fmt"
 	"regexp"
+	"slices"
 
 	"vouch/model"
 	"vouch/review/fsguard"
@@ -40,7 +41,7 @@ func (l *loader) extensions() {
 		}
 		seen[m.Key] = true
 		c := get(m.Key)
-		c.Details = append(c.Details, model.Field{Key: "manifest data", Value: toDisplay(m.Val)})
+		c.Details = append(c.Details, model.Field{Key: "manifest data", Value: jsontext.Display(m.Val)})
 		c.Diagnostics = append(c.Diagnostics, l.extIssues[m.Key]...)
 		if !reverseDomain.MatchString(m.Key) {
 			c.Diagnostics = append(c.Diagnostics, l.diag("extension-namespace-not-reverse-domain", model.SeverityWarning, model.BoundaryComponent,
@@ -106,16 +107,84 @@ func (l *loader) extensions() {
 			where = append(where, "manifest data under extensions")
 		}
 		_, readers := namespaceInfo(ns)
-		c.Support = extensionSupport(ns, readers, hasData)
+		keys := l.extKeys(ns)
+		c.Support = codexNamespace(ns, keys, extensionSupport(ns, readers, hasData))
 		if _, ok := c.Details.Get("directory"); ok {
 			where = append(where, "the top-level directory "+ns+"/")
 		}
-		c.Summary = []string{
-			fmt.Sprintf("Client-specific data for %s (%s).", owner, joinAnd(where)),
-			"Agent Plugins gives it no meaning; vouch shows it as inert data and does not validate it. What it does depends on the client that owns the namespace.",
+		c.Summary = append([]string{fmt.Sprintf("Client-specific data for %s (%s).", owner, joinAnd(where))}, readSentences(ns, readers, hasData)...)
+		if ns == codexNamespaceName && hasData && slices.Contains(keys, "hooks") {
+			c.Diagnostics = append(c.Diagnostics, l.diag("extension-codex-hooks-not-run", model.SeverityWarning, model.BoundaryComponent,
+				manifestFile, jsontext.Pointer("extensions", ns, "hooks"), 0,
+				"extensions[\"com.openai\"].hooks is not run by Codex "+codexVersion+": it runs no hooks from a folder with a root Agent Plugins plugin.json (observed), whatever form they take.", "8"))
 		}
 		l.pkg.Components = append(l.pkg.Components, c)
 	}
+}
+
+// codexNamespaceName is the namespace Codex reads from an Agent Plugins manifest.
+const codexNamespaceName = "com.openai"
+
+// extKeys lists the member names of the manifest data under ns (nil when it is not an
+// object or absent).
+func (l *loader) extKeys(ns string) []string {
+	var out []string
+	for _, m := range l.extData {
+		if m.Key == ns && m.Val.Kind == jsontext.Object {
+			for _, f := range m.Val.Obj {
+				out = append(out, f.Key)
+			}
+		}
+	}
+	return out
+}
+
+// readSentences say who reads the namespace, naming each client and what it reads, as
+// observed: a namespace a known client reads is never called inert. Codex 0.169.0 reads
+// only onboardingSkill under com.openai and runs no hooks from a folder with a root
+// Agent Plugins plugin.json (review/codex/testdata/agent-plugins-view); Lola reads
+// commands, agents and instructions paths from its namespaces; Pi reads dev.pi.agent;
+// Pi and Lola read only what the manifest's extensions object declares.
+func readSentences(ns string, readers []string, hasData bool) []string {
+	var out []string
+	for _, r := range readers {
+		switch {
+		case !hasData:
+			out = append(out, fmt.Sprintf("%s reads %s only from the manifest's extensions object; plugin.json declares nothing there, so %s does not read the %s/ directory.", r, ns, r, ns))
+		case r == clientLola:
+			out = append(out, fmt.Sprintf("Lola reads commands, agents and instructions from %s: the paths declared here become part of what Lola installs.", ns))
+		default:
+			out = append(out, fmt.Sprintf("%s reads %s.", r, ns))
+		}
+	}
+	if ns == codexNamespaceName {
+		out = append(out, "Codex "+codexVersion+" reads only onboardingSkill from com.openai, and runs no hooks from a folder with a root Agent Plugins plugin.json: not hooks/hooks.json, not extensions[\"com.openai\"].hooks in any form.")
+	}
+	if len(readers) == 0 && ns != codexNamespaceName {
+		out = append(out, "No client vouch knows reads this namespace, and Agent Plugins gives it no meaning: for those clients it is inert. vouch does not validate it.")
+	} else {
+		out = append(out, "vouch does not validate what is declared here, and no approval covers it: review it as the client that reads it will use it.")
+	}
+	return out
+}
+
+// codexNamespace replaces the Codex entry of a com.openai namespace with what Codex
+// 0.169.0 was observed to read there: onboardingSkill only.
+func codexNamespace(ns string, keys []string, sup []model.Support) []model.Support {
+	if ns != codexNamespaceName {
+		return sup
+	}
+	for i, s := range sup {
+		if s.Provider != clientCodex {
+			continue
+		}
+		if slices.Contains(keys, "onboardingSkill") {
+			sup[i] = support(clientCodex, model.Supported, "Codex "+codexVersion+" reads onboardingSkill from com.openai; it reads nothing else there and runs no hooks from this folder.")
+		} else {
+			sup[i] = support(clientCodex, model.NotApplicable, "Codex "+codexVersion+" reads only onboardingSkill from com.openai, which plugin.json does not declare; it runs no hooks from this folder, extensions[\"com.openai\"].hooks included.")
+		}
+	}
+	return sup
 }
 
 func joinAnd(ss []string) string {

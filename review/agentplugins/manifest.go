@@ -183,7 +183,7 @@ func (l *loader) manifest() bool {
 		if _, kept := inst[key]; m == nil || !kept {
 			continue
 		}
-		l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: key, Value: toDisplay(m.Val)})
+		l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: key, Value: jsontext.Display(m.Val)})
 	}
 	l.pkg.Name = doc.Get("name").Val.Str
 	if v := doc.Get("version"); v != nil {

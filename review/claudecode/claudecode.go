@@ -162,7 +162,7 @@ type loader struct {
 	// otherManifest names a root Agent Plugins plugin.json or a .codex-plugin that Codex
 	// reads instead of this plugin's manifest ("" when none).
 	otherManifest string
-	cl            *closure
+	cl            *pluginFiles
 	mcpNames      map[string]int
 	pathFatal     bool // a component path broke the manifest schema
 	// read keeps the bytes of markdown files already read, so the closure walk hashes them
@@ -185,21 +185,6 @@ func (l *loader) pkgErr(code, file, ptr string, line int, msg, section string) {
 
 func (l *loader) pkgWarn(code, file, ptr string, line int, msg, section string) {
 	l.pkgDiag(l.diag(code, model.SeverityWarning, model.BoundaryPackage, file, ptr, line, msg, section))
-}
-
-// reader serves package bytes to trust, opening the root per call.
-type reader struct {
-	dir    string
-	limits fsguard.Limits
-}
-
-func (r *reader) ReadFile(rel string) ([]byte, error) {
-	root, err := fsguard.Open(r.dir, r.limits)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	return root.ReadFile(rel, 0)
 }
 
 // fsSuffix turns an fsguard refusal into the tail of a diagnostic code.

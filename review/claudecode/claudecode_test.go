@@ -14,8 +14,10 @@ type want struct {
 	compCode map[string]string // "kind:id" -> a diagnostic code on that component
 	summary  map[string]string // "kind:id" -> a substring of its summary
 	support  map[string]string // "kind:id/provider" -> status
-	noErrors bool
-	count    int // exact component count when > 0
+	// notCovered: "kind:id" -> its not_covered list as "kind subject" lines, exactly.
+	notCovered map[string]string
+	noErrors   bool
+	count      int // exact component count when > 0
 }
 
 func codes(p *model.Package) []string {
@@ -89,6 +91,24 @@ func checkWant(t *testing.T, p *model.Package, w want) {
 		}
 		if !strings.Contains(strings.Join(c.Summary, "\n"), sub) {
 			t.Errorf("%s summary lacks %q:\n%s", ref, sub, strings.Join(c.Summary, "\n"))
+		}
+	}
+	for ref, want := range w.notCovered {
+		kind, id, _ := strings.Cut(ref, ":")
+		c := p.Component(model.Kind(kind), id)
+		if c == nil {
+			t.Errorf("%s not listed", ref)
+			continue
+		}
+		var got []string
+		for _, n := range c.NotCovered {
+			got = append(got, n.Kind+" "+n.Subject)
+			if strings.Contains(n.Subject+n.Detail, "__") {
+				t.Errorf("%s: a classification marker leaked: %+v", ref, n)
+			}
+		}
+		if strings.Join(got, "\n") != want {
+			t.Errorf("%s not_covered:\n%s\nwant:\n%s", ref, strings.Join(got, "\n"), want)
 		}
 	}
 	for key, st := range w.support {
@@ -165,7 +185,16 @@ func TestCases(t *testing.T) {
 		"hooks-schema-codex": {noErrors: true, support: map[string]string{pre + "/codex": "unsupported: Codex rejects the whole hooks file because it has \"$schema\"", pre + "/claude": "supported"}},
 		"hooks-regex-matcher": {noErrors: true, compCode: map[string]string{"hook:Stop:0:0": "hook-matcher-ignored"},
 			summary: map[string]string{pre: "NotebookEdit", "hook:Stop:0:0": "ignored"}},
-		"hooks-not-covered": {noErrors: true, summary: map[string]string{"hook:SessionStart:0:0": "curl|sh", "hook:SessionStart:0:1": "plugin cache"}},
+		"hooks-not-covered": {noErrors: true, summary: map[string]string{"hook:SessionStart:0:0": "see not covered"},
+			notCovered: map[string]string{
+				"hook:SessionStart:0:0": "path-program curl\nfetched-at-start curl | sh\npath-program sh",
+				"hook:SessionStart:0:1": "path-program node\noutside-path ~/.claude/plugins/cache/other/tool/1.0.0/run.js",
+				"hook:SessionStart:0:2": "outside-path /opt/acme/bin/guard",
+				"hook:SessionStart:0:3": "path-program bash\noutside-path .claude/hooks/local.sh",
+				"hook:SessionStart:0:4": "path-program node\ncode-loading-env NODE_OPTIONS\noutside-path /tmp/x.js",
+				"hook:SessionStart:0:5": "path-program npx\nfetched-at-start tool@latest\noutside-path ${CLAUDE_PROJECT_DIR}/notes.md",
+				"hook:SessionStart:0:6": "path-program /bin/sh", // run.sh's #! line
+			}},
 		"mcp-duplicate-name": {noErrors: true, validity: map[string]string{"mcp-server:db": "valid", "mcp-server:db~2": "valid"},
 			compCode: map[string]string{"mcp-server:db": "mcp-server-duplicate-name", "mcp-server:db~2": "mcp-server-duplicate-name"},
 			summary:  map[string]string{"mcp-server:db~2": "DATABASE_URL, DB_TOKEN"}},
@@ -276,9 +305,10 @@ func TestExample(t *testing.T) {
 			t.Errorf("hook closure lacks %s: %s", must, got)
 		}
 	}
-	for _, mustNot := range []string{".claude-plugin/plugin.json", "hooks/hooks.json", ".mcp.json"} {
-		if strings.Contains(got, mustNot) {
-			t.Errorf("hook closure holds %s, whose meaning is in the contract fields", mustNot)
+	// The manifests are in it too: the hook's process can read them (DESIGN §6).
+	for _, must := range []string{".claude-plugin/plugin.json", "hooks/hooks.json", ".mcp.json"} {
+		if !strings.Contains(got, must) {
+			t.Errorf("hook closure lacks the manifest %s: %s", must, got)
 		}
 	}
 	if v, _ := hook.Contract.Fields.Get("timeout"); v != "10" {
@@ -365,12 +395,15 @@ func TestMarketplaceSelf(t *testing.T) {
 	if p.Component(model.KindMCPServer, "s") == nil || p.Component(model.KindHook, "PreToolUse:0:0") == nil {
 		t.Errorf("merged plugin lacks the entry's server or its own hook: %v", refs(p))
 	}
-	for _, c := range p.Components {
-		for _, f := range c.Files {
-			if f.Path == marketplaceFile {
-				t.Errorf("%s binds marketplace.json", c.ID)
-			}
-		}
+	// The marketplace file sits in the plugin folder, where the hook's process can read
+	// it: it is part of what the hook's approval covers.
+	hook := p.Component(model.KindHook, "PreToolUse:0:0")
+	bound := false
+	for _, f := range hook.Files {
+		bound = bound || f.Path == marketplaceFile
+	}
+	if !bound {
+		t.Errorf("the hook does not bind marketplace.json, which it can read")
 	}
 }
 

@@ -6,35 +6,32 @@ import (
 	"strings"
 
 	"vouch/model"
-	"vouch/review/skills"
+	"vouch/review/closure"
 )
 
-// closure is what a hook's, a stdio server's or an executable's approval covers besides
-// its contract fields: every regular file of the plugin folder, because a command can run
-// any file in it (a wrapper script loads its lib/, node resolves node_modules/ from the
-// plugin root). The JSON files whose meaning is in the contract fields (plugin.json,
-// hooks files, .mcp.json, .lsp.json, marketplace.json) are left out, so editing one hook
-// does not disturb the approval of another. A symlink that leaves the plugin or dangles
-// makes the list incomplete, so nothing bound to it can be approved.
-type closure struct {
+// pluginFiles is what a hook's, a stdio server's or an executable's approval covers
+// besides its contract fields: every file of the plugin folder (closure.Collect, the one
+// rule every loader shares), because a command can run any file in it (a wrapper script
+// loads its lib/, node resolves node_modules/ from the plugin root). Links are bound as
+// links; one that leaves the plugin, dangles, loops or is absolute blocks every
+// component bound to the closure.
+//
+// Manifests are included (plugin.json, hooks files, .mcp.json, .lsp.json,
+// marketplace.json), as for every runnable component (issue 11): a hook's process can
+// read them, so editing one hook's entry asks for the other hooks to be approved again.
+// A skill whose own file list is complete is taken from its contract instead of being
+// read again.
+type pluginFiles struct {
 	files    []model.File
 	diags    []model.Diagnostic
 	complete bool
+	interp   map[string]string // #! lines of executable files, by root-relative path
 }
 
-// pluginClosure is the one place the closure is computed; it walks the plugin once per
-// load. (When the shared closure package lands, only this function changes.)
-func (l *loader) pluginClosure() *closure {
+// pluginClosure walks the plugin once per load.
+func (l *loader) pluginClosure() *pluginFiles {
 	if l.cl != nil {
 		return l.cl
-	}
-	skip := map[string]bool{manifestFile: true, marketplaceFile: true, hooksFile: true, mcpFile: true, lspFile: true}
-	for _, f := range []string{"hooks", "mcpServers", "lspServers"} {
-		for _, p := range l.paths[f] {
-			if strings.HasSuffix(p, ".json") {
-				skip[p] = true
-			}
-		}
 	}
 	// A skill loaded with a complete file list has hashed its files already, and command,
 	// agent and output-style files read for review are kept: neither is read again.
@@ -46,20 +43,21 @@ func (l *loader) pluginClosure() *closure {
 			}
 		}
 	}
-	files, diags := skills.CollectFiles(l.root, ".", skills.CollectOptions{
-		Known:      l.read,
-		Code:       "plugin",
-		Owner:      "the approval of the plugin's hooks and servers",
-		Spec:       specRef("1.2; vouch DESIGN §6 closure"),
-		LimitMsg:   "The plugin's files could not all be read (%v), so a hook's or server's approval could not cover every file it may run",
-		LinksBlock: true,
-		Skip:       func(rel string) bool { return skip[rel] || owned[rel] != nil },
+	res := closure.Collect(l.root, ".", closure.Options{
+		Known:    l.read,
+		Code:     "plugin",
+		Owner:    "the approval of the plugin's hooks and servers",
+		Spec:     specRef("1.2; vouch DESIGN §6 closure"),
+		LimitMsg: "The plugin's files could not all be read (%v), so a hook's or server's approval could not cover every file it may run",
+		Runnable: true,
+		Skip:     func(rel string) bool { return owned[rel] != nil },
 	})
+	files := append([]model.File(nil), res.Files...)
 	for _, c := range owned {
 		files = append(files, c.Contract.Files...)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	l.cl = &closure{files: files[:len(files):len(files)], diags: diags, complete: !hasErrors(diags)}
+	l.cl = &pluginFiles{files: files[:len(files):len(files)], diags: res.Diagnostics, complete: res.Complete, interp: res.Interpreters}
 	return l.cl
 }
 

@@ -379,7 +379,8 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 	}
 	var summary []string
 	var caps []model.Capability
-	var runs []string // text that runs or is sent, for the not-covered scan
+	var runs []string // what a command handler runs: the command, then its args
+	execForm := false // args given: the command is one program, not a shell line
 	what := ""
 	async := false
 	codexIgnored := []string{}
@@ -433,6 +434,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 			c.Details = append(c.Details, model.Field{Key: "shell", Value: shell})
 		}
 		runs = append(append(runs, cmd), args...)
+		execForm = hasArgs
 		if args == nil {
 			args = []string{}
 		}
@@ -519,13 +521,12 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 			caps = append(caps, model.Capability{Kind: model.CapEnv, Scope: allowed, Detail: "Sends the values of " + strings.Join(allowed, ", ") + " in request headers."})
 		}
 		caps = append(caps, model.Capability{Kind: model.CapNetwork, Scope: []string{host}, Detail: fmt.Sprintf("Sends the hook input to %s.", u)})
-		runs = append(runs, u)
 	case "mcp_tool":
 		server, _ := str("server")
 		tool, _ := str("tool")
 		input := any(nil)
 		if im := h.Get("input"); im != nil {
-			input = display(im.Val)
+			input = jsontext.Display(im.Val)
 		}
 		c.Details = append(c.Details, model.Field{Key: "server", Value: server}, model.Field{Key: "tool", Value: tool})
 		contract = append(contract, model.Field{Key: "server", Value: server}, model.Field{Key: "tool", Value: tool}, model.Field{Key: "input", Value: fmt.Sprint(input)})
@@ -679,7 +680,13 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 		}
 	}
 	c.Summary = append(c.Summary, summary...)
-	markNotCovered(c, strings.Join(runs, " "))
+	if typ == "command" {
+		if execForm {
+			markNotCovered(c, l.execNotCovered(runs[0], runs[1:], nil, "the hook runs", true))
+		} else if len(runs) > 0 {
+			markNotCovered(c, l.shellNotCovered(runs[0], "the hook runs", true))
+		}
+	}
 	if hasErrors(c.Diagnostics) {
 		return l.hookInvalid(c)
 	}

@@ -178,7 +178,7 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 				}
 			}
 		}
-		shown = append(shown, model.Field{Key: m.Key, Value: display(mm.Val)})
+		shown = append(shown, model.Field{Key: m.Key, Value: jsontext.Display(mm.Val)})
 	}
 	nm := doc.Get("name")
 	switch {
@@ -449,30 +449,6 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-// display converts a parsed value for the Overview: members in order, numbers as written.
-func display(v *jsontext.Value) any {
-	switch v.Kind {
-	case jsontext.Null:
-		return nil
-	case jsontext.Bool:
-		return v.Bool
-	case jsontext.Number, jsontext.String:
-		return v.Str
-	case jsontext.Array:
-		out := make([]any, len(v.Arr))
-		for i, e := range v.Arr {
-			out[i] = display(e)
-		}
-		return out
-	default:
-		out := make(model.Fields, 0, len(v.Obj))
-		for _, m := range v.Obj {
-			out = append(out, model.Field{Key: m.Key, Value: display(m.Val)})
-		}
-		return out
-	}
 }
 
 // userConfigStep lists the userConfig options (sensitive ones named) for the overview.

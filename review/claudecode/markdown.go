@@ -320,7 +320,7 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 			runsShell = true
 			c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell %s before Claude sees the text (!`…` or ```! blocks): %s.", len(inj), plural(len(inj), "command", "commands"), clip(strings.Join(inj, "; "))))
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: inj, Detail: "Runs these shell commands when invoked, before the model reads the result."})
-			markNotCovered(c, strings.Join(inj, " "))
+			markNotCovered(c, l.shellNotCovered(strings.Join(inj, "\n"), "it is invoked", true))
 		}
 	}
 	if hasErrors(c.Diagnostics) {
@@ -525,7 +525,7 @@ func (l *loader) claudeSkill(c *model.Component) {
 	if inj := shellInjections(text); len(inj) > 0 {
 		c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell %s before Claude sees the text (!`…` or ```! blocks): %s.", len(inj), plural(len(inj), "command", "commands"), clip(strings.Join(inj, "; "))))
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: inj, Detail: "Runs these shell commands when invoked, before the model reads the result."})
-		markNotCovered(c, strings.Join(inj, " "))
+		markNotCovered(c, l.shellNotCovered(strings.Join(inj, "\n"), "it is invoked", true))
 	}
 	if hasErrors(c.Diagnostics) && !blocked {
 		c.Validity = model.Invalid

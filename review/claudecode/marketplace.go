@@ -41,7 +41,7 @@ func LoadMarketplace(dir string, opts Options) (*model.Package, []*model.Package
 	defer root.Close()
 	l.root = root
 	pkg.Root = root.Path()
-	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 	doc, data, issues, _, ok := l.parseJSON(marketplaceFile, "marketplace", model.BoundaryPackage, "Claude Code cannot add the marketplace")
 	if !ok {
 		pkg.Rejected = true
@@ -81,14 +81,14 @@ func LoadMarketplace(dir string, opts Options) (*model.Package, []*model.Package
 		if ow.Val.Kind != jsontext.Object {
 			l.pkgErr("marketplace-owner-type", marketplaceFile, "/owner", jsontext.Line(data, ow.KeyOff), fmt.Sprintf("owner is a %s; it must be an object {name, email?, url?}, so Claude rejects the marketplace.", ow.Val.Kind), "1.8")
 		} else {
-			pkg.Manifest = append(pkg.Manifest, model.Field{Key: "owner", Value: display(ow.Val)})
+			pkg.Manifest = append(pkg.Manifest, model.Field{Key: "owner", Value: jsontext.Display(ow.Val)})
 		}
 	} else {
 		l.pkgErr("marketplace-missing-owner", marketplaceFile, "/owner", jsontext.Line(data, doc.Off), "marketplace.json has no owner {name}; Claude's validator requires it.", "1.8")
 	}
 	for _, k := range []string{"description", "version", "metadata", "renames", "allowCrossMarketplaceDependenciesOn"} {
 		if m := doc.Get(k); m != nil {
-			pkg.Manifest = append(pkg.Manifest, model.Field{Key: k, Value: display(m.Val)})
+			pkg.Manifest = append(pkg.Manifest, model.Field{Key: k, Value: jsontext.Display(m.Val)})
 		}
 	}
 	if v, ok := strVal(doc, "description"); ok {
@@ -239,7 +239,7 @@ func (l *loader) marketEntry(ev *jsontext.Value, ptr string, data []byte, names 
 		default:
 			bad("marketplace-source-kind", fmt.Sprintf("Entry %q has the source kind %q; Claude knows github, url, git-subdir, npm, archive and command.", clip(name), clip(kind)))
 		}
-		contract = append(contract, model.Field{Key: "source", Value: fmt.Sprint(display(s))})
+		contract = append(contract, model.Field{Key: "source", Value: fmt.Sprint(jsontext.Display(s))})
 		c.Summary = append([]string{fmt.Sprintf("Plugin %q is fetched from %s, pinned to %s; vouch lists remote sources and never fetches them, so its contents are not reviewed here.", name, where, pin)}, c.Summary...)
 		if kind != "command" {
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapNetwork, Scope: []string{where}, Detail: "Claude downloads the plugin from here on install and update."})
@@ -263,7 +263,7 @@ func (l *loader) marketEntry(ev *jsontext.Value, ptr string, data []byte, names 
 	if hasErrors(c.Diagnostics) {
 		return l.entryInvalid(c), ""
 	}
-	contract = append(contract, model.Field{Key: "source_kind", Value: kind}, model.Field{Key: "pin", Value: pin}, model.Field{Key: "entry", Value: fmt.Sprint(display(ev))})
+	contract = append(contract, model.Field{Key: "source_kind", Value: kind}, model.Field{Key: "pin", Value: pin}, model.Field{Key: "entry", Value: fmt.Sprint(jsontext.Display(ev))})
 	c.Validity = model.Valid
 	c.Contract = &model.Contract{Kind: model.KindPlugin, Fields: contract}
 	c.Support = []model.Support{

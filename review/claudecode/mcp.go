@@ -200,6 +200,7 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 	}
 	var flowIn []string
 	var runs []string
+	var stdioNC []model.NotCovered // what the process (or the headersHelper) depends on that no approval binds
 	var contract model.Fields
 	if typ == "stdio" {
 		cmd, hasCmd := strVal(v, "command")
@@ -239,9 +240,7 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 		launch := strings.TrimSpace(strings.Join(append([]string{cmd}, args...), " "))
 		c.Summary = append(c.Summary, fmt.Sprintf("Starts `%s` as a local process when Claude Code loads the plugin.", launch))
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{cmd}, Detail: fmt.Sprintf("Starts `%s` as a local MCP server process.", launch)})
-		if !strings.Contains(cmd, "/") && !strings.Contains(cmd, "${") {
-			c.Summary = append(c.Summary, fmt.Sprintf("%s is found on the user's PATH, so that program is outside this plugin.", cmd))
-		}
+		stdioNC = l.execNotCovered(cmd, args, env, "the server starts", false)
 		if len(env) > 0 {
 			names := sortedKeys(env)
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: names, Detail: "Sets " + strings.Join(names, ", ") + " for the process."})
@@ -282,6 +281,10 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 			c.Summary = append(c.Summary, fmt.Sprintf("headersHelper runs the shell command `%s` on this machine to compute request headers.", helper))
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: []string{helper}, Detail: "Runs its headersHelper shell command to compute headers."})
 			runs = append(runs, helper)
+			for _, n := range l.shellNotCovered(helper, "Claude computes the headers", true) {
+				n.Detail = "headersHelper: " + n.Detail
+				stdioNC = append(stdioNC, n)
+			}
 			if userConfigVar.MatchString(helper) {
 				bad("mcp-headers-helper-user-config", fmt.Sprintf("Server %q uses ${user_config.…} in headersHelper; Claude rejects that since 2.1.207.", clip(name)))
 			}
@@ -292,7 +295,7 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: flowIn, Detail: "Reads " + strings.Join(flowIn, ", ") + " from the user's environment into its configuration."})
 		c.Details = append(c.Details, model.Field{Key: "environment read", Value: strings.Join(flowIn, ", ")})
 	}
-	markNotCovered(c, strings.Join(runs, " "))
+	markNotCovered(c, stdioNC)
 	if hasErrors(c.Diagnostics) {
 		return l.serverInvalid(c)
 	}
@@ -346,8 +349,7 @@ func (l *loader) mcpRemoteBundle(u string) {
 	id, _ := l.uniqueID(l.mcpNames, path.Base(u))
 	c := &model.Component{Kind: model.KindMCPServer, ID: id, Validity: model.Valid, Details: model.Fields{{Key: "bundle url", Value: u}}}
 	c.Summary = []string{fmt.Sprintf("Downloads the MCP Bundle %s when the plugin loads and runs the server inside it; vouch never fetches it, so its code is not reviewed here.", u)}
-	c.Details = append(c.Details, model.Field{Key: "not covered", Value: []string{"The bundle is downloaded at load time: its code is not part of this plugin."}})
-	c.Summary = append(c.Summary, "Not covered by this approval: the bundle is downloaded at load time, so its code is not part of this plugin.")
+	markNotCovered(c, []model.NotCovered{{Kind: model.NotCoveredFetch, Subject: u, Detail: "Claude Code downloads this bundle when the plugin loads and runs the server inside it: its code is not part of this plugin, and it can change at every download."}})
 	c.Capabilities = []model.Capability{{Kind: model.CapNetwork, Scope: []string{u}, Detail: "Downloads the bundle."}, {Kind: model.CapServerLaunch, Scope: []string{u}, Detail: "Starts the server declared inside the bundle."}}
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: model.Fields{{Key: "bundle_url", Value: u}}}
 	c.Support = []model.Support{

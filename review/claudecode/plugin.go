@@ -36,7 +36,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	defer root.Close()
 	l.root = root
 	pkg.Root = root.Path()
-	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 	switch {
 	case l.rootHas("plugin.json"):
 		l.otherManifest = "the root Agent Plugins plugin.json"
@@ -199,9 +199,8 @@ func (l *loader) lspServer(src *serverSource, names map[string]int, m jsontext.M
 	launch := strings.TrimSpace(strings.Join(append([]string{cmd}, args...), " "))
 	c.Summary = []string{
 		fmt.Sprintf("Starts the language server `%s` when Claude opens a file with extension %s.", launch, strings.Join(exts, ", ")),
-		fmt.Sprintf("%s is not shipped with the plugin: it must be on the user's PATH, and that program is outside this approval.", cmd),
 	}
-	markNotCovered(c, launch)
+	markNotCovered(c, l.execNotCovered(cmd, args, env, "Claude starts the language server", false))
 	c.Capabilities = []model.Capability{{Kind: model.CapServerLaunch, Scope: []string{cmd}, Detail: fmt.Sprintf("Starts `%s` as a local language server.", launch)}}
 	c.Validity = model.Valid
 	c.Contract = &model.Contract{Kind: model.KindLSPServer, Fields: model.Fields{{Key: "command", Value: cmd}, {Key: "args", Value: args}, {Key: "env", Value: env}, {Key: "extensions", Value: exts}, {Key: "file", Value: displayFile(src.file)}}}
@@ -274,8 +273,13 @@ func (l *loader) settingsStep() {
 	for _, m := range doc.Obj {
 		switch m.Key {
 		case "agent", "subagentStatusLine":
-			honoured[m.Key] = fmt.Sprint(display(m.Val))
-			c.Details = append(c.Details, model.Field{Key: m.Key, Value: display(m.Val)})
+			honoured[m.Key] = fmt.Sprint(jsontext.Display(m.Val))
+			if m.Key == "subagentStatusLine" && m.Val.Kind == jsontext.Object {
+				if cm := m.Val.Get("command"); cm != nil && cm.Val.Kind == jsontext.String {
+					markNotCovered(c, l.shellNotCovered(cm.Val.Str, "the status line updates", true))
+				}
+			}
+			c.Details = append(c.Details, model.Field{Key: m.Key, Value: jsontext.Display(m.Val)})
 		default:
 			ignored = append(ignored, m.Key)
 		}
@@ -385,11 +389,11 @@ func (l *loader) monitorsStep() {
 			l.pkg.Components = append(l.pkg.Components, c)
 			continue
 		}
-		markNotCovered(c, cmd)
+		markNotCovered(c, l.shellNotCovered(cmd, "the monitor starts", true))
 		c.Capabilities = []model.Capability{{Kind: model.CapSubprocess, Scope: []string{cmd}, Detail: "Runs in the background; its output reaches Claude."},
 			{Kind: model.CapModelContext, Scope: []string{id}, Detail: "What it prints is added to what Claude reads."}}
 		c.Validity = model.Valid
-		c.Contract = &model.Contract{Kind: model.KindMonitor, Fields: model.Fields{{Key: "name", Value: it.Key}, {Key: "command", Value: cmd}, {Key: "definition", Value: fmt.Sprint(display(it.Val))}}}
+		c.Contract = &model.Contract{Kind: model.KindMonitor, Fields: model.Fields{{Key: "name", Value: it.Key}, {Key: "command", Value: cmd}, {Key: "definition", Value: fmt.Sprint(jsontext.Display(it.Val))}}}
 		c.Support = []model.Support{
 			{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code starts plugin monitors (experimental)."},
 			{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex has no monitors."},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 )
 
@@ -100,66 +101,135 @@ func unquotedRoot(cmd string) []string {
 	return out
 }
 
-// markNotCovered records what an approval of c cannot bind, in its Summary and in a
-// "not covered" detail. TODO(closure): move to Component.NotCovered when the model has it.
-func markNotCovered(c *model.Component, text string) {
-	nc := notCovered(text)
-	if len(nc) == 0 {
+// markNotCovered adds to c.NotCovered what its approval cannot bind, and one Summary
+// sentence pointing at that list (the list itself is the finding, issue 12 item 2).
+func markNotCovered(c *model.Component, nc []model.NotCovered) {
+	seen := map[string]bool{}
+	for _, n := range c.NotCovered {
+		seen[n.Kind+"\x00"+n.Subject] = true
+	}
+	added := 0
+	for _, n := range nc {
+		if k := n.Kind + "\x00" + n.Subject; !seen[k] {
+			seen[k] = true
+			c.NotCovered = append(c.NotCovered, n)
+			added++
+		}
+	}
+	if added == 0 {
 		return
 	}
-	for _, s := range nc {
-		c.Summary = append(c.Summary, "Not covered by this approval: "+s)
-	}
-	c.Details = append(c.Details, model.Field{Key: "not covered", Value: nc})
-}
-
-// notCovered lists what a command runs that an approval of the plugin's bytes cannot bind
-// (DESIGN §6): code from outside the plugin, code downloaded at start, behaviour read from
-// the project. These belong in Component.NotCovered once the model has it.
-func notCovered(text string) []string {
-	var out []string
-	// Paths built on the plugin placeholders are inside the plugin (or its data folder).
-	text = placeholderTokens.Replace(text)
-	add := func(s string) {
-		for _, o := range out {
-			if o == s {
-				return
-			}
-		}
-		out = append(out, s)
-	}
-	low := strings.ToLower(text)
-	if strings.Contains(low, ".claude/plugins/cache") {
-		add("It runs code from Claude's plugin cache (~/.claude/plugins/cache/…), possibly another plugin's or the newest cached version: those bytes are not part of this plugin.")
-	}
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == ';' || r == '&' || r == '|' || r == '(' || r == '"' || r == '\'' || r == '='
-	}) {
-		switch {
-		case strings.HasPrefix(f, "/") && len(f) > 1 && !strings.HasPrefix(f, "/dev/") && !strings.HasPrefix(f, "/tmp"):
-			add(fmt.Sprintf("It names the absolute path %s, outside the plugin: whatever is there is not covered by this approval.", clip(f)))
-		case strings.HasPrefix(f, "~/") || strings.HasPrefix(f, "$HOME/") || strings.HasPrefix(f, "${HOME}/"):
-			if !strings.Contains(strings.ToLower(f), ".claude/plugins/cache") {
-				add(fmt.Sprintf("It names %s in the user's home directory, outside the plugin: not covered by this approval.", clip(f)))
-			}
-		}
-	}
-	for _, w := range []string{"npx", "uvx", "bunx", "pnpm dlx", "pipx run", "deno run", "uv run"} {
-		if containsWord(low, w) {
-			add(fmt.Sprintf("It uses %s, which can download and run a package at start: that code is not part of this plugin.", w))
-		}
-	}
-	if (strings.Contains(low, "curl") || strings.Contains(low, "wget")) && (strings.Contains(low, "| sh") || strings.Contains(low, "|sh") || strings.Contains(low, "| bash") || strings.Contains(low, "|bash")) {
-		add("It pipes a download into a shell (curl|sh): the code it runs is fetched at run time and not covered by this approval.")
-	}
-	for _, w := range []string{"curl", "wget", "git clone", "gh release download", "pip install", "npm install", "npm i", "go install", "cargo install"} {
-		if containsWord(low, w) {
-			add(fmt.Sprintf("It fetches code or data from the network at run time (%s): what it downloads is not covered by this approval.", w))
+	for i, s := range c.Summary {
+		if strings.HasPrefix(s, closure.SummaryPrefix) {
+			c.Summary = append(c.Summary[:i], c.Summary[i+1:]...)
 			break
 		}
 	}
-	if strings.Contains(text, ".claude/") || strings.Contains(text, "CLAUDE_PROJECT_DIR") {
-		add("It reads the project (${CLAUDE_PROJECT_DIR} or files under .claude/): behaviour that comes from the project is not covered by this approval.")
+	c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
+}
+
+// While classifying, the placeholders stand as absolute marker paths with no shell
+// metacharacters (a real root may hold spaces, a data dir "<marketplace>"): the plugin
+// root, its data directory, and the project, which is outside the plugin. Findings name
+// them as Claude's placeholders again.
+const (
+	rootMark    = "/__CLAUDE_PLUGIN_ROOT__"
+	dataMark    = "/__CLAUDE_PLUGIN_DATA__"
+	projectMark = "/__CLAUDE_PROJECT_DIR__"
+)
+
+var unmark = strings.NewReplacer(rootMark, varRoot, dataMark, varData, projectMark, varProject)
+
+// process describes how a component starts for closure.NotCoveredBy, with Claude's
+// placeholders expanded as Claude does.
+func (l *loader) process(starts string) closure.Process {
+	return closure.Process{Root: rootMark, Data: dataMark, DataName: varData, Starts: starts}
+}
+
+// expandForScan substitutes the placeholders for classification: the plugin's own
+// paths, the project marker, and $HOME as ~ (a home path is outside the plugin).
+func (l *loader) expandForScan(s string) string {
+	r := strings.NewReplacer(varRoot, rootMark, "$CLAUDE_PLUGIN_ROOT", rootMark, varData, dataMark, "$CLAUDE_PLUGIN_DATA", dataMark,
+		varProject, projectMark, "$CLAUDE_PROJECT_DIR", projectMark, "${HOME}", "~", "$HOME", "~")
+	return userConfigVar.ReplaceAllString(r.Replace(s), "user_config.$1")
+}
+
+// interp gives the #! line of a bundled program named by its absolute path.
+func (l *loader) interp(abs string) string {
+	rel, ok := strings.CutPrefix(abs, rootMark+"/")
+	if !ok {
+		return ""
+	}
+	return l.pluginClosure().interp[rel]
+}
+
+// shellNotCovered classifies a shell line Claude runs (a hook command, a monitor, a !`…`
+// injection, a headersHelper) with the shared rule, then names what only Claude has.
+// A hook's and an injection's working directory is the project (Claude runs them
+// there), so inProject makes relative paths name project files.
+func (l *loader) shellNotCovered(line, starts string, inProject bool) []model.NotCovered {
+	p := l.process(starts)
+	if inProject {
+		p.Cwd = projectMark
+	}
+	return l.claudeOnly(closure.NotCoveredByShell(l.expandForScan(line), p, l.interp), line)
+}
+
+// execNotCovered classifies a program started with arguments and environment (a stdio
+// server, an LSP server, an exec-form hook).
+func (l *loader) execNotCovered(cmd string, args []string, env map[string]string, starts string, inProject bool) []model.NotCovered {
+	p := l.process(starts)
+	if inProject {
+		p.Cwd = projectMark
+	}
+	p.Command = l.expandForScan(cmd)
+	if strings.HasPrefix(p.Command, "/") {
+		rel, ok := strings.CutPrefix(p.Command, rootMark+"/")
+		p.Bundled = ok
+		p.Interpreter = l.pluginClosure().interp[rel]
+	}
+	text := []string{cmd}
+	for _, a := range args {
+		p.Args = append(p.Args, l.expandForScan(a))
+		text = append(text, a)
+	}
+	for _, k := range sortedKeys(env) {
+		p.Env = append(p.Env, closure.EnvVar{Name: k, Value: l.expandForScan(env[k])})
+		text = append(text, env[k])
+	}
+	var out []model.NotCovered
+	if strings.HasPrefix(p.Command, "/") && !p.Bundled {
+		out = append(out, l.outside(p.Command, starts))
+	}
+	return l.claudeOnly(append(out, closure.NotCoveredBy(p)...), strings.Join(text, " "))
+}
+
+func (l *loader) outside(prog, starts string) model.NotCovered {
+	return model.NotCovered{Kind: model.NotCoveredOutside, Subject: prog, Detail: fmt.Sprintf("It runs %s, outside the plugin; whatever is there when %s is not part of this approval.", prog, starts)}
+}
+
+// claudeOnly rewrites the shared findings in Claude's terms and adds Claude's own: the
+// plugin cache (another plugin's files, or "the newest version" there), the project's
+// files (${CLAUDE_PROJECT_DIR}, .claude/).
+func (l *loader) claudeOnly(nc []model.NotCovered, raw string) []model.NotCovered {
+	out := nc[:0:0]
+	project := false
+	for _, n := range nc {
+		switch {
+		case strings.Contains(n.Subject, projectMark):
+			n.Subject = unmark.Replace(n.Subject)
+			n.Detail = fmt.Sprintf("It names %s, a file of the project Claude runs in, not of the plugin: whatever the project holds there is not part of this approval.", n.Subject)
+			project = true
+		case strings.Contains(n.Subject, ".claude/") && !strings.Contains(strings.ToLower(n.Subject), ".claude/plugins/cache"):
+			project = true
+		case strings.Contains(strings.ToLower(n.Subject), ".claude/plugins/cache"):
+			n.Detail = fmt.Sprintf("It runs code from Claude's plugin cache (%s), possibly another plugin's or the newest cached version: those bytes are not part of this plugin.", n.Subject)
+		}
+		n.Subject, n.Detail = unmark.Replace(n.Subject), strings.ReplaceAll(unmark.Replace(n.Detail), "("+varData+")", "("+l.dataDir()+")")
+		out = append(out, n)
+	}
+	if !project && strings.Contains(raw, ".claude/") && !strings.Contains(strings.ToLower(raw), ".claude/plugins/cache") {
+		out = append(out, model.NotCovered{Kind: model.NotCoveredOutside, Subject: ".claude/", Detail: "It reads files under .claude/ of the project it runs in: behaviour that comes from the project is not part of this approval."})
 	}
 	return out
 }
@@ -168,22 +238,6 @@ var placeholderTokens = strings.NewReplacer(
 	`"${CLAUDE_PLUGIN_ROOT}"`, "PLUGIN-ROOT", varRoot, "PLUGIN-ROOT", `"$CLAUDE_PLUGIN_ROOT"`, "PLUGIN-ROOT", "$CLAUDE_PLUGIN_ROOT", "PLUGIN-ROOT",
 	`"${CLAUDE_PLUGIN_DATA}"`, "PLUGIN-DATA", varData, "PLUGIN-DATA", `"$CLAUDE_PLUGIN_DATA"`, "PLUGIN-DATA", "$CLAUDE_PLUGIN_DATA", "PLUGIN-DATA",
 )
-
-func containsWord(s, w string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], w)
-		if j < 0 {
-			return false
-		}
-		j += i
-		before := j == 0 || !isWordByte(s[j-1])
-		after := j+len(w) == len(s) || !isWordByte(s[j+len(w)])
-		if before && after {
-			return true
-		}
-		i = j + 1
-	}
-}
 
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
@@ -245,7 +299,11 @@ func (l *loader) namedFiles(c *model.Component, text, file, ptr string) {
 			continue
 		}
 		for _, f := range c.Contract.Files {
-			if f.Path == p {
+			if f.Path == p && f.IsLink() {
+				// Bound as a link (its target is part of the approval); the file it leads
+				// to is listed under its own path.
+				c.Summary = append(c.Summary, fmt.Sprintf("Runs the bundled file %s, a symlink to %s.", p, f.Link))
+			} else if f.Path == p && len(f.SHA256) >= 12 {
 				exec := ""
 				first := strings.TrimLeft(placeholderTokens.Replace(text), "\" '")
 				if !f.Exec && strings.HasPrefix(first, "PLUGIN-ROOT/"+p) {

@@ -95,21 +95,6 @@ func Detect(dir string) []model.Format {
 	return out
 }
 
-// reader serves package bytes to trust, opening the root per call.
-type reader struct {
-	dir    string
-	limits fsguard.Limits
-}
-
-func (r *reader) ReadFile(rel string) ([]byte, error) {
-	root, err := fsguard.Open(r.dir, r.limits)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	return root.ReadFile(rel, 0)
-}
-
 func diag(code string, sev model.Severity, b model.Boundary, file, ptr string, line int, msg, spec string) model.Diagnostic {
 	return model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: file, Pointer: ptr, Line: line, Message: msg, Spec: spec}
 }

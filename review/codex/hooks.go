@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 )
@@ -404,11 +405,8 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 		c.Diagnostics = append(c.Diagnostics, diag("hook-field-ignored", model.SeverityWarning, model.BoundaryComponent, s.file, "", jsontext.Line(s.data, h.Off), msg+".", specHooks))
 		c.Summary = append(c.Summary, msg+".")
 	}
-	if prog := firstWord(h.Command); prog != "" && !strings.HasPrefix(prog, "${") && !strings.HasPrefix(prog, "./") && !strings.HasPrefix(prog, "$") {
-		c.Summary = append(c.Summary, "Not covered by this approval: `"+prog+"` comes from the user's PATH, and the login shell runs the user's profile first.")
-	} else {
-		c.Summary = append(c.Summary, "Not covered by this approval: the login shell runs the user's shell profile first.")
-	}
+	c.NotCovered = l.hookNotCovered(h.Command)
+	c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
 	c.Capabilities = []model.Capability{
 		{Kind: model.CapSubprocess, Scope: []string{h.Command}, Detail: "Runs `" + h.Command + "` through `$SHELL -lc`."},
 		{Kind: model.CapHook, Scope: []string{ev.Name, eff.Can}, Detail: "Runs " + when + "; " + eff.Can + "."},
@@ -461,14 +459,6 @@ func quoteAll(xs []string) []string {
 		out[i] = "`" + x + "`"
 	}
 	return out
-}
-
-func firstWord(cmd string) string {
-	f := strings.Fields(cmd)
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
 }
 
 // expandPluginRoot is Codex's load-time substitution (NOTES §2.3 [obs]): each literal

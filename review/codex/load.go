@@ -19,7 +19,7 @@ type loader struct {
 	data     []byte          // the manifest bytes
 	ignored  map[string]bool // known manifest fields of the wrong type, which Codex ignores
 	mf       string          // the manifest Codex reads: .codex-plugin/plugin.json, or .claude-plugin/plugin.json without it
-	cl       *closure
+	cl       *pluginFiles
 	// shadowed is set when a root Agent Plugins plugin.json makes Codex read that file
 	// instead of .codex-plugin/plugin.json.
 	shadowed bool
@@ -44,7 +44,7 @@ func Load(dir string, opts Options) *model.Package {
 	defer root.Close()
 	l.root = root
 	pkg.Root = root.Path()
-	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 
 	l.precedence()
 	if l.mf == claudeManifest {
@@ -238,33 +238,9 @@ func (l *loader) iface(v *jsontext.Value) {
 			fs = append(fs, model.Field{Key: "defaultPrompt", Value: prompts})
 			continue
 		}
-		fs = append(fs, model.Field{Key: m.Key, Value: display(m.Val)})
+		fs = append(fs, model.Field{Key: m.Key, Value: jsontext.Display(m.Val)})
 	}
 	l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "interface", Value: []model.Field(fs)})
-}
-
-// display converts a parsed value to model field values, members in order.
-func display(v *jsontext.Value) any {
-	switch v.Kind {
-	case jsontext.Null:
-		return nil
-	case jsontext.Bool:
-		return v.Bool
-	case jsontext.Number, jsontext.String:
-		return v.Str
-	case jsontext.Array:
-		out := make([]any, len(v.Arr))
-		for i, e := range v.Arr {
-			out[i] = display(e)
-		}
-		return out
-	default:
-		out := make([]model.Field, 0, len(v.Obj))
-		for _, m := range v.Obj {
-			out = append(out, model.Field{Key: m.Key, Value: display(m.Val)})
-		}
-		return out
-	}
 }
 
 // manifestPath applies Codex's path rule to one manifest path (NOTES §2.1,

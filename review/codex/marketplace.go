@@ -49,7 +49,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 	}
 	defer root.Close()
 	mp.Root = root.Path()
-	mp.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+	mp.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 	data, err := root.ReadFile(marketplaceFile, opts.Limits.MaxManifestSize)
 	if err != nil {
 		mp.Rejected = true
@@ -74,7 +74,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 	}
 	mp.Manifest = model.Fields{{Key: "name", Value: mp.Name}}
 	if i := doc.Get("interface"); i != nil {
-		mp.Manifest = append(mp.Manifest, model.Field{Key: "interface", Value: display(i.Val)})
+		mp.Manifest = append(mp.Manifest, model.Field{Key: "interface", Value: jsontext.Display(i.Val)})
 	}
 	out := []*model.Package{mp}
 	plugins := doc.Get("plugins")
@@ -117,7 +117,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 		var summary []string
 		if pol := e.Get("policy"); pol != nil && pol.Val.Kind == jsontext.Object {
 			inst, auth := str(pol.Val, "installation"), str(pol.Val, "authentication")
-			c.Details = append(c.Details, model.Field{Key: "policy", Value: display(pol.Val)})
+			c.Details = append(c.Details, model.Field{Key: "policy", Value: jsontext.Display(pol.Val)})
 			if w, ok := installPolicies[inst]; ok {
 				summary = append(summary, "Installation: "+inst+" ("+w+").")
 			} else if inst != "" {
@@ -142,7 +142,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 			local = src.Val.Str
 		case src.Val.Kind == jsontext.Object:
 			kind := str(src.Val, "source")
-			c.Details = append(c.Details, model.Field{Key: "source", Value: display(src.Val)})
+			c.Details = append(c.Details, model.Field{Key: "source", Value: jsontext.Display(src.Val)})
 			if kind == "local" {
 				local = str(src.Val, "path")
 			} else {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 )
@@ -128,7 +129,7 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 	fields := model.Fields{{Key: "client", Value: ClientCodex}}
 	c.Details = model.Fields{{Key: "source", Value: file}}
 	for _, mm := range v.Obj {
-		c.Details = append(c.Details, model.Field{Key: mm.Key, Value: display(mm.Val)})
+		c.Details = append(c.Details, model.Field{Key: mm.Key, Value: jsontext.Display(mm.Val)})
 	}
 	c.Validity = model.Valid
 	c.Support = codexSupport(model.Supported, "")
@@ -158,8 +159,8 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapFilesystemRead, Scope: []string{cwd}, Detail: "Runs in " + cwd + " (cwd)."})
 			c.Summary = append(c.Summary, "Runs in "+cwd+".")
 		}
-		if !strings.HasPrefix(command, "./") && !strings.HasPrefix(command, "${") && !strings.HasPrefix(command, "/") {
-			c.Summary = append(c.Summary, "Not covered by this approval: `"+command+"` comes from the user's PATH.")
+		if c.NotCovered = l.serverNotCovered(command, args, env, strs("env_vars"), str("cwd")); len(c.NotCovered) > 0 {
+			c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
 		}
 		cl := l.closure()
 		c.Diagnostics = append(c.Diagnostics, cl.diags...)
@@ -199,7 +200,7 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 	}
 	for _, k := range codexServerKeys {
 		if f := v.Get(k); f != nil {
-			fields = append(fields, model.Field{Key: k, Value: display(f.Val)})
+			fields = append(fields, model.Field{Key: k, Value: jsontext.Display(f.Val)})
 		}
 	}
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: fields, Files: c.Files}

@@ -13,19 +13,17 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
-	"vouch/review/skills"
 )
 
 const manifestFile = "manifest.json"
@@ -65,7 +63,7 @@ func Classify(dir string) (Kind, *model.Diagnostic) {
 			File: p, Spec: specManifest,
 			Message: fmt.Sprintf("%s %s, so it is neither an MCP Bundle manifest (manifest_version or dxt_version) nor a Splice manifest (specVersion) and vouch does not read it; a bundle needs \"manifest_version\", a Splice package \"specVersion\".", p, why)}
 	}
-	data, _, err := readUserFile(p, probeLimit+1)
+	data, _, err := fsguard.ReadUserFile(p, probeLimit+1)
 	if err != nil {
 		return other(fmt.Sprintf("cannot be read (%v)", err))
 	}
@@ -103,30 +101,11 @@ func HasBundleName(name string) bool {
 // IsArtifact reports whether path is a bundle archive: a regular file named .mcpb/.dxt,
 // or any regular file that starts like a zip (a path given directly is judged by content).
 func IsArtifact(p string) bool {
-	head, _, err := readUserFile(p, 4)
+	head, _, err := fsguard.ReadUserFile(p, 4)
 	if err != nil {
 		return false
 	}
 	return HasBundleName(p) || IsZip(head)
-}
-
-// readUserFile reads at most max bytes of a file named on the command line: O_NONBLOCK so
-// a FIFO cannot block, regular files only. size is the file's size.
-func readUserFile(p string, max int64) ([]byte, int64, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, 0, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max))
-	return data, st.Size(), err
 }
 
 // bundle is what a folder or an archive provides to the component builder.
@@ -146,6 +125,10 @@ type bundle struct {
 	// exists answers whether a bundle-relative file exists and its first bytes (icons).
 	head func(rel string) ([]byte, bool)
 	sig  *Signature
+	// interp holds the #! line of executable bundle files; unbound the directories the
+	// closure leaves out (.git), for not_covered.
+	interp  map[string]string
+	unbound []model.NotCovered
 }
 
 // Load reviews the bundle at p: a folder or a .mcpb/.dxt file. It never fails: problems
@@ -218,36 +201,39 @@ func loadDir(pkg *model.Package, dir string, opts Options) {
 	if !b.parse(data) {
 		return
 	}
-	b.files, b.closureDiags, b.complete = folderClosure(root)
+	b.folderClosure(root)
 	b.build()
 }
 
-// folderClosure is the one place a bundle folder's closure is collected: every file the
-// server can reach in the folder it runs from, except manifest.json (its security fields
-// are contract fields, so editing a description needs no new approval) and the root's
-// .git directory (it changes with every commit; reported, since the server could read it).
-// Links that leave the folder, dangle or loop block the server: it would follow them.
-func folderClosure(root *fsguard.Root) ([]model.File, []model.Diagnostic, bool) {
+// folderClosure is a bundle folder's closure (closure.Collect, the one rule every loader
+// shares): every file the server can reach in the folder it runs from, links bound as
+// links, manifest.json included (the server can read it, as every runnable component's
+// closure holds its manifests), except the root's .git directory (it changes with every
+// commit; named under not_covered, since the server could read it). Links that leave the
+// folder, dangle, loop or are absolute block the server: it would follow them.
+func (b *bundle) folderClosure(root *fsguard.Root) {
 	gitDir := false
-	files, diags := skills.CollectFiles(root, ".", skills.CollectOptions{
-		Code:       "bundle",
-		Owner:      "the server's approval",
-		Spec:       specBundle,
-		LimitMsg:   "The bundle's files could not all be read (%v), so the server's approval could not cover every file it may run",
-		LinksBlock: true,
+	res := closure.Collect(root, ".", closure.Options{
+		Code:     "bundle",
+		Owner:    "the server's approval",
+		Spec:     specBundle,
+		LimitMsg: "The bundle's files could not all be read (%v), so the server's approval could not cover every file it may run",
+		Runnable: true,
 		Skip: func(rel string) bool {
 			if rel == ".git" {
 				gitDir = true
 				return true
 			}
-			return rel == manifestFile
+			return false
 		},
 	})
+	b.files, b.closureDiags, b.complete, b.interp = res.Files, res.Diagnostics, res.Complete, res.Interpreters
 	if gitDir {
-		diags = append(diags, model.Diagnostic{Code: "bundle-vcs-excluded", Severity: model.SeverityWarning, Boundary: model.BoundaryEntry, File: ".git", Spec: specBundle,
+		b.closureDiags = append(b.closureDiags, model.Diagnostic{Code: "bundle-vcs-excluded", Severity: model.SeverityWarning, Boundary: model.BoundaryEntry, File: ".git", Spec: specBundle,
 			Message: ".git is version-control metadata and is left out of the server's approval (mcpb pack leaves it out too); a server that reads it is not covered by what you approve."})
+		b.unbound = append(b.unbound, model.NotCovered{Kind: model.NotCoveredUnbound, Subject: ".git",
+			Detail: ".git is left out of the server's approval (mcpb pack leaves it out too); a server that reads or loads code from it runs bytes you did not approve."})
 	}
-	return files, diags, !hasErrors(diags)
 }
 
 func loadArchive(pkg *model.Package, p string, opts Options) {
@@ -256,7 +242,7 @@ func loadArchive(pkg *model.Package, p string, opts Options) {
 	lim.MaxFileBytes = opts.Limits.MaxFileBytes
 	lim.MaxTotalBytes = opts.Limits.MaxTotalBytes
 	lim.MaxArchiveBytes = opts.Limits.MaxTotalBytes
-	data, _, err := readUserFile(p, lim.MaxArchiveBytes+1)
+	data, _, err := fsguard.ReadUserFile(p, lim.MaxArchiveBytes+1)
 	if err != nil {
 		reject(pkg, "source-unreadable", "", fmt.Sprintf("Could not read %s: %v.", p, err))
 		return
@@ -284,7 +270,12 @@ func loadArchive(pkg *model.Package, p string, opts Options) {
 		mem[f.Path] = f.Content
 		if f.Path == manifestFile {
 			manifest = f.Content
-			continue
+		}
+		if line, ok := closure.Shebang(f.Content); ok && f.Exec {
+			if b.interp == nil {
+				b.interp = map[string]string{}
+			}
+			b.interp[f.Path] = line
 		}
 		s := sha256.Sum256(f.Content)
 		b.files = append(b.files, model.File{Path: f.Path, Size: int64(len(f.Content)), SHA256: hex.EncodeToString(s[:]), Exec: f.Exec})

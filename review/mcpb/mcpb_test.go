@@ -233,7 +233,7 @@ func TestFolderClosure(t *testing.T) {
 	for _, f := range c.Contract.Files {
 		paths = append(paths, f.Path)
 	}
-	if strings.Join(paths, " ") != "icon.png server/index.js" {
+	if strings.Join(paths, " ") != "icon.png manifest.json server/index.js" {
 		t.Fatalf("closure %v", paths)
 	}
 	before := c.Contract.MustDigest()
@@ -241,8 +241,13 @@ func TestFolderClosure(t *testing.T) {
 	if Load(d, Options{}).Components[0].Contract.MustDigest() == before {
 		t.Fatal("editing the server did not change the digest")
 	}
+	// The server can read its manifest: editing even its description is a change.
+	mid := Load(d, Options{}).Components[0].Contract.MustDigest()
 	os.WriteFile(filepath.Join(d, "manifest.json"), []byte(strings.Replace(readFile(t, filepath.Join(d, "manifest.json")), "A demo server.", "Another description.", 1)), 0o644)
 	after := Load(d, Options{}).Components[0].Contract.MustDigest()
+	if after == mid {
+		t.Fatal("editing manifest.json did not change the digest")
+	}
 	os.Symlink("/etc/passwd", filepath.Join(d, "server/leak"))
 	p = Load(d, Options{})
 	c = p.Components[0]

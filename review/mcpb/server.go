@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/jsontext"
 )
 
@@ -101,12 +102,14 @@ func (b *bundle) build() {
 	}
 	overrides := model.Fields{}
 	overrideMap := map[string]any{}
+	overrideLaunches := map[string]launch{}
 	if po := cfg.Get("platform_overrides"); po != nil && po.Val.Kind == jsontext.Object {
 		for _, mem := range po.Val.Obj {
 			if mem.Val.Kind != jsontext.Object {
 				continue
 			}
 			eff := base.override(readLaunch(mem.Val))
+			overrideLaunches[mem.Key] = eff
 			exp := eff.expand(vars(mem.Key))
 			overrides = append(overrides, model.Field{Key: mem.Key + " (effective, expanded)", Value: exp.fields()})
 			overrideMap[mem.Key] = eff.contract()
@@ -159,8 +162,6 @@ func (b *bundle) build() {
 	}
 	if bundled := b.bundledCommand(exp.Command); bundled != "" {
 		c.Summary = append(c.Summary, fmt.Sprintf("Runs the bundled file %s.", bundled))
-	} else if base.Command != "" {
-		c.Summary = append(c.Summary, fmt.Sprintf("`%s` is found on the user's PATH (or is the host's built-in runtime), so that program is outside this bundle and not covered by this approval.", base.Command))
 	}
 	if entry != "" {
 		if rel := b.bundleFile(entry); rel != "" {
@@ -174,11 +175,6 @@ func (b *bundle) build() {
 		names := envNames(exp.Env)
 		c.Summary = append(c.Summary, "Passes environment variables "+strings.Join(names, ", ")+" to the process.")
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: names, Detail: "Passes environment variables " + strings.Join(names, ", ") + " to the process."})
-		for _, n := range names {
-			if loadsCode(n) {
-				c.Summary = append(c.Summary, fmt.Sprintf("Sets %s, which makes the runtime load code named by its value: that code is not covered by this approval unless it is a bundle file.", n))
-			}
-		}
 	}
 	if len(overrides) > 0 {
 		keys := make([]string, 0, len(overrideMap))
@@ -213,6 +209,12 @@ func (b *bundle) build() {
 	}
 	if len(tools)+len(prompts) > 0 {
 		c.Summary = append(c.Summary, fmt.Sprintf("Declares %d tool(s) and %d prompt(s) in the manifest for display only: the host does not enforce the list, so the running server may offer other tools and prompts.", len(tools), len(prompts)))
+	}
+	if cfg != nil {
+		c.NotCovered = b.notCovered(base, overrideLaunches, vars, opts)
+		if len(c.NotCovered) > 0 {
+			c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
+		}
 	}
 	if cfg != nil {
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{base.Command},
@@ -388,6 +390,9 @@ type variable struct {
 }
 
 var wholeUserConfig = regexp.MustCompile(`^\$\{user_config\.[^}]+\}$`)
+
+// userConfigRef finds ${user_config.KEY} left in a value (no default to substitute).
+var userConfigRef = regexp.MustCompile(`\$\{user_config\.([^}]+)\}`)
 
 // expand substitutes the variables as mcpb's replaceVariables does, in the host's order
 // (__dirname, pathSeparator, /, the system folders, then user_config): one pass per
@@ -567,15 +572,6 @@ func envNames(env [][2]string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// loadsCode names environment variables that make a runtime load code from their value.
-func loadsCode(name string) bool {
-	switch strings.ToUpper(name) {
-	case "NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "PERL5OPT", "RUBYOPT":
-		return true
-	}
-	return false
 }
 
 func isPlatform(k string) bool {

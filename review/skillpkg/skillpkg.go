@@ -67,7 +67,7 @@ func Load(dir string, opts Options) *model.Package {
 	}
 	defer root.Close()
 	pkg.Root = root.Path()
-	pkg.Reader = &reader{dir: root.Path(), limits: opts.Limits}
+	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 	c := skills.Load(root, ".")
 	c.Kind, c.ID = model.KindSkill, pkg.Name
 	if d, ok := c.Details.Get("description"); ok {
@@ -146,20 +146,4 @@ func listShort(xs []string, n int) string {
 		q = append(q, "`"+x+"`")
 	}
 	return strings.Join(q, ", ")
-}
-
-// reader serves the skill's bytes to trust, opening the root per call (a collection can
-// hold hundreds of skills).
-type reader struct {
-	dir    string
-	limits fsguard.Limits
-}
-
-func (r *reader) ReadFile(rel string) ([]byte, error) {
-	root, err := fsguard.Open(r.dir, r.limits)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	return root.ReadFile(rel, 0)
 }

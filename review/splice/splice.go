@@ -15,13 +15,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"unicode/utf8"
 
 	"vouch/model"
@@ -52,7 +50,7 @@ var bundleProbe = regexp.MustCompile(`^\s*\{[\s\S]*"format"\s*:\s*"splice-bundle
 // IsArtifact reports whether path is a Splice archive (gzip magic) or bundle, by content.
 // It reads at most a few KiB and refuses anything that is not a regular file.
 func IsArtifact(path string, limits fsguard.Limits) bool {
-	head, _, err := readUserFile(path, probeBytes)
+	head, _, err := fsguard.ReadUserFile(path, probeBytes)
 	if err != nil {
 		return false
 	}
@@ -60,26 +58,6 @@ func IsArtifact(path string, limits fsguard.Limits) bool {
 		return true
 	}
 	return bundleProbe.Match(bytes.TrimPrefix(head, []byte("\uFEFF")))
-}
-
-// readUserFile reads at most max bytes of a file the user named on the command line.
-// fsguard roots are directories, so an artifact path is opened here: O_NONBLOCK so a FIFO
-// cannot block, regular files only, and never more than max bytes. size is the file's size.
-func readUserFile(p string, max int64) ([]byte, int64, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, 0, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max))
-	return data, st.Size(), err
 }
 
 // Load reviews the package directory, archive or bundle at path. It never fails:
@@ -106,7 +84,7 @@ func Load(p string, opts Options) *model.Package {
 		build(pkg, files, dc, false)
 		return pkg
 	}
-	data, size, err := readUserFile(p, MaxArtifactBytes+1)
+	data, size, err := fsguard.ReadUserFile(p, MaxArtifactBytes+1)
 	switch {
 	case err != nil:
 		pkg.Rejected = true

@@ -3,6 +3,7 @@ package instructions
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"vouch/model"
 	"vouch/trust"
@@ -114,30 +115,83 @@ var ErrNotRecorded = errors.New("the decision could not be recorded")
 // with the target for an apply, revoke with the target for a removal. If the ledger
 // refuses, the file is put back, because the file and the ledger must agree. The CLI and
 // the console both activate and remove instructions through it.
+//
+// The destination's directory lock is held from the file check to the ledger append, so
+// two writers of one target are serialized as whole operations: the second finds the file
+// changed since its preview and refuses, and no block is lost. For an apply, an Intent
+// is recorded before the write and cleared after the append (see intent.go), so a crash
+// anywhere leaves no block, a recorded block, or a block FindUnrecorded reports.
 func Record(tr *trust.Trust, pkg *model.Package, c *model.Component, p *Preview, overwrite bool, reviewerKind string) (trust.Decision, error) {
-	if p != nil {
-		if err := CheckTarget(p.Target, pkg); err != nil {
+	if p == nil {
+		return trust.Decision{}, errors.New("no preview to record")
+	}
+	if err := CheckTarget(p.Target, pkg); err != nil {
+		return trust.Decision{}, err
+	}
+	ref, home := pkg.Ref(c), tr.Home()
+	decide := func() (trust.Decision, error) {
+		opts := trust.DecideOptions{ReviewerKind: reviewerKind, Target: p.Target.Path}
+		if p.Action == ActionRemove {
+			opts.Note = "instruction removed from " + p.Target.Path
+			return tr.Revoke(pkg, c, trust.DigestOf(c), opts)
+		}
+		opts.Note = "instruction applied to " + p.Target.Path
+		return tr.Approve(pkg, c, trust.DigestOf(c), opts)
+	}
+	if p.Conflict != nil && !overwrite {
+		return trust.Decision{}, fmt.Errorf("%w: %s block %s; confirm overwriting to replace the edited text", ErrConflict, p.Target.Path, p.ID)
+	}
+	if p.NoChange {
+		// Nothing to write: the ledger catches up with the file (an interrupted apply is
+		// recorded now, or a removal the file already reflects).
+		if err := Commit(p, overwrite); err != nil {
+			return trust.Decision{}, err
+		}
+		d, err := decide()
+		if err != nil {
+			return d, fmt.Errorf("%w (%v); the file was not changed", ErrNotRecorded, err)
+		}
+		return d, ClearIntent(home, ref, p.Target.Path)
+	}
+	if p.Target.Linked() && p.Confirmed != p.Target.Resolved {
+		return trust.Decision{}, fmt.Errorf("%w: %s points to %s; nothing was written", ErrLinkNotConfirmed, p.Target.Path, p.Target.Resolved)
+	}
+	dd, err := openDest(p.Target, !p.Exists)
+	if err != nil {
+		return trust.Decision{}, err
+	}
+	defer dd.close()
+	if p.Action == ActionApply {
+		blocks, _ := Scan(p.After)
+		b, ok := findBlock(blocks, p.ID)
+		if !ok {
+			return trust.Decision{}, fmt.Errorf("the planned change to %s holds no block %s", p.Target.Path, p.ID)
+		}
+		in := Intent{Ref: ref, Target: p.Target.Path, ID: p.ID, Digest: trust.DigestOf(c), Body: string(b.Body(p.After)), At: time.Now().UTC()}
+		if err := writeIntent(home, in); err != nil {
 			return trust.Decision{}, err
 		}
 	}
-	if err := Commit(p, overwrite); err != nil {
+	if err := commitTo(dd, p); err != nil {
+		ClearIntent(home, ref, p.Target.Path)
 		return trust.Decision{}, err
 	}
-	opts := trust.DecideOptions{ReviewerKind: reviewerKind, Target: p.Target.Path}
-	var d trust.Decision
-	var err error
-	if p.Action == ActionRemove {
-		opts.Note = "instruction removed from " + p.Target.Path
-		d, err = tr.Revoke(pkg, c, trust.DigestOf(c), opts)
-	} else {
-		opts.Note = "instruction applied to " + p.Target.Path
-		d, err = tr.Approve(pkg, c, trust.DigestOf(c), opts)
+	afterWrite()
+	d, err := decide()
+	if err != nil {
+		if rerr := revertTo(dd, p); rerr != nil {
+			// The intent stays: the block is in the file unrecorded, and list says so.
+			return d, fmt.Errorf("%w (%v); the file was written and could not be restored: %v", ErrNotRecorded, err, rerr)
+		}
+		ClearIntent(home, ref, p.Target.Path)
+		return d, fmt.Errorf("%w (%v); the file was restored", ErrNotRecorded, err)
 	}
-	if err == nil {
-		return d, nil
-	}
-	if rerr := Revert(p); rerr != nil {
-		return d, fmt.Errorf("%w (%v); the file was written and could not be restored: %v", ErrNotRecorded, err, rerr)
-	}
-	return d, fmt.Errorf("%w (%v); the file was restored", ErrNotRecorded, err)
+	// Recorded: should the delete fail, a leftover intent of a recorded decision reports
+	// nothing.
+	_ = ClearIntent(home, ref, p.Target.Path)
+	return d, nil
 }
+
+// afterWrite is a test hook between the target write and the ledger append, where a
+// crash used to leave a block nothing reported.
+var afterWrite = func() {}

@@ -2,6 +2,8 @@ package instructions
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -51,6 +53,42 @@ func FuzzScan(f *testing.F) {
 		}
 		if back := removeBytes(out, ob, id); !bytes.Equal(back, data) {
 			t.Fatalf("round trip: %q -> %q -> %q", data, out, back)
+		}
+	})
+}
+
+// FuzzIntent: an intent file in the home (which anything running as the user can write)
+// never panics the reader, and one that decodes is reported only when its target holds
+// its block with its text.
+func FuzzIntent(f *testing.F) {
+	for _, s := range []string{
+		"", "{}", "null", "[]", `{"ref":"p#instruction:i"}`,
+		`{"ref":"p#instruction:i","target":"/nonexistent/AGENTS.md","id":"p#instruction:i","digest":"sha256:00","body":"x","at":"2026-01-01T00:00:00Z"}`,
+		`{"ref":"p#instruction:i","target":"","id":"x","at":"not a time"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		home := t.TempDir()
+		os.MkdirAll(IntentDir(home), 0o700)
+		os.WriteFile(filepath.Join(IntentDir(home), "f.json"), data, 0o600)
+		ins, err := Intents(home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range ins {
+			if in.Ref == "" || !filepath.IsAbs(in.Target) || in.ID == "" {
+				t.Fatalf("an incomplete intent was returned: %+v", in)
+			}
+		}
+		un, err := FindUnrecorded(home, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range un {
+			if _, ok := blockHolding(u.Target, u.ID, u.Body); !ok {
+				t.Fatalf("reported %+v, whose target does not hold its block", u)
+			}
 		}
 	})
 }

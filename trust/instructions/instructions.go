@@ -32,8 +32,11 @@
 // because the extent of some block, and so what is outside vouch's, is uncertain.
 //
 // Commit re-reads the file and compares its SHA-256 with the preview's just before the
-// rename, under an flock on the destination's directory that serializes vouch writers; an
-// editor racing inside that window is not detected (there is no lock editors honour). A
+// rename, under an flock on the destination's directory that serializes vouch writers;
+// Record holds that lock on to the ledger append, so file and ledger change together (no
+// lock on Windows, see dest_other.go). An editor racing inside that window is not
+// detected (there is no lock editors honour). A crash between the write and the append
+// leaves an intent that makes the block reported (intent.go). A
 // target that is or passes through a symbolic link is shown with the file it resolves
 // to and written only when that destination was confirmed (see dest.go).
 package instructions
@@ -409,6 +412,12 @@ func Commit(p *Preview, overwrite bool) error {
 		return err
 	}
 	defer d.close()
+	return commitTo(d, p)
+}
+
+// commitTo writes p through d, whose lock the caller holds: the file must still be
+// what the preview read.
+func commitTo(d *destDir, p *Preview) error {
 	data, exists, mode, err := d.read()
 	if err != nil {
 		return err

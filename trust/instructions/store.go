@@ -55,6 +55,11 @@ func Revert(p *Preview) error {
 		return err
 	}
 	defer d.close()
+	return revertTo(d, p)
+}
+
+// revertTo is Revert under a lock the caller holds.
+func revertTo(d *destDir, p *Preview) error {
 	data, exists, mode, err := d.read()
 	if err != nil {
 		return err

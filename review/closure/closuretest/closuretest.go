@@ -20,8 +20,11 @@ package closuretest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+
+	"vouch/model"
 )
 
 // Layout is one hostile arrangement of files in the folder a process runs from.
@@ -150,4 +153,51 @@ func Layouts() []Layout {
 		{Name: "named pipe", Files: map[string]string{"pipe": "<fifo>"},
 			Blocks: true, Code: "-file-special"},
 	}
+}
+
+// Check is the shared assertion for one layout already built in dir: load returns the
+// components under test by name (every one whose closure is the folder). When the layout
+// blocks, each must have no contract and a diagnostic whose code ends in stem+l.Code
+// ("plugin-file-escape"); otherwise each must have a contract, and after l.Mutate a
+// different digest.
+func Check(t *testing.T, l Layout, dir, stem string, load func() map[string]*model.Component) {
+	t.Helper()
+	first := load()
+	if len(first) == 0 {
+		t.Fatal("no component to check")
+	}
+	before := map[string]string{}
+	for name, c := range first {
+		if c == nil {
+			t.Fatalf("%s is not listed", name)
+		}
+		if l.Blocks {
+			if c.Contract != nil || !hasCode(c.Diagnostics, stem+l.Code) {
+				t.Errorf("%s: the layout must block it with %s: contract %v, diagnostics %+v", name, stem+l.Code, c.Contract != nil, c.Diagnostics)
+			}
+			continue
+		}
+		if c.Contract == nil {
+			t.Fatalf("%s: no contract: %+v", name, c.Diagnostics)
+		}
+		before[name] = c.Contract.MustDigest()
+	}
+	if l.Blocks {
+		return
+	}
+	l.Mutate(t, dir)
+	for name, c := range load() {
+		if c == nil || c.Contract == nil || c.Contract.MustDigest() == before[name] {
+			t.Errorf("%s: the mutation kept the approval", name)
+		}
+	}
+}
+
+func hasCode(ds []model.Diagnostic, code string) bool {
+	for _, d := range ds {
+		if strings.HasSuffix(d.Code, code) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+func sarifSchemaCLI(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "report", "testdata", "sarif-2.1.0", "sarif-schema-2.1.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("sarif.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func validSARIF(t *testing.T, s *jsonschema.Schema, out string) {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if err := s.Validate(doc); err != nil {
+		t.Fatalf("SARIF invalid: %v", err)
+	}
+}
+
+// validate and status print SARIF 2.1.0 that the official schema accepts, for every
+// example, and --format is checked like any flag.
+func TestFormatFlag(t *testing.T) {
+	schema := sarifSchemaCLI(t)
+	home := t.TempDir()
+	examples, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*"))
+	for _, ex := range examples {
+		if st, err := os.Stat(ex); err != nil || !st.IsDir() {
+			continue
+		}
+		for _, cmd := range [][]string{{"validate", "--format", "sarif", ex}, {"status", "--format", "sarif", "--require-approved", ex}} {
+			_, out, errOut := runVouch(t, home, cmd...)
+			if !strings.HasPrefix(strings.TrimSpace(out), "{") {
+				t.Fatalf("%v: no SARIF on stdout: %s", cmd, errOut)
+			}
+			validSARIF(t, schema, out)
+		}
+		code, out, _ := runVouch(t, home, "status", "--format", "github", ex)
+		if code == 2 || !strings.Contains(out, "::") {
+			t.Errorf("%s: github format: exit %d, %q", ex, code, out)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"validate", "--format", "xml", "examples"}, 2, `--format "xml" is not one of text, json, sarif, github.`},
+		{[]string{"status", "--json", "--format", "github", "examples"}, 2, "--json and --format github contradict each other"},
+	} {
+		code, _, errOut := runVouch(t, home, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, %q", tc.args, code, errOut)
+		}
+	}
+}
+
+// The GitHub Action's gate (scripts/ci-gate, which action.yml runs) end to end against an
+// example, without the upload: it fails with SARIF and annotations while something is
+// unreviewed, and passes once every runnable component is approved.
+func TestCIGateScript(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not found")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "vouch")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	src, _ := filepath.Abs(filepath.Join("..", "..", "examples", "agent-plugins", "release-helper"))
+	home := filepath.Join(dir, "home")
+	sarif := filepath.Join(dir, "out.sarif")
+	gate := func() (int, string) {
+		cmd := exec.Command("bash", filepath.Join("..", "..", "scripts", "ci-gate"), src)
+		cmd.Env = append(os.Environ(), "VOUCH="+bin, "VOUCH_HOME="+home, "VOUCH_SARIF="+sarif)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, out.String()
+	}
+	code, out := gate()
+	if code != 1 || !strings.Contains(out, "::error") || !strings.Contains(out, "is unreviewed") {
+		t.Fatalf("gate before approval: exit %d\n%s", code, out)
+	}
+	data, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validSARIF(t, sarifSchemaCLI(t), string(data))
+	refs := []string{"release-helper#mcp-server:local-preview", "release-helper#mcp-server:registry", "release-helper#mcp-server:release-notes", "release-helper#skill:changelog", "release-helper#skill:version-check"}
+	if c, _, e := runVouch(t, home, append([]string{"approve", "--yes", src}, refs...)...); c != 0 {
+		t.Fatalf("approve: %d %s", c, e)
+	}
+	if code, out = gate(); code != 0 {
+		t.Fatalf("gate after approval: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+)
+
+// claudeInstalledDir is where Claude Code keeps the plugins it has installed:
+// $CLAUDE_CONFIG_DIR/plugins/cache (default ~/.claude/plugins/cache), one folder per
+// <marketplace>/<plugin>/<version> (NOTES §1.2, plugin caching). These copies are what
+// Claude Code runs, so they are what a person reviews to see what runs on this machine.
+func claudeInstalledDir(getenv func(string) string) string {
+	base := getenv("CLAUDE_CONFIG_DIR")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		base = filepath.Join(home, ".claude")
+	}
+	return filepath.Join(base, "plugins", "cache")
+}
+
+// sourcesWithInstalled adds the installed Claude Code plugins to the sources when
+// --claude is given. Nothing is written and nothing under it runs.
+func (a *app) sourcesWithInstalled(args []string, claude bool) ([]string, error) {
+	if !claude {
+		return args, nil
+	}
+	dir := claudeInstalledDir(os.Getenv)
+	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
+		return nil, a.fail(2, "claude-not-installed", "--claude reviews the plugins Claude Code installed in "+dir+", which does not exist; set CLAUDE_CONFIG_DIR if Claude Code keeps its configuration elsewhere.")
+	}
+	return append(append([]string(nil), args...), dir), nil
+}
+
+// sourcesOrInstalled is the argument rule of commands that take --claude: SOURCE... is
+// required unless --claude names the sources.
+func sourcesOrInstalled(claude *bool) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 && !*claude {
+			return cobra.MinimumNArgs(1)(cmd, args)
+		}
+		return nil
+	}
+}
+
+func addClaudeFlag(cmd *cobra.Command, claude *bool) {
+	cmd.Flags().BoolVar(claude, "claude", false, "also review the plugins Claude Code has installed ($CLAUDE_CONFIG_DIR/plugins/cache, default ~/.claude/plugins/cache), read-only")
+}

@@ -1,0 +1,118 @@
+package codex
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"vouch/model"
+	"vouch/review/closure"
+)
+
+// While classifying, the plugin root and $CODEX_HOME stand as absolute marker paths with
+// no shell metacharacters (a real root may hold spaces); the data directory beneath
+// $CODEX_HOME reads as outside the plugin, and as its data. Findings name them as the
+// variables again.
+const (
+	rootMark  = "/__PLUGIN_ROOT__"
+	codexHome = "/__CODEX_HOME__"
+)
+
+var unmark = strings.NewReplacer(rootMark, "${PLUGIN_ROOT}", codexHome, "$CODEX_HOME")
+
+// process is how a component of this plugin starts, for closure.NotCoveredBy: the root
+// as vouch reads it (Codex runs the installed copy of the same bytes), the data directory
+// Codex gives the plugin.
+func (l *loader) process(starts string) closure.Process {
+	return closure.Process{Root: rootMark, Data: l.dataMark(), DataName: "${PLUGIN_DATA}", Starts: starts}
+}
+
+// dataMark is the data directory under the $CODEX_HOME marker; the plugin name is kept
+// to word characters so the marker stays one shell word.
+func (l *loader) dataMark() string {
+	name := []byte(l.pkg.Name)
+	for i, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			name[i] = '-'
+		}
+	}
+	return codexHome + "/plugins/data/" + string(name)
+}
+
+// expandForScan substitutes what Codex (at load) or the hook's environment (at run)
+// makes of the plugin variables, and $HOME as ~.
+func (l *loader) expandForScan(s string) string {
+	root, data := rootMark, l.dataMark()
+	return strings.NewReplacer("${PLUGIN_ROOT}", root, "${CLAUDE_PLUGIN_ROOT}", root, "$PLUGIN_ROOT", root, "$CLAUDE_PLUGIN_ROOT", root,
+		"${PLUGIN_DATA}", data, "${CLAUDE_PLUGIN_DATA}", data, "$PLUGIN_DATA", data, "$CLAUDE_PLUGIN_DATA", data,
+		"${CODEX_HOME}", codexHome, "$CODEX_HOME", codexHome, "${HOME}", "~", "$HOME", "~").Replace(s)
+}
+
+func (l *loader) interp(abs string) string {
+	rel, ok := strings.CutPrefix(abs, rootMark+"/")
+	if !ok {
+		return ""
+	}
+	return l.closure().interp[rel]
+}
+
+// loginProfile is what Codex's $SHELL -lc adds to every hook: the login shell runs the
+// user's profile before the command (NOTES §2.3).
+var loginProfile = model.NotCovered{Kind: model.NotCoveredPathProgram, Subject: "$SHELL -lc",
+	Detail: "Codex runs the hook with your login shell ($SHELL -lc), which first runs your shell profile (~/.profile, ~/.bash_profile, ~/.zprofile…): what those files hold is not part of this approval."}
+
+// hookNotCovered classifies a hook's shell line with the shared rule; the login shell's
+// profile comes first, as it runs first.
+func (l *loader) hookNotCovered(command string) []model.NotCovered {
+	return tidy(append([]model.NotCovered{loginProfile}, closure.NotCoveredByShell(l.expandForScan(command), l.process("the hook runs"), l.interp)...))
+}
+
+// serverNotCovered classifies a stdio server: its command, args, env, the variables it
+// forwards from the user's environment (env_vars) and its cwd.
+func (l *loader) serverNotCovered(command string, args []string, env map[string]string, forwarded []string, cwd string) []model.NotCovered {
+	p := l.process("the server starts")
+	p.Command = l.expandForScan(command)
+	switch {
+	case strings.HasPrefix(command, "./"):
+		p.Bundled = true
+		p.Interpreter = l.closure().interp[path.Clean(strings.TrimPrefix(command, "./"))]
+	case strings.HasPrefix(p.Command, "/"):
+		rel, ok := strings.CutPrefix(p.Command, rootMark+"/")
+		p.Bundled = ok
+		p.Interpreter = l.closure().interp[rel]
+	}
+	for _, a := range args {
+		p.Args = append(p.Args, l.expandForScan(a))
+	}
+	names := make([]string, 0, len(env))
+	for k := range env {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		p.Env = append(p.Env, closure.EnvVar{Name: k, Value: l.expandForScan(env[k])})
+	}
+	p.Inherit = forwarded
+	if cwd != "" {
+		c := l.expandForScan(cwd)
+		if !strings.HasPrefix(c, "/") && !strings.HasPrefix(c, "~") {
+			c = path.Join(rootMark, c)
+		}
+		p.Cwd = c
+	}
+	var out []model.NotCovered
+	if strings.HasPrefix(p.Command, "/") && !p.Bundled || strings.HasPrefix(p.Command, "~") {
+		out = append(out, model.NotCovered{Kind: model.NotCoveredOutside, Subject: command, Detail: "It runs " + command + ", outside the plugin; whatever is there when the server starts is not part of this approval."})
+	}
+	return tidy(append(out, closure.NotCoveredBy(p)...))
+}
+
+// tidy names $CODEX_HOME as the user sees it.
+func tidy(nc []model.NotCovered) []model.NotCovered {
+	out := nc[:0]
+	for _, n := range nc {
+		n.Subject, n.Detail = unmark.Replace(n.Subject), unmark.Replace(n.Detail)
+		out = append(out, n)
+	}
+	return out
+}

@@ -1,0 +1,59 @@
+package fsguard
+
+import (
+	"errors"
+	"io"
+	"os"
+	"syscall"
+)
+
+// DirReader serves a loaded package's bytes to trust (model.FileReader and
+// model.LinkReader) through the same bounded, contained reads as loading. It opens the
+// root per call rather than holding a descriptor for every loaded package: a collection
+// can hold thousands.
+type DirReader struct {
+	Dir    string // the package root, as Root.Path returned it
+	Limits Limits
+}
+
+// ReadFile reads the file at the slash path rel below the root.
+func (r *DirReader) ReadFile(rel string) ([]byte, error) {
+	root, err := Open(r.Dir, r.Limits)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadFile(rel, 0)
+}
+
+// ReadLink returns what the symlink at rel holds now, so a link retargeted after the
+// package was loaded is seen.
+func (r *DirReader) ReadLink(rel string) (string, error) {
+	root, err := Open(r.Dir, r.Limits)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	return root.Readlink(rel)
+}
+
+// ReadUserFile reads at most max bytes of a file the user named on the command line (an
+// archive or bundle given as SOURCE, whose path is the user's own, not package text).
+// Roots are directories, so such a file is opened here: O_NONBLOCK so a FIFO cannot
+// block, regular files only, never more than max bytes. size is the file's size.
+func ReadUserFile(p string, max int64) (data []byte, size int64, err error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, 0, errors.New("not a regular file")
+	}
+	data, err = io.ReadAll(io.LimitReader(f, max))
+	return data, st.Size(), err
+}
