@@ -81,6 +81,15 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.tree.jump(dir, item.isPackage)
 		return m.selectionChanged()
+	case key.Matches(msg, k.Sort):
+		m.tree.byRisk = !m.tree.byRisk
+		m.tree.setItems(m.tree.order(itemsFor(m.data.pkgs)))
+		if m.tree.byRisk {
+			m.setFlash("Components by risk: gating hooks, hooks, code that runs, network, instructions, the rest.", false)
+		} else {
+			m.setFlash("Components in package order.", false)
+		}
+		return m.selectionChanged()
 	case key.Matches(msg, k.Fold):
 		m.tree.toggleFold()
 		return m.selectionChanged()

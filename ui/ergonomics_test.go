@@ -177,3 +177,30 @@ func TestCommandBarViews(t *testing.T) {
 		press(t, m, "esc")
 	}
 }
+
+// Issue 15.4: S orders each package's components by risk: the gating hook first, then
+// code that runs, then instructions; S again restores the package order.
+func TestSortByRisk(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	order := func() []string {
+		var out []string
+		for _, i := range m.tree.visible {
+			if it := m.tree.all[i]; !it.isPackage() && it.pkg == 0 {
+				out = append(out, string(m.data.pkgs[0].Components[it.comp].Kind))
+			}
+		}
+		return out
+	}
+	selectRef(t, m, skillRef)
+	press(t, m, "S")
+	if got := strings.Join(order(), ","); got != "hook,tool,instruction,skill" {
+		t.Fatalf("by risk: %s", got)
+	}
+	if p, c, _, _ := m.selection(); c == nil || p.Ref(c) != skillRef {
+		t.Fatal("sorting moved the selection off the skill")
+	}
+	press(t, m, "S")
+	if got := strings.Join(order(), ","); got != "hook,tool,skill,instruction" {
+		t.Fatalf("package order: %s", got)
+	}
+}

@@ -13,6 +13,7 @@ type KeyMap struct {
 	NextReview       key.Binding
 	NextPkg, PrevPkg key.Binding
 	Fold             key.Binding
+	Sort             key.Binding // components in package order, or by risk
 	PrevReview       key.Binding
 	Filter           key.Binding
 	Views            key.Binding // the command bar: ':' starts the filter with a view
@@ -48,6 +49,7 @@ func DefaultKeyMap() KeyMap {
 		NextPkg:      key.NewBinding(key.WithKeys("}", "J"), key.WithHelp("}", "next package")),
 		PrevPkg:      key.NewBinding(key.WithKeys("{", "K"), key.WithHelp("{", "previous package")),
 		Fold:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "fold/unfold package")),
+		Sort:         key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort by risk / package order")),
 		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Views:        key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "views (:hooks :changed :mcp :exec :unreviewed)")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"), key.WithDisabled()),

@@ -56,7 +56,7 @@ func (m *Model) openKeySheet() {
 		title string
 		keys  []*key.Binding
 	}{
-		{"Move", []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextReview, &k.PrevReview, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Filter, &k.Views, &k.ClearFilter}},
+		{"Move", []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextReview, &k.PrevReview, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Sort, &k.Filter, &k.Views, &k.ClearFilter}},
 		{"Read", []*key.Binding{&k.NextTab, &k.PrevTab, &k.Tab, &k.PageDown, &k.PageUp, &k.Raw, &k.OpenFile}},
 		{"Decide", []*key.Binding{&k.Approve, &k.ApproveAll, &k.Revoke, &k.Instructions}},
 		{"Other", []*key.Binding{&k.Copy, &k.CopyDigest, &k.Reload, &k.Help, &k.Quit}},

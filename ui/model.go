@@ -512,7 +512,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	if msg.last {
 		m.data.sourceDiags = msg.sourceDiags
 	}
-	m.tree.setItems(itemsFor(m.data.pkgs))
+	m.tree.setItems(m.tree.order(itemsFor(m.data.pkgs)))
 	if r := m.reselect; r != nil {
 		if it := findItem(m.data.pkgs, r.root, r.kind, r.id); it.pkg >= 0 {
 			m.tree.selectItem(it)
@@ -623,7 +623,7 @@ func (m *Model) updateKeys() {
 	k := &m.keys
 	_, c, _, ok := m.selection()
 	browsing := m.dialog == nil && m.prompt == nil && !m.tree.editing && m.fileView == nil && m.keysHelp == nil
-	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.Tab, &k.Filter, &k.Help, &k.Quit, &k.PageUp, &k.PageDown, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Views} {
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.Tab, &k.Filter, &k.Help, &k.Quit, &k.PageUp, &k.PageDown, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Views, &k.Sort} {
 		b.SetEnabled(browsing)
 	}
 	k.Up.SetEnabled(browsing && ok)

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"vouch/model"
@@ -36,6 +37,7 @@ type treePane struct {
 	hay     []string    // per row of all: lowercased static filter text ("" not built)
 	bodies  []string    // per row of all: lowercased text body, for content search
 	content bool        // tab in the filter: match text bodies too
+	byRisk  bool        // S: components of each package ordered by risk
 	pkgRow  map[int]int // package index → its row in all
 	// folded packages show their row only; their components are hidden until unfolded.
 	folded map[int]bool
@@ -612,4 +614,55 @@ func padTo(s string, w int) string {
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s
+}
+
+// risk ranks a component for the risk order: lower is reviewed first.
+func risk(c *model.Component) int {
+	r := 6
+	for _, cp := range c.Capabilities {
+		switch {
+		case cp.Kind == model.CapHook:
+			r = min(r, 1)
+			for _, sc := range cp.Scope {
+				if sc == "block" {
+					r = 0 // a hook that can block (gate) what the agent does
+				}
+			}
+		case cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch:
+			r = min(r, 2)
+		case cp.Kind == model.CapNetwork || cp.Kind == model.CapRemoteConnect:
+			r = min(r, 3)
+		case cp.Kind == model.CapInstructionWrite || cp.Kind == model.CapModelContext:
+			r = min(r, 4)
+		}
+	}
+	if c.Kind == model.KindHook {
+		r = min(r, 1)
+	}
+	if c.Kind == model.KindInstruction {
+		r = min(r, 4)
+	}
+	return r
+}
+
+// order sorts each package's component rows by risk when S asked for it; packages keep
+// their order, and a component keeps its index into the package.
+func (t *treePane) order(items []item) []item {
+	if !t.byRisk {
+		return items
+	}
+	pkgs := t.c.data.pkgs
+	for i := 0; i < len(items); {
+		j := i + 1
+		for j < len(items) && !items[j].isPackage() {
+			j++
+		}
+		comps := items[i+1 : j]
+		sort.SliceStable(comps, func(a, b int) bool {
+			p := pkgs[comps[a].pkg]
+			return risk(p.Components[comps[a].comp]) < risk(p.Components[comps[b].comp])
+		})
+		i = j
+	}
+	return items
 }
