@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end run of the review console in a real terminal: tmux starts `vouch review
 # examples` with a temporary home, a component is approved by key presses only, the
-# console quits, and `vouch status --json` must report the component approved.
+# console quits, and `vouch status --json` must report the component approved. A second
+# session opens a tool's file and scrolls it, filters by a command string, copies a REF,
+# and approves a hook with its tool in one dialog; a third approves a whole package in one.
 # Needs go and tmux; installs nothing. Uses its own tmux socket, so no user session is touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -115,4 +117,97 @@ func main() {
 }
 GO
 (cd "$work" && go run check.go status.json "$ref") || fail "status --json does not show $ref approved"
+
+# Second session: a copy of the Dalo example whose tool script is long enough to scroll.
+# Open the tool's file, scroll it, go back; then approve the hook with its tool in one
+# dialog (issue 15.1, 15.2).
+dr="$work/design-review"
+cp -r examples/dalo/design-review "$dr"
+for i in $(seq 1 80); do echo "// padding line $i" >> "$dr/plugins/design-review/context.mjs"; done
+rm -f "$work/exit"
+tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
+tmux -S "$sock" new-session -d -x 100 -y 30 -s "$session" \
+  "cd '$PWD' && TERM=xterm-256color '$work/vouch' --home '$home' review '$dr'; echo \$? > '$work/exit'; sleep 60"
+wait_for "need review"
+keys -l 'g'
+keys -l 'n' # the next component approvable now: the tool, before its hook
+wait_for "tool:context"
+keys -l 'f'
+wait_for "(file 1 of 1 of design-review#tool:context)"
+wait_for "1 │ // Portable handler"
+screen | grep -qF "padding line 80" && fail "the end of the file shows before scrolling"
+keys -l 'G'
+wait_for "padding line 80"
+keys Space
+keys -l 'g'
+wait_for "1 │ // Portable handler"
+keys -l 'q'
+wait_for "[1 Overview]"
+
+# Filter by a command string, and copy the tool's REF (OSC 52, written by vouch).
+keys -l '/'
+keys -l 'node'
+keys Enter
+wait_for "/node"
+wait_for "tool:context"
+keys -l 'g'
+keys -l 'n' # the tool: approvable now (its hook also runs node, and waits for it)
+keys -l 'y'
+wait_for "Copied the REF design-review#tool:context"
+keys Escape
+sleep 0.3 # ESC then '/' at once would read as alt+/
+
+keys -l '/'
+keys -l 'hook:'
+keys Enter
+wait_for "/hook:"
+keys -l 'g'
+keys -l 'j'
+keys -l 'a'
+wait_for "and what it needs (2)?"
+keys Enter
+sleep 0.3
+screen | grep -qF "and what it needs (2)?" || fail "Enter closed the group confirmation"
+keys -l 'y'
+wait_for "Approved design-review#tool:context, design-review#hook:review-context."
+keys -l 'q'
+for _ in $(seq 1 100); do
+  [ -f "$work/exit" ] && break
+  sleep 0.1
+done
+[ -f "$work/exit" ] || fail "the second console did not quit on q"
+"$work/vouch" --home "$home" status --json "$dr" > "$work/status2.json" || true
+for r in 'design-review#tool:context' 'design-review#hook:review-context'; do
+  (cd "$work" && go run check.go status2.json "$r") || fail "status --json does not show $r approved"
+done
+
+# Third session, a fresh home: approve every approvable component of the package in one
+# scrollable dialog (issue 15.2).
+home3="$work/home3"
+rm -f "$work/exit"
+tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
+tmux -S "$sock" new-session -d -x 100 -y 30 -s "$session" \
+  "cd '$PWD' && TERM=xterm-256color '$work/vouch' --home '$home3' review '$dr'; echo \$? > '$work/exit'; sleep 60"
+wait_for "need review"
+keys -l 'g'
+keys -l 'A'
+wait_for "Approve 4 components of design-review?"
+keys -l 'G'
+wait_for "lines "
+keys Enter
+sleep 0.3
+screen | grep -qF "Approve 4 components of design-review?" || fail "Enter closed the package confirmation"
+keys -l 'y'
+wait_for "Approved 4 components."
+wait_for "4 of 4 reviewed"
+keys -l 'q'
+for _ in $(seq 1 100); do
+  [ -f "$work/exit" ] && break
+  sleep 0.1
+done
+[ -f "$work/exit" ] || fail "the third console did not quit on q"
+"$work/vouch" --home "$home3" status --json "$dr" > "$work/status3.json" || true
+for r in 'design-review#tool:context' 'design-review#hook:review-context' 'design-review#skill:design-review'; do
+  (cd "$work" && go run check.go status3.json "$r") || fail "status --json does not show $r approved after A"
+done
 echo "tmux-review-e2e: ok"

@@ -62,6 +62,10 @@ func supportAnswer(s *Styles, c *model.Component) answer {
 	return answer{"–", "n/a", s.Dim}
 }
 
+// authNothing is the console's answer for a valid component with nothing to approve
+// (inert data): not an authorization trust records, and not "blocked".
+const authNothing model.Authorization = "nothing-to-approve"
+
 func authAnswer(s *Styles, a model.Authorization) answer {
 	switch a {
 	case model.Approved:
@@ -72,6 +76,8 @@ func authAnswer(s *Styles, a model.Authorization) answer {
 		return answer{"✗", "revoked", s.Bad}
 	case model.Blocked:
 		return answer{"⊘", "blocked", s.Bad}
+	case authNothing:
+		return answer{"–", "inert", s.Dim} // nothing to approve: not an alarm
 	}
 	return answer{"○", "unreviewed", s.Info}
 }

@@ -125,3 +125,30 @@ func BenchmarkAllLoadedFromDisk(b *testing.B) {
 	}
 	b.ReportMetric(float64(batches)/float64(b.N), "batches")
 }
+
+// BenchmarkFilterKeystroke types one character into the filter and draws the frame, on
+// 1,000 packages (the filter text of each row is built once, then searched).
+func BenchmarkFilterKeystroke(b *testing.B) {
+	m := newTestModel(b, largeSource(1000), 160, 48)
+	m.Update(keyMsg("/"))
+	keys := []tea.KeyPressMsg{keyMsg("n"), keyMsg("o"), {Code: tea.KeyBackspace}, {Code: tea.KeyBackspace}}
+	i := 0
+	for b.Loop() {
+		m.Update(keys[i%len(keys)])
+		_ = m.View()
+		i++
+	}
+}
+
+// BenchmarkFileViewHighlight escapes and highlights a 64 KiB script (the most
+// the view highlights), the work the file view's load command does off the update loop.
+func BenchmarkFileViewHighlight(b *testing.B) {
+	text := longScript(1500)
+	for len(text) < maxHighlightBytes-200 {
+		text += "// more\n"
+	}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		highlight("context.mjs", text, true)
+	}
+}

@@ -181,6 +181,10 @@ func (d *detailPane) refresh() tea.Cmd {
 func (d *detailPane) View() string {
 	lines := []string{d.tabBar(), fit(d.c.styles.Dim.Render(strings.Repeat("─", d.width)), d.width)}
 	body := strings.Split(d.vp.View(), "\n")
+	if !d.vp.AtBottom() && len(body) > 1 {
+		// The last line says there is more: a pane that ends at its border looks complete.
+		body[len(body)-1] = d.c.styles.Dim.Render(fmt.Sprintf("↓ more below (%d%%) — pgdn/space scrolls", int(d.vp.ScrollPercent()*100)))
+	}
 	for _, l := range body {
 		lines = append(lines, fit(l, d.width))
 	}
@@ -191,28 +195,52 @@ func (d *detailPane) View() string {
 }
 
 // tabBar marks the active tab with brackets as well as style.
-func (d *detailPane) tabBar() string {
+func (d *detailPane) tabBar() string { return fit(strings.Join(d.tabParts(), ""), d.width) }
+
+// tabParts are the tab labels as drawn: full names, then short ones (kept at 80
+// columns), then numbers for the inactive tabs.
+func (d *detailPane) tabParts() []string {
 	s := d.c.styles
-	render := func(short bool) string {
+	shortNames := [numTabs]string{"Over", "Caps", "Text", "Chg", "Diag"}
+	render := func(level int) []string {
 		var parts []string
 		for i, name := range tabNames {
-			label := fmt.Sprintf("%d %s", i+1, name)
 			if tab(i) == d.tab {
-				parts = append(parts, s.TabActive.Render("["+label+"]"))
+				parts = append(parts, s.TabActive.Render(fmt.Sprintf("[%d %s]", i+1, name)))
 				continue
 			}
-			if short {
+			label := fmt.Sprintf("%d %s", i+1, name)
+			switch level {
+			case 1:
+				label = fmt.Sprintf("%d %s", i+1, shortNames[i])
+			case 2:
 				label = strconv.Itoa(i + 1)
 			}
 			parts = append(parts, s.TabInactive.Render(" "+label+" "))
 		}
-		return strings.Join(parts, "")
+		return parts
 	}
-	bar := render(false)
-	if ansi.StringWidth(bar) > d.width {
-		bar = render(true)
+	var parts []string
+	for level := 0; level <= 2; level++ {
+		parts = render(level)
+		if ansi.StringWidth(strings.Join(parts, "")) <= d.width {
+			break
+		}
 	}
-	return fit(bar, d.width)
+	return parts
+}
+
+// tabAt is the tab drawn at column x of the pane (-1 for none).
+func (d *detailPane) tabAt(x int) tab {
+	at := 0
+	for i, p := range d.tabParts() {
+		w := ansi.StringWidth(p)
+		if x >= at && x < at+w {
+			return tab(i)
+		}
+		at += w
+	}
+	return -1
 }
 
 // textBuilder assembles a tab's text; every package string goes through esc/escText,
@@ -344,7 +372,10 @@ func (d *detailPane) overview(b *textBuilder) {
 		b.line(fmt.Sprintf("  last decision: %s by %s (%s) at %s", dd.Action, b.esc(dd.Reviewer), b.esc(dd.ReviewerKind), dd.At.UTC().Format("2006-01-02 15:04 UTC")))
 	}
 	if c.Contract != nil {
-		b.field("Digest", c.Contract.MustDigest())
+		// On its own line, shortened in the middle when the pane is narrower: a digest
+		// that wraps mid-hash reads as two values (Y copies it whole).
+		b.line(s.Label.Render("Digest:"))
+		b.line("  " + fitDigest(c.Contract.MustDigest(), d.width-2))
 	} else {
 		b.dim("No contract: this component cannot be approved.")
 	}
@@ -381,7 +412,7 @@ func (d *detailPane) overview(b *textBuilder) {
 				x = "  ! executable"
 			}
 			b.line(fmt.Sprintf("  %s  %d bytes%s", b.esc(f.Path), f.Size, x))
-			b.line(s.Dim.Render("    sha256:" + b.esc(f.SHA256)))
+			b.line(s.Dim.Render("    " + fitDigest("sha256:"+b.esc(f.SHA256), d.width-4)))
 		}
 	}
 	if len(c.NotCovered) > 0 {
@@ -743,4 +774,13 @@ func writeDiagnostic(b *textBuilder, dg model.Diagnostic) {
 	}
 	b.line("  " + b.esc(dg.Message))
 	b.blank()
+}
+
+// fitDigest shortens a digest in the middle to w cells, keeping its start and end.
+func fitDigest(dg string, w int) string {
+	if len(dg) <= w || w < 20 {
+		return dg
+	}
+	keep := (w - 1) / 2
+	return dg[:keep] + "…" + dg[len(dg)-(w-1-keep):]
 }

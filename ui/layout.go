@@ -17,6 +17,9 @@ func (m *Model) layout() {
 	if m.prompt != nil {
 		m.prompt.SetSize(min(m.width-2, 100), bh)
 	}
+	if m.fileView != nil {
+		m.fileView.SetSize(m.width, bh)
+	}
 	m.help.SetWidth(m.width)
 }
 

@@ -4,14 +4,19 @@
 // through trust after a confirmation that lists exactly what is granted or withdrawn.
 //
 // Rules the code keeps: one root model returns tea.View; panes size themselves from one
-// layout function; Update does no I/O (loading, evaluation, hashing, diffing, decisions
-// and markdown rendering run in tea.Cmds and come back as messages); every string from a
-// package goes through ui/display before it is styled.
+// layout function; Update does no I/O (loading, evaluation, hashing, diffing, decisions,
+// markdown rendering and file highlighting run in tea.Cmds and come back as messages);
+// every string from a package goes through ui/display before it is styled. A dialog
+// names what it decides by (root, ref, digest) and the objects it was explained from,
+// never by a position in the tree: a reload marks it stale, and trust refuses a digest
+// that is not the one shown. Below the size floor no key but q acts.
 package ui
 
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -61,6 +66,39 @@ type data struct {
 	// active counts, per instruction ref, the files the ledger has it active in: x on an
 	// active instruction removes its block instead of revoking an approval.
 	active map[string]int
+	// names counts the packages of each name: copies that share a name share refs, so
+	// the tree and every dialog show where each copy lies.
+	names map[string]int
+	// progress is, per package, how many of its approvable components are reviewed
+	// (approved or revoked) and how many there are.
+	progress map[*model.Package][2]int
+	// cwd shortens locations shown in the tree.
+	cwd string
+}
+
+// location is where p lies, relative to the working directory when under it.
+func (d *data) location(p *model.Package) string {
+	if d.cwd != "" {
+		if rel, err := filepath.Rel(d.cwd, p.Root); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return rel
+		}
+	}
+	return p.Root
+}
+
+// copies is the number of loaded packages named like p (p included).
+func (d *data) copies(p *model.Package) int { return d.names[p.Name] }
+
+// sameName lists the loaded packages named like p: a decision about p's refs can change
+// the status of each of them.
+func (d *data) sameName(p *model.Package) []*model.Package {
+	var out []*model.Package
+	for _, q := range d.pkgs {
+		if q.Name == p.Name {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // slowToRender says why c's body must not be handed to a markdown renderer ("" if it may).
@@ -79,6 +117,11 @@ func (d *data) slowToRender(c *model.Component) string {
 // statusOf is the status trust gave c. A component trust did not rate is "unreviewed",
 // or "blocked" when it cannot be approved at all.
 func (d *data) statusOf(p *model.Package, c *model.Component) trust.Status {
+	if c.Contract == nil && (c.Validity == model.Valid || c.Validity == "") && !p.Rejected {
+		// Valid data with nothing to run or read as instructions: nothing is wrong with
+		// it, so it is not shown as blocked (issue 15.6).
+		return trust.Status{Ref: p.Ref(c), Authorization: authNothing, Reason: "It has nothing to approve: it is inert data."}
+	}
 	if st, ok := d.status[p][p.Ref(c)]; ok {
 		return st
 	}
@@ -116,6 +159,9 @@ type Model struct {
 	loading bool
 	// loadGen numbers loads; a batch from an earlier load (before R) is dropped.
 	loadGen int
+	// dataGen numbers the data shown: it grows when a load's first batch replaces the
+	// packages. A dialog explained from an older generation records nothing.
+	dataGen int
 	// reselect is what was selected before a reload, until the batch holding it arrives.
 	reselect  *selTarget
 	reloading bool // the load in progress is a reload: say so when it ends
@@ -124,7 +170,13 @@ type Model struct {
 	detail *detailPane
 	dialog *dialog
 	prompt *targetPrompt
-	help   help.Model
+	// fileView, when set, is a closure file opened full-screen from the detail pane.
+	fileView *fileView
+	// keysHelp is the `?` sheet: every binding, disabled ones with their reason.
+	keysHelp *keySheet
+	help     help.Model
+	// clipboard receives OSC 52 copies (y); nil writes to the terminal through a command.
+	clipboard func(seq string)
 
 	flash      string
 	flashIsErr bool
@@ -135,6 +187,7 @@ type Model struct {
 
 	// counts for the header, recomputed when data changes
 	nPackages, nReview, nChanged, nInvalid int
+	nReviewed, nReviewable                 int
 }
 
 // New returns the root model.
@@ -151,6 +204,7 @@ func New(opts Options) *Model {
 		md:     newMarkdownRenderer(),
 		help:   help.New(),
 	}
+	m.data.cwd, _ = os.Getwd()
 	m.common = &common{styles: &m.styles, keys: &m.keys, data: &m.data}
 	m.tree = newTreePane(m.common)
 	m.detail = newDetailPane(m.common)
@@ -177,19 +231,20 @@ type (
 		next        tea.Cmd
 	}
 	explainedMsg struct {
-		action trust.Action
-		pkg    int
-		comp   int
-		grant  trust.Grant
+		action  trust.Action
+		group   string
+		gen     int
+		entries []dialogEntry
 	}
 	decidedMsg struct {
-		action   trust.Action
-		ref      string
-		pkg      int
-		status   map[string]trust.Status
-		active   map[string]int // nil when unknown: keep what is shown
-		err      error
-		decision trust.Decision
+		action trust.Action
+		refs   []string
+		// status holds the statuses of every package the decision can affect: the
+		// decided package and each copy that shares its name.
+		status    map[*model.Package]map[string]trust.Status
+		active    map[string]int // nil when unknown: keep what is shown
+		err       error
+		decisions []trust.Decision
 	}
 )
 
@@ -360,6 +415,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onDecided(msg)
 	case renderedMsg, diffMsg:
 		return m, m.detail.Update(msg)
+	case fileLoadedMsg:
+		if m.fileView != nil {
+			m.fileView.onLoaded(msg)
+		}
+		return m, nil
+	case pagerReadyMsg:
+		if msg.err != nil {
+			m.setFlash("Could not prepare the pager copy: "+msg.err.Error(), true)
+			return m, nil
+		}
+		if m.fileView == nil {
+			return m, nil
+		}
+		return m, pagerCmd(msg.path)
+	case pagerDoneMsg:
+		if msg.err != nil && m.fileView != nil {
+			m.fileView.flash = display.Line("The pager ended with: " + msg.err.Error())
+		}
+		return m, nil
 	case activationsMsg, previewMsg, committedMsg:
 		return m, m.onInstructions(msg)
 	case tea.KeyPressMsg:
@@ -367,6 +441,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		m.onWheel(msg)
 		return m, nil
+	case tea.MouseClickMsg:
+		return m, m.onClick(msg)
 	case tea.PasteMsg:
 		if m.prompt != nil {
 			return m, m.prompt.update(msg)
@@ -414,6 +490,16 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		}
 		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
 		m.data.status = map[*model.Package]map[string]trust.Status{}
+		m.dataGen++
+		// What an open dialog or prompt shows came from the data just replaced: it can
+		// no longer record anything (issue 14: R then a then y approved another tool).
+		if m.dialog != nil {
+			m.dialog.markStale()
+		}
+		if m.prompt != nil {
+			m.prompt.markStale()
+		}
+		m.fileView = nil
 		m.tree.setItems(nil)
 		m.detail.invalidateRendering()
 	}
@@ -426,7 +512,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	if msg.last {
 		m.data.sourceDiags = msg.sourceDiags
 	}
-	m.tree.setItems(itemsFor(m.data.pkgs))
+	m.tree.setItems(m.tree.order(itemsFor(m.data.pkgs)))
 	if r := m.reselect; r != nil {
 		if it := findItem(m.data.pkgs, r.root, r.kind, r.id); it.pkg >= 0 {
 			m.tree.selectItem(it)
@@ -472,6 +558,25 @@ func findItem(pkgs []*model.Package, root string, kind model.Kind, id string) it
 
 func (m *Model) recount() {
 	m.nPackages, m.nReview, m.nChanged, m.nInvalid = len(m.data.pkgs), 0, 0, 0
+	m.data.names = make(map[string]int, len(m.data.pkgs))
+	m.data.progress = make(map[*model.Package][2]int, len(m.data.pkgs))
+	m.nReviewable, m.nReviewed = 0, 0
+	for _, p := range m.data.pkgs {
+		m.data.names[p.Name]++
+		var pr [2]int
+		for _, c := range p.Components {
+			if c.Contract == nil {
+				continue
+			}
+			pr[1]++
+			if a := authOf(m.data.statusOf(p, c)); a == model.Approved || a == model.Revoked {
+				pr[0]++
+			}
+		}
+		m.data.progress[p] = pr
+		m.nReviewed += pr[0]
+		m.nReviewable += pr[1]
+	}
 	for _, p := range m.data.pkgs {
 		if !p.Valid() {
 			m.nInvalid++
@@ -517,13 +622,20 @@ func (m *Model) selectionChanged() tea.Cmd {
 func (m *Model) updateKeys() {
 	k := &m.keys
 	_, c, _, ok := m.selection()
-	browsing := m.dialog == nil && m.prompt == nil && !m.tree.editing
-	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.Tab, &k.Filter, &k.Help, &k.Quit, &k.PageUp, &k.PageDown} {
+	browsing := m.dialog == nil && m.prompt == nil && !m.tree.editing && m.fileView == nil && m.keysHelp == nil
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.Tab, &k.Filter, &k.Help, &k.Quit, &k.PageUp, &k.PageDown, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Views, &k.Sort} {
 		b.SetEnabled(browsing)
 	}
 	k.Up.SetEnabled(browsing && ok)
+	k.NextPkg.SetEnabled(browsing && ok)
+	k.PrevPkg.SetEnabled(browsing && ok)
+	k.Fold.SetEnabled(browsing && ok && m.tree.filter.Value() == "")
 	k.Down.SetEnabled(browsing && ok)
 	k.Approve.SetEnabled(browsing && m.approveReason() == "")
+	k.ApproveAll.SetEnabled(browsing && m.approveAllReason() == "")
+	k.OpenFile.SetEnabled(browsing && m.openFileReason() == "")
+	k.Copy.SetEnabled(browsing && ok)
+	k.CopyDigest.SetEnabled(browsing && ok && c != nil && c.Contract != nil)
 	k.Revoke.SetEnabled(browsing && m.revokeReason() == "")
 	if m.removalApplies() {
 		k.Revoke.SetHelp("x", "remove instruction")
@@ -538,7 +650,7 @@ func (m *Model) updateKeys() {
 	k.NextReview.SetEnabled(browsing && review)
 	k.PrevReview.SetEnabled(browsing && review)
 	k.ClearFilter.SetEnabled(browsing && m.tree.filter.Value() != "")
-	k.Confirm.SetEnabled(!m.busy && ((m.dialog != nil && m.dialog.grant.Blocked == "") || m.prompt.ready()))
+	k.Confirm.SetEnabled(!m.busy && (m.dialog.canConfirm() || m.prompt.ready()))
 	k.Overwrite.SetEnabled(!m.busy && m.prompt.needsOverwrite())
 	k.Cancel.SetEnabled(m.dialog != nil || m.prompt != nil)
 }
@@ -600,252 +712,6 @@ func pressed(msg tea.KeyPressMsg, b key.Binding) bool {
 		}
 	}
 	return false
-}
-
-func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	if msg.String() == "ctrl+c" {
-		return tea.Quit
-	}
-	if m.dialog != nil {
-		return m.dialogKey(msg)
-	}
-	if m.prompt != nil {
-		return m.promptKey(msg)
-	}
-	if m.tree.editing {
-		cmd := m.tree.updateFilter(msg)
-		return tea.Batch(cmd, m.selectionChanged())
-	}
-	k := &m.keys
-	m.flash = ""
-	// A key pressed while a reload streams in: the person has taken over the selection.
-	m.reselect = nil
-	switch {
-	case key.Matches(msg, k.Quit):
-		return tea.Quit
-	case key.Matches(msg, k.Reload):
-		// Files may have changed since loading (a tool edited after its approval): read
-		// every source again; the selection follows its package and component.
-		m.setFlash("Reloading "+strings.Join(m.opts.Sources, " ")+"…", false)
-		return m.loadCmd()
-	case key.Matches(msg, k.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		m.layout()
-		return m.detail.refresh()
-	case key.Matches(msg, k.Up):
-		m.tree.move(-1)
-		return m.selectionChanged()
-	case key.Matches(msg, k.Down):
-		m.tree.move(1)
-		return m.selectionChanged()
-	case key.Matches(msg, k.Top):
-		m.tree.move(-len(m.tree.visible))
-		return m.selectionChanged()
-	case key.Matches(msg, k.Bottom):
-		m.tree.move(len(m.tree.visible))
-		return m.selectionChanged()
-	case key.Matches(msg, k.PageDown):
-		m.detail.vp.PageDown()
-	case key.Matches(msg, k.PageUp):
-		m.detail.vp.PageUp()
-	case key.Matches(msg, k.NextTab):
-		m.detail.setTab((m.detail.tab + 1) % numTabs)
-		m.updateKeys()
-		return m.detail.refresh()
-	case key.Matches(msg, k.PrevTab):
-		m.detail.setTab((m.detail.tab + numTabs - 1) % numTabs)
-		m.updateKeys()
-		return m.detail.refresh()
-	case key.Matches(msg, k.Tab):
-		m.detail.setTab(tab(msg.Text[0] - '1'))
-		m.updateKeys()
-		return m.detail.refresh()
-	case key.Matches(msg, k.NextReview), key.Matches(msg, k.PrevReview):
-		dir := 1
-		if key.Matches(msg, k.PrevReview) {
-			dir = -1
-		}
-		if !m.tree.jumpReview(dir) {
-			m.setFlash("Nothing here needs review.", false)
-		}
-		return m.selectionChanged()
-	case pressed(msg, k.NextReview):
-		m.setFlash("Nothing here needs review.", false)
-	case key.Matches(msg, k.Filter):
-		cmd := m.tree.startFilter()
-		m.layout()
-		m.updateKeys()
-		return cmd
-	case key.Matches(msg, k.ClearFilter):
-		m.tree.clearFilter()
-		m.layout()
-		return m.selectionChanged()
-	case key.Matches(msg, k.Raw):
-		m.detail.raw = !m.detail.raw
-		return m.detail.refresh()
-	case pressed(msg, k.Raw):
-		m.setFlash("r switches between rendered and raw text on the Content tab of a skill or instruction.", false)
-	case key.Matches(msg, k.Approve):
-		return m.explain(trust.ActionApprove)
-	case pressed(msg, k.Approve):
-		m.setFlash("Cannot approve: "+m.approveReason(), true)
-	case key.Matches(msg, k.Revoke) && m.removalApplies():
-		return m.openRemoval()
-	case key.Matches(msg, k.Revoke):
-		return m.explain(trust.ActionRevoke)
-	case pressed(msg, k.Revoke):
-		m.setFlash("Cannot revoke: "+m.revokeReason(), true)
-	case key.Matches(msg, k.Instructions):
-		return m.openPrompt()
-	case pressed(msg, k.Instructions):
-		m.setFlash("Cannot activate: "+m.instructionsReason(), true)
-	}
-	return nil
-}
-
-func (m *Model) onWheel(msg tea.MouseWheelMsg) {
-	mouse := msg.Mouse()
-	if m.dialog != nil {
-		m.dialog.scroll(mouse.Button)
-		return
-	}
-	treeRight := m.treeOuterWidth()
-	up := mouse.Button == tea.MouseWheelUp
-	down := mouse.Button == tea.MouseWheelDown
-	if mouse.X < treeRight {
-		if up {
-			m.tree.scroll(-1)
-		} else if down {
-			m.tree.scroll(1)
-		}
-		m.selectionChanged()
-		return
-	}
-	if up {
-		m.detail.vp.ScrollUp(3)
-	} else if down {
-		m.detail.vp.ScrollDown(3)
-	}
-}
-
-// explain asks trust (in a command: it may hash files) what the action would do.
-func (m *Model) explain(action trust.Action) tea.Cmd {
-	p, c, it, ok := m.selection()
-	if !ok || c == nil {
-		return nil
-	}
-	m.busy = true
-	box := m.trust
-	return func() tea.Msg {
-		var g trust.Grant
-		box.mu.Lock()
-		if box.t != nil {
-			g = box.t.Explain(p, c, action)
-		}
-		box.mu.Unlock()
-		if g.Ref == "" {
-			g = fallbackGrant(p, c)
-		}
-		return explainedMsg{action: action, pkg: it.pkg, comp: it.comp, grant: g}
-	}
-}
-
-// fallbackGrant describes a component from its own contract when trust cannot say more.
-func fallbackGrant(p *model.Package, c *model.Component) trust.Grant {
-	g := trust.Grant{Ref: p.Ref(c), Kind: c.Kind, Summary: c.Summary}
-	if c.Contract != nil {
-		g.Digest = c.Contract.MustDigest()
-		g.Fields = c.Contract.Fields
-		g.Files = c.Contract.Files
-	}
-	return g
-}
-
-func (m *Model) openDialog(msg explainedMsg) {
-	if msg.pkg >= len(m.data.pkgs) || msg.comp >= len(m.data.pkgs[msg.pkg].Components) {
-		return
-	}
-	m.dialog = newDialog(m.common, msg.action, msg.pkg, msg.comp, msg.grant)
-	m.layout()
-	m.updateKeys()
-}
-
-func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	d := m.dialog
-	switch {
-	case key.Matches(msg, k.Confirm):
-		return m.decide(d)
-	case pressed(msg, k.Confirm):
-		if d.grant.Blocked != "" {
-			m.setFlash("Cannot "+string(d.action)+": "+d.grant.Blocked, true)
-		}
-	case key.Matches(msg, k.Cancel):
-		m.dialog = nil
-		m.setFlash("Cancelled: nothing was recorded.", false)
-		m.updateKeys()
-	case key.Matches(msg, k.PageDown), msg.String() == "down", msg.String() == "j":
-		d.vp.ScrollDown(1)
-	case key.Matches(msg, k.PageUp), msg.String() == "up", msg.String() == "k":
-		d.vp.ScrollUp(1)
-	}
-	// Enter and every other key do nothing: only y records a decision.
-	return nil
-}
-
-// decide records the decision in a command and re-evaluates the package there.
-func (m *Model) decide(d *dialog) tea.Cmd {
-	p := m.data.pkgs[d.pkg]
-	c := p.Components[d.comp]
-	m.busy = true
-	m.dialog = nil
-	m.updateKeys()
-	box := m.trust
-	action := d.action
-	shown := d.grant.Digest // trust refuses if the component is no longer what the dialog showed
-	return func() tea.Msg {
-		msg := decidedMsg{action: action, ref: p.Ref(c), pkg: d.pkg}
-		box.mu.Lock()
-		defer box.mu.Unlock()
-		if box.t == nil {
-			msg.err = fmt.Errorf("the trust ledger is not open")
-			return msg
-		}
-		opts := trust.DecideOptions{ReviewerKind: trust.ReviewerHuman}
-		if action == trust.ActionApprove {
-			msg.decision, msg.err = box.t.Approve(p, c, shown, opts)
-		} else {
-			msg.decision, msg.err = box.t.Revoke(p, c, shown, opts)
-		}
-		msg.status = box.t.Evaluate(p)
-		msg.active = activeCounts(box.t)
-		return msg
-	}
-}
-
-func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
-	m.absorbDecision(msg.pkg, msg.status, msg.active)
-	if msg.err != nil {
-		m.setFlash(fmt.Sprintf("Could not %s %s: %v", msg.action, display.Line(msg.ref), msg.err), true)
-	} else if msg.action == trust.ActionApprove {
-		m.setFlash("Approved "+display.Line(msg.ref)+".", false)
-	} else {
-		m.setFlash("Revoked "+display.Line(msg.ref)+".", false)
-	}
-	return m.afterDecision()
-}
-
-// absorbDecision takes in what a decision command read back: the package's statuses and
-// the activations in force (nil when unknown).
-func (m *Model) absorbDecision(pkg int, status map[string]trust.Status, active map[string]int) {
-	m.busy = false
-	if pkg < len(m.data.pkgs) && status != nil {
-		m.data.status[m.data.pkgs[pkg]] = status
-	}
-	if active != nil {
-		m.data.active = active
-	}
-	m.detail.forgetDiffs()
 }
 
 // afterDecision redraws what depends on statuses.
@@ -914,6 +780,7 @@ func (m *Model) headerView() string {
 	default:
 		parts = append(parts,
 			plural(m.nPackages, "package"),
+			fmt.Sprintf("%d of %d reviewed", m.nReviewed, m.nReviewable),
 			fmt.Sprintf("%d need review", m.nReview),
 			fmt.Sprintf("%d changed", m.nChanged),
 			fmt.Sprintf("%d invalid", m.nInvalid))
@@ -941,6 +808,10 @@ func (m *Model) statusLine() string {
 		}
 		return fit(st.Render(m.flash), m.width)
 	}
+	if n := len(m.tree.visible); n > 0 && m.fileView == nil {
+		// Where the selection is in a long list: "row 312 of 10,000".
+		return fit(s.Dim.Render("row "+thousands(m.tree.cursor+1)+" of "+thousands(n)), m.width)
+	}
 	return fit("", m.width)
 }
 
@@ -958,6 +829,8 @@ func (m *Model) helpLines() []string {
 		km = promptKeys{&m.keys, m.prompt}
 	case m.tree.editing:
 		km = filterKeys{&m.keys}
+	case m.fileView != nil || m.keysHelp != nil:
+		km = closeKeys{}
 	default:
 		browsing = true
 	}
@@ -992,11 +865,17 @@ func (m *Model) bodyView() string {
 		msg := ansi.Wrap(display.String("Could not load: "+m.loadErr.Error()), bw-4, "")
 		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.styles.Error.Render(msg))
 	}
+	if m.keysHelp != nil {
+		return m.keysHelp.view(m, bw, bh)
+	}
 	if m.dialog != nil {
 		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.dialog.View())
 	}
 	if m.prompt != nil {
 		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.prompt.View())
+	}
+	if m.fileView != nil {
+		return m.fileView.View()
 	}
 	left := frame(m.styles.PaneFocused, m.tree.View(), m.tree.width)
 	right := frame(m.styles.Pane, m.detail.View(), m.detail.width)
@@ -1037,4 +916,13 @@ func clampLines(s string, w, h int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// thousands writes n with comma separators.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

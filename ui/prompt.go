@@ -25,23 +25,30 @@ import (
 // A block edited by hand since vouch wrote it shows the three versions and needs o
 // before y: overwriting someone's edits is a separate decision from writing.
 type targetPrompt struct {
-	c         *common
-	action    string // instructions.ActionApply or instructions.ActionRemove
-	pkg, comp int
-	ref       string
-	input     textinput.Model // activation: where to write
-	targets   []activeTarget  // removal: where the instruction is active
-	cursor    int
-	picking   bool // removal from several targets: the person is choosing one
-	preview   *instructions.Preview
-	note      string // a caveat about the preview (the store lost what vouch wrote)
-	overwrite bool   // o was pressed on a hand-edited block: y now overwrites
-	err       string
-	loading   bool
-	vp        viewport.Model
-	width     int
-	height    int
-	body      string
+	c      *common
+	action string // instructions.ActionApply or instructions.ActionRemove
+	// The instruction by what it is (never a position in the tree, which a reload
+	// reorders): the objects shown, their root, ref and digest, and the data generation.
+	pkg          *model.Package
+	comp         *model.Component
+	root, digest string
+	gen          int
+	stale        bool // the sources were reloaded: y writes nothing
+	choice       int  // activation picker: 0 typing a path, i for targetChoices[i-1]
+	ref          string
+	input        textinput.Model // activation: where to write
+	targets      []activeTarget  // removal: where the instruction is active
+	cursor       int
+	picking      bool // removal from several targets: the person is choosing one
+	preview      *instructions.Preview
+	note         string // a caveat about the preview (the store lost what vouch wrote)
+	overwrite    bool   // o was pressed on a hand-edited block: y now overwrites
+	err          string
+	loading      bool
+	vp           viewport.Model
+	width        int
+	height       int
+	body         string
 }
 
 // activeTarget is one file an instruction is active in, with what the file holds now.
@@ -67,8 +74,7 @@ type (
 		action string
 		ref    string
 		target string
-		pkg    int
-		status map[string]trust.Status
+		status map[*model.Package]map[string]trust.Status
 		active map[string]int
 		err    error
 	}
@@ -78,12 +84,20 @@ func (t *targetPrompt) removing() bool { return t.action == instructions.ActionR
 
 // ready reports whether y writes now.
 func (t *targetPrompt) ready() bool {
-	return t != nil && t.preview != nil && !t.loading && (t.preview.Conflict == nil || t.overwrite)
+	return t != nil && !t.stale && t.preview != nil && !t.loading && (t.preview.Conflict == nil || t.overwrite)
 }
 
 // needsOverwrite reports whether the preview waits for o.
 func (t *targetPrompt) needsOverwrite() bool {
-	return t != nil && t.preview != nil && !t.loading && t.preview.Conflict != nil && !t.overwrite
+	return t != nil && !t.stale && t.preview != nil && !t.loading && t.preview.Conflict != nil && !t.overwrite
+}
+
+// markStale is what a reload does to an open prompt: what it previews came from data
+// that was replaced, so nothing can be written from it.
+func (t *targetPrompt) markStale() {
+	t.stale = true
+	t.loading = false
+	t.input.Blur()
 }
 
 // promptKeys is the help of the instruction flow, for the step it is at.
@@ -145,8 +159,8 @@ func (m *Model) removalApplies() bool {
 }
 
 func (m *Model) newPrompt(action string) *targetPrompt {
-	p, c, it, _ := m.selection()
-	pr := &targetPrompt{c: m.common, action: action, pkg: it.pkg, comp: it.comp, ref: p.Ref(c), vp: viewport.New()}
+	p, c, _, _ := m.selection()
+	pr := &targetPrompt{c: m.common, action: action, pkg: p, comp: c, root: p.Root, digest: trust.DigestOf(c), gen: m.dataGen, ref: p.Ref(c), vp: viewport.New()}
 	pr.vp.SoftWrap = true
 	return pr
 }
@@ -215,7 +229,7 @@ func (t *targetPrompt) SetSize(w, h int) {
 	fh := t.c.styles.Dialog.GetVerticalFrameSize()
 	t.input.SetWidth(max(1, w-fw-len(t.input.Prompt)-1))
 	t.vp.SetWidth(max(1, w-fw))
-	t.vp.SetHeight(max(1, h-fh-6))
+	t.vp.SetHeight(max(1, h-fh-8))
 	if t.preview != nil {
 		// The three versions are clipped to the width: build them again for this one.
 		t.buildPreview()
@@ -238,8 +252,14 @@ func (m *Model) closePrompt(flash string) {
 func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	pr := m.prompt
 	k := &m.keys
-	if msg.String() == "esc" {
+	if msg.String() == "esc" || (pr.stale && (msg.String() == "n" || msg.String() == "N")) {
 		m.closePrompt("Cancelled: nothing was written.")
+		return nil
+	}
+	if pr.stale {
+		if msg.String() == "y" || msg.String() == "Y" {
+			m.setFlash("Nothing written: the sources were reloaded while this was open. Close it (esc) and press i again.", true)
+		}
 		return nil
 	}
 	if pr.loading {
@@ -294,18 +314,40 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if msg.String() == "enter" {
+	switch msg.String() {
+	case "enter":
 		// Enter asks for a preview; it never writes.
 		pr.loading, pr.err = true, ""
 		m.updateKeys()
 		return m.previewCmd(pr.input.Value())
+	case "up", "down":
+		// The picker: up and down fill the input with a scope; typing edits it freely.
+		d := 1
+		if msg.String() == "up" {
+			d = -1
+		}
+		pr.choice = (pr.choice + d + len(targetChoices) + 1) % (len(targetChoices) + 1)
+		if pr.choice > 0 {
+			pr.input.SetValue(targetChoices[pr.choice-1].spec)
+		} else {
+			pr.input.SetValue("")
+		}
+		pr.input.CursorEnd()
+		return nil
 	}
 	return pr.update(msg)
 }
 
+// targetChoices are the scopes the activation picker offers; "a path" is typing one.
+var targetChoices = []struct{ spec, label string }{
+	{"AGENTS.md", "AGENTS.md in this directory: this project, read by Codex"},
+	{"CLAUDE.md", "CLAUDE.md in this directory: this project, read by Claude Code"},
+	{"codex", "codex: the user-global Codex file, GLOBAL: every project"},
+	{"claude", "claude: the user-global Claude Code file, GLOBAL: every project"},
+}
+
 func (m *Model) previewCmd(spec string) tea.Cmd {
-	p := m.data.pkgs[m.prompt.pkg]
-	c := p.Components[m.prompt.comp]
+	p, c := m.prompt.pkg, m.prompt.comp
 	ref := m.prompt.ref
 	box := m.trust
 	return func() tea.Msg {
@@ -336,8 +378,7 @@ func (m *Model) previewRemoveCmd(target instructions.Target) tea.Cmd {
 	pr := m.prompt
 	pr.loading, pr.picking, pr.err = true, false, ""
 	m.updateKeys()
-	p := m.data.pkgs[pr.pkg]
-	c := p.Components[pr.comp]
+	p, c := pr.pkg, pr.comp
 	ref := pr.ref
 	box := m.trust
 	return func() tea.Msg {
@@ -398,24 +439,32 @@ func (m *Model) commitPreview() tea.Cmd {
 	// The box showed the file a linked target resolves to, and y was pressed on a line
 	// naming it: that confirms exactly this destination (Commit checks it again).
 	pv.Confirmed = pv.Target.Resolved
-	p := m.data.pkgs[pr.pkg]
-	c := p.Components[pr.comp]
-	idx := pr.pkg
+	if pr.stale || pr.gen != m.dataGen {
+		return nil
+	}
+	p, c, shown := pr.pkg, pr.comp, pr.digest
+	affected := m.data.sameName(p)
 	m.prompt = nil
 	m.busy = true
 	m.layout()
 	m.updateKeys()
 	box := m.trust
 	return func() tea.Msg {
-		msg := committedMsg{action: action, ref: p.Ref(c), target: pv.Target.Path, pkg: idx}
+		msg := committedMsg{action: action, ref: p.Ref(c), target: pv.Target.Path}
 		box.mu.Lock()
 		defer box.mu.Unlock()
 		if box.t == nil {
 			msg.err = errors.New("the trust ledger is not open; nothing was written")
 			return msg
 		}
+		// The prompt showed this digest: if the component is no longer it, nothing is
+		// written (Record decides at the component's current digest).
+		if now := trust.DigestOf(c); now != shown {
+			msg.err = fmt.Errorf("%w: %s was shown at %s but is now %s; nothing was written", trust.ErrDigestMismatch, p.Ref(c), shown, now)
+			return msg
+		}
 		_, msg.err = instructions.Record(box.t, p, c, pv, overwrite, trust.ReviewerHuman)
-		msg.status = box.t.Evaluate(p)
+		msg.status = box.t.EvaluateAll(affected)
 		msg.active = activeCounts(box.t)
 		return msg
 	}
@@ -461,7 +510,7 @@ func (m *Model) onInstructions(msg tea.Msg) tea.Cmd {
 		pr.buildPreview()
 		m.updateKeys()
 	case committedMsg:
-		m.absorbDecision(msg.pkg, msg.status, msg.active)
+		m.absorbDecision(msg.status, msg.active)
 		switch {
 		case msg.err != nil && msg.action == instructions.ActionRemove:
 			m.setFlash("Nothing removed: "+display.Line(msg.err.Error()), true)
@@ -562,6 +611,15 @@ func (t *targetPrompt) View() string {
 		title = "Remove "
 	}
 	lines := []string{fit(s.DialogTitle.Render(title+display.Line(t.ref)), inner), ""}
+	lines = append(lines, fit(s.Dim.Render("Location: "+display.Line(t.root)+"  digest "+short(display.Line(t.digest))), inner))
+	if n := t.c.data.copies(t.pkg); n > 1 {
+		lines = append(lines, fit(s.Warn.Render(fmt.Sprintf("! %d packages here are named %s; this is the copy above.", n, display.Line(t.pkg.Name))), inner))
+	}
+	if t.stale {
+		lines = append(lines, fit(s.Bad.Render("⚠ The sources were reloaded while this was open: nothing can be written from it."), inner),
+			fit(s.Dim.Render("esc closes; press i again to start over."), inner))
+		return s.Dialog.Width(t.width).Render(lipgloss.JoinVertical(lipgloss.Left, lines...))
+	}
 	switch {
 	case t.preview != nil:
 		if !t.vp.AtBottom() {
@@ -617,7 +675,17 @@ func (t *targetPrompt) View() string {
 			lines = append(lines, "", fit(s.Dim.Render("esc closes"), inner))
 		}
 	default:
-		lines = append(lines, fit("Where should this instruction apply? codex, claude, or a file path.", inner), "", t.input.View())
+		lines = append(lines, fit("Where should this instruction apply? ↑/↓ picks a scope, or type a file path.", inner), "")
+		for i, c := range targetChoices {
+			mark := "  "
+			row := fmt.Sprintf("%d. %s", i+1, c.label)
+			if t.choice == i+1 {
+				mark = "› "
+				row = s.Bold.Render(row)
+			}
+			lines = append(lines, fit(mark+row, inner))
+		}
+		lines = append(lines, "", t.input.View())
 		if t.loading {
 			lines = append(lines, "", s.Dim.Render("Preparing the preview…"))
 		}

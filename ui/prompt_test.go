@@ -180,3 +180,28 @@ func TestActivateInstructionInsidePackage(t *testing.T) {
 		t.Fatal("the target was created")
 	}
 }
+
+// Issue 15.8: the activation prompt offers the scopes; ↓ fills the input, global ones are
+// named as global, and the preview still comes only on enter.
+func TestActivationPickerScopes(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 110, 40)
+	selectRef(t, m, instrRef)
+	press(t, m, "i")
+	v := screen(m)
+	for _, want := range []string{"1. AGENTS.md in this directory", "GLOBAL: every project"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("picker lacks %q:\n%s", want, v)
+		}
+	}
+	press(t, m, "down", "down")
+	if m.prompt.input.Value() != "CLAUDE.md" || !strings.Contains(screen(m), "› 2. CLAUDE.md") {
+		t.Fatalf("down down: input %q\n%s", m.prompt.input.Value(), screen(m))
+	}
+	press(t, m, "up", "up")
+	if m.prompt.input.Value() != "" {
+		t.Fatalf("back to typing: input %q", m.prompt.input.Value())
+	}
+	if m.prompt.preview != nil || m.prompt.loading {
+		t.Fatal("moving in the picker asked for a preview")
+	}
+}

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"path/filepath"
+	"sort"
 	"strings"
 
 	"vouch/model"
@@ -31,6 +34,13 @@ type treePane struct {
 	filter  textinput.Model
 	editing bool // the filter input has focus
 	rows    map[rowKey][]string
+	hay     []string    // per row of all: lowercased static filter text ("" not built)
+	bodies  []string    // per row of all: lowercased text body, for content search
+	content bool        // tab in the filter: match text bodies too
+	byRisk  bool        // S: components of each package ordered by risk
+	pkgRow  map[int]int // package index → its row in all
+	// folded packages show their row only; their components are hidden until unfolded.
+	folded map[int]bool
 }
 
 // rowKey identifies a rendered row; rendering rows is most of the cost of a frame.
@@ -39,6 +49,8 @@ type rowKey struct {
 	selected bool
 	width    int
 	auth     model.Authorization
+	prog     [2]int // a package row: reviewed of approvable
+	folded   bool
 }
 
 func newTreePane(c *common) *treePane {
@@ -57,6 +69,13 @@ func (t *treePane) setItems(items []item) {
 	}
 	t.all = items
 	t.rows = nil
+	t.hay, t.bodies = nil, nil
+	t.pkgRow = make(map[int]int)
+	for i, it := range items {
+		if it.isPackage() {
+			t.pkgRow[it.pkg] = i
+		}
+	}
 	t.applyFilter()
 	if prev != nil {
 		t.selectItem(*prev)
@@ -160,35 +179,150 @@ func (t *treePane) jumpReview(dir int) bool {
 	return false
 }
 
-// matches reports whether an item passes the filter: every word of the query must
-// appear in the package name, the component kind or id, or one of its answers.
-func (t *treePane) matches(it item, words []string) bool {
-	p := t.c.data.pkgs[it.pkg]
-	var hay []string
-	hay = append(hay, p.Name, string(p.Format))
-	if it.isPackage() {
-		hay = append(hay, "package")
-	} else {
-		c := p.Components[it.comp]
-		s := t.c.styles
-		hay = append(hay, string(c.Kind), c.ID, string(c.Kind)+":"+c.ID,
-			validityAnswer(s, c).Word, supportAnswer(s, c).Word,
-			string(authOf(t.c.data.statusOf(p, c))))
+// jump moves to the next (dir 1) or previous (dir -1) row for which ok holds, wrapping
+// around; false when there is none.
+func (t *treePane) jump(dir int, ok func(item) bool) bool {
+	n := len(t.visible)
+	for step := 1; step <= n; step++ {
+		i := ((t.cursor+dir*step)%n + n) % n
+		if ok(t.all[t.visible[i]]) {
+			t.cursor = i
+			t.scrollToCursor()
+			return true
+		}
 	}
-	text := strings.ToLower(strings.Join(hay, " "))
+	return false
+}
+
+// matches reports whether an item passes the filter: every word of the query must
+// appear in what the row is about: the package name, format and location, the component
+// kind and id, its answers, commands and other details (hosts, env names), file names
+// and link targets, what is not covered, capability scopes and diagnostic codes.
+func (t *treePane) matches(idx int, it item, words []string) bool {
 	for _, w := range words {
-		if !strings.Contains(text, w) {
+		if strings.HasPrefix(w, ":") && !t.view(w, it) {
+			return false
+		}
+	}
+	text := t.haystack(idx, it)
+	if !it.isPackage() {
+		p := t.c.data.pkgs[it.pkg]
+		c := p.Components[it.comp]
+		text += " " + string(authOf(t.c.data.statusOf(p, c)))
+		if t.content && c.Body != "" {
+			if len(t.bodies) != len(t.all) {
+				t.bodies = make([]string, len(t.all))
+			}
+			if t.bodies[idx] == "" {
+				t.bodies[idx] = strings.ToLower(c.Body)
+			}
+			text += " " + t.bodies[idx]
+		}
+	}
+	for _, w := range words {
+		if !strings.HasPrefix(w, ":") && !strings.Contains(text, w) {
 			return false
 		}
 	}
 	return true
 }
 
+// views are the cross-package views of the command bar: a word starting with ':' in the
+// filter keeps the components it names, across every package.
+var views = map[string]string{
+	":hooks":      "hooks",
+	":changed":    "changed since their approval",
+	":mcp":        "MCP servers",
+	":exec":       "executable files or code they run",
+	":unreviewed": "components that need review",
+	":hidden":     "text with hidden content",
+	":notcovered": "dependencies an approval cannot bind",
+}
+
+// view reports whether it belongs to view w; an unknown view matches nothing.
+func (t *treePane) view(w string, it item) bool {
+	if it.isPackage() {
+		return false
+	}
+	p := t.c.data.pkgs[it.pkg]
+	c := p.Components[it.comp]
+	switch w {
+	case ":hooks":
+		return c.Kind == model.KindHook
+	case ":changed":
+		return authOf(t.c.data.statusOf(p, c)) == model.Changed
+	case ":mcp":
+		return c.Kind == model.KindMCPServer
+	case ":exec":
+		for _, f := range c.Files {
+			if f.Exec {
+				return true
+			}
+		}
+		for _, cp := range c.Capabilities {
+			if cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch {
+				return true
+			}
+		}
+		return false
+	case ":unreviewed":
+		return needsReview(c, t.c.data.statusOf(p, c))
+	case ":hidden":
+		return len(c.Hidden) > 0
+	case ":notcovered":
+		return len(c.NotCovered) > 0
+	}
+	return false
+}
+
+// haystack is the lowercased static text of row idx, built once per load: a filter
+// keystroke then costs one substring search per row, not a rebuild of every row's text.
+func (t *treePane) haystack(idx int, it item) string {
+	if len(t.hay) != len(t.all) {
+		t.hay = make([]string, len(t.all))
+	}
+	if h := t.hay[idx]; h != "" {
+		return h
+	}
+	p := t.c.data.pkgs[it.pkg]
+	hay := []string{p.Name, string(p.Format)}
+	if it.isPackage() {
+		hay = append(hay, "package", p.Root)
+	} else {
+		c := p.Components[it.comp]
+		s := t.c.styles
+		hay = append(hay, string(c.Kind), c.ID, string(c.Kind)+":"+c.ID,
+			validityAnswer(s, c).Word, supportAnswer(s, c).Word, string(c.Validity))
+		for _, f := range c.Details {
+			hay = append(hay, f.Key, value(f.Value))
+		}
+		for _, f := range c.Files {
+			hay = append(hay, f.Path, f.Link)
+		}
+		for _, n := range c.NotCovered {
+			hay = append(hay, n.Kind, n.Subject)
+		}
+		for _, cp := range c.Capabilities {
+			hay = append(hay, string(cp.Kind))
+			hay = append(hay, cp.Scope...)
+		}
+		for _, d := range c.Diagnostics {
+			hay = append(hay, d.Code)
+		}
+	}
+	h := strings.ToLower(strings.Join(hay, " "))
+	t.hay[idx] = h
+	return h
+}
+
 func (t *treePane) applyFilter() {
 	q := strings.Fields(strings.ToLower(t.filter.Value()))
 	t.visible = t.visible[:0]
 	if len(q) == 0 {
-		for i := range t.all {
+		for i, it := range t.all {
+			if !it.isPackage() && t.folded[it.pkg] {
+				continue
+			}
 			t.visible = append(t.visible, i)
 		}
 	} else {
@@ -198,21 +332,16 @@ func (t *treePane) applyFilter() {
 			if it.isPackage() {
 				continue
 			}
-			if t.matches(it, q) || t.matches(item{pkg: it.pkg, comp: -1}, q) {
+			if t.matches(i, it, q) || (!hasView(q) && t.matches(t.pkgRow[it.pkg], item{pkg: it.pkg, comp: -1}, q)) {
 				if pkgShown != it.pkg {
-					for j := i - 1; j >= 0; j-- {
-						if t.all[j].isPackage() && t.all[j].pkg == it.pkg {
-							t.visible = append(t.visible, j)
-							break
-						}
-					}
+					t.visible = append(t.visible, t.pkgRow[it.pkg])
 					pkgShown = it.pkg
 				}
 				t.visible = append(t.visible, i)
 			}
 		}
 		for i, it := range t.all { // packages without components still match by name
-			if it.isPackage() && len(t.c.data.pkgs[it.pkg].Components) == 0 && t.matches(it, q) {
+			if it.isPackage() && len(t.c.data.pkgs[it.pkg].Components) == 0 && t.matches(i, it, q) {
 				t.visible = append(t.visible, i)
 			}
 		}
@@ -229,6 +358,13 @@ func (t *treePane) startFilter() tea.Cmd {
 // updateFilter handles a key while the filter input has focus.
 func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
+	case "tab":
+		// The second key: search the text of skills and instructions too.
+		t.content = !t.content
+		t.cursor = 0
+		t.applyFilter()
+		t.setPrompt()
+		return nil
 	case "enter":
 		t.editing = false
 		t.filter.Blur()
@@ -250,6 +386,8 @@ func (t *treePane) clearFilter() {
 	t.editing = false
 	t.filter.Blur()
 	t.filter.SetValue("")
+	t.content = false
+	t.setPrompt()
 	t.applyFilter()
 	if ok {
 		t.selectItem(sel)
@@ -270,7 +408,7 @@ func (t *treePane) View() string {
 		if t.editing {
 			lines = append(lines, fit(t.filter.View(), t.width))
 		} else {
-			lines = append(lines, fit(s.Dim.Render("/"+display.Line(t.filter.Value())+"  (esc clears)"), t.width))
+			lines = append(lines, fit(s.Dim.Render(t.filter.Prompt+display.Line(t.filter.Value())+"  (esc clears)"), t.width))
 		}
 	}
 	if len(t.visible) == 0 {
@@ -304,6 +442,9 @@ func (t *treePane) renderRow(it item, selected bool) []string {
 	if !it.isPackage() {
 		p := t.c.data.pkgs[it.pkg]
 		k.auth = authOf(t.c.data.statusOf(p, p.Components[it.comp]))
+	} else {
+		k.prog = t.c.data.progress[t.c.data.pkgs[it.pkg]]
+		k.folded = t.folded[it.pkg]
 	}
 	if r, ok := t.rows[k]; ok {
 		return r
@@ -335,13 +476,35 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 		label += " · " + string(p.Format)
 		va := packageValidityAnswer(s, p)
 		right := va.render()
+		if pr := t.c.data.progress[p]; pr[1] > 0 {
+			right = s.Dim.Render(fmt.Sprintf("%d/%d", pr[0], pr[1])) + " " + right
+		}
+		if t.folded[it.pkg] {
+			mark += "▸ "
+			label += fmt.Sprintf(" (%d hidden)", len(p.Components))
+		}
+		if t.c.data.copies(p) > 1 {
+			// Copies that share a name share refs: the location tells the rows apart, so
+			// a long one keeps its end (the part that differs), not its start.
+			where := t.c.data.location(p)
+			if filepath.Base(where) == p.Name {
+				where = filepath.Dir(where) + string(filepath.Separator) // the folder is named like the package: the parent differs
+			}
+			loc := []rune(display.Line(where))
+			room := t.width - ansi.StringWidth(mark+label+" · ") - ansi.StringWidth(right) - 1
+			if len(loc) > room && room > 1 {
+				loc = append([]rune("…"), loc[len(loc)-room+1:]...)
+			}
+			label += " · " + string(loc)
+		}
 		left := mark + s.Package.Render(label)
 		return []string{t.pad(left, right, selected)}
 	}
 	c := p.Components[it.comp]
 	st := t.c.data.statusOf(p, c)
 	label := mark + "  " + string(c.Kind) + ":" + display.Line(c.ID)
-	answers := validityAnswer(s, c).render() + " " + supportAnswer(s, c).render() + " " + authAnswer(s, authOf(st)).render()
+	// Padded to the widest word of each answer, so the three columns line up row to row.
+	answers := padTo(validityAnswer(s, c).render(), 9) + " " + padTo(supportAnswer(s, c).render(), 13) + " " + padTo(authAnswer(s, authOf(st)).render(), 12)
 	if t.wide() {
 		return []string{t.pad(label, answers, selected)}
 	}
@@ -389,4 +552,117 @@ func itemsFor(pkgs []*model.Package) []item {
 		}
 	}
 	return out
+}
+
+// toggleFold folds or unfolds the package of the selection; the cursor stays on the
+// package row.
+func (t *treePane) toggleFold() {
+	sel, ok := t.selected()
+	if !ok {
+		return
+	}
+	if t.folded == nil {
+		t.folded = map[int]bool{}
+	}
+	t.folded[sel.pkg] = !t.folded[sel.pkg]
+	t.rows = nil
+	t.applyFilter()
+	t.selectItem(item{pkg: sel.pkg, comp: -1})
+}
+
+// rowAt is the index into visible of the row drawn on line y of the pane (false for none).
+func (t *treePane) rowAt(y int) (int, bool) {
+	if t.editing || t.filter.Value() != "" {
+		y--
+	}
+	if y < 0 {
+		return 0, false
+	}
+	used := 0
+	for i := t.top; i < len(t.visible); i++ {
+		used += t.rowHeight(t.all[t.visible[i]])
+		if y < used {
+			return i, true
+		}
+		if used >= t.listHeight() {
+			break
+		}
+	}
+	return 0, false
+}
+
+func (t *treePane) setPrompt() {
+	if t.content {
+		t.filter.Prompt = "/(+text) "
+	} else {
+		t.filter.Prompt = "/"
+	}
+}
+
+func hasView(words []string) bool {
+	for _, w := range words {
+		if strings.HasPrefix(w, ":") {
+			return true
+		}
+	}
+	return false
+}
+
+// padTo pads a styled string with spaces to w cells.
+func padTo(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// risk ranks a component for the risk order: lower is reviewed first.
+func risk(c *model.Component) int {
+	r := 6
+	for _, cp := range c.Capabilities {
+		switch {
+		case cp.Kind == model.CapHook:
+			r = min(r, 1)
+			for _, sc := range cp.Scope {
+				if sc == "block" {
+					r = 0 // a hook that can block (gate) what the agent does
+				}
+			}
+		case cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch:
+			r = min(r, 2)
+		case cp.Kind == model.CapNetwork || cp.Kind == model.CapRemoteConnect:
+			r = min(r, 3)
+		case cp.Kind == model.CapInstructionWrite || cp.Kind == model.CapModelContext:
+			r = min(r, 4)
+		}
+	}
+	if c.Kind == model.KindHook {
+		r = min(r, 1)
+	}
+	if c.Kind == model.KindInstruction {
+		r = min(r, 4)
+	}
+	return r
+}
+
+// order sorts each package's component rows by risk when S asked for it; packages keep
+// their order, and a component keeps its index into the package.
+func (t *treePane) order(items []item) []item {
+	if !t.byRisk {
+		return items
+	}
+	pkgs := t.c.data.pkgs
+	for i := 0; i < len(items); {
+		j := i + 1
+		for j < len(items) && !items[j].isPackage() {
+			j++
+		}
+		comps := items[i+1 : j]
+		sort.SliceStable(comps, func(a, b int) bool {
+			p := pkgs[comps[a].pkg]
+			return risk(p.Components[comps[a].comp]) < risk(p.Components[comps[b].comp])
+		})
+		i = j
+	}
+	return items
 }

@@ -132,37 +132,68 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+// a on a hook whose tool is unapproved opens one dialog for both, the tool first; y
+// records both (issue 15.2: no dead end, no second trip to the tool).
 func TestHookNeedsToolFirst(t *testing.T) {
-	m := newTestModel(t, fixturePackages(), 100, 30)
+	m := newTestModel(t, fixturePackages(), 100, 40)
 	selectRef(t, m, hookRef)
 	press(t, m, "a")
 	if m.dialog == nil {
 		t.Fatal("no dialog for the hook")
 	}
-	if m.dialog.grant.Blocked == "" {
-		t.Fatalf("approving a hook whose tool is unapproved is not blocked: %+v", m.dialog.grant)
+	if len(m.dialog.entries) != 2 || m.dialog.entries[0].ref != toolRef || m.dialog.entries[1].ref != hookRef {
+		t.Fatalf("dialog entries not tool then hook: %+v", m.dialog.entries)
 	}
-	if !strings.Contains(screen(m), "Cannot approve yet") || !strings.Contains(screen(m), toolRef) {
+	if m.dialog.entries[1].grant.Blocked == "" {
+		t.Fatalf("trust did not say the hook alone is blocked: %+v", m.dialog.entries[1].grant)
+	}
+	v := screen(m)
+	for _, want := range []string{"and what it needs (2)", "1. " + toolRef, "2. " + hookRef} {
+		if !strings.Contains(v, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, v)
+		}
+	}
+	if !strings.Contains(m.dialog.body, "(in this dialog, decided first)") {
+		t.Errorf("the hook's need is not marked as resolved by the dialog:\n%s", m.dialog.body)
+	}
+	if !m.keys.Confirm.Enabled() {
+		t.Fatal("y is disabled for a hook with its tool")
+	}
+	press(t, m, "enter")
+	if ledgerAuth(t, m, hookRef) == model.Approved || m.dialog == nil {
+		t.Fatal("enter confirmed the group")
+	}
+	press(t, m, "y")
+	for _, ref := range []string{toolRef, hookRef} {
+		if got := ledgerAuth(t, m, ref); got != model.Approved {
+			t.Fatalf("%s = %s in the ledger, want approved", ref, got)
+		}
+		if got := authIn(t, m, ref); got != model.Approved {
+			t.Fatalf("%s = %s in the tree, want approved", ref, got)
+		}
+	}
+}
+
+// A hook whose tool cannot be approved (invalid) still gets the blocked dialog.
+func TestHookWithInvalidToolIsBlocked(t *testing.T) {
+	pkgs := fixturePackages()
+	tool := pkgs[0].Component(model.KindTool, "review-context")
+	tool.Validity, tool.Contract = model.Invalid, nil
+	m := newTestModel(t, pkgs, 100, 40)
+	selectRef(t, m, hookRef)
+	press(t, m, "a")
+	if m.dialog == nil {
+		t.Fatal("no dialog")
+	}
+	if m.dialog.blocked == "" || m.keys.Confirm.Enabled() {
+		t.Fatalf("a hook whose tool is invalid is confirmable: %q", m.dialog.blocked)
+	}
+	if !strings.Contains(screen(m), "Cannot approve yet") {
 		t.Errorf("dialog does not explain why:\n%s", screen(m))
-	}
-	if m.keys.Confirm.Enabled() {
-		t.Error("y is enabled for a blocked approval")
 	}
 	press(t, m, "y")
 	if got := ledgerAuth(t, m, hookRef); got == model.Approved {
 		t.Fatal("a blocked hook was approved")
-	}
-	press(t, m, "esc")
-	selectRef(t, m, toolRef)
-	press(t, m, "a", "y")
-	selectRef(t, m, hookRef)
-	press(t, m, "a")
-	if m.dialog == nil || m.dialog.grant.Blocked != "" {
-		t.Fatalf("hook still blocked after its tool was approved: %+v", m.dialog)
-	}
-	press(t, m, "y")
-	if got := ledgerAuth(t, m, hookRef); got != model.Approved {
-		t.Fatalf("hook = %s, want approved", got)
 	}
 }
 
@@ -281,27 +312,26 @@ func TestTabSwitch(t *testing.T) {
 	}
 }
 
+// n goes to the next component that can be approved now: the tool before its hook.
 func TestNextReview(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 80, 24)
+	want := []string{toolRef, skillRef, "design-review#instruction:design-context", toolRef}
+	press(t, m, "g")
+	for i, ref := range want {
+		press(t, m, "n")
+		p, c, _, _ := m.selection()
+		if c == nil || p.Ref(c) != ref {
+			t.Fatalf("n #%d selected %v, want %s", i+1, c, ref)
+		}
+	}
+	press(t, m, "a", "y") // the tool approved: now the hook can be
 	press(t, m, "g", "n")
-	_, c, _, _ := m.selection()
-	if c == nil || c.Kind != model.KindHook {
-		t.Fatalf("n from the top selected %v", c)
-	}
-	press(t, m, "n", "n", "n")
-	_, c, _, _ = m.selection()
-	if c == nil || c.Kind != model.KindInstruction {
-		t.Fatalf("fourth n selected %v", c)
-	}
-	press(t, m, "n") // wraps, skipping the blocked MCP server
-	_, c, _, _ = m.selection()
-	if c == nil || c.Kind != model.KindHook {
-		t.Fatalf("n did not wrap to the hook: %v", c)
+	if p, c, _, _ := m.selection(); c == nil || p.Ref(c) != hookRef {
+		t.Fatalf("after the tool's approval n selected %v, want the hook", c)
 	}
 	press(t, m, "N")
-	_, c, _, _ = m.selection()
-	if c == nil || c.Kind != model.KindInstruction {
-		t.Fatalf("N did not go back: %v", c)
+	if p, c, _, _ := m.selection(); c == nil || p.Ref(c) != "design-review#instruction:design-context" {
+		t.Fatalf("N did not go back (wrapping): %v", c)
 	}
 }
 

@@ -38,6 +38,9 @@ var goldenStates = []struct {
 	{"approve-dialog", []string{"j", "j", "a"}},
 	{"diagnostics", []string{"G", "5"}},
 	{"full-help", []string{"?"}},
+	{"file-view", []string{"j", "j", "f"}},
+	{"hook-with-tool", []string{"j", "a"}},
+	{"package-dialog", []string{"A"}},
 }
 
 func TestGoldenViews(t *testing.T) {
@@ -67,7 +70,7 @@ func TestGoldenViews(t *testing.T) {
 // TestLayoutInvariants checks every size on a grid: exactly the window's height, no line
 // wider than the window, and the too-small view below the floor.
 func TestLayoutInvariants(t *testing.T) {
-	states := [][]string{nil, {"j", "j", "j", "3"}, {"j", "j", "a"}, {"?"}, {"/", "s"}, {"G", "5"}}
+	states := [][]string{nil, {"j", "j", "j", "3"}, {"j", "j", "a"}, {"?"}, {"/", "s"}, {"G", "5"}, {"j", "j", "f"}, {"j", "a"}, {"A"}, {":"}, {"j", "j", "j", "j", "i"}}
 	for _, keys := range states {
 		m := newTestModel(t, fixturePackages(), 80, 24)
 		press(t, m, keys...)
@@ -93,7 +96,7 @@ func TestLayoutInvariants(t *testing.T) {
 						t.Fatalf("%v %dx%d: line %d is %d wide: %q", keys, w, h, i, lw, ansi.Strip(l))
 					}
 				}
-				if !small && !strings.Contains(ansi.Strip(v), "q quit") && !strings.Contains(ansi.Strip(v), "cancel") && !strings.Contains(ansi.Strip(v), "clear") {
+				if !small && !strings.Contains(ansi.Strip(v), "q quit") && !strings.Contains(ansi.Strip(v), "cancel") && !strings.Contains(ansi.Strip(v), "clear") && !strings.Contains(ansi.Strip(v), "q/esc back") {
 					t.Fatalf("%v %dx%d: help line lost:\n%s", keys, w, h, ansi.Strip(v))
 				}
 			}
@@ -192,9 +195,35 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 				assertNoRawControls(t, fmt.Sprintf("row %d dialog", row), m.View().Content)
 				press(t, m, "esc")
 			}
+			press(t, m, "A")
+			if m.dialog != nil {
+				assertNoRawControls(t, fmt.Sprintf("row %d package dialog", row), m.View().Content)
+				press(t, m, "G")
+				assertNoRawControls(t, fmt.Sprintf("row %d package dialog end", row), m.View().Content)
+				press(t, m, "esc")
+			}
+			press(t, m, "f")
+			if m.fileView != nil {
+				for i := 0; i < len(m.fileView.files); i++ {
+					assertNoRawControls(t, fmt.Sprintf("row %d file %d", row, i), m.View().Content)
+					press(t, m, "tab")
+				}
+				press(t, m, "q")
+			}
+			press(t, m, "?")
+			assertNoRawControls(t, fmt.Sprintf("row %d keys", row), m.View().Content)
+			press(t, m, "?")
 			press(t, m, "j")
 		}
 		assertNoRawControls(t, "window title", m.View().WindowTitle)
+		// The command bar and the content search over the hostile packages.
+		press(t, m, "esc", ":", "h", "o", "o", "k", "s", "enter")
+		assertNoRawControls(t, "command bar", m.View().Content)
+		press(t, m, "esc", "/", "s", "a", "f", "e", "tab")
+		assertNoRawControls(t, "content search", m.View().Content)
+		press(t, m, "enter", "g", "j")
+		assertNoRawControls(t, "content search row", m.View().Content)
+		press(t, m, "esc")
 	}
 }
 
