@@ -102,7 +102,7 @@ func TestFilterFindsCommandsFilesCodes(t *testing.T) {
 func TestClickSelectsRowsAndTabs(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 120, 40)
 	// Line 0 header, 1 border, 2 first row: the tree is wide, one line a row.
-	m.Update(tea.MouseClickMsg{X: 5, Y: 5, Button: tea.MouseLeft}) // header, border, package, hook (two lines), tool
+	m.Update(tea.MouseClickMsg{X: 5, Y: 6, Button: tea.MouseLeft}) // header, border, package, hook (two lines and its event line), tool
 	if p, c, _, _ := m.selection(); c == nil || p.Ref(c) != toolRef {
 		t.Fatalf("click on the third row selected %v", c)
 	}

@@ -103,10 +103,17 @@ func (t *treePane) SetSize(w, h int) {
 func (t *treePane) wide() bool { return t.width >= 60 }
 
 func (t *treePane) rowHeight(it item) int {
-	if it.isPackage() || t.wide() {
+	if it.isPackage() {
 		return 1
 	}
-	return 2
+	h := 1
+	if !t.wide() {
+		h = 2
+	}
+	if hookTag(t.c.data.pkgs[it.pkg].Components[it.comp]) != "" {
+		h++ // the hook's event, matcher and effect (buildRow)
+	}
+	return h
 }
 
 func (t *treePane) listHeight() int {
@@ -503,12 +510,18 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 	c := p.Components[it.comp]
 	st := t.c.data.statusOf(p, c)
 	label := mark + "  " + string(c.Kind) + ":" + display.Line(c.ID)
+	// A hook's event, matcher and effect get a line of their own under the row, so they
+	// are never the part a narrow pane cuts off.
+	var tagLine []string
+	if tag := hookTag(c); tag != "" {
+		tagLine = []string{t.pad("        "+s.Dim.Render(display.Line(tag)), "", selected)}
+	}
 	// Padded to the widest word of each answer, so the three columns line up row to row.
 	answers := padTo(validityAnswer(s, c).render(), 9) + " " + padTo(supportAnswer(s, c).render(), 13) + " " + padTo(authAnswer(s, authOf(st)).render(), 12)
 	if t.wide() {
-		return []string{t.pad(label, answers, selected)}
+		return append([]string{t.pad(label, answers, selected)}, tagLine...)
 	}
-	return []string{t.pad(label, "", selected), t.pad("   "+answers, "", selected)}
+	return append([]string{t.pad(label, "", selected), t.pad("   "+answers, "", selected)}, tagLine...)
 }
 
 // pad lays out left and right parts on one line of exactly t.width cells, cutting the
@@ -665,4 +678,38 @@ func (t *treePane) order(items []item) []item {
 		i = j
 	}
 	return items
+}
+
+// hookTag is what a hook row says at a glance: its event, its matcher and, where the
+// loader names it in one word, its effect ("PreToolUse Bash can-block"), so a reviewer
+// scanning the tree sees which hooks gate every tool call. Package text: escaped by the
+// caller.
+func hookTag(c *model.Component) string {
+	if c.Kind != model.KindHook {
+		return ""
+	}
+	var parts []string
+	if ev, ok := c.Details.Get("event"); ok {
+		if e, ok := ev.(string); ok && e != "" {
+			parts = append(parts, strings.ReplaceAll(e, " ", ""))
+		}
+	}
+	if m, ok := c.Details.Get("matcher"); ok {
+		if ms, ok := m.(string); ok && ms != "" && !strings.HasPrefix(ms, "(") {
+			parts = append(parts, ms)
+		}
+	}
+	for _, cp := range c.Capabilities {
+		if cp.Kind != model.CapHook || len(cp.Scope) == 0 {
+			continue
+		}
+		if len(parts) == 0 {
+			parts = append(parts, cp.Scope[0]) // no event field: the capability names it
+		}
+		if eff := cp.Scope[len(cp.Scope)-1]; len(cp.Scope) > 1 && eff != "" && !strings.ContainsAny(eff, " \t") {
+			parts = append(parts, eff)
+		}
+		break
+	}
+	return strings.Join(parts, " ")
 }
