@@ -23,7 +23,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -48,10 +47,53 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "building vouch:", err)
 		os.Exit(1)
 	}
+	timerBin = filepath.Join(dir, "timer")
+	timerSrc := filepath.Join(dir, "timer.go")
+	os.WriteFile(timerSrc, []byte(timerProgram), 0o644)
+	build = exec.Command("go", "build", "-o", timerBin, timerSrc)
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building the timer:", err)
+		os.Exit(1)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+// timerBin runs one command and reports its wall time and peak RSS (timerProgram).
+var timerBin string
+
+// timerProgram is the small process every timed command is started from. A child's peak
+// RSS (ru_maxrss) starts at its parent's when it execs (Linux carries the high-water mark
+// of the address space it replaces), so a command started straight from this test
+// process, which holds generated trees in memory, would report the test's RSS as its own.
+// Started from a small timer instead, the floor is the timer's few MiB for every command
+// alike; the timer also times the child itself, without the test's fork cost.
+const timerProgram = `package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+func main() {
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(125)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	fmt.Fprintf(os.NewFile(3, "report"), "%d %d\n", wall.Nanoseconds(), ru.Maxrss)
+}
+`
 
 // run is one process run: wall time and peak RSS.
 type run struct {
@@ -61,24 +103,29 @@ type run struct {
 
 func runCmd(b *testing.B, env []string, stdout *os.File, name string, args ...string) run {
 	b.Helper()
-	cmd := exec.Command(name, args...)
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rd.Close()
+	cmd := exec.Command(timerBin, append([]string{name}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout = stdout
+	cmd.ExtraFiles = []*os.File{wr}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
+	err = cmd.Run()
+	wr.Close()
 	if err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			b.Fatalf("%s %v: %v", name, args, err)
+		if _, ok := err.(*exec.ExitError); !ok || cmd.ProcessState.ExitCode() == 125 {
+			b.Fatalf("%s %v: %v\n%s", name, args, err, stderr.Bytes())
 		}
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024 // kilobytes on Linux
+	var ns, kb int64
+	if _, err := fmt.Fscan(rd, &ns, &kb); err != nil {
+		b.Fatalf("%s %v: no timing reported (%v)\n%s", name, args, err, stderr.Bytes())
 	}
-	return run{wall, rss}
+	return run{time.Duration(ns), kb * 1024} // ru_maxrss is in kilobytes on Linux
 }
 
 func devNull(b *testing.B) *os.File {
