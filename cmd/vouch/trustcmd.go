@@ -491,7 +491,7 @@ approved too). Otherwise exit 1 with the reason on stderr. Harnesses call this b
 dispatch a tool or hook.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, tg, err := a.resolveOne(args[0], args[1], ledger)
+			t, tg, err := a.locateRef(args[0], args[1], ledger)
 			if err != nil {
 				return err
 			}
