@@ -466,7 +466,7 @@ func (a *app) diff(source, ref, ledger string) error {
 			case f.Binary:
 				kind := "binary"
 				if f.Large {
-					kind = "larger than 1 MiB"
+					kind = "larger than 16 MiB"
 				}
 				fmt.Fprintf(w, "    %s: %d bytes sha256:%s → %d bytes sha256:%s, first difference at byte %d\n",
 					kind, f.OldSize, f.OldSHA256, f.NewSize, f.NewSHA256, f.FirstDifferentOffset)
