@@ -106,8 +106,9 @@ func loadAll(opts Options, jobs []job, emit func([]*model.Package) bool) {
 			continue
 		}
 		var batch []*model.Package
-		for _, pkgs := range out[start:emitted] {
-			batch = append(batch, pkgs...)
+		for k := start; k < emitted; k++ {
+			batch = append(batch, out[k]...)
+			out[k] = nil // emitted: whatever the consumer keeps, the loader holds nothing
 		}
 		if len(batch) > 0 && !emit(batch) {
 			stop.Store(true)
