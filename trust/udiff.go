@@ -140,7 +140,7 @@ func hunkRange(line, n int) string {
 
 // splitLines splits after every '\n', keeping the break on each line.
 func splitLines(s string) []string {
-	var out []string
+	out := make([]string, 0, strings.Count(s, "\n")+1)
 	for s != "" {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {
