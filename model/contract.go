@@ -208,9 +208,23 @@ func utf16Key(r rune) int64 {
 // characters, with the short forms where JSON has them. The caller has checked UTF-8.
 func writeCanonicalString(b *strings.Builder, s string) {
 	b.WriteByte('"')
+	// Runs that need no escape (printable ASCII but the quote and backslash, and valid
+	// multi-byte runes, which WriteRune would write back byte for byte) are copied whole.
+	start := 0
 	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' {
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if c >= utf8.RuneSelf && (r != utf8.RuneError || size > 1) {
+			i += size
+			continue
+		}
+		b.WriteString(s[start:i])
 		i += size
+		start = i
 		switch {
 		case r == '"':
 			b.WriteString(`\"`)
@@ -229,9 +243,10 @@ func writeCanonicalString(b *strings.Builder, s string) {
 		case r < 0x20:
 			fmt.Fprintf(b, `\u%04x`, r)
 		default:
-			b.WriteRune(r)
+			b.WriteRune(r) // an invalid byte: U+FFFD, as before
 		}
 	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
 }
 

@@ -126,44 +126,50 @@ func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses Statu
 		r.Valid = false
 	}
 	for _, p := range pkgs {
-		rp := Package{
-			Format: string(p.Format), Name: p.Name, ID: p.ID, Version: p.Version, Path: p.Root,
-			Valid: p.Valid(), SourceID: p.SourceID, Integrity: p.Integrity, FilesDigest: p.FilesDigest,
-			Components: []Component{}, Members: p.Members, Dependencies: p.Dependencies,
-			Providers: p.Providers, Diagnostics: nonNil(p.Diagnostics),
-		}
-		n := p.Count()
-		rp.Errors, rp.Warnings = n.Errors, n.Warnings
-		if !rp.Valid || n.Errors > 0 {
+		rp, valid := buildPackage(p, statuses)
+		if !valid {
 			r.Valid = false
-		}
-		for _, c := range p.Components {
-			ref := p.Ref(c)
-			rc := Component{
-				Ref: ref, Kind: string(c.Kind), ID: c.ID, Validity: string(c.Validity),
-				Requirement: c.Requirement, Inactive: c.Inactive, Summary: c.Summary,
-				NotCovered: c.NotCovered, Hidden: c.Hidden, Diagnostics: nonNil(c.Diagnostics),
-			}
-			if statuses == nil && c.Contract != nil {
-				rc.Digest = c.Contract.MustDigest()
-			}
-			if statuses != nil {
-				support := map[string]model.SupportStatus{}
-				for _, s := range c.Support {
-					support[s.Provider] = s.Status
-				}
-				rc.Support = &support
-				st, ok := statuses[p][ref]
-				if !ok {
-					st = Status{Authorization: model.Unreviewed}
-				}
-				rc.Digest, rc.Authorization, rc.Reason, rc.Changes, rc.Decision = st.Digest, st.Authorization, st.Reason, st.Changes, st.Decision
-			}
-			rp.Components = append(rp.Components, rc)
 		}
 		r.Packages = append(r.Packages, rp)
 	}
 	return r
+}
+
+// buildPackage is one package of a report, and whether it keeps the report valid.
+func buildPackage(p *model.Package, statuses Statuses) (Package, bool) {
+	rp := Package{
+		Format: string(p.Format), Name: p.Name, ID: p.ID, Version: p.Version, Path: p.Root,
+		Valid: p.Valid(), SourceID: p.SourceID, Integrity: p.Integrity, FilesDigest: p.FilesDigest,
+		Components: make([]Component, 0, len(p.Components)), Members: p.Members, Dependencies: p.Dependencies,
+		Providers: p.Providers, Diagnostics: nonNil(p.Diagnostics),
+	}
+	n := p.Count()
+	rp.Errors, rp.Warnings = n.Errors, n.Warnings
+	for _, c := range p.Components {
+		ref := p.Ref(c)
+		rc := Component{
+			Ref: ref, Kind: string(c.Kind), ID: c.ID, Validity: string(c.Validity),
+			Requirement: c.Requirement, Inactive: c.Inactive, Summary: c.Summary,
+			NotCovered: c.NotCovered, Hidden: c.Hidden, Diagnostics: nonNil(c.Diagnostics),
+		}
+		if statuses == nil && c.Contract != nil {
+			rc.Digest = c.Contract.MustDigest()
+		}
+		if statuses != nil {
+			support := map[string]model.SupportStatus{}
+			for _, s := range c.Support {
+				support[s.Provider] = s.Status
+			}
+			rc.Support = &support
+			st, ok := statuses[p][ref]
+			if !ok {
+				st = Status{Authorization: model.Unreviewed}
+			}
+			rc.Digest, rc.Authorization, rc.Reason, rc.Changes, rc.Decision = st.Digest, st.Authorization, st.Reason, st.Changes, st.Decision
+		}
+		rp.Components = append(rp.Components, rc)
+	}
+	return rp, rp.Valid && n.Errors == 0
 }
 
 func nonNil(d []model.Diagnostic) []model.Diagnostic {
@@ -185,40 +191,78 @@ func nonNil(d []model.Diagnostic) []model.Diagnostic {
 // written as \u escapes, so a hostile package name cannot drive the terminal of someone who
 // runs `vouch validate --json` without a pipe.
 func WriteJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := encodeIndented(v, "")
+	if err != nil {
 		return err
 	}
-	_, err := w.Write(escapeInvisible(buf.Bytes()))
+	_, err = w.Write(b)
 	return err
+}
+
+// encodeIndented is v as WriteJSON writes it, nested under prefix, with a final newline.
+func encodeIndented(v any, prefix string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return escapeInvisible(buf.Bytes()), nil
 }
 
 // escapeInvisible rewrites runes that terminals interpret or hide (model.IsHiddenRune, the
 // definition the console uses too). It only ever touches characters inside JSON strings:
 // JSON syntax is ASCII, and the encoder already escaped every C0 control but its own
-// newlines, which IsHiddenRune lets through.
+// newlines, which IsHiddenRune lets through. Output with nothing to rewrite (all but
+// hostile packages) is returned as it is, without a copy.
 func escapeInvisible(b []byte) []byte {
-	var out bytes.Buffer
-	out.Grow(len(b))
+	i := 0
+	for i < len(b) {
+		if plainASCII(b[i]) {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if model.IsHiddenRune(r) {
+			break
+		}
+		i += size
+	}
+	if i == len(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+64)
+	out = append(out, b[:i]...)
+	b = b[i:]
 	for len(b) > 0 {
+		if plainASCII(b[0]) {
+			j := 1
+			for j < len(b) && plainASCII(b[j]) {
+				j++
+			}
+			out = append(out, b[:j]...)
+			b = b[j:]
+			continue
+		}
 		r, size := utf8.DecodeRune(b)
 		if model.IsHiddenRune(r) {
 			if r > 0xFFFF {
 				r1, r2 := surrogates(r)
-				fmt.Fprintf(&out, `\u%04x\u%04x`, r1, r2)
+				out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
 			} else {
-				fmt.Fprintf(&out, `\u%04x`, r)
+				out = fmt.Appendf(out, `\u%04x`, r)
 			}
 		} else {
-			out.Write(b[:size])
+			out = append(out, b[:size]...)
 		}
 		b = b[size:]
 	}
-	return out.Bytes()
+	return out
 }
+
+// plainASCII is a byte that is a whole rune IsHiddenRune lets through.
+func plainASCII(c byte) bool { return c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' }
 
 func surrogates(r rune) (rune, rune) {
 	r -= 0x10000

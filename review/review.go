@@ -9,7 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"vouch/model"
 	"vouch/review/foreign"
@@ -37,6 +40,11 @@ type Options struct {
 	// source that was not searched completely is never reported as valid.
 	MaxPackages      int
 	MaxSearchEntries int
+
+	// skipNotes leaves out the findings about folders that no package carries
+	// (sourceNotes): Locate's caller reads packages only, and on a wide SOURCE the notes
+	// cost more than the search.
+	skipNotes bool
 }
 
 // The search bounds of one SOURCE. They are far above the per-package limits (4,096
@@ -125,6 +133,14 @@ func detect(path string, limits fsguard.Limits) []job {
 	return detectDir(path)
 }
 
+// notes is sourceNotes unless the caller asked for packages only.
+func (o Options) notes(dir string) []model.Diagnostic {
+	if o.skipNotes {
+		return nil
+	}
+	return sourceNotes(dir)
+}
+
 // vcsDirs hold version-control metadata, never a package a client loads: the search
 // does not enter them (a path given as SOURCE is reviewed whatever its name).
 var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true}
@@ -168,7 +184,7 @@ type search struct {
 func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 	if jobs := detect(p, opts.Limits); len(jobs) > 0 {
 		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return jobs, sourceNotes(p)
+			return jobs, opts.notes(p)
 		}
 		return jobs, nil
 	}
@@ -191,7 +207,7 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 			Message: fmt.Sprintf("%s is not a package directory, a Splice archive or bundle, or an MCP Bundle (.mcpb).", p),
 		}}
 	}
-	s := &search{opts: opts, source: p, diags: sourceNotes(p)}
+	s := &search{opts: opts, source: p, diags: opts.notes(p)}
 	s.walk(p, 1)
 	if s.deep > 0 {
 		s.diags = append(s.diags, model.Diagnostic{
@@ -208,7 +224,21 @@ func (s *search) walk(dir string, depth int) {
 	if !ok {
 		return
 	}
-	for _, e := range entries {
+	// Detecting a folder is a few Lstats: for a listing of many folders (a plugin cache)
+	// they are made on every core at once, then used in listing order as before.
+	detected := make([][]job, len(entries))
+	notes := make([][]model.Diagnostic, len(entries))
+	if len(entries) >= parallelDetect {
+		parallel(len(entries), func(i int) {
+			e := entries[i]
+			if e.IsDir() && e.Type()&os.ModeSymlink == 0 && !foreign.IsClientDir(e.Name()) {
+				child := filepath.Join(dir, e.Name())
+				notes[i] = s.opts.notes(child)
+				detected[i] = detectDir(child)
+			}
+		})
+	}
+	for i, e := range entries {
 		if s.stopped {
 			return
 		}
@@ -230,8 +260,12 @@ func (s *search) walk(dir string, depth int) {
 		if foreign.IsClientDir(e.Name()) {
 			continue // a plugin's manifest folder is read with the plugin, never alone
 		}
-		s.diags = append(s.diags, sourceNotes(child)...)
-		if jobs := detectDir(child); len(jobs) > 0 {
+		jobs, ns := detected[i], notes[i]
+		if len(entries) < parallelDetect {
+			ns, jobs = s.opts.notes(child), detectDir(child)
+		}
+		s.diags = append(s.diags, ns...)
+		if len(jobs) > 0 {
 			s.found(jobs)
 			continue
 		}
@@ -247,6 +281,25 @@ func (s *search) walk(dir string, depth int) {
 		}
 		s.walk(child, depth+1)
 	}
+}
+
+// parallelDetect is the listing size from which its folders are detected concurrently.
+const parallelDetect = 32
+
+// parallel calls fn(0..n-1) on two goroutines per core and returns when all are done.
+func parallel(n int, fn func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, 2*runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // list reads dir in chunks, counting every entry against the search bound, and returns

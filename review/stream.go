@@ -15,7 +15,8 @@ import (
 // while the rest still load. emit is called on the calling goroutine, one call at a
 // time, with consecutive batches in discovery order (the order Open returns); each
 // batch holds every package that became ready since the previous call, so a slow
-// consumer gets fewer, larger batches and never blocks the loaders. When emit returns
+// consumer gets fewer, larger batches; the loaders run at most maxAhead jobs ahead of
+// what was emitted, so memory does not grow with the source. When emit returns
 // false, no further package is started and Stream returns once the loads in flight end.
 //
 // The diagnostics about the sources themselves are returned at the end, as Open's
@@ -44,6 +45,9 @@ func Stream(opts Options, paths []string, emit func(batch []*model.Package) bool
 	return diags, nil
 }
 
+// maxAhead bounds the jobs loaded but not yet emitted.
+const maxAhead = 64
+
 // loadsDone counts the jobs loaded since the program started. Only tests read it: it
 // lets one tell "every load has ended" without guessing how long that takes.
 var loadsDone atomic.Int64
@@ -56,6 +60,15 @@ func loadAll(opts Options, jobs []job, emit func([]*model.Package) bool) {
 	n := len(jobs)
 	out := make([][]*model.Package, n)
 	done := make(chan int, n) // never blocks a worker, whatever emit does
+	// ahead holds one token per job that may be loaded before it is emitted: a consumer
+	// slower than the loaders (validate --json writing to a pipe) holds at most maxAhead
+	// loaded packages, not the source. Jobs are taken in order and emitted in order, so
+	// the lowest jobs not yet emitted always hold tokens and the prefix always advances.
+	ahead := make(chan struct{}, maxAhead)
+	for range min(n, maxAhead) {
+		ahead <- struct{}{}
+	}
+	quit := make(chan struct{})
 	var next atomic.Int64
 	var stop atomic.Bool
 	var wg sync.WaitGroup
@@ -64,6 +77,11 @@ func loadAll(opts Options, jobs []job, emit func([]*model.Package) bool) {
 		go func() {
 			defer wg.Done()
 			for !stop.Load() {
+				select {
+				case <-ahead:
+				case <-quit:
+					return
+				}
 				i := int(next.Add(1) - 1)
 				if i >= n {
 					return
@@ -106,14 +124,19 @@ func loadAll(opts Options, jobs []job, emit func([]*model.Package) bool) {
 			continue
 		}
 		var batch []*model.Package
-		for _, pkgs := range out[start:emitted] {
-			batch = append(batch, pkgs...)
+		for k := start; k < emitted; k++ {
+			batch = append(batch, out[k]...)
+			out[k] = nil // emitted: whatever the consumer keeps, the loader holds nothing
+			if k+maxAhead < n {
+				ahead <- struct{}{} // job k+maxAhead may start
+			}
 		}
 		if len(batch) > 0 && !emit(batch) {
 			stop.Store(true)
 			break
 		}
 	}
+	close(quit) // stopped, or every job taken: a worker waiting for a token returns
 	wg.Wait()
 }
 

@@ -152,3 +152,35 @@ func BenchmarkOpen1000(b *testing.B) {
 		}
 	}
 }
+
+// A consumer that blocks holds back the loaders: at most maxAhead packages are loaded
+// beyond those emitted, so memory does not grow with the source.
+func TestStreamBoundsLoadsAhead(t *testing.T) {
+	dir := t.TempDir()
+	n := maxAhead + 40
+	if err := gen.Generate(dir, n); err != nil {
+		t.Fatal(err)
+	}
+	base := loadsDone.Load()
+	emitted := 0
+	_, err := Stream(Options{}, []string{dir}, func(b []*model.Package) bool {
+		// The batch's jobs gave their tokens back as it was built, before this call.
+		if ahead := int(loadsDone.Load()-base) - (emitted + len(b)); ahead > maxAhead {
+			t.Fatalf("%d packages loaded beyond the %d emitted, bound %d", ahead, emitted+len(b), maxAhead)
+		}
+		if emitted == 0 {
+			// Hold the first batch until the loaders reach the bound (they must).
+			for int(loadsDone.Load()-base) < min(n, len(b)+maxAhead) {
+				runtime.Gosched()
+			}
+			if got := int(loadsDone.Load() - base); got > len(b)+maxAhead {
+				t.Fatalf("%d loaded while %d were emitted, bound %d", got, len(b), maxAhead)
+			}
+		}
+		emitted += len(b)
+		return true
+	})
+	if err != nil || emitted != n {
+		t.Fatalf("emitted %d of %d, %v", emitted, n, err)
+	}
+}

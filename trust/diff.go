@@ -13,15 +13,16 @@ import (
 )
 
 // maxTextDiffBytes is the largest file given a line diff; larger ones get sizes, hashes
-// and the first differing offset.
-const maxTextDiffBytes = 1 << 20
+// and the first differing offset. The diff's work and memory grow with the lines of the
+// two files, not with a timeout (linediff.go), so this bound is what keeps it small.
+const maxTextDiffBytes = 16 << 20
 
 // FileDiff is the difference of one closure file between approval and now.
 type FileDiff struct {
 	Path                 string
 	Change               string // added, removed, modified
 	Unified              string // unified line diff for text files
-	Binary               bool   // no line diff: binary or larger than 1 MiB (see Large)
+	Binary               bool   // no line diff: binary or larger than 16 MiB (see Large)
 	Large                bool
 	OldSize, NewSize     int64
 	OldSHA256, NewSHA256 string

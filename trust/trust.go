@@ -450,35 +450,40 @@ func (t *Trust) evaluate(pkg *model.Package, v *view) map[string]Status {
 	// A hook is only as good as its tool: dependencies are checked after every own status.
 	for _, c := range pkg.Components {
 		ref := pkg.Ref(c)
-		st := out[ref]
-		if st.Authorization == model.Blocked || len(c.DependsOn) == 0 {
-			continue
-		}
-		var why []string
-		for _, dep := range c.DependsOn {
-			ds, ok := out[dep]
-			if !ok {
-				st.Needs = append(st.Needs, dep)
-				why = append(why, dep+" is not in the package")
-				continue
-			}
-			if ds.Authorization != model.Approved {
-				st.Needs = append(st.Needs, dep)
-				why = append(why, dep+" is "+string(ds.Authorization))
-			}
-		}
-		if len(why) == 0 {
-			continue
-		}
-		if st.Authorization == model.Approved {
-			st.Authorization = model.Blocked
-			st.Reason = "Its approval stands but " + strings.Join(why, " and ") + "; approve it again to restore this component."
-		} else if st.Reason == "" {
-			st.Reason = "Approve " + strings.Join(st.Needs, " and ") + " first (" + strings.Join(why, ", ") + ")."
-		}
-		out[ref] = st
+		out[ref] = withDependencies(c, out[ref], out)
 	}
 	return out
+}
+
+// withDependencies is st, c's own status, lowered by the own statuses of what c depends
+// on (own holds at least those).
+func withDependencies(c *model.Component, st Status, own map[string]Status) Status {
+	if st.Authorization == model.Blocked || len(c.DependsOn) == 0 {
+		return st
+	}
+	var why []string
+	for _, dep := range c.DependsOn {
+		ds, ok := own[dep]
+		if !ok {
+			st.Needs = append(st.Needs, dep)
+			why = append(why, dep+" is not in the package")
+			continue
+		}
+		if ds.Authorization != model.Approved {
+			st.Needs = append(st.Needs, dep)
+			why = append(why, dep+" is "+string(ds.Authorization))
+		}
+	}
+	if len(why) == 0 {
+		return st
+	}
+	if st.Authorization == model.Approved {
+		st.Authorization = model.Blocked
+		st.Reason = "Its approval stands but " + strings.Join(why, " and ") + "; approve it again to restore this component."
+	} else if st.Reason == "" {
+		st.Reason = "Approve " + strings.Join(st.Needs, " and ") + " first (" + strings.Join(why, ", ") + ")."
+	}
+	return st
 }
 
 // ownStatus is a component's status from its own decisions, ignoring dependencies.
@@ -912,32 +917,47 @@ func (t *Trust) newDecision(pkg *model.Package, ref string, a Action, digest str
 	}, nil
 }
 
-// Check is the dispatch-time gate. The caller loads pkg from disk just before; Check
-// re-reads every closure file through pkg.Reader so bytes that changed since loading are
-// caught too, and returns the status: Authorization is Approved only when the decision in
-// force approves exactly the current digest (and, for a hook, its tool is approved too).
+// Check is the dispatch-time gate. The caller loads pkg from disk just before, so the
+// contract's file digests are those of the bytes on disk now (every loader hashes the
+// bytes it read); Check returns the status: Authorization is Approved only when the
+// decision in force approves exactly that digest (and, for a hook, its tool is approved
+// too). Reading the closure a second time here would only move the moment of the answer
+// by the length of a load, which a file can change after as well as before; it is not
+// done, so the gate hashes each file once.
+//
+// Only the component and what it depends on are rated, with the same rules as Statuses
+// (the last component of a ref rates it, as in Statuses' map, and each one of that ref
+// lowers it by its dependencies), not every component of the package.
 func (t *Trust) Check(pkg *model.Package, ref string) (Status, error) {
-	var comp *model.Component
+	var comps []*model.Component
+	last := make(map[string]*model.Component, len(pkg.Components))
 	for _, c := range pkg.Components {
-		if pkg.Ref(c) == ref {
-			comp = c
-			break
+		r := pkg.Ref(c)
+		last[r] = c
+		if r == ref {
+			comps = append(comps, c)
 		}
 	}
-	if comp == nil {
+	if len(comps) == 0 {
 		return Status{Ref: ref}, fmt.Errorf("%s is not a component of package %s", ref, pkg.Name)
 	}
-	statuses, err := t.Statuses(pkg)
-	st := statuses[ref]
+	v, err := t.view(pkg)
 	if err != nil {
-		return st, err
+		return t.statusesFrom(pkg, v, err)[ref], err
 	}
-	if st.Authorization == model.Approved {
-		if _, err := readClosure(pkg, comp.Contract); err != nil {
-			st.Authorization = model.Changed
-			st.Reason = strings.TrimSuffix(err.Error(), ".") + "."
-			st.Changes = []string{err.Error()}
+	own := map[string]Status{ref: t.ownStatus(pkg, last[ref], v)}
+	for _, c := range comps {
+		for _, dep := range c.DependsOn {
+			if dc, ok := last[dep]; ok {
+				if _, done := own[dep]; !done {
+					own[dep] = t.ownStatus(pkg, dc, v)
+				}
+			}
 		}
+	}
+	st := own[ref]
+	for _, c := range comps {
+		st = withDependencies(c, st, own)
 	}
 	return st, nil
 }

@@ -178,18 +178,33 @@ func TestLifecycle(t *testing.T) {
 	}
 }
 
-// TestCheckRereadsBytes: bytes changed after loading (not reflected in the contract) fail the gate.
-func TestCheckRereadsBytes(t *testing.T) {
+// TestCheckReadsOnce: the gate answers for the bytes the load hashed and reads none of
+// them again (the closure is hashed once per check); a load after a change fails it.
+func TestCheckReadsOnce(t *testing.T) {
 	tr := openT(t, t.TempDir())
 	files := files0()
 	p := toolHookPackage(t.TempDir(), files)
 	if _, err := tr.Approve(p, comp(p, model.KindTool, "run"), DigestOf(comp(p, model.KindTool, "run")), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	files["tools/lib.sh"] = []byte("evil\n")
-	st, err := tr.Check(p, "demo#tool:run")
-	if err != nil || st.Authorization != model.Changed || !strings.Contains(st.Reason, "tools/lib.sh") {
+	counting := &countingReader{memReader: files}
+	p.Reader = counting
+	if st, err := tr.Check(p, "demo#tool:run"); err != nil || st.Authorization != model.Approved {
 		t.Fatalf("Check = %+v, %v", st, err)
+	}
+	if counting.reads != 0 {
+		t.Fatalf("Check read %d closure files again; the load already hashed them", counting.reads)
+	}
+	p.Reader = files
+	files["tools/lib.sh"] = []byte("evil\n")
+	reloaded := toolHookPackage(p.Root, files)
+	st, err := tr.Check(reloaded, "demo#tool:run")
+	if err != nil || st.Authorization != model.Changed || !strings.Contains(strings.Join(st.Changes, ";"), "tools/lib.sh") {
+		t.Fatalf("Check after a change = %+v, %v", st, err)
+	}
+	// The hook is rated with its tool, as Statuses rates it.
+	if hs, _ := tr.Check(reloaded, "demo#hook:pre"); hs.Authorization == model.Approved {
+		t.Fatalf("hook of a changed tool = %+v", hs)
 	}
 	if _, err := tr.Check(p, "demo#tool:nope"); err == nil {
 		t.Fatal("Check of an unknown ref passed")
@@ -555,5 +570,64 @@ func TestEvaluateAllMatchesEvaluate(t *testing.T) {
 	}
 	if got := all[pkgs[1]][model.Ref("demo1", model.KindTool, "run")].Authorization; got != model.Approved {
 		t.Fatalf("the approved tool is %s", got)
+	}
+}
+
+// countingReader counts the files read through it.
+type countingReader struct {
+	memReader
+	reads int
+}
+
+func (c *countingReader) ReadFile(path string) ([]byte, error) {
+	c.reads++
+	return c.memReader.ReadFile(path)
+}
+
+// TestCheckAgreesWithStatuses: rating only a component and its dependencies gives the
+// answer Statuses gives, in every state a hook and its tool can be in.
+func TestCheckAgreesWithStatuses(t *testing.T) {
+	tr := openT(t, t.TempDir())
+	files := files0()
+	p := toolHookPackage(t.TempDir(), files)
+	tool, hook := comp(p, model.KindTool, "run"), comp(p, model.KindHook, "pre")
+	steps := []func(){
+		func() {},
+		func() { mustDecide(t, tr, ActionApprove, p, tool) },
+		func() { mustDecide(t, tr, ActionApprove, p, hook) },
+		func() { mustDecide(t, tr, ActionRevoke, p, tool) },
+		func() {
+			files["tools/run.sh"] = []byte("changed\n")
+			p = toolHookPackage(p.Root, files)
+		},
+	}
+	for i, step := range steps {
+		step()
+		all, err := tr.Statuses(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range p.Components {
+			ref := p.Ref(c)
+			got, err := tr.Check(p, ref)
+			want := all[ref]
+			if err != nil || got.Authorization != want.Authorization || got.Reason != want.Reason || got.Digest != want.Digest ||
+				strings.Join(got.Needs, ",") != strings.Join(want.Needs, ",") {
+				t.Fatalf("step %d, %s: Check = %+v, %v; Statuses = %+v", i, ref, got, err, want)
+			}
+		}
+	}
+}
+
+func mustDecide(t *testing.T, tr *Trust, a Action, p *model.Package, c *model.Component) {
+	t.Helper()
+	var err error
+	if a == ActionApprove {
+		_, err = tr.Approve(p, c, DigestOf(c), DecideOptions{})
+	} else {
+		_, err = tr.Revoke(p, c, DigestOf(c), DecideOptions{})
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -3,8 +3,6 @@ package trust
 import (
 	"fmt"
 	"strings"
-
-	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // diffContext is the number of unchanged lines shown around each change.
@@ -16,7 +14,7 @@ type lineOp struct {
 }
 
 // UnifiedDiff returns a unified diff (3 lines of context) of two texts, computed line by
-// line with go-diff; "" when they are equal. Each printed line drops its break (and a CR
+// line (lineOps); "" when they are equal. Each printed line drops its break (and a CR
 // before it, so CRLF files read like LF ones); a last line without a break is followed by
 // "\ No newline at end of file", as diff(1) prints it. It is used for package files and
 // instruction targets alike, both hostile, so it never panics on any input.
@@ -73,63 +71,32 @@ func UnifiedDiff(oldName, newName, a, b string) string {
 	return out.String()
 }
 
-// lineOps compares a and b line by line. The unchanged head and tail are cut off first, so
-// go-diff only sees the changed region: a hostile file with millions of distinct lines must
-// not reach go-diff's line table, which has a fixed capacity.
-func lineOps(a, b string) (ops []lineOp) {
+// lineOps compares a and b line by line (linediff.go): equal lines share an id, and the
+// script's work is bounded by the number of lines, whatever they hold.
+func lineOps(a, b string) []lineOp {
 	la, lb := splitLines(a), splitLines(b)
-	p := 0
-	for p < len(la) && p < len(lb) && la[p] == lb[p] {
-		p++
-	}
-	q := 0
-	for q < len(la)-p && q < len(lb)-p && la[len(la)-1-q] == lb[len(lb)-1-q] {
-		q++
-	}
-	for _, l := range la[:p] {
-		ops = append(ops, lineOp{' ', l})
-	}
-	ops = append(ops, diffMiddle(strings.Join(la[p:len(la)-q], ""), strings.Join(lb[p:len(lb)-q], ""))...)
-	for _, l := range la[len(la)-q:] {
-		ops = append(ops, lineOp{' ', l})
-	}
-	return ops
-}
-
-func diffMiddle(a, b string) (ops []lineOp) {
-	whole := func() []lineOp {
-		var o []lineOp
-		for _, l := range splitLines(a) {
-			o = append(o, lineOp{'-', l})
+	ids := make(map[string]int32, len(la))
+	intern := func(lines []string) []int32 {
+		out := make([]int32, len(lines))
+		for i, l := range lines {
+			id, ok := ids[l]
+			if !ok {
+				id = int32(len(ids))
+				ids[l] = id
+			}
+			out[i] = id
 		}
-		for _, l := range splitLines(b) {
-			o = append(o, lineOp{'+', l})
-		}
-		return o
+		return out
 	}
-	if a == "" || b == "" {
-		return whole()
-	}
-	defer func() {
-		// go-diff panics on more distinct lines than its line table holds; a plain
-		// delete-and-insert is a correct (if less tidy) diff.
-		if recover() != nil {
-			ops = whole()
+	ia, ib := intern(la), intern(lb)
+	script := diffLineIDs(ia, ib, len(ids))
+	ops := make([]lineOp, len(script))
+	for k, e := range script {
+		text := la
+		if e.op == '+' {
+			text = lb
 		}
-	}()
-	dmp := diffmatchpatch.New()
-	ca, cb, lines := dmp.DiffLinesToChars(a, b)
-	for _, d := range dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines) {
-		op := byte(' ')
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			op = '-'
-		case diffmatchpatch.DiffInsert:
-			op = '+'
-		}
-		for _, l := range splitLines(d.Text) {
-			ops = append(ops, lineOp{op, l})
-		}
+		ops[k] = lineOp{e.op, text[e.i]}
 	}
 	return ops
 }
@@ -173,7 +140,7 @@ func hunkRange(line, n int) string {
 
 // splitLines splits after every '\n', keeping the break on each line.
 func splitLines(s string) []string {
-	var out []string
+	out := make([]string, 0, strings.Count(s, "\n")+1)
 	for s != "" {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {

@@ -548,7 +548,7 @@ func (a *app) diff(source, ref, ledger string, jsonOut bool) error {
 			case f.Binary:
 				kind := "binary"
 				if f.Large {
-					kind = "larger than 1 MiB"
+					kind = "larger than 16 MiB"
 				}
 				fmt.Fprintf(w, "    %s: %d bytes sha256:%s → %d bytes sha256:%s, first difference at byte %d\n",
 					kind, f.OldSize, f.OldSHA256, f.NewSize, f.NewSHA256, f.FirstDifferentOffset)
@@ -578,7 +578,7 @@ one JSON document on stdout (schemas/vouch/commands-v1.schema.json); the exit st
 			if jsonOut {
 				a.jsonErrors = true
 			}
-			t, tg, err := a.resolveOne(args[0], args[1], ledger)
+			t, tg, err := a.locateRef(args[0], args[1], ledger)
 			if err != nil {
 				return err
 			}

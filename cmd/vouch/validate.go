@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -161,6 +162,9 @@ func (a *app) validate(paths []string, o loadOptions) error {
 			return a.fail(2, "usage", err.Error())
 		}
 	}
+	if o.jsonOut {
+		return a.validateJSON(paths, o, want)
+	}
 	res, err := a.load(paths, o)
 	if err != nil {
 		return err
@@ -201,6 +205,50 @@ func parseIntegrity(s string) (string, error) {
 }
 
 // checkIntegrity compares the expected integrity string with every artifact loaded.
+// validateJSON is validate --json, streamed: each package is written as soon as it and
+// every package before it are loaded, then dropped, so memory holds the packages in
+// flight, not the source (report.Stream).
+func (a *app) validateJSON(paths []string, o loadOptions, want string) error {
+	opts := a.loadBase
+	opts.SourceID = o.sourceID
+	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
+		opts.DataDir = trust.DataDir(home)
+	}
+	for _, p := range paths { // a missing path is exit 2 before anything is written
+		if _, err := os.Lstat(p); err != nil {
+			_, err := a.load([]string{p}, o)
+			return err
+		}
+	}
+	// The live heap is the packages in flight, a few MiB whatever the source's size: at
+	// the default GOGC the collector would run every few MiB allocated and take a third
+	// of the CPU. Four times the live heap is still a bounded amount (GOGC, when set, wins).
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	out := report.NewStream(a.stdout)
+	var artifacts []*model.Package // what --integrity needs of each package
+	diags, err := review.Stream(opts, paths, func(batch []*model.Package) bool {
+		for _, p := range batch {
+			if want != "" {
+				artifacts = append(artifacts, &model.Package{Root: p.Root, Integrity: p.Integrity})
+			}
+		}
+		return out.Add(batch...) == nil
+	})
+	if err != nil {
+		return a.fail(2, "load-failed", err.Error())
+	}
+	if want != "" {
+		diags = append(diags, checkIntegrity(artifacts, want)...)
+	}
+	valid, err := out.Close(diags)
+	if err != nil || !valid {
+		return exitError{1}
+	}
+	return nil
+}
+
 func checkIntegrity(pkgs []*model.Package, want string) []model.Diagnostic {
 	var diags []model.Diagnostic
 	checked := 0

@@ -6,17 +6,23 @@
 //
 //	go test -run '^$' -bench . -benchtime 7x ./internal/clibench           # full sizes
 //	go test -run '^$' -bench . -benchtime 1x -short ./internal/clibench    # CI: tiny sizes
+//
+// CLIBENCH_BEFORE=/path/to/old/vouch adds a third command to every interleaved run: the
+// same vouch arguments with an older binary (built from the commit before a change), so
+// before and after are measured in one run on the same load; its figures are reported
+// as before-ms, before-x-baseline and before-peak-MiB.
 package clibench
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -24,6 +30,9 @@ import (
 )
 
 var vouchBin string
+
+// beforeBin is an older vouch binary measured alongside (CLIBENCH_BEFORE), or "".
+var beforeBin = os.Getenv("CLIBENCH_BEFORE")
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "vouch-clibench-")
@@ -38,10 +47,53 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "building vouch:", err)
 		os.Exit(1)
 	}
+	timerBin = filepath.Join(dir, "timer")
+	timerSrc := filepath.Join(dir, "timer.go")
+	os.WriteFile(timerSrc, []byte(timerProgram), 0o644)
+	build = exec.Command("go", "build", "-o", timerBin, timerSrc)
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building the timer:", err)
+		os.Exit(1)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+// timerBin runs one command and reports its wall time and peak RSS (timerProgram).
+var timerBin string
+
+// timerProgram is the small process every timed command is started from. A child's peak
+// RSS (ru_maxrss) starts at its parent's when it execs (Linux carries the high-water mark
+// of the address space it replaces), so a command started straight from this test
+// process, which holds generated trees in memory, would report the test's RSS as its own.
+// Started from a small timer instead, the floor is the timer's few MiB for every command
+// alike; the timer also times the child itself, without the test's fork cost.
+const timerProgram = `package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+func main() {
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(125)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	fmt.Fprintf(os.NewFile(3, "report"), "%d %d\n", wall.Nanoseconds(), ru.Maxrss)
+}
+`
 
 // run is one process run: wall time and peak RSS.
 type run struct {
@@ -51,24 +103,29 @@ type run struct {
 
 func runCmd(b *testing.B, env []string, stdout *os.File, name string, args ...string) run {
 	b.Helper()
-	cmd := exec.Command(name, args...)
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rd.Close()
+	cmd := exec.Command(timerBin, append([]string{name}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout = stdout
+	cmd.ExtraFiles = []*os.File{wr}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
+	err = cmd.Run()
+	wr.Close()
 	if err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			b.Fatalf("%s %v: %v", name, args, err)
+		if _, ok := err.(*exec.ExitError); !ok || cmd.ProcessState.ExitCode() == 125 {
+			b.Fatalf("%s %v: %v\n%s", name, args, err, stderr.Bytes())
 		}
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024 // kilobytes on Linux
+	var ns, kb int64
+	if _, err := fmt.Fscan(rd, &ns, &kb); err != nil {
+		b.Fatalf("%s %v: no timing reported (%v)\n%s", name, args, err, stderr.Bytes())
 	}
-	return run{wall, rss}
+	return run{time.Duration(ns), kb * 1024} // ru_maxrss is in kilobytes on Linux
 }
 
 func devNull(b *testing.B) *os.File {
@@ -81,23 +138,29 @@ func devNull(b *testing.B) *os.File {
 }
 
 // pair runs the vouch command and its baseline alternately b.N times and reports both
-// medians, their ratio and vouch's peak RSS.
+// medians, their ratio and vouch's peak RSS (and the same for CLIBENCH_BEFORE's binary).
 func pair(b *testing.B, env []string, vouchArgs []string, baseName string, baseArgs ...string) {
 	b.Helper()
 	null := devNull(b)
 	// One untimed run of each warms the page cache.
 	runCmd(b, env, null, vouchBin, vouchArgs...)
 	runCmd(b, env, null, baseName, baseArgs...)
-	var vs, bs []time.Duration
-	var peak int64
+	if beforeBin != "" {
+		runCmd(b, env, null, beforeBin, vouchArgs...)
+	}
+	var vs, bs, os_ []time.Duration
+	var peak, beforePeak int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		v := runCmd(b, env, null, vouchBin, vouchArgs...)
 		vs = append(vs, v.wall)
-		if v.maxRSS > peak {
-			peak = v.maxRSS
-		}
+		peak = max(peak, v.maxRSS)
 		bs = append(bs, runCmd(b, env, null, baseName, baseArgs...).wall)
+		if beforeBin != "" {
+			o := runCmd(b, env, null, beforeBin, vouchArgs...)
+			os_ = append(os_, o.wall)
+			beforePeak = max(beforePeak, o.maxRSS)
+		}
 	}
 	b.StopTimer()
 	mv, mb := median(vs), median(bs)
@@ -105,6 +168,12 @@ func pair(b *testing.B, env []string, vouchArgs []string, baseName string, baseA
 	b.ReportMetric(float64(mb.Microseconds())/1000, "baseline-ms")
 	b.ReportMetric(float64(mv)/float64(mb), "x-baseline")
 	b.ReportMetric(float64(peak)/(1<<20), "vouch-peak-MiB")
+	if beforeBin != "" {
+		mo := median(os_)
+		b.ReportMetric(float64(mo.Microseconds())/1000, "before-ms")
+		b.ReportMetric(float64(mo)/float64(mb), "before-x-baseline")
+		b.ReportMetric(float64(beforePeak)/(1<<20), "before-peak-MiB")
+	}
 	b.ReportMetric(0, "ns/op") // the wall times above are the figures, not the loop's
 }
 
@@ -222,35 +291,120 @@ func BenchmarkValidateJSON(b *testing.B) {
 	}
 }
 
-// BenchmarkDiff: vouch diff of an approved file changed on disk vs GNU diff -u of the two
-// versions (10 MB text with 1% of the lines changed).
-func BenchmarkDiff(b *testing.B) {
-	lines := size(testing.Short(), 2000, 200000)
+// diffFixture writes a package whose closure holds lib/data.txt = old, approves it,
+// then replaces the file with cur. It returns the package root, the vouch env and a
+// copy of old for the baseline.
+func diffFixture(b *testing.B, old, cur []byte) (root string, env []string, oldCopy, data string) {
 	dir := b.TempDir()
-	root := pluginWithFiles(b, dir, 1)
-	var old, cur strings.Builder
-	for i := 0; i < lines; i++ {
-		l := fmt.Sprintf("line %07d: the quick brown fox jumps over the lazy dog %d\n", i, i*7)
-		old.WriteString(l)
-		if i%100 == 50 {
-			l = fmt.Sprintf("line %07d: CHANGED %d\n", i, i)
-		}
-		cur.WriteString(l)
-	}
-	data := filepath.Join(root, "lib", "data.txt")
+	root = pluginWithFiles(b, dir, 1)
+	data = filepath.Join(root, "lib", "data.txt")
 	os.MkdirAll(filepath.Dir(data), 0o755)
-	os.WriteFile(data, []byte(old.String()), 0o644)
-	env := []string{"VOUCH_HOME=" + filepath.Join(dir, "home")}
+	os.WriteFile(data, old, 0o644)
+	env = []string{"VOUCH_HOME=" + filepath.Join(dir, "home")}
 	vouch(b, env, "approve", "--yes", root, serverRef)
-	oldCopy := filepath.Join(dir, "old.txt")
-	os.WriteFile(oldCopy, []byte(old.String()), 0o644)
-	os.WriteFile(data, []byte(cur.String()), 0o644)
+	oldCopy = filepath.Join(dir, "old.bin")
+	os.WriteFile(oldCopy, old, 0o644)
+	os.WriteFile(data, cur, 0o644)
+	return root, env, oldCopy, data
+}
+
+// diffShows logs when vouch diff's output lacks want: the figure then times a summary,
+// not a line diff, and says so next to the figure.
+func diffShows(b *testing.B, env []string, root, want string) {
 	cmd := exec.Command(vouchBin, "diff", root, serverRef)
 	cmd.Env = append(os.Environ(), env...)
-	if out, _ := cmd.Output(); !bytes.Contains(out, []byte("CHANGED")) {
-		b.Logf("vouch diff does not show the changed lines (%d bytes of output): the figure times a summary, not a line diff", len(out))
+	if out, _ := cmd.Output(); !bytes.Contains(out, []byte(want)) {
+		b.Logf("vouch diff does not show %q (%d bytes of output): the figure times a summary, not a line diff", want, len(out))
 	}
-	b.Run(fmt.Sprintf("bytes=%d/vs=diff-u", old.Len()), func(b *testing.B) {
-		pair(b, env, []string{"diff", root, serverRef}, "diff", "-u", oldCopy, data)
+}
+
+// BenchmarkDiff: vouch diff of an approved file changed on disk vs GNU diff -u of the two
+// versions: 10 MB text with 1% of the lines changed, 1 MB of lines shuffled, and a 10 MB
+// binary (whose baseline is cmp: both only find where it differs).
+func BenchmarkDiff(b *testing.B) {
+	b.Run("text-1pct", func(b *testing.B) {
+		lines := size(testing.Short(), 2000, 200000)
+		var old, cur strings.Builder
+		for i := 0; i < lines; i++ {
+			l := fmt.Sprintf("line %07d: the quick brown fox jumps over the lazy dog %d\n", i, i*7)
+			old.WriteString(l)
+			if i%100 == 50 {
+				l = fmt.Sprintf("line %07d: CHANGED %d\n", i, i)
+			}
+			cur.WriteString(l)
+		}
+		root, env, oldCopy, data := diffFixture(b, []byte(old.String()), []byte(cur.String()))
+		diffShows(b, env, root, "CHANGED")
+		b.Run(fmt.Sprintf("bytes=%d/vs=diff-u", old.Len()), func(b *testing.B) {
+			pair(b, env, []string{"diff", root, serverRef}, "diff", "-u", oldCopy, data)
+		})
+	})
+	b.Run("shuffled", func(b *testing.B) {
+		lines := size(testing.Short(), 500, 20000) // ~1 MB of distinct lines
+		var ls []string
+		for i := 0; i < lines; i++ {
+			ls = append(ls, fmt.Sprintf("entry %06d value %010d lorem ipsum dolor\n", i, i*7919))
+		}
+		old := strings.Join(ls, "")
+		r := rand.New(rand.NewPCG(1, 2))
+		r.Shuffle(len(ls), func(i, j int) { ls[i], ls[j] = ls[j], ls[i] })
+		cur := strings.Join(ls, "")
+		root, env, oldCopy, data := diffFixture(b, []byte(old), []byte(cur))
+		diffShows(b, env, root, "@@")
+		b.Run(fmt.Sprintf("bytes=%d/vs=diff-u", len(old)), func(b *testing.B) {
+			pair(b, env, []string{"diff", root, serverRef}, "diff", "-u", oldCopy, data)
+		})
+	})
+	b.Run("binary", func(b *testing.B) {
+		n := size(testing.Short(), 64<<10, 10<<20)
+		r := rand.New(rand.NewPCG(3, 4))
+		old := make([]byte, n)
+		for i := range old {
+			old[i] = byte(r.Uint32())
+		}
+		old[0] = 0 // a NUL: binary by any test
+		cur := append([]byte(nil), old...)
+		cur[n-100] ^= 0xff
+		root, env, oldCopy, data := diffFixture(b, old, cur)
+		b.Run(fmt.Sprintf("bytes=%d/vs=cmp", n), func(b *testing.B) {
+			pair(b, env, []string{"diff", root, serverRef}, "cmp", oldCopy, data)
+		})
+	})
+}
+
+// spliceArchive writes a Splice .tar.gz (GNU tar, ustar) of the example package grown
+// to n files of incompressible text, close to Splice's 5 MiB artifact limit at full size.
+func spliceArchive(b *testing.B, dir string, n int) string {
+	pkg := filepath.Join(dir, "pkg")
+	if out, err := exec.Command("cp", "-r", "../../examples/splice/example", pkg).CombinedOutput(); err != nil {
+		b.Fatalf("%v\n%s", err, out)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < n; i++ {
+		raw := make([]byte, 9000)
+		for j := range raw {
+			raw[j] = byte(r.Uint32())
+		}
+		os.WriteFile(filepath.Join(pkg, "examples", fmt.Sprintf("data%03d.json", i)), []byte(`"`+base64.StdEncoding.EncodeToString(raw)+`"`), 0o644)
+	}
+	archive := filepath.Join(dir, "pkg.tar.gz")
+	tar := exec.Command("tar", "--format=ustar", "-czf", archive, "SKILL.md", "manifest.json", "tools", "examples")
+	tar.Dir = pkg
+	if out, err := tar.CombinedOutput(); err != nil {
+		b.Fatalf("%v\n%s", err, out)
+	}
+	return archive
+}
+
+// BenchmarkSplice: validate --json of a Splice archive vs gzip -dc | sha256sum of it.
+func BenchmarkSplice(b *testing.B) {
+	n := size(testing.Short(), 10, 400)
+	archive := spliceArchive(b, b.TempDir(), n)
+	if out := vouch(b, nil, "validate", archive); !strings.Contains(out, "1 packages (0 invalid)") {
+		b.Fatalf("the archive is not a valid Splice package:\n%s", out)
+	}
+	st, _ := os.Stat(archive)
+	b.Run(fmt.Sprintf("files=%d,bytes=%d/vs=gzip-sha256sum", n, st.Size()), func(b *testing.B) {
+		pair(b, nil, []string{"validate", "--json", archive}, "sh", "-c", `gzip -dc "$1" | sha256sum`, "sh", archive)
 	})
 }

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -146,7 +145,7 @@ func tarPath(h []byte, off, n int, what string) (string, error) {
 	return s, nil
 }
 
-var octalRe = regexp.MustCompile(`^[0-7]*$`)
+var octalRe = lazyRegexp(`^[0-7]*$`)
 
 func tarOctal(h []byte, off, n int) (int64, error) {
 	s, err := tarString(h, off, n)

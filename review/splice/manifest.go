@@ -2,7 +2,6 @@ package splice
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -19,13 +18,13 @@ const (
 )
 
 var (
-	nameSegmentRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
-	toolNameRe    = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
-	versionRe     = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
-	packageIDRe   = regexp.MustCompile(`^@([^/]+)/([^/]+)$`)
-	hostRe        = regexp.MustCompile(`^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`)
-	envRe         = regexp.MustCompile(`^[A-Z_][A-Z0-9_]{0,127}$`)
-	driveRe       = regexp.MustCompile(`^[a-zA-Z]:`)
+	nameSegmentRe = lazyRegexp(`^[a-z0-9][a-z0-9-]{0,63}$`)
+	toolNameRe    = lazyRegexp(`^[a-z][a-z0-9-]{0,63}$`)
+	versionRe     = lazyRegexp(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	packageIDRe   = lazyRegexp(`^@([^/]+)/([^/]+)$`)
+	hostRe        = lazyRegexp(`^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`)
+	envRe         = lazyRegexp(`^[A-Z_][A-Z0-9_]{0,127}$`)
+	driveRe       = lazyRegexp(`^[a-zA-Z]:`)
 )
 
 var entryExtensions = []string{".ts", ".mts", ".js", ".mjs"}

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -45,7 +44,7 @@ func IsPackageDir(dir string) bool {
 	return err == nil
 }
 
-var bundleProbe = regexp.MustCompile(`^\s*\{[\s\S]*"format"\s*:\s*"splice-bundle"`)
+var bundleProbe = lazyRegexp(`^\s*\{[\s\S]*"format"\s*:\s*"splice-bundle"`)
 
 // IsArtifact reports whether path is a Splice archive (gzip magic) or bundle, by content.
 // It reads at most a few KiB and refuses anything that is not a regular file.

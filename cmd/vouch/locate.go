@@ -1,0 +1,49 @@
+package main
+
+import (
+	"errors"
+	"strings"
+
+	"vouch/review"
+	"vouch/trust"
+)
+
+// locateRef is resolveOne for the dispatch-time gate: it loads only the packages of SOURCE
+// that may hold ref (review.Locate), not the whole SOURCE, so a check in a folder of
+// thousands of packages costs about one package. When none holds it, SOURCE is loaded
+// whole and findRef says so as it always has, with the refs nearest to it: that path
+// is a mistake to explain, not the gate's hot path.
+func (a *app) locateRef(source, ref, ledger string) (*trust.Trust, refTarget, error) {
+	if err := a.refuseWildcard(ref); err != nil {
+		return nil, refTarget{}, err
+	}
+	t, err := a.openTrust(ledger)
+	if err != nil {
+		return nil, refTarget{}, err
+	}
+	opts := a.loadBase
+	opts.SourceID = a.sourceID
+	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
+		opts.DataDir = trust.DataDir(home)
+	}
+	res, err := review.Locate(opts, source, ref)
+	if err != nil {
+		if errors.Is(err, review.ErrNotFound) {
+			return nil, refTarget{}, a.fail(2, "path-not-found", strings.TrimPrefix(err.Error(), review.ErrNotFound.Error()+": ")+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
+		}
+		return nil, refTarget{}, a.fail(2, "load-failed", err.Error())
+	}
+	for _, p := range res.Packages {
+		for _, c := range p.Components {
+			if p.Ref(c) == ref {
+				tg, err := a.findRef(res, source, ref)
+				return t, tg, err
+			}
+		}
+	}
+	if res, err = a.loadSource(t, source); err != nil {
+		return nil, refTarget{}, err
+	}
+	tg, err := a.findRef(res, source, ref)
+	return t, tg, err
+}

@@ -1,0 +1,141 @@
+package review
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"vouch/model"
+	"vouch/review/fsguard"
+)
+
+// Locate is Open for a caller that wants only the package a component ref
+// (<package>#<kind>:<id>) names, such as the dispatch-time gate (`vouch check SOURCE
+// REF`): SOURCE is discovered as Open discovers it, but a package root is loaded only
+// when a cheap probe cannot rule out that its package is the ref's. Every package Open
+// would return that holds the ref is returned (so two copies of one name are both there and the caller can refuse the
+// ambiguity); packages of other names may be returned too, wherever the probe was unsure.
+//
+// A probe rules a root out only when the format's naming rule is known (nameProbes): the
+// package is named after its folder or by a JSON string in one of a few manifests, so a
+// name that is neither the folder's nor a substring of those manifests' bytes cannot be
+// the package's. A manifest holding a backslash (an escape could spell the name), one
+// that cannot be read within the manifest limit, and every format without a probe are
+// loaded. Diagnostics are the search's errors (a source that was not searched
+// completely, say); the notes about folders no package carries are left out.
+func Locate(opts Options, path, ref string) (*Result, error) {
+	opts = opts.withDefaults()
+	opts.skipNotes = true
+	if _, err := os.Lstat(path); err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, path)
+	}
+	jobs, diags := discover(path, opts)
+	may := make([]bool, len(jobs))
+	parallel(len(jobs), func(i int) { may[i] = mayHold(jobs[i], ref, opts.Limits) })
+	var keep []job
+	for i, j := range jobs {
+		if may[i] {
+			keep = append(keep, j)
+		}
+	}
+	res := &Result{Diagnostics: diags}
+	loadAll(opts, keep, func(batch []*model.Package) bool {
+		res.Packages = append(res.Packages, batch...)
+		return true
+	})
+	return res, nil
+}
+
+// nameProbe is how a format names a package: after the folder (with the extensions in
+// trim removed), unless one of manifests holds a JSON string naming it.
+type nameProbe struct {
+	manifests []string
+	trim      []string
+}
+
+// nameProbes are the formats whose naming Locate can test without loading. A format
+// missing here is always loaded: Dalo sources, marketplaces and Claude Code plugins name
+// packages from several files, and Splice archives must be decoded first.
+var nameProbes = map[model.Format]nameProbe{
+	// agentplugins.Load: plugin.json's name, else the folder's.
+	model.FormatAgentPlugins: {manifests: []string{"plugin.json"}},
+	// codex.Load: .codex-plugin/plugin.json's name, or Claude Code's manifest it falls
+	// back to, else the folder's.
+	model.FormatCodex: {manifests: []string{".codex-plugin/plugin.json", ".claude-plugin/plugin.json", "plugin.json"}},
+	// skillpkg.Load: always the folder's.
+	model.FormatAgentSkills: {},
+	// mcpb.Load: manifest.json's name, else the folder's (or the file's without .mcpb).
+	model.FormatMCPB: {manifests: []string{"manifest.json"}, trim: []string{".mcpb", ".dxt", ".MCPB", ".DXT", ".zip"}},
+}
+
+// mayHold reports whether the package j loads could hold ref; true when unsure. A package
+// name may itself hold "#", so the ref's package is some prefix ending before a "#": the
+// folder test tries each, and a manifest naming any of them holds the shortest.
+func mayHold(j job, ref string, limits fsguard.Limits) bool {
+	probe, ok := nameProbes[j.format.name]
+	hash := strings.IndexByte(ref, '#')
+	if !ok || j.only != "" || hash <= 0 {
+		return true
+	}
+	shortest := ref[:hash]
+	abs, err := filepath.Abs(j.path)
+	if err != nil {
+		return true
+	}
+	base := filepath.Base(abs)
+	for _, ext := range probe.trim {
+		base = strings.TrimSuffix(base, ext)
+	}
+	if strings.HasPrefix(ref, base+"#") || strings.HasPrefix(ref, filepath.Base(j.path)+"#") {
+		return true
+	}
+	if len(probe.manifests) == 0 {
+		return false
+	}
+	st, err := os.Stat(j.path)
+	if err != nil || !st.IsDir() {
+		return true // an artifact: its manifest is inside it
+	}
+	for _, m := range probe.manifests {
+		data, found, ok := readManifest(filepath.Join(j.path, filepath.FromSlash(m)), limits.MaxManifestSize)
+		if !found {
+			continue
+		}
+		if !ok || bytes.IndexByte(data, '\\') >= 0 || bytes.Contains(data, []byte(shortest)) {
+			return true
+		}
+	}
+	return false
+}
+
+// readManifest reads a manifest for a probe: a regular file, not a link (a link is left
+// to the loader, which knows where it may lead), of at most max bytes. found is false
+// when nothing is there; ok is false when something is but could not be read so.
+func readManifest(p string, max int64) (data []byte, found, ok bool) {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return nil, !errors.Is(err, fs.ErrNotExist), false
+	}
+	if !st.Mode().IsRegular() || st.Size() > max {
+		return nil, true, false
+	}
+	// probeOpenFlags: a FIFO or link swapped in after the Lstat must not hang the gate.
+	f, err := os.OpenFile(p, os.O_RDONLY|probeOpenFlags, 0)
+	if err != nil {
+		return nil, true, false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, true, false
+	}
+	data, err = io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil || int64(len(data)) > max {
+		return nil, true, false
+	}
+	return data, true, true
+}

@@ -1,0 +1,22 @@
+package review
+
+import (
+	"testing"
+
+	"vouch/internal/gen"
+)
+
+// BenchmarkLocate: one ref in a folder of 1,000 packages (the gate's SOURCE at its widest).
+func BenchmarkLocate(b *testing.B) {
+	src := b.TempDir()
+	if err := gen.Generate(src, 1000); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		res, err := Locate(Options{}, src, "plugin-0500#mcp-server:indexer")
+		if err != nil || len(res.Packages) != 1 {
+			b.Fatalf("%v, %d packages", err, len(res.Packages))
+		}
+	}
+}
