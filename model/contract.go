@@ -204,8 +204,14 @@ func utf16Key(r rune) int64 {
 	return int64(r) << 21
 }
 
-// writeCanonicalString escapes as RFC 8785 §3.2.2.2 requires: only '"', '\\' and control
-// characters, with the short forms where JSON has them. The caller has checked UTF-8.
+// WriteJSONString writes s as a JSON string the way RFC 8785 §3.2.2.2, ECMAScript's
+// JSON.stringify and serde_json all do: only '"', '\\' and control characters are escaped,
+// with the short forms where JSON has them and lowercase \u00XX otherwise; everything else
+// (/, U+2028, non-ASCII) is written as is, and an invalid byte as U+FFFD. Loaders that must
+// reproduce a client's hash of JSON text (Codex, Splice) write strings through it.
+func WriteJSONString(b *strings.Builder, s string) { writeCanonicalString(b, s) }
+
+// writeCanonicalString is WriteJSONString. Contracts have checked UTF-8 before.
 func writeCanonicalString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	// Runs that need no escape (printable ASCII but the quote and backslash, and valid

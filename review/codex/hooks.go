@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"vouch/model"
 	"vouch/review/closure"
@@ -171,21 +170,21 @@ func effectiveTimeout(event string, h HookHandler) (uint64, string) {
 func DefinitionHash(label string, matcher *string, command string, timeout uint64, async bool, status *string) string {
 	var b strings.Builder
 	b.WriteString(`{"event_name":`)
-	writeJSONString(&b, label)
+	model.WriteJSONString(&b, label)
 	b.WriteString(`,"hooks":[{"async":`)
 	b.WriteString(strconv.FormatBool(async))
 	b.WriteString(`,"command":`)
-	writeJSONString(&b, command)
+	model.WriteJSONString(&b, command)
 	if status != nil {
 		b.WriteString(`,"statusMessage":`)
-		writeJSONString(&b, *status)
+		model.WriteJSONString(&b, *status)
 	}
 	b.WriteString(`,"timeout":`)
 	b.WriteString(strconv.FormatUint(timeout, 10))
 	b.WriteString(`,"type":"command"}]`)
 	if matcher != nil {
 		b.WriteString(`,"matcher":`)
-		writeJSONString(&b, *matcher)
+		model.WriteJSONString(&b, *matcher)
 	}
 	b.WriteString("}")
 	sum := sha256.Sum256([]byte(b.String()))
@@ -198,19 +197,19 @@ func DefinitionHash(label string, matcher *string, command string, timeout uint6
 func mcpToolDefinitionHash(label string, matcher *string, server, tool string, timeout uint64, input string) string {
 	var b strings.Builder
 	b.WriteString(`{"event_name":`)
-	writeJSONString(&b, label)
+	model.WriteJSONString(&b, label)
 	b.WriteString(`,"hooks":[{"input":`)
 	b.WriteString(input)
 	b.WriteString(`,"server":`)
-	writeJSONString(&b, server)
+	model.WriteJSONString(&b, server)
 	b.WriteString(`,"timeout":`)
 	b.WriteString(strconv.FormatUint(timeout, 10))
 	b.WriteString(`,"tool":`)
-	writeJSONString(&b, tool)
+	model.WriteJSONString(&b, tool)
 	b.WriteString(`,"type":"mcp_tool"}]`)
 	if matcher != nil {
 		b.WriteString(`,"matcher":`)
-		writeJSONString(&b, *matcher)
+		model.WriteJSONString(&b, *matcher)
 	}
 	b.WriteString("}")
 	sum := sha256.Sum256([]byte(b.String()))
@@ -233,7 +232,7 @@ func canonicalJSON(v *jsontext.Value) string {
 		case jsontext.Number:
 			b.WriteString(v.Str)
 		case jsontext.String:
-			writeJSONString(&b, v.Str)
+			model.WriteJSONString(&b, v.Str)
 		case jsontext.Array:
 			b.WriteByte('[')
 			for i, e := range v.Arr {
@@ -258,7 +257,7 @@ func canonicalJSON(v *jsontext.Value) string {
 				if i > 0 {
 					b.WriteByte(',')
 				}
-				writeJSONString(&b, k)
+				model.WriteJSONString(&b, k)
 				b.WriteByte(':')
 				w(keys[k])
 			}
@@ -267,43 +266,6 @@ func canonicalJSON(v *jsontext.Value) string {
 	}
 	w(v)
 	return b.String()
-}
-
-// writeJSONString escapes as serde_json does: ", \ and control characters only, with
-// \b \f \n \r \t short forms and lowercase \u00XX; everything else, / and U+2028 included,
-// is written as is (Go's encoding/json would escape <, >, & and U+2028, and differ).
-func writeJSONString(b *strings.Builder, s string) {
-	const hexd = "0123456789abcdef"
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte(hexd[r>>4])
-				b.WriteByte(hexd[r&0xf])
-			} else if r == utf8.RuneError {
-				b.WriteRune(r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
 }
 
 // eventEffect is the plain-language account of when a hook runs and what it can do there.

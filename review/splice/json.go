@@ -1,12 +1,12 @@
 package splice
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 
+	"vouch/model"
 	"vouch/review/jsontext"
 )
 
@@ -173,7 +173,7 @@ func writeJS(b *strings.Builder, v any) {
 	case float64:
 		b.WriteString(jsNumber(x))
 	case string:
-		writeJSString(b, x)
+		model.WriteJSONString(b, x)
 	case []any:
 		b.WriteByte('[')
 		for i, e := range x {
@@ -189,41 +189,12 @@ func writeJS(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSString(b, k)
+			model.WriteJSONString(b, k)
 			b.WriteByte(':')
 			writeJS(b, x.vals[k])
 		}
 		b.WriteByte('}')
 	}
-}
-
-func writeJSString(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				fmt.Fprintf(b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
 }
 
 // jsNumber formats a double as Number.prototype.toString does.
