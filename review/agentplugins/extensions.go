@@ -54,7 +54,7 @@ func (l *loader) extensions() {
 	names, err := l.root.ReadDirNames(".")
 	if err != nil {
 		l.pkgDiag(l.diag("root-unlistable", model.SeverityWarning, model.BoundaryPackage, "", "", 0,
-			fmt.Sprintf("The plugin root could not be listed (%s), so extension directories are not shown.", fsReason(err)), "8.2"))
+			fmt.Sprintf("The plugin root could not be listed (%s), so extension directories are not shown.", fsguard.Reason(err)), "8.2"))
 	}
 	for _, name := range names {
 		// The fixed locations are never namespaces, whatever they are on disk: mcp.json
@@ -76,7 +76,7 @@ func (l *loader) extensions() {
 			escape := fsguard.CodeOf(err) == fsguard.CodeEscape
 			if declared {
 				c := get(e.Name)
-				c.Details = append(c.Details, model.Field{Key: "directory", Value: e.Name + "/ (" + fsReason(err) + ")"})
+				c.Details = append(c.Details, model.Field{Key: "directory", Value: e.Name + "/ (" + fsguard.Reason(err) + ")"})
 				if escape {
 					c.Diagnostics = append(c.Diagnostics, l.diag("extension-directory-escape", model.SeverityWarning, model.BoundaryComponent, e.Name, "", 0,
 						fmt.Sprintf("The extension directory %s resolves outside the plugin root; a client must deny access to it.", e.Name), "4.1"))
@@ -88,7 +88,7 @@ func (l *loader) extensions() {
 					fmt.Sprintf("%s resolves outside the plugin root, so it is not an extension directory; a client must deny access to it.", e.Name), "4.1"))
 			} else {
 				l.pkgDiag(l.diag("extension-entry-not-directory", model.SeverityInfo, model.BoundaryPackage, e.Name, "", 0,
-					fmt.Sprintf("%s is not an extension directory (%s).", e.Name, fsReason(err)), "8.2"))
+					fmt.Sprintf("%s is not an extension directory (%s).", e.Name, fsguard.Reason(err)), "8.2"))
 			}
 			continue
 		}

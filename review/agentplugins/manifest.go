@@ -35,17 +35,17 @@ func (l *loader) manifest() bool {
 	data, err := l.root.ReadFile(manifestFile, l.opts.Limits.MaxManifestSize)
 	if err != nil {
 		sec := "5.1"
-		msg := fmt.Sprintf("plugin.json %s; an Agent Plugins root must hold a readable manifest, so the plugin is rejected.", fsReason(err))
+		msg := fmt.Sprintf("plugin.json %s; an Agent Plugins root must hold a readable manifest, so the plugin is rejected.", fsguard.Reason(err))
 		switch fsguard.CodeOf(err) {
 		case fsguard.CodeEscape:
 			sec = "4.1"
 			msg = "plugin.json resolves outside the plugin root, so the plugin is rejected; replace the symlink with the file."
 		case fsguard.CodeTooLarge:
-			msg = fmt.Sprintf("plugin.json %s; vouch reads manifests up to %d bytes, so the plugin is rejected.", fsReason(err), l.opts.Limits.MaxManifestSize)
+			msg = fmt.Sprintf("plugin.json %s; vouch reads manifests up to %d bytes, so the plugin is rejected.", fsguard.Reason(err), l.opts.Limits.MaxManifestSize)
 		case fsguard.CodeNotRegular:
-			msg = fmt.Sprintf("plugin.json %s; the manifest must be a regular file, so the plugin is rejected.", fsReason(err))
+			msg = fmt.Sprintf("plugin.json %s; the manifest must be a regular file, so the plugin is rejected.", fsguard.Reason(err))
 		}
-		l.reject("manifest-"+fsSuffix(err), manifestFile, "", 0, msg, sec)
+		l.reject("manifest-"+fsguard.CodeSuffix(err), manifestFile, "", 0, msg, sec)
 		return false
 	}
 	l.manifestData = data

@@ -41,7 +41,7 @@ func (l *loader) mcp() {
 	data, err := l.root.ReadFile(mcpFile, l.opts.Limits.MaxManifestSize)
 	l.mcpData = data
 	if err != nil {
-		code, sec, msg := "mcp-location-"+fsSuffix(err), "6.2", fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", fsReason(err))
+		code, sec, msg := "mcp-location-"+fsguard.CodeSuffix(err), "6.2", fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", fsguard.Reason(err))
 		switch fsguard.CodeOf(err) {
 		case fsguard.CodeNotFound:
 			return // §6.2: a missing location is not an error
@@ -600,7 +600,7 @@ func (l *loader) commandFile(name, command string, bad, warn problemFn) (string,
 		case fsguard.CodeEscape:
 			bad("mcp-command-escape", fmt.Sprintf("Server %q runs %s, which resolves outside the plugin root, so the server is skipped.", clip(name), clip(command)), "4.1", "command")
 		default:
-			bad("mcp-command-unresolvable", fmt.Sprintf("Server %q runs %s, which cannot be resolved (%s), so containment cannot be checked and the server is skipped.", clip(name), clip(command), fsReason(err)), "4.1", "command")
+			bad("mcp-command-unresolvable", fmt.Sprintf("Server %q runs %s, which cannot be resolved (%s), so containment cannot be checked and the server is skipped.", clip(name), clip(command), fsguard.Reason(err)), "4.1", "command")
 		}
 		return "", nil
 	}
@@ -641,7 +641,7 @@ func (l *loader) commandFile(name, command string, bad, warn problemFn) (string,
 		l.files[real] = cached
 	}
 	if cached.err != nil {
-		warn("mcp-command-unreadable", fmt.Sprintf("Server %q runs %s, which cannot be read (%s); its bytes are not part of the review.", clip(name), clip(command), fsReason(cached.err)), "7.2.1", "command")
+		warn("mcp-command-unreadable", fmt.Sprintf("Server %q runs %s, which cannot be read (%s); its bytes are not part of the review.", clip(name), clip(command), fsguard.Reason(cached.err)), "7.2.1", "command")
 		return real, nil
 	}
 	if !cached.file.Exec {
@@ -685,7 +685,7 @@ func (l *loader) checkCwd(name, cwd, exp string, bad, warn problemFn) {
 		case fsguard.CodeEscape:
 			bad("mcp-cwd-escape", fmt.Sprintf("Server %q has cwd %q, which resolves outside the plugin root, so it is skipped.", clip(name), clip(cwd)), "4.1", "cwd")
 		default:
-			bad("mcp-cwd-unresolvable", fmt.Sprintf("Server %q has cwd %q, which cannot be resolved (%s), so it is skipped.", clip(name), clip(cwd), fsReason(err)), "4.1", "cwd")
+			bad("mcp-cwd-unresolvable", fmt.Sprintf("Server %q has cwd %q, which cannot be resolved (%s), so it is skipped.", clip(name), clip(cwd), fsguard.Reason(err)), "4.1", "cwd")
 		}
 		return
 	}

@@ -23,11 +23,11 @@ func (l *loader) skills() {
 		if fsguard.IsNotFound(err) {
 			return // §6.2: a missing location is not an error
 		}
-		sec, msg := "6.2", fmt.Sprintf("skills %s, so no skill of this plugin is loaded.", fsReason(err))
+		sec, msg := "6.2", fmt.Sprintf("skills %s, so no skill of this plugin is loaded.", fsguard.Reason(err))
 		if fsguard.CodeOf(err) == fsguard.CodeEscape {
 			sec, msg = "4.1", "skills resolves outside the plugin root, so no skill of this plugin is loaded."
 		}
-		l.pkgDiag(l.diag("skills-location-"+fsSuffix(err), model.SeverityError, model.BoundaryComponentType, skillsDir, "", 0, msg, sec))
+		l.pkgDiag(l.diag("skills-location-"+fsguard.CodeSuffix(err), model.SeverityError, model.BoundaryComponentType, skillsDir, "", 0, msg, sec))
 		return
 	}
 	if e.Type != fsguard.TypeDir {
@@ -37,8 +37,8 @@ func (l *loader) skills() {
 	}
 	entries, errs, err := l.root.ReadDir(skillsDir)
 	if err != nil {
-		l.pkgDiag(l.diag("skills-location-"+fsSuffix(err), model.SeverityError, model.BoundaryComponentType, skillsDir, "", 0,
-			fmt.Sprintf("skills/ could not be listed (%s), so no skill of this plugin is loaded.", fsReason(err)), "6.2"))
+		l.pkgDiag(l.diag("skills-location-"+fsguard.CodeSuffix(err), model.SeverityError, model.BoundaryComponentType, skillsDir, "", 0,
+			fmt.Sprintf("skills/ could not be listed (%s), so no skill of this plugin is loaded.", fsguard.Reason(err)), "6.2"))
 		return
 	}
 	for _, ent := range entries {
@@ -49,7 +49,7 @@ func (l *loader) skills() {
 				continue
 			}
 			l.pkgDiag(l.diag("skills-entry-unresolvable", model.SeverityWarning, model.BoundaryComponent, rel, "", 0,
-				fmt.Sprintf("%s %s; it is not a skill.", rel, fsReason(err)), "7.1"))
+				fmt.Sprintf("%s %s; it is not a skill.", rel, fsguard.Reason(err)), "7.1"))
 			continue
 		}
 		if ent.Type != fsguard.TypeDir {
@@ -70,7 +70,7 @@ func (l *loader) skills() {
 				l.skippedSkill(ent.Name, md, "skill-escape", fmt.Sprintf("%s resolves outside the plugin root, so this skill is skipped.", md), "4.1")
 			default:
 				l.pkgDiag(l.diag("skill-md-unresolvable", model.SeverityWarning, model.BoundaryComponent, md, "", 0,
-					fmt.Sprintf("%s %s, so %s is not a skill.", md, fsReason(err), rel), "7.1"))
+					fmt.Sprintf("%s %s, so %s is not a skill.", md, fsguard.Reason(err), rel), "7.1"))
 			}
 			continue
 		}

@@ -187,40 +187,6 @@ func (l *loader) pkgWarn(code, file, ptr string, line int, msg, section string) 
 	l.pkgDiag(l.diag(code, model.SeverityWarning, model.BoundaryPackage, file, ptr, line, msg, section))
 }
 
-// fsSuffix turns an fsguard refusal into the tail of a diagnostic code.
-func fsSuffix(err error) string {
-	switch fsguard.CodeOf(err) {
-	case fsguard.CodeNotFound:
-		return "missing"
-	case fsguard.CodeEscape:
-		return "escape"
-	case fsguard.CodeDangling:
-		return "dangling-symlink"
-	case fsguard.CodeLoop:
-		return "symlink-loop"
-	case fsguard.CodeNotRegular:
-		return "not-regular-file"
-	case fsguard.CodeNotDir:
-		return "not-directory"
-	case fsguard.CodeTooLarge:
-		return "too-large"
-	case fsguard.CodeTooMany:
-		return "too-many-entries"
-	case fsguard.CodeTooDeep:
-		return "too-deep"
-	case fsguard.CodeTotalExceeded:
-		return "package-too-large"
-	}
-	return "unreadable"
-}
-
-func fsReason(err error) string {
-	if e, ok := err.(*fsguard.Error); ok {
-		return e.Msg
-	}
-	return err.Error()
-}
-
 // clip shortens package text quoted in messages.
 func clip(s string) string {
 	r := []rune(s)
@@ -248,8 +214,8 @@ func (l *loader) parseJSON(rel, stem string, b model.Boundary, effect string) (d
 		if fsguard.CodeOf(err) == fsguard.CodeNotFound {
 			return nil, nil, nil, true, false
 		}
-		l.pkgDiag(l.diag(stem+"-"+fsSuffix(err), model.SeverityError, b, rel, "", 0,
-			fmt.Sprintf("%s %s, so %s.", rel, fsReason(err), effect), "1.2"))
+		l.pkgDiag(l.diag(stem+"-"+fsguard.CodeSuffix(err), model.SeverityError, b, rel, "", 0,
+			fmt.Sprintf("%s %s, so %s.", rel, fsguard.Reason(err), effect), "1.2"))
 		return nil, nil, nil, false, false
 	}
 	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)

@@ -409,7 +409,7 @@ func (l *loader) checkPath(field, p, file, ptr string, line int) (string, bool) 
 			}
 			return bad("manifest-path-missing", fmt.Sprintf("%s names %q, which does not exist in the plugin%s.", ptr, clip(p), extra))
 		}
-		return bad("manifest-path-"+fsSuffix(err), fmt.Sprintf("%s names %q, which cannot be read (%s), so it is not loaded.", ptr, clip(p), fsReason(err)))
+		return bad("manifest-path-"+fsguard.CodeSuffix(err), fmt.Sprintf("%s names %q, which cannot be read (%s), so it is not loaded.", ptr, clip(p), fsguard.Reason(err)))
 	}
 	return rel, true
 }

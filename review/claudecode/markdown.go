@@ -258,8 +258,8 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 	}
 	data, err := l.root.ReadFile(file, maxMarkdown)
 	if err != nil {
-		c.Diagnostics = append(c.Diagnostics, l.diag(string(kind)+"-"+fsSuffix(err), model.SeverityError, model.BoundaryComponent, file, "", 0,
-			fmt.Sprintf("%s %s, so it cannot be reviewed.", file, fsReason(err)), "1.7"))
+		c.Diagnostics = append(c.Diagnostics, l.diag(string(kind)+"-"+fsguard.CodeSuffix(err), model.SeverityError, model.BoundaryComponent, file, "", 0,
+			fmt.Sprintf("%s %s, so it cannot be reviewed.", file, fsguard.Reason(err)), "1.7"))
 		c.Validity = model.Invalid
 		c.Support = unsupportedBoth("The file cannot be read.")
 		return c

@@ -228,7 +228,7 @@ func (l *loader) binStep() {
 	}
 	entries, _, err := l.root.ReadDir("bin")
 	if err != nil {
-		l.pkgDiag(l.diag("bin-"+fsSuffix(err), model.SeverityError, model.BoundaryComponentType, "bin", "", 0, fmt.Sprintf("bin/ %s, so its executables cannot be listed.", fsReason(err)), "1.2"))
+		l.pkgDiag(l.diag("bin-"+fsguard.CodeSuffix(err), model.SeverityError, model.BoundaryComponentType, "bin", "", 0, fmt.Sprintf("bin/ %s, so its executables cannot be listed.", fsguard.Reason(err)), "1.2"))
 		return
 	}
 	for _, e := range entries {

@@ -125,11 +125,4 @@ func clip(s string) string {
 	return string(r[:max]) + "…"
 }
 
-func fsReason(err error) string {
-	if e, ok := err.(*fsguard.Error); ok {
-		return e.Msg
-	}
-	return err.Error()
-}
-
 func errorf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

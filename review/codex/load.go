@@ -106,7 +106,7 @@ func (l *loader) precedence() {
 func (l *loader) readManifest() bool {
 	data, err := l.root.ReadFile(l.mf, l.opts.Limits.MaxManifestSize)
 	if err != nil {
-		l.reject("manifest-unreadable", l.mf, "", 0, errorf("%s %s; Codex fails to load the plugin (missing or invalid plugin.json).", l.mf, fsReason(err)))
+		l.reject("manifest-unreadable", l.mf, "", 0, errorf("%s %s; Codex fails to load the plugin (missing or invalid plugin.json).", l.mf, fsguard.Reason(err)))
 		return false
 	}
 	l.data = data

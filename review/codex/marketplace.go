@@ -53,7 +53,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 	data, err := root.ReadFile(marketplaceFile, opts.Limits.MaxManifestSize)
 	if err != nil {
 		mp.Rejected = true
-		mp.Diagnostics = append(mp.Diagnostics, d("marketplace-unreadable", model.SeverityError, model.BoundaryPackage, "", 0, errorf("%s %s.", marketplaceFile, fsReason(err))))
+		mp.Diagnostics = append(mp.Diagnostics, d("marketplace-unreadable", model.SeverityError, model.BoundaryPackage, "", 0, errorf("%s %s.", marketplaceFile, fsguard.Reason(err))))
 		return []*model.Package{mp}
 	}
 	doc, _, jerr := jsontext.Parse(data, jsontext.Limits)
@@ -166,7 +166,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 		c.Details = append(c.Details, model.Field{Key: "path", Value: rel})
 		real, err := root.Resolve(rel)
 		if err != nil {
-			bad("marketplace-entry-path", errorf("Entry %q points to %s, which %s.", clip(name), rel, fsReason(err)))
+			bad("marketplace-entry-path", errorf("Entry %q points to %s, which %s.", clip(name), rel, fsguard.Reason(err)))
 			continue
 		}
 		pdir := filepath.Join(root.Path(), filepath.FromSlash(real))

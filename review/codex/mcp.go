@@ -33,7 +33,7 @@ func (l *loader) mcp() {
 		if err != nil {
 			if !(fsguard.IsNotFound(err) && file == defaultMCPFile) {
 				l.pkgDiag(diag("mcp-file-unreadable", model.SeverityWarning, model.BoundaryComponentType, file, "", 0,
-					errorf("The MCP file %s %s, so Codex starts no server from it.", file, fsReason(err)), specManifest))
+					errorf("The MCP file %s %s, so Codex starts no server from it.", file, fsguard.Reason(err)), specManifest))
 			}
 			return
 		}
@@ -229,7 +229,7 @@ func (l *loader) apps() {
 	if err != nil {
 		if !(fsguard.IsNotFound(err) && file == defaultAppsFile) {
 			l.pkgDiag(diag("apps-file-unreadable", model.SeverityWarning, model.BoundaryComponentType, file, "", 0,
-				errorf("The apps file %s %s, so Codex offers no app from it.", file, fsReason(err)), specManifest))
+				errorf("The apps file %s %s, so Codex offers no app from it.", file, fsguard.Reason(err)), specManifest))
 		}
 		return
 	}

@@ -57,7 +57,7 @@ func (l *loader) skillDirs(dir string) []string {
 	if err != nil {
 		if !fsguard.IsNotFound(err) && fsguard.CodeOf(err) != fsguard.CodeNotDir {
 			l.pkgDiag(diag("skills-unreadable", model.SeverityWarning, model.BoundaryComponentType, dir, "", 0,
-				errorf("%s cannot be listed (%s), so its skills are not reviewed.", dir, fsReason(err)), specManifest))
+				errorf("%s cannot be listed (%s), so its skills are not reviewed.", dir, fsguard.Reason(err)), specManifest))
 		}
 		return nil
 	}

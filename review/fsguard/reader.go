@@ -57,3 +57,41 @@ func ReadUserFile(p string, max int64) (data []byte, size int64, err error) {
 	data, err = io.ReadAll(io.LimitReader(f, max))
 	return data, st.Size(), err
 }
+
+// CodeSuffix turns a refusal into the tail of a loader's diagnostic code
+// ("mcp-command-" + "dangling-symlink"), one spelling for every loader.
+func CodeSuffix(err error) string {
+	switch CodeOf(err) {
+	case CodeNotFound:
+		return "missing"
+	case CodeEscape:
+		return "escape"
+	case CodeDangling:
+		return "dangling-symlink"
+	case CodeLoop:
+		return "symlink-loop"
+	case CodeNotRegular:
+		return "not-regular-file"
+	case CodeNotDir:
+		return "not-directory"
+	case CodeTooLarge:
+		return "too-large"
+	case CodeTooMany:
+		return "too-many-entries"
+	case CodeTooDeep:
+		return "too-deep"
+	case CodeTotalExceeded:
+		return "package-too-large"
+	case CodeBadPath:
+		return "bad-path"
+	}
+	return "unreadable"
+}
+
+// Reason is a refusal's message without its path (which the caller's message names).
+func Reason(err error) string {
+	if e, ok := err.(*Error); ok {
+		return e.Msg
+	}
+	return err.Error()
+}
