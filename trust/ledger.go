@@ -150,13 +150,6 @@ func encodeDecision(d Decision) ([]byte, error) {
 
 // writeAtomic replaces path with data: temporary file in the same directory, fsync,
 // rename, fsync the directory. A failure at any step leaves the old file as it was.
-// WriteFileAtomic replaces path by data so a reader sees the old bytes or the new ones,
-// never a mix, and an acknowledged write survives a crash: a temporary file in the same
-// directory, fsync, mode, rename, fsync of the directory. Ledgers, the store and the
-// instruction targets all go through it.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	return writeAtomic(path, data, perm)
-}
 
 func writeAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	if err := writeFlushed(path, data, perm); err != nil {

@@ -28,24 +28,6 @@ func (s store) path(sum string) string {
 	return filepath.Join(s.root, "sha256", sum[:2], sum[2:])
 }
 
-// put stores data under its SHA-256 as a read-only file. An existing entry with the right
-// bytes is kept; a tampered one is replaced by the verified bytes.
-func (s store) put(data []byte) (string, error) {
-	h := sha256.Sum256(data)
-	sum := hex.EncodeToString(h[:])
-	p := s.path(sum)
-	if old, err := readBounded(p, maxStoreBytes); err == nil && bytes.Equal(old, data) {
-		return sum, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return "", fmt.Errorf("cannot create store directory: %w", err)
-	}
-	if err := writeAtomic(p, data, 0o444); err != nil {
-		return "", err
-	}
-	return sum, nil
-}
-
 // putAll stores many blobs, as one approval command does: each is written to a temporary
 // file and flushed, several at a time so the filesystem can commit their flushes together,
 // renamed into place, and then each store directory touched is flushed once, instead of

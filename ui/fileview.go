@@ -20,7 +20,6 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Bounds of the file view: what is read, highlighted and dumped. Past them the view says
@@ -679,12 +678,4 @@ func (fv *fileView) View() string {
 	}
 	out = append(out, fit(foot, w))
 	return strings.Join(out, "\n")
-}
-
-// escapedLines is a helper for tests: the view's text lines without styling.
-func (fv *fileView) plainText() string {
-	if fv.loaded == nil {
-		return ""
-	}
-	return ansi.Strip(strings.Join(fv.loaded.lines, "\n"))
 }

@@ -62,20 +62,6 @@ func IsRoot(dir string) bool {
 	return err == nil && !st.IsDir()
 }
 
-// IsClaudeRoot reports whether dir holds only a Claude Code manifest, which Codex reads
-// when there is no .codex-plugin/ (and no root Agent Plugins plugin.json). Discovery
-// decides whether to give such a folder a Codex view beside its Claude Code package.
-func IsClaudeRoot(dir string) bool {
-	if filepath.Base(dir) == ".claude-plugin" || IsRoot(dir) {
-		return false
-	}
-	if _, err := os.Lstat(filepath.Join(dir, rootManifestFile)); err == nil {
-		return false
-	}
-	st, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(claudeManifest)))
-	return err == nil && !st.IsDir()
-}
-
 // IsMarketplace reports whether dir holds a Codex marketplace file.
 func IsMarketplace(dir string) bool {
 	st, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(marketplaceFile)))
@@ -101,15 +87,6 @@ func diag(code string, sev model.Severity, b model.Boundary, file, ptr string, l
 
 func codexSupport(status model.SupportStatus, detail string) []model.Support {
 	return []model.Support{{Provider: ClientCodex, Version: CodexVersion, Status: status, Detail: detail}}
-}
-
-func hasErrors(ds []model.Diagnostic) bool {
-	for _, d := range ds {
-		if d.IsError() {
-			return true
-		}
-	}
-	return false
 }
 
 // clip shortens package text quoted in messages; the display layer escapes it.

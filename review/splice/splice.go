@@ -583,12 +583,6 @@ func issueDiag(is Issue) model.Diagnostic {
 		File: manifestFile, Pointer: is.Pointer, Line: is.Line, Message: is.Message, Spec: spec}
 }
 
-func sortedPaths(files []File) []File {
-	out := append([]File(nil), files...)
-	sort.Slice(out, func(i, j int) bool { return lessUTF16(out[i].Path, out[j].Path) })
-	return out
-}
-
 func modelFile(f File) model.File {
 	// Splice archives store every file as 0644 and the runtime never executes files
 	// directly, so exec is always false: a directory and its archive get the same digest.
