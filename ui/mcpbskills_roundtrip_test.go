@@ -12,14 +12,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// The console round trip for an MCP Bundle server and a standalone skill's script:
-// approve with a and y, edit a file, R shows changed, approve again, revoke with x and y.
+// The console round trip for an MCP Bundle server, a standalone skill's script, a Claude
+// Code hook and a Codex hook: approve with a and y, edit the file it runs, R shows
+// changed, approve again, revoke with x and y.
 func TestConsoleRoundTripMCPBAndSkill(t *testing.T) {
 	for _, tc := range []struct {
 		example, ref, edit, dialog string
 	}{
 		{"../examples/mcpb/notes-server", "notes-server#mcp-server:notes-server", "server/search.js", "server/search.js"},
 		{"../examples/skills/roll-dice", "roll-dice#skill:roll-dice", "scripts/roll.sh", "scripts/roll.sh"},
+		{"../examples/claude-code/commit-guard", "commit-guard#hook:PreToolUse:0:0", "scripts/check-git.sh", "scripts/check-git.sh"},
+		{"../examples/codex/commit-guard", "commit-guard#hook:hooks/hooks.json:pre_tool_use:0:0", "hooks/guard.sh", "hooks/guard.sh"},
 	} {
 		t.Run(filepath.Base(tc.example), func(t *testing.T) {
 			src := filepath.Join(t.TempDir(), filepath.Base(tc.example))
