@@ -110,7 +110,7 @@ func (t *treePane) rowHeight(it item) int {
 	if !t.wide() {
 		h = 2
 	}
-	if hookTag(t.c.data.pkgs[it.pkg].Components[it.comp]) != "" {
+	if c := t.c.data.pkgs[it.pkg].Components[it.comp]; c.Kind == model.KindHook && hookTag(c) != "" {
 		h++ // the hook's event, matcher and effect (buildRow)
 	}
 	return h
@@ -147,15 +147,15 @@ func (t *treePane) scrollToCursor() {
 	if t.cursor < t.top {
 		t.top = t.cursor
 	}
+	// Sum the rows from top to the cursor once, then slide top down while they do not
+	// fit: a jump (G) costs one pass over the rows between, not one per row.
 	h := t.listHeight()
-	for t.top < t.cursor {
-		used := 0
-		for i := t.top; i <= t.cursor; i++ {
-			used += t.rowHeight(t.all[t.visible[i]])
-		}
-		if used <= h {
-			break
-		}
+	used := 0
+	for i := t.top; i <= t.cursor; i++ {
+		used += t.rowHeight(t.all[t.visible[i]])
+	}
+	for t.top < t.cursor && used > h {
+		used -= t.rowHeight(t.all[t.visible[t.top]])
 		t.top++
 	}
 }

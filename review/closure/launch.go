@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"vouch/model"
@@ -149,7 +150,7 @@ func Launcher(command string, args []string) (Launch, bool) {
 			}
 			if strings.HasPrefix(a, "-") {
 				name, val, hasVal := strings.Cut(a, "=")
-				if contains(k.pkgFlags, name) {
+				if slices.Contains(k.pkgFlags, name) {
 					if !hasVal && i+1 < len(rest) {
 						val = rest[i+1]
 						i++
@@ -159,7 +160,7 @@ func Launcher(command string, args []string) (Launch, bool) {
 					}
 					continue
 				}
-				if contains(k.valFlags, name) && !hasVal {
+				if slices.Contains(k.valFlags, name) && !hasVal {
 					i++
 				}
 				continue
@@ -186,15 +187,6 @@ func Launcher(command string, args []string) (Launch, bool) {
 		return l, true
 	}
 	return Launch{}, false
-}
-
-func contains(xs []string, x string) bool {
-	for _, s := range xs {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }
 
 // npmSpec splits name@version (a scope's leading @ is part of the name).

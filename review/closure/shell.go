@@ -3,6 +3,7 @@ package closure
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"vouch/model"
@@ -269,7 +270,7 @@ func notCoveredByShell(line string, base Process, interp func(abs string) string
 		add(NotCoveredBy(p)...)
 		if how, ok := fetchers[name]; ok {
 			sub := fetchSub[name]
-			if how != "" || (len(sc.Args) > 0 && contains(sub, sc.Args[0])) {
+			if how != "" || (len(sc.Args) > 0 && slices.Contains(sub, sc.Args[0])) {
 				what := name
 				if how == "" {
 					what += " " + sc.Args[0]
