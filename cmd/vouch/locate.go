@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-	"strings"
-
 	"vouch/review"
 	"vouch/trust"
 )
@@ -21,17 +18,9 @@ func (a *app) locateRef(source, ref, ledger string) (*trust.Trust, refTarget, er
 	if err != nil {
 		return nil, refTarget{}, err
 	}
-	opts := a.loadBase
-	opts.SourceID = a.sourceID
-	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
-		opts.DataDir = trust.DataDir(home)
-	}
-	res, err := review.Locate(opts, source, ref)
+	res, err := review.Locate(a.reviewOptions(a.sourceID), source, ref)
 	if err != nil {
-		if errors.Is(err, review.ErrNotFound) {
-			return nil, refTarget{}, a.fail(2, "path-not-found", strings.TrimPrefix(err.Error(), review.ErrNotFound.Error()+": ")+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
-		}
-		return nil, refTarget{}, a.fail(2, "load-failed", err.Error())
+		return nil, refTarget{}, a.loadFailed(err)
 	}
 	for _, p := range res.Packages {
 		for _, c := range p.Components {

@@ -139,19 +139,30 @@ path.`,
 
 // load runs review.Open with the app's home-derived options. A missing path is exit 2.
 func (a *app) load(paths []string, o loadOptions) (*review.Result, error) {
+	res, err := review.Open(a.reviewOptions(o.sourceID), paths...)
+	if err != nil {
+		return nil, a.loadFailed(err)
+	}
+	return res, nil
+}
+
+// reviewOptions are the options every command loads sources with: the Dalo source id
+// and the data directory ${PLUGIN_DATA} is shown under, derived from the home.
+func (a *app) reviewOptions(sourceID string) review.Options {
 	opts := a.loadBase
-	opts.SourceID = o.sourceID
+	opts.SourceID = sourceID
 	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
 		opts.DataDir = trust.DataDir(home)
 	}
-	res, err := review.Open(opts, paths...)
-	if err != nil {
-		if errors.Is(err, review.ErrNotFound) {
-			return nil, a.fail(2, "path-not-found", strings.TrimPrefix(err.Error(), review.ErrNotFound.Error()+": ")+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
-		}
-		return nil, a.fail(2, "load-failed", err.Error())
+	return opts
+}
+
+// loadFailed is a load error as the commands report it: a missing path is exit 2.
+func (a *app) loadFailed(err error) error {
+	if errors.Is(err, review.ErrNotFound) {
+		return a.fail(2, "path-not-found", strings.TrimPrefix(err.Error(), review.ErrNotFound.Error()+": ")+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
 	}
-	return res, nil
+	return a.fail(2, "load-failed", err.Error())
 }
 
 func (a *app) validate(paths []string, o loadOptions) error {
@@ -209,11 +220,7 @@ func parseIntegrity(s string) (string, error) {
 // every package before it are loaded, then dropped, so memory holds the packages in
 // flight, not the source (report.Stream).
 func (a *app) validateJSON(paths []string, o loadOptions, want string) error {
-	opts := a.loadBase
-	opts.SourceID = o.sourceID
-	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
-		opts.DataDir = trust.DataDir(home)
-	}
+	opts := a.reviewOptions(o.sourceID)
 	for _, p := range paths { // a missing path is exit 2 before anything is written
 		if _, err := os.Lstat(p); err != nil {
 			_, err := a.load([]string{p}, o)
