@@ -120,6 +120,10 @@ func decodeLedger(path string, data []byte) ([]Decision, error) {
 	return doc.Decision, nil
 }
 
+// ValidDigest reports whether d is a contract digest as vouch writes it: "sha256:" and
+// 64 lowercase hex digits.
+func ValidDigest(d string) bool { return validDigest(d) }
+
 func validDigest(d string) bool {
 	h, ok := strings.CutPrefix(d, "sha256:")
 	return ok && validHex(h)

@@ -30,7 +30,7 @@ func (a *app) locateRef(source, ref, ledger string) (*trust.Trust, refTarget, er
 			}
 		}
 	}
-	if res, err = a.loadSource(t, source); err != nil {
+	if res, err = a.loadSource(source); err != nil {
 		return nil, refTarget{}, err
 	}
 	tg, err := a.findRef(res, source, ref)

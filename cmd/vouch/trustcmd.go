@@ -80,7 +80,7 @@ func (a *app) openTrust(ledger string) (*trust.Trust, error) {
 }
 
 // loadSource runs review.Open on one source; a missing path is exit 2.
-func (a *app) loadSource(t *trust.Trust, source string) (*review.Result, error) {
+func (a *app) loadSource(source string) (*review.Result, error) {
 	return a.load([]string{source}, loadOptions{sourceID: a.sourceID})
 }
 
@@ -197,7 +197,7 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 		if len(refs) != 1 {
 			return a.fail(2, "usage", "--digest names one digest of one component; give exactly one REF with it.")
 		}
-		if h, ok := strings.CutPrefix(only, "sha256:"); !ok || len(h) != 64 || strings.Trim(h, "0123456789abcdef") != "" {
+		if !trust.ValidDigest(only) {
 			return a.fail(2, "usage", fmt.Sprintf("--digest %s is not a digest; give sha256:<64 hex> as \"vouch ledger\" or \"vouch status --json\" prints it.", display.Line(only)))
 		}
 	}
@@ -205,7 +205,7 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 	if err != nil {
 		return err
 	}
-	res, err := a.loadSource(t, source)
+	res, err := a.loadSource(source)
 	if err != nil {
 		return err
 	}
@@ -440,7 +440,7 @@ func (a *app) resolveOne(source, ref, ledger string) (*trust.Trust, refTarget, e
 	if err != nil {
 		return nil, refTarget{}, err
 	}
-	res, err := a.loadSource(t, source)
+	res, err := a.loadSource(source)
 	if err != nil {
 		return nil, refTarget{}, err
 	}
