@@ -41,6 +41,10 @@ type format struct {
 	// dir reports whether dir, a directory (never a symlink while searching), is a
 	// package root of this format. nil: the format has no directory form.
 	dir func(dir string) bool
+	// manifestKind claims a directory whose manifest.json is of this kind. Splice and MCP
+	// Bundles share the file name, and mcpb.Classify tells them apart by reading it: the
+	// detection reads it once for both entries (dirKind) instead of once per entry.
+	manifestKind mcpb.Kind
 	// file reports, by content, whether the file at path is a package of this format; it
 	// must read at most a few KiB. fileName is the cheap name test applied before file
 	// while searching, so an arbitrary file in a large tree is not opened; a path given
@@ -115,11 +119,11 @@ var formats = []*format{
 	},
 	{
 		name: model.FormatMCPB, title: "MCP Bundle",
-		dir:       mcpb.IsRoot,
-		file:      func(path string, _ fsguard.Limits) bool { return mcpb.IsArtifact(path) },
-		fileName:  mcpb.HasBundleName,
-		alongside: true,
-		manifests: []string{"manifest.json"},
+		manifestKind: mcpb.KindMCPB,
+		file:         func(path string, _ fsguard.Limits) bool { return mcpb.IsArtifact(path) },
+		fileName:     mcpb.HasBundleName,
+		alongside:    true,
+		manifests:    []string{"manifest.json"},
 		load: func(path string, opts Options) []*model.Package {
 			return []*model.Package{mcpb.Load(path, mcpb.Options{Limits: opts.Limits})}
 		},
@@ -128,13 +132,10 @@ var formats = []*format{
 		name: model.FormatSplice, title: "Splice",
 		// manifest.json is Splice's only with specVersion (an MCP Bundle's has
 		// manifest_version); any other is a source diagnostic (sourceNotes), not a package.
-		dir: func(dir string) bool {
-			k, _ := mcpb.Classify(dir)
-			return k == mcpb.KindSplice && splice.IsPackageDir(dir)
-		},
-		file:      splice.IsArtifact,
-		fileName:  looksLikeArtifact,
-		manifests: []string{"manifest.json"},
+		manifestKind: mcpb.KindSplice,
+		file:         splice.IsArtifact,
+		fileName:     looksLikeArtifact,
+		manifests:    []string{"manifest.json"},
 		load: func(path string, opts Options) []*model.Package {
 			return []*model.Package{splice.Load(path, splice.Options{Limits: opts.Limits})}
 		},
@@ -181,8 +182,9 @@ func detectDir(dir string) []job {
 	}
 	var jobs []job
 	claimed := false
+	kind := manifestKindOf(dir)
 	for _, f := range formats {
-		if f.dir == nil || (claimed && !f.alongside) || !f.dir(dir) {
+		if (claimed && !f.alongside) || !f.isDir(dir, kind) {
 			continue
 		}
 		jobs = append(jobs, job{format: f, path: dir})
@@ -230,7 +232,7 @@ func manifestOf(path string) (*format, string, bool) {
 			for range strings.Count(filepath.ToSlash(m), "/") {
 				dir = filepath.Dir(dir)
 			}
-			if (f.dir != nil && f.dir(dir)) || (f.inside != nil && insideOK(f, dir)) {
+			if f.isDir(dir, manifestKindOf(dir)) || (f.inside != nil && insideOK(f, dir)) {
 				return f, dir, true
 			}
 		}
@@ -262,4 +264,18 @@ func formatNamed(name model.Format) *format {
 		}
 	}
 	panic("review: no format " + string(name))
+}
+
+// isDir reports whether dir, whose manifest.json is of kind, is a package root of f.
+func (f *format) isDir(dir string, kind mcpb.Kind) bool {
+	if f.manifestKind != mcpb.KindNone {
+		return f.manifestKind == kind
+	}
+	return f.dir != nil && f.dir(dir)
+}
+
+// manifestKindOf reads dir's manifest.json once (an Lstat when there is none).
+func manifestKindOf(dir string) mcpb.Kind {
+	k, _ := mcpb.Classify(dir)
+	return k
 }
