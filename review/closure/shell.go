@@ -141,7 +141,9 @@ func simple(words []string) SimpleCommand {
 		}
 		break
 	}
-	if i < len(words) {
+	// An empty command word ("" b) names no program: the shell fails with "command not
+	// found" and runs nothing, so nothing of it is a dependency.
+	if i < len(words) && words[i] != "" {
 		sc.Command = words[i]
 		sc.Args = words[i+1:]
 	}
