@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	"vouch/model"
+	"vouch/review/claudecode"
 	"vouch/review/foreign"
 	"vouch/review/fsguard"
 	"vouch/review/skillpkg"
@@ -104,20 +105,29 @@ type job struct {
 	path   string
 	// only keeps just the package rooted there (format.inside).
 	only string
+	// notes are added to every package the job loads (how a client holds it: an
+	// installed Claude Code plugin's id and enabled state).
+	notes []model.Diagnostic
 }
 
 func (j job) load(opts Options) []*model.Package {
 	pkgs := j.format.load(j.path, opts)
-	if j.only == "" {
-		return pkgs
+	if j.only != "" {
+		var kept []*model.Package
+		for _, p := range pkgs {
+			if p.Root == j.only {
+				kept = append(kept, p)
+			}
+		}
+		pkgs = kept
 	}
-	var kept []*model.Package
 	for _, p := range pkgs {
-		if p.Root == j.only {
-			kept = append(kept, p)
+		for _, d := range j.notes {
+			d.File = p.Root
+			p.Diagnostics = append(p.Diagnostics, d)
 		}
 	}
-	return kept
+	return pkgs
 }
 
 // detect says which formats a path given as SOURCE holds, or none for a plain
@@ -193,6 +203,9 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 	}
 	if jobs := detectInside(p); len(jobs) > 0 {
 		return jobs, nil
+	}
+	if claudecode.IsInstallDir(p) {
+		return installedJobs(p)
 	}
 	st, err := os.Stat(p)
 	if err != nil || !st.IsDir() {

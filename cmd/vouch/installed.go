@@ -5,12 +5,15 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"vouch/review/claudecode"
 )
 
-// claudeInstalledDir is where Claude Code keeps the plugins it has installed:
-// $CLAUDE_CONFIG_DIR/plugins/cache (default ~/.claude/plugins/cache), one folder per
-// <marketplace>/<plugin>/<version> (NOTES §1.2, plugin caching). These copies are what
-// Claude Code runs, so they are what a person reviews to see what runs on this machine.
+// claudeInstalledDir is where Claude Code records the plugins it has installed:
+// $CLAUDE_CONFIG_DIR/plugins (default ~/.claude/plugins), whose installed_plugins.json
+// names each install and the folder Claude reads it from (review expands it, with the
+// enabled state from the settings files). Without that record it falls back to the copies
+// in plugins/cache, one folder per <marketplace>/<plugin>/<version>.
 func claudeInstalledDir(getenv func(string) string) string {
 	base := getenv("CLAUDE_CONFIG_DIR")
 	if base == "" {
@@ -20,7 +23,11 @@ func claudeInstalledDir(getenv func(string) string) string {
 		}
 		base = filepath.Join(home, ".claude")
 	}
-	return filepath.Join(base, "plugins", "cache")
+	plugins := filepath.Join(base, "plugins")
+	if claudecode.IsInstallDir(plugins) {
+		return plugins
+	}
+	return filepath.Join(plugins, "cache")
 }
 
 // sourcesWithInstalled adds the installed Claude Code plugins to the sources when
@@ -48,5 +55,5 @@ func sourcesOrInstalled(claude *bool) cobra.PositionalArgs {
 }
 
 func addClaudeFlag(cmd *cobra.Command, claude *bool) {
-	cmd.Flags().BoolVar(claude, "claude", false, "also review the plugins Claude Code has installed ($CLAUDE_CONFIG_DIR/plugins/cache, default ~/.claude/plugins/cache), read-only")
+	cmd.Flags().BoolVar(claude, "claude", false, "also review the plugins Claude Code has installed, from the folders it reads them from, with whether each is enabled ($CLAUDE_CONFIG_DIR/plugins, default ~/.claude/plugins), read-only")
 }

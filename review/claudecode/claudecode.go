@@ -157,6 +157,8 @@ type loader struct {
 	// paths records, per manifest component field, the paths it declares that passed
 	// the path rules (nil when the field is absent).
 	paths map[string][]string
+	// pathOrder gives each of paths[f] its index in the manifest's list.
+	pathOrder map[string][]int
 	// inline holds inline object values of manifest fields (hooks, mcpServers, lspServers).
 	inline map[string][]inlineVal
 	// otherManifest names a root Agent Plugins plugin.json or a .codex-plugin that Codex
@@ -164,6 +166,9 @@ type loader struct {
 	otherManifest string
 	cl            *pluginFiles
 	mcpNames      map[string]int
+	// mcpRank is each MCP server's place in Claude's merge order (.mcp.json first, then
+	// the manifest's mcpServers in list order): of two servers of one name the higher runs.
+	mcpRank map[*model.Component]serverPlace
 	pathFatal     bool // a component path broke the manifest schema
 	// read keeps the bytes of markdown files already read, so the closure walk hashes them
 	// without reading them again.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"vouch/model"
 	"vouch/review/fsguard"
@@ -42,6 +43,14 @@ var manifestFields = []struct {
 	{"userConfig", tObject}, {"channels", tArray}, {"dependencies", tArray}, {"experimental", tObject},
 	{"monitors", tPathsOrObj}, {"themes", tAny},
 }
+
+// displayOnlyFields are recognised fields Claude Code 2.1.328 does not hold to their type
+// at load: a plugin whose author is a string, or whose description, keywords, homepage,
+// repository, license, icon or displayName has the wrong type, loads and runs (observed
+// with --plugin-dir; its validator rejects the same manifests). Every other recognised
+// field of the wrong type fails the plugin there.
+var displayOnlyFields = map[string]bool{"displayName": true, "description": true, "author": true, "homepage": true,
+	"repository": true, "license": true, "keywords": true, "icon": true}
 
 // entryOnlyFields are marketplace-entry fields that are not plugin.json fields.
 var entryOnlyFields = map[string]bool{"source": true, "category": true, "tags": true, "strict": true, "relevance": true}
@@ -164,6 +173,12 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 					fmt.Sprintf("%q in %s is a %s, not an object; Claude Code ignores it.", m.Key, where, mm.Val.Kind), "1.1")
 				continue
 			}
+			if displayOnlyFields[m.Key] {
+				l.pkgWarn("manifest-field-type-loaded", file, jsontext.Pointer(m.Key), line(m.KeyOff),
+					fmt.Sprintf("%q in %s is a %s; it must be %s. `claude plugin validate` rejects the plugin for it, but Claude Code %s still loads it and everything in it runs, so its components are listed.", m.Key, where, mm.Val.Kind, t, ClaudeVersion), "1.1")
+				shown = append(shown, model.Field{Key: m.Key, Value: jsontext.Display(mm.Val)})
+				continue
+			}
 			l.pkgErr("manifest-field-type", file, jsontext.Pointer(m.Key), line(m.KeyOff),
 				fmt.Sprintf("%q in %s is a %s; it must be %s, and a recognised field of the wrong type makes Claude Code fail to load the plugin.", m.Key, where, mm.Val.Kind, t), "1.1")
 			fatal = true
@@ -172,9 +187,8 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 		if m.Key == "author" {
 			for _, a := range mm.Val.Obj {
 				if (a.Key == "name" || a.Key == "email" || a.Key == "url") && a.Val.Kind != jsontext.String {
-					l.pkgErr("manifest-field-type", file, jsontext.Pointer("author", a.Key), line(a.KeyOff),
-						fmt.Sprintf("author.%s in %s is a %s; it must be a string, so Claude Code fails to load the plugin.", a.Key, where, a.Val.Kind), "1.1")
-					fatal = true
+					l.pkgWarn("manifest-field-type-loaded", file, jsontext.Pointer("author", a.Key), line(a.KeyOff),
+						fmt.Sprintf("author.%s in %s is a %s; it must be a string. `claude plugin validate` rejects the plugin for it, but Claude Code %s still loads it and everything in it runs.", a.Key, where, a.Val.Kind, ClaudeVersion), "1.1")
 				}
 			}
 		}
@@ -188,7 +202,9 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 		fatal = true
 	case nm.Val.Kind == jsontext.String:
 		l.name = nm.Val.Str
-		l.checkName(nm.Val.Str, file, line(nm.KeyOff))
+		if !l.checkName(nm.Val.Str, file, line(nm.KeyOff)) {
+			fatal = true
+		}
 	}
 	if fatal {
 		return false
@@ -205,6 +221,7 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 	l.pkg.Manifest = shown
 	// Component paths: each must start ./, hold no "..", and exist.
 	l.paths = map[string][]string{}
+	l.pathOrder = map[string][]int{}
 	l.inline = map[string][]inlineVal{}
 	for _, f := range componentFields {
 		m := doc.Get(f)
@@ -222,6 +239,7 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 			l.paths[f] = []string{}
 			continue
 		}
+		l.pathOrder[f] = nil
 		l.paths[f] = []string{}
 		for i, v := range vals {
 			ptr := jsontext.Pointer(f)
@@ -231,7 +249,7 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 			switch v.Kind {
 			case jsontext.Object:
 				if f == "hooks" || f == "mcpServers" || f == "lspServers" {
-					l.inline[f] = append(l.inline[f], inlineVal{v: v, ptr: ptr, entry: fromEntry || m.KeyOff < 0})
+					l.inline[f] = append(l.inline[f], inlineVal{v: v, ptr: ptr, entry: fromEntry || m.KeyOff < 0, order: i})
 					continue
 				}
 				fallthrough
@@ -247,6 +265,7 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 			}
 			if p, ok := l.checkPath(f, v.Str, file, ptr, line(v.Off)); ok {
 				l.paths[f] = append(l.paths[f], p)
+				l.pathOrder[f] = append(l.pathOrder[f], i)
 			}
 		}
 	}
@@ -278,6 +297,9 @@ type inlineVal struct {
 	// entry is set when the value came from a marketplace entry: its offsets point into
 	// marketplace.json, another package's file, so no file or line is given for it.
 	entry bool
+	// order is the value's index in the field's list (0 for an object given alone):
+	// Claude merges the list in order, a later server replacing an earlier one of its name.
+	order int
 }
 
 // inlineSrc is the file and text an inline value's diagnostics refer to.
@@ -337,17 +359,33 @@ func IsReservedName(name string) bool {
 	return strings.Contains(n, "official") && (strings.Contains(n, "claude") || strings.Contains(n, "anthropic"))
 }
 
-func (l *loader) checkName(name, file string, line int) {
+// checkName applies Claude Code's name rules and reports whether the plugin still loads:
+// an empty name, a space, or a control or bidirectional-formatting character makes Claude
+// Code 2.1.328 refuse the manifest (observed with --plugin-dir: "Plugin name cannot
+// contain spaces"), so nothing of the plugin runs.
+func (l *loader) checkName(name, file string, line int) bool {
 	switch {
 	case name == "":
-		l.pkgErr("manifest-name-empty", file, "/name", line, "The plugin name is empty; Claude Code needs a name to load the plugin.", "1.1")
-	case strings.ContainsAny(name, " \t"):
-		l.pkgErr("manifest-name-space", file, "/name", line, fmt.Sprintf("The plugin name %q contains a space, which Claude's validator rejects; use kebab-case.", clip(name)), "1.1")
+		l.pkgErr("manifest-name-empty", file, "/name", line, "The plugin name is empty; Claude Code refuses the manifest, so nothing of the plugin loads.", "1.1")
+		return false
+	case strings.ContainsAny(name, " "):
+		l.pkgErr("manifest-name-space", file, "/name", line, fmt.Sprintf("The plugin name %q contains a space; Claude Code refuses the manifest (\"use kebab-case\"), so nothing of the plugin loads.", clip(name)), "1.1")
+		return false
+	case strings.IndexFunc(name, nameControl) >= 0:
+		l.pkgErr("manifest-name-control", file, "/name", line, fmt.Sprintf("The plugin name %q holds a control or bidirectional-formatting character; Claude Code refuses the manifest, so nothing of the plugin loads.", clip(name)), "1.1")
+		return false
 	case IsReservedName(name):
-		l.pkgWarn("manifest-name-reserved", file, "/name", line, fmt.Sprintf("The plugin name %q is reserved (claude-, anthropic-, cc-plugin-… and official-sounding names): Claude's validator rejects it; whether Claude Code refuses to load it is not verified, so every component is still listed.", clip(name)), "1.1")
+		l.pkgWarn("manifest-name-reserved", file, "/name", line, fmt.Sprintf("The plugin name %q is reserved (claude-, anthropic-, cc-plugin-… and official-sounding names): `claude plugin validate` rejects it, but Claude Code %s loads such a plugin and runs it (observed with --plugin-dir), so every component is listed.", clip(name), ClaudeVersion), "1.1")
 	case !kebab(name):
 		l.pkgWarn("manifest-name-not-kebab", file, "/name", line, fmt.Sprintf("The plugin name %q is not kebab-case; Claude Code accepts it, but the Claude.ai marketplace sync requires kebab-case.", clip(name)), "1.1")
 	}
+	return true
+}
+
+// nameControl is a character Claude Code refuses in a plugin name: a control character
+// or a bidirectional mark, embedding, override or isolate.
+func nameControl(r rune) bool {
+	return unicode.IsControl(r) || r == 0x061C || r == 0x200E || r == 0x200F || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }
 
 func kebab(s string) bool {
@@ -373,6 +411,7 @@ func (l *loader) checkPath(field, p, file, ptr string, line int) (string, bool) 
 		b := model.BoundaryPackage
 		if code == "manifest-path-missing" {
 			b = model.BoundaryComponentType
+			msg += " `claude plugin validate` fails the whole plugin for it; Claude Code " + ClaudeVersion + " loads everything else (observed with --plugin-dir), so the other components are listed."
 		} else {
 			l.pathFatal = true
 			msg = strings.TrimSuffix(msg, ", so it is not loaded.") + "; the manifest fails Claude's schema, so Claude Code fails to load the plugin."

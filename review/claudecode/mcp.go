@@ -18,14 +18,16 @@ type serverSource struct {
 	base    []string // pointer to the server map
 	servers *jsontext.Value
 	codex   string // why Codex does not read it ("" when it does)
+	rank    int    // place in Claude's merge order (mcpRank)
 }
 
 // mcpStep lists the MCP servers of .mcp.json and of the manifest's mcpServers (paths,
 // inline objects, a list, or .mcpb/.dxt bundle paths), merged as Claude merges them.
 func (l *loader) mcpStep() {
 	l.mcpNames = map[string]int{}
+	l.mcpRank = map[*model.Component]serverPlace{}
 	manifestMCP := l.paths["mcpServers"] != nil
-	for _, p := range l.paths["mcpServers"] {
+	for i, p := range l.paths["mcpServers"] {
 		low := strings.ToLower(p)
 		if strings.HasSuffix(low, ".mcpb") || strings.HasSuffix(low, ".dxt") {
 			l.mcpBundle(p)
@@ -35,6 +37,7 @@ func (l *loader) mcpStep() {
 			continue
 		}
 		if src := l.serverFile(p, "mcp", true); src != nil {
+			src.rank = 1 + l.pathOrder["mcpServers"][i]
 			l.mcpServers(src)
 		}
 	}
@@ -43,7 +46,7 @@ func (l *loader) mcpStep() {
 	}
 	for _, iv := range l.inline["mcpServers"] {
 		file, data := l.inlineSrc(iv)
-		src := &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v}
+		src := &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v, rank: 1 + iv.order}
 		if w := iv.v.Get("mcpServers"); w != nil && w.Val.Kind == jsontext.Object {
 			src.servers, src.base = w.Val, append(src.base, "mcpServers")
 		}
@@ -58,6 +61,74 @@ func (l *loader) mcpStep() {
 			l.mcpServers(src)
 		}
 	}
+	l.markHiddenServers()
+}
+
+// markHiddenServers answers, for each name several servers share, which one Claude Code
+// runs: it merges .mcp.json first and then the manifest's mcpServers in list order, a
+// later server replacing an earlier one of the same name (observed with 2.1.328: `claude
+// --plugin-dir P mcp list` shows one server per name, the last in that order). The others
+// never start under Claude, so they are not supported there.
+func (l *loader) markHiddenServers() {
+	winner := map[string]*model.Component{}
+	count := map[string]int{}
+	for _, c := range l.pkg.Components {
+		p, ok := l.mcpRank[c]
+		if !ok {
+			continue
+		}
+		name := serverName(c)
+		count[name]++
+		if c.Validity != model.Valid {
+			// An invalid server is dropped at load; whether it still replaces an earlier
+			// one was not observed, so the earlier one is kept as running.
+			continue
+		}
+		if w := winner[name]; w == nil || p.rank >= l.mcpRank[w].rank {
+			winner[name] = c
+		}
+	}
+	for _, c := range l.pkg.Components {
+		p, ranked := l.mcpRank[c]
+		name := serverName(c)
+		if !ranked || count[name] < 2 {
+			continue
+		}
+		w := winner[name]
+		msg := fmt.Sprintf("%d MCP servers are named %q; `claude plugin validate` lists them all, but Claude Code keeps one server per name, the last in its merge order (.mcp.json first, then the manifest's mcpServers in order; observed with `claude --plugin-dir P mcp list`)", count[name], clip(name))
+		switch {
+		case w == c:
+			msg += ": this one, which replaces the others."
+		case w != nil:
+			msg += fmt.Sprintf(": %s in %s, so this one never starts there.", w.ID, displayFile(l.mcpRank[w].file))
+		default:
+			msg += "."
+		}
+		c.Diagnostics = append(c.Diagnostics, l.diag("mcp-server-duplicate-name", model.SeverityWarning, model.BoundaryComponent, p.file, p.ptr, p.line, msg, "1.5"))
+		if w == nil || w == c {
+			continue
+		}
+		for i := range c.Support {
+			if c.Support[i].Provider == clientClaude {
+				c.Support[i] = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported,
+					Detail: fmt.Sprintf("Claude Code runs %s instead (a later server of the name %q replaces this one: .mcp.json is merged first, then the manifest's mcpServers in order), so this one never starts.", w.ID, clip(name))}
+			}
+		}
+	}
+}
+
+// serverPlace is where an MCP server is defined and its place in Claude's merge order.
+type serverPlace struct {
+	rank int
+	file string
+	ptr  string
+	line int
+}
+
+func serverName(c *model.Component) string {
+	v, _ := c.Details.Get("name")
+	s, _ := v.(string)
+	return s
 }
 
 // serverFile reads a server file: {"mcpServers"|"lspServers": {...}} or a flat map.
@@ -114,22 +185,13 @@ func (l *loader) uniqueID(names map[string]int, name string) (string, int) {
 
 func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Component {
 	name := m.Key
-	id, n := l.uniqueID(l.mcpNames, name)
+	id, _ := l.uniqueID(l.mcpNames, name)
 	c := &model.Component{Kind: model.KindMCPServer, ID: id}
 	ptr := jsontext.Pointer(append(append([]string(nil), src.base...), name)...)
 	line := l.line(src.data, m.KeyOff)
+	l.mcpRank[c] = serverPlace{rank: src.rank, file: src.file, ptr: ptr, line: line}
 	bad := func(code, msg string) {
 		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityError, model.BoundaryComponent, src.file, ptr, line, msg, "1.5"))
-	}
-	warn := func(code, msg string) {
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityWarning, model.BoundaryComponent, src.file, ptr, line, msg, "1.5"))
-	}
-	if n > 1 {
-		warn("mcp-server-duplicate-name", fmt.Sprintf("Two MCP servers are named %q (this one in %s); Claude Code registers servers by name, so one of them may hide the other.", clip(name), displayFile(src.file)))
-		if first := l.pkg.Component(model.KindMCPServer, name); first != nil {
-			first.Diagnostics = append(first.Diagnostics, l.diag("mcp-server-duplicate-name", model.SeverityWarning, model.BoundaryComponent, src.file, ptr, line,
-				fmt.Sprintf("Another MCP server is also named %q (%s in %s); one of them may hide the other.", clip(name), id, displayFile(src.file)), "1.5"))
-		}
 	}
 	c.Details = model.Fields{{Key: "name", Value: name}, {Key: "file", Value: displayFile(src.file)}}
 	v := m.Val
@@ -144,7 +206,7 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 	}
 	if !hasType {
 		if v.Get("url") != nil {
-			bad("mcp-server-url-without-type", fmt.Sprintf("Server %q has a url but no type; Claude reads it as a stdio server, which fails for lacking a command, and silently drops it at load. Add \"type\": \"http\" (or sse, ws).", clip(name)))
+			bad("mcp-server-url-without-type", fmt.Sprintf("Server %q has a url but no type; Claude reads it as a stdio server, which fails for lacking a command, and silently drops it at load. Add \"type\": \"http\" (or sse, ws). `claude plugin validate` fails the whole plugin for it; Claude Code loads the plugin's other servers and components (observed), so they are listed.", clip(name)))
 			return l.serverInvalid(c)
 		}
 		typ = "stdio"

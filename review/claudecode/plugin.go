@@ -95,7 +95,11 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	if m := l.manifestMember("dependencies"); m != nil {
 		l.pkgDiag(l.diag("plugin-dependencies", model.SeverityInfo, model.BoundaryPackage, manifestFile, "/dependencies", 0,
-			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin.", "1.2"))
+			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin. While one of them is not installed, Claude Code disables this whole plugin (observed with 2.1.328: \"Dependency … is not installed\"), and the components below start once it is.", "1.2"))
+	}
+	if !l.rootHas(manifestFile) && l.entry == nil {
+		l.pkgDiag(l.diag("claude-no-manifest", model.SeverityInfo, model.BoundaryPackage, "", "", 0,
+			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with 2.1.328 --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), "1.1"))
 	}
 	if l.rootHas("CLAUDE.md") {
 		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by Claude Code; put instructions in a skill, command or agent.", "1.2")

@@ -1,0 +1,49 @@
+package review
+
+import (
+	"os"
+	"path/filepath"
+
+	"vouch/model"
+	"vouch/review/claudecode"
+)
+
+// installedJobs expands a Claude Code plugins directory (one holding
+// installed_plugins.json, e.g. ~/.claude/plugins) into what Claude Code would load: each
+// recorded install, from the folder Claude reads it from, which for a local-folder
+// marketplace is outside this directory. Each package carries a note with its id, scope
+// and enabled state. The leftover version folders in plugins/cache are not loaded by
+// Claude and are not reviewed.
+func installedJobs(dir string) ([]job, []model.Diagnostic) {
+	installs, diags := claudecode.ReadInstallations(dir, claudeSettingsFiles(dir))
+	cc := formatNamed(model.FormatClaudeCode)
+	var jobs []job
+	for _, in := range installs {
+		j := job{format: cc, path: in.Folder, notes: []model.Diagnostic{in.Note()}}
+		if in.MarketplaceDir != "" {
+			// Loaded from its marketplace so the entry is merged, as Claude reads it.
+			only := in.Folder
+			if real, err := filepath.EvalSymlinks(only); err == nil {
+				only = real
+			}
+			j.path, j.only = in.MarketplaceDir, only
+		}
+		jobs = append(jobs, j)
+	}
+	if len(installs) == 0 && len(diags) == 0 {
+		diags = append(diags, model.Diagnostic{Code: "claude-nothing-installed", Severity: model.SeverityInfo, Boundary: model.BoundarySource, File: dir,
+			Message: dir + " records no installed Claude Code plugins."})
+	}
+	return jobs, diags
+}
+
+// claudeSettingsFiles are the settings that decide which installed plugins are enabled,
+// lowest precedence first: the user's (beside the plugins directory), then the current
+// project's shared and local settings, then the machine's managed settings.
+func claudeSettingsFiles(pluginsDir string) []string {
+	files := []string{filepath.Join(filepath.Dir(pluginsDir), "settings.json")}
+	if wd, err := os.Getwd(); err == nil {
+		files = append(files, filepath.Join(wd, ".claude", "settings.json"), filepath.Join(wd, ".claude", "settings.local.json"))
+	}
+	return append(files, "/etc/claude-code/managed-settings.json")
+}
