@@ -168,8 +168,8 @@ type loader struct {
 	mcpNames      map[string]int
 	// mcpRank is each MCP server's place in Claude's merge order (.mcp.json first, then
 	// the manifest's mcpServers in list order): of two servers of one name the higher runs.
-	mcpRank map[*model.Component]serverPlace
-	pathFatal     bool // a component path broke the manifest schema
+	mcpRank   map[*model.Component]serverPlace
+	pathFatal bool // a component path broke the manifest schema
 	// read keeps the bytes of markdown files already read, so the closure walk hashes them
 	// without reading them again.
 	read map[string][]byte
