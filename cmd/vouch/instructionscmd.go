@@ -14,7 +14,7 @@ import (
 	"vouch/ui/display"
 )
 
-func (a *app) addInstructionsCommands(root *cobra.Command) {
+func newInstructionsCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "instructions",
 		Short: "Preview, apply and remove standing instructions in AGENTS.md / CLAUDE.md",
@@ -34,58 +34,61 @@ vouch never copies text from one target to another. Applying records an approval
 in the ledger; removing records a revocation. Recommended instructions stay inactive until
 applied here: approving their package never activates them.`,
 	}
-	cmd.AddCommand(a.instructionsPreviewCommand(), a.instructionsApplyCommand(),
-		a.instructionsRemoveCommand(), a.instructionsListCommand())
-	root.AddCommand(cmd)
+	cmd.AddCommand(newInstrPreviewCommand(a), newInstrApplyCommand(a),
+		newInstrRemoveCommand(a), newInstrListCommand(a))
+	return cmd
 }
 
-type instrFlags struct {
-	target    string
-	yes       bool
-	overwrite bool
-	follow    bool // --follow-symlink: writing to the file a linked target resolves to is confirmed
-	sourceID  string
-	jsonOut   bool
+// instrOptions are the flags and arguments of instructions preview, apply or remove: one
+// command each, one value each, the same fields because the three run the same code
+// (preview binds no --yes, --follow-symlink or --overwrite, so those stay false).
+type instrOptions struct {
+	app       *app
+	action    string // preview, apply or remove: which command this is
+	source    string // SOURCE
+	ref       string // REF
+	target    string // --target: a path, codex or claude
+	yes       bool   // --yes
+	overwrite bool   // --overwrite
+	follow    bool   // --follow-symlink: writing to the file a linked target resolves to is confirmed
+	sourceID  string // --source-id
+	json      bool   // --json
 }
 
-func (a *app) instrCommand(use, short, long string, action string, f *instrFlags) *cobra.Command {
+// newInstrCommand is the part of preview, apply and remove that is the same: the
+// arguments and the flags all three take.
+func newInstrCommand(opts *instrOptions, use, short, long string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   use,
 		Short: short,
 		Long:  long,
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.jsonOut {
-				a.jsonErrors = true
-				if action != "preview" && !f.yes {
-					return a.fail(2, "needs-yes", "--json prints what was written for a program to read, so vouch does not ask; add --yes after reading the preview.")
-				}
-			}
-			return a.instructions(action, args[0], args[1], *f)
+			opts.source, opts.ref = args[0], args[1]
+			return runInstructions(opts)
 		},
 	}
-	cmd.Flags().StringVar(&f.target, "target", "", "instruction file: a path, codex or claude (required)")
-	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print the preview and what was done as JSON (apply and remove need --yes with it)")
-	cmd.Flags().StringVar(&f.sourceID, "source-id", "validation", "source identity used in Dalo references")
+	cmd.Flags().StringVar(&opts.target, "target", "", "instruction file: a path, codex or claude (required)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the preview and what was done as JSON (apply and remove need --yes with it)")
+	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references")
 	_ = cmd.MarkFlagRequired("target")
 	return cmd
 }
 
-func (a *app) instructionsPreviewCommand() *cobra.Command {
-	f := &instrFlags{}
-	return a.instrCommand("preview [--json] --target FILE|codex|claude SOURCE REF",
+func newInstrPreviewCommand(a *app) *cobra.Command {
+	opts := &instrOptions{app: a, action: "preview"}
+	return newInstrCommand(opts, "preview [--json] --target FILE|codex|claude SOURCE REF",
 		"Show the diff applying an instruction would make, without writing anything",
 		`Preview prints where the instruction would apply and a unified diff of the whole target file,
 before and after. Nothing is written. Exit status: 0 the change can be applied; 1 it would be
 refused (damaged markers, a block edited by hand); 2 usage error. With --json, preview, apply
 and remove print one JSON document (schemas/vouch/commands-v1.schema.json): the preview and,
-for apply and remove, whether the file was written and the decision recorded.`,
-		"preview", f)
+for apply and remove, whether the file was written and the decision recorded.`)
 }
 
-func (a *app) instructionsApplyCommand() *cobra.Command {
-	f := &instrFlags{}
-	cmd := a.instrCommand("apply --target FILE|codex|claude [--yes] [--json] [--overwrite] SOURCE REF",
+func newInstrApplyCommand(a *app) *cobra.Command {
+	opts := &instrOptions{app: a, action: "apply"}
+	cmd := newInstrCommand(opts, "apply --target FILE|codex|claude [--yes] [--json] [--overwrite] SOURCE REF",
 		"Write an instruction into its vouch block in the target file and record the activation",
 		`Apply shows the preview, asks for y at a terminal, then writes the block (atomically, keeping the
 file's mode, line breaks and BOM) and records an approval with the target in the ledger. It refuses
@@ -95,28 +98,26 @@ hand since vouch wrote it (unless --overwrite). Without a terminal, --yes is req
 A target that is a symbolic link (or lies in a linked directory) is shown with the file it resolves
 to, and vouch writes that file only when you confirm it: at a terminal the question names it;
 without one, pass --follow-symlink with --yes. The link itself is kept. A target inside the
-package under review is refused.`,
-		"apply", f)
-	cmd.Flags().BoolVar(&f.yes, "yes", false, "apply without asking (required without a terminal)")
-	cmd.Flags().BoolVar(&f.follow, "follow-symlink", false, "write to the file a symbolic-link target resolves to (required with --yes for such a target)")
-	cmd.Flags().BoolVar(&f.overwrite, "overwrite", false, "replace a block that was edited by hand")
+package under review is refused.`)
+	cmd.Flags().BoolVar(&opts.yes, "yes", false, "apply without asking (required without a terminal)")
+	cmd.Flags().BoolVar(&opts.follow, "follow-symlink", false, "write to the file a symbolic-link target resolves to (required with --yes for such a target)")
+	cmd.Flags().BoolVar(&opts.overwrite, "overwrite", false, "replace a block that was edited by hand")
 	cmd.Example = `  vouch instructions preview --target codex ./source 'design-review#instruction:design-context'
   vouch instructions apply --target ./AGENTS.md --yes ./source 'design-review#instruction:design-context'`
 	return cmd
 }
 
-func (a *app) instructionsRemoveCommand() *cobra.Command {
-	f := &instrFlags{}
-	cmd := a.instrCommand("remove --target FILE|codex|claude [--yes] [--json] SOURCE REF",
+func newInstrRemoveCommand(a *app) *cobra.Command {
+	opts := &instrOptions{app: a, action: "remove"}
+	cmd := newInstrCommand(opts, "remove --target FILE|codex|claude [--yes] [--json] SOURCE REF",
 		"Remove an instruction's vouch block from the target file and record the revocation",
 		`Remove shows the diff, asks for y at a terminal, deletes the block and the line breaks vouch
 added with it, and records a revocation with the target in the ledger. A block edited by hand is
 only removed with --overwrite. Without a terminal, --yes is required. A symbolic-link target is
-handled as for apply (--follow-symlink).`,
-		"remove", f)
-	cmd.Flags().BoolVar(&f.yes, "yes", false, "remove without asking (required without a terminal)")
-	cmd.Flags().BoolVar(&f.follow, "follow-symlink", false, "write to the file a symbolic-link target resolves to (required with --yes for such a target)")
-	cmd.Flags().BoolVar(&f.overwrite, "overwrite", false, "remove a block even though it was edited by hand")
+handled as for apply (--follow-symlink).`)
+	cmd.Flags().BoolVar(&opts.yes, "yes", false, "remove without asking (required without a terminal)")
+	cmd.Flags().BoolVar(&opts.follow, "follow-symlink", false, "write to the file a symbolic-link target resolves to (required with --yes for such a target)")
+	cmd.Flags().BoolVar(&opts.overwrite, "overwrite", false, "remove a block even though it was edited by hand")
 	return cmd
 }
 
@@ -134,8 +135,17 @@ type instrContext struct {
 	unrecorded  bool            // the target holds a block of ref that an interrupted apply never recorded
 }
 
-func (a *app) instructions(action, source, ref string, f instrFlags) error {
-	ic, err := a.instrPrepare(source, ref, f)
+func runInstructions(opts *instrOptions) error {
+	a, action := opts.app, opts.action
+	if opts.json {
+		a.jsonErrors = true
+		if action != "preview" && !opts.yes {
+			return a.fail(2, "needs-yes", "--json prints what was written for a program to read, so vouch does not ask; add --yes after reading the preview.")
+		}
+	}
+	// A person at the terminal may still agree to overwrite a hand-edited block.
+	overwrite := opts.overwrite
+	ic, err := instrPrepare(opts)
 	if err != nil {
 		return err
 	}
@@ -156,11 +166,11 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 	}
 	doc := newInstrDoc(action, ic, p)
 	printDoc := func() {
-		if f.jsonOut {
+		if opts.json {
 			writeJSON(a.stdout, doc)
 		}
 	}
-	if !f.jsonOut {
+	if !opts.json {
 		a.printPreview(ic, p)
 	}
 	if action == "preview" {
@@ -183,15 +193,15 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 		// An intent left by an interrupted apply whose block is gone reports nothing; it
 		// is cleared here so the home does not keep it.
 		_ = instructions.ClearIntent(ic.home, ic.ref, ic.target.Path)
-		if f.jsonOut {
+		if opts.json {
 			printDoc()
 			return nil
 		}
 		fmt.Fprintln(a.stdout, "Nothing to do: the file and the ledger already agree.")
 		return nil
 	}
-	if p.Conflict != nil && !f.overwrite {
-		if !a.stdinIsTerminal() || f.jsonOut {
+	if p.Conflict != nil && !overwrite {
+		if !a.stdinIsTerminal() || opts.json {
 			printDoc()
 			return a.fail(1, "instruction-edited", "The block in "+p.Target.Path+" was edited by hand since vouch wrote it; nothing was written. Keep the edits, or pass --overwrite to replace them.")
 		}
@@ -199,10 +209,10 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 			fmt.Fprintln(a.stdout, "Nothing was written.")
 			return exitError{1}
 		}
-		f.overwrite = true
+		overwrite = true
 	}
 	linked := p.Target.Linked() && !p.NoChange
-	if !f.yes {
+	if !opts.yes {
 		if !a.stdinIsTerminal() {
 			return a.fail(2, "confirmation-required", action+" asks for confirmation; without a terminal, pass --yes after reading the preview.")
 		}
@@ -219,7 +229,7 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 		}
 		// The question named the destination: that is its confirmation.
 		p.Confirmed = p.Target.Resolved
-	} else if f.follow {
+	} else if opts.follow {
 		p.Confirmed = p.Target.Resolved
 	} else if linked {
 		printDoc()
@@ -230,14 +240,14 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 		// Confirmed by --yes, not by a person at a terminal (as vouch approve records it).
 		kind = trust.ReviewerAutomation
 	}
-	d, err := instructions.Record(ic.tr, ic.pkg, ic.comp, p, f.overwrite, kind)
+	d, err := instructions.Record(ic.tr, ic.pkg, ic.comp, p, overwrite, kind)
 	if err != nil {
 		if errors.Is(err, instructions.ErrNotRecorded) {
 			return a.fail(1, "ledger-write-failed", strings.ToUpper(err.Error()[:1])+err.Error()[1:]+".")
 		}
 		return a.instrError(err)
 	}
-	if f.jsonOut {
+	if opts.json {
 		doc.Written, doc.Recorded, doc.Decision = !p.NoChange, true, &d
 		printDoc()
 		return nil
@@ -253,9 +263,10 @@ func (a *app) instructions(action, source, ref string, f instrFlags) error {
 	return nil
 }
 
-func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, error) {
+func instrPrepare(opts *instrOptions) (*instrContext, error) {
+	a, source, ref := opts.app, opts.source, opts.ref
 	// Resolved before anything is shown: the preview names the file a link leads to.
-	target, err := instructions.ResolveTarget(f.target)
+	target, err := instructions.ResolveTarget(opts.target)
 	if err != nil {
 		return nil, a.fail(2, "bad-target", strings.TrimSuffix(err.Error(), ".")+".")
 	}
@@ -267,7 +278,7 @@ func (a *app) instrPrepare(source, ref string, f instrFlags) (*instrContext, err
 	if model.Kind(kind) != model.KindInstruction {
 		return nil, a.fail(2, "bad-ref", safe(ref)+" is a "+safe(kind)+", not an instruction; only instructions are written to instruction files.")
 	}
-	res, err := a.load([]string{source}, loadOptions{sourceID: f.sourceID})
+	res, err := a.load([]string{source}, opts.sourceID)
 	if err != nil {
 		return nil, err
 	}
@@ -450,8 +461,14 @@ type activeBlock struct {
 	Detail string `json:"detail"`
 }
 
-func (a *app) instructionsListCommand() *cobra.Command {
-	var jsonOut bool
+// instrListOptions are instructions list's flags.
+type instrListOptions struct {
+	app  *app
+	json bool // --json
+}
+
+func newInstrListCommand(a *app) *cobra.Command {
+	opts := &instrListOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "List every instruction block the ledger says is active, and whether its file still holds it",
@@ -462,15 +479,16 @@ unreadable. A block that an interrupted apply wrote but never recorded in the le
 too, as unrecorded: "instructions remove" takes it out, applying again records it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a.jsonErrors = jsonOut
-			return a.instructionsList(jsonOut)
+			return runInstrList(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON (schemas/vouch/commands-v1.schema.json)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON (schemas/vouch/commands-v1.schema.json)")
 	return cmd
 }
 
-func (a *app) instructionsList(jsonOut bool) error {
+func runInstrList(opts *instrListOptions) error {
+	a, jsonOut := opts.app, opts.json
+	a.jsonErrors = jsonOut
 	home, err := trust.ResolveHome(a.home)
 	if err != nil {
 		return a.fail(2, "no-home", err.Error())

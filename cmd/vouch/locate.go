@@ -10,7 +10,7 @@ import (
 // thousands of packages costs about one package. When none holds it, SOURCE is loaded
 // whole and findRef says so as it always has, with the refs nearest to it: that path
 // is a mistake to explain, not the gate's hot path.
-func (a *app) locateRef(source, ref, ledger string) (*trust.Trust, refTarget, error) {
+func (a *app) locateRef(source, ref, ledger, sourceID string) (*trust.Trust, refTarget, error) {
 	if err := a.refuseWildcard(ref); err != nil {
 		return nil, refTarget{}, err
 	}
@@ -18,7 +18,7 @@ func (a *app) locateRef(source, ref, ledger string) (*trust.Trust, refTarget, er
 	if err != nil {
 		return nil, refTarget{}, err
 	}
-	res, err := review.Locate(a.reviewOptions(a.sourceID), source, ref)
+	res, err := review.Locate(a.openOptions(sourceID), source, ref)
 	if err != nil {
 		return nil, refTarget{}, a.loadFailed(err)
 	}
@@ -30,7 +30,7 @@ func (a *app) locateRef(source, ref, ledger string) (*trust.Trust, refTarget, er
 			}
 		}
 	}
-	if res, err = a.loadSource(source); err != nil {
+	if res, err = a.loadSource(source, sourceID); err != nil {
 		return nil, refTarget{}, err
 	}
 	tg, err := a.findRef(res, source, ref)

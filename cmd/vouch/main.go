@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"vouch/review"
+	"vouch/trust"
 	"vouch/ui/display"
 )
 
@@ -20,13 +21,15 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// app holds what every command shares: streams and global flags.
+// app holds what every command shares: the streams, the global --home flag and the
+// error sink's JSON switch. A command's own flags live in its options struct (one per
+// command: validateOptions, decideOptions, ...), bound by its newXxxCommand constructor
+// and read by its runXxx function, so no flag of one command can change another's.
 type app struct {
 	stdout, stderr io.Writer
 	stdin          io.Reader
 	home           string // --home
 	jsonErrors     bool   // set by commands running under --json
-	sourceID       string // --source-id of approve, revoke, diff and check (Dalo references)
 	// loadBase is what sources are loaded with before flags apply: the zero value (every
 	// default) except in tests, which lower the search bounds.
 	loadBase review.Options
@@ -87,10 +90,10 @@ Nothing in vouch ever runs package code.`,
 	root.Version = currentVersion().String()
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.PersistentFlags().StringVar(&a.home, "home", "", "vouch home directory (default $VOUCH_HOME, else $XDG_DATA_HOME/vouch, else ~/.local/share/vouch)")
-	root.AddCommand(a.validateCommand(), a.statusCommand(), a.versionCommand())
-	a.addTrustCommands(root)
-	a.addReviewCommand(root)
-	a.addInstructionsCommands(root)
+	root.AddCommand(newValidateCommand(a), newStatusCommand(a), newVersionCommand(a),
+		newDecideCommand(a, trust.ActionApprove), newDecideCommand(a, trust.ActionRevoke),
+		newDiffCommand(a), newCheckCommand(a), newStageCommand(a), newLedgerCommand(a),
+		newReviewCommand(a), newInstructionsCommand(a))
 	a.addCompletion(root)
 	return root
 }

@@ -11,8 +11,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (a *app) addReviewCommand(root *cobra.Command) {
-	var claude bool
+// reviewOptions are review's flags and arguments.
+type reviewOptions struct {
+	app     *app
+	sources []string // SOURCE... (default: the current directory)
+	claude  bool     // --claude
+}
+
+func newReviewCommand(a *app) *cobra.Command {
+	opts := &reviewOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "review [SOURCE...]",
 		Short: "Open the review console: read every component, then approve or revoke it",
@@ -49,36 +56,44 @@ Without a terminal on stdout, review prints the status report instead.`,
   vouch review ./my-plugin ./other-package
   vouch review --home /tmp/vouch-home examples`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 && !claude {
-				args = []string{"."}
-			}
-			args, err := a.sourcesWithInstalled(args, claude)
-			if err != nil {
-				return err
-			}
-			for _, p := range args {
-				if _, err := os.Lstat(p); err != nil {
-					return a.fail(2, "path-not-found", p+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
-				}
-			}
-			if !a.stdoutIsTerminal() {
-				_, err := a.statusReport(args, loadOptions{sourceID: "validation"})
-				return err
-			}
-			home, err := trust.ResolveHome(a.home)
-			if err != nil {
-				return a.fail(2, "home", err.Error())
-			}
-			opts := ui.ProgramOptions(os.Getenv)
-			opts = append(opts, tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
-			if err := ui.Run(ui.Options{Sources: args, Home: home}, opts...); err != nil {
-				return a.fail(1, "console", "The console stopped: "+err.Error()+".")
-			}
-			return nil
+			opts.sources = args
+			return runReview(opts)
 		},
 	}
-	addClaudeFlag(cmd, &claude)
-	root.AddCommand(cmd)
+	addClaudeFlag(cmd, &opts.claude)
+	return cmd
+}
+
+func runReview(opts *reviewOptions) error {
+	a := opts.app
+	args := opts.sources
+	if len(args) == 0 && !opts.claude {
+		args = []string{"."}
+	}
+	args, err := a.sourcesWithInstalled(args, opts.claude)
+	if err != nil {
+		return err
+	}
+	for _, p := range args {
+		if _, err := os.Lstat(p); err != nil {
+			return a.fail(2, "path-not-found", p+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
+		}
+	}
+	if !a.stdoutIsTerminal() {
+		// The status report with status's defaults: what the console would have shown.
+		_, _, err := statusData(&statusOptions{app: a, sourceID: "validation", format: "text"}, args)
+		return err
+	}
+	home, err := trust.ResolveHome(a.home)
+	if err != nil {
+		return a.fail(2, "home", err.Error())
+	}
+	progOpts := ui.ProgramOptions(os.Getenv)
+	progOpts = append(progOpts, tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
+	if err := ui.Run(ui.Options{Sources: args, Home: home}, progOpts...); err != nil {
+		return a.fail(1, "console", "The console stopped: "+err.Error()+".")
+	}
+	return nil
 }
 
 // stdoutIsTerminal reports whether the console can draw: stdout must be a terminal.

@@ -17,17 +17,25 @@ import (
 	"vouch/ui/display"
 )
 
-// addTrustCommands adds the ledger commands: approve, revoke, diff, check, ledger.
-func (a *app) addTrustCommands(root *cobra.Command) {
-	root.AddCommand(a.decideCommand(trust.ActionApprove), a.decideCommand(trust.ActionRevoke),
-		a.diffCommand(), a.checkCommand(), a.stageCommand(), a.ledgerCommand())
-}
-
 const ledgerFlagHelp = "team ledger file (default: .vouch/ledger.toml in the source's repository)"
 
-func (a *app) decideCommand(action trust.Action) *cobra.Command {
-	var note, ledger, only string
-	var yes, jsonOut bool
+// decideOptions are the flags and arguments of approve or revoke: one command each, one
+// value each, the same fields because the two run the same code with another action.
+type decideOptions struct {
+	app      *app
+	action   trust.Action // approve or revoke: which command this is
+	source   string       // SOURCE
+	refs     []string     // REF...
+	note     string       // --note
+	ledger   string       // --ledger: record in this team ledger
+	digest   string       // --digest (revoke only): withdraw this approved digest only
+	sourceID string       // --source-id
+	yes      bool         // --yes
+	json     bool         // --json
+}
+
+func newDecideCommand(a *app, action trust.Action) *cobra.Command {
+	opts := &decideOptions{app: a, action: action}
 	verb := string(action)
 	cmd := &cobra.Command{
 		Use:   verb + " [--note TEXT] [--yes] [--json] [--ledger FILE] SOURCE REF...",
@@ -49,20 +57,18 @@ With --json (which needs --yes) what was shown and what was recorded is printed 
 document (schemas/vouch/commands-v1.schema.json), also when the command refuses.`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if jsonOut {
-				a.jsonErrors = true
-			}
-			return a.decide(action, args[0], args[1:], note, ledger, only, yes, jsonOut)
+			opts.source, opts.refs = args[0], args[1:]
+			return runDecide(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the components and the recorded decisions as JSON (needs --yes)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the components and the recorded decisions as JSON (needs --yes)")
 	if action == trust.ActionRevoke {
-		cmd.Flags().StringVar(&only, "digest", "", "revoke only this approved digest (sha256:<64 hex>), not every digest of the component")
+		cmd.Flags().StringVar(&opts.digest, "digest", "", "revoke only this approved digest (sha256:<64 hex>), not every digest of the component")
 	}
-	cmd.Flags().StringVar(&note, "note", "", "note recorded with the decision")
-	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask; required without a terminal (recorded as automation)")
-	cmd.Flags().StringVar(&ledger, "ledger", "", "record the decision in this team ledger instead of the personal ledger")
-	cmd.Flags().StringVar(&a.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+	cmd.Flags().StringVar(&opts.note, "note", "", "note recorded with the decision")
+	cmd.Flags().BoolVar(&opts.yes, "yes", false, "do not ask; required without a terminal (recorded as automation)")
+	cmd.Flags().StringVar(&opts.ledger, "ledger", "", "record the decision in this team ledger instead of the personal ledger")
+	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
 	return cmd
 }
 
@@ -80,8 +86,8 @@ func (a *app) openTrust(ledger string) (*trust.Trust, error) {
 }
 
 // loadSource runs review.Open on one source; a missing path is exit 2.
-func (a *app) loadSource(source string) (*review.Result, error) {
-	return a.load([]string{source}, loadOptions{sourceID: a.sourceID})
+func (a *app) loadSource(source, sourceID string) (*review.Result, error) {
+	return a.load([]string{source}, sourceID)
 }
 
 type refTarget struct {
@@ -184,7 +190,12 @@ func (a *app) stdinIsTerminal() bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-func (a *app) decide(action trust.Action, source string, refs []string, note, ledger, only string, yes, jsonOut bool) error {
+func runDecide(opts *decideOptions) error {
+	a, action, source, refs := opts.app, opts.action, opts.source, opts.refs
+	note, ledger, only, yes, jsonOut := opts.note, opts.ledger, opts.digest, opts.yes, opts.json
+	if jsonOut {
+		a.jsonErrors = true
+	}
 	if jsonOut && !yes {
 		return a.fail(2, "needs-yes", "--json prints what was recorded for a program to read, so vouch does not ask; add --yes after reviewing the text output of the same command.")
 	}
@@ -205,7 +216,7 @@ func (a *app) decide(action trust.Action, source string, refs []string, note, le
 	if err != nil {
 		return err
 	}
-	res, err := a.loadSource(source)
+	res, err := a.loadSource(source, opts.sourceID)
 	if err != nil {
 		return err
 	}
@@ -407,9 +418,18 @@ func (a *app) printGrant(w io.Writer, action trust.Action, g trust.Grant, batch 
 	fmt.Fprintln(w)
 }
 
-func (a *app) diffCommand() *cobra.Command {
-	var ledger string
-	var jsonOut bool
+// diffOptions are diff's flags and arguments.
+type diffOptions struct {
+	app      *app
+	source   string // SOURCE
+	ref      string // REF
+	ledger   string // --ledger
+	sourceID string // --source-id
+	json     bool   // --json
+}
+
+func newDiffCommand(a *app) *cobra.Command {
+	opts := &diffOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "diff [--json] [--ledger FILE] SOURCE REF",
 		Short: "Show what changed in a component since its approval (exit 1 when changed)",
@@ -420,19 +440,18 @@ matches, 1 otherwise. With --json the same is one JSON document on stdout
 (schemas/vouch/commands-v1.schema.json), for every status, with the exit status unchanged.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if jsonOut {
-				a.jsonErrors = true
-			}
-			return a.diff(args[0], args[1], ledger, jsonOut)
+			opts.source, opts.ref = args[0], args[1]
+			return runDiff(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the diff as JSON")
-	cmd.Flags().StringVar(&ledger, "ledger", "", ledgerFlagHelp)
-	cmd.Flags().StringVar(&a.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the diff as JSON")
+	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
+	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
 	return cmd
 }
 
-func (a *app) resolveOne(source, ref, ledger string) (*trust.Trust, refTarget, error) {
+// resolveOne opens the ledgers and finds ref in SOURCE, loaded with sourceID.
+func (a *app) resolveOne(source, ref, ledger, sourceID string) (*trust.Trust, refTarget, error) {
 	if err := a.refuseWildcard(ref); err != nil {
 		return nil, refTarget{}, err
 	}
@@ -440,7 +459,7 @@ func (a *app) resolveOne(source, ref, ledger string) (*trust.Trust, refTarget, e
 	if err != nil {
 		return nil, refTarget{}, err
 	}
-	res, err := a.loadSource(source)
+	res, err := a.loadSource(source, sourceID)
 	if err != nil {
 		return nil, refTarget{}, err
 	}
@@ -448,8 +467,12 @@ func (a *app) resolveOne(source, ref, ledger string) (*trust.Trust, refTarget, e
 	return t, tg, err
 }
 
-func (a *app) diff(source, ref, ledger string, jsonOut bool) error {
-	t, tg, err := a.resolveOne(source, ref, ledger)
+func runDiff(opts *diffOptions) error {
+	a, source, jsonOut := opts.app, opts.source, opts.json
+	if jsonOut {
+		a.jsonErrors = true
+	}
+	t, tg, err := a.resolveOne(source, opts.ref, opts.ledger, opts.sourceID)
 	if err != nil {
 		return err
 	}
@@ -562,9 +585,18 @@ func (a *app) diff(source, ref, ledger string, jsonOut bool) error {
 	return exitError{1}
 }
 
-func (a *app) checkCommand() *cobra.Command {
-	var ledger string
-	var jsonOut bool
+// checkOptions are check's flags and arguments.
+type checkOptions struct {
+	app      *app
+	source   string // SOURCE
+	ref      string // REF
+	ledger   string // --ledger
+	sourceID string // --source-id
+	json     bool   // --json
+}
+
+func newCheckCommand(a *app) *cobra.Command {
+	opts := &checkOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "check [--json] [--ledger FILE] SOURCE REF",
 		Short: "Dispatch-time gate: exit 0 only when the component is approved as it is on disk now",
@@ -575,116 +607,141 @@ dispatch a tool or hook. With --json the verdict, with what the approval does no
 one JSON document on stdout (schemas/vouch/commands-v1.schema.json); the exit status is the same.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if jsonOut {
-				a.jsonErrors = true
-			}
-			t, tg, err := a.locateRef(args[0], args[1], ledger)
-			if err != nil {
-				return err
-			}
-			st, err := t.Check(tg.pkg, tg.ref)
-			if err != nil {
-				return a.fail(1, "ledger", errSentence(err.Error()))
-			}
-			name := display.Line(tg.ref)
-			// What the approval cannot bind is said whatever the answer: a harness log
-			// shows it next to the dispatch it gated. stdout stays the one-line verdict.
-			if !jsonOut {
-				printNotCovered(a.stderr, "", tg.comp.NotCovered)
-			}
-			reason := ""
-			if st.Authorization != model.Approved {
-				reason = st.Reason
-				if reason == "" {
-					reason = map[model.Authorization]string{
-						model.Unreviewed: "No decision was recorded for it.",
-						model.Revoked:    "Its approval was revoked.",
-					}[st.Authorization]
-				}
-			}
-			if jsonOut {
-				writeJSON(a.stdout, checkDoc{docHead: head("check"), Ref: tg.ref, Approved: st.Authorization == model.Approved,
-					Authorization: string(st.Authorization), Digest: st.Digest, Reason: reason, Decision: st.Decision,
-					Needs: nonNilStrings(st.Needs), NotCovered: notCoveredJSON(tg.comp.NotCovered)})
-			}
-			if st.Authorization != model.Approved {
-				return a.fail(1, string(st.Authorization), fmt.Sprintf("%s is %s: %s", name, st.Authorization, display.Line(midSentence(reason))))
-			}
-			if !jsonOut {
-				fmt.Fprintf(a.stdout, "approved %s %s\n", name, st.Digest)
-			}
-			return nil
+			opts.source, opts.ref = args[0], args[1]
+			return runCheck(opts)
 		},
 	}
-	cmd.Flags().StringVar(&ledger, "ledger", "", ledgerFlagHelp)
-	cmd.Flags().StringVar(&a.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the verdict as JSON")
+	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
+	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the verdict as JSON")
 	return cmd
 }
 
-func (a *app) ledgerCommand() *cobra.Command {
-	var jsonOut bool
-	var ledger string
+func runCheck(opts *checkOptions) error {
+	a, jsonOut := opts.app, opts.json
+	if jsonOut {
+		a.jsonErrors = true
+	}
+	t, tg, err := a.locateRef(opts.source, opts.ref, opts.ledger, opts.sourceID)
+	if err != nil {
+		return err
+	}
+	st, err := t.Check(tg.pkg, tg.ref)
+	if err != nil {
+		return a.fail(1, "ledger", errSentence(err.Error()))
+	}
+	name := display.Line(tg.ref)
+	// What the approval cannot bind is said whatever the answer: a harness log
+	// shows it next to the dispatch it gated. stdout stays the one-line verdict.
+	if !jsonOut {
+		printNotCovered(a.stderr, "", tg.comp.NotCovered)
+	}
+	reason := ""
+	if st.Authorization != model.Approved {
+		reason = st.Reason
+		if reason == "" {
+			reason = map[model.Authorization]string{
+				model.Unreviewed: "No decision was recorded for it.",
+				model.Revoked:    "Its approval was revoked.",
+			}[st.Authorization]
+		}
+	}
+	if jsonOut {
+		writeJSON(a.stdout, checkDoc{docHead: head("check"), Ref: tg.ref, Approved: st.Authorization == model.Approved,
+			Authorization: string(st.Authorization), Digest: st.Digest, Reason: reason, Decision: st.Decision,
+			Needs: nonNilStrings(st.Needs), NotCovered: notCoveredJSON(tg.comp.NotCovered)})
+	}
+	if st.Authorization != model.Approved {
+		return a.fail(1, string(st.Authorization), fmt.Sprintf("%s is %s: %s", name, st.Authorization, display.Line(midSentence(reason))))
+	}
+	if !jsonOut {
+		fmt.Fprintf(a.stdout, "approved %s %s\n", name, st.Digest)
+	}
+	return nil
+}
+
+// ledgerOptions are ledger's flags.
+type ledgerOptions struct {
+	app    *app
+	ledger string // --ledger
+	json   bool   // --json
+}
+
+func newLedgerCommand(a *app) *cobra.Command {
+	opts := &ledgerOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "ledger [--json] [--ledger FILE]",
 		Short: "List recorded decisions, newest first, with the ledger each came from",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if jsonOut {
-				a.jsonErrors = true
-			}
-			t, err := a.openTrust(ledger)
-			if err != nil {
-				return err
-			}
-			ds, err := t.Decisions()
-			if err != nil {
-				return a.fail(1, "ledger", errSentence(err.Error()))
-			}
-			if jsonOut {
-				if ds == nil {
-					ds = []trust.Decision{}
-				}
-				writeJSON(a.stdout, ds)
-				return nil
-			}
-			if len(ds) == 0 {
-				fmt.Fprintf(a.stdout, "No decisions recorded yet (personal ledger: %s).\n", t.PersonalLedger())
-				return nil
-			}
-			for _, d := range ds {
-				digest := d.Digest
-				if len(digest) > 19 {
-					digest = digest[:19] + "…"
-				}
-				fmt.Fprintf(a.stdout, "%s  %-7s  %s  %s  %s (%s)  %s ledger", d.At.UTC().Format("2006-01-02T15:04:05Z"), d.Action,
-					display.Line(d.Component), digestOrNone(display.Line(digest)), display.Line(d.Reviewer), display.Line(d.ReviewerKind), ledgerLabel(d.Ledger))
-				if d.Target != "" {
-					fmt.Fprintf(a.stdout, "  target %s", display.Line(d.Target))
-				}
-				if d.Action == trust.ActionRevoke && d.Target == "" {
-					if d.Scope == trust.ScopeDigest {
-						fmt.Fprint(a.stdout, "  this digest only")
-					} else {
-						fmt.Fprint(a.stdout, "  every digest")
-					}
-				}
-				if d.Note != "" {
-					fmt.Fprintf(a.stdout, "  note: %s", display.Line(d.Note))
-				}
-				fmt.Fprintln(a.stdout)
-			}
-			return nil
+			return runLedger(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the decisions as a JSON array")
-	cmd.Flags().StringVar(&ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml above the working directory)")
-	cmd.AddCommand(a.ledgerTrustCommand(), a.ledgerUntrustCommand())
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the decisions as a JSON array")
+	cmd.Flags().StringVar(&opts.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml above the working directory)")
+	cmd.AddCommand(newLedgerTrustCommand(a), newLedgerUntrustCommand(a))
 	return cmd
 }
 
-func (a *app) ledgerTrustCommand() *cobra.Command {
-	var yes, jsonOut bool
+func runLedger(opts *ledgerOptions) error {
+	a, jsonOut, ledger := opts.app, opts.json, opts.ledger
+	if jsonOut {
+		a.jsonErrors = true
+	}
+	t, err := a.openTrust(ledger)
+	if err != nil {
+		return err
+	}
+	ds, err := t.Decisions()
+	if err != nil {
+		return a.fail(1, "ledger", errSentence(err.Error()))
+	}
+	if jsonOut {
+		if ds == nil {
+			ds = []trust.Decision{}
+		}
+		writeJSON(a.stdout, ds)
+		return nil
+	}
+	if len(ds) == 0 {
+		fmt.Fprintf(a.stdout, "No decisions recorded yet (personal ledger: %s).\n", t.PersonalLedger())
+		return nil
+	}
+	for _, d := range ds {
+		digest := d.Digest
+		if len(digest) > 19 {
+			digest = digest[:19] + "…"
+		}
+		fmt.Fprintf(a.stdout, "%s  %-7s  %s  %s  %s (%s)  %s ledger", d.At.UTC().Format("2006-01-02T15:04:05Z"), d.Action,
+			display.Line(d.Component), digestOrNone(display.Line(digest)), display.Line(d.Reviewer), display.Line(d.ReviewerKind), ledgerLabel(d.Ledger))
+		if d.Target != "" {
+			fmt.Fprintf(a.stdout, "  target %s", display.Line(d.Target))
+		}
+		if d.Action == trust.ActionRevoke && d.Target == "" {
+			if d.Scope == trust.ScopeDigest {
+				fmt.Fprint(a.stdout, "  this digest only")
+			} else {
+				fmt.Fprint(a.stdout, "  every digest")
+			}
+		}
+		if d.Note != "" {
+			fmt.Fprintf(a.stdout, "  note: %s", display.Line(d.Note))
+		}
+		fmt.Fprintln(a.stdout)
+	}
+	return nil
+}
+
+// ledgerTrustOptions are ledger trust's flags and argument.
+type ledgerTrustOptions struct {
+	app  *app
+	file string // FILE
+	yes  bool   // --yes
+	json bool   // --json
+}
+
+func newLedgerTrustCommand(a *app) *cobra.Command {
+	opts := &ledgerTrustOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "trust [--yes] [--json] FILE",
 		Short: "Show what a team ledger approves and, once confirmed, honour exactly that",
@@ -699,57 +756,63 @@ because you named it. With --json (which needs --yes) the summary and whether th
 now trusted are one JSON document on stdout (schemas/vouch/commands-v1.schema.json).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if jsonOut {
-				a.jsonErrors = true
-				if !yes {
-					return a.fail(2, "needs-yes", "--json prints what was trusted for a program to read, so vouch does not ask; add --yes after reading the text summary of the same command.")
-				}
-			}
-			t, err := a.openTrust("")
-			if err != nil {
-				return err
-			}
-			s, err := t.ReviewTeamLedger(args[0])
-			if err != nil {
-				return a.fail(1, "ledger", errSentence(err.Error()))
-			}
-			doc := newLedgerTrustDoc(s)
-			if !jsonOut {
-				a.printLedgerSummary(s)
-			}
-			if s.Trusted == s.Total && !s.Rewritten && t.IsTrustedTeamLedger(s.Path) {
-				if jsonOut {
-					doc.NothingNew, doc.Trusted = true, true
-					writeJSON(a.stdout, doc)
-					return nil
-				}
-				fmt.Fprintf(a.stdout, "Nothing new: every decision in %s already counts for this vouch home.\n", display.Line(s.Path))
-				return nil
-			}
-			if !yes {
-				if !a.stdinIsTerminal() {
-					return a.fail(2, "needs-yes", "stdin is not a terminal, so vouch cannot ask; add --yes to trust the ledger as shown above.")
-				}
-				if !a.ask(fmt.Sprintf("Honour the %d decisions shown above for this vouch home? Type y to confirm: ", s.Total)) {
-					return a.fail(1, "declined", "Nothing was trusted.")
-				}
-			}
-			real, err := t.TrustTeamLedger(s)
-			if err != nil {
-				return a.fail(1, "ledger", errSentence(err.Error()))
-			}
-			if jsonOut {
-				doc.Path, doc.Trusted = real, true
-				writeJSON(a.stdout, doc)
-				return nil
-			}
-			fmt.Fprintf(a.stdout, "The %d decisions shown in the team ledger %s now count for this vouch home; decisions added later wait until you run this command again.\n", s.Total, display.Line(real))
-			return nil
+			opts.file = args[0]
+			return runLedgerTrust(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask; required without a terminal")
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the summary and the outcome as JSON (needs --yes)")
+	cmd.Flags().BoolVar(&opts.yes, "yes", false, "do not ask; required without a terminal")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary and the outcome as JSON (needs --yes)")
 	return cmd
+}
+
+func runLedgerTrust(opts *ledgerTrustOptions) error {
+	a, jsonOut, yes := opts.app, opts.json, opts.yes
+	if jsonOut {
+		a.jsonErrors = true
+		if !yes {
+			return a.fail(2, "needs-yes", "--json prints what was trusted for a program to read, so vouch does not ask; add --yes after reading the text summary of the same command.")
+		}
+	}
+	t, err := a.openTrust("")
+	if err != nil {
+		return err
+	}
+	s, err := t.ReviewTeamLedger(opts.file)
+	if err != nil {
+		return a.fail(1, "ledger", errSentence(err.Error()))
+	}
+	doc := newLedgerTrustDoc(s)
+	if !jsonOut {
+		a.printLedgerSummary(s)
+	}
+	if s.Trusted == s.Total && !s.Rewritten && t.IsTrustedTeamLedger(s.Path) {
+		if jsonOut {
+			doc.NothingNew, doc.Trusted = true, true
+			writeJSON(a.stdout, doc)
+			return nil
+		}
+		fmt.Fprintf(a.stdout, "Nothing new: every decision in %s already counts for this vouch home.\n", display.Line(s.Path))
+		return nil
+	}
+	if !yes {
+		if !a.stdinIsTerminal() {
+			return a.fail(2, "needs-yes", "stdin is not a terminal, so vouch cannot ask; add --yes to trust the ledger as shown above.")
+		}
+		if !a.ask(fmt.Sprintf("Honour the %d decisions shown above for this vouch home? Type y to confirm: ", s.Total)) {
+			return a.fail(1, "declined", "Nothing was trusted.")
+		}
+	}
+	real, err := t.TrustTeamLedger(s)
+	if err != nil {
+		return a.fail(1, "ledger", errSentence(err.Error()))
+	}
+	if jsonOut {
+		doc.Path, doc.Trusted = real, true
+		writeJSON(a.stdout, doc)
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "The %d decisions shown in the team ledger %s now count for this vouch home; decisions added later wait until you run this command again.\n", s.Total, display.Line(real))
+	return nil
 }
 
 // printLedgerSummary shows what trusting a team ledger would honour. Ledger text is
@@ -807,38 +870,51 @@ func shortDigest(d string) string {
 	return d
 }
 
-func (a *app) ledgerUntrustCommand() *cobra.Command {
-	var jsonOut bool
+// ledgerUntrustOptions are ledger untrust's flags and argument.
+type ledgerUntrustOptions struct {
+	app  *app
+	file string // FILE
+	json bool   // --json
+}
+
+func newLedgerUntrustCommand(a *app) *cobra.Command {
+	opts := &ledgerUntrustOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "untrust [--json] FILE",
 		Short: "Stop honouring a team ledger found next to reviewed sources",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if jsonOut {
-				a.jsonErrors = true
-			}
-			t, err := a.openTrust("")
-			if err != nil {
-				return err
-			}
-			real, was, err := t.UntrustTeamLedger(args[0])
-			if err != nil {
-				return a.fail(1, "ledger", errSentence(err.Error()))
-			}
-			if jsonOut {
-				writeJSON(a.stdout, ledgerUntrustDoc{docHead: head("ledger untrust"), Path: real, WasTrusted: was})
-				return nil
-			}
-			if !was {
-				fmt.Fprintf(a.stdout, "The team ledger %s was not trusted by this vouch home; nothing changed.\n", display.Line(real))
-				return nil
-			}
-			fmt.Fprintf(a.stdout, "Decisions in the team ledger %s no longer count for this vouch home.\n", display.Line(real))
-			return nil
+			opts.file = args[0]
+			return runLedgerUntrust(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the outcome as JSON")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the outcome as JSON")
 	return cmd
+}
+
+func runLedgerUntrust(opts *ledgerUntrustOptions) error {
+	a, jsonOut := opts.app, opts.json
+	if jsonOut {
+		a.jsonErrors = true
+	}
+	t, err := a.openTrust("")
+	if err != nil {
+		return err
+	}
+	real, was, err := t.UntrustTeamLedger(opts.file)
+	if err != nil {
+		return a.fail(1, "ledger", errSentence(err.Error()))
+	}
+	if jsonOut {
+		writeJSON(a.stdout, ledgerUntrustDoc{docHead: head("ledger untrust"), Path: real, WasTrusted: was})
+		return nil
+	}
+	if !was {
+		fmt.Fprintf(a.stdout, "The team ledger %s was not trusted by this vouch home; nothing changed.\n", display.Line(real))
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "Decisions in the team ledger %s no longer count for this vouch home.\n", display.Line(real))
+	return nil
 }
 
 // printNotCovered lists what an approval does not cover, escaped, under one heading.
@@ -869,9 +945,19 @@ func (a *app) warnNotCovered(rep *report.Report) {
 	}
 }
 
-func (a *app) stageCommand() *cobra.Command {
-	var ledger string
-	var jsonOut bool
+// stageOptions are stage's flags and arguments.
+type stageOptions struct {
+	app      *app
+	source   string // SOURCE
+	ref      string // REF
+	dir      string // DIR
+	ledger   string // --ledger
+	sourceID string // --source-id
+	json     bool   // --json
+}
+
+func newStageCommand(a *app) *cobra.Command {
+	opts := &stageOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "stage [--json] [--ledger FILE] SOURCE REF DIR",
 		Short: "Write exactly the approved closure of a component into DIR, for a harness that runs approved bytes only",
@@ -893,33 +979,39 @@ written (and what is not covered) is one JSON document on stdout
   node /tmp/lint-approved/plugins/my-pack/tools/lint.mjs`,
 		Args: cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if jsonOut {
-				a.jsonErrors = true
-			}
-			t, tg, err := a.resolveOne(args[0], args[1], ledger)
-			if err != nil {
-				return err
-			}
-			if !jsonOut {
-				printNotCovered(a.stderr, "", tg.comp.NotCovered)
-			}
-			staged, err := t.Stage(tg.pkg, tg.comp, args[2])
-			if err != nil {
-				return a.fail(1, "stage", errSentence(err.Error()))
-			}
-			if jsonOut {
-				writeJSON(a.stdout, stageDoc{docHead: head("stage"), Ref: tg.ref, Dir: staged.Dir, Files: filesJSON(staged.Files),
-					Skipped: nonNilStrings(staged.Skipped), NotCovered: notCoveredJSON(tg.comp.NotCovered)})
-				return nil
-			}
-			fmt.Fprintf(a.stdout, "staged %s into %s (%d entries)\n", display.Line(tg.ref), display.Line(staged.Dir), len(staged.Files))
-			return nil
+			opts.source, opts.ref, opts.dir = args[0], args[1], args[2]
+			return runStage(opts)
 		},
 	}
-	cmd.Flags().StringVar(&ledger, "ledger", "", ledgerFlagHelp)
-	cmd.Flags().StringVar(&a.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print what was staged as JSON")
+	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
+	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was staged as JSON")
 	return cmd
+}
+
+func runStage(opts *stageOptions) error {
+	a, jsonOut := opts.app, opts.json
+	if jsonOut {
+		a.jsonErrors = true
+	}
+	t, tg, err := a.resolveOne(opts.source, opts.ref, opts.ledger, opts.sourceID)
+	if err != nil {
+		return err
+	}
+	if !jsonOut {
+		printNotCovered(a.stderr, "", tg.comp.NotCovered)
+	}
+	staged, err := t.Stage(tg.pkg, tg.comp, opts.dir)
+	if err != nil {
+		return a.fail(1, "stage", errSentence(err.Error()))
+	}
+	if jsonOut {
+		writeJSON(a.stdout, stageDoc{docHead: head("stage"), Ref: tg.ref, Dir: staged.Dir, Files: filesJSON(staged.Files),
+			Skipped: nonNilStrings(staged.Skipped), NotCovered: notCoveredJSON(tg.comp.NotCovered)})
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "staged %s into %s (%d entries)\n", display.Line(tg.ref), display.Line(staged.Dir), len(staged.Files))
+	return nil
 }
 
 func ledgerLabel(origin string) string {

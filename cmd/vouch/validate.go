@@ -19,22 +19,19 @@ import (
 
 func writeJSON(w io.Writer, v any) { _ = report.WriteJSON(w, v) }
 
-// loadOptions are the flags shared by commands that load sources.
-type loadOptions struct {
-	jsonOut bool
-	format  string // text, json, sarif or github (--format; --json is json)
-	// requireApproved is status's --require-approved: SARIF and GitHub output then mark
-	// every component that is not approved as an error, as the gate fails on it.
-	requireApproved bool
-	sourceID        string
-	integrity       string
-	ledger          string
-	codex           bool // status --codex: Codex's own hook trust beside vouch's
-	claude          bool // --claude: the installed Claude Code plugins are a SOURCE too
+// validateOptions are validate's flags and arguments.
+type validateOptions struct {
+	app       *app
+	sources   []string // SOURCE...
+	json      bool     // --json
+	format    string   // --format: text, json, sarif or github (--json is json)
+	claude    bool     // --claude: the installed Claude Code plugins are a SOURCE too
+	sourceID  string   // --source-id
+	integrity string   // --integrity
 }
 
-func (a *app) validateCommand() *cobra.Command {
-	var o loadOptions
+func newValidateCommand(a *app) *cobra.Command {
+	opts := &validateOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "validate [--json] [--source-id ID] [--integrity sha256-HEX] SOURCE...",
 		Short: "Check packages against their format (valid / invalid), without authorizing anything",
@@ -56,29 +53,38 @@ error (including a malformed --integrity) or missing path.`,
 		Example: `  vouch validate examples
   vouch validate --json ./my-plugin | jq '.packages[].components[] | select(.validity != "valid")'
   vouch validate --integrity sha256-3f4a... package.tar.gz`,
-		Args: sourcesOrInstalled(&o.claude),
+		Args: sourcesOrInstalled(&opts.claude),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := a.outputFormat(&o); err != nil {
-				return err
-			}
-			args, err := a.sourcesWithInstalled(args, o.claude)
-			if err != nil {
-				return err
-			}
-			return a.validate(args, o)
+			opts.sources = args
+			return runValidate(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
-	cmd.Flags().StringVar(&o.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
-	addClaudeFlag(cmd, &o.claude)
-	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references such as skill:<source-id>:review")
-	cmd.Flags().StringVar(&o.integrity, "integrity", "", "expected sha256-<64 hex digits> (or sha256:<hex>) of a Splice archive or bundle; a mismatch fails validation")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
+	cmd.Flags().StringVar(&opts.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
+	addClaudeFlag(cmd, &opts.claude)
+	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references such as skill:<source-id>:review")
+	cmd.Flags().StringVar(&opts.integrity, "integrity", "", "expected sha256-<64 hex digits> (or sha256:<hex>) of a Splice archive or bundle; a mismatch fails validation")
 	return cmd
 }
 
-func (a *app) statusCommand() *cobra.Command {
-	var o loadOptions
-	var requireApproved bool
+// statusOptions are status's flags and arguments; review without a terminal prints the
+// status report with the defaults.
+type statusOptions struct {
+	app      *app
+	sources  []string // SOURCE...
+	json     bool     // --json
+	format   string   // --format: text, json, sarif or github (--json is json)
+	claude   bool     // --claude
+	sourceID string   // --source-id
+	ledger   string   // --ledger: the team ledger file
+	codex    bool     // --codex: Codex's own hook trust beside vouch's
+	// requireApproved is --require-approved: the gate, and SARIF and GitHub output then
+	// mark every component that is not approved as an error, as the gate fails on it.
+	requireApproved bool
+}
+
+func newStatusCommand(a *app) *cobra.Command {
+	opts := &statusOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "status [--json] [--require-approved] SOURCE...",
 		Short: "Show every component's three answers: valid, supported, authorized",
@@ -100,55 +106,62 @@ otherwise, with every failing component and its reason on stderr; 2 usage error 
 path.`,
 		Example: `  vouch status examples
   vouch status --json --require-approved ./my-plugin   # a CI gate`,
-		Args: sourcesOrInstalled(&o.claude),
+		Args: sourcesOrInstalled(&opts.claude),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.requireApproved = requireApproved
-			if err := a.outputFormat(&o); err != nil {
-				return err
-			}
-			args, err := a.sourcesWithInstalled(args, o.claude)
-			if err != nil {
-				return err
-			}
-			rep, st, err := a.statusData(args, o)
-			if err != nil {
-				return err
-			}
-			failed := false
-			if requireApproved {
-				a.warnNotCovered(rep)
-				fs := gateFailures(rep, st)
-				a.printGateFailures(fs)
-				failed = len(fs) > 0
-			}
-			if failed || sourceIncomplete(rep) {
-				return exitError{1}
-			}
-			return nil
+			opts.sources = args
+			return runStatus(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
-	cmd.Flags().StringVar(&o.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
-	addClaudeFlag(cmd, &o.claude)
-	cmd.Flags().StringVar(&o.sourceID, "source-id", "validation", "source identity used in Dalo references")
-	cmd.Flags().StringVar(&o.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml in the source's repository)")
-	cmd.Flags().BoolVar(&o.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex)")
-	cmd.Flags().BoolVar(&requireApproved, "require-approved", false, "exit 1 unless packages were found, all are valid and every runnable component is approved (a CI gate)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
+	cmd.Flags().StringVar(&opts.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
+	addClaudeFlag(cmd, &opts.claude)
+	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references")
+	cmd.Flags().StringVar(&opts.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml in the source's repository)")
+	cmd.Flags().BoolVar(&opts.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex)")
+	cmd.Flags().BoolVar(&opts.requireApproved, "require-approved", false, "exit 1 unless packages were found, all are valid and every runnable component is approved (a CI gate)")
 	return cmd
 }
 
+func runStatus(opts *statusOptions) error {
+	a := opts.app
+	format, err := a.outputFormat(opts.format, opts.json)
+	if err != nil {
+		return err
+	}
+	opts.format = format
+	paths, err := a.sourcesWithInstalled(opts.sources, opts.claude)
+	if err != nil {
+		return err
+	}
+	rep, st, err := statusData(opts, paths)
+	if err != nil {
+		return err
+	}
+	failed := false
+	if opts.requireApproved {
+		a.warnNotCovered(rep)
+		fs := gateFailures(rep, st)
+		a.printGateFailures(fs)
+		failed = len(fs) > 0
+	}
+	if failed || sourceIncomplete(rep) {
+		return exitError{1}
+	}
+	return nil
+}
+
 // load runs review.Open with the app's home-derived options. A missing path is exit 2.
-func (a *app) load(paths []string, o loadOptions) (*review.Result, error) {
-	res, err := review.Open(a.reviewOptions(o.sourceID), paths...)
+func (a *app) load(paths []string, sourceID string) (*review.Result, error) {
+	res, err := review.Open(a.openOptions(sourceID), paths...)
 	if err != nil {
 		return nil, a.loadFailed(err)
 	}
 	return res, nil
 }
 
-// reviewOptions are the options every command loads sources with: the Dalo source id
+// openOptions are the options every command loads sources with: the Dalo source id
 // and the data directory ${PLUGIN_DATA} is shown under, derived from the home.
-func (a *app) reviewOptions(sourceID string) review.Options {
+func (a *app) openOptions(sourceID string) review.Options {
 	opts := a.loadBase
 	opts.SourceID = sourceID
 	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
@@ -165,18 +178,26 @@ func (a *app) loadFailed(err error) error {
 	return a.fail(2, "load-failed", err.Error())
 }
 
-func (a *app) validate(paths []string, o loadOptions) error {
+func runValidate(opts *validateOptions) error {
+	a := opts.app
+	format, err := a.outputFormat(opts.format, opts.json)
+	if err != nil {
+		return err
+	}
+	paths, err := a.sourcesWithInstalled(opts.sources, opts.claude)
+	if err != nil {
+		return err
+	}
 	want := ""
-	if o.integrity != "" {
-		var err error
-		if want, err = parseIntegrity(o.integrity); err != nil {
+	if opts.integrity != "" {
+		if want, err = parseIntegrity(opts.integrity); err != nil {
 			return a.fail(2, "usage", err.Error())
 		}
 	}
-	if o.jsonOut {
-		return a.validateJSON(paths, o, want)
+	if format == "json" {
+		return a.validateJSON(paths, opts.sourceID, want)
 	}
-	res, err := a.load(paths, o)
+	res, err := a.load(paths, opts.sourceID)
 	if err != nil {
 		return err
 	}
@@ -184,7 +205,7 @@ func (a *app) validate(paths []string, o loadOptions) error {
 		res.Diagnostics = append(res.Diagnostics, checkIntegrity(res.Packages, want)...)
 	}
 	rep := report.Build(res.Packages, res.Diagnostics, nil)
-	a.writeReport(rep, o, a.printValidation)
+	a.writeReport(rep, format, false, a.printValidation)
 	if !rep.Valid {
 		return exitError{1}
 	}
@@ -219,11 +240,11 @@ func parseIntegrity(s string) (string, error) {
 // validateJSON is validate --json, streamed: each package is written as soon as it and
 // every package before it are loaded, then dropped, so memory holds the packages in
 // flight, not the source (report.Stream).
-func (a *app) validateJSON(paths []string, o loadOptions, want string) error {
-	opts := a.reviewOptions(o.sourceID)
+func (a *app) validateJSON(paths []string, sourceID, want string) error {
+	opts := a.openOptions(sourceID)
 	for _, p := range paths { // a missing path is exit 2 before anything is written
 		if _, err := os.Lstat(p); err != nil {
-			_, err := a.load([]string{p}, o)
+			_, err := a.load([]string{p}, sourceID)
 			return err
 		}
 	}
@@ -282,20 +303,16 @@ func checkIntegrity(pkgs []*model.Package, want string) []model.Diagnostic {
 	return diags
 }
 
-// statusReport loads the sources, evaluates them against the ledgers and prints the
-// status report (also the console's fallback when stdout is not a terminal).
-func (a *app) statusReport(paths []string, o loadOptions) (*report.Report, error) {
-	rep, _, err := a.statusData(paths, o)
-	return rep, err
-}
-
-// statusData is statusReport that also returns the instruction state the gate reads.
-func (a *app) statusData(paths []string, o loadOptions) (*report.Report, instrState, error) {
-	res, err := a.load(paths, o)
+// statusData loads the sources, evaluates them against the ledgers and prints the status
+// report in opts.format (also the console's fallback when stdout is not a terminal). It
+// returns the report and the instruction state the gate reads.
+func statusData(opts *statusOptions, paths []string) (*report.Report, instrState, error) {
+	a := opts.app
+	res, err := a.load(paths, opts.sourceID)
 	if err != nil {
 		return nil, instrState{}, err
 	}
-	statuses, ledgerDiags, err := a.evaluate(res.Packages, o.ledger)
+	statuses, ledgerDiags, err := a.evaluate(res.Packages, opts.ledger)
 	if err != nil {
 		return nil, instrState{}, err
 	}
@@ -304,12 +321,12 @@ func (a *app) statusData(paths []string, o loadOptions) (*report.Report, instrSt
 	// A block an interrupted apply left in a target is in force though no decision says so.
 	res.Diagnostics = append(res.Diagnostics, st.diagnostics()...)
 	rep := report.Build(res.Packages, res.Diagnostics, statuses)
-	if o.codex {
+	if opts.codex {
 		if err := addCodexTrust(rep, res.Packages); err != nil {
 			return nil, st, a.fail(1, "codex-config", err.Error())
 		}
 	}
-	a.writeReport(rep, o, a.printStatus)
+	a.writeReport(rep, opts.format, opts.requireApproved, a.printStatus)
 	return rep, st, nil
 }
 
@@ -374,31 +391,32 @@ func sourceIncomplete(rep *report.Report) bool {
 	return false
 }
 
-// outputFormat settles --format and --json into o.format. Errors are JSON only for json.
-func (a *app) outputFormat(o *loadOptions) error {
+// outputFormat settles --format and --json into one format: text, json, sarif or
+// github. Errors are JSON only for json.
+func (a *app) outputFormat(format string, jsonOut bool) (string, error) {
 	switch {
-	case o.format == "" && o.jsonOut:
-		o.format = "json"
-	case o.format == "":
-		o.format = "text"
-	case o.jsonOut && o.format != "json":
-		return a.fail(2, "usage", fmt.Sprintf("--json and --format %s contradict each other; give one of them.", o.format))
+	case format == "" && jsonOut:
+		format = "json"
+	case format == "":
+		format = "text"
+	case jsonOut && format != "json":
+		return "", a.fail(2, "usage", fmt.Sprintf("--json and --format %s contradict each other; give one of them.", format))
 	}
-	switch o.format {
+	switch format {
 	case "text", "json", "sarif", "github":
 	default:
-		return a.fail(2, "usage", fmt.Sprintf("--format %q is not one of text, json, sarif, github.", o.format))
+		return "", a.fail(2, "usage", fmt.Sprintf("--format %q is not one of text, json, sarif, github.", format))
 	}
-	o.jsonOut = o.format == "json"
-	a.jsonErrors = o.jsonOut
-	return nil
+	a.jsonErrors = format == "json"
+	return format, nil
 }
 
-// writeReport prints rep in the chosen format; text goes through the command's printer.
-func (a *app) writeReport(rep *report.Report, o loadOptions, text func(*report.Report)) {
+// writeReport prints rep in format; text goes through the command's printer. With
+// requireApproved, SARIF and GitHub output mark what the gate fails on as errors.
+func (a *app) writeReport(rep *report.Report, format string, requireApproved bool, text func(*report.Report)) {
 	base, _ := os.Getwd()
-	so := report.SARIFOptions{Base: base, Version: currentVersion().Version, RequireApproved: o.requireApproved}
-	switch o.format {
+	so := report.SARIFOptions{Base: base, Version: currentVersion().Version, RequireApproved: requireApproved}
+	switch format {
 	case "json":
 		writeJSON(a.stdout, rep)
 	case "sarif":

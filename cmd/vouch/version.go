@@ -66,8 +66,14 @@ func (v buildVersion) String() string {
 	return s + " " + v.Go + " " + v.Platform
 }
 
-func (a *app) versionCommand() *cobra.Command {
-	var jsonOut bool
+// versionOptions are version's flags.
+type versionOptions struct {
+	app  *app
+	json bool // --json
+}
+
+func newVersionCommand(a *app) *cobra.Command {
+	opts := &versionOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print vouch's version, the commit it was built from and the platform",
@@ -77,15 +83,19 @@ the VCS revision and time Go recorded at build time, and whether the work tree h
 uncommitted changes. "vouch --version" prints the same line.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := currentVersion()
-			if jsonOut {
-				writeJSON(a.stdout, v)
-				return nil
-			}
-			fmt.Fprintln(a.stdout, v.String())
-			return nil
+			return runVersion(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the version as JSON")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the version as JSON")
 	return cmd
+}
+
+func runVersion(opts *versionOptions) error {
+	v := currentVersion()
+	if opts.json {
+		writeJSON(opts.app.stdout, v)
+		return nil
+	}
+	fmt.Fprintln(opts.app.stdout, v.String())
+	return nil
 }
