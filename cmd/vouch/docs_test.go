@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,5 +55,52 @@ func TestManPagesCurrent(t *testing.T) {
 		if err != nil || !bytes.Equal(gen, cur) {
 			t.Errorf("docs/man/%s is not current: run go test ./cmd/vouch -run TestManPagesCurrent -update-docs", filepath.Base(g))
 		}
+	}
+}
+
+// TestGateBuildLeavesOutConsole: vouch-gate (-tags vouch_gate) links none of the console's
+// libraries, whose package initialization is most of the full binary's start-up, and it
+// still runs the gate.
+func TestGateBuildLeavesOutConsole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-tags", "vouch_gate", "vouch/cmd/vouch").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, console := range []string{"charm.land/glamour", "github.com/alecthomas/chroma", "charm.land/bubbletea", "charm.land/lipgloss", "vouch/ui"} {
+			if dep == console || strings.HasPrefix(dep, console+"/") {
+				if dep != "vouch/ui/display" {
+					t.Errorf("the gate build links %s", dep)
+				}
+			}
+		}
+	}
+	full, err := exec.Command("go", "list", "-deps", "vouch/cmd/vouch").CombinedOutput()
+	if err != nil || !strings.Contains(string(full), "github.com/alecthomas/chroma/v2/lexers") {
+		t.Fatalf("the full build no longer links chroma's lexers, so this test checks nothing: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "vouch-gate")
+	if out, err := exec.Command("go", "build", "-tags", "vouch_gate", "-o", bin, "vouch/cmd/vouch").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	home := t.TempDir()
+	src := filepath.Join("..", "..", "examples", "dalo", "design-review")
+	const ref = "design-review#tool:context"
+	run := func(args ...string) int {
+		cmd := exec.Command(bin, append([]string{"--home", home}, args...)...)
+		cmd.Run()
+		return cmd.ProcessState.ExitCode()
+	}
+	if c := run("check", src, ref); c != 1 {
+		t.Fatalf("gate check of an unreviewed tool: exit %d", c)
+	}
+	if c := run("approve", "--yes", src, ref); c != 0 {
+		t.Fatalf("gate approve: exit %d", c)
+	}
+	if c := run("check", src, ref); c != 0 {
+		t.Fatalf("gate check after approval: exit %d", c)
 	}
 }

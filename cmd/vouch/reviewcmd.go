@@ -4,9 +4,7 @@ import (
 	"os"
 
 	"vouch/trust"
-	"vouch/ui"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
@@ -88,12 +86,7 @@ func runReview(opts *reviewOptions) error {
 	if err != nil {
 		return a.fail(2, "home", err.Error())
 	}
-	progOpts := ui.ProgramOptions(os.Getenv)
-	progOpts = append(progOpts, tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
-	if err := ui.Run(ui.Options{Sources: args, Home: home}, progOpts...); err != nil {
-		return a.fail(1, "console", "The console stopped: "+err.Error()+".")
-	}
-	return nil
+	return a.runConsole(args, home)
 }
 
 // stdoutIsTerminal reports whether the console can draw: stdout must be a terminal.

@@ -31,6 +31,10 @@ import (
 
 var vouchBin string
 
+// gateBin is vouch-gate, the build without the console (-tags vouch_gate), timed beside
+// vouch in every pair whose command it has.
+var gateBin string
+
 // beforeBin is an older vouch binary measured alongside (CLIBENCH_BEFORE), or "".
 var beforeBin = os.Getenv("CLIBENCH_BEFORE")
 
@@ -45,6 +49,13 @@ func TestMain(m *testing.M) {
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building vouch:", err)
+		os.Exit(1)
+	}
+	gateBin = filepath.Join(dir, "vouch-gate")
+	build = exec.Command("go", "build", "-tags", "vouch_gate", "-o", gateBin, "vouch/cmd/vouch")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building vouch-gate:", err)
 		os.Exit(1)
 	}
 	timerBin = filepath.Join(dir, "timer")
@@ -158,8 +169,9 @@ func pairPrepared(b *testing.B, prepare func(), env []string, vouchArgs []string
 	if beforeBin != "" {
 		runCmd(b, env, null, beforeBin, vouchArgs...)
 	}
-	var vs, bs, os_ []time.Duration
-	var peak, beforePeak int64
+	runCmd(b, env, null, gateBin, vouchArgs...)
+	var vs, bs, os_, gs []time.Duration
+	var peak, beforePeak, gatePeak int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		prepare()
@@ -168,6 +180,10 @@ func pairPrepared(b *testing.B, prepare func(), env []string, vouchArgs []string
 		peak = max(peak, v.maxRSS)
 		prepare()
 		bs = append(bs, runCmd(b, env, null, baseName, baseArgs...).wall)
+		prepare()
+		g := runCmd(b, env, null, gateBin, vouchArgs...)
+		gs = append(gs, g.wall)
+		gatePeak = max(gatePeak, g.maxRSS)
 		if beforeBin != "" {
 			prepare()
 			o := runCmd(b, env, null, beforeBin, vouchArgs...)
@@ -181,6 +197,10 @@ func pairPrepared(b *testing.B, prepare func(), env []string, vouchArgs []string
 	b.ReportMetric(float64(mb.Microseconds())/1000, "baseline-ms")
 	b.ReportMetric(float64(mv)/float64(mb), "x-baseline")
 	b.ReportMetric(float64(peak)/(1<<20), "vouch-peak-MiB")
+	mg := median(gs)
+	b.ReportMetric(float64(mg.Microseconds())/1000, "gate-ms")
+	b.ReportMetric(float64(mg)/float64(mb), "gate-x-baseline")
+	b.ReportMetric(float64(gatePeak)/(1<<20), "gate-peak-MiB")
 	if beforeBin != "" {
 		mo := median(os_)
 		b.ReportMetric(float64(mo.Microseconds())/1000, "before-ms")
