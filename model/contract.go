@@ -26,29 +26,86 @@ type Contract struct {
 
 // Canonical returns the RFC 8785 (JCS) serialization of the contract.
 func (c *Contract) Canonical() ([]byte, error) {
-	files := make([]any, 0, len(c.Files))
+	// Written in RFC 8785 order directly (keys sorted: contract, fields, files, kind; a
+	// file's exec, path, sha256, size, or link, path): the same bytes writeCanonical gives
+	// the equivalent maps (TestCanonicalDirectMatchesMaps), without building them, since
+	// every component of every package is digested on each run.
 	sorted := append([]File(nil), c.Files...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
-	for _, f := range sorted {
+	var b strings.Builder
+	b.Grow(96 + 128*len(sorted))
+	b.WriteString(`{"contract":`)
+	writeCanonicalString(&b, ContractVersion)
+	b.WriteString(`,"fields":`)
+	if err := writeFields(&b, c.Fields); err != nil {
+		return nil, err
+	}
+	b.WriteString(`,"files":[`)
+	for i, f := range sorted {
+		if i > 0 {
+			b.WriteByte(',')
+		}
 		if f.IsLink() {
 			// A link has no bytes: it is bound by its path and target. The key exists only
 			// on link entries, so the digests of link-free contracts are what they were.
-			files = append(files, map[string]any{"path": f.Path, "link": f.Link})
+			b.WriteString(`{"link":`)
+			if err := writeCanonical(&b, f.Link); err != nil {
+				return nil, err
+			}
+			b.WriteString(`,"path":`)
+			if err := writeCanonical(&b, f.Path); err != nil {
+				return nil, err
+			}
+			b.WriteByte('}')
 			continue
 		}
-		files = append(files, map[string]any{"path": f.Path, "sha256": f.SHA256, "size": f.Size, "exec": f.Exec})
+		if f.Exec {
+			b.WriteString(`{"exec":true,"path":`)
+		} else {
+			b.WriteString(`{"exec":false,"path":`)
+		}
+		if err := writeCanonical(&b, f.Path); err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"sha256":`)
+		if err := writeCanonical(&b, f.SHA256); err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"size":`)
+		b.WriteString(strconv.FormatInt(f.Size, 10))
+		b.WriteByte('}')
 	}
-	doc := map[string]any{
-		"contract": ContractVersion,
-		"kind":     string(c.Kind),
-		"fields":   []Field(c.Fields),
-		"files":    files,
-	}
-	var b strings.Builder
-	if err := writeCanonical(&b, doc); err != nil {
+	b.WriteString(`],"kind":`)
+	if err := writeCanonical(&b, string(c.Kind)); err != nil {
 		return nil, err
 	}
+	b.WriteByte('}')
 	return []byte(b.String()), nil
+}
+
+// writeFields writes fields as the canonical JSON object of their keys and values; two
+// fields with one key are an error, as they are for a map built from them.
+func writeFields(b *strings.Builder, fields []Field) error {
+	sorted := append([]Field(nil), fields...)
+	sort.Slice(sorted, func(i, j int) bool { return lessUTF16(sorted[i].Key, sorted[j].Key) })
+	b.WriteByte('{')
+	for i, f := range sorted {
+		if i > 0 {
+			if sorted[i-1].Key == f.Key {
+				return fmt.Errorf("canonical json: duplicate key %q", f.Key)
+			}
+			b.WriteByte(',')
+		}
+		if err := writeCanonical(b, f.Key); err != nil {
+			return err
+		}
+		b.WriteByte(':')
+		if err := writeCanonical(b, f.Value); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
 }
 
 // Digest returns "sha256:<hex>" of the canonical contract.
@@ -134,14 +191,7 @@ func writeCanonical(b *strings.Builder, v any) error {
 	case Fields:
 		return writeCanonical(b, []Field(x))
 	case []Field:
-		m := make(map[string]any, len(x))
-		for _, f := range x {
-			if _, dup := m[f.Key]; dup {
-				return fmt.Errorf("canonical json: duplicate key %q", f.Key)
-			}
-			m[f.Key] = f.Value
-		}
-		return writeCanonical(b, m)
+		return writeFields(b, x)
 	case map[string]string:
 		m := make(map[string]any, len(x))
 		for k, s := range x {

@@ -1,7 +1,9 @@
 package model
 
 import (
+	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -191,4 +193,69 @@ func TestContractLinks(t *testing.T) {
 	if asFile.MustDigest() == v1.MustDigest() {
 		t.Error("a link and a file at the same path share a digest")
 	}
+}
+
+// canonicalViaMaps is the contract's canonical form built the plain way, as maps handed to
+// writeCanonical: the definition Canonical's direct writer must reproduce byte for byte.
+func canonicalViaMaps(c *Contract) ([]byte, error) {
+	files := make([]any, 0, len(c.Files))
+	sorted := append([]File(nil), c.Files...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	for _, f := range sorted {
+		if f.IsLink() {
+			files = append(files, map[string]any{"path": f.Path, "link": f.Link})
+			continue
+		}
+		files = append(files, map[string]any{"path": f.Path, "sha256": f.SHA256, "size": f.Size, "exec": f.Exec})
+	}
+	fields := map[string]any{}
+	for _, f := range c.Fields {
+		if _, dup := fields[f.Key]; dup {
+			return nil, fmt.Errorf("duplicate")
+		}
+		fields[f.Key] = f.Value
+	}
+	return CanonicalJSON(map[string]any{"contract": ContractVersion, "kind": string(c.Kind), "fields": fields, "files": files})
+}
+
+func TestCanonicalDirectMatchesMaps(t *testing.T) {
+	cases := map[string]*Contract{
+		"empty": {Kind: KindHook},
+		"fields and files": {Kind: KindMCPServer,
+			Fields: Fields{{Key: "command", Value: "node"}, {Key: "args", Value: []string{"a", "\"b\""}}, {Key: "env", Value: map[string]string{"Z": "1", "A": "é"}}, {Key: "n", Value: 3}, {Key: "nested", Value: Fields{{Key: "y", Value: true}, {Key: "x", Value: nil}}}},
+			Files:  []File{{Path: "z.js", Size: 10, SHA256: "ab", Exec: true}, {Path: "a/b.js", Size: 0, SHA256: "cd"}, {Path: "link", Link: "../x"}}},
+		"utf16 key order": {Kind: KindSkill, Fields: Fields{{Key: "\uffff", Value: 1}, {Key: "\U0001F600", Value: 2}, {Key: "a", Value: 3}}},
+	}
+	for name, c := range cases {
+		got, err := c.Canonical()
+		want, werr := canonicalViaMaps(c)
+		if err != nil || werr != nil || string(got) != string(want) {
+			t.Errorf("%s:\n direct %s (%v)\n maps   %s (%v)", name, got, err, want, werr)
+		}
+	}
+	for name, c := range map[string]*Contract{
+		"duplicate field": {Kind: KindHook, Fields: Fields{{Key: "a", Value: 1}, {Key: "a", Value: 2}}},
+		"bad utf-8 path":  {Kind: KindHook, Files: []File{{Path: "\xff"}}},
+		"bad utf-8 link":  {Kind: KindHook, Files: []File{{Path: "l", Link: "\xff"}}},
+	} {
+		if _, err := c.Canonical(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// FuzzCanonicalDirect: for any strings and sizes, the direct writer and the map form agree
+// (both bytes and whether there is an error).
+func FuzzCanonicalDirect(f *testing.F) {
+	f.Add("k", "v", "p", "q", "", int64(1), true)
+	f.Add("\U0001F600", "\uffff", "a/b", "a/b", "t", int64(-1), false)
+	f.Fuzz(func(t *testing.T, k1, k2, p1, p2, link string, size int64, exec bool) {
+		c := &Contract{Kind: KindTool, Fields: Fields{{Key: k1, Value: k2}, {Key: k2, Value: []string{k1}}},
+			Files: []File{{Path: p1, Size: size, SHA256: k1, Exec: exec}, {Path: p2, Link: link}}}
+		got, err := c.Canonical()
+		want, werr := canonicalViaMaps(c)
+		if (err == nil) != (werr == nil) || string(got) != string(want) {
+			t.Fatalf("direct %q (%v) != maps %q (%v)", got, err, want, werr)
+		}
+	})
 }
