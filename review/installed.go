@@ -26,7 +26,7 @@ func installedJobs(dir string) ([]job, []model.Diagnostic) {
 			if real, err := filepath.EvalSymlinks(only); err == nil {
 				only = real
 			}
-			j.path, j.only = in.MarketplaceDir, only
+			j.path, j.only, j.onlyOrAlone = in.MarketplaceDir, only, true
 		}
 		jobs = append(jobs, j)
 	}

@@ -108,6 +108,10 @@ type job struct {
 	// notes are added to every package the job loads (how a client holds it: an
 	// installed Claude Code plugin's id and enabled state).
 	notes []model.Diagnostic
+	// onlyOrAlone loads the folder only names on its own when path loads no package
+	// rooted there: an installed plugin whose marketplace entry no longer names its folder
+	// is still reviewed, never dropped.
+	onlyOrAlone bool
 }
 
 func (j job) load(opts Options) []*model.Package {
@@ -120,6 +124,13 @@ func (j job) load(opts Options) []*model.Package {
 			}
 		}
 		pkgs = kept
+		if len(pkgs) == 0 && j.onlyOrAlone {
+			pkgs = j.format.load(j.only, opts)
+			for _, p := range pkgs {
+				p.Diagnostics = append(p.Diagnostics, model.Diagnostic{Code: "claude-installed-entry-not-loaded", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage, File: p.Root,
+					Message: fmt.Sprintf("The marketplace in %s no longer loads this folder through a valid entry, so it is reviewed as a plugin on its own; Claude Code may read it differently.", j.path)})
+			}
+		}
 	}
 	for _, p := range pkgs {
 		for _, d := range j.notes {
