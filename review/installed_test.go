@@ -3,6 +3,7 @@ package review
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,7 +39,7 @@ func TestInstalledPluginNeverDropped(t *testing.T) {
 		codes = append(codes, d.Code)
 	}
 	joined := strings.Join(codes, " ")
-	if p.Name != "fmt" || !strings.HasPrefix(joined, "claude-installed") || !strings.Contains(joined, "claude-installed-entry-not-loaded") {
+	if p.Name != "fmt" || !slices.Contains(codes, "claude-installed") || !strings.Contains(joined, "claude-installed-entry-not-loaded") {
 		t.Fatalf("package %s with diagnostics %v", p.Name, codes)
 	}
 	if len(p.Components) == 0 {
