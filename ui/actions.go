@@ -116,7 +116,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		// First what can be approved now (a hook's tool before the hook), then anything
 		// that needs review.
-		if !m.tree.jump(dir, m.approvableNow) && !m.tree.jumpReview(dir) {
+		if !m.tree.jumpNow(dir) && !m.tree.jumpReview(dir) {
 			m.setFlash("Nothing here needs review.", false)
 		}
 		return m.selectionChanged()
@@ -177,18 +177,6 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.copySelection(key.Matches(msg, k.CopyDigest))
 	}
 	return nil
-}
-
-// approvableNow reports whether a at row it could be approved right now: it needs review
-// and nothing it depends on is unapproved.
-func (m *Model) approvableNow(it item) bool {
-	if it.isPackage() {
-		return false
-	}
-	p := m.data.pkgs[it.pkg]
-	c := p.Components[it.comp]
-	st := m.data.statusOf(p, c)
-	return needsReview(c, st) && len(st.Needs) == 0 && (c.Validity == model.Valid || c.Validity == "")
 }
 
 // unapprovedDeps lists the components of p that c needs and that are not approved.

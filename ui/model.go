@@ -557,39 +557,38 @@ func findItem(pkgs []*model.Package, root string, kind model.Kind, id string) it
 }
 
 func (m *Model) recount() {
+	m.tree.statusChanged()
 	m.nPackages, m.nReview, m.nChanged, m.nInvalid = len(m.data.pkgs), 0, 0, 0
 	m.data.names = make(map[string]int, len(m.data.pkgs))
 	m.data.progress = make(map[*model.Package][2]int, len(m.data.pkgs))
 	m.nReviewable, m.nReviewed = 0, 0
+	// One pass, one status per component: the counts all come from it.
 	for _, p := range m.data.pkgs {
 		m.data.names[p.Name]++
+		if !p.Valid() {
+			m.nInvalid++
+		}
 		var pr [2]int
 		for _, c := range p.Components {
+			st := m.data.statusOf(p, c)
+			a := authOf(st)
+			if needsReview(c, st) {
+				m.nReview++
+			}
+			if a == model.Changed {
+				m.nChanged++
+			}
 			if c.Contract == nil {
 				continue
 			}
 			pr[1]++
-			if a := authOf(m.data.statusOf(p, c)); a == model.Approved || a == model.Revoked {
+			if a == model.Approved || a == model.Revoked {
 				pr[0]++
 			}
 		}
 		m.data.progress[p] = pr
 		m.nReviewed += pr[0]
 		m.nReviewable += pr[1]
-	}
-	for _, p := range m.data.pkgs {
-		if !p.Valid() {
-			m.nInvalid++
-		}
-		for _, c := range p.Components {
-			st := m.data.statusOf(p, c)
-			if needsReview(c, st) {
-				m.nReview++
-			}
-			if authOf(st) == model.Changed {
-				m.nChanged++
-			}
-		}
 	}
 }
 

@@ -34,11 +34,26 @@ type treePane struct {
 	filter  textinput.Model
 	editing bool // the filter input has focus
 	rows    map[rowKey][]string
-	hay     []string    // per row of all: lowercased static filter text ("" not built)
-	bodies  []string    // per row of all: lowercased text body, for content search
-	content bool        // tab in the filter: match text bodies too
-	byRisk  bool        // S: components of each package ordered by risk
-	pkgRow  map[int]int // package index → its row in all
+	hay     []string // per row of all: lowercased static filter text ("" not built)
+	bodies  []string // per row of all: lowercased text body, for content search
+	content bool     // tab in the filter: match text bodies too
+	// flags caches, per row of all, what the row's status says (its authorization and
+	// whether it needs review or can be approved now): a filter keystroke or an n press
+	// reads it for every row, and computing a status builds the row's ref each time.
+	flags []rowFlags
+	// results keeps recent filter results by query, and last the one shown: a keystroke
+	// that narrows the query searches only the rows the last one kept, and a backspace
+	// finds its query here. Both are dropped when rows or statuses change.
+	results map[string]*filterResult
+	last    *filterResult
+	// hit marks, per entry of visible, a row that matched the filter by its own text (a
+	// package row shown only as the context of its components does not): n/N move
+	// between these while a filter is set.
+	hit []bool
+	// words is the filter query being highlighted in rows (nil without a filter).
+	words  []string
+	byRisk bool        // S: components of each package ordered by risk
+	pkgRow map[int]int // package index → its row in all
 	// folded packages show their row only; their components are hidden until unfolded.
 	folded map[int]bool
 }
@@ -51,6 +66,27 @@ type rowKey struct {
 	auth     model.Authorization
 	prog     [2]int // a package row: reviewed of approvable
 	folded   bool
+	query    string // the highlighted filter words
+}
+
+// rowFlags is what a row's status says, cached per row (treePane.flags).
+type rowFlags struct {
+	known  bool
+	auth   model.Authorization
+	review bool // needs review (needsReview)
+	now    bool // can be approved now: needs review, valid, and depends on nothing unapproved
+}
+
+// filterResult is what one filter query kept: the component rows shown (in row order),
+// whether each matched on its own text, the packages that matched on theirs, and the
+// package rows without components that matched.
+type filterResult struct {
+	words   []string
+	content bool
+	rows    []int32
+	own     []bool
+	pkgHit  map[int]bool
+	empty   []int32
 }
 
 func newTreePane(c *common) *treePane {
@@ -67,10 +103,22 @@ func (t *treePane) setItems(items []item) {
 	if sel, ok := t.selected(); ok {
 		prev = &sel
 	}
+	// A streamed batch appends packages: the rows already there keep their filter text,
+	// so a load of 10,000 packages does not rebuild it once per batch.
+	grown := len(items) >= len(t.all) && len(t.all) > 0
+	for i := 0; grown && i < len(t.all); i++ {
+		grown = items[i] == t.all[i]
+	}
+	if grown {
+		t.hay = extend(t.hay, len(items))
+		t.bodies = extend(t.bodies, len(items))
+	} else {
+		t.hay, t.bodies = nil, nil
+	}
 	t.all = items
 	t.rows = nil
-	t.hay, t.bodies = nil, nil
-	t.pkgRow = make(map[int]int)
+	t.statusChanged()
+	t.pkgRow = make(map[int]int, len(t.c.data.pkgs))
 	for i, it := range items {
 		if it.isPackage() {
 			t.pkgRow[it.pkg] = i
@@ -80,6 +128,48 @@ func (t *treePane) setItems(items []item) {
 	if prev != nil {
 		t.selectItem(*prev)
 	}
+}
+
+// extend returns s with n entries, the existing ones kept (nil stays nil: built lazily).
+func extend(s []string, n int) []string {
+	if s == nil {
+		return nil
+	}
+	if cap(s) >= n {
+		return s[:n]
+	}
+	out := make([]string, n, n+n/4)
+	copy(out, s)
+	return out
+}
+
+// statusChanged forgets what was computed from statuses: the cached row flags and filter
+// results (a filter word can match an authorization).
+func (t *treePane) statusChanged() {
+	t.flags = nil
+	t.results = nil
+	t.last = nil
+}
+
+// rowFlags is the status of row idx of all, computed once per status change.
+func (t *treePane) rowFlags(idx int) rowFlags {
+	if len(t.flags) != len(t.all) {
+		t.flags = make([]rowFlags, len(t.all))
+	}
+	f := &t.flags[idx]
+	if !f.known {
+		it := t.all[idx]
+		f.known = true
+		if !it.isPackage() {
+			p := t.c.data.pkgs[it.pkg]
+			c := p.Components[it.comp]
+			st := t.c.data.statusOf(p, c)
+			f.auth = authOf(st)
+			f.review = needsReview(c, st)
+			f.now = f.review && len(st.Needs) == 0 && (c.Validity == model.Valid || c.Validity == "")
+		}
+	}
+	return *f
 }
 
 func (t *treePane) selectItem(it item) {
@@ -147,9 +237,24 @@ func (t *treePane) scrollToCursor() {
 	if t.cursor < t.top {
 		t.top = t.cursor
 	}
-	// Sum the rows from top to the cursor once, then slide top down while they do not
-	// fit: a jump (G) costs one pass over the rows between, not one per row.
 	h := t.listHeight()
+	if t.cursor-t.top >= h {
+		// Every row takes a line at least, so the old top cannot stay: lay the screen out
+		// upwards from the cursor instead, touching only the rows that will be drawn (a
+		// jump to the end of 90,000 rows costs one screen, not one pass over them).
+		t.top = t.cursor
+		used := t.rowHeight(t.all[t.visible[t.cursor]])
+		for t.top > 0 {
+			rh := t.rowHeight(t.all[t.visible[t.top-1]])
+			if used+rh > h {
+				break
+			}
+			used += rh
+			t.top--
+		}
+		return
+	}
+	// Fewer rows than lines lie between: slide top down while they do not fit.
 	used := 0
 	for i := t.top; i <= t.cursor; i++ {
 		used += t.rowHeight(t.all[t.visible[i]])
@@ -168,16 +273,29 @@ func (t *treePane) scroll(n int) {
 // jumpReview moves to the next (dir 1) or previous (dir -1) component needing review,
 // wrapping around.
 func (t *treePane) jumpReview(dir int) bool {
+	return t.jumpRow(dir, func(idx int) bool { return t.rowFlags(idx).review })
+}
+
+// jumpNow moves to the next or previous component that can be approved now.
+func (t *treePane) jumpNow(dir int) bool {
+	return t.jumpRow(dir, func(idx int) bool { return t.rowFlags(idx).now })
+}
+
+// jump moves to the next (dir 1) or previous (dir -1) row for which ok holds, wrapping
+// around; false when there is none.
+func (t *treePane) jump(dir int, ok func(item) bool) bool {
+	return t.jumpRow(dir, func(idx int) bool { return ok(t.all[idx]) })
+}
+
+// jumpMatch moves to the next or previous row that matched the filter by its own text.
+func (t *treePane) jumpMatch(dir int) bool {
+	if len(t.hit) != len(t.visible) {
+		return false
+	}
 	n := len(t.visible)
 	for step := 1; step <= n; step++ {
 		i := ((t.cursor+dir*step)%n + n) % n
-		it := t.all[t.visible[i]]
-		if it.isPackage() {
-			continue
-		}
-		p := t.c.data.pkgs[it.pkg]
-		c := p.Components[it.comp]
-		if needsReview(c, t.c.data.statusOf(p, c)) {
+		if t.hit[i] {
 			t.cursor = i
 			t.scrollToCursor()
 			return true
@@ -186,13 +304,12 @@ func (t *treePane) jumpReview(dir int) bool {
 	return false
 }
 
-// jump moves to the next (dir 1) or previous (dir -1) row for which ok holds, wrapping
-// around; false when there is none.
-func (t *treePane) jump(dir int, ok func(item) bool) bool {
+// jumpRow is the one search behind every jump: ok receives a row of all.
+func (t *treePane) jumpRow(dir int, ok func(idx int) bool) bool {
 	n := len(t.visible)
 	for step := 1; step <= n; step++ {
 		i := ((t.cursor+dir*step)%n + n) % n
-		if ok(t.all[t.visible[i]]) {
+		if ok(t.visible[i]) {
 			t.cursor = i
 			t.scrollToCursor()
 			return true
@@ -204,34 +321,50 @@ func (t *treePane) jump(dir int, ok func(item) bool) bool {
 // matches reports whether an item passes the filter: every word of the query must
 // appear in what the row is about: the package name, format and location, the component
 // kind and id, its answers, commands and other details (hosts, env names), file names
-// and link targets, what is not covered, capability scopes and diagnostic codes.
+// and link targets, what is not covered, capability scopes and diagnostic codes. Each
+// part is searched on its own: nothing is concatenated per keystroke.
 func (t *treePane) matches(idx int, it item, words []string) bool {
 	for _, w := range words {
 		if strings.HasPrefix(w, ":") && !t.view(w, it) {
 			return false
 		}
 	}
-	text := t.haystack(idx, it)
-	if !it.isPackage() {
-		p := t.c.data.pkgs[it.pkg]
-		c := p.Components[it.comp]
-		text += " " + string(authOf(t.c.data.statusOf(p, c)))
-		if t.content && c.Body != "" {
-			if len(t.bodies) != len(t.all) {
-				t.bodies = make([]string, len(t.all))
-			}
-			if t.bodies[idx] == "" {
-				t.bodies[idx] = strings.ToLower(c.Body)
-			}
-			text += " " + t.bodies[idx]
-		}
-	}
+	var hay, auth, body string
+	built := false
 	for _, w := range words {
-		if !strings.HasPrefix(w, ":") && !strings.Contains(text, w) {
+		if strings.HasPrefix(w, ":") {
+			continue
+		}
+		if !built {
+			built = true
+			hay = t.haystack(idx, it)
+			if !it.isPackage() {
+				auth = string(t.rowFlags(idx).auth)
+				if t.content {
+					body = t.body(idx, it)
+				}
+			}
+		}
+		if !strings.Contains(hay, w) && !strings.Contains(auth, w) && (body == "" || !strings.Contains(body, w)) {
 			return false
 		}
 	}
 	return true
+}
+
+// body is the lowercased text body of row idx, for content search, built on first use.
+func (t *treePane) body(idx int, it item) string {
+	c := t.c.data.pkgs[it.pkg].Components[it.comp]
+	if c.Body == "" {
+		return ""
+	}
+	if len(t.bodies) != len(t.all) {
+		t.bodies = make([]string, len(t.all))
+	}
+	if t.bodies[idx] == "" {
+		t.bodies[idx] = strings.ToLower(c.Body)
+	}
+	return t.bodies[idx]
 }
 
 // views are the cross-package views of the command bar: a word starting with ':' in the
@@ -325,35 +458,135 @@ func (t *treePane) haystack(idx int, it item) string {
 func (t *treePane) applyFilter() {
 	q := strings.Fields(strings.ToLower(t.filter.Value()))
 	t.visible = t.visible[:0]
+	t.hit = t.hit[:0]
 	if len(q) == 0 {
+		t.words, t.last = nil, nil
 		for i, it := range t.all {
 			if !it.isPackage() && t.folded[it.pkg] {
 				continue
 			}
 			t.visible = append(t.visible, i)
 		}
-	} else {
-		// A package row stays when any of its components matches, so matches keep context.
-		pkgShown := -1
-		for i, it := range t.all {
-			if it.isPackage() {
-				continue
-			}
-			if t.matches(i, it, q) || (!hasView(q) && t.matches(t.pkgRow[it.pkg], item{pkg: it.pkg, comp: -1}, q)) {
-				if pkgShown != it.pkg {
-					t.visible = append(t.visible, t.pkgRow[it.pkg])
-					pkgShown = it.pkg
-				}
-				t.visible = append(t.visible, i)
-			}
+		t.hit = nil
+		t.scrollToCursor()
+		return
+	}
+	t.words = q
+	r := t.filterRows(q)
+	t.last = r
+	// A package row stays when any of its components is shown, so matches keep context.
+	pkgShown := -1
+	for k, idx := range r.rows {
+		it := t.all[idx]
+		if pkgShown != it.pkg {
+			t.visible = append(t.visible, t.pkgRow[it.pkg])
+			t.hit = append(t.hit, r.pkgHit[it.pkg])
+			pkgShown = it.pkg
 		}
-		for i, it := range t.all { // packages without components still match by name
-			if it.isPackage() && len(t.c.data.pkgs[it.pkg].Components) == 0 && t.matches(i, it, q) {
-				t.visible = append(t.visible, i)
-			}
-		}
+		t.visible = append(t.visible, int(idx))
+		t.hit = append(t.hit, r.own[k])
+	}
+	for _, idx := range r.empty {
+		t.visible = append(t.visible, int(idx))
+		t.hit = append(t.hit, true)
 	}
 	t.scrollToCursor()
+}
+
+// filterKey names a query in the results cache.
+func filterKey(q []string, content bool) string {
+	k := strings.Join(q, " ")
+	if content {
+		k = "\x00" + k
+	}
+	return k
+}
+
+// maxResults bounds the results cache: a result holds one int per shown row.
+const maxResults = 16
+
+// filterRows computes (or finds) what query q keeps. A query that narrows the last one
+// (each of its plain words lies inside a word of q, its view words are all in q) can keep
+// only rows the last one kept, so only those are searched: typing a word costs one full
+// pass for its first letter and a shrinking one for each letter after.
+func (t *treePane) filterRows(q []string) *filterResult {
+	key := filterKey(q, t.content)
+	if r, ok := t.results[key]; ok {
+		return r
+	}
+	r := &filterResult{words: q, content: t.content, pkgHit: map[int]bool{}}
+	view := hasView(q)
+	pkgMemo, pkgMatch := -1, false
+	pkgMatches := func(pkg int) bool {
+		if pkgMemo != pkg {
+			pkgMemo = pkg
+			pkgMatch = t.matches(t.pkgRow[pkg], item{pkg: pkg, comp: -1}, q)
+			if pkgMatch {
+				r.pkgHit[pkg] = true
+			}
+		}
+		return pkgMatch
+	}
+	consider := func(i int) {
+		it := t.all[i]
+		own := t.matches(i, it, q)
+		pm := pkgMatches(it.pkg) // also marks the package row as a match of its own
+		if own || (!view && pm) {
+			r.rows = append(r.rows, int32(i))
+			r.own = append(r.own, own)
+		}
+	}
+	considerEmpty := func(i int) {
+		if t.matches(i, t.all[i], q) {
+			r.empty = append(r.empty, int32(i))
+		}
+	}
+	if prev := t.last; prev != nil && prev.content == t.content && narrows(prev.words, q) {
+		for _, i := range prev.rows {
+			consider(int(i))
+		}
+		for _, i := range prev.empty {
+			considerEmpty(int(i))
+		}
+	} else {
+		for i, it := range t.all {
+			if it.isPackage() {
+				if len(t.c.data.pkgs[it.pkg].Components) == 0 {
+					considerEmpty(i)
+				}
+				continue
+			}
+			consider(i)
+		}
+	}
+	// Packages without components are listed after the rest, as they always were.
+	if t.results == nil || len(t.results) >= maxResults {
+		t.results = map[string]*filterResult{}
+	}
+	t.results[key] = r
+	return r
+}
+
+// narrows reports whether every row query q keeps was kept by query prev: each plain
+// word of prev lies inside a plain word of q, and each view word of prev is in q.
+func narrows(prev, q []string) bool {
+	for _, p := range prev {
+		found := false
+		for _, w := range q {
+			if strings.HasPrefix(p, ":") {
+				found = w == p
+			} else {
+				found = !strings.HasPrefix(w, ":") && strings.Contains(w, p)
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // startFilter focuses the filter input.
