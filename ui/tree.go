@@ -415,9 +415,13 @@ func (t *treePane) view(w string, it item) bool {
 	return false
 }
 
-// haystack is the lowercased static text of row idx, built once per load: a filter
-// keystroke then costs one substring search per row, not a rebuild of every row's text.
+// haystack is the lowercased static text of row idx. The load command builds it for
+// every row off the update loop (data.hays); rows handed in otherwise get it built here
+// once. A filter keystroke then costs one substring search per row and word.
 func (t *treePane) haystack(idx int, it item) string {
+	if h := t.c.data.hays; it.pkg < len(h) && h[it.pkg] != nil {
+		return h[it.pkg][it.comp+1]
+	}
 	if len(t.hay) != len(t.all) {
 		t.hay = make([]string, len(t.all))
 	}
@@ -425,14 +429,34 @@ func (t *treePane) haystack(idx int, it item) string {
 		return h
 	}
 	p := t.c.data.pkgs[it.pkg]
+	var c *model.Component
+	if !it.isPackage() {
+		c = p.Components[it.comp]
+	}
+	h := filterText(p, c)
+	t.hay[idx] = h
+	return h
+}
+
+// filterTexts is the filter text of p's row (first) and of each component's row.
+func filterTexts(p *model.Package) []string {
+	out := make([]string, 0, len(p.Components)+1)
+	out = append(out, filterText(p, nil))
+	for _, c := range p.Components {
+		out = append(out, filterText(p, c))
+	}
+	return out
+}
+
+// filterText is what the filter searches in a package row (c nil) or a component row.
+func filterText(p *model.Package, c *model.Component) string {
 	hay := []string{p.Name, string(p.Format)}
-	if it.isPackage() {
+	if c == nil {
 		hay = append(hay, "package", p.Root)
 	} else {
-		c := p.Components[it.comp]
-		s := t.c.styles
+		var s Styles // the answers' words, not their colours
 		hay = append(hay, string(c.Kind), c.ID, string(c.Kind)+":"+c.ID,
-			validityAnswer(s, c).Word, supportAnswer(s, c).Word, string(c.Validity))
+			validityAnswer(&s, c).Word, supportAnswer(&s, c).Word, string(c.Validity))
 		for _, f := range c.Details {
 			hay = append(hay, f.Key, value(f.Value))
 		}
@@ -450,9 +474,7 @@ func (t *treePane) haystack(idx int, it item) string {
 			hay = append(hay, d.Code)
 		}
 	}
-	h := strings.ToLower(strings.Join(hay, " "))
-	t.hay[idx] = h
-	return h
+	return strings.ToLower(strings.Join(hay, " "))
 }
 
 func (t *treePane) applyFilter() {
