@@ -15,6 +15,8 @@ import (
 	"vouch/internal/gen"
 	"vouch/model"
 	"vouch/report"
+	"vouch/review"
+	"vouch/trust"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -314,6 +316,23 @@ func BenchmarkMemory(b *testing.B) {
 				jsonSize = float64(sz) / 1e6
 				b.StartTimer()
 			}
+			// The packages alone, as review.Stream leaves them: what of the live heap is
+			// the loaders' model rather than the console's own.
+			runtime.GC()
+			base := heapLive()
+			var kept []*model.Package
+			if _, err := review.Stream(review.Options{DataDir: trust.DataDir(b.TempDir())}, []string{dir}, func(batch []*model.Package) bool {
+				kept = append(kept, batch...)
+				return true
+			}); err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			modelOnly := float64(heapLive()-min(base, heapLive())) / 1e6
+			runtime.KeepAlive(kept)
+			b.ReportMetric(modelOnly, "model-MB")
+			b.ReportMetric(modelOnly/jsonSize, "model/report")
+			b.ReportMetric((live-modelOnly)/jsonSize, "console/report")
 			b.ReportMetric(jsonSize, "report-MB")
 			b.ReportMetric(peak, "peak-heap-MB")
 			b.ReportMetric(live, "live-heap-MB")

@@ -21,9 +21,12 @@ type Styles struct {
 	Good, Warn, Bad, Info         lipgloss.Style
 	Added, Removed, Hunk, Gutter  lipgloss.Style
 	Token                         lipgloss.Style // escaped hidden characters
-	Dialog, DialogTitle           lipgloss.Style
-	Flash, Error                  lipgloss.Style
-	Help                          help.Styles
+	// Match and CursorMatch mark filter matches in tree rows (the selected row is in
+	// reverse video already). Underlined as well as coloured: NO_COLOR keeps underline.
+	Match, CursorMatch  lipgloss.Style
+	Dialog, DialogTitle lipgloss.Style
+	Flash, Error        lipgloss.Style
+	Help                help.Styles
 }
 
 // NewStyles builds the styles for a dark or light background.
@@ -62,6 +65,8 @@ func NewStyles(isDark bool) Styles {
 	s.Hunk = lipgloss.NewStyle().Foreground(info)
 	s.Gutter = lipgloss.NewStyle().Foreground(muted)
 	s.Token = lipgloss.NewStyle().Foreground(warn).Bold(true)
+	s.Match = lipgloss.NewStyle().Underline(true).Bold(true).Foreground(warn)
+	s.CursorMatch = s.Cursor.Underline(true)
 	s.Dialog = lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(warn).Padding(0, 1)
 	s.DialogTitle = lipgloss.NewStyle().Bold(true).Foreground(warn)
 	s.Flash = lipgloss.NewStyle().Foreground(good)

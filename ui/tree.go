@@ -50,10 +50,12 @@ type treePane struct {
 	// package row shown only as the context of its components does not): n/N move
 	// between these while a filter is set.
 	hit []bool
-	// words is the filter query being highlighted in rows (nil without a filter).
-	words  []string
-	byRisk bool        // S: components of each package ordered by risk
-	pkgRow map[int]int // package index → its row in all
+	// words is the filter query being highlighted in rows (nil without a filter), and
+	// wordsKey the same joined, for the row cache.
+	words    []string
+	wordsKey string
+	byRisk   bool        // S: components of each package ordered by risk
+	pkgRow   map[int]int // package index → its row in all
 	// folded packages show their row only; their components are hidden until unfolded.
 	folded map[int]bool
 }
@@ -482,7 +484,7 @@ func (t *treePane) applyFilter() {
 	t.visible = t.visible[:0]
 	t.hit = t.hit[:0]
 	if len(q) == 0 {
-		t.words, t.last = nil, nil
+		t.words, t.wordsKey, t.last = nil, "", nil
 		for i, it := range t.all {
 			if !it.isPackage() && t.folded[it.pkg] {
 				continue
@@ -493,7 +495,7 @@ func (t *treePane) applyFilter() {
 		t.scrollToCursor()
 		return
 	}
-	t.words = q
+	t.words, t.wordsKey = q, strings.Join(q, " ")
 	r := t.filterRows(q)
 	t.last = r
 	// A package row stays when any of its components is shown, so matches keep context.
@@ -700,7 +702,7 @@ func (t *treePane) View() string {
 }
 
 func (t *treePane) renderRow(it item, selected bool) []string {
-	k := rowKey{it: it, selected: selected, width: t.width}
+	k := rowKey{it: it, selected: selected, width: t.width, query: t.wordsKey}
 	if !it.isPackage() {
 		p := t.c.data.pkgs[it.pkg]
 		k.auth = authOf(t.c.data.statusOf(p, p.Components[it.comp]))
@@ -726,14 +728,24 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 	if selected {
 		mark = "▶ "
 	}
+	// Filter matches are marked in the escaped text and styled once the row is laid out
+	// (highlight.go); a selected row is styled as a whole in pad.
+	words := t.words
+	styled := func(line string, base func(string) string) string {
+		if selected {
+			return line
+		}
+		return renderMarked(line, base, with(s.Match))
+	}
+	plain := func(x string) string { return x }
 	if it.isPackage() {
-		name := display.Line(p.Name)
+		name := markMatches(p.Name, words)
 		if name == "" {
 			name = "(unnamed)"
 		}
 		label := name
 		if p.Version != "" {
-			label += " " + display.Line(p.Version)
+			label += " " + markMatches(p.Version, words)
 		}
 		label += " · " + string(p.Format)
 		va := packageValidityAnswer(s, p)
@@ -759,17 +771,17 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 			}
 			label += " · " + string(loc)
 		}
-		left := mark + s.Package.Render(label)
+		left := mark + styled(label, with(s.Package))
 		return []string{t.pad(left, right, selected)}
 	}
 	c := p.Components[it.comp]
 	st := t.c.data.statusOf(p, c)
-	label := mark + "  " + string(c.Kind) + ":" + display.Line(c.ID)
+	label := mark + "  " + styled(markMatches(string(c.Kind)+":"+c.ID, words), plain)
 	// A hook's event, matcher and effect get a line of their own under the row, so they
 	// are never the part a narrow pane cuts off.
 	var tagLine []string
 	if tag := hookTag(c); tag != "" {
-		tagLine = []string{t.pad("        "+s.Dim.Render(display.Line(tag)), "", selected)}
+		tagLine = []string{t.pad("        "+styled(markMatches(tag, words), with(s.Dim)), "", selected)}
 	}
 	// Padded to the widest word of each answer, so the three columns line up row to row.
 	answers := padTo(validityAnswer(s, c).render(), 9) + " " + padTo(supportAnswer(s, c).render(), 13) + " " + padTo(authAnswer(s, authOf(st)).render(), 12)
@@ -796,7 +808,8 @@ func (t *treePane) pad(left, right string, selected bool) string {
 	gap := w - ansi.StringWidth(left) - rw
 	line := left + strings.Repeat(" ", max(0, gap)) + right
 	if selected {
-		line = t.c.styles.Cursor.Render(ansi.Strip(line))
+		s := t.c.styles
+		line = renderMarked(ansi.Strip(line), with(s.Cursor), with(s.CursorMatch))
 	}
 	return line
 }
