@@ -109,6 +109,15 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.detail.setTab(tab(msg.Text[0] - '1'))
 		m.updateKeys()
 		return m.detail.refresh()
+	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
+		dir := 1
+		if key.Matches(msg, k.PrevMatch) {
+			dir = -1
+		}
+		if !m.tree.jumpMatch(dir) {
+			m.setFlash("No row matches the filter by its own text.", false)
+		}
+		return m.selectionChanged()
 	case key.Matches(msg, k.NextReview), key.Matches(msg, k.PrevReview):
 		dir := 1
 		if key.Matches(msg, k.PrevReview) {

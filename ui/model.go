@@ -687,8 +687,11 @@ func (m *Model) updateKeys() {
 	k.Reload.SetEnabled(browsing && m.loaded && m.opts.Packages == nil)
 	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")
 	review := m.nReview > 0 // counted when statuses change, not on every key
-	k.NextReview.SetEnabled(browsing && review)
-	k.PrevReview.SetEnabled(browsing && review)
+	filtered := m.tree.filter.Value() != ""
+	k.NextReview.SetEnabled(browsing && review && !filtered)
+	k.PrevReview.SetEnabled(browsing && review && !filtered)
+	k.NextMatch.SetEnabled(browsing && filtered)
+	k.PrevMatch.SetEnabled(browsing && filtered)
 	k.ClearFilter.SetEnabled(browsing && m.tree.filter.Value() != "")
 	k.Confirm.SetEnabled(!m.busy && (m.dialog.canConfirm() || m.prompt.ready()))
 	k.Overwrite.SetEnabled(!m.busy && m.prompt.needsOverwrite())

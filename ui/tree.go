@@ -54,6 +54,9 @@ type treePane struct {
 	// wordsKey the same joined, for the row cache.
 	words    []string
 	wordsKey string
+	// measured and searched count calls of rowHeight and matches: tests assert that a
+	// jump or a keystroke does work in proportion to the screen or to the last result.
+	measured, searched int
 	byRisk   bool        // S: components of each package ordered by risk
 	pkgRow   map[int]int // package index → its row in all
 	// folded packages show their row only; their components are hidden until unfolded.
@@ -195,6 +198,7 @@ func (t *treePane) SetSize(w, h int) {
 func (t *treePane) wide() bool { return t.width >= 60 }
 
 func (t *treePane) rowHeight(it item) int {
+	t.measured++
 	if it.isPackage() {
 		return 1
 	}
@@ -326,6 +330,7 @@ func (t *treePane) jumpRow(dir int, ok func(idx int) bool) bool {
 // and link targets, what is not covered, capability scopes and diagnostic codes. Each
 // part is searched on its own: nothing is concatenated per keystroke.
 func (t *treePane) matches(idx int, it item, words []string) bool {
+	t.searched++
 	for _, w := range words {
 		if strings.HasPrefix(w, ":") && !t.view(w, it) {
 			return false
@@ -672,7 +677,7 @@ func (t *treePane) View() string {
 		if t.editing {
 			lines = append(lines, fit(t.filter.View(), t.width))
 		} else {
-			lines = append(lines, fit(s.Dim.Render(t.filter.Prompt+display.Line(t.filter.Value())+"  (esc clears)"), t.width))
+			lines = append(lines, fit(s.Dim.Render(t.filter.Prompt+display.Line(t.filter.Value())+"  (n/N: matches · esc clears)"), t.width))
 		}
 	}
 	if len(t.visible) == 0 {
@@ -735,7 +740,7 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 		if selected {
 			return line
 		}
-		return renderMarked(line, base, with(s.Match))
+		return renderMarked(line, base, s.Match.Styled)
 	}
 	plain := func(x string) string { return x }
 	if it.isPackage() {
@@ -809,7 +814,7 @@ func (t *treePane) pad(left, right string, selected bool) string {
 	line := left + strings.Repeat(" ", max(0, gap)) + right
 	if selected {
 		s := t.c.styles
-		line = renderMarked(ansi.Strip(line), with(s.Cursor), with(s.CursorMatch))
+		line = renderMarked(ansi.Strip(line), with(s.Cursor), s.CursorMatch.Styled)
 	}
 	return line
 }
