@@ -8,6 +8,7 @@ import (
 
 	"vouch/model"
 	"vouch/trust"
+	"vouch/trust/instructions"
 	"vouch/ui/display"
 
 	"charm.land/bubbles/v2/key"
@@ -464,13 +465,13 @@ func (m *Model) decide(d *dialog) tea.Cmd {
 			msg.decisions, msg.err = box.t.Decide(action, reqs, opts)
 		}
 		msg.status = box.t.EvaluateAll(affected)
-		msg.active = activeCounts(box.t)
+		msg.active, msg.files = activeCounts(box.t)
 		return msg
 	}
 }
 
 func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
-	m.absorbDecision(msg.status, msg.active)
+	m.absorbDecision(msg.status, msg.active, msg.files)
 	what := display.Line(strings.Join(msg.refs, ", "))
 	if len(msg.refs) > 3 {
 		what = plural(len(msg.refs), "component")
@@ -490,7 +491,7 @@ func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 
 // absorbDecision takes in what a decision command read back: the statuses of the
 // packages it could affect and the activations in force (nil when unknown).
-func (m *Model) absorbDecision(status map[*model.Package]map[string]trust.Status, active map[string]int) {
+func (m *Model) absorbDecision(status map[*model.Package]map[string]trust.Status, active map[string]int, files map[string][]instructions.InForce) {
 	m.busy = false
 	for p, st := range status {
 		// Only packages still shown: a reload may have replaced them meanwhile.
@@ -499,7 +500,7 @@ func (m *Model) absorbDecision(status map[*model.Package]map[string]trust.Status
 		}
 	}
 	if active != nil {
-		m.data.active = active
+		m.data.active, m.data.files = active, files
 	}
 	m.tree.rows = nil
 	m.detail.forgetDiffs()

@@ -26,6 +26,7 @@ import (
 	"vouch/review"
 	"vouch/review/skills"
 	"vouch/trust"
+	"vouch/trust/instructions"
 	"vouch/ui/display"
 
 	"charm.land/bubbles/v2/help"
@@ -66,6 +67,9 @@ type data struct {
 	// active counts, per instruction ref, the files the ledger has it active in: x on an
 	// active instruction removes its block instead of revoking an approval.
 	active map[string]int
+	// files lists, per instruction ref, each file it is in force in and what that file
+	// holds (instructions.ListInForce), read with active: the Overview shows it.
+	files map[string][]instructions.InForce
 	// names counts the packages of each name: copies that share a name share refs, so
 	// the tree and every dialog show where each copy lies.
 	names map[string]int
@@ -227,8 +231,9 @@ type (
 		pkgs        []*model.Package
 		sourceDiags []model.Diagnostic // on the last batch
 		status      map[*model.Package]map[string]trust.Status
-		hays        [][]string     // filterTexts of each of pkgs
-		active      map[string]int // on the first batch
+		hays        [][]string                        // filterTexts of each of pkgs
+		active      map[string]int                    // on the first batch
+		files       map[string][]instructions.InForce // on the first batch
 		err         error
 		trustErr    error
 		stream      *loadStream
@@ -247,6 +252,7 @@ type (
 		// decided package and each copy that shares its name.
 		status    map[*model.Package]map[string]trust.Status
 		active    map[string]int // nil when unknown: keep what is shown
+		files     map[string][]instructions.InForce
 		err       error
 		decisions []trust.Decision
 	}
@@ -276,7 +282,7 @@ func (m *Model) loadCmd() tea.Cmd {
 			msg.trustErr = err
 		} else {
 			box.t = t
-			msg.active = activeCounts(t)
+			msg.active, msg.files = activeCounts(t)
 		}
 		box.mu.Unlock()
 		if s == nil {
@@ -522,6 +528,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 			}
 		}
 		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
+		m.data.files = msg.files
 		m.data.hays = nil
 		m.data.status = map[*model.Package]map[string]trust.Status{}
 		m.dataGen++
