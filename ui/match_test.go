@@ -278,3 +278,39 @@ func TestJumpsTouchOnlyVisibleRows(t *testing.T) {
 		t.Fatalf("G: the selection is not on screen:\n%s", v)
 	}
 }
+
+// tab (search text too) lowercases every body in a command, not in the keystroke that
+// asked: until its message arrives the filter says it is reading, then shows the rows
+// whose text matches.
+func TestContentSearchTextBuiltOffTheLoop(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 120, 40)
+	press(t, m, "/", "d", "o", "c")
+	if len(m.tree.visible) != 0 {
+		t.Fatalf("doc matches %d rows by name; the test needs a word only text holds", len(m.tree.visible))
+	}
+	_, cmd := m.Update(keyMsg("tab"))
+	if cmd == nil || !m.tree.indexing {
+		t.Fatal("tab did not start building the text")
+	}
+	m.Update(keyMsg("s"))
+	m.Update(keyMsg("backspace"))
+	if m.tree.bodies != nil || m.data.lowBodies != nil {
+		t.Fatal("a keystroke lowercased text bodies on the update loop")
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "/(+text, reading…) doc") {
+		t.Fatalf("the filter does not say it is reading the text:\n%s", v)
+	}
+	run(t, m, cmd)
+	var kinds []model.Kind
+	for _, it := range visibleItems(m) {
+		if !it.isPackage() {
+			kinds = append(kinds, m.data.pkgs[it.pkg].Components[it.comp].Kind)
+		}
+	}
+	if !slices.Equal(kinds, []model.Kind{model.KindSkill, model.KindInstruction}) {
+		t.Fatalf("rows whose text says doc: %v", kinds)
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "/(+text) doc") {
+		t.Fatalf("prompt after reading:\n%s", v)
+	}
+}

@@ -78,6 +78,10 @@ type data struct {
 	progress map[*model.Package][2]int
 	// cwd shortens locations shown in the tree.
 	cwd string
+	// lowBodies is, per package and component, the lowercased text body, for the
+	// filter's content search (tab); nil until lowBodiesCmd built it. Packages streamed
+	// in after it get theirs built on first use.
+	lowBodies [][]string
 	// hays is, per package, the filter text of its row and of each component's row
 	// (filterTexts), built by the load command so no keystroke builds it.
 	hays [][]string
@@ -342,6 +346,31 @@ func (s *loadStream) batch(msg loadedMsg, box *trustBox, enough int, wait time.D
 	return msg
 }
 
+// lowBodiesMsg carries the lowercased text bodies of the packages shown at data
+// generation gen.
+type lowBodiesMsg struct {
+	gen    int
+	bodies [][]string
+}
+
+// lowBodiesCmd lowercases every text body of pkgs off the update loop (packages are never
+// modified once loaded, so reading them here is safe).
+func lowBodiesCmd(pkgs []*model.Package, gen int) tea.Cmd {
+	pkgs = pkgs[:len(pkgs):len(pkgs)]
+	return func() tea.Msg {
+		out := make([][]string, len(pkgs))
+		for i, p := range pkgs {
+			out[i] = make([]string, len(p.Components))
+			for j, c := range p.Components {
+				if c.Body != "" {
+					out[i][j] = strings.ToLower(c.Body)
+				}
+			}
+		}
+		return lowBodiesMsg{gen: gen, bodies: out}
+	}
+}
+
 // hays builds the filter text of every row of pkgs.
 func hays(pkgs []*model.Package) [][]string {
 	out := make([][]string, len(pkgs))
@@ -454,6 +483,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onDecided(msg)
 	case renderedMsg, diffMsg:
 		return m, m.detail.Update(msg)
+	case lowBodiesMsg:
+		if msg.gen != m.dataGen {
+			return m, nil
+		}
+		m.data.lowBodies, m.tree.indexing = msg.bodies, false
+		m.tree.statusChanged() // results found without the text are incomplete
+		m.tree.setPrompt()
+		if m.tree.filter.Value() != "" {
+			m.tree.applyFilter()
+			return m, m.selectionChanged()
+		}
+		return m, nil
 	case fileLoadedMsg:
 		if m.fileView != nil {
 			m.fileView.onLoaded(msg)
@@ -529,9 +570,11 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		}
 		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
 		m.data.files = msg.files
-		m.data.hays = nil
+		m.data.hays, m.data.lowBodies = nil, nil
+		m.tree.indexing = false
 		m.data.status = map[*model.Package]map[string]trust.Status{}
 		m.dataGen++
+		m.tree.gen = m.dataGen
 		// What an open dialog or prompt shows came from the data just replaced: it can
 		// no longer record anything (issue 14: R then a then y approved another tool).
 		if m.dialog != nil {

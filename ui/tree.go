@@ -54,6 +54,10 @@ type treePane struct {
 	// wordsKey the same joined, for the row cache.
 	words    []string
 	wordsKey string
+	// indexing is true while lowBodiesCmd runs; gen is the data generation it was
+	// started for (Model.dataGen, kept here by the model).
+	indexing bool
+	gen      int
 	// measured and searched count calls of rowHeight and matches: tests assert that a
 	// jump or a keystroke does work in proportion to the screen or to the last result.
 	measured, searched int
@@ -359,10 +363,18 @@ func (t *treePane) matches(idx int, it item, words []string) bool {
 	return true
 }
 
-// body is the lowercased text body of row idx, for content search, built on first use.
+// body is the lowercased text body of row idx, for content search: from the command
+// that builds them all (lowBodiesCmd), else built here on first use, except while that
+// command runs (the keystroke would pay for what it is building).
 func (t *treePane) body(idx int, it item) string {
 	c := t.c.data.pkgs[it.pkg].Components[it.comp]
 	if c.Body == "" {
+		return ""
+	}
+	if lb := t.c.data.lowBodies; it.pkg < len(lb) {
+		return lb[it.pkg][it.comp]
+	}
+	if t.indexing {
 		return ""
 	}
 	if len(t.bodies) != len(t.all) {
@@ -628,12 +640,19 @@ func (t *treePane) startFilter() tea.Cmd {
 func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "tab":
-		// The second key: search the text of skills and instructions too.
+		// The second key: search the text of skills and instructions too. Their
+		// lowercased text is built by a command the first time (30,000 skill bodies take
+		// a third of a second); until it arrives, text is searched only where built.
 		t.content = !t.content
 		t.cursor = 0
+		var cmd tea.Cmd
+		if d := t.c.data; t.content && d.lowBodies == nil && !t.indexing {
+			t.indexing = true
+			cmd = lowBodiesCmd(d.pkgs, t.gen)
+		}
 		t.applyFilter()
 		t.setPrompt()
-		return nil
+		return cmd
 	case "enter":
 		t.editing = false
 		t.filter.Blur()
@@ -878,9 +897,12 @@ func (t *treePane) rowAt(y int) (int, bool) {
 }
 
 func (t *treePane) setPrompt() {
-	if t.content {
+	switch {
+	case t.content && t.indexing:
+		t.filter.Prompt = "/(+text, reading…) "
+	case t.content:
 		t.filter.Prompt = "/(+text) "
-	} else {
+	default:
 		t.filter.Prompt = "/"
 	}
 }
