@@ -85,6 +85,11 @@ type data struct {
 	// hays is, per package, the filter text of its row and of each component's row
 	// (filterTexts), built by the load command so no keystroke builds it.
 	hays [][]string
+	// chunks hold the same text, one string per batch (filterindex.go); pkgBase is each
+	// package's global row number and nrows the rows indexed.
+	chunks  []*hayChunk
+	pkgBase []int32
+	nrows   int
 }
 
 // location is where p lies, relative to the working directory when under it.
@@ -236,6 +241,7 @@ type (
 		sourceDiags []model.Diagnostic // on the last batch
 		status      map[*model.Package]map[string]trust.Status
 		hays        [][]string                        // filterTexts of each of pkgs
+		chunk       *hayChunk                         // the same, as one string
 		active      map[string]int                    // on the first batch
 		files       map[string][]instructions.InForce // on the first batch
 		err         error
@@ -313,7 +319,7 @@ func memBatch(msg loadedMsg, box *trustBox, pkgs []*model.Package, diags []model
 	rest := pkgs[n:]
 	msg.pkgs = pkgs[:n:n]
 	msg.status = evaluate(box, msg.pkgs)
-	msg.hays = hays(msg.pkgs)
+	msg.chunk, msg.hays = buildHays(msg.pkgs)
 	if len(rest) == 0 {
 		msg.last, msg.sourceDiags = true, diags
 		return msg
@@ -339,7 +345,7 @@ func (s *loadStream) batch(msg loadedMsg, box *trustBox, enough int, wait time.D
 		return msg
 	}
 	msg.status = evaluate(box, msg.pkgs)
-	msg.hays = hays(msg.pkgs)
+	msg.chunk, msg.hays = buildHays(msg.pkgs)
 	if !msg.last {
 		msg.next = s.nextCmd(msg.gen, box)
 	}
@@ -369,15 +375,6 @@ func lowBodiesCmd(pkgs []*model.Package, gen int) tea.Cmd {
 		}
 		return lowBodiesMsg{gen: gen, bodies: out}
 	}
-}
-
-// hays builds the filter text of every row of pkgs.
-func hays(pkgs []*model.Package) [][]string {
-	out := make([][]string, len(pkgs))
-	for i, p := range pkgs {
-		out[i] = filterTexts(p)
-	}
-	return out
 }
 
 // evaluate rates pkgs with the open ledger; without one every status stays unknown.
@@ -570,7 +567,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		}
 		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
 		m.data.files = msg.files
-		m.data.hays, m.data.lowBodies = nil, nil
+		m.data.hays, m.data.chunks, m.data.pkgBase, m.data.nrows, m.data.lowBodies = nil, nil, nil, 0, nil
 		m.tree.indexing = false
 		m.data.status = map[*model.Package]map[string]trust.Status{}
 		m.dataGen++
@@ -591,11 +588,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	prev, hadSel := m.tree.selected()
 	// Filter texts are kept only while they line up with the packages (a batch built
 	// without them, as some tests send, leaves the rest to be built on first use).
-	if len(msg.hays) == len(msg.pkgs) && len(m.data.hays) == len(m.data.pkgs) {
-		m.data.hays = append(m.data.hays, msg.hays...)
-	} else {
-		m.data.hays = nil
-	}
+	m.data.addHays(msg.pkgs, msg.chunk, msg.hays)
 	m.data.pkgs = append(m.data.pkgs, msg.pkgs...)
 	for p, st := range msg.status {
 		m.data.status[p] = st

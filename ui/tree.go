@@ -54,6 +54,10 @@ type treePane struct {
 	// wordsKey the same joined, for the row cache.
 	words    []string
 	wordsKey string
+	// rowOf maps global row numbers (the filter index's) to rows of all; cand is the
+	// prefilter's reused mark per row (filterindex.go).
+	rowOf []int32
+	cand  []bool
 	// indexing is true while lowBodiesCmd runs; gen is the data generation it was
 	// started for (Model.dataGen, kept here by the model).
 	indexing bool
@@ -94,7 +98,7 @@ type filterResult struct {
 	content bool
 	rows    []int32
 	own     []bool
-	pkgHit  map[int]bool
+	pkgHit  []bool // by package index
 	empty   []int32
 }
 
@@ -133,6 +137,7 @@ func (t *treePane) setItems(items []item) {
 			t.pkgRow[it.pkg] = i
 		}
 	}
+	t.buildRowOf()
 	t.applyFilter()
 	if prev != nil {
 		t.selectItem(*prev)
@@ -555,13 +560,48 @@ func (t *treePane) filterRows(q []string) *filterResult {
 	if r, ok := t.results[key]; ok {
 		return r
 	}
-	r := &filterResult{words: q, content: t.content, pkgHit: map[int]bool{}}
+	r := &filterResult{words: q, content: t.content, pkgHit: make([]bool, len(t.c.data.pkgs))}
+	// Sized for the most the pass can keep: no slice grows (and leaves garbage) row by row.
+	most := len(t.all) - len(t.c.data.pkgs)
+	if t.last != nil && narrows(t.last.words, q) && t.last.content == t.content {
+		most = len(t.last.rows)
+	}
+	r.rows, r.own = make([]int32, 0, max(most, 0)), make([]bool, 0, max(most, 0))
 	view := hasView(q)
+	// A pass over every row is cut short by the index: only rows holding the longest
+	// word are searched for the rest (cand nil: every row is searched).
+	var cand []bool
+	var w0 string
+	narrowing := t.last != nil && t.last.content == t.content && narrows(t.last.words, q)
+	if !narrowing || len(t.last.rows) > len(t.all)/8 {
+		// Narrowing a result that kept most rows ("s" keeps nearly all): one scan of the
+		// index still beats searching each kept row.
+		cand, w0 = t.prefilter(q)
+	}
+	// A row the index marked holds w0 already: only the other words are searched.
+	rest := q
+	if cand != nil {
+		rest = make([]string, 0, len(q))
+		dropped := false
+		for _, w := range q {
+			if w == w0 && !dropped {
+				dropped = true
+				continue
+			}
+			rest = append(rest, w)
+		}
+	}
+	match := func(i int, it item) bool {
+		if cand != nil && cand[i] {
+			return len(rest) == 0 || t.matches(i, it, rest)
+		}
+		return t.passes(cand, w0, i, it) && t.matches(i, it, q)
+	}
 	pkgMemo, pkgMatch := -1, false
 	pkgMatches := func(pkg int) bool {
 		if pkgMemo != pkg {
 			pkgMemo = pkg
-			pkgMatch = t.matches(t.pkgRow[pkg], item{pkg: pkg, comp: -1}, q)
+			pkgMatch = match(t.pkgRow[pkg], item{pkg: pkg, comp: -1})
 			if pkgMatch {
 				r.pkgHit[pkg] = true
 			}
@@ -570,7 +610,7 @@ func (t *treePane) filterRows(q []string) *filterResult {
 	}
 	consider := func(i int) {
 		it := t.all[i]
-		own := t.matches(i, it, q)
+		own := match(i, it)
 		pm := pkgMatches(it.pkg) // also marks the package row as a match of its own
 		if own || (!view && pm) {
 			r.rows = append(r.rows, int32(i))
@@ -578,11 +618,11 @@ func (t *treePane) filterRows(q []string) *filterResult {
 		}
 	}
 	considerEmpty := func(i int) {
-		if t.matches(i, t.all[i], q) {
+		if match(i, t.all[i]) {
 			r.empty = append(r.empty, int32(i))
 		}
 	}
-	if prev := t.last; prev != nil && prev.content == t.content && narrows(prev.words, q) {
+	if prev := t.last; narrowing {
 		for _, i := range prev.rows {
 			consider(int(i))
 		}
