@@ -93,6 +93,10 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 	if w == "" {
 		return nil, ""
 	}
+	bi := t.c.data.bodyIdx
+	if t.content && (bi == nil || bi.nrows != len(t.all)) {
+		return nil, "" // some text is not indexed: search row by row
+	}
 	if cap(t.cand) < len(t.all) {
 		t.cand = make([]bool, len(t.all))
 	}
@@ -113,20 +117,72 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 			from = int(ch.starts[k+1]) // the rest of this row cannot add anything
 		}
 	}
+	if t.content {
+		k := 0
+		for from := 0; from < len(bi.text); {
+			j := strings.Index(bi.text[from:], w)
+			if j < 0 {
+				break
+			}
+			off := int32(from + j)
+			for bi.starts[k+1] <= off {
+				k++
+			}
+			cand[t.rowOf[bi.rows[k]]] = true
+			from = int(bi.starts[k+1])
+		}
+	}
 	return cand, w
 }
 
+// bodyIndex is every lowercased text body in one string ('\n' between bodies: a word
+// holds none, so no match spans two), for content search.
+type bodyIndex struct {
+	text   string
+	starts []int32 // start of each body, then len(text)
+	rows   []int32 // the global row number of each body
+	nrows  int     // global rows covered (the packages the command saw)
+}
+
+// buildBodies lowercases every text body of pkgs: the index, and per package and
+// component the body (substrings of the index; "" for none).
+func buildBodies(pkgs []*model.Package) (*bodyIndex, [][]string) {
+	var b strings.Builder
+	idx := &bodyIndex{}
+	row := 0
+	for _, p := range pkgs {
+		row++ // the package row
+		for _, c := range p.Components {
+			if c.Body != "" {
+				idx.starts = append(idx.starts, int32(b.Len()))
+				idx.rows = append(idx.rows, int32(row))
+				b.WriteString(strings.ToLower(c.Body))
+				b.WriteByte('\n')
+			}
+			row++
+		}
+	}
+	idx.starts = append(idx.starts, int32(b.Len()))
+	idx.text, idx.nrows = b.String(), row
+	out := make([][]string, len(pkgs))
+	k := 0
+	for i, p := range pkgs {
+		out[i] = make([]string, len(p.Components))
+		for j, c := range p.Components {
+			if c.Body != "" {
+				out[i][j] = idx.text[idx.starts[k] : idx.starts[k+1]-1]
+				k++
+			}
+		}
+	}
+	return idx, out
+}
+
 // passes reports whether row idx can match q given the prefilter: marked, or holding w in
-// what the index does not hold (its authorization, and its body in a content search).
+// what the index does not hold (its authorization).
 func (t *treePane) passes(cand []bool, w string, idx int, it item) bool {
 	if cand == nil || cand[idx] {
 		return true
 	}
-	if it.isPackage() {
-		return false
-	}
-	if strings.Contains(string(t.rowFlags(idx).auth), w) {
-		return true
-	}
-	return t.content && strings.Contains(t.body(idx, it), w)
+	return !it.isPackage() && strings.Contains(string(t.rowFlags(idx).auth), w)
 }

@@ -217,22 +217,63 @@ func TestNextMatchKeys(t *testing.T) {
 	}
 }
 
-// An incremental filter (narrowed from the last result, or found in the cache) shows
-// exactly what a full pass over every row shows, keystroke by keystroke.
+// An incremental filter (narrowed from the last result, found in the cache, cut short by
+// the text index) shows exactly what searching every row's text shows, keystroke by
+// keystroke; also over the hostile corpus (newlines and escapes in the indexed text) and
+// with components sorted by risk (index rows in another order than the tree's).
 func TestIncrementalFilterAgreesWithFullPass(t *testing.T) {
-	m := newTestModel(t, largeSource(40), 120, 40)
+	for _, tc := range []struct {
+		name string
+		pkgs []*model.Package
+		keys []string
+	}{
+		{"generated", largeSource(40), nil},
+		{"hostile", append(hostilePackages(), largeSource(5)...), nil},
+		{"by risk", largeSource(40), []string{"S"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { incrementalAgrees(t, tc.pkgs, tc.keys) })
+	}
+}
+
+func incrementalAgrees(t *testing.T, pkgs []*model.Package, first []string) {
+	m := newTestModel(t, pkgs, 120, 40)
+	press(t, m, first...)
+	if m.tree.rowOf == nil {
+		t.Fatal("no text index: the test would compare the row-by-row search with itself")
+	}
 	keys := strings.Split("review ctx", "")
 	keys = append(keys, "backspace", "backspace", "backspace", "x", "backspace", "backspace", "backspace")
 	keys = append(keys, strings.Split(":hooks", "")...)
 	keys = append(keys, "backspace", "backspace", "tab", "s", "backspace", "backspace", "a", "b", "c")
+	keys = append(keys, "backspace", "backspace", "backspace", "d", "o", "c", " ", "3", "1", "m", "backspace", "backspace", "backspace", "e", "v", "i", "l")
+	// Words found at the very start of a row's text (package names come first).
+	for range 30 {
+		keys = append(keys, "backspace")
+	}
+	// Content search on (the tab above): words only bodies hold, then off again.
+	keys = append(keys, "d", "o", "c", " ", "f", "i", "r", "s", "t", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
+	keys = append(keys, "tab", "b", "r", "o", "k", "backspace", "backspace", "backspace", "backspace", "d", "e", "s", "i", "g", "n", "-")
 	press(t, m, "/")
+	sawText := false
+	defer func() {
+		if !sawText {
+			t.Error("no keystroke found a row by its text alone: content search went untested")
+		}
+	}()
 	for i, k := range keys {
 		press(t, m, k)
+		if m.tree.content && strings.HasPrefix(m.tree.filter.Value(), "doc") && len(m.tree.visible) > 0 {
+			sawText = true
+		}
 		got, gotHit := visibleItems(m), slices.Clone(m.tree.hit)
-		m.tree.statusChanged() // forget every result: the next pass reads every row
+		// Forget every result and the index: the next pass searches each row's text.
+		m.tree.statusChanged()
+		rowOf := m.tree.rowOf
+		m.tree.rowOf = nil
 		m.tree.applyFilter()
+		m.tree.rowOf = rowOf
 		if want := visibleItems(m); !slices.Equal(got, want) || !slices.Equal(gotHit, m.tree.hit) {
-			t.Fatalf("after key %d (%q, filter %q): incremental %v, full pass %v", i, k, m.tree.filter.Value(), got, want)
+			t.Fatalf("after key %d (%q, filter %q): incremental %v, row by row %v", i, k, m.tree.filter.Value(), got, want)
 		}
 	}
 }

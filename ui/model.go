@@ -82,6 +82,8 @@ type data struct {
 	// filter's content search (tab); nil until lowBodiesCmd built it. Packages streamed
 	// in after it get theirs built on first use.
 	lowBodies [][]string
+	// bodyIdx holds the same bodies as one string, for the filter index.
+	bodyIdx *bodyIndex
 	// hays is, per package, the filter text of its row and of each component's row
 	// (filterTexts), built by the load command so no keystroke builds it.
 	hays [][]string
@@ -357,6 +359,7 @@ func (s *loadStream) batch(msg loadedMsg, box *trustBox, enough int, wait time.D
 type lowBodiesMsg struct {
 	gen    int
 	bodies [][]string
+	index  *bodyIndex
 }
 
 // lowBodiesCmd lowercases every text body of pkgs off the update loop (packages are never
@@ -364,16 +367,8 @@ type lowBodiesMsg struct {
 func lowBodiesCmd(pkgs []*model.Package, gen int) tea.Cmd {
 	pkgs = pkgs[:len(pkgs):len(pkgs)]
 	return func() tea.Msg {
-		out := make([][]string, len(pkgs))
-		for i, p := range pkgs {
-			out[i] = make([]string, len(p.Components))
-			for j, c := range p.Components {
-				if c.Body != "" {
-					out[i][j] = strings.ToLower(c.Body)
-				}
-			}
-		}
-		return lowBodiesMsg{gen: gen, bodies: out}
+		idx, out := buildBodies(pkgs)
+		return lowBodiesMsg{gen: gen, bodies: out, index: idx}
 	}
 }
 
@@ -484,7 +479,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen != m.dataGen {
 			return m, nil
 		}
-		m.data.lowBodies, m.tree.indexing = msg.bodies, false
+		m.data.lowBodies, m.data.bodyIdx, m.tree.indexing = msg.bodies, msg.index, false
 		m.tree.statusChanged() // results found without the text are incomplete
 		m.tree.setPrompt()
 		if m.tree.filter.Value() != "" {
@@ -568,6 +563,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
 		m.data.files = msg.files
 		m.data.hays, m.data.chunks, m.data.pkgBase, m.data.nrows, m.data.lowBodies = nil, nil, nil, 0, nil
+		m.data.bodyIdx = nil
 		m.tree.indexing = false
 		m.data.status = map[*model.Package]map[string]trust.Status{}
 		m.dataGen++
