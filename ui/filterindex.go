@@ -15,6 +15,7 @@ import (
 
 // hayChunk is the filter text of one batch of packages.
 type hayChunk struct {
+	freq   [256]int64 // how often each byte occurs in text (scanFor picks a rare one)
 	text   string
 	starts []int32 // start of each row's text in text, then len(text)
 	base   int     // global row number of the chunk's first row (data.pkgBase)
@@ -34,6 +35,9 @@ func buildHays(pkgs []*model.Package) (*hayChunk, [][]string) {
 	}
 	ch.starts = append(ch.starts, int32(b.Len()))
 	ch.text = b.String()
+	for i := 0; i < len(ch.text); i++ {
+		ch.freq[ch.text[i]]++
+	}
 	out := make([][]string, len(pkgs))
 	k := 0
 	for i, p := range pkgs {
@@ -102,35 +106,12 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 	}
 	cand := t.cand[:len(t.all)]
 	clear(cand)
+	mark := func(row int32) { cand[t.rowOf[row]] = true }
 	for _, ch := range t.c.data.chunks {
-		k := 0
-		for from := 0; from < len(ch.text); {
-			j := strings.Index(ch.text[from:], w)
-			if j < 0 {
-				break
-			}
-			off := int32(from + j)
-			for ch.starts[k+1] <= off {
-				k++
-			}
-			cand[t.rowOf[ch.base+k]] = true
-			from = int(ch.starts[k+1]) // the rest of this row cannot add anything
-		}
+		scanFor(ch.text, ch.starts, &ch.freq, w, func(k int) { mark(int32(ch.base + k)) })
 	}
 	if t.content {
-		k := 0
-		for from := 0; from < len(bi.text); {
-			j := strings.Index(bi.text[from:], w)
-			if j < 0 {
-				break
-			}
-			off := int32(from + j)
-			for bi.starts[k+1] <= off {
-				k++
-			}
-			cand[t.rowOf[bi.rows[k]]] = true
-			from = int(bi.starts[k+1])
-		}
+		scanFor(bi.text, bi.starts, &bi.freq, w, func(k int) { mark(bi.rows[k]) })
 	}
 	return cand, w
 }
@@ -138,6 +119,7 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 // bodyIndex is every lowercased text body in one string ('\n' between bodies: a word
 // holds none, so no match spans two), for content search.
 type bodyIndex struct {
+	freq   [256]int64
 	text   string
 	starts []int32 // start of each body, then len(text)
 	rows   []int32 // the global row number of each body
@@ -164,6 +146,9 @@ func buildBodies(pkgs []*model.Package) (*bodyIndex, [][]string) {
 	}
 	idx.starts = append(idx.starts, int32(b.Len()))
 	idx.text, idx.nrows = b.String(), row
+	for i := 0; i < len(idx.text); i++ {
+		idx.freq[idx.text[i]]++
+	}
 	out := make([][]string, len(pkgs))
 	k := 0
 	for i, p := range pkgs {
@@ -176,6 +161,38 @@ func buildBodies(pkgs []*model.Package) (*bodyIndex, [][]string) {
 		}
 	}
 	return idx, out
+}
+
+// scanFor calls found(k) once for each row k of text (rows start at starts, which ends
+// with len(text)) that holds w. strings.Index hops from one occurrence of its needle's
+// first byte to the next, so the search is anchored at w's rarest byte (by freq): the
+// part of w from there is searched and the part before it checked in place. "server" is
+// found through its v, not through every s.
+func scanFor(text string, starts []int32, freq *[256]int64, w string, found func(k int)) {
+	p := 0
+	for i := 1; i < len(w); i++ {
+		if freq[w[i]] < freq[w[p]] {
+			p = i
+		}
+	}
+	anchor, before := w[p:], w[:p]
+	k := 0
+	for from := p; from < len(text); {
+		j := strings.Index(text[from:], anchor)
+		if j < 0 {
+			return
+		}
+		off := from + j
+		for int(starts[k+1]) <= off {
+			k++
+		}
+		if start := off - p; start >= int(starts[k]) && text[start:off] == before {
+			found(k)
+			from = int(starts[k+1]) + p // the rest of this row cannot add anything
+			continue
+		}
+		from = off + 1
+	}
 }
 
 // passes reports whether row idx can match q given the prefilter: marked, or holding w in
