@@ -8,6 +8,7 @@ import (
 
 	"vouch/model"
 	"vouch/trust"
+	"vouch/trust/instructions"
 	"vouch/ui/display"
 
 	"charm.land/bubbles/v2/key"
@@ -109,6 +110,15 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.detail.setTab(tab(msg.Text[0] - '1'))
 		m.updateKeys()
 		return m.detail.refresh()
+	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
+		dir := 1
+		if key.Matches(msg, k.PrevMatch) {
+			dir = -1
+		}
+		if !m.tree.jumpMatch(dir) {
+			m.setFlash("No row matches the filter by its own text.", false)
+		}
+		return m.selectionChanged()
 	case key.Matches(msg, k.NextReview), key.Matches(msg, k.PrevReview):
 		dir := 1
 		if key.Matches(msg, k.PrevReview) {
@@ -116,7 +126,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		// First what can be approved now (a hook's tool before the hook), then anything
 		// that needs review.
-		if !m.tree.jump(dir, m.approvableNow) && !m.tree.jumpReview(dir) {
+		if !m.tree.jumpNow(dir) && !m.tree.jumpReview(dir) {
 			m.setFlash("Nothing here needs review.", false)
 		}
 		return m.selectionChanged()
@@ -177,18 +187,6 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.copySelection(key.Matches(msg, k.CopyDigest))
 	}
 	return nil
-}
-
-// approvableNow reports whether a at row it could be approved right now: it needs review
-// and nothing it depends on is unapproved.
-func (m *Model) approvableNow(it item) bool {
-	if it.isPackage() {
-		return false
-	}
-	p := m.data.pkgs[it.pkg]
-	c := p.Components[it.comp]
-	st := m.data.statusOf(p, c)
-	return needsReview(c, st) && len(st.Needs) == 0 && (c.Validity == model.Valid || c.Validity == "")
 }
 
 // unapprovedDeps lists the components of p that c needs and that are not approved.
@@ -467,13 +465,13 @@ func (m *Model) decide(d *dialog) tea.Cmd {
 			msg.decisions, msg.err = box.t.Decide(action, reqs, opts)
 		}
 		msg.status = box.t.EvaluateAll(affected)
-		msg.active = activeCounts(box.t)
+		msg.active, msg.files = activeCounts(box.t)
 		return msg
 	}
 }
 
 func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
-	m.absorbDecision(msg.status, msg.active)
+	m.absorbDecision(msg.status, msg.active, msg.files)
 	what := display.Line(strings.Join(msg.refs, ", "))
 	if len(msg.refs) > 3 {
 		what = plural(len(msg.refs), "component")
@@ -493,7 +491,7 @@ func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 
 // absorbDecision takes in what a decision command read back: the statuses of the
 // packages it could affect and the activations in force (nil when unknown).
-func (m *Model) absorbDecision(status map[*model.Package]map[string]trust.Status, active map[string]int) {
+func (m *Model) absorbDecision(status map[*model.Package]map[string]trust.Status, active map[string]int, files map[string][]instructions.InForce) {
 	m.busy = false
 	for p, st := range status {
 		// Only packages still shown: a reload may have replaced them meanwhile.
@@ -502,7 +500,7 @@ func (m *Model) absorbDecision(status map[*model.Package]map[string]trust.Status
 		}
 	}
 	if active != nil {
-		m.data.active = active
+		m.data.active, m.data.files = active, files
 	}
 	m.tree.rows = nil
 	m.detail.forgetDiffs()

@@ -9,6 +9,7 @@ import (
 	"vouch/model"
 	"vouch/review/skills"
 	"vouch/trust"
+	"vouch/trust/instructions"
 	"vouch/ui/display"
 
 	"charm.land/bubbles/v2/key"
@@ -286,6 +287,46 @@ func value(v any) string {
 	return string(b)
 }
 
+// activeIn lists every file instruction ref is in force in and whether the block there is
+// still what vouch wrote, as `vouch instructions list` says it (read with the ledger at
+// load and after each decision; R reads the files again).
+func (d *detailPane) activeIn(b *textBuilder, ref string) {
+	s := d.c.styles
+	files, known := d.c.data.files[ref], d.c.data.files != nil
+	switch {
+	case !known:
+		b.line(s.Label.Render("Active in:") + " " + s.Dim.Render("unknown (the ledger could not be read)"))
+		return
+	case len(files) == 0:
+		b.line(s.Label.Render("Active in:") + " no file")
+		return
+	}
+	b.line(s.Label.Render("Active in:") + " " + plural(len(files), "file"))
+	for _, f := range files {
+		b.line("  " + b.esc(f.Target))
+		b.line("    " + blockState(s, f.State).render() + s.Dim.Render(" — "+b.esc(f.Detail)))
+	}
+}
+
+// blockState is the state of an instruction's block in a file, as glyph and word.
+func blockState(s *Styles, state string) answer {
+	switch state {
+	case instructions.StatePresent:
+		return answer{"✓", "as vouch wrote it", s.Good}
+	case instructions.StateEdited:
+		return answer{"!", "edited by hand", s.Warn}
+	case instructions.StateMissing:
+		return answer{"–", "block removed from the file", s.Warn}
+	case instructions.StateFileMissing:
+		return answer{"–", "file gone", s.Warn}
+	case instructions.StateDamaged:
+		return answer{"✗", "markers damaged", s.Bad}
+	case instructions.StateUnrecorded:
+		return answer{"!", "written, not recorded", s.Warn}
+	}
+	return answer{"✗", "unreadable", s.Bad}
+}
+
 func (d *detailPane) overview(b *textBuilder) {
 	p, c := d.pkg, d.comp
 	s := d.c.styles
@@ -382,6 +423,9 @@ func (d *detailPane) overview(b *textBuilder) {
 	b.field("Requirement", c.Requirement)
 	if c.Inactive {
 		b.line(s.Warn.Render("Inactive until explicitly enabled."))
+	}
+	if c.Kind == model.KindInstruction {
+		d.activeIn(b, p.Ref(c))
 	}
 	if len(c.DependsOn) > 0 {
 		b.field("Needs approved first", strings.Join(c.DependsOn, ", "))

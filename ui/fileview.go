@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -636,20 +637,25 @@ func (fv *fileView) View() string {
 	default:
 		l := fv.loaded
 		wd := len(strconv.Itoa(len(l.lines)))
-		hl := map[int]bool{}
-		for _, i := range fv.matches {
-			hl[i] = true
-		}
-		hidden := map[int]bool{}
+		// Marks for the lines on screen only: matches are sorted, so the first one on
+		// screen is found by binary search and the rest by walking on; a frame costs the
+		// screen, not the file's matches.
+		k := sort.SearchInts(fv.matches, fv.top)
+		hidden := make([]bool, body)
 		for _, h := range fv.hiddenHere() {
-			hidden[h.Line-1] = true
+			if j := h.Line - 1 - fv.top; j >= 0 && j < body {
+				hidden[j] = true
+			}
 		}
 		for i := fv.top; i < len(l.lines) && i < fv.top+body; i++ {
+			for k < len(fv.matches) && fv.matches[k] < i {
+				k++
+			}
 			mark := " "
 			switch {
-			case hl[i]:
+			case k < len(fv.matches) && fv.matches[k] == i:
 				mark = "›"
-			case hidden[i]:
+			case hidden[i-fv.top]:
 				mark = "!"
 			}
 			gutter := fmt.Sprintf("%s%*d │ ", mark, wd, i+1)

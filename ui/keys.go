@@ -11,25 +11,28 @@ type KeyMap struct {
 	NextTab, PrevTab key.Binding
 	Tab              key.Binding // 1-5
 	NextReview       key.Binding
-	NextPkg, PrevPkg key.Binding
-	Fold             key.Binding
-	Sort             key.Binding // components in package order, or by risk
-	PrevReview       key.Binding
-	Filter           key.Binding
-	Views            key.Binding // the command bar: ':' starts the filter with a view
-	ClearFilter      key.Binding
-	Approve, Revoke  key.Binding
-	ApproveAll       key.Binding // every approvable component of the package, one dialog
-	OpenFile         key.Binding // the file view of the selection's closure files
-	Copy, CopyDigest key.Binding // OSC 52: the REF (a package's location), the digest
-	Instructions     key.Binding
-	Raw              key.Binding
-	Reload           key.Binding // read the sources from disk again
-	Help             key.Binding
-	Quit             key.Binding
-	Confirm, Cancel  key.Binding
-	Overwrite        key.Binding // a hand-edited instruction block: o, then y
-	AcceptFilter     key.Binding
+	// NextMatch and PrevMatch take over n and N while a filter is set: they move between
+	// the rows that matched it, as n and N do after / in less, vim and the file view.
+	NextMatch, PrevMatch key.Binding
+	NextPkg, PrevPkg     key.Binding
+	Fold                 key.Binding
+	Sort                 key.Binding // components in package order, or by risk
+	PrevReview           key.Binding
+	Filter               key.Binding
+	Views                key.Binding // the command bar: ':' starts the filter with a view
+	ClearFilter          key.Binding
+	Approve, Revoke      key.Binding
+	ApproveAll           key.Binding // every approvable component of the package, one dialog
+	OpenFile             key.Binding // the file view of the selection's closure files
+	Copy, CopyDigest     key.Binding // OSC 52: the REF (a package's location), the digest
+	Instructions         key.Binding
+	Raw                  key.Binding
+	Reload               key.Binding // read the sources from disk again
+	Help                 key.Binding
+	Quit                 key.Binding
+	Confirm, Cancel      key.Binding
+	Overwrite            key.Binding // a hand-edited instruction block: o, then y
+	AcceptFilter         key.Binding
 }
 
 // DefaultKeyMap returns the console's bindings.
@@ -46,6 +49,8 @@ func DefaultKeyMap() KeyMap {
 		Tab:          key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "tab")),
 		NextReview:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next approvable")),
 		PrevReview:   key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous to review")),
+		NextMatch:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match"), key.WithDisabled()),
+		PrevMatch:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match"), key.WithDisabled()),
 		NextPkg:      key.NewBinding(key.WithKeys("}", "J"), key.WithHelp("}", "next package")),
 		PrevPkg:      key.NewBinding(key.WithKeys("{", "K"), key.WithHelp("{", "previous package")),
 		Fold:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "fold/unfold package")),
@@ -74,13 +79,13 @@ func DefaultKeyMap() KeyMap {
 // ShortHelp is the one-line help of the browsing state.
 func (k KeyMap) ShortHelp() []key.Binding {
 	// Actions and the way out first: a narrow window cuts the tail of this line.
-	return []key.Binding{k.Approve, k.Revoke, k.Instructions, k.NextReview, k.Help, k.Quit, k.OpenFile, k.ApproveAll, k.Down, k.NextTab, k.Filter, k.Raw}
+	return []key.Binding{k.Approve, k.Revoke, k.Instructions, k.NextMatch, k.NextReview, k.Help, k.Quit, k.OpenFile, k.ApproveAll, k.Down, k.NextTab, k.Filter, k.Raw}
 }
 
 // FullHelp is the help that `?` opens.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.Top, k.Bottom, k.NextReview, k.PrevReview, k.NextPkg, k.PrevPkg, k.Fold},
+		{k.Up, k.Down, k.Top, k.Bottom, k.NextMatch, k.PrevMatch, k.NextReview, k.PrevReview, k.NextPkg, k.PrevPkg, k.Fold},
 		{k.NextTab, k.PrevTab, k.Tab, k.PageUp, k.PageDown, k.Raw},
 		{k.Approve, k.ApproveAll, k.Revoke, k.Instructions, k.OpenFile, k.Copy, k.CopyDigest},
 		{k.Filter, k.ClearFilter, k.Reload, k.Help, k.Quit},

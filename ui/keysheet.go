@@ -40,7 +40,12 @@ func (m *Model) disabledReason(b *key.Binding) string {
 	case &k.Reload:
 		return "packages handed in memory have no source to read again."
 	case &k.NextReview, &k.PrevReview:
+		if m.tree.filter.Value() != "" {
+			return "a filter is set: n and N move between its matches (esc clears it)."
+		}
 		return "nothing here needs review."
+	case &k.NextMatch, &k.PrevMatch:
+		return "no filter is set (/ starts one)."
 	case &k.ClearFilter:
 		return "no filter is set."
 	case &k.Copy, &k.CopyDigest, &k.Up, &k.Down, &k.NextPkg, &k.PrevPkg, &k.Fold:
@@ -56,7 +61,7 @@ func (m *Model) openKeySheet() {
 		title string
 		keys  []*key.Binding
 	}{
-		{"Move", []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextReview, &k.PrevReview, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Sort, &k.Filter, &k.Views, &k.ClearFilter}},
+		{"Move", []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextMatch, &k.PrevMatch, &k.NextReview, &k.PrevReview, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Sort, &k.Filter, &k.Views, &k.ClearFilter}},
 		{"Read", []*key.Binding{&k.NextTab, &k.PrevTab, &k.Tab, &k.PageDown, &k.PageUp, &k.Raw, &k.OpenFile}},
 		{"Decide", []*key.Binding{&k.Approve, &k.ApproveAll, &k.Revoke, &k.Instructions}},
 		{"Other", []*key.Binding{&k.Copy, &k.CopyDigest, &k.Reload, &k.Help, &k.Quit}},

@@ -26,6 +26,7 @@ import (
 	"vouch/review"
 	"vouch/review/skills"
 	"vouch/trust"
+	"vouch/trust/instructions"
 	"vouch/ui/display"
 
 	"charm.land/bubbles/v2/help"
@@ -66,6 +67,9 @@ type data struct {
 	// active counts, per instruction ref, the files the ledger has it active in: x on an
 	// active instruction removes its block instead of revoking an approval.
 	active map[string]int
+	// files lists, per instruction ref, each file it is in force in and what that file
+	// holds (instructions.ListInForce), read with active: the Overview shows it.
+	files map[string][]instructions.InForce
 	// names counts the packages of each name: copies that share a name share refs, so
 	// the tree and every dialog show where each copy lies.
 	names map[string]int
@@ -74,6 +78,20 @@ type data struct {
 	progress map[*model.Package][2]int
 	// cwd shortens locations shown in the tree.
 	cwd string
+	// lowBodies is, per package and component, the lowercased text body, for the
+	// filter's content search (tab); nil until lowBodiesCmd built it. Packages streamed
+	// in after it get theirs built on first use.
+	lowBodies [][]string
+	// bodyIdx holds the same bodies as one string, for the filter index.
+	bodyIdx *bodyIndex
+	// hays is, per package, the filter text of its row and of each component's row
+	// (filterTexts), built by the load command so no keystroke builds it.
+	hays [][]string
+	// chunks hold the same text, one string per batch (filterindex.go); pkgBase is each
+	// package's global row number and nrows the rows indexed.
+	chunks  []*hayChunk
+	pkgBase []int32
+	nrows   int
 }
 
 // location is where p lies, relative to the working directory when under it.
@@ -224,7 +242,10 @@ type (
 		pkgs        []*model.Package
 		sourceDiags []model.Diagnostic // on the last batch
 		status      map[*model.Package]map[string]trust.Status
-		active      map[string]int // on the first batch
+		hays        [][]string                        // filterTexts of each of pkgs
+		chunk       *hayChunk                         // the same, as one string
+		active      map[string]int                    // on the first batch
+		files       map[string][]instructions.InForce // on the first batch
 		err         error
 		trustErr    error
 		stream      *loadStream
@@ -243,6 +264,7 @@ type (
 		// decided package and each copy that shares its name.
 		status    map[*model.Package]map[string]trust.Status
 		active    map[string]int // nil when unknown: keep what is shown
+		files     map[string][]instructions.InForce
 		err       error
 		decisions []trust.Decision
 	}
@@ -272,13 +294,11 @@ func (m *Model) loadCmd() tea.Cmd {
 			msg.trustErr = err
 		} else {
 			box.t = t
-			msg.active = activeCounts(t)
+			msg.active, msg.files = activeCounts(t)
 		}
 		box.mu.Unlock()
 		if s == nil {
-			msg.last, msg.pkgs, msg.sourceDiags = true, opts.Packages, opts.SourceDiagnostics
-			msg.status = evaluate(box, msg.pkgs)
-			return msg
+			return memBatch(msg, box, opts.Packages, opts.SourceDiagnostics, firstBatch)
 		}
 		return s.batch(msg, box, firstBatch, firstWait)
 	}
@@ -293,6 +313,27 @@ const (
 	batchWait  = 40 * time.Millisecond
 )
 
+// memBatch is a batch of packages handed in memory: they come in as a stream from disk
+// would, the first screenful rated and drawn before the rest (trust rates 10,000
+// packages in seconds).
+func memBatch(msg loadedMsg, box *trustBox, pkgs []*model.Package, diags []model.Diagnostic, n int) tea.Msg {
+	n = min(n, len(pkgs))
+	rest := pkgs[n:]
+	msg.pkgs = pkgs[:n:n]
+	msg.status = evaluate(box, msg.pkgs)
+	msg.chunk, msg.hays = buildHays(msg.pkgs)
+	if len(rest) == 0 {
+		msg.last, msg.sourceDiags = true, diags
+		return msg
+	}
+	gen := msg.gen
+	msg.next = func() tea.Msg { return memBatch(loadedMsg{gen: gen}, box, rest, diags, memBatchSize) }
+	return msg
+}
+
+// memBatchSize is the batch after the first for packages handed in memory.
+const memBatchSize = 1000
+
 // nextCmd waits for the batch after msg.
 func (s *loadStream) nextCmd(gen int, box *trustBox) tea.Cmd {
 	return func() tea.Msg { return s.batch(loadedMsg{gen: gen}, box, math.MaxInt, batchWait) }
@@ -306,10 +347,29 @@ func (s *loadStream) batch(msg loadedMsg, box *trustBox, enough int, wait time.D
 		return msg
 	}
 	msg.status = evaluate(box, msg.pkgs)
+	msg.chunk, msg.hays = buildHays(msg.pkgs)
 	if !msg.last {
 		msg.next = s.nextCmd(msg.gen, box)
 	}
 	return msg
+}
+
+// lowBodiesMsg carries the lowercased text bodies of the packages shown at data
+// generation gen.
+type lowBodiesMsg struct {
+	gen    int
+	bodies [][]string
+	index  *bodyIndex
+}
+
+// lowBodiesCmd lowercases every text body of pkgs off the update loop (packages are never
+// modified once loaded, so reading them here is safe).
+func lowBodiesCmd(pkgs []*model.Package, gen int) tea.Cmd {
+	pkgs = pkgs[:len(pkgs):len(pkgs)]
+	return func() tea.Msg {
+		idx, out := buildBodies(pkgs)
+		return lowBodiesMsg{gen: gen, bodies: out, index: idx}
+	}
 }
 
 // evaluate rates pkgs with the open ledger; without one every status stays unknown.
@@ -415,6 +475,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onDecided(msg)
 	case renderedMsg, diffMsg:
 		return m, m.detail.Update(msg)
+	case lowBodiesMsg:
+		if msg.gen != m.dataGen {
+			return m, nil
+		}
+		m.data.lowBodies, m.data.bodyIdx, m.tree.indexing = msg.bodies, msg.index, false
+		m.tree.statusChanged() // results found without the text are incomplete
+		m.tree.setPrompt()
+		if m.tree.filter.Value() != "" {
+			m.tree.applyFilter()
+			return m, m.selectionChanged()
+		}
+		return m, nil
 	case fileLoadedMsg:
 		if m.fileView != nil {
 			m.fileView.onLoaded(msg)
@@ -489,8 +561,13 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 			}
 		}
 		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
+		m.data.files = msg.files
+		m.data.hays, m.data.chunks, m.data.pkgBase, m.data.nrows, m.data.lowBodies = nil, nil, nil, 0, nil
+		m.data.bodyIdx = nil
+		m.tree.indexing = false
 		m.data.status = map[*model.Package]map[string]trust.Status{}
 		m.dataGen++
+		m.tree.gen = m.dataGen
 		// What an open dialog or prompt shows came from the data just replaced: it can
 		// no longer record anything (issue 14: R then a then y approved another tool).
 		if m.dialog != nil {
@@ -505,6 +582,9 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	}
 	m.loading = !msg.last
 	prev, hadSel := m.tree.selected()
+	// Filter texts are kept only while they line up with the packages (a batch built
+	// without them, as some tests send, leaves the rest to be built on first use).
+	m.data.addHays(msg.pkgs, msg.chunk, msg.hays)
 	m.data.pkgs = append(m.data.pkgs, msg.pkgs...)
 	for p, st := range msg.status {
 		m.data.status[p] = st
@@ -557,39 +637,38 @@ func findItem(pkgs []*model.Package, root string, kind model.Kind, id string) it
 }
 
 func (m *Model) recount() {
+	m.tree.statusChanged()
 	m.nPackages, m.nReview, m.nChanged, m.nInvalid = len(m.data.pkgs), 0, 0, 0
 	m.data.names = make(map[string]int, len(m.data.pkgs))
 	m.data.progress = make(map[*model.Package][2]int, len(m.data.pkgs))
 	m.nReviewable, m.nReviewed = 0, 0
+	// One pass, one status per component: the counts all come from it.
 	for _, p := range m.data.pkgs {
 		m.data.names[p.Name]++
+		if !p.Valid() {
+			m.nInvalid++
+		}
 		var pr [2]int
 		for _, c := range p.Components {
+			st := m.data.statusOf(p, c)
+			a := authOf(st)
+			if needsReview(c, st) {
+				m.nReview++
+			}
+			if a == model.Changed {
+				m.nChanged++
+			}
 			if c.Contract == nil {
 				continue
 			}
 			pr[1]++
-			if a := authOf(m.data.statusOf(p, c)); a == model.Approved || a == model.Revoked {
+			if a == model.Approved || a == model.Revoked {
 				pr[0]++
 			}
 		}
 		m.data.progress[p] = pr
 		m.nReviewed += pr[0]
 		m.nReviewable += pr[1]
-	}
-	for _, p := range m.data.pkgs {
-		if !p.Valid() {
-			m.nInvalid++
-		}
-		for _, c := range p.Components {
-			st := m.data.statusOf(p, c)
-			if needsReview(c, st) {
-				m.nReview++
-			}
-			if authOf(st) == model.Changed {
-				m.nChanged++
-			}
-		}
 	}
 }
 
@@ -647,8 +726,11 @@ func (m *Model) updateKeys() {
 	k.Reload.SetEnabled(browsing && m.loaded && m.opts.Packages == nil)
 	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")
 	review := m.nReview > 0 // counted when statuses change, not on every key
-	k.NextReview.SetEnabled(browsing && review)
-	k.PrevReview.SetEnabled(browsing && review)
+	filtered := m.tree.filter.Value() != ""
+	k.NextReview.SetEnabled(browsing && review && !filtered)
+	k.PrevReview.SetEnabled(browsing && review && !filtered)
+	k.NextMatch.SetEnabled(browsing && filtered)
+	k.PrevMatch.SetEnabled(browsing && filtered)
 	k.ClearFilter.SetEnabled(browsing && m.tree.filter.Value() != "")
 	k.Confirm.SetEnabled(!m.busy && (m.dialog.canConfirm() || m.prompt.ready()))
 	k.Overwrite.SetEnabled(!m.busy && m.prompt.needsOverwrite())

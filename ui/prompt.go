@@ -41,8 +41,10 @@ type targetPrompt struct {
 	cursor       int
 	picking      bool // removal from several targets: the person is choosing one
 	preview      *instructions.Preview
-	note         string // a caveat about the preview (the store lost what vouch wrote)
-	overwrite    bool   // o was pressed on a hand-edited block: y now overwrites
+	dirs         []string // directories y would create above a new file
+	dirsErr      error    // why the missing directories are not known
+	note         string   // a caveat about the preview (the store lost what vouch wrote)
+	overwrite    bool     // o was pressed on a hand-edited block: y now overwrites
 	err          string
 	loading      bool
 	vp           viewport.Model
@@ -68,6 +70,10 @@ type (
 		action  string
 		preview *instructions.Preview
 		note    string
+		// dirs are the directories the write would create (instructions.DirsToCreate),
+		// dirsErr why it could not tell.
+		dirs    []string
+		dirsErr error
 		err     error
 	}
 	committedMsg struct {
@@ -76,6 +82,7 @@ type (
 		target string
 		status map[*model.Package]map[string]trust.Status
 		active map[string]int
+		files  map[string][]instructions.InForce
 		err    error
 	}
 )
@@ -370,6 +377,9 @@ func (m *Model) previewCmd(spec string) tea.Cmd {
 		last, note := lastWritten(box, ref, target.Path)
 		msg.note = note
 		msg.preview, msg.err = instructions.PreviewApply(target, instructions.BlockID(p.Name, c.ID), body, last)
+		if msg.err == nil && !msg.preview.Exists {
+			msg.dirs, msg.dirsErr = instructions.DirsToCreate(target)
+		}
 		return msg
 	}
 }
@@ -417,17 +427,24 @@ func lastWritten(box *trustBox, ref, target string) (body, note string) {
 	return body, ""
 }
 
-// activeCounts is, per instruction ref, the number of files the ledger has it active in.
-func activeCounts(t *trust.Trust) map[string]int {
+// activeCounts is, per instruction ref, the number of files the ledger has it active in;
+// files lists, per ref, every block in force and what its file holds now (as `vouch
+// instructions list` does: a hand-edited copy says so). Both nil when the ledger cannot
+// be read. It reads target files: commands only.
+func activeCounts(t *trust.Trust) (counts map[string]int, files map[string][]instructions.InForce) {
 	ds, err := t.Decisions()
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	out := map[string]int{}
+	counts = map[string]int{}
 	for _, a := range instructions.Activations(ds) {
-		out[a.Ref]++
+		counts[a.Ref]++
 	}
-	return out
+	files = map[string][]instructions.InForce{}
+	for _, f := range instructions.ListInForce(t.Home(), ds) {
+		files[f.Ref] = append(files[f.Ref], f)
+	}
+	return counts, files
 }
 
 // commitPreview writes the previewed change and records the decision that goes with it
@@ -465,7 +482,7 @@ func (m *Model) commitPreview() tea.Cmd {
 		}
 		_, msg.err = instructions.Record(box.t, p, c, pv, overwrite, trust.ReviewerHuman)
 		msg.status = box.t.EvaluateAll(affected)
-		msg.active = activeCounts(box.t)
+		msg.active, msg.files = activeCounts(box.t)
 		return msg
 	}
 }
@@ -505,12 +522,13 @@ func (m *Model) onInstructions(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		pr.preview, pr.note, pr.overwrite = msg.preview, msg.note, false
+		pr.dirs, pr.dirsErr = msg.dirs, msg.dirsErr
 		pr.input.Blur()
 		m.layout()
 		pr.buildPreview()
 		m.updateKeys()
 	case committedMsg:
-		m.absorbDecision(msg.status, msg.active)
+		m.absorbDecision(msg.status, msg.active, msg.files)
 		switch {
 		case msg.err != nil && msg.action == instructions.ActionRemove:
 			m.setFlash("Nothing removed: "+display.Line(msg.err.Error()), true)
@@ -541,6 +559,22 @@ func (t *targetPrompt) buildPreview() {
 		b.line(s.Bad.Render("⚠ " + b.esc(pv.Target.Path) + " is a symbolic link (or lies in a linked directory): y writes " + b.esc(pv.Target.Resolved) + " and keeps the link."))
 	}
 	b.field("Applies to", pv.Target.AppliesTo)
+	if !pv.Exists && !t.removing() {
+		// What y creates besides the file: a missing ~/.codex, or the folders of a path.
+		switch {
+		case t.dirsErr != nil:
+			b.line(s.Bad.Render("⚠ " + b.esc(t.dirsErr.Error())))
+		case len(t.dirs) == 1:
+			b.line(s.Warn.Render(fmt.Sprintf("! The directory %s does not exist: y creates it (mode %04o, only you) and the file in it.", b.esc(t.dirs[0]), instructions.DirMode)))
+		case len(t.dirs) > 1:
+			b.line(s.Warn.Render(fmt.Sprintf("! %d directories do not exist: y creates them (mode %04o, only you) and the file:", len(t.dirs), instructions.DirMode)))
+			for _, dir := range t.dirs {
+				b.line("    " + b.esc(dir))
+			}
+		default:
+			b.line(s.Dim.Render("The file does not exist yet: y creates it."))
+		}
+	}
 	if t.note != "" {
 		b.line(s.Dim.Render(b.esc(t.note)))
 	}

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Styles is the console's one set of styles, built from the terminal background. Colour
@@ -21,9 +22,13 @@ type Styles struct {
 	Good, Warn, Bad, Info         lipgloss.Style
 	Added, Removed, Hunk, Gutter  lipgloss.Style
 	Token                         lipgloss.Style // escaped hidden characters
-	Dialog, DialogTitle           lipgloss.Style
-	Flash, Error                  lipgloss.Style
-	Help                          help.Styles
+	// Match and CursorMatch mark filter matches in tree rows (the selected row is in
+	// reverse video already). Underlined as well as coloured: NO_COLOR keeps underline.
+	// Plain SGR, not lipgloss: lipgloss underlines rune by rune, one sequence each.
+	Match, CursorMatch  ansi.Style
+	Dialog, DialogTitle lipgloss.Style
+	Flash, Error        lipgloss.Style
+	Help                help.Styles
 }
 
 // NewStyles builds the styles for a dark or light background.
@@ -62,6 +67,8 @@ func NewStyles(isDark bool) Styles {
 	s.Hunk = lipgloss.NewStyle().Foreground(info)
 	s.Gutter = lipgloss.NewStyle().Foreground(muted)
 	s.Token = lipgloss.NewStyle().Foreground(warn).Bold(true)
+	s.Match = ansi.Style{}.Bold().Underline(true).ForegroundColor(warn)
+	s.CursorMatch = ansi.Style{}.Reverse(true).Bold().Underline(true)
 	s.Dialog = lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(warn).Padding(0, 1)
 	s.DialogTitle = lipgloss.NewStyle().Bold(true).Foreground(warn)
 	s.Flash = lipgloss.NewStyle().Foreground(good)

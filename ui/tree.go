@@ -34,11 +34,39 @@ type treePane struct {
 	filter  textinput.Model
 	editing bool // the filter input has focus
 	rows    map[rowKey][]string
-	hay     []string    // per row of all: lowercased static filter text ("" not built)
-	bodies  []string    // per row of all: lowercased text body, for content search
-	content bool        // tab in the filter: match text bodies too
-	byRisk  bool        // S: components of each package ordered by risk
-	pkgRow  map[int]int // package index → its row in all
+	hay     []string // per row of all: lowercased static filter text ("" not built)
+	bodies  []string // per row of all: lowercased text body, for content search
+	content bool     // tab in the filter: match text bodies too
+	// flags caches, per row of all, what the row's status says (its authorization and
+	// whether it needs review or can be approved now): a filter keystroke or an n press
+	// reads it for every row, and computing a status builds the row's ref each time.
+	flags []rowFlags
+	// results keeps recent filter results by query, and last the one shown: a keystroke
+	// that narrows the query searches only the rows the last one kept, and a backspace
+	// finds its query here. Both are dropped when rows or statuses change.
+	results map[string]*filterResult
+	last    *filterResult
+	// hit marks, per entry of visible, a row that matched the filter by its own text (a
+	// package row shown only as the context of its components does not): n/N move
+	// between these while a filter is set.
+	hit []bool
+	// words is the filter query being highlighted in rows (nil without a filter), and
+	// wordsKey the same joined, for the row cache.
+	words    []string
+	wordsKey string
+	// rowOf maps global row numbers (the filter index's) to rows of all; cand is the
+	// prefilter's reused mark per row (filterindex.go).
+	rowOf []int32
+	cand  []bool
+	// indexing is true while lowBodiesCmd runs; gen is the data generation it was
+	// started for (Model.dataGen, kept here by the model).
+	indexing bool
+	gen      int
+	// measured and searched count calls of rowHeight and matches: tests assert that a
+	// jump or a keystroke does work in proportion to the screen or to the last result.
+	measured, searched int
+	byRisk             bool        // S: components of each package ordered by risk
+	pkgRow             map[int]int // package index → its row in all
 	// folded packages show their row only; their components are hidden until unfolded.
 	folded map[int]bool
 }
@@ -51,6 +79,27 @@ type rowKey struct {
 	auth     model.Authorization
 	prog     [2]int // a package row: reviewed of approvable
 	folded   bool
+	query    string // the highlighted filter words
+}
+
+// rowFlags is what a row's status says, cached per row (treePane.flags).
+type rowFlags struct {
+	known  bool
+	auth   model.Authorization
+	review bool // needs review (needsReview)
+	now    bool // can be approved now: needs review, valid, and depends on nothing unapproved
+}
+
+// filterResult is what one filter query kept: the component rows shown (in row order),
+// whether each matched on its own text, the packages that matched on theirs, and the
+// package rows without components that matched.
+type filterResult struct {
+	words   []string
+	content bool
+	rows    []int32
+	own     []bool
+	pkgHit  []bool // by package index
+	empty   []int32
 }
 
 func newTreePane(c *common) *treePane {
@@ -67,19 +116,74 @@ func (t *treePane) setItems(items []item) {
 	if sel, ok := t.selected(); ok {
 		prev = &sel
 	}
+	// A streamed batch appends packages: the rows already there keep their filter text,
+	// so a load of 10,000 packages does not rebuild it once per batch.
+	grown := len(items) >= len(t.all) && len(t.all) > 0
+	for i := 0; grown && i < len(t.all); i++ {
+		grown = items[i] == t.all[i]
+	}
+	if grown {
+		t.hay = extend(t.hay, len(items))
+		t.bodies = extend(t.bodies, len(items))
+	} else {
+		t.hay, t.bodies = nil, nil
+	}
 	t.all = items
 	t.rows = nil
-	t.hay, t.bodies = nil, nil
-	t.pkgRow = make(map[int]int)
+	t.statusChanged()
+	t.pkgRow = make(map[int]int, len(t.c.data.pkgs))
 	for i, it := range items {
 		if it.isPackage() {
 			t.pkgRow[it.pkg] = i
 		}
 	}
+	t.buildRowOf()
 	t.applyFilter()
 	if prev != nil {
 		t.selectItem(*prev)
 	}
+}
+
+// extend returns s with n entries, the existing ones kept (nil stays nil: built lazily).
+func extend(s []string, n int) []string {
+	if s == nil {
+		return nil
+	}
+	if cap(s) >= n {
+		return s[:n]
+	}
+	out := make([]string, n, n+n/4)
+	copy(out, s)
+	return out
+}
+
+// statusChanged forgets what was computed from statuses: the cached row flags and filter
+// results (a filter word can match an authorization).
+func (t *treePane) statusChanged() {
+	t.flags = nil
+	t.results = nil
+	t.last = nil
+}
+
+// rowFlags is the status of row idx of all, computed once per status change.
+func (t *treePane) rowFlags(idx int) rowFlags {
+	if len(t.flags) != len(t.all) {
+		t.flags = make([]rowFlags, len(t.all))
+	}
+	f := &t.flags[idx]
+	if !f.known {
+		it := t.all[idx]
+		f.known = true
+		if !it.isPackage() {
+			p := t.c.data.pkgs[it.pkg]
+			c := p.Components[it.comp]
+			st := t.c.data.statusOf(p, c)
+			f.auth = authOf(st)
+			f.review = needsReview(c, st)
+			f.now = f.review && len(st.Needs) == 0 && (c.Validity == model.Valid || c.Validity == "")
+		}
+	}
+	return *f
 }
 
 func (t *treePane) selectItem(it item) {
@@ -103,6 +207,7 @@ func (t *treePane) SetSize(w, h int) {
 func (t *treePane) wide() bool { return t.width >= 60 }
 
 func (t *treePane) rowHeight(it item) int {
+	t.measured++
 	if it.isPackage() {
 		return 1
 	}
@@ -147,9 +252,24 @@ func (t *treePane) scrollToCursor() {
 	if t.cursor < t.top {
 		t.top = t.cursor
 	}
-	// Sum the rows from top to the cursor once, then slide top down while they do not
-	// fit: a jump (G) costs one pass over the rows between, not one per row.
 	h := t.listHeight()
+	if t.cursor-t.top >= h {
+		// Every row takes a line at least, so the old top cannot stay: lay the screen out
+		// upwards from the cursor instead, touching only the rows that will be drawn (a
+		// jump to the end of 90,000 rows costs one screen, not one pass over them).
+		t.top = t.cursor
+		used := t.rowHeight(t.all[t.visible[t.cursor]])
+		for t.top > 0 {
+			rh := t.rowHeight(t.all[t.visible[t.top-1]])
+			if used+rh > h {
+				break
+			}
+			used += rh
+			t.top--
+		}
+		return
+	}
+	// Fewer rows than lines lie between: slide top down while they do not fit.
 	used := 0
 	for i := t.top; i <= t.cursor; i++ {
 		used += t.rowHeight(t.all[t.visible[i]])
@@ -168,16 +288,29 @@ func (t *treePane) scroll(n int) {
 // jumpReview moves to the next (dir 1) or previous (dir -1) component needing review,
 // wrapping around.
 func (t *treePane) jumpReview(dir int) bool {
+	return t.jumpRow(dir, func(idx int) bool { return t.rowFlags(idx).review })
+}
+
+// jumpNow moves to the next or previous component that can be approved now.
+func (t *treePane) jumpNow(dir int) bool {
+	return t.jumpRow(dir, func(idx int) bool { return t.rowFlags(idx).now })
+}
+
+// jump moves to the next (dir 1) or previous (dir -1) row for which ok holds, wrapping
+// around; false when there is none.
+func (t *treePane) jump(dir int, ok func(item) bool) bool {
+	return t.jumpRow(dir, func(idx int) bool { return ok(t.all[idx]) })
+}
+
+// jumpMatch moves to the next or previous row that matched the filter by its own text.
+func (t *treePane) jumpMatch(dir int) bool {
+	if len(t.hit) != len(t.visible) {
+		return false
+	}
 	n := len(t.visible)
 	for step := 1; step <= n; step++ {
 		i := ((t.cursor+dir*step)%n + n) % n
-		it := t.all[t.visible[i]]
-		if it.isPackage() {
-			continue
-		}
-		p := t.c.data.pkgs[it.pkg]
-		c := p.Components[it.comp]
-		if needsReview(c, t.c.data.statusOf(p, c)) {
+		if t.hit[i] {
 			t.cursor = i
 			t.scrollToCursor()
 			return true
@@ -186,13 +319,12 @@ func (t *treePane) jumpReview(dir int) bool {
 	return false
 }
 
-// jump moves to the next (dir 1) or previous (dir -1) row for which ok holds, wrapping
-// around; false when there is none.
-func (t *treePane) jump(dir int, ok func(item) bool) bool {
+// jumpRow is the one search behind every jump: ok receives a row of all.
+func (t *treePane) jumpRow(dir int, ok func(idx int) bool) bool {
 	n := len(t.visible)
 	for step := 1; step <= n; step++ {
 		i := ((t.cursor+dir*step)%n + n) % n
-		if ok(t.all[t.visible[i]]) {
+		if ok(t.visible[i]) {
 			t.cursor = i
 			t.scrollToCursor()
 			return true
@@ -204,34 +336,59 @@ func (t *treePane) jump(dir int, ok func(item) bool) bool {
 // matches reports whether an item passes the filter: every word of the query must
 // appear in what the row is about: the package name, format and location, the component
 // kind and id, its answers, commands and other details (hosts, env names), file names
-// and link targets, what is not covered, capability scopes and diagnostic codes.
+// and link targets, what is not covered, capability scopes and diagnostic codes. Each
+// part is searched on its own: nothing is concatenated per keystroke.
 func (t *treePane) matches(idx int, it item, words []string) bool {
+	t.searched++
 	for _, w := range words {
 		if strings.HasPrefix(w, ":") && !t.view(w, it) {
 			return false
 		}
 	}
-	text := t.haystack(idx, it)
-	if !it.isPackage() {
-		p := t.c.data.pkgs[it.pkg]
-		c := p.Components[it.comp]
-		text += " " + string(authOf(t.c.data.statusOf(p, c)))
-		if t.content && c.Body != "" {
-			if len(t.bodies) != len(t.all) {
-				t.bodies = make([]string, len(t.all))
-			}
-			if t.bodies[idx] == "" {
-				t.bodies[idx] = strings.ToLower(c.Body)
-			}
-			text += " " + t.bodies[idx]
-		}
-	}
+	var hay, auth, body string
+	built := false
 	for _, w := range words {
-		if !strings.HasPrefix(w, ":") && !strings.Contains(text, w) {
+		if strings.HasPrefix(w, ":") {
+			continue
+		}
+		if !built {
+			built = true
+			hay = t.haystack(idx, it)
+			if !it.isPackage() {
+				auth = string(t.rowFlags(idx).auth)
+				if t.content {
+					body = t.body(idx, it)
+				}
+			}
+		}
+		if !strings.Contains(hay, w) && !strings.Contains(auth, w) && (body == "" || !strings.Contains(body, w)) {
 			return false
 		}
 	}
 	return true
+}
+
+// body is the lowercased text body of row idx, for content search: from the command
+// that builds them all (lowBodiesCmd), else built here on first use, except while that
+// command runs (the keystroke would pay for what it is building).
+func (t *treePane) body(idx int, it item) string {
+	c := t.c.data.pkgs[it.pkg].Components[it.comp]
+	if c.Body == "" {
+		return ""
+	}
+	if lb := t.c.data.lowBodies; it.pkg < len(lb) {
+		return lb[it.pkg][it.comp]
+	}
+	if t.indexing {
+		return ""
+	}
+	if len(t.bodies) != len(t.all) {
+		t.bodies = make([]string, len(t.all))
+	}
+	if t.bodies[idx] == "" {
+		t.bodies[idx] = strings.ToLower(c.Body)
+	}
+	return t.bodies[idx]
 }
 
 // views are the cross-package views of the command bar: a word starting with ':' in the
@@ -282,9 +439,13 @@ func (t *treePane) view(w string, it item) bool {
 	return false
 }
 
-// haystack is the lowercased static text of row idx, built once per load: a filter
-// keystroke then costs one substring search per row, not a rebuild of every row's text.
+// haystack is the lowercased static text of row idx. The load command builds it for
+// every row off the update loop (data.hays); rows handed in otherwise get it built here
+// once. A filter keystroke then costs one substring search per row and word.
 func (t *treePane) haystack(idx int, it item) string {
+	if h := t.c.data.hays; it.pkg < len(h) && h[it.pkg] != nil {
+		return h[it.pkg][it.comp+1]
+	}
 	if len(t.hay) != len(t.all) {
 		t.hay = make([]string, len(t.all))
 	}
@@ -292,14 +453,34 @@ func (t *treePane) haystack(idx int, it item) string {
 		return h
 	}
 	p := t.c.data.pkgs[it.pkg]
+	var c *model.Component
+	if !it.isPackage() {
+		c = p.Components[it.comp]
+	}
+	h := filterText(p, c)
+	t.hay[idx] = h
+	return h
+}
+
+// filterTexts is the filter text of p's row (first) and of each component's row.
+func filterTexts(p *model.Package) []string {
+	out := make([]string, 0, len(p.Components)+1)
+	out = append(out, filterText(p, nil))
+	for _, c := range p.Components {
+		out = append(out, filterText(p, c))
+	}
+	return out
+}
+
+// filterText is what the filter searches in a package row (c nil) or a component row.
+func filterText(p *model.Package, c *model.Component) string {
 	hay := []string{p.Name, string(p.Format)}
-	if it.isPackage() {
+	if c == nil {
 		hay = append(hay, "package", p.Root)
 	} else {
-		c := p.Components[it.comp]
-		s := t.c.styles
+		var s Styles // the answers' words, not their colours
 		hay = append(hay, string(c.Kind), c.ID, string(c.Kind)+":"+c.ID,
-			validityAnswer(s, c).Word, supportAnswer(s, c).Word, string(c.Validity))
+			validityAnswer(&s, c).Word, supportAnswer(&s, c).Word, string(c.Validity))
 		for _, f := range c.Details {
 			hay = append(hay, f.Key, value(f.Value))
 		}
@@ -317,43 +498,176 @@ func (t *treePane) haystack(idx int, it item) string {
 			hay = append(hay, d.Code)
 		}
 	}
-	h := strings.ToLower(strings.Join(hay, " "))
-	t.hay[idx] = h
-	return h
+	return strings.ToLower(strings.Join(hay, " "))
 }
 
 func (t *treePane) applyFilter() {
 	q := strings.Fields(strings.ToLower(t.filter.Value()))
 	t.visible = t.visible[:0]
+	t.hit = t.hit[:0]
 	if len(q) == 0 {
+		t.words, t.wordsKey, t.last = nil, "", nil
 		for i, it := range t.all {
 			if !it.isPackage() && t.folded[it.pkg] {
 				continue
 			}
 			t.visible = append(t.visible, i)
 		}
-	} else {
-		// A package row stays when any of its components matches, so matches keep context.
-		pkgShown := -1
-		for i, it := range t.all {
-			if it.isPackage() {
-				continue
-			}
-			if t.matches(i, it, q) || (!hasView(q) && t.matches(t.pkgRow[it.pkg], item{pkg: it.pkg, comp: -1}, q)) {
-				if pkgShown != it.pkg {
-					t.visible = append(t.visible, t.pkgRow[it.pkg])
-					pkgShown = it.pkg
-				}
-				t.visible = append(t.visible, i)
-			}
+		t.hit = nil
+		t.scrollToCursor()
+		return
+	}
+	t.words, t.wordsKey = q, strings.Join(q, " ")
+	r := t.filterRows(q)
+	t.last = r
+	// A package row stays when any of its components is shown, so matches keep context.
+	pkgShown := -1
+	for k, idx := range r.rows {
+		it := t.all[idx]
+		if pkgShown != it.pkg {
+			t.visible = append(t.visible, t.pkgRow[it.pkg])
+			t.hit = append(t.hit, r.pkgHit[it.pkg])
+			pkgShown = it.pkg
 		}
-		for i, it := range t.all { // packages without components still match by name
-			if it.isPackage() && len(t.c.data.pkgs[it.pkg].Components) == 0 && t.matches(i, it, q) {
-				t.visible = append(t.visible, i)
-			}
-		}
+		t.visible = append(t.visible, int(idx))
+		t.hit = append(t.hit, r.own[k])
+	}
+	for _, idx := range r.empty {
+		t.visible = append(t.visible, int(idx))
+		t.hit = append(t.hit, true)
 	}
 	t.scrollToCursor()
+}
+
+// filterKey names a query in the results cache.
+func filterKey(q []string, content bool) string {
+	k := strings.Join(q, " ")
+	if content {
+		k = "\x00" + k
+	}
+	return k
+}
+
+// maxResults bounds the results cache: a result holds one int per shown row.
+const maxResults = 16
+
+// filterRows computes (or finds) what query q keeps. A query that narrows the last one
+// (each of its plain words lies inside a word of q, its view words are all in q) can keep
+// only rows the last one kept, so only those are searched: typing a word costs one full
+// pass for its first letter and a shrinking one for each letter after.
+func (t *treePane) filterRows(q []string) *filterResult {
+	key := filterKey(q, t.content)
+	if r, ok := t.results[key]; ok {
+		return r
+	}
+	r := &filterResult{words: q, content: t.content, pkgHit: make([]bool, len(t.c.data.pkgs))}
+	// Sized for the most the pass can keep: no slice grows (and leaves garbage) row by row.
+	most := len(t.all) - len(t.c.data.pkgs)
+	if t.last != nil && narrows(t.last.words, q) && t.last.content == t.content {
+		most = len(t.last.rows)
+	}
+	r.rows, r.own = make([]int32, 0, max(most, 0)), make([]bool, 0, max(most, 0))
+	view := hasView(q)
+	// A pass over every row is cut short by the index: only rows holding the longest
+	// word are searched for the rest (cand nil: every row is searched).
+	var cand []bool
+	var w0 string
+	narrowing := t.last != nil && t.last.content == t.content && narrows(t.last.words, q)
+	if !narrowing || len(t.last.rows) > len(t.all)/8 {
+		// Narrowing a result that kept most rows ("s" keeps nearly all): one scan of the
+		// index still beats searching each kept row.
+		cand, w0 = t.prefilter(q)
+	}
+	// A row the index marked holds w0 already: only the other words are searched.
+	rest := q
+	if cand != nil {
+		rest = make([]string, 0, len(q))
+		dropped := false
+		for _, w := range q {
+			if w == w0 && !dropped {
+				dropped = true
+				continue
+			}
+			rest = append(rest, w)
+		}
+	}
+	match := func(i int, it item) bool {
+		if cand != nil && cand[i] {
+			return len(rest) == 0 || t.matches(i, it, rest)
+		}
+		return t.passes(cand, w0, i, it) && t.matches(i, it, q)
+	}
+	pkgMemo, pkgMatch := -1, false
+	pkgMatches := func(pkg int) bool {
+		if pkgMemo != pkg {
+			pkgMemo = pkg
+			pkgMatch = match(t.pkgRow[pkg], item{pkg: pkg, comp: -1})
+			if pkgMatch {
+				r.pkgHit[pkg] = true
+			}
+		}
+		return pkgMatch
+	}
+	consider := func(i int) {
+		it := t.all[i]
+		own := match(i, it)
+		pm := pkgMatches(it.pkg) // also marks the package row as a match of its own
+		if own || (!view && pm) {
+			r.rows = append(r.rows, int32(i))
+			r.own = append(r.own, own)
+		}
+	}
+	considerEmpty := func(i int) {
+		if match(i, t.all[i]) {
+			r.empty = append(r.empty, int32(i))
+		}
+	}
+	if prev := t.last; narrowing {
+		for _, i := range prev.rows {
+			consider(int(i))
+		}
+		for _, i := range prev.empty {
+			considerEmpty(int(i))
+		}
+	} else {
+		for i, it := range t.all {
+			if it.isPackage() {
+				if len(t.c.data.pkgs[it.pkg].Components) == 0 {
+					considerEmpty(i)
+				}
+				continue
+			}
+			consider(i)
+		}
+	}
+	// Packages without components are listed after the rest, as they always were.
+	if t.results == nil || len(t.results) >= maxResults {
+		t.results = map[string]*filterResult{}
+	}
+	t.results[key] = r
+	return r
+}
+
+// narrows reports whether every row query q keeps was kept by query prev: each plain
+// word of prev lies inside a plain word of q, and each view word of prev is in q.
+func narrows(prev, q []string) bool {
+	for _, p := range prev {
+		found := false
+		for _, w := range q {
+			if strings.HasPrefix(p, ":") {
+				found = w == p
+			} else {
+				found = !strings.HasPrefix(w, ":") && strings.Contains(w, p)
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // startFilter focuses the filter input.
@@ -366,12 +680,19 @@ func (t *treePane) startFilter() tea.Cmd {
 func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "tab":
-		// The second key: search the text of skills and instructions too.
+		// The second key: search the text of skills and instructions too. Their
+		// lowercased text is built by a command the first time (30,000 skill bodies take
+		// a third of a second); until it arrives, text is searched only where built.
 		t.content = !t.content
 		t.cursor = 0
+		var cmd tea.Cmd
+		if d := t.c.data; t.content && d.lowBodies == nil && !t.indexing {
+			t.indexing = true
+			cmd = lowBodiesCmd(d.pkgs, t.gen)
+		}
 		t.applyFilter()
 		t.setPrompt()
-		return nil
+		return cmd
 	case "enter":
 		t.editing = false
 		t.filter.Blur()
@@ -415,7 +736,7 @@ func (t *treePane) View() string {
 		if t.editing {
 			lines = append(lines, fit(t.filter.View(), t.width))
 		} else {
-			lines = append(lines, fit(s.Dim.Render(t.filter.Prompt+display.Line(t.filter.Value())+"  (esc clears)"), t.width))
+			lines = append(lines, fit(s.Dim.Render(t.filter.Prompt+display.Line(t.filter.Value())+"  (n/N: matches · esc clears)"), t.width))
 		}
 	}
 	if len(t.visible) == 0 {
@@ -445,7 +766,7 @@ func (t *treePane) View() string {
 }
 
 func (t *treePane) renderRow(it item, selected bool) []string {
-	k := rowKey{it: it, selected: selected, width: t.width}
+	k := rowKey{it: it, selected: selected, width: t.width, query: t.wordsKey}
 	if !it.isPackage() {
 		p := t.c.data.pkgs[it.pkg]
 		k.auth = authOf(t.c.data.statusOf(p, p.Components[it.comp]))
@@ -471,14 +792,24 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 	if selected {
 		mark = "▶ "
 	}
+	// Filter matches are marked in the escaped text and styled once the row is laid out
+	// (highlight.go); a selected row is styled as a whole in pad.
+	words := t.words
+	styled := func(line string, base func(string) string) string {
+		if selected {
+			return line
+		}
+		return renderMarked(line, base, s.Match.Styled)
+	}
+	plain := func(x string) string { return x }
 	if it.isPackage() {
-		name := display.Line(p.Name)
+		name := markMatches(p.Name, words)
 		if name == "" {
 			name = "(unnamed)"
 		}
 		label := name
 		if p.Version != "" {
-			label += " " + display.Line(p.Version)
+			label += " " + markMatches(p.Version, words)
 		}
 		label += " · " + string(p.Format)
 		va := packageValidityAnswer(s, p)
@@ -504,17 +835,17 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 			}
 			label += " · " + string(loc)
 		}
-		left := mark + s.Package.Render(label)
+		left := mark + styled(label, with(s.Package))
 		return []string{t.pad(left, right, selected)}
 	}
 	c := p.Components[it.comp]
 	st := t.c.data.statusOf(p, c)
-	label := mark + "  " + string(c.Kind) + ":" + display.Line(c.ID)
+	label := mark + "  " + styled(markMatches(string(c.Kind)+":"+c.ID, words), plain)
 	// A hook's event, matcher and effect get a line of their own under the row, so they
 	// are never the part a narrow pane cuts off.
 	var tagLine []string
 	if tag := hookTag(c); tag != "" {
-		tagLine = []string{t.pad("        "+s.Dim.Render(display.Line(tag)), "", selected)}
+		tagLine = []string{t.pad("        "+styled(markMatches(tag, words), with(s.Dim)), "", selected)}
 	}
 	// Padded to the widest word of each answer, so the three columns line up row to row.
 	answers := padTo(validityAnswer(s, c).render(), 9) + " " + padTo(supportAnswer(s, c).render(), 13) + " " + padTo(authAnswer(s, authOf(st)).render(), 12)
@@ -541,7 +872,8 @@ func (t *treePane) pad(left, right string, selected bool) string {
 	gap := w - ansi.StringWidth(left) - rw
 	line := left + strings.Repeat(" ", max(0, gap)) + right
 	if selected {
-		line = t.c.styles.Cursor.Render(ansi.Strip(line))
+		s := t.c.styles
+		line = renderMarked(ansi.Strip(line), with(s.Cursor), s.CursorMatch.Styled)
 	}
 	return line
 }
@@ -605,9 +937,12 @@ func (t *treePane) rowAt(y int) (int, bool) {
 }
 
 func (t *treePane) setPrompt() {
-	if t.content {
+	switch {
+	case t.content && t.indexing:
+		t.filter.Prompt = "/(+text, reading…) "
+	case t.content:
 		t.filter.Prompt = "/(+text) "
-	} else {
+	default:
 		t.filter.Prompt = "/"
 	}
 }

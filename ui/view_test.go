@@ -41,6 +41,8 @@ var goldenStates = []struct {
 	{"file-view", []string{"j", "j", "f"}},
 	{"hook-with-tool", []string{"j", "a"}},
 	{"package-dialog", []string{"A"}},
+	// A filter kept (enter), its matches highlighted, n on the second matching row.
+	{"filter-match", []string{"/", "c", "o", "n", "t", "e", "x", "t", "enter", "n"}},
 }
 
 func TestGoldenViews(t *testing.T) {

@@ -502,33 +502,9 @@ func runInstrList(opts *instrListOptions) error {
 		return a.fail(1, "ledger-unreadable", err.Error())
 	}
 	out := []activeBlock{}
-	for _, act := range instructions.Activations(decisions) {
-		d := act.Decision
-		ab := activeBlock{Ref: act.Ref, Target: act.Target, Digest: d.Digest, At: d.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: d.Ledger}
-		ab.State, ab.Detail = instructions.CheckActivation(home, act)
-		out = append(out, ab)
+	for _, f := range instructions.ListInForce(home, decisions) {
+		out = append(out, activeBlock{Ref: f.Ref, Target: f.Target, Digest: f.Digest, At: f.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: f.Ledger, State: f.State, Detail: f.Detail})
 	}
-	// Blocks an interrupted apply wrote and never recorded are in force too.
-	unrecorded, _ := instructions.FindUnrecorded(home, decisions)
-	for _, u := range unrecorded {
-		ab := activeBlock{Ref: u.Ref, Target: u.Target, Digest: u.Digest, At: u.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: "none",
-			State: instructions.StateUnrecorded, Detail: u.Detail()}
-		replaced := false
-		for i := range out {
-			if out[i].Ref == u.Ref && out[i].Target == u.Target {
-				out[i], replaced = ab, true
-			}
-		}
-		if !replaced {
-			out = append(out, ab)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Target != out[j].Target {
-			return out[i].Target < out[j].Target
-		}
-		return out[i].Ref < out[j].Ref
-	})
 	if jsonOut {
 		writeJSON(a.stdout, instrListDoc{docHead: head("instructions list"), Instructions: out})
 		return nil

@@ -3,6 +3,7 @@ package instructions
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"vouch/model"
@@ -195,3 +196,48 @@ func Record(tr *trust.Trust, pkg *model.Package, c *model.Component, p *Preview,
 // afterWrite is a test hook between the target write and the ledger append, where a
 // crash used to leave a block nothing reported.
 var afterWrite = func() {}
+
+// InForce is one instruction block in force in a target file, as `vouch instructions
+// list` reports it: an activation the ledger records, or a block an interrupted apply
+// wrote and never recorded (Ledger "none", State StateUnrecorded), with what the file
+// holds now (State, Detail: StateEdited when the block was edited by hand).
+type InForce struct {
+	Ref, Target, Digest string
+	At                  time.Time
+	Ledger              string
+	State, Detail       string
+}
+
+// ListInForce lists every block in force, sorted by target then ref. It reads each
+// target file and the store: callers run it off any interactive loop.
+func ListInForce(home string, decisions []trust.Decision) []InForce {
+	var out []InForce
+	for _, act := range Activations(decisions) {
+		d := act.Decision
+		f := InForce{Ref: act.Ref, Target: act.Target, Digest: d.Digest, At: d.At, Ledger: d.Ledger}
+		f.State, f.Detail = CheckActivation(home, act)
+		out = append(out, f)
+	}
+	// Blocks an interrupted apply wrote and never recorded are in force too.
+	unrecorded, _ := FindUnrecorded(home, decisions)
+	for _, u := range unrecorded {
+		f := InForce{Ref: u.Ref, Target: u.Target, Digest: u.Digest, At: u.At, Ledger: "none",
+			State: StateUnrecorded, Detail: u.Detail()}
+		replaced := false
+		for i := range out {
+			if out[i].Ref == u.Ref && out[i].Target == u.Target {
+				out[i], replaced = f, true
+			}
+		}
+		if !replaced {
+			out = append(out, f)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Target != out[j].Target {
+			return out[i].Target < out[j].Target
+		}
+		return out[i].Ref < out[j].Ref
+	})
+	return out
+}

@@ -146,6 +146,46 @@ type destDir struct {
 	path string // the destination, as verified
 }
 
+// DirMode is the permission of the directories a write creates above a new target file
+// (a missing ~/.codex, say): only the user, as the agents' own config directories are.
+const DirMode fs.FileMode = 0o700
+
+// DirsToCreate lists, outermost first, the directories a write to t would create: the
+// missing ones above the file the write changes (Resolved, else Path). Commit and Record
+// create them (mode DirMode) when the file does not exist yet; none are missing when its
+// directory exists. A path component that exists but is no directory is an error: the
+// write would fail there. Reads the filesystem.
+func DirsToCreate(t Target) ([]string, error) {
+	dest := t.Resolved
+	if dest == "" {
+		dest = t.Path
+	}
+	var out []string
+	for dir := filepath.Dir(dest); ; dir = filepath.Dir(dir) {
+		st, err := os.Stat(dir)
+		if err == nil {
+			if !st.IsDir() {
+				return nil, fmt.Errorf("%s is not a directory, so %s cannot be created", dir, dest)
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			if errors.Is(err, syscall.ENOTDIR) {
+				continue // a file higher up: reported when the loop reaches it
+			}
+			return nil, err
+		}
+		out = append(out, dir)
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, nil
+}
+
 // openDest resolves t again, locks the destination's directory (an flock that other vouch
 // processes writing a file in that directory wait for) and checks, under the lock, that t
 // still resolves to the destination the preview showed.
@@ -166,7 +206,7 @@ func openDest(t Target, create bool) (*destDir, error) {
 	}
 	dir := filepath.Dir(want)
 	if create {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		if err := os.MkdirAll(dir, DirMode); err != nil {
 			return nil, err
 		}
 	}
