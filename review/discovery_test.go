@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"vouch/internal/gen"
 	"vouch/model"
@@ -285,5 +286,52 @@ func TestFormatTable(t *testing.T) {
 	}
 	if got := formatTitles(); got != "Agent Plugins, Dalo, Codex marketplace, Codex, Claude Code, MCP Bundle, Splice, Agent Skills or Test" {
 		t.Errorf("titles %q", got)
+	}
+}
+
+// Discovery and loading overlap: the first package is loaded and emitted while the rest
+// of the source is still being searched. The listing of the last folder waits until a
+// package has been emitted, which deadlocks a Stream that searches everything first (the
+// guard below then fails the test instead of hanging it).
+func TestStreamEmitsBeforeDiscoveryEnds(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a", "plugin.json"), manifest)
+	write(t, filepath.Join(dir, "z", "y", "plugin.json"), manifest)
+	last := filepath.Join(dir, "z")
+	emitted := make(chan struct{})
+	defer func(orig func(string) (dirReader, error)) { openDir = orig }(openDir)
+	openDir = func(d string) (dirReader, error) {
+		if d == last {
+			<-emitted
+		}
+		f, err := os.Open(d)
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	result := make(chan int, 1)
+	go func() {
+		n, first := 0, true
+		_, err := Stream(Options{}, []string{dir}, func(batch []*model.Package) bool {
+			if first {
+				first = false
+				close(emitted)
+			}
+			n += len(batch)
+			return true
+		})
+		if err != nil {
+			t.Error(err)
+		}
+		result <- n
+	}()
+	select {
+	case n := <-result:
+		if n != 2 {
+			t.Fatalf("%d packages emitted, want 2", n)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("Stream emitted nothing before the search ended (deadlock guard)")
 	}
 }

@@ -44,7 +44,7 @@ func Locate(opts Options, path, ref string) (*Result, error) {
 		}
 	}
 	res := &Result{Diagnostics: diags}
-	loadAll(opts, keep, func(batch []*model.Package) bool {
+	loadAll(opts, queueOf(keep), func(batch []*model.Package) bool {
 		res.Packages = append(res.Packages, batch...)
 		return true
 	})

@@ -188,9 +188,11 @@ type dirReader interface {
 
 // search is the state of discovering one SOURCE.
 type search struct {
-	opts    Options
-	source  string
-	jobs    []job
+	opts   Options
+	source string
+	// sink takes the jobs as they are found (discoverTo); nfound counts them.
+	sink    func([]job) bool
+	nfound  int
 	diags   []model.Diagnostic
 	listed  int // directory entries listed so far
 	stopped bool
@@ -203,6 +205,50 @@ type search struct {
 // discover finds package roots under p. A package root is never searched further;
 // symlinked directories are not followed during the search.
 func discover(p string, opts Options) ([]job, []model.Diagnostic) {
+	var jobs []job
+	diags := discoverTo(p, opts, func(js []job) bool {
+		jobs = append(jobs, js...)
+		return true
+	})
+	return jobs, diags
+}
+
+// discoverTo is discover handing the jobs to sink as the search finds them, in discovery
+// order, so loading can start before a large source is searched to its end; sink
+// returning false stops the search.
+func discoverTo(p string, opts Options, sink func([]job) bool) []model.Diagnostic {
+	jobs, diags, searched := discoverOne(p, opts, sink)
+	if !searched && len(jobs) > 0 {
+		sink(jobs)
+	}
+	return diags
+}
+
+// discoverOne returns the jobs of a SOURCE that is not searched (a package, an archive,
+// an install record); a searched one hands its jobs to sink itself (searched is true).
+func discoverOne(p string, opts Options, sink func([]job) bool) (jobs []job, diags []model.Diagnostic, searched bool) {
+	jobs, diags = discoverDirect(p, opts)
+	if jobs != nil || diags != nil {
+		return jobs, diags, false
+	}
+	s := &search{opts: opts, source: p, diags: opts.notes(p), sink: sink}
+	s.walk(p, 1)
+	if s.deep > 0 {
+		s.diags = append(s.diags, model.Diagnostic{
+			Code: "search-depth-reached", Severity: model.SeverityWarning, Boundary: model.BoundarySource, File: p,
+			Message: fmt.Sprintf("%s searched %d directory levels deep; %d directories below that were not searched (the first is %s): give a deeper folder as SOURCE to review packages there.",
+				p, opts.SearchDepth, s.deep, s.deepFirst),
+		})
+	}
+	if s.diags == nil {
+		s.diags = []model.Diagnostic{}
+	}
+	return nil, s.diags, true
+}
+
+// discoverDirect answers a SOURCE that is not a plain directory to search: (nil, nil)
+// when it is one.
+func discoverDirect(p string, opts Options) ([]job, []model.Diagnostic) {
 	if jobs := detect(p, opts.Limits); len(jobs) > 0 {
 		if st, err := os.Stat(p); err == nil && st.IsDir() {
 			return jobs, opts.notes(p)
@@ -219,28 +265,19 @@ func discover(p string, opts Options) ([]job, []model.Diagnostic) {
 		return installedJobs(p)
 	}
 	st, err := os.Stat(p)
-	if err != nil || !st.IsDir() {
-		if f, dir, ok := manifestOf(p); ok {
-			return nil, []model.Diagnostic{{
-				Code: "source-is-manifest", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
-				Message: fmt.Sprintf("%s is the manifest of the %s package in %s: give the folder %s as SOURCE, not the file.", p, f.title, dir, dir),
-			}}
-		}
+	if err == nil && st.IsDir() {
+		return nil, nil
+	}
+	if f, dir, ok := manifestOf(p); ok {
 		return nil, []model.Diagnostic{{
-			Code: "unrecognized-source", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
-			Message: fmt.Sprintf("%s is not a package directory, a Splice archive or bundle, or an MCP Bundle (.mcpb).", p),
+			Code: "source-is-manifest", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
+			Message: fmt.Sprintf("%s is the manifest of the %s package in %s: give the folder %s as SOURCE, not the file.", p, f.title, dir, dir),
 		}}
 	}
-	s := &search{opts: opts, source: p, diags: opts.notes(p)}
-	s.walk(p, 1)
-	if s.deep > 0 {
-		s.diags = append(s.diags, model.Diagnostic{
-			Code: "search-depth-reached", Severity: model.SeverityWarning, Boundary: model.BoundarySource, File: p,
-			Message: fmt.Sprintf("%s searched %d directory levels deep; %d directories below that were not searched (the first is %s): give a deeper folder as SOURCE to review packages there.",
-				p, opts.SearchDepth, s.deep, s.deepFirst),
-		})
-	}
-	return s.jobs, s.diags
+	return nil, []model.Diagnostic{{
+		Code: "unrecognized-source", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
+		Message: fmt.Sprintf("%s is not a package directory, a Splice archive or bundle, or an MCP Bundle (.mcpb).", p),
+	}}
 }
 
 func (s *search) walk(dir string, depth int) {
@@ -364,12 +401,15 @@ func (s *search) found(jobs []job) {
 	if len(jobs) == 0 {
 		return
 	}
-	if len(s.jobs)+len(jobs) > s.opts.MaxPackages {
+	if s.nfound+len(jobs) > s.opts.MaxPackages {
 		s.stop("source-too-many-packages", fmt.Sprintf("%s holds more than %d package roots; the search stopped at %s and the packages from there on were not reviewed, so give the folders that hold them as separate SOURCEs.",
 			s.source, s.opts.MaxPackages, jobs[0].path))
 		return
 	}
-	s.jobs = append(s.jobs, jobs...)
+	s.nfound += len(jobs)
+	if !s.sink(jobs) {
+		s.stopped = true
+	}
 }
 
 func (s *search) stop(code, msg string) {

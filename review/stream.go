@@ -28,21 +28,110 @@ func Stream(opts Options, paths []string, emit func(batch []*model.Package) bool
 			return nil, fmt.Errorf("%w: %s", ErrNotFound, p)
 		}
 	}
+	// Discovery runs beside the loaders: jobs are loaded (and emitted, in discovery
+	// order) while the rest of a large source is still being searched, so the first
+	// packages reach a console, or validate's output, without waiting for the whole walk.
+	q := newJobQueue()
 	var diags []model.Diagnostic
-	var jobs []job
-	for _, p := range paths {
-		found, ds := discover(p, opts)
-		diags = append(diags, ds...)
-		if len(found) == 0 && !hasError(ds) {
-			diags = append(diags, model.Diagnostic{
-				Code: "no-packages", Severity: model.SeverityError, Boundary: model.BoundarySource,
-				File: p, Message: fmt.Sprintf("No %s package was found in %s (searched %d directory levels).", formatTitles(), p, opts.SearchDepth),
+	go func() {
+		defer q.close()
+		for _, p := range paths {
+			n := 0
+			ds := discoverTo(p, opts, func(js []job) bool {
+				n += len(js)
+				return q.add(js)
 			})
+			diags = append(diags, ds...)
+			if n == 0 && !hasError(ds) {
+				diags = append(diags, model.Diagnostic{
+					Code: "no-packages", Severity: model.SeverityError, Boundary: model.BoundarySource,
+					File: p, Message: fmt.Sprintf("No %s package was found in %s (searched %d directory levels).", formatTitles(), p, opts.SearchDepth),
+				})
+			}
+			if q.halted() {
+				return
+			}
 		}
-		jobs = append(jobs, found...)
-	}
-	loadAll(opts, jobs, emit)
+	}()
+	loadAll(opts, q, emit)
+	q.halt()
+	<-q.finished // diags is complete once discovery has ended
 	return diags, nil
+}
+
+// jobQueue is the growing list of discovered jobs, read by index by the loaders.
+type jobQueue struct {
+	mu       sync.Mutex
+	cond     *sync.Cond
+	jobs     []job
+	closed   bool // discovery has ended: len(jobs) is final
+	stopped  bool // the consumer stopped: discovery should end early
+	finished chan struct{}
+}
+
+func newJobQueue() *jobQueue {
+	q := &jobQueue{finished: make(chan struct{})}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+// add appends jobs; false once the consumer has stopped, which ends the search.
+func (q *jobQueue) add(js []job) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.jobs = append(q.jobs, js...)
+	q.cond.Broadcast()
+	return !q.stopped
+}
+
+func (q *jobQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.cond.Broadcast()
+	q.mu.Unlock()
+	close(q.finished)
+}
+
+// halt tells discovery to end and any loader waiting for a job that it will not come.
+func (q *jobQueue) halt() {
+	q.mu.Lock()
+	q.stopped = true
+	q.cond.Broadcast()
+	q.mu.Unlock()
+}
+
+// queueOf is a queue of jobs already discovered.
+func queueOf(jobs []job) *jobQueue {
+	q := newJobQueue()
+	q.jobs = jobs
+	q.close()
+	return q
+}
+
+func (q *jobQueue) halted() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.stopped
+}
+
+// get waits for job i; false when discovery ended with fewer jobs.
+func (q *jobQueue) get(i int) (job, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i >= len(q.jobs) && !q.closed && !q.stopped {
+		q.cond.Wait()
+	}
+	if i < len(q.jobs) {
+		return q.jobs[i], true
+	}
+	return job{}, false
+}
+
+// count is how many jobs there are so far, and whether that is all of them.
+func (q *jobQueue) count() (int, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.jobs), q.closed
 }
 
 // maxAhead bounds the jobs loaded but not yet emitted.
@@ -52,27 +141,32 @@ const maxAhead = 64
 // lets one tell "every load has ended" without guessing how long that takes.
 var loadsDone atomic.Int64
 
-// loadAll loads the jobs concurrently and emits the ready prefix, in job order, as it
-// grows. Loading is CPU work (parsing, hashing) between short syscalls, so two loads per
-// core keep every core busy while one waits on the file system; more only add memory.
-// Workers take jobs in order, so the prefix advances steadily instead of all at the end.
-func loadAll(opts Options, jobs []job, emit func([]*model.Package) bool) {
-	n := len(jobs)
-	out := make([][]*model.Package, n)
-	done := make(chan int, n) // never blocks a worker, whatever emit does
+// loadAll loads the queue's jobs concurrently and emits the ready prefix, in job order,
+// as it grows. Loading is CPU work (parsing, hashing) between short syscalls, so two
+// loads per core keep every core busy while one waits on the file system; more only add
+// memory. Workers take jobs in order, so the prefix advances steadily instead of all at
+// the end.
+func loadAll(opts Options, q *jobQueue, emit func([]*model.Package) bool) {
+	var mu sync.Mutex // guards out
+	out := map[int][]*model.Package{}
+	// done never blocks a worker: at most maxAhead jobs are loaded and not yet emitted
+	// (the tokens below), so at most that many results wait to be received.
+	workers := 2 * runtime.GOMAXPROCS(0)
+	done := make(chan int, maxAhead+workers)
 	// ahead holds one token per job that may be loaded before it is emitted: a consumer
 	// slower than the loaders (validate --json writing to a pipe) holds at most maxAhead
 	// loaded packages, not the source. Jobs are taken in order and emitted in order, so
 	// the lowest jobs not yet emitted always hold tokens and the prefix always advances.
 	ahead := make(chan struct{}, maxAhead)
-	for range min(n, maxAhead) {
+	for range maxAhead {
 		ahead <- struct{}{}
 	}
 	quit := make(chan struct{})
 	var next atomic.Int64
 	var stop atomic.Bool
 	var wg sync.WaitGroup
-	for range min(n, 2*runtime.GOMAXPROCS(0)) {
+	workersDone := make(chan struct{})
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -83,14 +177,17 @@ func loadAll(opts Options, jobs []job, emit func([]*model.Package) bool) {
 					return
 				}
 				i := int(next.Add(1) - 1)
-				if i >= n {
+				j, ok := q.get(i)
+				if !ok {
 					return
 				}
-				pkgs := jobs[i].load(opts)
+				pkgs := j.load(opts)
 				for _, p := range pkgs {
 					p.SortComponents()
 				}
+				mu.Lock()
 				out[i] = pkgs
+				mu.Unlock()
 				loadsDone.Add(1)
 				done <- i
 				// With every P busy loading, the emitter woken by done (and whoever
@@ -100,39 +197,65 @@ func loadAll(opts Options, jobs []job, emit func([]*model.Package) bool) {
 			}
 		}()
 	}
-	ready := make([]bool, n)
+	go func() { wg.Wait(); close(workersDone) }()
+	ready := map[int]bool{}
 	emitted := 0
-	for received := 0; received < n && emitted < n; {
-		ready[<-done] = true
-		received++
+	for {
+		if n, final := q.count(); final && emitted >= n {
+			break
+		}
+		select {
+		case i := <-done:
+			ready[i] = true
+		case <-workersDone:
+			// Every worker has returned: discovery has ended, and whatever finished is
+			// in done already.
+		drainAll:
+			for {
+				select {
+				case i := <-done:
+					ready[i] = true
+				default:
+					break drainAll
+				}
+			}
+			if !ready[emitted] {
+				n, _ := q.count()
+				if emitted >= n || stop.Load() {
+					close(quit)
+					return
+				}
+			}
+		}
 		// Take whatever else finished meanwhile: one emit for all of it.
 	drain:
-		for received < n {
+		for {
 			select {
 			case i := <-done:
 				ready[i] = true
-				received++
 			default:
 				break drain
 			}
 		}
 		start := emitted
-		for emitted < n && ready[emitted] {
+		for ready[emitted] {
+			delete(ready, emitted)
 			emitted++
 		}
 		if emitted == start {
 			continue
 		}
 		var batch []*model.Package
+		mu.Lock()
 		for k := start; k < emitted; k++ {
 			batch = append(batch, out[k]...)
-			out[k] = nil // emitted: whatever the consumer keeps, the loader holds nothing
-			if k+maxAhead < n {
-				ahead <- struct{}{} // job k+maxAhead may start
-			}
+			delete(out, k)      // emitted: whatever the consumer keeps, the loader holds nothing
+			ahead <- struct{}{} // job k+maxAhead may start
 		}
+		mu.Unlock()
 		if len(batch) > 0 && !emit(batch) {
 			stop.Store(true)
+			q.halt()
 			break
 		}
 	}
