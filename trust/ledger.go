@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/BurntSushi/toml"
 )
@@ -91,6 +93,9 @@ func decodeLedger(path string, data []byte) ([]Decision, error) {
 	}
 	if *doc.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("%w: %s has schema_version = %d, this vouch reads only %d; use a newer vouch", ErrDamagedLedger, path, *doc.SchemaVersion, SchemaVersion)
+	}
+	if err := caseVariantKey(md); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v; fix or move the file, vouch will not overwrite it", ErrDamagedLedger, path, err)
 	}
 	// Decisions must be [[decision]] tables: vouch appends more of them, which an inline
 	// array could not take.
@@ -269,3 +274,47 @@ func lockPath(p, stale string) (unlock func(), err error) {
 var ledgerReads, ledgerParses atomic.Int64
 
 func countRead() { ledgerReads.Add(1) }
+
+// ledgerKeys are the exact key names of a ledger, by their lower case.
+var ledgerKeys = func() map[string]string {
+	names := map[string]string{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || t == reflect.TypeOf(time.Time{}) {
+			return
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+			if name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			names[strings.ToLower(name)] = name
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeOf(ledgerDoc{}))
+	return names
+}()
+
+// caseVariantKey refuses a key that differs from one of the ledger's only in case. The
+// TOML decoder matches such a key to the field when the exact key is absent, and lets
+// one of the two replace the other when both are present: "Decision = [...]" beside the
+// [[decision]] tables vouch appends would hide those decisions, a revocation among them,
+// while the file still parses.
+func caseVariantKey(md toml.MetaData) error {
+	for _, k := range md.Keys() {
+		for _, part := range k {
+			if exact, ok := ledgerKeys[strings.ToLower(part)]; ok && exact != part {
+				return fmt.Errorf("the key %q is %q in another case; TOML keys are case-sensitive and vouch reads only %q", k.String(), exact, exact)
+			}
+		}
+	}
+	return nil
+}

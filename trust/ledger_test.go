@@ -83,3 +83,29 @@ func FuzzParseLedger(f *testing.F) {
 		}
 	})
 }
+
+// A key spelled in another case would be matched to a ledger field by the TOML decoder
+// and could replace the [[decision]] tables vouch appends (hiding a revocation): every
+// such ledger is damaged, not read.
+func TestLedgerCaseVariantKeys(t *testing.T) {
+	digest := "sha256:" + strings.Repeat("a", 64)
+	approve := "[[decision]]\naction = \"approve\"\npackage = \"p\"\ncomponent = \"p#tool:x\"\ndigest = \"" + digest + "\"\n"
+	revoke := "[[decision]]\naction = \"revoke\"\npackage = \"p\"\ncomponent = \"p#tool:x\"\ndigest = \"\"\n"
+	cases := map[string]string{
+		"top level":         "schema_version = 1\nDecision = []\n" + approve + revoke,
+		"fuzzer's input":    "schema_version = 1\ndecisIon = []\n",
+		"schema version":    "Schema_Version = 1\nschema_version = 1\n",
+		"inside a decision": "schema_version = 1\n" + approve + "Action = \"revoke\"\n",
+		"inside a file":     "schema_version = 1\n" + approve + "[[decision.files]]\npath = \"a\"\nSHA256 = \"" + strings.Repeat("b", 64) + "\"\nsize = 1\n",
+	}
+	for name, data := range cases {
+		if _, err := parseLedger("l.toml", []byte(data)); !errors.Is(err, ErrDamagedLedger) {
+			t.Errorf("%s: err = %v, want a damaged ledger", name, err)
+		}
+	}
+	// The exact spellings still read.
+	ds, err := parseLedger("l.toml", []byte("schema_version = 1\n"+approve+revoke))
+	if err != nil || len(ds) != 2 {
+		t.Fatalf("exact keys: %d decisions, %v", len(ds), err)
+	}
+}
