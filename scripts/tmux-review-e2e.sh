@@ -151,7 +151,10 @@ keys Enter
 wait_for "/node"
 wait_for "tool:context"
 keys -l 'g'
-keys -l 'n' # the tool: approvable now (its hook also runs node, and waits for it)
+# With a filter set, n moves between its matches: the hook (which runs the tool with
+# node) is the first, the tool the second.
+keys -l 'n'
+keys -l 'n'
 keys -l 'y'
 wait_for "Copied the REF design-review#tool:context"
 keys Escape
