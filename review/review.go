@@ -286,22 +286,25 @@ func (s *search) walk(dir string, depth int) {
 		return
 	}
 	// Detecting a folder is a few Lstats: for a listing of many folders (a plugin cache)
-	// they are made on every core at once, then used in listing order as before.
+	// they are made on every core at once, a chunk at a time, then used in listing order
+	// as before; chunks let the first packages go to the loaders while the rest of a
+	// large listing is still being detected.
 	detected := make([][]job, len(entries))
 	notes := make([][]model.Diagnostic, len(entries))
-	if len(entries) >= parallelDetect {
-		parallel(len(entries), func(i int) {
-			e := entries[i]
-			if e.IsDir() && e.Type()&os.ModeSymlink == 0 && !foreign.IsClientDir(e.Name()) {
-				child := filepath.Join(dir, e.Name())
-				notes[i] = s.opts.notes(child)
-				detected[i] = detectDir(child)
-			}
-		})
-	}
 	for i, e := range entries {
 		if s.stopped {
 			return
+		}
+		if len(entries) >= parallelDetect && i%detectChunk == 0 {
+			chunk := entries[i:min(i+detectChunk, len(entries))]
+			parallel(len(chunk), func(k int) {
+				e := chunk[k]
+				if e.IsDir() && e.Type()&os.ModeSymlink == 0 && !foreign.IsClientDir(e.Name()) {
+					child := filepath.Join(dir, e.Name())
+					notes[i+k] = s.opts.notes(child)
+					detected[i+k] = detectDir(child)
+				}
+			})
 		}
 		child := filepath.Join(dir, e.Name())
 		if e.Type()&os.ModeSymlink != 0 {
@@ -344,8 +347,12 @@ func (s *search) walk(dir string, depth int) {
 	}
 }
 
-// parallelDetect is the listing size from which its folders are detected concurrently.
-const parallelDetect = 32
+// parallelDetect is the listing size from which its folders are detected concurrently,
+// detectChunk folders at a time.
+const (
+	parallelDetect = 32
+	detectChunk    = 128
+)
 
 // parallel calls fn(0..n-1) on two goroutines per core and returns when all are done.
 func parallel(n int, fn func(i int)) {
