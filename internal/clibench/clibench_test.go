@@ -291,6 +291,11 @@ func BenchmarkCheckWideSource(b *testing.B) {
 	b.Run(fmt.Sprintf("packages=%d/vs=one-package", n), func(b *testing.B) {
 		pair(b, env, []string{"check", src, serverRef}, vouchBin, "check", one, serverRef)
 	})
+	// The same for vouch-gate: its gate-x-baseline is the wide check against the gate's
+	// own one-package check.
+	b.Run(fmt.Sprintf("packages=%d/vs=one-package-gate", n), func(b *testing.B) {
+		pair(b, env, []string{"check", src, serverRef}, gateBin, "check", one, serverRef)
+	})
 }
 
 // BenchmarkStartup: vouch --version vs a minimal Go program.
