@@ -166,9 +166,10 @@ type loader struct {
 	otherManifest string
 	cl            *pluginFiles
 	mcpNames      map[string]int
-	// mcpRank is each MCP server's place in Claude's merge order (.mcp.json first, then
-	// the manifest's mcpServers in list order): of two servers of one name the higher runs.
-	mcpRank   map[*model.Component]serverPlace
+	// mcpPlaced are the MCP servers in the order they were read, with their place in
+	// Claude's merge order (.mcp.json first, then the manifest's mcpServers in list
+	// order): of two servers of one name the higher runs.
+	mcpPlaced []placedServer
 	pathFatal bool // a component path broke the manifest schema
 	// read keeps the bytes of markdown files already read, so the closure walk hashes them
 	// without reading them again.

@@ -18,14 +18,14 @@ type serverSource struct {
 	base    []string // pointer to the server map
 	servers *jsontext.Value
 	codex   string // why Codex does not read it ("" when it does)
-	rank    int    // place in Claude's merge order (mcpRank)
+	rank    int    // place in Claude's merge order (placedServer)
 }
 
 // mcpStep lists the MCP servers of .mcp.json and of the manifest's mcpServers (paths,
 // inline objects, a list, or .mcpb/.dxt bundle paths), merged as Claude merges them.
 func (l *loader) mcpStep() {
 	l.mcpNames = map[string]int{}
-	l.mcpRank = map[*model.Component]serverPlace{}
+	l.mcpPlaced = nil
 	manifestMCP := l.paths["mcpServers"] != nil
 	for i, p := range l.paths["mcpServers"] {
 		low := strings.ToLower(p)
@@ -70,65 +70,57 @@ func (l *loader) mcpStep() {
 // --plugin-dir P mcp list` shows one server per name, the last in that order). The others
 // never start under Claude, so they are not supported there.
 func (l *loader) markHiddenServers() {
-	winner := map[string]*model.Component{}
+	winner := map[string]*placedServer{}
 	count := map[string]int{}
-	for _, c := range l.pkg.Components {
-		p, ok := l.mcpRank[c]
-		if !ok {
-			continue
-		}
-		name := serverName(c)
-		count[name]++
-		if c.Validity != model.Valid {
+	for i := range l.mcpPlaced {
+		p := &l.mcpPlaced[i]
+		count[p.name]++
+		if p.c.Validity != model.Valid {
 			// An invalid server is dropped at load; whether it still replaces an earlier
 			// one was not observed, so the earlier one is kept as running.
 			continue
 		}
-		if w := winner[name]; w == nil || p.rank >= l.mcpRank[w].rank {
-			winner[name] = c
+		if w := winner[p.name]; w == nil || p.rank >= w.rank {
+			winner[p.name] = p
 		}
 	}
-	for _, c := range l.pkg.Components {
-		p, ranked := l.mcpRank[c]
-		name := serverName(c)
-		if !ranked || count[name] < 2 {
+	for i := range l.mcpPlaced {
+		p := &l.mcpPlaced[i]
+		if count[p.name] < 2 {
 			continue
 		}
-		w := winner[name]
-		msg := fmt.Sprintf("%d MCP servers are named %q; `claude plugin validate` lists them all, but Claude Code keeps one server per name, the last in its merge order (.mcp.json first, then the manifest's mcpServers in order; observed with `claude --plugin-dir P mcp list`)", count[name], clip(name))
+		w := winner[p.name]
+		msg := fmt.Sprintf("%d MCP servers are named %q; `claude plugin validate` lists them all, but Claude Code keeps one server per name, the last in its merge order (.mcp.json first, then the manifest's mcpServers in order; observed with `claude --plugin-dir P mcp list`)", count[p.name], clip(p.name))
 		switch {
-		case w == c:
+		case w == p:
 			msg += ": this one, which replaces the others."
 		case w != nil:
-			msg += fmt.Sprintf(": %s in %s, so this one never starts there.", w.ID, displayFile(l.mcpRank[w].file))
+			msg += fmt.Sprintf(": %s in %s, so this one never starts there.", w.c.ID, displayFile(w.file))
 		default:
 			msg += "."
 		}
-		c.Diagnostics = append(c.Diagnostics, l.diag("mcp-server-duplicate-name", model.SeverityWarning, model.BoundaryComponent, p.file, p.ptr, p.line, msg, "1.5"))
-		if w == nil || w == c {
+		p.c.Diagnostics = append(p.c.Diagnostics, l.diag("mcp-server-duplicate-name", model.SeverityWarning, model.BoundaryComponent, p.file, p.ptr, p.line, msg, "1.5"))
+		if w == nil || w == p {
 			continue
 		}
-		for i := range c.Support {
-			if c.Support[i].Provider == clientClaude {
-				c.Support[i] = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported,
-					Detail: fmt.Sprintf("Claude Code runs %s instead (a later server of the name %q replaces this one: .mcp.json is merged first, then the manifest's mcpServers in order), so this one never starts.", w.ID, clip(name))}
+		for k := range p.c.Support {
+			if p.c.Support[k].Provider == clientClaude {
+				p.c.Support[k] = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported,
+					Detail: fmt.Sprintf("Claude Code runs %s instead (a later server of the name %q replaces this one: .mcp.json is merged first, then the manifest's mcpServers in order), so this one never starts.", w.c.ID, clip(p.name))}
 			}
 		}
 	}
 }
 
-// serverPlace is where an MCP server is defined and its place in Claude's merge order.
-type serverPlace struct {
+// placedServer is an MCP server with its name, where it is defined and its place in
+// Claude's merge order.
+type placedServer struct {
+	c    *model.Component
+	name string
 	rank int
 	file string
 	ptr  string
 	line int
-}
-
-func serverName(c *model.Component) string {
-	v, _ := c.Details.Get("name")
-	s, _ := v.(string)
-	return s
 }
 
 // serverFile reads a server file: {"mcpServers"|"lspServers": {...}} or a flat map.
@@ -189,7 +181,7 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 	c := &model.Component{Kind: model.KindMCPServer, ID: id}
 	ptr := jsontext.Pointer(append(append([]string(nil), src.base...), name)...)
 	line := l.line(src.data, m.KeyOff)
-	l.mcpRank[c] = serverPlace{rank: src.rank, file: src.file, ptr: ptr, line: line}
+	l.mcpPlaced = append(l.mcpPlaced, placedServer{c: c, name: name, rank: src.rank, file: src.file, ptr: ptr, line: line})
 	bad := func(code, msg string) {
 		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityError, model.BoundaryComponent, src.file, ptr, line, msg, "1.5"))
 	}
