@@ -165,7 +165,6 @@ func loadAll(opts Options, q *jobQueue, emit func([]*model.Package) bool) {
 	var next atomic.Int64
 	var stop atomic.Bool
 	var wg sync.WaitGroup
-	workersDone := make(chan struct{})
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -197,9 +196,11 @@ func loadAll(opts Options, q *jobQueue, emit func([]*model.Package) bool) {
 			}
 		}()
 	}
-	go func() { wg.Wait(); close(workersDone) }()
 	ready := map[int]bool{}
 	emitted := 0
+	// discovered wakes the emitter once when discovery ends, for the case where every job
+	// was emitted already (nil afterwards: a closed channel would make the loop spin).
+	discovered := q.finished
 	for {
 		if n, final := q.count(); final && emitted >= n {
 			break
@@ -207,25 +208,8 @@ func loadAll(opts Options, q *jobQueue, emit func([]*model.Package) bool) {
 		select {
 		case i := <-done:
 			ready[i] = true
-		case <-workersDone:
-			// Every worker has returned: discovery has ended, and whatever finished is
-			// in done already.
-		drainAll:
-			for {
-				select {
-				case i := <-done:
-					ready[i] = true
-				default:
-					break drainAll
-				}
-			}
-			if !ready[emitted] {
-				n, _ := q.count()
-				if emitted >= n || stop.Load() {
-					close(quit)
-					return
-				}
-			}
+		case <-discovered:
+			discovered = nil
 		}
 		// Take whatever else finished meanwhile: one emit for all of it.
 	drain:
