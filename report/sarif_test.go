@@ -3,10 +3,11 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/schematest"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -15,25 +16,7 @@ import (
 )
 
 func sarifSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "sarif-2.1.0", "sarif-schema-2.1.0.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("sarif.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return schematest.CompileFile(t, filepath.Join("testdata", "sarif-2.1.0", "sarif-schema-2.1.0.json"))
 }
 
 func validateSARIF(t *testing.T, s *jsonschema.Schema, b []byte) map[string]any {

@@ -8,29 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/schematest"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func sarifSchemaCLI(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "report", "testdata", "sarif-2.1.0", "sarif-schema-2.1.0.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("sarif.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return schematest.CompileFile(t, filepath.Join("..", "..", "report", "testdata", "sarif-2.1.0", "sarif-schema-2.1.0.json"))
 }
 
 func validSARIF(t *testing.T, s *jsonschema.Schema, out string) {

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/schematest"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -16,26 +17,10 @@ import (
 // commandsSchema compiles commands-v1.schema.json (with report-v1, which it refers to)
 // at the given location: "" for the whole schema, or "#/$defs/<name>" for one command.
 func commandsSchema(t *testing.T, loc string) *jsonschema.Schema {
-	t.Helper()
-	c := jsonschema.NewCompiler()
-	c.UseRegexpEngine(schemas.ECMARegexp)
-	for url, raw := range map[string][]byte{
+	return schematest.Compile(t, "https://vouch.invalid/schemas/commands-v1.schema.json"+loc, map[string][]byte{
 		"https://vouch.invalid/schemas/report-v1.schema.json":   schemas.ReportV1,
 		"https://vouch.invalid/schemas/commands-v1.schema.json": schemas.CommandsV1,
-	} {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.AddResource(url, doc); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := c.Compile("https://vouch.invalid/schemas/commands-v1.schema.json" + loc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	})
 }
 
 // jsonDoc runs a --json command, checks its exit code, validates stdout against the whole

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/schematest"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"vouch/schemas"
@@ -23,21 +25,7 @@ func runVouch(t *testing.T, home string, args ...string) (int, string, string) {
 }
 
 func reportSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemas.ReportV1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.UseRegexpEngine(schemas.ECMARegexp)
-	if err := c.AddResource("report.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("report.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return schematest.Compile(t, "report.json", map[string][]byte{"report.json": schemas.ReportV1})
 }
 
 func validateReport(t *testing.T, s *jsonschema.Schema, out string) map[string]any {
