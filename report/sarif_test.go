@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/schematest"
-
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"vouch/internal/schematest"
 	"vouch/model"
 	"vouch/review"
 )

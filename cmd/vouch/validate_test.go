@@ -8,10 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/schematest"
-
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"vouch/internal/schematest"
 	"vouch/schemas"
 )
 
