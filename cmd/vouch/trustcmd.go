@@ -19,6 +19,18 @@ import (
 
 const ledgerFlagHelp = "team ledger file (default: .vouch/ledger.toml in the source's repository)"
 
+// addLocateFlags binds the flags of the commands that find one REF in SOURCE and read its
+// decisions (diff, check, stage): --ledger and --source-id.
+func addLocateFlags(cmd *cobra.Command, ledger, sourceID *string) {
+	cmd.Flags().StringVar(ledger, "ledger", "", ledgerFlagHelp)
+	addSourceIDFlag(cmd, sourceID)
+}
+
+// addSourceIDFlag binds --source-id as the commands taking a REF describe it.
+func addSourceIDFlag(cmd *cobra.Command, sourceID *string) {
+	cmd.Flags().StringVar(sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+}
+
 // decideOptions are the flags and arguments of approve or revoke: one command each, one
 // value each, the same fields because the two run the same code with another action.
 type decideOptions struct {
@@ -68,7 +80,7 @@ document (schemas/vouch/commands-v1.schema.json), also when the command refuses.
 	cmd.Flags().StringVar(&opts.note, "note", "", "note recorded with the decision")
 	cmd.Flags().BoolVar(&opts.yes, "yes", false, "do not ask; required without a terminal (recorded as automation)")
 	cmd.Flags().StringVar(&opts.ledger, "ledger", "", "record the decision in this team ledger instead of the personal ledger")
-	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+	addSourceIDFlag(cmd, &opts.sourceID)
 	return cmd
 }
 
@@ -445,8 +457,7 @@ matches, 1 otherwise. With --json the same is one JSON document on stdout
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the diff as JSON")
-	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
-	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+	addLocateFlags(cmd, &opts.ledger, &opts.sourceID)
 	return cmd
 }
 
@@ -611,8 +622,7 @@ one JSON document on stdout (schemas/vouch/commands-v1.schema.json); the exit st
 			return runCheck(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
-	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+	addLocateFlags(cmd, &opts.ledger, &opts.sourceID)
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the verdict as JSON")
 	return cmd
 }
@@ -983,8 +993,7 @@ written (and what is not covered) is one JSON document on stdout
 			return runStage(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
-	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
+	addLocateFlags(cmd, &opts.ledger, &opts.sourceID)
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was staged as JSON")
 	return cmd
 }

@@ -116,7 +116,7 @@ path.`,
 	cmd.Flags().StringVar(&opts.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
 	addClaudeFlag(cmd, &opts.claude)
 	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references")
-	cmd.Flags().StringVar(&opts.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml in the source's repository)")
+	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
 	cmd.Flags().BoolVar(&opts.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex)")
 	cmd.Flags().BoolVar(&opts.requireApproved, "require-approved", false, "exit 1 unless packages were found, all are valid and every runnable component is approved (a CI gate)")
 	return cmd
