@@ -12,6 +12,7 @@ import (
 
 	"vouch/internal/gen"
 	"vouch/model"
+	"vouch/review/probe"
 )
 
 // A folder of 10,000 plugins is reviewed whole: 10,000 packages, in name order, and not
@@ -271,7 +272,7 @@ func TestFormatTable(t *testing.T) {
 	defer func() { formats = orig }()
 	var loaded []string
 	extra := &format{name: "test-alongside", title: "Test", alongside: true,
-		dir: func(d string) bool { _, err := os.Lstat(filepath.Join(d, "manifest.json")); return err == nil },
+		dir: func(p *probe.Dir) bool { return p.Exists("manifest.json") },
 		load: func(path string, _ Options) []*model.Package {
 			loaded = append(loaded, path)
 			return []*model.Package{{Format: "test-alongside", Name: "t", Root: path}}

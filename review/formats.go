@@ -12,6 +12,7 @@ import (
 	"vouch/review/foreign"
 	"vouch/review/fsguard"
 	"vouch/review/mcpb"
+	"vouch/review/probe"
 	"vouch/review/skillpkg"
 	"vouch/review/splice"
 )
@@ -38,9 +39,10 @@ type format struct {
 	name  model.Format
 	title string // as messages name it: "Agent Plugins"
 
-	// dir reports whether dir, a directory (never a symlink while searching), is a
-	// package root of this format. nil: the format has no directory form.
-	dir func(dir string) bool
+	// dir reports whether the probed directory (never a symlink while searching) is a
+	// package root of this format. nil: the format has no directory form. It asks the
+	// probe, which lists the folder once for every format's questions.
+	dir func(p *probe.Dir) bool
 	// manifestKind claims a directory whose manifest.json is of this kind. Splice and MCP
 	// Bundles share the file name, and mcpb.Classify tells them apart by reading it: the
 	// detection reads it once for both entries (dirKind) instead of once per entry.
@@ -73,7 +75,7 @@ type format struct {
 var formats = []*format{
 	{
 		name: model.FormatAgentPlugins, title: "Agent Plugins",
-		dir:       agentplugins.IsRoot,
+		dir:       agentplugins.IsRootIn,
 		manifests: []string{"plugin.json"},
 		load: func(path string, opts Options) []*model.Package {
 			return []*model.Package{agentplugins.Load(path, agentplugins.Options{DataDir: opts.DataDir, Limits: opts.Limits})}
@@ -81,7 +83,7 @@ var formats = []*format{
 	},
 	{
 		name: model.FormatDalo, title: "Dalo",
-		dir:       dalo.IsSource,
+		dir:       dalo.IsSourceIn,
 		inside:    dalo.PackageDir,
 		manifests: []string{"PLUGIN.toml"},
 		load: func(path string, opts Options) []*model.Package {
@@ -90,7 +92,7 @@ var formats = []*format{
 	},
 	{
 		name: model.FormatCodexMarketplace, title: "Codex marketplace",
-		dir:       codex.IsMarketplace,
+		dir:       codex.IsMarketplaceIn,
 		alongside: true,
 		manifests: []string{".agents/plugins/marketplace.json"},
 		load: func(path string, opts Options) []*model.Package {
@@ -101,7 +103,7 @@ var formats = []*format{
 		// Codex reads a root Agent Plugins plugin.json before .codex-plugin/: read
 		// beside it, the Codex package says it is shadowed for Codex.
 		name: model.FormatCodex, title: "Codex",
-		dir:       codex.IsRoot,
+		dir:       codex.IsRootIn,
 		alongside: true,
 		manifests: []string{".codex-plugin/plugin.json"},
 		load: func(path string, opts Options) []*model.Package {
@@ -110,7 +112,7 @@ var formats = []*format{
 	},
 	{
 		name: model.FormatClaudeCode, title: "Claude Code",
-		dir:       claudecode.Detect,
+		dir:       claudecode.DetectIn,
 		alongside: true,
 		manifests: []string{".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"},
 		load: func(path string, opts Options) []*model.Package {
@@ -142,7 +144,7 @@ var formats = []*format{
 	},
 	{
 		name: model.FormatAgentSkills, title: "Agent Skills",
-		dir:       skillpkg.IsRoot,
+		dir:       skillpkg.IsRootIn,
 		manifests: []string{"SKILL.md"},
 		load: func(path string, opts Options) []*model.Package {
 			return []*model.Package{skillpkg.Load(path, skillpkg.Options{Limits: opts.Limits})}
@@ -153,12 +155,12 @@ var formats = []*format{
 // sourceNotes are the findings about a folder that no loader reports: a manifest.json
 // that is neither an MCP Bundle's nor Splice's, and manifests of clients vouch does not
 // read (Cursor, Kimi, Devin, Gemini CLI, Kiro).
-func sourceNotes(dir string) []model.Diagnostic {
+func sourceNotes(p *probe.Dir) []model.Diagnostic {
 	var out []model.Diagnostic
-	if _, d := mcpb.Classify(dir); d != nil {
+	if _, d := mcpb.ClassifyIn(p); d != nil {
 		out = append(out, *d)
 	}
-	return append(out, foreign.Scan(dir)...)
+	return append(out, foreign.ScanIn(p)...)
 }
 
 // looksLikeArtifact is Splice's name test while searching: any other gzip file in a tree
@@ -170,7 +172,12 @@ func looksLikeArtifact(name string) bool {
 
 // detectDir returns a job for every format that reads the directory dir: the first
 // claiming entry and any alongside ones, in table order. None means a plain directory.
-func detectDir(dir string) []job {
+func detectDir(dir string) []job { return detectProbed(probe.New(dir)) }
+
+// detectProbed is detectDir of a probed directory: every format's test and the source
+// notes ask one probe, which lists the folder once.
+func detectProbed(p *probe.Dir) []job {
+	dir := p.Path()
 	if foreign.IsClientDir(filepath.Base(dir)) {
 		// A client's manifest folder is never a package root of its own (an Agent
 		// Plugins root named ".claude-plugin" would look for skills inside it); given
@@ -182,9 +189,9 @@ func detectDir(dir string) []job {
 	}
 	var jobs []job
 	claimed := false
-	kind := manifestKindOf(dir)
+	kind := manifestKindOf(p)
 	for _, f := range formats {
-		if (claimed && !f.alongside) || !f.isDir(dir, kind) {
+		if (claimed && !f.alongside) || !f.isDir(p, kind) {
 			continue
 		}
 		jobs = append(jobs, job{format: f, path: dir})
@@ -232,7 +239,7 @@ func manifestOf(path string) (*format, string, bool) {
 			for range strings.Count(filepath.ToSlash(m), "/") {
 				dir = filepath.Dir(dir)
 			}
-			if f.isDir(dir, manifestKindOf(dir)) || (f.inside != nil && insideOK(f, dir)) {
+			if pd := probe.New(dir); f.isDir(pd, manifestKindOf(pd)) || (f.inside != nil && insideOK(f, dir)) {
 				return f, dir, true
 			}
 		}
@@ -266,16 +273,17 @@ func formatNamed(name model.Format) *format {
 	panic("review: no format " + string(name))
 }
 
-// isDir reports whether dir, whose manifest.json is of kind, is a package root of f.
-func (f *format) isDir(dir string, kind mcpb.Kind) bool {
+// isDir reports whether the probed folder, whose manifest.json is of kind, is a package
+// root of f.
+func (f *format) isDir(p *probe.Dir, kind mcpb.Kind) bool {
 	if f.manifestKind != mcpb.KindNone {
 		return f.manifestKind == kind
 	}
-	return f.dir != nil && f.dir(dir)
+	return f.dir != nil && f.dir(p)
 }
 
-// manifestKindOf reads dir's manifest.json once (an Lstat when there is none).
-func manifestKindOf(dir string) mcpb.Kind {
-	k, _ := mcpb.Classify(dir)
+// manifestKindOf reads the folder's manifest.json once (nothing when there is none).
+func manifestKindOf(p *probe.Dir) mcpb.Kind {
+	k, _ := mcpb.ClassifyIn(p)
 	return k
 }

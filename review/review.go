@@ -18,6 +18,7 @@ import (
 	"vouch/review/claudecode"
 	"vouch/review/foreign"
 	"vouch/review/fsguard"
+	"vouch/review/probe"
 	"vouch/review/skillpkg"
 )
 
@@ -155,11 +156,21 @@ func detect(path string, limits fsguard.Limits) []job {
 }
 
 // notes is sourceNotes unless the caller asked for packages only.
-func (o Options) notes(dir string) []model.Diagnostic {
+func (o Options) notes(dir string) []model.Diagnostic { return o.notesOf(probe.New(dir)) }
+
+// notesOf is notes of a probed folder.
+func (o Options) notesOf(p *probe.Dir) []model.Diagnostic {
 	if o.skipNotes {
 		return nil
 	}
-	return sourceNotes(dir)
+	return sourceNotes(p)
+}
+
+// detectNotes detects a folder met while searching and gives its source notes, both
+// from one probe.
+func (o Options) detectNotes(dir string) ([]job, []model.Diagnostic) {
+	p := probe.New(dir)
+	return detectProbed(p), o.notesOf(p)
 }
 
 // vcsDirs hold version-control metadata, never a package a client loads: the search
@@ -301,8 +312,7 @@ func (s *search) walk(dir string, depth int) {
 				e := chunk[k]
 				if e.IsDir() && e.Type()&os.ModeSymlink == 0 && !foreign.IsClientDir(e.Name()) {
 					child := filepath.Join(dir, e.Name())
-					notes[i+k] = s.opts.notes(child)
-					detected[i+k] = detectDir(child)
+					detected[i+k], notes[i+k] = s.opts.detectNotes(child)
 				}
 			})
 		}
@@ -326,7 +336,7 @@ func (s *search) walk(dir string, depth int) {
 		}
 		jobs, ns := detected[i], notes[i]
 		if len(entries) < parallelDetect {
-			ns, jobs = s.opts.notes(child), detectDir(child)
+			jobs, ns = s.opts.detectNotes(child)
 		}
 		s.diags = append(s.diags, ns...)
 		if len(jobs) > 0 {

@@ -9,12 +9,12 @@ package agentplugins
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
+	"vouch/review/probe"
 )
 
 // Options configure the loader.
@@ -24,10 +24,10 @@ type Options struct {
 }
 
 // IsRoot reports whether dir is an Agent Plugins root (it holds plugin.json).
-func IsRoot(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, "plugin.json"))
-	return err == nil
-}
+func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
+
+// IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
+func IsRootIn(p *probe.Dir) bool { return p.Exists("plugin.json") }
 
 // specRef formats a section reference of the Agent Plugins specification.
 func specRef(section string) string { return "agent-plugins §" + section }

@@ -21,6 +21,7 @@ import (
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
+	"vouch/review/probe"
 )
 
 // Client versions the support answers describe.
@@ -67,25 +68,36 @@ func (o Options) withDefaults() Options {
 // .claude-plugin/plugin.json, or it has no manifest of any format and holds the default
 // layout's hooks/hooks.json or .mcp.json beside a commands/, agents/ or skills/ folder, or
 // a .claude-plugin/ folder without a marketplace.
-func IsRoot(dir string) bool {
-	if exists(filepath.Join(dir, manifestFile)) {
+func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
+
+// IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
+func IsRootIn(p *probe.Dir) bool {
+	if p.Exists(manifestFile) {
 		return true
 	}
-	if exists(filepath.Join(dir, "plugin.json")) || exists(filepath.Join(dir, ".codex-plugin")) {
+	if p.Exists("plugin.json") || p.Exists(".codex-plugin") {
 		return false
 	}
-	if isDir(filepath.Join(dir, manifestDir)) {
-		return !exists(filepath.Join(dir, marketplaceFile))
+	if p.IsDir(manifestDir) {
+		return !p.Exists(marketplaceFile)
 	}
-	return exists(filepath.Join(dir, hooksFile))
+	return p.Exists(hooksFile)
 }
 
 // IsMarketplace reports whether dir holds .claude-plugin/marketplace.json.
-func IsMarketplace(dir string) bool { return exists(filepath.Join(dir, marketplaceFile)) }
+func IsMarketplace(dir string) bool { return IsMarketplaceIn(probe.New(dir)) }
+
+// IsMarketplaceIn is IsMarketplace asked of a probe.
+func IsMarketplaceIn(p *probe.Dir) bool { return p.Exists(marketplaceFile) }
 
 // Detect reports whether dir holds a Claude Code plugin or marketplace, or is the
 // .claude-plugin folder of one (then Load reads its parent).
-func Detect(dir string) bool { return IsRoot(dir) || IsMarketplace(dir) || IsManifestDir(dir) }
+func Detect(dir string) bool { return DetectIn(probe.New(dir)) }
+
+// DetectIn is Detect asked of a probe.
+func DetectIn(p *probe.Dir) bool {
+	return IsRootIn(p) || IsMarketplaceIn(p) || IsManifestDir(p.Path())
+}
 
 // IsManifestDir reports whether dir is the .claude-plugin folder of a plugin or
 // marketplace: given on its own, it stands for its parent, never for a plugin of its own.

@@ -12,11 +12,11 @@ package codex
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/probe"
 )
 
 // Client and version every support answer names.
@@ -54,19 +54,18 @@ type Options struct {
 
 // IsRoot reports whether dir holds a Codex plugin manifest. The .codex-plugin folder is
 // never a package root of its own: its parent is.
-func IsRoot(dir string) bool {
-	if filepath.Base(dir) == ".codex-plugin" {
-		return false
-	}
-	st, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(manifestFile)))
-	return err == nil && !st.IsDir()
+func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
+
+// IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
+func IsRootIn(p *probe.Dir) bool {
+	return filepath.Base(p.Path()) != ".codex-plugin" && p.IsFileOrOther(manifestFile)
 }
 
 // IsMarketplace reports whether dir holds a Codex marketplace file.
-func IsMarketplace(dir string) bool {
-	st, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(marketplaceFile)))
-	return err == nil && !st.IsDir()
-}
+func IsMarketplace(dir string) bool { return IsMarketplaceIn(probe.New(dir)) }
+
+// IsMarketplaceIn is IsMarketplace asked of a probe.
+func IsMarketplaceIn(p *probe.Dir) bool { return p.IsFileOrOther(marketplaceFile) }
 
 // Detect names the Codex formats present in dir (a folder can be both a plugin and a
 // marketplace).

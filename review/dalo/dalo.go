@@ -32,6 +32,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/probe"
 )
 
 // Options configure the loader.
@@ -47,12 +48,14 @@ const (
 )
 
 // IsSource reports whether dir is a Dalo source (it holds plugins/<name>/PLUGIN.toml).
-func IsSource(dir string) bool {
-	plugins := filepath.Join(dir, "plugins")
-	st, err := os.Lstat(plugins)
-	if err != nil || !st.IsDir() {
+func IsSource(dir string) bool { return IsSourceIn(probe.New(dir)) }
+
+// IsSourceIn is IsSource asked of a probe, which answers from one listing of the folder.
+func IsSourceIn(p *probe.Dir) bool {
+	if !p.IsDir("plugins") {
 		return false
 	}
+	plugins := filepath.Join(p.Path(), "plugins")
 	entries, err := os.ReadDir(plugins)
 	if err != nil {
 		return false

@@ -8,10 +8,10 @@ package foreign
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"vouch/model"
+	"vouch/review/probe"
 )
 
 // clientDirs are the manifest folders of client plugin formats.
@@ -40,13 +40,16 @@ var unread = []struct{ rel, client, what string }{
 
 // Scan names, as source diagnostics, the manifests in dir that vouch does not read. It
 // only stats a handful of fixed paths.
-func Scan(dir string) []model.Diagnostic {
+func Scan(dir string) []model.Diagnostic { return ScanIn(probe.New(dir)) }
+
+// ScanIn is Scan asked of a probe, which answers from one listing of the folder.
+func ScanIn(d *probe.Dir) []model.Diagnostic {
 	var out []model.Diagnostic
 	for _, u := range unread {
-		p := filepath.Join(dir, filepath.FromSlash(u.rel))
-		if _, err := os.Lstat(p); err != nil {
+		if !d.Exists(u.rel) {
 			continue
 		}
+		p := filepath.Join(d.Path(), filepath.FromSlash(u.rel))
 		out = append(out, model.Diagnostic{Code: "manifest-not-read", Severity: model.SeverityWarning, Boundary: model.BoundarySource, File: p,
 			Message: fmt.Sprintf("%s is %s; vouch does not read %s packages, so what %s would load from this folder is not reviewed here.", p, u.what, u.client, u.client),
 			Spec:    "vouch DESIGN §3 (one folder, several clients)"})

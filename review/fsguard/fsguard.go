@@ -671,11 +671,15 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 
 // readBounded reads f to its end or to max+1 bytes, whichever comes first. The buffer
 // starts at the size fstat reported plus one byte, so a file that does not change is read
-// with one read and one read that sees its end, and copied nowhere.
+// with one read and copied nowhere: a read of a regular file that returns fewer bytes
+// than asked has reached the end, and when those are exactly the bytes fstat counted,
+// the read that would see the end (a system call per file) is skipped. A file that grew
+// since fstat fills the extra byte and is read on to its end or the limit.
 func readBounded(f fileHandle, size, max int64) ([]byte, error) {
 	if size < 0 || size > max {
 		size = max
 	}
+	want := size
 	buf := make([]byte, 0, size+1)
 	for int64(len(buf)) <= max {
 		if len(buf) == cap(buf) {
@@ -692,6 +696,9 @@ func readBounded(f fileHandle, size, max int64) ([]byte, error) {
 		}
 		if err != nil {
 			return buf, err
+		}
+		if n < len(chunk) && int64(len(buf)) == want {
+			return buf, nil
 		}
 	}
 	return buf, nil

@@ -24,6 +24,7 @@ import (
 	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
+	"vouch/review/probe"
 )
 
 const manifestFile = "manifest.json"
@@ -53,11 +54,14 @@ const probeLimit = 1 << 20
 // is. Splice and MCP Bundles both use that name: a manifest is an MCP Bundle's when it has
 // manifest_version or dxt_version at the top level, Splice's when it has specVersion, and
 // otherwise neither's; then the diagnostic says so (a source finding, not a package).
-func Classify(dir string) (Kind, *model.Diagnostic) {
-	p := filepath.Join(dir, manifestFile)
-	if _, err := os.Lstat(p); err != nil {
+func Classify(dir string) (Kind, *model.Diagnostic) { return ClassifyIn(probe.New(dir)) }
+
+// ClassifyIn is Classify asked of a probe, which answers from one listing of the folder.
+func ClassifyIn(d *probe.Dir) (Kind, *model.Diagnostic) {
+	if !d.Exists(manifestFile) {
 		return KindNone, nil
 	}
+	p := filepath.Join(d.Path(), manifestFile)
 	other := func(why string) (Kind, *model.Diagnostic) {
 		return KindOther, &model.Diagnostic{Code: "manifest-unrecognized", Severity: model.SeverityWarning, Boundary: model.BoundarySource,
 			File: p, Spec: specManifest,

@@ -14,13 +14,13 @@ package skillpkg
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/probe"
 	"vouch/review/skills"
 )
 
@@ -31,14 +31,10 @@ type Options struct {
 
 // IsRoot reports whether dir holds a SKILL.md (or the skill.md that skills-ref accepts as
 // a fallback, so the strict loader can say why it is not a skill).
-func IsRoot(dir string) bool {
-	for _, n := range []string{"SKILL.md", "skill.md"} {
-		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
-			return true
-		}
-	}
-	return false
-}
+func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
+
+// IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
+func IsRootIn(p *probe.Dir) bool { return p.Exists("SKILL.md") || p.Exists("skill.md") }
 
 // Clients that read standalone skill folders, with the version basis of DESIGN §1.
 var clients = []struct{ name, version, where string }{
