@@ -12,7 +12,6 @@
 package probe
 
 import (
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -102,24 +101,7 @@ func (d *Dir) list(rel string) *listing {
 	}
 	l := &listing{types: map[string]fs.FileMode{}}
 	d.lists[rel] = l
-	f, err := os.Open(filepath.Join(d.path, filepath.FromSlash(rel)))
-	if err != nil {
-		return l
-	}
-	defer f.Close()
-	for len(l.types) <= maxEntries {
-		entries, err := f.ReadDir(256)
-		for _, e := range entries {
-			l.types[e.Name()] = e.Type()
-		}
-		if err == io.EOF {
-			l.ok = len(l.types) <= maxEntries
-			return l
-		}
-		if err != nil {
-			return l
-		}
-	}
+	l.ok = readNames(filepath.Join(d.path, filepath.FromSlash(rel)), l.types)
 	return l
 }
 
