@@ -82,6 +82,10 @@ func Load(dir string, opts Options) *model.Package {
 	}
 	defer root.Close()
 	l.root = root
+	// The root is listed first: the plugin's closure lists it anyway, and its listing
+	// answers the lookups of plugin.json, skills/ and mcp.json that come before that.
+	// An error is left for the lookup that meets it to report.
+	_, _ = root.ReadDirNames(".")
 	pkg.Root = root.Path()
 	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 

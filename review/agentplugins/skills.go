@@ -35,7 +35,7 @@ func (l *loader) skills() {
 			fmt.Sprintf("skills is a %s, not a directory, so no skill of this plugin is loaded.", e.Type), "6.2"))
 		return
 	}
-	entries, errs, err := l.root.ReadDir(skillsDir)
+	entries, errs, err := l.root.ReadDirTypes(skillsDir)
 	if err != nil {
 		l.pkgDiag(l.diag("skills-location-"+fsguard.CodeSuffix(err), model.SeverityError, model.BoundaryComponentType, skillsDir, "", 0,
 			fmt.Sprintf("skills/ could not be listed (%s), so no skill of this plugin is loaded.", fsguard.Reason(err)), "6.2"))

@@ -169,7 +169,7 @@ func (c *collector) walk(dir string) error {
 		return nil
 	}
 	c.walked[dir] = true
-	entries, errs, err := c.root.ReadDir(dir)
+	entries, errs, err := c.root.ReadDirTypes(dir)
 	if err != nil {
 		if stops(err) || fsguard.CodeOf(err) == fsguard.CodeTooDeep {
 			return err
@@ -203,7 +203,7 @@ func (c *collector) visit(e fsguard.Entry, lerr error, maxDepth int) error {
 	}
 	switch e.Type {
 	case fsguard.TypeFile:
-		return c.file(e.Rel, e.Exec)
+		return c.file(e.Rel, nil) // the listing typed it: the exec bit comes with the read
 	case fsguard.TypeDir:
 		if strings.Count(e.Rel, "/")+1 >= maxDepth {
 			c.limit(e.Rel, &fsguard.Error{Code: fsguard.CodeTooDeep, Path: e.Rel, Msg: fmt.Sprintf("more than %d directory levels", maxDepth)})
@@ -233,7 +233,7 @@ func (c *collector) special(rel string) {
 }
 
 // file hashes one regular file at its real path.
-func (c *collector) file(rel string, exec bool) error {
+func (c *collector) file(rel string, execBit *bool) error {
 	if c.seen[rel] {
 		return nil
 	}
@@ -255,6 +255,16 @@ func (c *collector) file(rel string, exec bool) error {
 			c.add(model.SeverityError, model.BoundaryComponent, "-file-unreadable", rel, "%s cannot be read (%v), so %s cannot cover it", rel, err, c.o.Owner)
 		}
 		return nil
+	}
+	exec := execBit != nil && *execBit
+	if execBit == nil {
+		// Asked after the read, which left the file's fstat in the root's cache.
+		st, err := c.root.Stat(rel)
+		if err != nil {
+			c.add(model.SeverityError, model.BoundaryComponent, "-file-unreadable", rel, "%s cannot be read (%v), so %s cannot cover it", rel, err, c.o.Owner)
+			return nil
+		}
+		exec = st.Exec
 	}
 	c.seen[rel] = true
 	if line, ok := Shebang(data); ok && exec {
@@ -302,7 +312,7 @@ func (c *collector) link(rel string) error {
 	}
 	switch st.Type {
 	case fsguard.TypeFile:
-		return c.file(real, st.Exec)
+		return c.file(real, &st.Exec)
 	case fsguard.TypeDir:
 		if c.walked[real] || c.inWalked(real) {
 			return nil

@@ -98,8 +98,8 @@ type Entry struct {
 	Rel     string // slash path relative to the root
 	Type    Type   // after following symlinks
 	Symlink bool   // the path itself (last element) is a symlink
-	Size    int64
-	Exec    bool // any execute bit set on the resolved file
+	Size    int64  // a file's or a link's size; 0 for a directory
+	Exec    bool   // any execute bit set on the resolved file
 }
 
 // Root is a package root. It is safe for concurrent use.
@@ -144,7 +144,14 @@ func (m meta) IsDir() bool { return m.mode.IsDir() }
 type lstatResult struct {
 	m   meta
 	err error
+	// typeOnly: m holds the type bits a directory listing gave (d_type), not the
+	// permissions or the size; lstat asks the system before answering with it, lstatType
+	// answers with it.
+	typeOnly bool
 }
+
+// unknownType marks a listed name whose type the listing did not give.
+const unknownType = ^fs.FileMode(0)
 
 type cachedDir struct {
 	h  dirHandle
@@ -223,7 +230,7 @@ func (r *Root) dir(dir string) (dirHandle, bool) {
 		return d.h, false
 	}
 	// Only a directory gets a handle (and the open itself refuses anything else).
-	if m, err := r.lstat(dir); err != nil || !m.IsDir() {
+	if m, err := r.lstatType(dir); err != nil || !m.IsDir() {
 		return d.h, false
 	}
 	parent, base := splitReal(dir)
@@ -285,12 +292,69 @@ func (r *Root) withDir(dir string, fn func(dirHandle) error) error {
 	return fn(h)
 }
 
+// lstatType is lstat for a caller that needs only the type bits of the answer (is it a
+// directory, a symlink, a regular file): a name a listing already typed costs nothing,
+// and neither does a name missing from a listing that answers for its absence.
+func (r *Root) lstatType(real string) (meta, error) {
+	r.mu.Lock()
+	c, ok := r.stats[real]
+	absent := !ok && r.listedWithout(real)
+	r.mu.Unlock()
+	if ok {
+		return c.m, c.err
+	}
+	if absent {
+		return meta{}, &fs.PathError{Op: "lstat", Path: real, Err: syscall.ENOENT}
+	}
+	return r.lstat(real)
+}
+
+// listedWithout reports whether the listing of real's parent shows that real does not
+// exist (r.mu held). Only where a listing is the file system's whole answer: on Linux
+// (typed listings), for a name of ASCII letters, digits and punctuation in a listing
+// with no name equal to it in another letter case (a case-folding directory would find
+// it), and for a listing small enough to look through.
+func (r *Root) listedWithout(real string) bool {
+	if !exactListings {
+		return false
+	}
+	parent, base := splitReal(real)
+	names, ok := r.listed[parent]
+	if !ok || len(names) > 256 {
+		return false
+	}
+	for i := 0; i < len(base); i++ {
+		if base[i] < 0x21 || base[i] > 0x7e {
+			return false
+		}
+	}
+	for _, n := range names {
+		if strings.EqualFold(n, base) {
+			return false
+		}
+	}
+	return true
+}
+
+// lstatEntry is lstat for Stat and Lstat: a directory a listing typed is answered
+// from the listing (an Entry gives a directory no size and no exec bit), anything else
+// as lstat answers it.
+func (r *Root) lstatEntry(real string) (meta, error) {
+	r.mu.Lock()
+	c, ok := r.stats[real]
+	r.mu.Unlock()
+	if ok && c.typeOnly && c.m.IsDir() {
+		return c.m, nil
+	}
+	return r.lstat(real)
+}
+
 // lstat is Lstat of a real, cleaned, symlink-free path, cached.
 func (r *Root) lstat(real string) (meta, error) {
 	r.mu.Lock()
 	c, ok := r.stats[real]
 	r.mu.Unlock()
-	if ok {
+	if ok && !c.typeOnly {
 		return c.m, c.err
 	}
 	var m meta
@@ -309,7 +373,7 @@ func (r *Root) lstat(real string) (meta, error) {
 	if r.stats == nil {
 		r.stats = map[string]lstatResult{}
 	}
-	r.stats[real] = lstatResult{m, err}
+	r.stats[real] = lstatResult{m: m, err: err}
 	r.mu.Unlock()
 	return m, err
 }
@@ -411,7 +475,7 @@ func (r *Root) resolveWalk(rel string) (string, error) {
 		if len(done)+1 > r.limits.MaxDepth+1 {
 			return "", &Error{Code: CodeTooDeep, Path: rel, Msg: fmt.Sprintf("more than %d directory levels", r.limits.MaxDepth)}
 		}
-		st, err := r.lstat(next)
+		st, err := r.lstatType(next)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				if viaLink {
@@ -486,7 +550,7 @@ func (r *Root) resolvePlain(rel string) (string, bool) {
 			return "", false
 		}
 		end += i
-		st, err := r.lstat(rel[:end])
+		st, err := r.lstatType(rel[:end])
 		if err != nil || st.mode&fs.ModeSymlink != 0 {
 			return "", false
 		}
@@ -516,12 +580,14 @@ func (r *Root) Stat(rel string) (Entry, error) {
 	if rerr != nil {
 		return e, rerr
 	}
-	st, err := r.lstat(real)
+	st, err := r.lstatEntry(real)
 	if err != nil {
 		return e, &Error{Code: CodeIO, Path: c, Msg: err.Error()}
 	}
 	e.Type = typeOf(st.mode)
-	e.Size = st.size
+	if !st.IsDir() {
+		e.Size = st.size
+	}
 	e.Exec = st.mode.IsRegular() && st.mode.Perm()&0o111 != 0
 	return e, nil
 }
@@ -550,14 +616,17 @@ func (r *Root) Lstat(rel string) (Entry, error) {
 			return Entry{Rel: c, Name: base}, err
 		}
 	}
-	st, err := r.lstat(joinReal(realDir, base, rel))
+	st, err := r.lstatEntry(joinReal(realDir, base, rel))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Entry{Rel: c, Name: base}, &Error{Code: CodeNotFound, Path: c, Msg: "does not exist"}
 		}
 		return Entry{Rel: c, Name: base}, &Error{Code: CodeIO, Path: c, Msg: err.Error()}
 	}
-	e := Entry{Name: base, Rel: c, Symlink: st.mode&fs.ModeSymlink != 0, Size: st.size}
+	e := Entry{Name: base, Rel: c, Symlink: st.mode&fs.ModeSymlink != 0}
+	if !st.IsDir() {
+		e.Size = st.size
+	}
 	if !e.Symlink {
 		e.Type = typeOf(st.mode)
 		e.Exec = st.mode.IsRegular() && st.mode.Perm()&0o111 != 0
@@ -622,7 +691,7 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 	}
 	// Refuse special files before opening them at all: opening a device can have side
 	// effects, and a socket cannot be opened. The fstat below re-checks after the open.
-	if lst, err := r.lstat(real); err == nil && !lst.mode.IsRegular() {
+	if lst, err := r.lstatType(real); err == nil && !lst.mode.IsRegular() {
 		what := "a directory"
 		if !lst.IsDir() {
 			what = "a special file (FIFO, socket or device)"
@@ -647,6 +716,17 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 		}
 		return nil, &Error{Code: CodeNotRegular, Path: rel, Msg: "is " + what + ", not a regular file"}
 	}
+	// The descriptor was opened without following a link, so fstat describes the name
+	// as lstat would: a later Stat of it (the exec bit of a file a closure hashes) is
+	// answered without asking again.
+	r.mu.Lock()
+	if c, ok := r.stats[real]; !ok || c.typeOnly {
+		if r.stats == nil {
+			r.stats = map[string]lstatResult{}
+		}
+		r.stats[real] = lstatResult{m: st}
+	}
+	r.mu.Unlock()
 	if st.size > max {
 		return nil, &Error{Code: CodeTooLarge, Path: rel, Msg: fmt.Sprintf("is %d bytes, over the %d-byte limit", st.size, max)}
 	}
@@ -746,6 +826,59 @@ func (r *Root) ReadDir(rel string) ([]Entry, map[string]error, error) {
 	return entries, errs, nil
 }
 
+// ReadDirTypes is ReadDir for a caller that needs each entry's name and type and
+// whether it is a symlink, not its size or exec bit: an entry that is not a symlink is
+// typed from the directory listing, with no lstat of its own, and has Size 0 and Exec
+// false (Stat it, or read it with ReadFile, which leaves the answer cached for Stat).
+// Symlinks and entries the listing did not type are described as ReadDir describes them.
+func (r *Root) ReadDirTypes(rel string) ([]Entry, map[string]error, error) {
+	names, err := r.ReadDirNames(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	base := rel
+	if c, err := clean(rel); err == nil {
+		base = c
+	}
+	real, err := r.Resolve(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries := make([]Entry, 0, len(names))
+	var errs map[string]error
+	for _, n := range names {
+		child, childReal := n, n
+		if base != "." {
+			child = base + "/" + n
+		}
+		if real != "." {
+			childReal = real + "/" + n
+		}
+		r.mu.Lock()
+		c, ok := r.stats[childReal]
+		r.mu.Unlock()
+		if ok && c.err == nil && c.m.mode&fs.ModeSymlink == 0 {
+			e := Entry{Name: n, Rel: child, Type: typeOf(c.m.mode)}
+			if !c.typeOnly {
+				e.Size = c.m.size
+				e.Exec = c.m.mode.IsRegular() && c.m.mode.Perm()&0o111 != 0
+			}
+			entries = append(entries, e)
+			continue
+		}
+		e, err := r.Stat(child)
+		e.Name, e.Rel = n, child
+		if err != nil {
+			if errs == nil {
+				errs = map[string]error{}
+			}
+			errs[n] = err
+		}
+		entries = append(entries, e)
+	}
+	return entries, errs, nil
+}
+
 // ReadDirNames lists the names in a directory (following contained symlinks to reach
 // it), sorted, without describing each entry: for callers that look at a few names only.
 // The slice is shared; do not modify it. Listing counts against MaxEntries, once per
@@ -785,14 +918,15 @@ func (r *Root) list(rel, real string) ([]string, error) {
 		return names, nil
 	}
 	var err error
+	var types []fs.FileMode
 	if real == "." && !r.rootListed {
 		r.rootListed = true
-		names, err = r.root.names(max(left, 0) + 1)
+		names, types, err = r.root.names(max(left, 0) + 1)
 	} else if real == "." {
 		// Listed before and failed: through a new handle.
 		h, e := r.root.openDir(".")
 		if e == nil {
-			names, err = h.names(max(left, 0) + 1)
+			names, types, err = h.names(max(left, 0) + 1)
 			h.close()
 		} else {
 			err = e
@@ -804,7 +938,7 @@ func (r *Root) list(rel, real string) ([]string, error) {
 			// one opened for this call.
 			if h, ok := r.dir(real); ok {
 				var e error
-				if names, e = h.names(max(left, 0) + 1); e != nil {
+				if names, types, e = h.names(max(left, 0) + 1); e != nil {
 					r.retire(real)
 				}
 				return e
@@ -814,7 +948,7 @@ func (r *Root) list(rel, real string) ([]string, error) {
 				return e
 			}
 			defer h.close()
-			names, e = h.names(max(left, 0) + 1)
+			names, types, e = h.names(max(left, 0) + 1)
 			return e
 		})
 	}
@@ -828,9 +962,28 @@ func (r *Root) list(rel, real string) ([]string, error) {
 		r.retire(real)
 		return nil, cerr
 	}
-	slices.Sort(names)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// The listing's types answer the type questions (is it a directory, a link) about
+	// each name: the resolution of a path below this directory and the check before a
+	// file is opened need no lstat of their own. Symlinks and untyped names are left to
+	// lstat; a name already answered keeps its answer.
+	if r.stats == nil {
+		r.stats = map[string]lstatResult{}
+	}
+	for i, n := range names {
+		if i >= len(types) || types[i] == unknownType || types[i]&fs.ModeSymlink != 0 {
+			continue
+		}
+		child := n
+		if real != "." {
+			child = real + "/" + n
+		}
+		if _, ok := r.stats[child]; !ok {
+			r.stats[child] = lstatResult{m: meta{mode: types[i]}, typeOnly: true}
+		}
+	}
+	slices.Sort(names)
 	if r.listed == nil {
 		r.listed = map[string][]string{}
 	}

@@ -689,3 +689,65 @@ func TestRefusedListingStaysRefused(t *testing.T) {
 		}
 	}
 }
+
+// A root whose directories were listed first answers from the listings (types, and on
+// Linux the absence of a name): every answer must still be what a fresh root gives, and
+// ReadDirTypes must describe each entry as ReadDir does, bar the size and exec bit of
+// entries that are not links.
+func TestListedFirstAnswersMatchFresh(t *testing.T) {
+	files := map[string]string{"bin/tool": "#!/bin/sh\n", "Plugin.JSON": "{}", "skills/x/SKILL.md": "---\n---\n"}
+	for k, v := range resolveTree {
+		files[k] = v
+	}
+	dir := build(t, files)
+	if err := os.Chmod(filepath.Join(dir, "bin/tool"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	paths := append([]string{"bin/tool", "plugin.json", "Plugin.JSON", "PLUGIN.json", "skills", "skills/x", "skills/x/SKILL.md", "skills/x/skill.md", "skills/absent/SKILL.md", "bin"}, resolveSeeds...)
+	answer := func(r *Root, p string) string {
+		res, rerr := r.Resolve(p)
+		st, serr := r.Stat(p)
+		lst, lerr := r.Lstat(p)
+		data, ferr := r.ReadFile(p, 0)
+		return fmt.Sprintf("%q %s | %+v %s | %+v %s | %q %s", res, CodeOf(rerr), st, CodeOf(serr), lst, CodeOf(lerr), data, CodeOf(ferr))
+	}
+	listed := open(t, dir, DefaultLimits())
+	mustReturn(t, func() {
+		for _, d := range []string{".", "a", "a/b", "a/b/c", "bin", "skills", "skills/x", "d", "d/e"} {
+			full, _, err := listed.ReadDir(d)
+			if err != nil {
+				t.Fatalf("ReadDir(%s): %v", d, err)
+			}
+			typed, _, err := listed.ReadDirTypes(d)
+			if err != nil || len(typed) != len(full) {
+				t.Fatalf("ReadDirTypes(%s) = %d entries, %v; ReadDir %d", d, len(typed), err, len(full))
+			}
+			for i := range full {
+				a, b := full[i], typed[i]
+				if a.Name != b.Name || a.Rel != b.Rel || a.Type != b.Type || a.Symlink != b.Symlink {
+					t.Errorf("%s: ReadDir %+v, ReadDirTypes %+v", d, a, b)
+				}
+			}
+		}
+		for _, p := range paths {
+			fresh := open(t, dir, DefaultLimits())
+			want := answer(fresh, p)
+			fresh.Close()
+			if got := answer(listed, p); got != want {
+				t.Errorf("%s:\n listed first %s\n fresh        %s", p, got, want)
+			}
+		}
+	})
+	// The exec bit of a file typed by a listing comes with the read.
+	r := open(t, dir, DefaultLimits())
+	es, _, err := r.ReadDirTypes("bin")
+	if err != nil || len(es) != 1 {
+		t.Fatal(es, err)
+	}
+	if _, err := r.ReadFile("bin/tool", 0); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := r.Stat("bin/tool"); err != nil || !st.Exec || st.Size != int64(len("#!/bin/sh\n")) {
+		t.Fatalf("Stat after the read: %+v, %v", st, err)
+	}
+}

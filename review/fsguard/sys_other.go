@@ -101,18 +101,23 @@ func (d dirHandle) readlink(name string) (string, error) {
 	return t, nil
 }
 
-// names reads at most max names of the directory (without "." and "..").
-func (d dirHandle) names(max int) ([]string, error) {
+// names reads at most max names of the directory (without "." and ".."); no type comes
+// with them here (unknownType: each is asked of Lstat).
+func (d dirHandle) names(max int) ([]string, []fs.FileMode, error) {
 	f, err := d.r.Open(".")
 	if err != nil {
-		return nil, pathErr("readdirent", ".", unwrapPath(err))
+		return nil, nil, pathErr("readdirent", ".", unwrapPath(err))
 	}
 	defer f.Close()
 	names, err := f.Readdirnames(max)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return names, pathErr("readdirent", ".", unwrapPath(err))
+		return names, nil, pathErr("readdirent", ".", unwrapPath(err))
 	}
-	return names, nil
+	types := make([]fs.FileMode, len(names))
+	for i := range types {
+		types[i] = unknownType
+	}
+	return names, types, nil
 }
 
 func (d dirHandle) close() error {

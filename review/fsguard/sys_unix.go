@@ -113,27 +113,29 @@ func (d dirHandle) readlink(name string) (string, error) {
 
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 8<<10); return &b }}
 
-// names reads at most max names of the directory (without "." and ".."). Each handle is
-// listed once from its start: callers serialize listings and cache the result.
-func (d dirHandle) names(max int) ([]string, error) {
+// names reads at most max names of the directory (without "." and ".."), and the type
+// of each as the listing gives it (unknownType where it does not). Each handle is listed
+// once from its start: callers serialize listings and cache the result.
+func (d dirHandle) names(max int) ([]string, []fs.FileMode, error) {
 	bp := direntBufs.Get().(*[]byte)
 	defer direntBufs.Put(bp)
 	buf := *bp
 	var names []string
+	var types []fs.FileMode
 	for len(names) < max {
 		n, err := unix.ReadDirent(int(d), buf)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return names, pathErr("readdirent", ".", err)
+			return names, types, pathErr("readdirent", ".", err)
 		}
 		if n <= 0 {
 			break
 		}
-		_, _, names = unix.ParseDirent(buf[:n], max-len(names), names)
+		names, types = parseDirents(buf[:n], max-len(names), names, types)
 	}
-	return names, nil
+	return names, types, nil
 }
 
 func (d dirHandle) close() error { return unix.Close(int(d)) }

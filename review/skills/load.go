@@ -46,7 +46,7 @@ func Load(root *fsguard.Root, dir string) *model.Component {
 	// The path must be named exactly SKILL.md and must resolve, inside the root, to a
 	// regular file. The name is checked against the directory listing, because on a
 	// case-insensitive file system a lookup of SKILL.md also finds skill.md.
-	entries, _, err := root.ReadDir(dir)
+	entries, _, err := root.ReadDirTypes(dir)
 	if err != nil {
 		switch fsguard.CodeOf(err) {
 		case fsguard.CodeNotFound, fsguard.CodeNotDir:
