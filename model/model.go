@@ -398,15 +398,21 @@ func (p *Package) Component(kind Kind, id string) *Component {
 
 // SortComponents orders components by kind (Kinds order) then id, so output is stable.
 func (p *Package) SortComponents() {
-	rank := map[Kind]int{}
-	for i, k := range Kinds {
-		rank[k] = i
-	}
 	sort.SliceStable(p.Components, func(i, j int) bool {
 		a, b := p.Components[i], p.Components[j]
 		if a.Kind != b.Kind {
-			return rank[a.Kind] < rank[b.Kind]
+			return kindRank[a.Kind] < kindRank[b.Kind]
 		}
 		return a.ID < b.ID
 	})
 }
+
+// kindRank is each kind's position in Kinds (a kind not listed ranks first, as the map
+// SortComponents built on every call ranked it).
+var kindRank = func() map[Kind]int {
+	m := make(map[Kind]int, len(Kinds))
+	for i, k := range Kinds {
+		m[k] = i
+	}
+	return m
+}()

@@ -106,8 +106,17 @@ func (d *Dir) list(rel string) *listing {
 }
 
 // foldMatch reports whether the listing holds name in another letter case: a
-// case-insensitive file system's Lstat finds it, so the probe asks Lstat.
+// case-insensitive file system's Lstat finds it, so the probe asks Lstat. A small
+// listing is looked through; a large one is indexed on the first miss.
 func (l *listing) foldMatch(name string) bool {
+	if len(l.types) <= 32 {
+		for n := range l.types {
+			if strings.EqualFold(n, name) {
+				return true
+			}
+		}
+		return false
+	}
 	if l.folds == nil {
 		l.folds = make(map[string]bool, len(l.types))
 		for n := range l.types {
