@@ -103,7 +103,23 @@ func (t *Trust) Diff(pkg *model.Package, comp *model.Component) (*Diff, error) {
 		if fd.Change != "modified" || fd.OldSHA256 == fd.NewSHA256 || fd.OldLink != "" || fd.NewLink != "" {
 			continue // links have no bytes: the targets are the change
 		}
+		// The current file is read and hashed while the store entry is read and checked:
+		// each is a pass over up to 16 MiB, and they share nothing.
+		type current struct {
+			b   []byte
+			err error
+		}
+		cur := make(chan current, 1)
+		go func() {
+			if pkg.Reader == nil {
+				cur <- current{}
+				return
+			}
+			b, err := pkg.Reader.ReadFile(fd.Path)
+			cur <- current{b, err}
+		}()
 		oldB, err := t.store.get(fd.OldSHA256)
+		newRead := <-cur
 		if errors.Is(err, ErrNotStored) {
 			fd.Error = "the approved bytes are not in this vouch store (approved by " + d.Reviewer + " in the " + strings.TrimPrefix(d.Ledger, "team:") + " ledger), so only the digests can be compared"
 			fd.NotStored = true
@@ -112,12 +128,11 @@ func (t *Trust) Diff(pkg *model.Package, comp *model.Component) (*Diff, error) {
 		if err != nil {
 			return nil, err
 		}
-		var newB []byte
 		if pkg.Reader == nil {
 			fd.Error = "the current file cannot be read back"
 			continue
 		}
-		newB, err = pkg.Reader.ReadFile(fd.Path)
+		newB, err := newRead.b, newRead.err
 		if err != nil {
 			fd.Error = fmt.Sprintf("cannot read the current file: %v", err)
 			continue
