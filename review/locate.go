@@ -2,10 +2,7 @@ package review
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,9 +80,14 @@ func mayHold(j job, ref string, limits fsguard.Limits) bool {
 		return true
 	}
 	shortest := ref[:hash]
-	abs, err := filepath.Abs(j.path)
-	if err != nil {
-		return true
+	abs := j.path
+	if !filepath.IsAbs(abs) {
+		// Abs asks the working directory (a getcwd and two stats) on every call: only for
+		// a relative SOURCE.
+		var err error
+		if abs, err = filepath.Abs(j.path); err != nil {
+			return true
+		}
 	}
 	base := filepath.Base(abs)
 	for _, ext := range probe.trim {
@@ -111,31 +113,4 @@ func mayHold(j job, ref string, limits fsguard.Limits) bool {
 		}
 	}
 	return false
-}
-
-// readManifest reads a manifest for a probe: a regular file, not a link (a link is left
-// to the loader, which knows where it may lead), of at most max bytes. found is false
-// when nothing is there; ok is false when something is but could not be read so.
-func readManifest(p string, max int64) (data []byte, found, ok bool) {
-	st, err := os.Lstat(p)
-	if err != nil {
-		return nil, !errors.Is(err, fs.ErrNotExist), false
-	}
-	if !st.Mode().IsRegular() || st.Size() > max {
-		return nil, true, false
-	}
-	// probeOpenFlags: a FIFO or link swapped in after the Lstat must not hang the gate.
-	f, err := os.OpenFile(p, os.O_RDONLY|probeOpenFlags, 0)
-	if err != nil {
-		return nil, true, false
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, true, false
-	}
-	data, err = io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil || int64(len(data)) > max {
-		return nil, true, false
-	}
-	return data, true, true
 }
