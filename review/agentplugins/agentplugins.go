@@ -50,6 +50,8 @@ type loader struct {
 	extIssues    map[string][]model.Diagnostic
 	manifestData []byte
 	mcpData      []byte // mcp.json as read, for the servers' closure
+	// defaultCwdText is defaultCwd's string, built on first use.
+	defaultCwdText string
 }
 
 type fileResult struct {

@@ -3,6 +3,7 @@ package agentplugins
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"vouch/model"
 )
@@ -97,7 +98,36 @@ func whoLoads(ss []model.Support) string {
 //   - Pi: stdio; streamable-http only without headers and without pi-mcp-adapter
 //     environment-expression syntax in the URL; sse is not supported.
 //   - Codex 0.169.0: stdio and streamable-http; it lists no sse server.
+//
+// The slice is shared by every server of the same kind (a source of 10,000 plugins holds
+// tens of thousands of servers): clone it before changing an entry. Its capacity is its
+// length, so an append copies.
 func serverSupport(typ string, headers int, url string) []model.Support {
+	key := serverSupportKey{typ: typ, headers: headers > 0, envURL: strings.Contains(url, "${") || strings.Contains(url, "$env:") || strings.Contains(url, "{env:")}
+	if typ == "streamable-http" && key.headers {
+		key.envURL = false // headers decide before the URL is looked at
+	}
+	if typ != "streamable-http" {
+		key.headers, key.envURL = false, false
+	}
+	if s, ok := sharedServerSupport.Load(key); ok {
+		return s.([]model.Support)
+	}
+	s := newServerSupport(typ, headers, url)
+	s = s[:len(s):len(s)]
+	sharedServerSupport.Store(key, s)
+	return s
+}
+
+// serverSupportKey is what serverSupport's answer depends on.
+type serverSupportKey struct {
+	typ             string
+	headers, envURL bool
+}
+
+var sharedServerSupport sync.Map // serverSupportKey -> []model.Support
+
+func newServerSupport(typ string, headers int, url string) []model.Support {
 	dsh := support(clientDSH, model.Supported, "")
 	lola := support(clientLola, model.Supported, "Lola adapts valid entries into its module; its ADR lists no unsupported transport.")
 	pi := support(clientPi, model.Supported, "")

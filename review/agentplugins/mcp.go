@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -457,7 +458,7 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 		c.Details = append(c.Details, model.Field{Key: "cwd (expanded)", Value: exp})
 		l.checkCwd(name, cwd, exp, bad, warn)
 	} else if !badField["cwd"] {
-		c.Details = append(c.Details, model.Field{Key: "cwd (expanded)", Value: l.root.Path() + " (default: the plugin root)"})
+		c.Details = append(c.Details, model.Field{Key: "cwd (expanded)", Value: l.defaultCwd()})
 	}
 	if hasErrors(c.Diagnostics) {
 		return l.finishInvalid(c)
@@ -465,6 +466,7 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	c.Validity = model.Valid
 	c.Support = serverSupport("stdio", 0, "")
 	if link := l.stdioLink(command, resolvedCmd, args, cwd); link != "" {
+		c.Support = slices.Clone(c.Support) // serverSupport's slice is shared
 		for i := range c.Support {
 			if c.Support[i].Provider == clientCodex {
 				c.Support[i] = support(clientCodex, model.NotSupported, codexCache(link))
@@ -882,4 +884,13 @@ func validHeaderValue(s string) bool {
 		}
 	}
 	return true
+}
+
+// defaultCwd is the expanded cwd of a stdio server that names none, one string for
+// every such server of the plugin.
+func (l *loader) defaultCwd() string {
+	if l.defaultCwdText == "" {
+		l.defaultCwdText = l.root.Path() + " (default: the plugin root)"
+	}
+	return l.defaultCwdText
 }
