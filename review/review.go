@@ -260,10 +260,13 @@ func discoverOne(p string, opts Options, sink func([]job) bool) (jobs []job, dia
 // discoverDirect answers a SOURCE that is not a plain directory to search: (nil, nil)
 // when it is one.
 func discoverDirect(p string, opts Options) ([]job, []model.Diagnostic) {
-	if jobs := detect(p, opts.Limits); len(jobs) > 0 {
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return jobs, opts.notes(p)
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		// One probe for the formats' tests and the notes: one listing of the folder.
+		pd := probe.New(p)
+		if jobs := detectProbed(pd); len(jobs) > 0 {
+			return jobs, opts.notesOf(pd)
 		}
+	} else if jobs := detect(p, opts.Limits); len(jobs) > 0 {
 		return jobs, nil
 	}
 	if st, err := os.Stat(p); err == nil && st.IsDir() && foreign.IsClientDir(filepath.Base(p)) {
