@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,8 +31,12 @@ func (c *Contract) Canonical() ([]byte, error) {
 	// file's exec, path, sha256, size, or link, path): the same bytes writeCanonical gives
 	// the equivalent maps (TestCanonicalDirectMatchesMaps), without building them, since
 	// every component of every package is digested on each run.
-	sorted := append([]File(nil), c.Files...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	// Closures come sorted by path: a copy is sorted only when this one is not.
+	sorted := c.Files
+	if !slices.IsSortedFunc(sorted, func(a, b File) int { return strings.Compare(a.Path, b.Path) }) {
+		sorted = append([]File(nil), c.Files...)
+		sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	}
 	var b strings.Builder
 	b.Grow(96 + 128*len(sorted))
 	b.WriteString(`{"contract":`)
@@ -86,8 +91,19 @@ func (c *Contract) Canonical() ([]byte, error) {
 // writeFields writes fields as the canonical JSON object of their keys and values; two
 // fields with one key are an error, as they are for a map built from them.
 func writeFields(b *strings.Builder, fields []Field) error {
-	sorted := append([]Field(nil), fields...)
-	sort.Slice(sorted, func(i, j int) bool { return lessUTF16(sorted[i].Key, sorted[j].Key) })
+	sorted := fields
+	if !slices.IsSortedFunc(sorted, func(a, b Field) int {
+		if lessUTF16(a.Key, b.Key) {
+			return -1
+		}
+		if lessUTF16(b.Key, a.Key) {
+			return 1
+		}
+		return 0
+	}) {
+		sorted = append([]Field(nil), fields...)
+		sort.Slice(sorted, func(i, j int) bool { return lessUTF16(sorted[i].Key, sorted[j].Key) })
+	}
 	b.WriteByte('{')
 	for i, f := range sorted {
 		if i > 0 {
