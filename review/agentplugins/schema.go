@@ -19,7 +19,6 @@ type fieldT = model.Field
 type compiled struct {
 	manifest *jsonschema.Schema
 	mcp      *jsonschema.Schema
-	server   *jsonschema.Schema // #/$defs/server, the closed union
 	variants map[string]*jsonschema.Schema
 }
 
@@ -57,9 +56,6 @@ func compileSchemas() (*compiled, error) {
 		return nil, err
 	}
 	if out.mcp, err = c.Compile(schemas.AgentPluginsMCPID); err != nil {
-		return nil, err
-	}
-	if out.server, err = c.Compile(schemas.AgentPluginsMCPID + "#/$defs/server"); err != nil {
 		return nil, err
 	}
 	for typ, def := range map[string]string{"stdio": "stdioServer", "streamable-http": "streamableHttpServer", "sse": "sseServer"} {
