@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // ContractVersion is written into every canonical contract so a future change of what a
@@ -27,6 +28,15 @@ type Contract struct {
 
 // Canonical returns the RFC 8785 (JCS) serialization of the contract.
 func (c *Contract) Canonical() ([]byte, error) {
+	s, err := c.canonicalText()
+	if err != nil {
+		return nil, err
+	}
+	return []byte(s), nil
+}
+
+// canonicalText is Canonical as the string it is built in.
+func (c *Contract) canonicalText() (string, error) {
 	// Written in RFC 8785 order directly (keys sorted: contract, fields, files, kind; a
 	// file's exec, path, sha256, size, or link, path): the same bytes writeCanonical gives
 	// the equivalent maps (TestCanonicalDirectMatchesMaps), without building them, since
@@ -43,7 +53,7 @@ func (c *Contract) Canonical() ([]byte, error) {
 	writeCanonicalString(&b, ContractVersion)
 	b.WriteString(`,"fields":`)
 	if err := writeFields(&b, c.Fields); err != nil {
-		return nil, err
+		return "", err
 	}
 	b.WriteString(`,"files":[`)
 	for i, f := range sorted {
@@ -55,11 +65,11 @@ func (c *Contract) Canonical() ([]byte, error) {
 			// on link entries, so the digests of link-free contracts are what they were.
 			b.WriteString(`{"link":`)
 			if err := writeCanonical(&b, f.Link); err != nil {
-				return nil, err
+				return "", err
 			}
 			b.WriteString(`,"path":`)
 			if err := writeCanonical(&b, f.Path); err != nil {
-				return nil, err
+				return "", err
 			}
 			b.WriteByte('}')
 			continue
@@ -70,11 +80,11 @@ func (c *Contract) Canonical() ([]byte, error) {
 			b.WriteString(`{"exec":false,"path":`)
 		}
 		if err := writeCanonical(&b, f.Path); err != nil {
-			return nil, err
+			return "", err
 		}
 		b.WriteString(`,"sha256":`)
 		if err := writeCanonical(&b, f.SHA256); err != nil {
-			return nil, err
+			return "", err
 		}
 		b.WriteString(`,"size":`)
 		b.WriteString(strconv.FormatInt(f.Size, 10))
@@ -82,10 +92,10 @@ func (c *Contract) Canonical() ([]byte, error) {
 	}
 	b.WriteString(`],"kind":`)
 	if err := writeCanonical(&b, string(c.Kind)); err != nil {
-		return nil, err
+		return "", err
 	}
 	b.WriteByte('}')
-	return []byte(b.String()), nil
+	return b.String(), nil
 }
 
 // writeFields writes fields as the canonical JSON object of their keys and values; two
@@ -126,11 +136,13 @@ func writeFields(b *strings.Builder, fields []Field) error {
 
 // Digest returns "sha256:<hex>" of the canonical contract.
 func (c *Contract) Digest() (string, error) {
-	canon, err := c.Canonical()
+	canon, err := c.canonicalText()
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(canon)
+	// Hashed in place: a contract's text is tens of KiB for a skill, and every
+	// component of every package is digested on each run. The hash only reads it.
+	sum := sha256.Sum256(unsafe.Slice(unsafe.StringData(canon), len(canon)))
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }
 
