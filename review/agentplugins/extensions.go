@@ -2,16 +2,16 @@ package agentplugins
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 )
 
 // reverseDomain is the shape of an extension namespace: at least two dot-separated DNS labels.
-var reverseDomain = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$`)
+var reverseDomain = lazyre.New(`^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$`)
 
 // extensions lists client extension namespaces, from the manifest's extensions object and
 // from top-level directories named like a namespace (agent-plugins §8). They are inert

@@ -7,7 +7,6 @@ import (
 	"net/netip"
 	"net/url"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/closure"
 	"vouch/review/fsguard"
@@ -24,7 +24,7 @@ import (
 
 const mcpFile = "mcp.json"
 
-var otherVersionMCP = regexp.MustCompile(`^https://agent-plugins\.org/schemas/([^/]+)/mcp\.schema\.json$`)
+var otherVersionMCP = lazyre.New(`^https://agent-plugins\.org/schemas/([^/]+)/mcp\.schema\.json$`)
 
 // variantFields names the fields of each closed server variant (agent-plugins §7.2.1).
 var variantFields = map[string][]string{
@@ -358,7 +358,7 @@ func expandPlaceholders(s, root, data string) string {
 // shellMeta marks text that reads as a shell command string: a client still runs it as one
 // token (agent-plugins §7.2.1: "MUST preserve command as one token"), so it is only worth
 // a warning that the program it names is probably not the one the author meant.
-var shellMeta = regexp.MustCompile("[;&|<>`]|\\$\\(")
+var shellMeta = lazyre.New("[;&|<>`]|\\$\\(")
 
 // commandControl returns the byte offset of the first control character in a command
 // (C0, DEL or C1, NUL included), or -1. Only those make a command not one token: every

@@ -5,12 +5,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/skills"
@@ -170,8 +170,8 @@ func (fm *frontmatter) contractMap() map[string]string {
 }
 
 var (
-	inlineBang = regexp.MustCompile("!`([^`\n]+)`")
-	fenceBang  = regexp.MustCompile("(?m)^\\s*```!")
+	inlineBang = lazyre.New("!`([^`\n]+)`")
+	fenceBang  = lazyre.New("(?m)^\\s*```!")
 )
 
 // shellInjections lists the `!`cmd“ snippets and ```! blocks of a command or skill body:

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
@@ -19,7 +19,7 @@ type entry struct {
 	strict bool
 }
 
-var shaRE = regexp.MustCompile(`^[0-9a-f]{40}$`)
+var shaRE = lazyre.New(`^[0-9a-f]{40}$`)
 
 // LoadMarketplace reviews .claude-plugin/marketplace.json in dir. It returns the
 // marketplace package, one claude-code package per relative-path entry (loaded with the

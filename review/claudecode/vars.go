@@ -2,10 +2,10 @@ package claudecode
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/closure"
 	"vouch/review/fsguard"
@@ -18,7 +18,7 @@ const (
 	varProject = "${CLAUDE_PROJECT_DIR}"
 )
 
-var userConfigVar = regexp.MustCompile(`\$\{user_config\.([A-Za-z_][A-Za-z0-9_]*)\}`)
+var userConfigVar = lazyre.New(`\$\{user_config\.([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // dataDir is where ${CLAUDE_PLUGIN_DATA} points: <config>/plugins/data/<id>, the id being
 // plugin@marketplace with every character outside [A-Za-z0-9_-] turned into "-".
@@ -54,7 +54,7 @@ func (l *loader) expandedField(s string) (string, bool) {
 	return x, x != s
 }
 
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}`)
+var envRef = lazyre.New(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}`)
 
 // envFlow lists the environment variables a .mcp.json value reads through ${VAR} or
 // ${VAR:-default} (Claude expands them from the user's environment, NOTES §1.3), leaving
@@ -268,7 +268,7 @@ func plainPluginRoot(s string) []string {
 	return out
 }
 
-var rootPath = regexp.MustCompile(`PLUGIN-ROOT/([A-Za-z0-9._/@+-]+)`)
+var rootPath = lazyre.New(`PLUGIN-ROOT/([A-Za-z0-9._/@+-]+)`)
 
 // pluginPaths lists the plugin files a command names through ${CLAUDE_PLUGIN_ROOT}.
 func pluginPaths(text string) []string {

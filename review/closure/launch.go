@@ -3,10 +3,10 @@ package closure
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 )
 
@@ -91,8 +91,8 @@ type Launch struct {
 }
 
 var (
-	exactSemver = regexp.MustCompile(`^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
-	exactPEP440 = regexp.MustCompile(`^\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?$`)
+	exactSemver = lazyre.New(`^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+	exactPEP440 = lazyre.New(`^\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?$`)
 )
 
 // launcherKinds: the launcher's name (and sub-command) → the ecosystem it downloads from

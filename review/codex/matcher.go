@@ -1,9 +1,10 @@
 package codex
 
 import (
-	"regexp"
 	"regexp/syntax"
 	"strings"
+
+	"vouch/internal/lazyre"
 )
 
 // matcherIgnored are the events whose matcher Codex drops before it validates or hashes
@@ -51,6 +52,6 @@ func checkMatcher(m string) (ok bool, note string) {
 }
 
 var (
-	rustFlags    = regexp.MustCompile(`\(\?[a-zA-Z-]*[xu]`)
-	unicodeClass = regexp.MustCompile(`\\[dwsbDWSB]`)
+	rustFlags    = lazyre.New(`\(\?[a-zA-Z-]*[xu]`)
+	unicodeClass = lazyre.New(`\\[dwsbDWSB]`)
 )

@@ -5,19 +5,19 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/closure"
 	"vouch/review/fsguard"
 )
 
 var (
-	reInputName = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$`)
-	reEnvName   = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
-	reArgInput  = regexp.MustCompile(`^\$\{input\.([^}]*)\}$`)
+	reInputName = lazyre.New(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$`)
+	reEnvName   = lazyre.New(`^[A-Z_][A-Z0-9_]*$`)
+	reArgInput  = lazyre.New(`^\$\{input\.([^}]*)\}$`)
 )
 
 // componentDiag builds an error diagnostic that invalidates one tool or hook.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/netip"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/jsontext"
 	"vouch/schemas"
@@ -307,7 +307,7 @@ func clip(s string) string {
 }
 
 // zodEmail is zod 3's email pattern without its lookaheads (checked by hand below).
-var zodEmail = regexp.MustCompile(`(?i)^([A-Z0-9_'+\-\.]*)[A-Z0-9_+-]@([A-Z0-9][A-Z0-9\-]*\.)+[A-Z]{2,}$`)
+var zodEmail = lazyre.New(`(?i)^([A-Z0-9_'+\-\.]*)[A-Z0-9_+-]@([A-Z0-9][A-Z0-9\-]*\.)+[A-Z]{2,}$`)
 
 // ZodEmail reports whether zod 3's z.string().email() accepts s.
 func ZodEmail(s string) bool {
@@ -317,9 +317,9 @@ func ZodEmail(s string) bool {
 	return zodEmail.MatchString(s)
 }
 
-var localeAnyCase = regexp.MustCompile(`(?i)\$\{locale\}`)
+var localeAnyCase = lazyre.New(`(?i)\$\{locale\}`)
 
-var schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
+var schemeRe = lazyre.New(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
 
 var specialSchemes = map[string]bool{"http": true, "https": true, "ws": true, "wss": true, "ftp": true, "file": true}
 

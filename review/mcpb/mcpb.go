@@ -16,10 +16,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/closure"
 	"vouch/review/fsguard"
@@ -321,7 +321,7 @@ func (b *bundle) parse(data []byte) bool {
 	return true
 }
 
-var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+var safeName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 // identity takes the package name from the manifest, which a folder and its packed .mcpb
 // share (refs stay the same either way), when it can serve in a ref; otherwise the file

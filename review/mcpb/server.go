@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/closure"
 	"vouch/review/jsontext"
@@ -389,10 +389,10 @@ type variable struct {
 	Array bool
 }
 
-var wholeUserConfig = regexp.MustCompile(`^\$\{user_config\.[^}]+\}$`)
+var wholeUserConfig = lazyre.New(`^\$\{user_config\.[^}]+\}$`)
 
 // userConfigRef finds ${user_config.KEY} left in a value (no default to substitute).
-var userConfigRef = regexp.MustCompile(`\$\{user_config\.([^}]+)\}`)
+var userConfigRef = lazyre.New(`\$\{user_config\.([^}]+)\}`)
 
 // expand substitutes the variables as mcpb's replaceVariables does, in the host's order
 // (__dirname, pathSeparator, /, the system folders, then user_config): one pass per

@@ -15,9 +15,9 @@ package skillpkg
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/probe"
@@ -108,8 +108,8 @@ func Load(dir string, opts Options) *model.Package {
 // shellInline and shellFence find Claude Code's dynamic context injection: `!`cmd“
 // inline and ```! fenced blocks run in a shell before the skill's text is sent.
 var (
-	shellInline = regexp.MustCompile("!`([^`\n]+)`")
-	shellFence  = regexp.MustCompile("(?m)^[ \t]*```!\\s*\n((?s:.*?))\n[ \t]*```")
+	shellInline = lazyre.New("!`([^`\n]+)`")
+	shellFence  = lazyre.New("(?m)^[ \t]*```!\\s*\n((?s:.*?))\n[ \t]*```")
 )
 
 // claudeShell lists the commands a skill body makes Claude Code run.

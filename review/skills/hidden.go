@@ -2,7 +2,6 @@ package skills
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/util"
 	"golang.org/x/text/unicode/runenames"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 )
 
@@ -253,9 +253,9 @@ func shape(md string) (depth, defs, pipes int) {
 }
 
 var (
-	reComment = regexp.MustCompile(`(?s)<!--.*?(?:-->|$)`)
-	reTag     = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<\?.*?\?>|<![A-Za-z][^>]*>|<!\[CDATA\[.*?\]\]>`)
-	reLinkDef = regexp.MustCompile(`(?m)^[ \t>*+\-0-9.)]*\[[^\]\n]+\]:.*$`)
+	reComment = lazyre.New(`(?s)<!--.*?(?:-->|$)`)
+	reTag     = lazyre.New(`</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<\?.*?\?>|<![A-Za-z][^>]*>|<!\[CDATA\[.*?\]\]>`)
+	reLinkDef = lazyre.New(`(?m)^[ \t>*+\-0-9.)]*\[[^\]\n]+\]:.*$`)
 )
 
 // conservative lists everything that looks like an HTML comment, tag or link definition,

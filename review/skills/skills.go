@@ -12,7 +12,6 @@ package skills
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -21,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/unicode/norm"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 )
 
@@ -297,7 +297,7 @@ func isDelim(l string) bool {
 	return strings.TrimRight(l, " \t\r") == "---"
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLineRE = lazyre.New(`^yaml: line (\d+): `)
 
 // yamlError strips the library's prefix and extracts its (frontmatter-relative) line.
 func yamlError(err error) (string, int) {

@@ -18,6 +18,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"vouch/internal/lazyre"
 )
 
 // Splice's artifact limits (bytes and counts), stricter than vouch's reference limits.
@@ -145,7 +147,7 @@ func tarPath(h []byte, off, n int, what string) (string, error) {
 	return s, nil
 }
 
-var octalRe = lazyRegexp(`^[0-7]*$`)
+var octalRe = lazyre.New(`^[0-7]*$`)
 
 func tarOctal(h []byte, off, n int) (int64, error) {
 	s, err := tarString(h, off, n)

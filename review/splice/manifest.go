@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vouch/internal/lazyre"
 	"vouch/review/jsontext"
 )
 
@@ -18,13 +19,13 @@ const (
 )
 
 var (
-	nameSegmentRe = lazyRegexp(`^[a-z0-9][a-z0-9-]{0,63}$`)
-	toolNameRe    = lazyRegexp(`^[a-z][a-z0-9-]{0,63}$`)
-	versionRe     = lazyRegexp(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
-	packageIDRe   = lazyRegexp(`^@([^/]+)/([^/]+)$`)
-	hostRe        = lazyRegexp(`^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`)
-	envRe         = lazyRegexp(`^[A-Z_][A-Z0-9_]{0,127}$`)
-	driveRe       = lazyRegexp(`^[a-zA-Z]:`)
+	nameSegmentRe = lazyre.New(`^[a-z0-9][a-z0-9-]{0,63}$`)
+	toolNameRe    = lazyre.New(`^[a-z][a-z0-9-]{0,63}$`)
+	versionRe     = lazyre.New(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	packageIDRe   = lazyre.New(`^@([^/]+)/([^/]+)$`)
+	hostRe        = lazyre.New(`^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`)
+	envRe         = lazyre.New(`^[A-Z_][A-Z0-9_]{0,127}$`)
+	driveRe       = lazyre.New(`^[a-zA-Z]:`)
 )
 
 var entryExtensions = []string{".ts", ".mts", ".js", ".mjs"}

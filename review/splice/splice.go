@@ -21,6 +21,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/closure"
 	"vouch/review/fsguard"
@@ -44,7 +45,7 @@ func IsPackageDir(dir string) bool {
 	return err == nil
 }
 
-var bundleProbe = lazyRegexp(`^\s*\{[\s\S]*"format"\s*:\s*"splice-bundle"`)
+var bundleProbe = lazyre.New(`^\s*\{[\s\S]*"format"\s*:\s*"splice-bundle"`)
 
 // IsArtifact reports whether path is a Splice archive (gzip magic) or bundle, by content.
 // It reads at most a few KiB and refuses anything that is not a regular file.

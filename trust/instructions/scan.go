@@ -3,7 +3,8 @@ package instructions
 import (
 	"bytes"
 	"fmt"
-	"regexp"
+
+	"vouch/internal/lazyre"
 )
 
 // Block is one well-formed managed block: a start marker line, a body and an end marker
@@ -48,7 +49,7 @@ type Problem struct {
 // markerRE matches a whole marker line. Only whole lines count as markers: a marker
 // quoted inside prose is text. The manager name is any identifier so that blocks of
 // managers vouch does not know are still recognised and left alone.
-var markerRE = regexp.MustCompile(`^[ \t]*<!--[ \t]*([A-Za-z][A-Za-z0-9_.-]*):(start|end)[ \t]+(\S+?)[ \t]*-->[ \t]*$`)
+var markerRE = lazyre.New(`^[ \t]*<!--[ \t]*([A-Za-z][A-Za-z0-9_.-]*):(start|end)[ \t]+(\S+?)[ \t]*-->[ \t]*$`)
 
 type marker struct {
 	manager, id string
