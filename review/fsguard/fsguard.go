@@ -798,6 +798,20 @@ func (r *Root) reserve(rel string, n int64) error {
 // Each entry's Type follows symlinks; a link that cannot be resolved keeps TypeMissing
 // and its error is returned in errs by name. Listing counts against MaxEntries.
 func (r *Root) ReadDir(rel string) ([]Entry, map[string]error, error) {
+	return r.readDir(rel, false)
+}
+
+// ReadDirTypes is ReadDir for a caller that needs each entry's name and type and
+// whether it is a symlink, not its size or exec bit: an entry that is not a symlink is
+// typed from the directory listing, with no lstat of its own, and has Size 0 and Exec
+// false (Stat it, or read it with ReadFile, which leaves the answer cached for Stat).
+// Symlinks and entries the listing did not type are described as ReadDir describes them.
+func (r *Root) ReadDirTypes(rel string) ([]Entry, map[string]error, error) {
+	return r.readDir(rel, true)
+}
+
+// readDir is ReadDir, and ReadDirTypes when typesOnly.
+func (r *Root) readDir(rel string, typesOnly bool) ([]Entry, map[string]error, error) {
 	names, err := r.ReadDirNames(rel)
 	if err != nil {
 		return nil, nil, err
@@ -806,12 +820,24 @@ func (r *Root) ReadDir(rel string) ([]Entry, map[string]error, error) {
 	if c, err := clean(rel); err == nil {
 		base = c
 	}
+	real := ""
+	if typesOnly {
+		if real, err = r.Resolve(rel); err != nil {
+			return nil, nil, err
+		}
+	}
 	entries := make([]Entry, 0, len(names))
 	var errs map[string]error
 	for _, n := range names {
 		child := n
 		if base != "." {
 			child = base + "/" + n
+		}
+		if typesOnly {
+			if e, ok := r.typedEntry(real, n, child); ok {
+				entries = append(entries, e)
+				continue
+			}
 		}
 		e, err := r.Stat(child)
 		e.Name, e.Rel = n, child
@@ -826,57 +852,27 @@ func (r *Root) ReadDir(rel string) ([]Entry, map[string]error, error) {
 	return entries, errs, nil
 }
 
-// ReadDirTypes is ReadDir for a caller that needs each entry's name and type and
-// whether it is a symlink, not its size or exec bit: an entry that is not a symlink is
-// typed from the directory listing, with no lstat of its own, and has Size 0 and Exec
-// false (Stat it, or read it with ReadFile, which leaves the answer cached for Stat).
-// Symlinks and entries the listing did not type are described as ReadDir describes them.
-func (r *Root) ReadDirTypes(rel string) ([]Entry, map[string]error, error) {
-	names, err := r.ReadDirNames(rel)
-	if err != nil {
-		return nil, nil, err
+// typedEntry describes the name n of the real directory real from the cache alone
+// (what its listing or an earlier look said), when that is not a symlink.
+func (r *Root) typedEntry(real, n, child string) (Entry, bool) {
+	childReal := n
+	if real != "." {
+		childReal = real + "/" + n
 	}
-	base := rel
-	if c, err := clean(rel); err == nil {
-		base = c
+	r.mu.Lock()
+	c, ok := r.stats[childReal]
+	r.mu.Unlock()
+	if !ok || c.err != nil || c.m.mode&fs.ModeSymlink != 0 {
+		return Entry{}, false
 	}
-	real, err := r.Resolve(rel)
-	if err != nil {
-		return nil, nil, err
+	e := Entry{Name: n, Rel: child, Type: typeOf(c.m.mode)}
+	if !c.typeOnly {
+		if !c.m.IsDir() {
+			e.Size = c.m.size
+		}
+		e.Exec = c.m.mode.IsRegular() && c.m.mode.Perm()&0o111 != 0
 	}
-	entries := make([]Entry, 0, len(names))
-	var errs map[string]error
-	for _, n := range names {
-		child, childReal := n, n
-		if base != "." {
-			child = base + "/" + n
-		}
-		if real != "." {
-			childReal = real + "/" + n
-		}
-		r.mu.Lock()
-		c, ok := r.stats[childReal]
-		r.mu.Unlock()
-		if ok && c.err == nil && c.m.mode&fs.ModeSymlink == 0 {
-			e := Entry{Name: n, Rel: child, Type: typeOf(c.m.mode)}
-			if !c.typeOnly {
-				e.Size = c.m.size
-				e.Exec = c.m.mode.IsRegular() && c.m.mode.Perm()&0o111 != 0
-			}
-			entries = append(entries, e)
-			continue
-		}
-		e, err := r.Stat(child)
-		e.Name, e.Rel = n, child
-		if err != nil {
-			if errs == nil {
-				errs = map[string]error{}
-			}
-			errs[n] = err
-		}
-		entries = append(entries, e)
-	}
-	return entries, errs, nil
+	return e, true
 }
 
 // ReadDirNames lists the names in a directory (following contained symlinks to reach

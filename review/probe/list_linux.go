@@ -3,11 +3,12 @@
 package probe
 
 import (
-	"encoding/binary"
 	"io/fs"
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"vouch/internal/dirent"
 )
 
 // bufs holds getdents buffers: a probe lists every folder discovery meets, and
@@ -36,7 +37,7 @@ func readNames(dir string, types map[string]fs.FileMode) bool {
 		if n <= 0 {
 			return len(types) <= maxEntries
 		}
-		if !parseDirents((*bp)[:n], dir, types) || len(types) > maxEntries {
+		if !addNames((*bp)[:n], dir, types) || len(types) > maxEntries {
 			return false
 		}
 	}
@@ -51,72 +52,23 @@ func openDir(dir string) (int, error) {
 	}
 }
 
-// parseDirents adds the names and types of buf's linux_dirent64 records (d_ino u64,
-// d_off s64, d_reclen u16, d_type u8, d_name NUL-terminated) to types, without "." and
-// "..". An entry of unknown type (DT_UNKNOWN: some file systems never fill d_type) is
-// asked of Lstat. false: a record does not fit its buffer, which the kernel never
-// writes; the listing is then not trusted.
-func parseDirents(buf []byte, dir string, types map[string]fs.FileMode) bool {
-	for len(buf) > 0 {
-		if len(buf) < 19 {
-			return false
-		}
-		reclen := int(binary.NativeEndian.Uint16(buf[16:18]))
-		if reclen < 19 || reclen > len(buf) {
-			return false
-		}
-		typ, name := buf[18], buf[19:reclen]
-		for i, c := range name {
-			if c == 0 {
-				name = name[:i]
-				break
-			}
-		}
-		buf = buf[reclen:]
-		s := string(name)
-		if s == "." || s == ".." || s == "" {
-			continue
-		}
-		switch typ {
-		case unix.DT_REG:
-			types[s] = 0
-		case unix.DT_DIR:
-			types[s] = fs.ModeDir
-		case unix.DT_LNK:
-			types[s] = fs.ModeSymlink
-		case unix.DT_FIFO:
-			types[s] = fs.ModeNamedPipe
-		case unix.DT_SOCK:
-			types[s] = fs.ModeSocket
-		case unix.DT_CHR:
-			types[s] = fs.ModeDevice | fs.ModeCharDevice
-		case unix.DT_BLK:
-			types[s] = fs.ModeDevice
-		default:
+// addNames adds the names and types of buf's records to types; a name of unknown type
+// (DT_UNKNOWN) is asked of Lstat. false: the listing is not to be trusted.
+func addNames(buf []byte, dir string, types map[string]fs.FileMode) bool {
+	ok := true
+	parsed := dirent.Parse(buf, func(name string, typ fs.FileMode) bool {
+		if typ == dirent.Unknown {
 			var st unix.Stat_t
-			if err := unix.Lstat(dir+"/"+s, &st); err != nil {
+			if err := unix.Lstat(dir+"/"+name, &st); err != nil {
+				ok = false
 				return false
 			}
-			types[s] = modeType(st.Mode)
+			if typ = dirent.TypeOfMode(st.Mode); typ == dirent.Unknown {
+				typ = fs.ModeIrregular
+			}
 		}
-	}
-	return true
-}
-
-func modeType(m uint32) fs.FileMode {
-	switch m & unix.S_IFMT {
-	case unix.S_IFDIR:
-		return fs.ModeDir
-	case unix.S_IFLNK:
-		return fs.ModeSymlink
-	case unix.S_IFIFO:
-		return fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		return fs.ModeSocket
-	case unix.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		return fs.ModeDevice
-	}
-	return 0
+		types[name] = typ
+		return true
+	})
+	return parsed && ok
 }

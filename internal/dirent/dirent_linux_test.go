@@ -1,6 +1,6 @@
 //go:build linux
 
-package probe
+package dirent
 
 import (
 	"encoding/binary"
@@ -29,7 +29,10 @@ func TestParseDirents(t *testing.T) {
 		buf = append(buf, dirent(e.name, e.typ)...)
 	}
 	types := map[string]fs.FileMode{}
-	if !parseDirents(buf, "/nonexistent", types) {
+	collect := func(m map[string]fs.FileMode) func(string, fs.FileMode) bool {
+		return func(n string, t fs.FileMode) bool { m[n] = t; return true }
+	}
+	if !Parse(buf, collect(types)) {
 		t.Fatal("well-formed records refused")
 	}
 	if len(types) != 3 || types["plugin.json"] != 0 || types["skills"] != fs.ModeDir || types["link"] != fs.ModeSymlink {
@@ -37,7 +40,7 @@ func TestParseDirents(t *testing.T) {
 	}
 	// A record longer than its buffer, or too short to hold a header, is refused.
 	for _, bad := range [][]byte{buf[:len(buf)-3], buf[:10], append(dirent("x", 8)[:16], 0xff, 0xff, 8)} {
-		if parseDirents(bad, "/nonexistent", map[string]fs.FileMode{}) {
+		if Parse(bad, collect(map[string]fs.FileMode{})) {
 			t.Errorf("truncated records accepted: %x", bad)
 		}
 	}
@@ -50,11 +53,24 @@ func FuzzParseDirents(f *testing.F) {
 	f.Add([]byte{})
 	f.Add(make([]byte, 19))
 	f.Fuzz(func(t *testing.T, buf []byte) {
-		types := map[string]fs.FileMode{}
-		if parseDirents(buf, "/nonexistent", types) {
-			if _, ok := types["."]; ok {
-				t.Fatal(`"." listed`)
+		Parse(buf, func(n string, _ fs.FileMode) bool {
+			if n == "." || n == ".." || n == "" {
+				t.Fatalf("%q listed", n)
 			}
-		}
+			return true
+		})
 	})
+}
+
+// TestTypeOf: every d_type the kernel writes maps to the bits Lstat gives that type.
+func TestTypeOf(t *testing.T) {
+	for _, tc := range []struct {
+		dt   byte
+		want fs.FileMode
+	}{{8, 0}, {4, fs.ModeDir}, {10, fs.ModeSymlink}, {1, fs.ModeNamedPipe}, {12, fs.ModeSocket},
+		{2, fs.ModeDevice | fs.ModeCharDevice}, {6, fs.ModeDevice}, {0, Unknown}, {14, Unknown}, {255, Unknown}} {
+		if got := typeOf(tc.dt); got != tc.want {
+			t.Errorf("typeOf(%d) = %v, want %v", tc.dt, got, tc.want)
+		}
+	}
 }
