@@ -194,7 +194,7 @@ func detectProbed(p *probe.Dir) []job {
 		if (claimed && !f.alongside) || !f.isDir(p, kind) {
 			continue
 		}
-		jobs = append(jobs, job{format: f, path: dir})
+		jobs = append(jobs, job{format: f, path: dir, dir: true})
 		claimed = true
 	}
 	return jobs

@@ -99,9 +99,10 @@ func mayHold(j job, ref string, limits fsguard.Limits) bool {
 	if len(probe.manifests) == 0 {
 		return false
 	}
-	st, err := os.Stat(j.path)
-	if err != nil || !st.IsDir() {
-		return true // an artifact: its manifest is inside it
+	if !j.dir {
+		if st, err := os.Stat(j.path); err != nil || !st.IsDir() {
+			return true // an artifact: its manifest is inside it
+		}
 	}
 	for _, m := range probe.manifests {
 		data, found, ok := readManifest(filepath.Join(j.path, filepath.FromSlash(m)), limits.MaxManifestSize)

@@ -113,6 +113,9 @@ type job struct {
 	// rooted there: an installed plugin whose marketplace entry no longer names its folder
 	// is still reviewed, never dropped.
 	onlyOrAlone bool
+	// dir: detection found path to be a directory (a probe listed it), so Locate's name
+	// probe need not ask again.
+	dir bool
 }
 
 func (j job) load(opts Options) []*model.Package {
