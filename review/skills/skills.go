@@ -67,6 +67,9 @@ type Skill struct {
 	Frontmatter Frontmatter
 	Body        string // markdown after the frontmatter
 	BodyLine    int    // 1-based line of the body's first line in the file
+	// BodyStart and BodyEnd are Body's byte offsets in the parsed data: Body is always
+	// exactly data[BodyStart:BodyEnd], so a reader can find it again in the file.
+	BodyStart, BodyEnd int
 	Hidden      []model.HiddenContent
 	// HasFrontmatter is false when the file has no (terminated) frontmatter; Body is
 	// then the whole file so a reviewer still sees it.
@@ -161,19 +164,20 @@ func Parse(data []byte, dirName, file string) (sk *Skill, diags []model.Diagnost
 
 	if strings.HasPrefix(s, "\uFEFF") {
 		p.errorf("skill-bom", "", 1, specFM, "SKILL.md starts with a byte order mark; it must start with the --- line of its YAML frontmatter (skills-ref rejects it too), so save it without a BOM")
-		sk.Body = s
+		sk.Body, sk.BodyStart, sk.BodyEnd = s, 0, len(s)
 		sk.Hidden = p.scan(s, 1)
 		return sk, p.diags
 	}
 
 	fm, body, bodyLine, ok := splitFrontmatter(s, p)
 	if !ok {
-		sk.Body = s
+		sk.Body, sk.BodyStart, sk.BodyEnd = s, 0, len(s)
 		sk.Hidden = p.scan(s, 1)
 		return sk, p.diags
 	}
 	sk.HasFrontmatter = true
-	sk.Body = body
+	// The body is the rest of the file after the closing --- line.
+	sk.Body, sk.BodyStart, sk.BodyEnd = body, len(s)-len(body), len(s)
 	sk.BodyLine = bodyLine
 	// The frontmatter's values reach the model as the skill's name and description, so
 	// invisible characters there matter as much as in the body.
