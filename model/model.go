@@ -270,7 +270,7 @@ type Component struct {
 	// BodyEnd <= BodyStart (both 0 by default) says the body cannot be read back that way
 	// (converted text, no file of its own, or empty).
 	BodyStart, BodyEnd int
-	Hidden   []HiddenContent
+	Hidden             []HiddenContent
 	// Requirement is required/optional/recommended where the format has it.
 	Requirement string
 	// Inactive marks components that stay off until explicitly enabled (recommended instructions).

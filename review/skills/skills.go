@@ -70,7 +70,7 @@ type Skill struct {
 	// BodyStart and BodyEnd are Body's byte offsets in the parsed data: Body is always
 	// exactly data[BodyStart:BodyEnd], so a reader can find it again in the file.
 	BodyStart, BodyEnd int
-	Hidden      []model.HiddenContent
+	Hidden             []model.HiddenContent
 	// HasFrontmatter is false when the file has no (terminated) frontmatter; Body is
 	// then the whole file so a reviewer still sees it.
 	HasFrontmatter bool
