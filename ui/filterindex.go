@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 
 	"vouch/model"
@@ -97,8 +98,7 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 	if w == "" {
 		return nil, ""
 	}
-	bi := t.c.data.bodyIdx
-	if t.content && (bi == nil || bi.nrows != len(t.all)) {
+	if t.content && t.c.data.bodyRows != len(t.all) {
 		return nil, "" // some text is not indexed: search row by row
 	}
 	if cap(t.cand) < len(t.all) {
@@ -111,56 +111,84 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 		scanFor(ch.text, ch.starts, &ch.freq, w, func(k int) { mark(int32(ch.base + k)) })
 	}
 	if t.content {
-		scanFor(bi.text, bi.starts, &bi.freq, w, func(k int) { mark(bi.rows[k]) })
+		for _, bi := range t.c.data.bodyIdx {
+			scanFor(bi.text, bi.starts, &bi.freq, w, func(k int) { mark(bi.rows[k]) })
+		}
 	}
 	return cand, w
 }
 
-// bodyIndex is every lowercased text body in one string ('\n' between bodies: a word
-// holds none, so no match spans two), for content search.
+// bodyIndex is the lowercased text bodies of a run of packages in one string ('\n'
+// between bodies: a word holds none, so no match spans two), for content search.
 type bodyIndex struct {
 	freq   [256]int64
 	text   string
 	starts []int32 // start of each body, then len(text)
 	rows   []int32 // the global row number of each body
-	nrows  int     // global rows covered (the packages the command saw)
 }
 
-// buildBodies lowercases every text body of pkgs: the index, and per package and
-// component the body (substrings of the index; "" for none).
-func buildBodies(pkgs []*model.Package) (*bodyIndex, [][]string) {
+// bodiesBuilt is what buildBodies made of a run of packages.
+type bodiesBuilt struct {
+	index *bodyIndex
+	// bodies holds, per package and component, the lowercased body (substrings of the
+	// index; "" for none).
+	bodies [][]string
+	// rows is the number of global rows the packages take.
+	rows int
+	// changed counts the bodies left out because their file no longer holds the bytes
+	// loaded, unreadable those that could not be read back.
+	changed, unreadable int
+}
+
+// buildBodies lowercases every text body of pkgs, whose first row is global row base.
+// A body the load let go is read back from its file and checked (readBody); one whose
+// file changed since is left out and counted, never searched as the reviewed text.
+func buildBodies(pkgs []*model.Package, base int) bodiesBuilt {
 	var b strings.Builder
-	idx := &bodyIndex{}
-	row := 0
-	for _, p := range pkgs {
+	out := bodiesBuilt{index: &bodyIndex{}, bodies: make([][]string, len(pkgs))}
+	idx := out.index
+	row := base
+	for i, p := range pkgs {
 		row++ // the package row
-		for _, c := range p.Components {
-			if c.Body != "" {
+		out.bodies[i] = make([]string, len(p.Components))
+		for j, c := range p.Components {
+			text := c.Body
+			if bodyDropped(c) {
+				var err error
+				if text, err = readBody(p, c); err != nil {
+					if errors.Is(err, errBodyChanged) {
+						out.changed++
+					} else {
+						out.unreadable++
+					}
+					text = ""
+				}
+			}
+			if text != "" {
 				idx.starts = append(idx.starts, int32(b.Len()))
 				idx.rows = append(idx.rows, int32(row))
-				b.WriteString(strings.ToLower(c.Body))
+				b.WriteString(strings.ToLower(text))
 				b.WriteByte('\n')
+				out.bodies[i][j] = "\n" // indexed: the substring is taken once the text is final
 			}
 			row++
 		}
 	}
 	idx.starts = append(idx.starts, int32(b.Len()))
-	idx.text, idx.nrows = b.String(), row
+	idx.text, out.rows = b.String(), row-base
 	for i := 0; i < len(idx.text); i++ {
 		idx.freq[idx.text[i]]++
 	}
-	out := make([][]string, len(pkgs))
 	k := 0
-	for i, p := range pkgs {
-		out[i] = make([]string, len(p.Components))
-		for j, c := range p.Components {
-			if c.Body != "" {
-				out[i][j] = idx.text[idx.starts[k] : idx.starts[k+1]-1]
+	for _, comps := range out.bodies {
+		for j, n := range comps {
+			if n != "" {
+				comps[j] = idx.text[idx.starts[k] : idx.starts[k+1]-1]
 				k++
 			}
 		}
 	}
-	return idx, out
+	return out
 }
 
 // scanFor calls found(k) once for each row k of text (rows start at starts, which ends

@@ -79,11 +79,13 @@ type data struct {
 	// cwd shortens locations shown in the tree.
 	cwd string
 	// lowBodies is, per package and component, the lowercased text body, for the
-	// filter's content search (tab); nil until lowBodiesCmd built it. Packages streamed
-	// in after it get theirs built on first use.
+	// filter's content search (tab): the first packages' bodies, as far as lowBodiesCmd
+	// has built them (packages streamed in later get theirs from another run).
 	lowBodies [][]string
-	// bodyIdx holds the same bodies as one string, for the filter index.
-	bodyIdx *bodyIndex
+	// bodyIdx holds the same bodies, one string per run of lowBodiesCmd, for the filter
+	// index; bodyRows is the number of global rows they cover.
+	bodyIdx  []*bodyIndex
+	bodyRows int
 	// hays is, per package, the filter text of its row and of each component's row
 	// (filterTexts), built by the load command so no keystroke builds it.
 	hays [][]string
@@ -122,6 +124,9 @@ func (d *data) sameName(p *model.Package) []*model.Package {
 // slowToRender says why c's body must not be handed to a markdown renderer ("" if it may).
 func (d *data) slowToRender(c *model.Component) string {
 	why, ok := d.slowRender[c]
+	if !ok && bodyDropped(c) {
+		return "" // asked when the load command let the text go (dropBodies)
+	}
 	if !ok {
 		why = skills.SlowToRender(c.Body)
 		if d.slowRender == nil {
@@ -244,6 +249,7 @@ type (
 		status      map[*model.Package]map[string]trust.Status
 		hays        [][]string                        // filterTexts of each of pkgs
 		chunk       *hayChunk                         // the same, as one string
+		slow        map[*model.Component]string       // dropBodies: why a body let go is slow to render
 		active      map[string]int                    // on the first batch
 		files       map[string][]instructions.InForce // on the first batch
 		err         error
@@ -348,27 +354,33 @@ func (s *loadStream) batch(msg loadedMsg, box *trustBox, enough int, wait time.D
 	}
 	msg.status = evaluate(box, msg.pkgs)
 	msg.chunk, msg.hays = buildHays(msg.pkgs)
+	// Packages read from disk let go of the text bodies they can read back; packages
+	// handed in memory are the caller's and stay as they are.
+	msg.slow = dropBodies(msg.pkgs)
 	if !msg.last {
 		msg.next = s.nextCmd(msg.gen, box)
 	}
 	return msg
 }
 
-// lowBodiesMsg carries the lowercased text bodies of the packages shown at data
-// generation gen.
+// lowBodiesMsg carries the lowercased text bodies of the packages from index from on,
+// shown at data generation gen.
 type lowBodiesMsg struct {
-	gen    int
-	bodies [][]string
-	index  *bodyIndex
+	gen, from int
+	bodiesBuilt
 }
 
-// lowBodiesCmd lowercases every text body of pkgs off the update loop (packages are never
-// modified once loaded, so reading them here is safe).
-func lowBodiesCmd(pkgs []*model.Package, gen int) tea.Cmd {
+// lowBodiesCmd lowercases every text body of pkgs[from:] off the update loop, reading
+// back those the load let go (packages are never modified once shown, so reading them
+// here is safe).
+func lowBodiesCmd(pkgs []*model.Package, from, gen int) tea.Cmd {
 	pkgs = pkgs[:len(pkgs):len(pkgs)]
 	return func() tea.Msg {
-		idx, out := buildBodies(pkgs)
-		return lowBodiesMsg{gen: gen, bodies: out, index: idx}
+		base := 0
+		for _, p := range pkgs[:from] {
+			base += 1 + len(p.Components)
+		}
+		return lowBodiesMsg{gen: gen, from: from, bodiesBuilt: buildBodies(pkgs[from:], base)}
 	}
 }
 
@@ -473,20 +485,27 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case decidedMsg:
 		return m, m.onDecided(msg)
-	case renderedMsg, diffMsg:
+	case renderedMsg, diffMsg, bodyReadMsg:
 		return m, m.detail.Update(msg)
 	case lowBodiesMsg:
-		if msg.gen != m.dataGen {
+		if msg.gen != m.dataGen || msg.from != len(m.data.lowBodies) {
 			return m, nil
 		}
-		m.data.lowBodies, m.data.bodyIdx, m.tree.indexing = msg.bodies, msg.index, false
-		m.tree.statusChanged() // results found without the text are incomplete
+		m.data.lowBodies = append(m.data.lowBodies, msg.bodies...)
+		m.data.bodyIdx = append(m.data.bodyIdx, msg.index)
+		m.data.bodyRows += msg.rows
+		m.tree.indexing = false
+		if msg.changed > 0 || msg.unreadable > 0 {
+			m.setFlash(bodiesLeftOut(msg.changed, msg.unreadable), true)
+		}
+		m.tree.statusChanged()       // results found without the text are incomplete
+		more := m.tree.indexBodies() // packages streamed in meanwhile
 		m.tree.setPrompt()
 		if m.tree.filter.Value() != "" {
 			m.tree.applyFilter()
-			return m, m.selectionChanged()
+			return m, tea.Batch(more, m.selectionChanged())
 		}
-		return m, nil
+		return m, more
 	case fileLoadedMsg:
 		if m.fileView != nil {
 			m.fileView.onLoaded(msg)
@@ -563,7 +582,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
 		m.data.files = msg.files
 		m.data.hays, m.data.chunks, m.data.pkgBase, m.data.nrows, m.data.lowBodies = nil, nil, nil, 0, nil
-		m.data.bodyIdx = nil
+		m.data.bodyIdx, m.data.bodyRows = nil, 0
 		m.tree.indexing = false
 		m.data.status = map[*model.Package]map[string]trust.Status{}
 		m.dataGen++
@@ -579,6 +598,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		m.fileView = nil
 		m.tree.setItems(nil)
 		m.detail.invalidateRendering()
+		m.detail.bodies.reset()
 	}
 	m.loading = !msg.last
 	prev, hadSel := m.tree.selected()
@@ -588,6 +608,12 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	m.data.pkgs = append(m.data.pkgs, msg.pkgs...)
 	for p, st := range msg.status {
 		m.data.status[p] = st
+	}
+	for c, why := range msg.slow {
+		if m.data.slowRender == nil {
+			m.data.slowRender = map[*model.Component]string{}
+		}
+		m.data.slowRender[c] = why
 	}
 	if msg.last {
 		m.data.sourceDiags = msg.sourceDiags
@@ -610,12 +636,26 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	if msg.trustErr != nil {
 		m.setFlash("Could not open the trust ledger: "+msg.trustErr.Error(), true)
 	}
+	// With text search on, the new packages' bodies are indexed too.
+	more := m.tree.indexBodies()
 	cur, hasSel := m.tree.selected()
 	if msg.first || cur != prev || hasSel != hadSel {
-		return tea.Batch(m.selectionChanged(), msg.next)
+		return tea.Batch(m.selectionChanged(), msg.next, more)
 	}
 	m.updateKeys()
-	return msg.next
+	return tea.Batch(msg.next, more)
+}
+
+// bodiesLeftOut says which text bodies the content filter could not search.
+func bodiesLeftOut(changed, unreadable int) string {
+	var parts []string
+	if changed > 0 {
+		parts = append(parts, plural(changed, "text file")+" changed on disk since vouch loaded them")
+	}
+	if unreadable > 0 {
+		parts = append(parts, plural(unreadable, "text file")+" could not be read again")
+	}
+	return "The text search leaves out what it cannot check: " + strings.Join(parts, ", ") + ". R reloads."
 }
 
 // findItem returns the row of the component (or, with an empty kind, the package) at root.
@@ -721,7 +761,7 @@ func (m *Model) updateKeys() {
 	} else {
 		k.Revoke.SetHelp("x", "revoke")
 	}
-	k.Raw.SetEnabled(browsing && c != nil && c.Body != "" && m.detail.tab == tabContent && m.data.slowToRender(c) == "")
+	k.Raw.SetEnabled(browsing && c != nil && hasText(c) && m.detail.tab == tabContent && m.data.slowToRender(c) == "")
 	// Packages handed in memory (tests, benchmarks) have no source to read again.
 	k.Reload.SetEnabled(browsing && m.loaded && m.opts.Packages == nil)
 	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")

@@ -372,15 +372,12 @@ func (t *treePane) matches(idx int, it item, words []string) bool {
 // that builds them all (lowBodiesCmd), else built here on first use, except while that
 // command runs (the keystroke would pay for what it is building).
 func (t *treePane) body(idx int, it item) string {
-	c := t.c.data.pkgs[it.pkg].Components[it.comp]
-	if c.Body == "" {
-		return ""
-	}
 	if lb := t.c.data.lowBodies; it.pkg < len(lb) {
 		return lb[it.pkg][it.comp]
 	}
-	if t.indexing {
-		return ""
+	c := t.c.data.pkgs[it.pkg].Components[it.comp]
+	if c.Body == "" || t.indexing {
+		return "" // no text, text let go (only the command reads it back), or being built
 	}
 	if len(t.bodies) != len(t.all) {
 		t.bodies = make([]string, len(t.all))
@@ -685,11 +682,7 @@ func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 		// a third of a second); until it arrives, text is searched only where built.
 		t.content = !t.content
 		t.cursor = 0
-		var cmd tea.Cmd
-		if d := t.c.data; t.content && d.lowBodies == nil && !t.indexing {
-			t.indexing = true
-			cmd = lowBodiesCmd(d.pkgs, t.gen)
-		}
+		cmd := t.indexBodies()
 		t.applyFilter()
 		t.setPrompt()
 		return cmd
@@ -707,6 +700,17 @@ func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 	t.cursor = 0
 	t.applyFilter()
 	return cmd
+}
+
+// indexBodies starts lowBodiesCmd for the packages whose text is not built yet, when
+// text search is on and no run is under way (nil otherwise).
+func (t *treePane) indexBodies() tea.Cmd {
+	d := t.c.data
+	if !t.content || t.indexing || len(d.lowBodies) >= len(d.pkgs) {
+		return nil
+	}
+	t.indexing = true
+	return lowBodiesCmd(d.pkgs, len(d.lowBodies), t.gen)
 }
 
 func (t *treePane) clearFilter() {

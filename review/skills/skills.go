@@ -138,12 +138,39 @@ func lineOf(data []byte, off int) int {
 	return bytes.Count(data[:off], []byte{'\n'}) + 1
 }
 
+// detach copies every string the skill keeps, but its body, out of the file's text. A
+// caller that lets go of Body (a console reads it back when it is shown) then frees the
+// whole file, where a 20-byte name would keep each of its bytes alive.
+func (sk *Skill) detach() {
+	f := &sk.Frontmatter
+	for _, s := range []*string{&f.Name, &f.Description, &f.License, &f.Compatibility, &f.AllowedTools} {
+		*s = strings.Clone(*s)
+	}
+	if f.Metadata != nil {
+		md := make(map[string]string, len(f.Metadata))
+		for k, v := range f.Metadata {
+			md[strings.Clone(k)] = strings.Clone(v)
+		}
+		f.Metadata = md
+	}
+	for i := range f.MetadataKeys {
+		f.MetadataKeys[i] = strings.Clone(f.MetadataKeys[i])
+	}
+	for i := range f.Present {
+		f.Present[i] = strings.Clone(f.Present[i])
+	}
+	for i := range sk.Hidden {
+		sk.Hidden[i].Kind, sk.Hidden[i].Text = strings.Clone(sk.Hidden[i].Kind), strings.Clone(sk.Hidden[i].Text)
+	}
+}
+
 // Parse parses SKILL.md bytes. dirName is the skill's parent directory name, which the
 // name must equal ("" skips that check). file is the slash path used in diagnostics.
 // It never panics; the caller bounds len(data).
 func Parse(data []byte, dirName, file string) (sk *Skill, diags []model.Diagnostic) {
 	p := &parseState{file: file}
 	sk = &Skill{BodyLine: 1}
+	defer sk.detach() // runs last, after the recovery below
 	defer func() {
 		// The YAML library is third-party code fed hostile input: a panic there must
 		// become a diagnostic, never a crash of the review.
