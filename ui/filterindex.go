@@ -20,51 +20,62 @@ type hayChunk struct {
 	text   string
 	starts []int32 // start of each row's text in text, then len(text)
 	base   int     // global row number of the chunk's first row (data.pkgBase)
+	npkgs  int     // the packages whose rows it holds
 }
 
-// buildHays is the filter text of pkgs: the chunk, and per package the text of its row
-// and of each component's row (substrings of the chunk).
-func buildHays(pkgs []*model.Package) (*hayChunk, [][]string) {
-	var b strings.Builder
-	ch := &hayChunk{}
+// buildHays is the filter text of pkgs, one chunk: each row's text is a substring of it
+// (rowText). The text is kept once, in a string of exactly its size.
+func buildHays(pkgs []*model.Package) *hayChunk {
+	ch := &hayChunk{npkgs: len(pkgs)}
+	var texts []string
+	size := 0
 	for _, p := range pkgs {
 		for _, h := range filterTexts(p) {
-			ch.starts = append(ch.starts, int32(b.Len()))
-			b.WriteString(h)
-			b.WriteByte('\n')
+			texts = append(texts, h)
+			size += len(h) + 1
 		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	ch.starts = make([]int32, 0, len(texts)+1)
+	for _, h := range texts {
+		ch.starts = append(ch.starts, int32(b.Len()))
+		b.WriteString(h)
+		b.WriteByte('\n')
 	}
 	ch.starts = append(ch.starts, int32(b.Len()))
 	ch.text = b.String()
 	for i := 0; i < len(ch.text); i++ {
 		ch.freq[ch.text[i]]++
 	}
-	out := make([][]string, len(pkgs))
-	k := 0
-	for i, p := range pkgs {
-		out[i] = make([]string, len(p.Components)+1)
-		for j := range out[i] {
-			out[i][j] = ch.text[ch.starts[k] : ch.starts[k+1]-1]
-			k++
-		}
-	}
-	return ch, out
+	return ch
 }
 
 // addHays appends a batch's filter text, or drops the index when the batch came without
 // one (rows then build their text on first use).
-func (d *data) addHays(pkgs []*model.Package, ch *hayChunk, hays [][]string) {
-	if ch == nil || len(hays) != len(pkgs) || len(d.hays) != len(d.pkgs) {
-		d.hays, d.chunks, d.pkgBase, d.nrows = nil, nil, nil, 0
+func (d *data) addHays(pkgs []*model.Package, ch *hayChunk) {
+	if ch == nil || ch.npkgs != len(pkgs) || len(d.pkgChunk) != len(d.pkgs) {
+		d.chunks, d.pkgBase, d.pkgChunk, d.nrows = nil, nil, nil, 0
 		return
 	}
 	ch.base = d.nrows
 	d.chunks = append(d.chunks, ch)
-	d.hays = append(d.hays, hays...)
 	for _, p := range pkgs {
 		d.pkgBase = append(d.pkgBase, int32(d.nrows))
+		d.pkgChunk = append(d.pkgChunk, int32(len(d.chunks)-1))
 		d.nrows += len(p.Components) + 1
 	}
+}
+
+// rowText is the indexed filter text of component comp of package pkg (comp -1: the
+// package row); false when the package has none.
+func (d *data) rowText(pkg, comp int) (string, bool) {
+	if pkg >= len(d.pkgChunk) {
+		return "", false
+	}
+	ch := d.chunks[d.pkgChunk[pkg]]
+	k := int(d.pkgBase[pkg]) - ch.base + comp + 1
+	return ch.text[ch.starts[k] : ch.starts[k+1]-1], true
 }
 
 // buildRowOf maps global row numbers to rows of all (the order differs when S sorts by

@@ -63,7 +63,7 @@ type data struct {
 
 	pkgs        []*model.Package
 	sourceDiags []model.Diagnostic
-	status      map[*model.Package]map[string]trust.Status
+	status      statusMap
 	// active counts, per instruction ref, the files the ledger has it active in: x on an
 	// active instruction removes its block instead of revoking an approval.
 	active map[string]int
@@ -86,14 +86,14 @@ type data struct {
 	// index; bodyRows is the number of global rows they cover.
 	bodyIdx  []*bodyIndex
 	bodyRows int
-	// hays is, per package, the filter text of its row and of each component's row
-	// (filterTexts), built by the load command so no keystroke builds it.
-	hays [][]string
-	// chunks hold the same text, one string per batch (filterindex.go); pkgBase is each
-	// package's global row number and nrows the rows indexed.
-	chunks  []*hayChunk
-	pkgBase []int32
-	nrows   int
+	// chunks hold the filter text of every row (filterTexts), one string per batch
+	// (filterindex.go), built by the load command so no keystroke builds it; pkgBase is
+	// each package's global row number, pkgChunk the chunk holding its rows, and nrows
+	// the rows indexed.
+	chunks   []*hayChunk
+	pkgBase  []int32
+	pkgChunk []int32
+	nrows    int
 }
 
 // location is where p lies, relative to the working directory when under it.
@@ -140,15 +140,18 @@ func (d *data) slowToRender(c *model.Component) string {
 // statusOf is the status trust gave c. A component trust did not rate is "unreviewed",
 // or "blocked" when it cannot be approved at all.
 func (d *data) statusOf(p *model.Package, c *model.Component) trust.Status {
-	if c.Contract == nil && (c.Validity == model.Valid || c.Validity == "") && !p.Rejected {
-		// Valid data with nothing to run or read as instructions: nothing is wrong with
-		// it, so it is not shown as blocked (issue 15.6).
+	if inert(p, c) {
 		return trust.Status{Ref: p.Ref(c), Authorization: authNothing, Reason: "It has nothing to approve: it is inert data."}
 	}
-	if st, ok := d.status[p][p.Ref(c)]; ok {
-		return st
+	for j, pc := range p.Components {
+		if pc == c {
+			if cs, ok := d.record(p, j); ok {
+				return cs.status(p, c)
+			}
+			break
+		}
 	}
-	if p.Rejected || c.Contract == nil || (c.Validity != model.Valid && c.Validity != "") {
+	if unapprovable(p, c) {
 		return trust.Status{Ref: p.Ref(c), Authorization: model.Blocked, Reason: "It cannot be approved: it is invalid, skipped, unsupported or inert data."}
 	}
 	return trust.Status{Ref: p.Ref(c), Authorization: model.Unreviewed}
@@ -222,7 +225,7 @@ func New(opts Options) *Model {
 		opts:   opts,
 		keys:   DefaultKeyMap(),
 		styles: NewStyles(true),
-		data:   data{status: map[*model.Package]map[string]trust.Status{}},
+		data:   data{status: statusMap{}},
 		trust:  &trustBox{},
 		md:     newMarkdownRenderer(),
 		help:   help.New(),
@@ -246,9 +249,8 @@ type (
 		first, last bool
 		pkgs        []*model.Package
 		sourceDiags []model.Diagnostic // on the last batch
-		status      map[*model.Package]map[string]trust.Status
-		hays        [][]string                        // filterTexts of each of pkgs
-		chunk       *hayChunk                         // the same, as one string
+		status      statusMap
+		chunk       *hayChunk                         // filterTexts of each of pkgs, as one string
 		slow        map[*model.Component]string       // dropBodies: why a body let go is slow to render
 		active      map[string]int                    // on the first batch
 		files       map[string][]instructions.InForce // on the first batch
@@ -268,7 +270,7 @@ type (
 		refs   []string
 		// status holds the statuses of every package the decision can affect: the
 		// decided package and each copy that shares its name.
-		status    map[*model.Package]map[string]trust.Status
+		status    statusMap
 		active    map[string]int // nil when unknown: keep what is shown
 		files     map[string][]instructions.InForce
 		err       error
@@ -327,7 +329,7 @@ func memBatch(msg loadedMsg, box *trustBox, pkgs []*model.Package, diags []model
 	rest := pkgs[n:]
 	msg.pkgs = pkgs[:n:n]
 	msg.status = evaluate(box, msg.pkgs)
-	msg.chunk, msg.hays = buildHays(msg.pkgs)
+	msg.chunk = buildHays(msg.pkgs)
 	if len(rest) == 0 {
 		msg.last, msg.sourceDiags = true, diags
 		return msg
@@ -353,7 +355,7 @@ func (s *loadStream) batch(msg loadedMsg, box *trustBox, enough int, wait time.D
 		return msg
 	}
 	msg.status = evaluate(box, msg.pkgs)
-	msg.chunk, msg.hays = buildHays(msg.pkgs)
+	msg.chunk = buildHays(msg.pkgs)
 	// Packages read from disk let go of the text bodies they can read back; packages
 	// handed in memory are the caller's and stay as they are.
 	msg.slow = dropBodies(msg.pkgs)
@@ -385,13 +387,13 @@ func lowBodiesCmd(pkgs []*model.Package, from, gen int) tea.Cmd {
 }
 
 // evaluate rates pkgs with the open ledger; without one every status stays unknown.
-func evaluate(box *trustBox, pkgs []*model.Package) map[*model.Package]map[string]trust.Status {
+func evaluate(box *trustBox, pkgs []*model.Package) statusMap {
 	box.mu.Lock()
 	defer box.mu.Unlock()
 	if box.t == nil {
-		return map[*model.Package]map[string]trust.Status{}
+		return statusMap{}
 	}
-	return box.t.EvaluateAll(pkgs)
+	return compactStatuses(box.t.EvaluateAll(pkgs))
 }
 
 // loadStream runs review.Stream on its own goroutine and keeps what it emitted until a
@@ -581,10 +583,10 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		}
 		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
 		m.data.files = msg.files
-		m.data.hays, m.data.chunks, m.data.pkgBase, m.data.nrows, m.data.lowBodies = nil, nil, nil, 0, nil
+		m.data.chunks, m.data.pkgBase, m.data.pkgChunk, m.data.nrows, m.data.lowBodies = nil, nil, nil, 0, nil
 		m.data.bodyIdx, m.data.bodyRows = nil, 0
 		m.tree.indexing = false
-		m.data.status = map[*model.Package]map[string]trust.Status{}
+		m.data.status = statusMap{}
 		m.dataGen++
 		m.tree.gen = m.dataGen
 		// What an open dialog or prompt shows came from the data just replaced: it can
@@ -604,7 +606,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	prev, hadSel := m.tree.selected()
 	// Filter texts are kept only while they line up with the packages (a batch built
 	// without them, as some tests send, leaves the rest to be built on first use).
-	m.data.addHays(msg.pkgs, msg.chunk, msg.hays)
+	m.data.addHays(msg.pkgs, msg.chunk)
 	m.data.pkgs = append(m.data.pkgs, msg.pkgs...)
 	for p, st := range msg.status {
 		m.data.status[p] = st
@@ -689,10 +691,9 @@ func (m *Model) recount() {
 			m.nInvalid++
 		}
 		var pr [2]int
-		for _, c := range p.Components {
-			st := m.data.statusOf(p, c)
-			a := authOf(st)
-			if needsReview(c, st) {
+		for j, c := range p.Components {
+			a := m.data.authAt(p, j)
+			if needsReviewAuth(c, a) {
 				m.nReview++
 			}
 			if a == model.Changed {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -177,10 +178,9 @@ func (t *treePane) rowFlags(idx int) rowFlags {
 		if !it.isPackage() {
 			p := t.c.data.pkgs[it.pkg]
 			c := p.Components[it.comp]
-			st := t.c.data.statusOf(p, c)
-			f.auth = authOf(st)
-			f.review = needsReview(c, st)
-			f.now = f.review && len(st.Needs) == 0 && (c.Validity == model.Valid || c.Validity == "")
+			f.auth = t.c.data.authAt(p, it.comp)
+			f.review = needsReviewAuth(c, f.auth)
+			f.now = f.review && t.c.data.needsAt(p, it.comp) == 0 && (c.Validity == model.Valid || c.Validity == "")
 		}
 	}
 	return *f
@@ -411,7 +411,7 @@ func (t *treePane) view(w string, it item) bool {
 	case ":hooks":
 		return c.Kind == model.KindHook
 	case ":changed":
-		return authOf(t.c.data.statusOf(p, c)) == model.Changed
+		return t.c.data.authAt(p, it.comp) == model.Changed
 	case ":mcp":
 		return c.Kind == model.KindMCPServer
 	case ":exec":
@@ -427,7 +427,7 @@ func (t *treePane) view(w string, it item) bool {
 		}
 		return false
 	case ":unreviewed":
-		return needsReview(c, t.c.data.statusOf(p, c))
+		return needsReviewAuth(c, t.c.data.authAt(p, it.comp))
 	case ":hidden":
 		return len(c.Hidden) > 0
 	case ":notcovered":
@@ -437,11 +437,11 @@ func (t *treePane) view(w string, it item) bool {
 }
 
 // haystack is the lowercased static text of row idx. The load command builds it for
-// every row off the update loop (data.hays); rows handed in otherwise get it built here
-// once. A filter keystroke then costs one substring search per row and word.
+// every row off the update loop (data.chunks); rows handed in otherwise get it built
+// here once. A filter keystroke then costs one substring search per row and word.
 func (t *treePane) haystack(idx int, it item) string {
-	if h := t.c.data.hays; it.pkg < len(h) && h[it.pkg] != nil {
-		return h[it.pkg][it.comp+1]
+	if h, ok := t.c.data.rowText(it.pkg, it.comp); ok {
+		return h
 	}
 	if len(t.hay) != len(t.all) {
 		t.hay = make([]string, len(t.all))
@@ -470,13 +470,16 @@ func filterTexts(p *model.Package) []string {
 }
 
 // filterText is what the filter searches in a package row (c nil) or a component row.
+// A word holds no space, so it can only match inside one part: a part that another
+// holds whole (the kind and the id inside kind:id, a file path a capability names
+// again) is written once, which keeps the index small (issue 15.9) and finds the same.
 func filterText(p *model.Package, c *model.Component) string {
 	hay := []string{p.Name, string(p.Format)}
 	if c == nil {
 		hay = append(hay, "package", p.Root)
 	} else {
 		var s Styles // the answers' words, not their colours
-		hay = append(hay, string(c.Kind), c.ID, string(c.Kind)+":"+c.ID,
+		hay = append(hay, string(c.Kind)+":"+c.ID,
 			validityAnswer(&s, c).Word, supportAnswer(&s, c).Word, string(c.Validity))
 		for _, f := range c.Details {
 			hay = append(hay, f.Key, value(f.Value))
@@ -495,7 +498,13 @@ func filterText(p *model.Package, c *model.Component) string {
 			hay = append(hay, d.Code)
 		}
 	}
-	return strings.ToLower(strings.Join(hay, " "))
+	kept := hay[:0]
+	for i, h := range hay {
+		if h != "" && !slices.Contains(hay[:i], h) {
+			kept = append(kept, h)
+		}
+	}
+	return strings.ToLower(strings.Join(kept, " "))
 }
 
 func (t *treePane) applyFilter() {
@@ -773,7 +782,7 @@ func (t *treePane) renderRow(it item, selected bool) []string {
 	k := rowKey{it: it, selected: selected, width: t.width, query: t.wordsKey}
 	if !it.isPackage() {
 		p := t.c.data.pkgs[it.pkg]
-		k.auth = authOf(t.c.data.statusOf(p, p.Components[it.comp]))
+		k.auth = t.c.data.authAt(p, it.comp)
 	} else {
 		k.prog = t.c.data.progress[t.c.data.pkgs[it.pkg]]
 		k.folded = t.folded[it.pkg]
