@@ -2,7 +2,10 @@ package ui
 
 import (
 	"errors"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"vouch/model"
 )
@@ -117,25 +120,98 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 	}
 	cand := t.cand[:len(t.all)]
 	clear(cand)
-	mark := func(row int32) { cand[t.rowOf[row]] = true }
-	for _, ch := range t.c.data.chunks {
-		scanFor(ch.text, ch.starts, &ch.freq, w, func(k int) { mark(int32(ch.base + k)) })
+	rowOf := t.rowOf
+	// A chunk in which the last word searched occurs nowhere cannot hold a word that
+	// contains it: typing on after a word left the filter text ("ste" in "step") searches
+	// only the text bodies.
+	prev := t.scanned
+	skip := func(chunk any, i int) bool {
+		return strings.Contains(w, prev.word) && i < len(prev.chunks) && prev.chunks[i] == chunk && !prev.hit[i]
 	}
-	if t.content {
-		for _, bi := range t.c.data.bodyIdx {
-			scanFor(bi.text, bi.starts, &bi.freq, w, func(k int) { mark(bi.rows[k]) })
+	chunks, bodies := t.c.data.chunks, t.c.data.bodyIdx
+	if !t.content {
+		bodies = nil
+	}
+	next := scanRecord{word: w, chunks: make([]any, len(chunks)+len(bodies)), hit: make([]bool, len(chunks)+len(bodies))}
+	// The chunks are searched in parallel: each marks rows of its own, so no two write
+	// the same mark (the bodies, which can mark a row the filter text marked too, are
+	// searched after).
+	eachParallel(len(chunks), func(i int) {
+		ch := chunks[i]
+		next.chunks[i] = ch
+		if skip(ch, i) {
+			return
 		}
-	}
+		scanFor(ch.text, ch.starts, &ch.freq, w, func(k int) {
+			cand[rowOf[ch.base+k]] = true
+			next.hit[i] = true
+		})
+	})
+	eachParallel(len(bodies), func(i int) {
+		bi, at := bodies[i], len(chunks)+i
+		next.chunks[at] = bi
+		if skip(bi, at) {
+			return
+		}
+		scanFor(bi.text, bi.starts, &bi.freq, w, func(k int) {
+			bi.eachRow(k, func(row int32) { cand[rowOf[row]] = true })
+			next.hit[at] = true
+		})
+	})
+	t.scanned = next
 	return cand, w
 }
 
+// scanRecord is what the last index search found: per chunk searched (filter text
+// chunks, then body chunks), whether the word occurs in it.
+type scanRecord struct {
+	word   string
+	chunks []any
+	hit    []bool
+}
+
+// eachParallel calls f(0) … f(n-1) on up to GOMAXPROCS goroutines (at most 4) and
+// waits for them: a scan of every chunk is memory-bound work each core can share.
+func eachParallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), 4, n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // bodyIndex is the lowercased text bodies of a run of packages in one string ('\n'
-// between bodies: a word holds none, so no match spans two), for content search.
+// between bodies: a word holds none, so no match spans two), for content search. A body
+// held by several components (the same skill vendored in many packages) is written once,
+// and lists every row that holds it.
 type bodyIndex struct {
 	freq   [256]int64
 	text   string
-	starts []int32 // start of each body, then len(text)
-	rows   []int32 // the global row number of each body
+	starts []int32 // start of each distinct body, then len(text)
+	// rows[rowStart[k]:rowStart[k+1]] are the global rows holding body k.
+	rowStart []int32
+	rows     []int32
+}
+
+// eachRow calls f with every global row holding body k.
+func (bi *bodyIndex) eachRow(k int, f func(row int32)) {
+	for _, r := range bi.rows[bi.rowStart[k]:bi.rowStart[k+1]] {
+		f(r)
+	}
 }
 
 // bodiesBuilt is what buildBodies made of a run of packages.
@@ -155,9 +231,13 @@ type bodiesBuilt struct {
 // A body the load let go is read back from its file and checked (readBody); one whose
 // file changed since is left out and counted, never searched as the reviewed text.
 func buildBodies(pkgs []*model.Package, base int) bodiesBuilt {
-	var b strings.Builder
 	out := bodiesBuilt{index: &bodyIndex{}, bodies: make([][]string, len(pkgs))}
 	idx := out.index
+	var b strings.Builder
+	seen := map[string]int32{} // body text → its entry
+	var holders [][]int32      // per entry, the rows holding it
+	type at struct{ pkg, comp, entry int32 }
+	var where []at
 	row := base
 	for i, p := range pkgs {
 		row++ // the package row
@@ -176,11 +256,17 @@ func buildBodies(pkgs []*model.Package, base int) bodiesBuilt {
 				}
 			}
 			if text != "" {
-				idx.starts = append(idx.starts, int32(b.Len()))
-				idx.rows = append(idx.rows, int32(row))
-				b.WriteString(strings.ToLower(text))
-				b.WriteByte('\n')
-				out.bodies[i][j] = "\n" // indexed: the substring is taken once the text is final
+				e, ok := seen[text]
+				if !ok {
+					e = int32(len(holders))
+					seen[text] = e
+					holders = append(holders, nil)
+					idx.starts = append(idx.starts, int32(b.Len()))
+					b.WriteString(strings.ToLower(text))
+					b.WriteByte('\n')
+				}
+				holders[e] = append(holders[e], int32(row))
+				where = append(where, at{int32(i), int32(j), e})
 			}
 			row++
 		}
@@ -190,14 +276,14 @@ func buildBodies(pkgs []*model.Package, base int) bodiesBuilt {
 	for i := 0; i < len(idx.text); i++ {
 		idx.freq[idx.text[i]]++
 	}
-	k := 0
-	for _, comps := range out.bodies {
-		for j, n := range comps {
-			if n != "" {
-				comps[j] = idx.text[idx.starts[k] : idx.starts[k+1]-1]
-				k++
-			}
-		}
+	idx.rowStart = make([]int32, 0, len(holders)+1)
+	for _, h := range holders {
+		idx.rowStart = append(idx.rowStart, int32(len(idx.rows)))
+		idx.rows = append(idx.rows, h...)
+	}
+	idx.rowStart = append(idx.rowStart, int32(len(idx.rows)))
+	for _, w := range where {
+		out.bodies[w.pkg][w.comp] = idx.text[idx.starts[w.entry] : idx.starts[w.entry+1]-1]
 	}
 	return out
 }

@@ -59,6 +59,8 @@ type treePane struct {
 	// prefilter's reused mark per row (filterindex.go).
 	rowOf []int32
 	cand  []bool
+	// scanned is what the last index search found, per chunk (filterindex.go).
+	scanned scanRecord
 	// indexing is true while lowBodiesCmd runs; gen is the data generation it was
 	// started for (Model.dataGen, kept here by the model).
 	indexing bool
@@ -67,7 +69,7 @@ type treePane struct {
 	// jump or a keystroke does work in proportion to the screen or to the last result.
 	measured, searched int
 	byRisk             bool        // S: components of each package ordered by risk
-	pkgRow             map[int]int // package index → its row in all
+	pkgRow             []int32     // package index → its row in all
 	// folded packages show their row only; their components are hidden until unfolded.
 	folded map[int]bool
 }
@@ -132,10 +134,10 @@ func (t *treePane) setItems(items []item) {
 	t.all = items
 	t.rows = nil
 	t.statusChanged()
-	t.pkgRow = make(map[int]int, len(t.c.data.pkgs))
+	t.pkgRow = make([]int32, len(t.c.data.pkgs))
 	for i, it := range items {
-		if it.isPackage() {
-			t.pkgRow[it.pkg] = i
+		if it.isPackage() && it.pkg < len(t.pkgRow) {
+			t.pkgRow[it.pkg] = int32(i)
 		}
 	}
 	t.buildRowOf()
@@ -531,7 +533,7 @@ func (t *treePane) applyFilter() {
 	for k, idx := range r.rows {
 		it := t.all[idx]
 		if pkgShown != it.pkg {
-			t.visible = append(t.visible, t.pkgRow[it.pkg])
+			t.visible = append(t.visible, int(t.pkgRow[it.pkg]))
 			t.hit = append(t.hit, r.pkgHit[it.pkg])
 			pkgShown = it.pkg
 		}
@@ -598,16 +600,21 @@ func (t *treePane) filterRows(q []string) *filterResult {
 		}
 	}
 	match := func(i int, it item) bool {
-		if cand != nil && cand[i] {
+		if cand == nil {
+			return t.matches(i, it, q)
+		}
+		// A row holds w0 in its filter text (marked) or, the one thing the index does
+		// not hold, in its authorization: either way only the other words are left.
+		if cand[i] || t.passes(cand, w0, i, it) {
 			return len(rest) == 0 || t.matches(i, it, rest)
 		}
-		return t.passes(cand, w0, i, it) && t.matches(i, it, q)
+		return false
 	}
 	pkgMemo, pkgMatch := -1, false
 	pkgMatches := func(pkg int) bool {
 		if pkgMemo != pkg {
 			pkgMemo = pkg
-			pkgMatch = match(t.pkgRow[pkg], item{pkg: pkg, comp: -1})
+			pkgMatch = match(int(t.pkgRow[pkg]), item{pkg: pkg, comp: -1})
 			if pkgMatch {
 				r.pkgHit[pkg] = true
 			}
