@@ -68,8 +68,8 @@ type treePane struct {
 	// measured and searched count calls of rowHeight and matches: tests assert that a
 	// jump or a keystroke does work in proportion to the screen or to the last result.
 	measured, searched int
-	byRisk             bool        // S: components of each package ordered by risk
-	pkgRow             []int32     // package index → its row in all
+	byRisk             bool    // S: components of each package ordered by risk
+	pkgRow             []int32 // package index → its row in all
 	// folded packages show their row only; their components are hidden until unfolded.
 	folded map[int]bool
 }
