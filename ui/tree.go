@@ -41,7 +41,7 @@ type treePane struct {
 	// flags caches, per row of all, what the row's status says (its authorization and
 	// whether it needs review or can be approved now): a filter keystroke or an n press
 	// reads it for every row, and computing a status builds the row's ref each time.
-	flags []rowFlags
+	flags []flagByte
 	// results keeps recent filter results by query, and last the one shown: a keystroke
 	// that narrows the query searches only the rows the last one kept, and a backspace
 	// finds its query here. Both are dropped when rows or statuses change.
@@ -168,24 +168,47 @@ func (t *treePane) statusChanged() {
 	t.last = nil
 }
 
+// flagByte is a row's rowFlags in one byte (100,000 rows take 100 KB): bit 7 says it
+// is known, bits 0-3 hold the authorization's index in rowAuths, bit 4 review, bit 5 now.
+type flagByte uint8
+
+// rowAuths are the authorizations a row can show (the index in flagByte).
+var rowAuths = [...]model.Authorization{"", model.Unreviewed, model.Approved, model.Changed, model.Revoked, model.Blocked, authNothing}
+
 // rowFlags is the status of row idx of all, computed once per status change.
 func (t *treePane) rowFlags(idx int) rowFlags {
 	if len(t.flags) != len(t.all) {
-		t.flags = make([]rowFlags, len(t.all))
+		t.flags = make([]flagByte, len(t.all))
 	}
-	f := &t.flags[idx]
-	if !f.known {
-		it := t.all[idx]
-		f.known = true
-		if !it.isPackage() {
+	b := t.flags[idx]
+	if b&0x80 == 0 {
+		var f rowFlags
+		if it := t.all[idx]; !it.isPackage() {
 			p := t.c.data.pkgs[it.pkg]
 			c := p.Components[it.comp]
 			f.auth = t.c.data.authAt(p, it.comp)
 			f.review = needsReviewAuth(c, f.auth)
 			f.now = f.review && t.c.data.needsAt(p, it.comp) == 0 && (c.Validity == model.Valid || c.Validity == "")
 		}
+		code := -1
+		for i, a := range rowAuths {
+			if a == f.auth {
+				code = i
+			}
+		}
+		if code < 0 {
+			return f // an authorization no byte can hold: asked again each time
+		}
+		b = 0x80 | flagByte(code)
+		if f.review {
+			b |= 0x10
+		}
+		if f.now {
+			b |= 0x20
+		}
+		t.flags[idx] = b
 	}
-	return *f
+	return rowFlags{known: true, auth: rowAuths[b&0x0f], review: b&0x10 != 0, now: b&0x20 != 0}
 }
 
 func (t *treePane) selectItem(it item) {
