@@ -604,6 +604,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	}
 	m.loading = !msg.last
 	prev, hadSel := m.tree.selected()
+	from := len(m.data.pkgs)
 	// Filter texts are kept only while they line up with the packages (a batch built
 	// without them, as some tests send, leaves the rest to be built on first use).
 	m.data.addHays(msg.pkgs, msg.chunk)
@@ -620,14 +621,14 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	if msg.last {
 		m.data.sourceDiags = msg.sourceDiags
 	}
-	m.tree.setItems(m.tree.order(itemsFor(m.data.pkgs)))
+	m.tree.addPackages(from)
 	if r := m.reselect; r != nil {
 		if it := findItem(m.data.pkgs, r.root, r.kind, r.id); it.pkg >= 0 {
 			m.tree.selectItem(it)
 			m.reselect = nil
 		}
 	}
-	m.recount()
+	m.recountAdd(from)
 	if msg.last {
 		m.reselect = nil
 		if m.reloading {
@@ -680,12 +681,23 @@ func findItem(pkgs []*model.Package, root string, kind model.Kind, id string) it
 
 func (m *Model) recount() {
 	m.tree.statusChanged()
-	m.nPackages, m.nReview, m.nChanged, m.nInvalid = len(m.data.pkgs), 0, 0, 0
+	m.nPackages, m.nReview, m.nChanged, m.nInvalid = 0, 0, 0, 0
 	m.data.names = make(map[string]int, len(m.data.pkgs))
 	m.data.progress = make(map[*model.Package][2]int, len(m.data.pkgs))
 	m.nReviewable, m.nReviewed = 0, 0
+	m.recountAdd(0)
+}
+
+// recountAdd adds the packages from index from on to the header's counts: a streamed
+// batch counts its own packages only (statuses of those already shown do not change).
+func (m *Model) recountAdd(from int) {
+	if m.data.names == nil || m.data.progress == nil || from > len(m.data.pkgs) || from != m.nPackages {
+		m.recount()
+		return
+	}
+	m.nPackages = len(m.data.pkgs)
 	// One pass, one status per component: the counts all come from it.
-	for _, p := range m.data.pkgs {
+	for _, p := range m.data.pkgs[from:] {
 		m.data.names[p.Name]++
 		if !p.Valid() {
 			m.nInvalid++
