@@ -93,6 +93,7 @@ type data struct {
 	chunks   []*hayChunk
 	pkgBase  []int32
 	pkgChunk []int32
+	pkgLocal []int32 // each package's index in its chunk
 	nrows    int
 }
 
@@ -583,8 +584,9 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		}
 		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
 		m.data.files = msg.files
-		m.data.chunks, m.data.pkgBase, m.data.pkgChunk, m.data.nrows, m.data.lowBodies = nil, nil, nil, 0, nil
+		m.data.chunks, m.data.pkgBase, m.data.pkgChunk, m.data.pkgLocal, m.data.nrows, m.data.lowBodies = nil, nil, nil, nil, 0, nil
 		m.data.bodyIdx, m.data.bodyRows = nil, 0
+		m.tree.scanned = scanRecord{} // it names the chunks just replaced
 		m.tree.indexing = false
 		m.data.status = statusMap{}
 		m.dataGen++

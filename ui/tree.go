@@ -449,7 +449,8 @@ func (t *treePane) matches(idx int, it item, words []string) bool {
 				}
 			}
 		}
-		if !strings.Contains(hay, w) && !strings.Contains(auth, w) && (body == "" || !strings.Contains(body, w)) {
+		if !strings.Contains(hay, w) && !strings.Contains(auth, w) && (body == "" || !strings.Contains(body, w)) &&
+			!t.c.data.sharedHas(it.pkg, it.comp, w) {
 			return false
 		}
 	}
@@ -562,6 +563,11 @@ func filterTexts(p *model.Package) []string {
 // holds whole (the kind and the id inside kind:id, a file path a capability names
 // again) is written once, which keeps the index small (issue 15.9) and finds the same.
 func filterText(p *model.Package, c *model.Component) string {
+	return strings.ToLower(strings.Join(filterParts(p, c), " "))
+}
+
+// filterParts are the parts filterText joins, each once, not lowercased.
+func filterParts(p *model.Package, c *model.Component) []string {
 	hay := []string{p.Name, string(p.Format)}
 	if c == nil {
 		hay = append(hay, "package", p.Root)
@@ -592,7 +598,7 @@ func filterText(p *model.Package, c *model.Component) string {
 			kept = append(kept, h)
 		}
 	}
-	return strings.ToLower(strings.Join(kept, " "))
+	return kept
 }
 
 func (t *treePane) applyFilter() {
