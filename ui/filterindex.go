@@ -380,6 +380,30 @@ func buildBodies(pkgs []*model.Package, base int) bodiesBuilt {
 	var holders [][]int32      // per entry, the rows holding it
 	type at struct{ pkg, comp, entry int32 }
 	var where []at
+	// The bodies let go are read back first, several files at a time.
+	read := make([][]string, len(pkgs))
+	var changed, unreadable atomic.Int64
+	eachParallel(len(pkgs), func(i int) {
+		p := pkgs[i]
+		for j, c := range p.Components {
+			if !bodyDropped(c) {
+				continue
+			}
+			if read[i] == nil {
+				read[i] = make([]string, len(p.Components))
+			}
+			text, err := readBody(p, c)
+			switch {
+			case errors.Is(err, errBodyChanged):
+				changed.Add(1)
+			case err != nil:
+				unreadable.Add(1)
+			default:
+				read[i][j] = text
+			}
+		}
+	})
+	out.changed, out.unreadable = int(changed.Load()), int(unreadable.Load())
 	row := base
 	for i, p := range pkgs {
 		row++ // the package row
@@ -387,15 +411,7 @@ func buildBodies(pkgs []*model.Package, base int) bodiesBuilt {
 		for j, c := range p.Components {
 			text := c.Body
 			if bodyDropped(c) {
-				var err error
-				if text, err = readBody(p, c); err != nil {
-					if errors.Is(err, errBodyChanged) {
-						out.changed++
-					} else {
-						out.unreadable++
-					}
-					text = ""
-				}
+				text = read[i][j]
 			}
 			if text != "" {
 				e, ok := seen[text]
