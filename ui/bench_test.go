@@ -227,6 +227,59 @@ func BenchmarkFilterKeystrokeContent(b *testing.B) {
 	}, typeAndErase([]string{"step", "rollback", "check", "report", "procedure"})...)
 }
 
+// BenchmarkFilterKeystrokeContentDistinct is BenchmarkFilterKeystrokeContent over
+// bodies that all differ: the generated skills repeat three texts, which the content
+// index holds once each, so this is the search over 30,000 bodies of their own (held in
+// memory, each the generated text with a line naming its package).
+func BenchmarkFilterKeystrokeContentDistinct(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("pkgs=%d", n), func(b *testing.B) {
+			pkgs, _ := generatedSource(b, n)
+			distinct := make([]*model.Package, len(pkgs))
+			for i, p := range pkgs {
+				cp := *p
+				cp.Components = make([]*model.Component, len(p.Components))
+				for j, c := range p.Components {
+					cc := *c
+					if bodyDropped(c) {
+						text, err := readBody(p, c)
+						if err != nil {
+							b.Fatal(err)
+						}
+						cc.Body = fmt.Sprintf("%s\nVariant %d of %s.\n", text, i, p.Name)
+						cc.BodyStart, cc.BodyEnd = 0, 0 // held, never read back
+					}
+					cp.Components[j] = &cc
+				}
+				distinct[i] = &cp
+			}
+			m := newTestModel(b, distinct, 160, 48)
+			m.Update(keyMsg("/"))
+			_, cmd := m.Update(keyMsg("tab"))
+			run(b, m, cmd)
+			if m.tree.indexing || len(m.data.lowBodies) != len(distinct) {
+				b.Fatal("the text bodies were not indexed")
+			}
+			runtime.GC()
+			keys := typeAndErase([]string{"step", "rollback", "check", "report", "procedure"})
+			msgs := make([]tea.KeyPressMsg, len(keys))
+			for i, k := range keys {
+				msgs[i] = keyMsg(k)
+			}
+			durations := make([]time.Duration, 0, 1024)
+			i := 0
+			for b.Loop() {
+				start := time.Now()
+				m.Update(msgs[i%len(msgs)])
+				_ = m.View()
+				durations = append(durations, time.Since(start))
+				i++
+			}
+			percentiles(b, durations)
+		})
+	}
+}
+
 // BenchmarkFirstFrameFromDisk streams generated Agent Plugins packages through
 // review.Stream and trust: the time until the first frame that shows packages. (The very
 // first frame, "Loading…", is drawn before the load command even starts.) The rest of
