@@ -5,7 +5,8 @@
 //
 // Rules the code keeps: one root model returns tea.View; panes size themselves from one
 // layout function; Update does no I/O (loading, evaluation, hashing, diffing, decisions,
-// markdown rendering and file highlighting run in tea.Cmds and come back as messages);
+// markdown rendering, file highlighting and reading back the text bodies the console
+// let go of, checked against their digests, run in tea.Cmds and come back as messages);
 // every string from a package goes through ui/display before it is styled. A dialog
 // names what it decides by (root, ref, digest) and the objects it was explained from,
 // never by a position in the tree: a reload marks it stale, and trust refuses a digest
