@@ -70,6 +70,7 @@ func buildHays(pkgs []*model.Package) *hayChunk {
 	}
 	texts := make([]pkgText, len(pkgs))
 	size := 0
+	seen := map[string]uint64{} // reused: one package's parts at a time
 	for i, p := range pkgs {
 		rows := make([][]string, 0, len(p.Components)+1)
 		rows = append(rows, filterParts(p, nil))
@@ -78,7 +79,8 @@ func buildHays(pkgs []*model.Package) *hayChunk {
 		}
 		var masks map[string]uint64
 		if len(rows) <= shareRows {
-			masks = map[string]uint64{}
+			clear(seen)
+			masks = seen
 			for r, parts := range rows {
 				for _, part := range parts {
 					if len(part) >= minShared {
