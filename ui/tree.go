@@ -746,6 +746,11 @@ func (t *treePane) filterRows(q []string) *filterResult {
 		}
 	}
 	// Packages without components are listed after the rest, as they always were.
+	if cap(r.rows) > 2*len(r.rows)+256 {
+		// Sized for the most the pass could keep, it kept far fewer: the cache keeps
+		// what it found, not room for every row.
+		r.rows, r.own = slices.Clone(r.rows), slices.Clone(r.own)
+	}
 	if t.results == nil || len(t.results) >= maxResults {
 		t.results = map[string]*filterResult{}
 	}
