@@ -264,7 +264,13 @@ type Component struct {
 	// Body is the markdown text of a skill or instruction; BodyFile names where it came from.
 	Body     string
 	BodyFile string
-	Hidden   []HiddenContent
+	// BodyStart and BodyEnd are where Body lies, byte for byte, in BodyFile: a loader sets
+	// them only when Body is exactly the file's bytes [BodyStart:BodyEnd], so a console
+	// may let go of the text and read it back (checking the file's SHA-256 in Files).
+	// BodyEnd <= BodyStart (both 0 by default) says the body cannot be read back that way
+	// (converted text, no file of its own, or empty).
+	BodyStart, BodyEnd int
+	Hidden             []HiddenContent
 	// Requirement is required/optional/recommended where the format has it.
 	Requirement string
 	// Inactive marks components that stay off until explicitly enabled (recommended instructions).

@@ -464,7 +464,7 @@ func (m *Model) decide(d *dialog) tea.Cmd {
 		} else {
 			msg.decisions, msg.err = box.t.Decide(action, reqs, opts)
 		}
-		msg.status = box.t.EvaluateAll(affected)
+		msg.status = compactStatuses(box.t.EvaluateAll(affected))
 		msg.active, msg.files = activeCounts(box.t)
 		return msg
 	}
@@ -491,7 +491,7 @@ func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 
 // absorbDecision takes in what a decision command read back: the statuses of the
 // packages it could affect and the activations in force (nil when unknown).
-func (m *Model) absorbDecision(status map[*model.Package]map[string]trust.Status, active map[string]int, files map[string][]instructions.InForce) {
+func (m *Model) absorbDecision(status statusMap, active map[string]int, files map[string][]instructions.InForce) {
 	m.busy = false
 	for p, st := range status {
 		// Only packages still shown: a reload may have replaced them meanwhile.

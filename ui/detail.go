@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -70,6 +71,10 @@ type detailPane struct {
 	diffWait    map[string]bool
 	contentKey  string // what the viewport shows, to keep the scroll position
 	hiddenCount int
+	// bodies keeps the last text bodies read back from their files (bodies.go), and
+	// bodyWait the ones being read.
+	bodies   bodyCache
+	bodyWait map[*model.Component]bool
 }
 
 func newDetailPane(c *common) *detailPane {
@@ -80,6 +85,7 @@ func newDetailPane(c *common) *detailPane {
 		c: c, vp: vp,
 		rendered: map[string]renderedMsg{}, renderWait: map[string]bool{},
 		diffs: map[string]diffResult{}, diffWait: map[string]bool{},
+		bodyWait: map[*model.Component]bool{},
 	}
 }
 
@@ -125,6 +131,9 @@ func (d *detailPane) Update(msg tea.Msg) tea.Cmd {
 	case diffMsg:
 		delete(d.diffWait, msg.ref)
 		d.diffs[msg.ref] = diffResult{msg.diff, msg.err}
+	case bodyReadMsg:
+		delete(d.bodyWait, msg.comp)
+		d.bodies.put(msg)
 	}
 	return d.refresh()
 }
@@ -567,7 +576,7 @@ func (d *detailPane) content(b *textBuilder) tea.Cmd {
 		b.dim("Select a skill or instruction to read its text.")
 		return nil
 	}
-	if c.Body == "" {
+	if !hasText(c) {
 		b.dim("This " + string(c.Kind) + " has no text body. Its Overview and Capabilities tabs show what it does.")
 		return nil
 	}
@@ -581,7 +590,30 @@ func (d *detailPane) content(b *textBuilder) tea.Cmd {
 		}
 		b.blank()
 	}
-	escaped, n := display.Escape(c.Body)
+	text := c.Body
+	if bodyDropped(c) {
+		// The text was let go after loading (bodies.go): read it back, checked against
+		// the digest of the bytes loaded.
+		r, ok := d.bodies.get(c)
+		switch {
+		case !ok:
+			b.dim("Reading…")
+			if d.bodyWait[c] {
+				return nil
+			}
+			d.bodyWait[c] = true
+			return readBodyCmd(d.pkg, c)
+		case errors.Is(r.err, errBodyChanged):
+			b.line(s.Warn.Render("⚠ " + b.esc(c.BodyFile) + " changed on disk since vouch loaded it."))
+			b.line(s.Warn.Render("What an approval binds is the text vouch loaded, not the file as it is now, so the new text is not shown here as the text under review. Press R to reload and review the new text."))
+			return nil
+		case r.err != nil:
+			b.line(s.Error.Render("Could not read the text again: " + display.Line(r.err.Error())))
+			return nil
+		}
+		text = r.text
+	}
+	escaped, n := display.Escape(text)
 	b.hidden += n
 	// References the renderer would decode to hidden characters count too (markdown.go
 	// shows them as tokens); the loader's hidden list has them, no need to scan again.
@@ -598,7 +630,7 @@ func (d *detailPane) content(b *textBuilder) tea.Cmd {
 		if slow == "" {
 			b.dim("raw text (r: rendered)")
 		}
-		styled, _ := display.EscapeStyled(c.Body, s.token)
+		styled, _ := display.EscapeStyled(text, s.token)
 		lines := strings.Split(strings.ReplaceAll(styled, "\t", "    "), "\n")
 		wd := len(strconv.Itoa(len(lines)))
 		for i, l := range lines {

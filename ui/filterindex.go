@@ -1,69 +1,213 @@
 package ui
 
 import (
+	"errors"
+	"math/bits"
+	"runtime"
+	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"vouch/model"
 )
 
 // The filter's text index (issue 15.9). The load command writes the filter text of every
-// row of a batch into one string, rows separated by '\n' (a filter word never holds
-// white space, so no match spans two rows), and each row's text is a substring of it. A
+// row of a batch into one string, entries separated by '\n' (a filter word never holds
+// white space, so no match spans two), and each row's own text is a substring of it. A
 // keystroke that must search every row then runs one strings.Index over each batch's
 // text for the query's longest word, which reads memory in order and skips rows at
 // vector speed, and checks the other words only on the rows that passed.
+//
+// A part of the filter text that several rows of one package hold (the package's name
+// and format, the files of a server that runs from the package root, the root itself)
+// is written once, in an entry after the package's rows, with the set of rows holding
+// it: the index is a third smaller, so it takes less memory and less time to search.
+// A word holds no space, so it matches a row exactly when it lies in the row's own text
+// or in one of its shared parts.
 
 // hayChunk is the filter text of one batch of packages.
 type hayChunk struct {
-	freq   [256]int64 // how often each byte occurs in text (scanFor picks a rare one)
-	text   string
-	starts []int32 // start of each row's text in text, then len(text)
-	base   int     // global row number of the chunk's first row (data.pkgBase)
+	freq [256]int64 // how often each byte occurs in text (scanFor picks a rare one)
+	text string
+	// starts is the start of each entry in text, then len(text). Package i of the
+	// chunk has entries pkgEnt[i] … pkgEnt[i+1]-1: one per row (its own text, the
+	// package row first), then one holding its shared parts.
+	starts []int32
+	pkgEnt []int32
+	// The shared parts of package i are parts[pkgPart[i]:pkgPart[i+1]]: each part's
+	// start in text (it ends at the next part's start, less the space between, or at
+	// its entry's end) and the rows of the package holding it (bit r: row r, 0 the
+	// package row).
+	pkgPart []int32
+	parts   []sharedPart
+	base    int // global row number of the chunk's first row (data.pkgBase)
+	npkgs   int // the packages whose rows it holds
 }
 
-// buildHays is the filter text of pkgs: the chunk, and per package the text of its row
-// and of each component's row (substrings of the chunk).
-func buildHays(pkgs []*model.Package) (*hayChunk, [][]string) {
+// sharedPart is a part of the filter text several rows of a package hold.
+type sharedPart struct {
+	start int32
+	rows  uint64
+}
+
+// shareRows is the most rows a package may have for its parts to be shared (one bit
+// each); a larger package keeps every part in its rows' own text.
+const shareRows = 64
+
+// minShared is the shortest part worth sharing: a shorter one costs less to repeat
+// than to point at.
+const minShared = 6
+
+// buildHays is the filter text of pkgs, one chunk. The text is kept once, in a string
+// of exactly its size.
+func buildHays(pkgs []*model.Package) *hayChunk {
+	ch := &hayChunk{npkgs: len(pkgs)}
+	type pkgText struct {
+		rows   []string // each row's own text
+		shared []string // the shared parts, most rows first
+		masks  []uint64
+	}
+	texts := make([]pkgText, len(pkgs))
+	size := 0
+	seen := map[string]uint64{} // reused: one package's parts at a time
+	for i, p := range pkgs {
+		rows := make([][]string, 0, len(p.Components)+1)
+		rows = append(rows, filterParts(p, nil))
+		for _, c := range p.Components {
+			rows = append(rows, filterParts(p, c))
+		}
+		var masks map[string]uint64
+		if len(rows) <= shareRows {
+			clear(seen)
+			masks = seen
+			for r, parts := range rows {
+				for _, part := range parts {
+					if len(part) >= minShared {
+						masks[part] |= 1 << r
+					}
+				}
+			}
+		}
+		pt := &texts[i]
+		for part, m := range masks {
+			if m&(m-1) != 0 { // two rows or more
+				pt.shared = append(pt.shared, part)
+			}
+		}
+		sort.Slice(pt.shared, func(a, b int) bool {
+			ma, mb := bits.OnesCount64(masks[pt.shared[a]]), bits.OnesCount64(masks[pt.shared[b]])
+			if ma != mb {
+				return ma > mb // a part every row holds settles a match first
+			}
+			return pt.shared[a] < pt.shared[b]
+		})
+		for _, part := range pt.shared {
+			pt.masks = append(pt.masks, masks[part])
+		}
+		for _, parts := range rows {
+			own := parts[:0]
+			for _, part := range parts {
+				if m, ok := masks[part]; !ok || m&(m-1) == 0 {
+					own = append(own, part)
+				}
+			}
+			h := strings.ToLower(strings.Join(own, " "))
+			pt.rows = append(pt.rows, h)
+			size += len(h) + 1
+		}
+		for k, part := range pt.shared {
+			pt.shared[k] = strings.ToLower(part)
+			size += len(pt.shared[k]) + 1
+		}
+		size++
+	}
 	var b strings.Builder
-	ch := &hayChunk{}
-	for _, p := range pkgs {
-		for _, h := range filterTexts(p) {
+	b.Grow(size)
+	for _, pt := range texts {
+		ch.pkgEnt = append(ch.pkgEnt, int32(len(ch.starts)))
+		ch.pkgPart = append(ch.pkgPart, int32(len(ch.parts)))
+		for _, h := range pt.rows {
 			ch.starts = append(ch.starts, int32(b.Len()))
 			b.WriteString(h)
 			b.WriteByte('\n')
 		}
+		ch.starts = append(ch.starts, int32(b.Len()))
+		for k, part := range pt.shared {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			ch.parts = append(ch.parts, sharedPart{start: int32(b.Len()), rows: pt.masks[k]})
+			b.WriteString(part)
+		}
+		b.WriteByte('\n')
 	}
+	ch.pkgEnt = append(ch.pkgEnt, int32(len(ch.starts)))
+	ch.pkgPart = append(ch.pkgPart, int32(len(ch.parts)))
 	ch.starts = append(ch.starts, int32(b.Len()))
 	ch.text = b.String()
 	for i := 0; i < len(ch.text); i++ {
 		ch.freq[ch.text[i]]++
 	}
-	out := make([][]string, len(pkgs))
-	k := 0
-	for i, p := range pkgs {
-		out[i] = make([]string, len(p.Components)+1)
-		for j := range out[i] {
-			out[i][j] = ch.text[ch.starts[k] : ch.starts[k+1]-1]
-			k++
+	return ch
+}
+
+// part is the text of shared part k of package i of the chunk.
+func (ch *hayChunk) part(i, k int) string {
+	end := int(ch.starts[ch.pkgEnt[i+1]]) - 1 // the '\n' ending the package's shared entry
+	if k+1 < int(ch.pkgPart[i+1]) {
+		end = int(ch.parts[k+1].start) - 1 // the space before the next part
+	}
+	return ch.text[ch.parts[k].start:end]
+}
+
+// sharedRows is the rows of package i of the chunk (bit r: row r) holding w in one of
+// their shared parts, stopping once every row in want is found.
+func (ch *hayChunk) sharedRows(i int, w string, want uint64) uint64 {
+	var found uint64
+	for k := int(ch.pkgPart[i]); k < int(ch.pkgPart[i+1]) && found&want != want; k++ {
+		if p := &ch.parts[k]; p.rows&want&^found != 0 && strings.Contains(ch.part(i, k), w) {
+			found |= p.rows
 		}
 	}
-	return ch, out
+	return found & want
 }
 
 // addHays appends a batch's filter text, or drops the index when the batch came without
 // one (rows then build their text on first use).
-func (d *data) addHays(pkgs []*model.Package, ch *hayChunk, hays [][]string) {
-	if ch == nil || len(hays) != len(pkgs) || len(d.hays) != len(d.pkgs) {
-		d.hays, d.chunks, d.pkgBase, d.nrows = nil, nil, nil, 0
+func (d *data) addHays(pkgs []*model.Package, ch *hayChunk) {
+	if ch == nil || ch.npkgs != len(pkgs) || len(d.pkgChunk) != len(d.pkgs) {
+		d.chunks, d.pkgBase, d.pkgChunk, d.pkgLocal, d.nrows = nil, nil, nil, nil, 0
 		return
 	}
 	ch.base = d.nrows
 	d.chunks = append(d.chunks, ch)
-	d.hays = append(d.hays, hays...)
-	for _, p := range pkgs {
+	for i, p := range pkgs {
 		d.pkgBase = append(d.pkgBase, int32(d.nrows))
+		d.pkgChunk = append(d.pkgChunk, int32(len(d.chunks)-1))
+		d.pkgLocal = append(d.pkgLocal, int32(i))
 		d.nrows += len(p.Components) + 1
 	}
+}
+
+// rowText is the indexed own filter text of component comp of package pkg (comp -1:
+// the package row), without its shared parts (sharedHas); false when the package has
+// none.
+func (d *data) rowText(pkg, comp int) (string, bool) {
+	if pkg >= len(d.pkgChunk) {
+		return "", false
+	}
+	ch := d.chunks[d.pkgChunk[pkg]]
+	k := int(ch.pkgEnt[d.pkgLocal[pkg]]) + comp + 1
+	return ch.text[ch.starts[k] : ch.starts[k+1]-1], true
+}
+
+// sharedHas reports whether one of the shared parts of a row (rowText) holds w.
+func (d *data) sharedHas(pkg, comp int, w string) bool {
+	if pkg >= len(d.pkgChunk) {
+		return false
+	}
+	return d.chunks[d.pkgChunk[pkg]].sharedRows(int(d.pkgLocal[pkg]), w, 1<<(comp+1)) != 0
 }
 
 // buildRowOf maps global row numbers to rows of all (the order differs when S sorts by
@@ -97,8 +241,7 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 	if w == "" {
 		return nil, ""
 	}
-	bi := t.c.data.bodyIdx
-	if t.content && (bi == nil || bi.nrows != len(t.all)) {
+	if t.content && t.c.data.bodyRows != len(t.all) {
 		return nil, "" // some text is not indexed: search row by row
 	}
 	if cap(t.cand) < len(t.all) {
@@ -106,61 +249,203 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 	}
 	cand := t.cand[:len(t.all)]
 	clear(cand)
-	mark := func(row int32) { cand[t.rowOf[row]] = true }
-	for _, ch := range t.c.data.chunks {
-		scanFor(ch.text, ch.starts, &ch.freq, w, func(k int) { mark(int32(ch.base + k)) })
+	rowOf := t.rowOf
+	// A chunk in which the last word searched occurs nowhere cannot hold a word that
+	// contains it: typing on after a word left the filter text ("ste" in "step") searches
+	// only the text bodies.
+	prev := t.scanned
+	skip := func(chunk any, i int) bool {
+		return strings.Contains(w, prev.word) && i < len(prev.chunks) && prev.chunks[i] == chunk && !prev.hit[i]
 	}
-	if t.content {
-		scanFor(bi.text, bi.starts, &bi.freq, w, func(k int) { mark(bi.rows[k]) })
+	chunks, bodies := t.c.data.chunks, t.c.data.bodyIdx
+	if !t.content {
+		bodies = nil
 	}
+	next := scanRecord{word: w, chunks: make([]any, len(chunks)+len(bodies)), hit: make([]bool, len(chunks)+len(bodies))}
+	// The chunks are searched in parallel: each marks rows of its own, so no two write
+	// the same mark (the bodies, which can mark a row the filter text marked too, are
+	// searched after).
+	eachParallel(len(chunks), func(i int) {
+		ch := chunks[i]
+		next.chunks[i] = ch
+		if skip(ch, i) {
+			return
+		}
+		pi, first := 0, 0 // the package of entry k, and the chunk row of its package row
+		scanFor(ch.text, ch.starts, &ch.freq, w, func(k int) {
+			for k >= int(ch.pkgEnt[pi+1]) {
+				first += int(ch.pkgEnt[pi+1]-ch.pkgEnt[pi]) - 1
+				pi++
+			}
+			next.hit[i] = true
+			if r := k - int(ch.pkgEnt[pi]); r < int(ch.pkgEnt[pi+1]-ch.pkgEnt[pi])-1 {
+				cand[rowOf[ch.base+first+r]] = true // a row's own text
+				return
+			}
+			n := int(ch.pkgEnt[pi+1]-ch.pkgEnt[pi]) - 1
+			found := ch.sharedRows(pi, w, 1<<n-1)
+			for r := 0; found != 0; r, found = r+1, found>>1 {
+				if found&1 != 0 {
+					cand[rowOf[ch.base+first+r]] = true
+				}
+			}
+		})
+	})
+	eachParallel(len(bodies), func(i int) {
+		bi, at := bodies[i], len(chunks)+i
+		next.chunks[at] = bi
+		if skip(bi, at) {
+			return
+		}
+		scanFor(bi.text, bi.starts, &bi.freq, w, func(k int) {
+			bi.eachRow(k, func(row int32) { cand[rowOf[row]] = true })
+			next.hit[at] = true
+		})
+	})
+	t.scanned = next
 	return cand, w
 }
 
-// bodyIndex is every lowercased text body in one string ('\n' between bodies: a word
-// holds none, so no match spans two), for content search.
+// scanRecord is what the last index search found: per chunk searched (filter text
+// chunks, then body chunks), whether the word occurs in it.
+type scanRecord struct {
+	word   string
+	chunks []any
+	hit    []bool
+}
+
+// eachParallel calls f(0) … f(n-1) on up to GOMAXPROCS goroutines (at most 4) and
+// waits for them: a scan of every chunk is memory-bound work each core can share.
+func eachParallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), 4, n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// bodyIndex is the lowercased text bodies of a run of packages in one string ('\n'
+// between bodies: a word holds none, so no match spans two), for content search. A body
+// held by several components (the same skill vendored in many packages) is written once,
+// and lists every row that holds it.
 type bodyIndex struct {
 	freq   [256]int64
 	text   string
-	starts []int32 // start of each body, then len(text)
-	rows   []int32 // the global row number of each body
-	nrows  int     // global rows covered (the packages the command saw)
+	starts []int32 // start of each distinct body, then len(text)
+	// rows[rowStart[k]:rowStart[k+1]] are the global rows holding body k.
+	rowStart []int32
+	rows     []int32
 }
 
-// buildBodies lowercases every text body of pkgs: the index, and per package and
-// component the body (substrings of the index; "" for none).
-func buildBodies(pkgs []*model.Package) (*bodyIndex, [][]string) {
+// eachRow calls f with every global row holding body k.
+func (bi *bodyIndex) eachRow(k int, f func(row int32)) {
+	for _, r := range bi.rows[bi.rowStart[k]:bi.rowStart[k+1]] {
+		f(r)
+	}
+}
+
+// bodiesBuilt is what buildBodies made of a run of packages.
+type bodiesBuilt struct {
+	index *bodyIndex
+	// bodies holds, per package and component, the lowercased body (substrings of the
+	// index; "" for none).
+	bodies [][]string
+	// rows is the number of global rows the packages take.
+	rows int
+	// changed counts the bodies left out because their file no longer holds the bytes
+	// loaded, unreadable those that could not be read back.
+	changed, unreadable int
+}
+
+// buildBodies lowercases every text body of pkgs, whose first row is global row base.
+// A body the load let go is read back from its file and checked (readBody); one whose
+// file changed since is left out and counted, never searched as the reviewed text.
+func buildBodies(pkgs []*model.Package, base int) bodiesBuilt {
+	out := bodiesBuilt{index: &bodyIndex{}, bodies: make([][]string, len(pkgs))}
+	idx := out.index
 	var b strings.Builder
-	idx := &bodyIndex{}
-	row := 0
-	for _, p := range pkgs {
+	seen := map[string]int32{} // body text → its entry
+	var holders [][]int32      // per entry, the rows holding it
+	type at struct{ pkg, comp, entry int32 }
+	var where []at
+	// The bodies let go are read back first, several files at a time.
+	read := make([][]string, len(pkgs))
+	var changed, unreadable atomic.Int64
+	eachParallel(len(pkgs), func(i int) {
+		p := pkgs[i]
+		for j, c := range p.Components {
+			if !bodyDropped(c) {
+				continue
+			}
+			if read[i] == nil {
+				read[i] = make([]string, len(p.Components))
+			}
+			text, err := readBody(p, c)
+			switch {
+			case errors.Is(err, errBodyChanged):
+				changed.Add(1)
+			case err != nil:
+				unreadable.Add(1)
+			default:
+				read[i][j] = text
+			}
+		}
+	})
+	out.changed, out.unreadable = int(changed.Load()), int(unreadable.Load())
+	row := base
+	for i, p := range pkgs {
 		row++ // the package row
-		for _, c := range p.Components {
-			if c.Body != "" {
-				idx.starts = append(idx.starts, int32(b.Len()))
-				idx.rows = append(idx.rows, int32(row))
-				b.WriteString(strings.ToLower(c.Body))
-				b.WriteByte('\n')
+		out.bodies[i] = make([]string, len(p.Components))
+		for j, c := range p.Components {
+			text := c.Body
+			if bodyDropped(c) {
+				text = read[i][j]
+			}
+			if text != "" {
+				e, ok := seen[text]
+				if !ok {
+					e = int32(len(holders))
+					seen[text] = e
+					holders = append(holders, nil)
+					idx.starts = append(idx.starts, int32(b.Len()))
+					b.WriteString(strings.ToLower(text))
+					b.WriteByte('\n')
+				}
+				holders[e] = append(holders[e], int32(row))
+				where = append(where, at{int32(i), int32(j), e})
 			}
 			row++
 		}
 	}
 	idx.starts = append(idx.starts, int32(b.Len()))
-	idx.text, idx.nrows = b.String(), row
+	idx.text, out.rows = b.String(), row-base
 	for i := 0; i < len(idx.text); i++ {
 		idx.freq[idx.text[i]]++
 	}
-	out := make([][]string, len(pkgs))
-	k := 0
-	for i, p := range pkgs {
-		out[i] = make([]string, len(p.Components))
-		for j, c := range p.Components {
-			if c.Body != "" {
-				out[i][j] = idx.text[idx.starts[k] : idx.starts[k+1]-1]
-				k++
-			}
-		}
+	idx.rowStart = make([]int32, 0, len(holders)+1)
+	for _, h := range holders {
+		idx.rowStart = append(idx.rowStart, int32(len(idx.rows)))
+		idx.rows = append(idx.rows, h...)
 	}
-	return idx, out
+	idx.rowStart = append(idx.rowStart, int32(len(idx.rows)))
+	for _, w := range where {
+		out.bodies[w.pkg][w.comp] = idx.text[idx.starts[w.entry] : idx.starts[w.entry+1]-1]
+	}
+	return out
 }
 
 // scanFor calls found(k) once for each row k of text (rows start at starts, which ends

@@ -138,7 +138,7 @@ func runTimed(cmd tea.Cmd) tea.Msg {
 
 func isInternal(msg tea.Msg) bool {
 	switch msg.(type) {
-	case loadedMsg, lowBodiesMsg, explainedMsg, decidedMsg, renderedMsg, diffMsg, activationsMsg, previewMsg, committedMsg, fileLoadedMsg, pagerReadyMsg:
+	case loadedMsg, lowBodiesMsg, bodyReadMsg, explainedMsg, decidedMsg, renderedMsg, diffMsg, activationsMsg, previewMsg, committedMsg, fileLoadedMsg, pagerReadyMsg:
 		return true
 	}
 	return false

@@ -2,11 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"vouch/internal/gen"
 	"vouch/model"
 	"vouch/ui/display"
 
@@ -231,12 +233,32 @@ func TestIncrementalFilterAgreesWithFullPass(t *testing.T) {
 		{"hostile", append(hostilePackages(), largeSource(5)...), nil},
 		{"by risk", largeSource(40), []string{"S"}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { incrementalAgrees(t, tc.pkgs, tc.keys) })
+		t.Run(tc.name, func(t *testing.T) { incrementalAgrees(t, newTestModel(t, tc.pkgs, 120, 40), tc.keys) })
 	}
+	// Packages read from disk: their bodies were let go and the content search reads
+	// them back (one copy of each distinct body in the index, every row listed).
+	t.Run("from disk", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "gen")
+		if err := gen.Generate(dir, 30); err != nil {
+			t.Fatal(err)
+		}
+		m := diskModel(t, 120, 40, dir)
+		dropped := 0
+		for _, p := range m.data.pkgs {
+			for _, c := range p.Components {
+				if bodyDropped(c) {
+					dropped++
+				}
+			}
+		}
+		if dropped == 0 {
+			t.Fatal("no body was let go: the case tests nothing new")
+		}
+		incrementalAgrees(t, m, nil)
+	})
 }
 
-func incrementalAgrees(t *testing.T, pkgs []*model.Package, first []string) {
-	m := newTestModel(t, pkgs, 120, 40)
+func incrementalAgrees(t *testing.T, m *Model, first []string) {
 	press(t, m, first...)
 	if m.tree.rowOf == nil {
 		t.Fatal("no text index: the test would compare the row-by-row search with itself")

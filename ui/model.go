@@ -5,7 +5,8 @@
 //
 // Rules the code keeps: one root model returns tea.View; panes size themselves from one
 // layout function; Update does no I/O (loading, evaluation, hashing, diffing, decisions,
-// markdown rendering and file highlighting run in tea.Cmds and come back as messages);
+// markdown rendering, file highlighting and reading back the text bodies the console
+// let go of, checked against their digests, run in tea.Cmds and come back as messages);
 // every string from a package goes through ui/display before it is styled. A dialog
 // names what it decides by (root, ref, digest) and the objects it was explained from,
 // never by a position in the tree: a reload marks it stale, and trust refuses a digest
@@ -63,7 +64,7 @@ type data struct {
 
 	pkgs        []*model.Package
 	sourceDiags []model.Diagnostic
-	status      map[*model.Package]map[string]trust.Status
+	status      statusMap
 	// active counts, per instruction ref, the files the ledger has it active in: x on an
 	// active instruction removes its block instead of revoking an approval.
 	active map[string]int
@@ -79,19 +80,22 @@ type data struct {
 	// cwd shortens locations shown in the tree.
 	cwd string
 	// lowBodies is, per package and component, the lowercased text body, for the
-	// filter's content search (tab); nil until lowBodiesCmd built it. Packages streamed
-	// in after it get theirs built on first use.
+	// filter's content search (tab): the first packages' bodies, as far as lowBodiesCmd
+	// has built them (packages streamed in later get theirs from another run).
 	lowBodies [][]string
-	// bodyIdx holds the same bodies as one string, for the filter index.
-	bodyIdx *bodyIndex
-	// hays is, per package, the filter text of its row and of each component's row
-	// (filterTexts), built by the load command so no keystroke builds it.
-	hays [][]string
-	// chunks hold the same text, one string per batch (filterindex.go); pkgBase is each
-	// package's global row number and nrows the rows indexed.
-	chunks  []*hayChunk
-	pkgBase []int32
-	nrows   int
+	// bodyIdx holds the same bodies, one string per run of lowBodiesCmd, for the filter
+	// index; bodyRows is the number of global rows they cover.
+	bodyIdx  []*bodyIndex
+	bodyRows int
+	// chunks hold the filter text of every row (filterTexts), one string per batch
+	// (filterindex.go), built by the load command so no keystroke builds it; pkgBase is
+	// each package's global row number, pkgChunk the chunk holding its rows, and nrows
+	// the rows indexed.
+	chunks   []*hayChunk
+	pkgBase  []int32
+	pkgChunk []int32
+	pkgLocal []int32 // each package's index in its chunk
+	nrows    int
 }
 
 // location is where p lies, relative to the working directory when under it.
@@ -122,6 +126,9 @@ func (d *data) sameName(p *model.Package) []*model.Package {
 // slowToRender says why c's body must not be handed to a markdown renderer ("" if it may).
 func (d *data) slowToRender(c *model.Component) string {
 	why, ok := d.slowRender[c]
+	if !ok && bodyDropped(c) {
+		return "" // asked when the load command let the text go (dropBodies)
+	}
 	if !ok {
 		why = skills.SlowToRender(c.Body)
 		if d.slowRender == nil {
@@ -135,15 +142,18 @@ func (d *data) slowToRender(c *model.Component) string {
 // statusOf is the status trust gave c. A component trust did not rate is "unreviewed",
 // or "blocked" when it cannot be approved at all.
 func (d *data) statusOf(p *model.Package, c *model.Component) trust.Status {
-	if c.Contract == nil && (c.Validity == model.Valid || c.Validity == "") && !p.Rejected {
-		// Valid data with nothing to run or read as instructions: nothing is wrong with
-		// it, so it is not shown as blocked (issue 15.6).
+	if inert(p, c) {
 		return trust.Status{Ref: p.Ref(c), Authorization: authNothing, Reason: "It has nothing to approve: it is inert data."}
 	}
-	if st, ok := d.status[p][p.Ref(c)]; ok {
-		return st
+	for j, pc := range p.Components {
+		if pc == c {
+			if cs, ok := d.record(p, j); ok {
+				return cs.status(p, c)
+			}
+			break
+		}
 	}
-	if p.Rejected || c.Contract == nil || (c.Validity != model.Valid && c.Validity != "") {
+	if unapprovable(p, c) {
 		return trust.Status{Ref: p.Ref(c), Authorization: model.Blocked, Reason: "It cannot be approved: it is invalid, skipped, unsupported or inert data."}
 	}
 	return trust.Status{Ref: p.Ref(c), Authorization: model.Unreviewed}
@@ -217,7 +227,7 @@ func New(opts Options) *Model {
 		opts:   opts,
 		keys:   DefaultKeyMap(),
 		styles: NewStyles(true),
-		data:   data{status: map[*model.Package]map[string]trust.Status{}},
+		data:   data{status: statusMap{}},
 		trust:  &trustBox{},
 		md:     newMarkdownRenderer(),
 		help:   help.New(),
@@ -241,9 +251,9 @@ type (
 		first, last bool
 		pkgs        []*model.Package
 		sourceDiags []model.Diagnostic // on the last batch
-		status      map[*model.Package]map[string]trust.Status
-		hays        [][]string                        // filterTexts of each of pkgs
-		chunk       *hayChunk                         // the same, as one string
+		status      statusMap
+		chunk       *hayChunk                         // filterTexts of each of pkgs, as one string
+		slow        map[*model.Component]string       // dropBodies: why a body let go is slow to render
 		active      map[string]int                    // on the first batch
 		files       map[string][]instructions.InForce // on the first batch
 		err         error
@@ -262,7 +272,7 @@ type (
 		refs   []string
 		// status holds the statuses of every package the decision can affect: the
 		// decided package and each copy that shares its name.
-		status    map[*model.Package]map[string]trust.Status
+		status    statusMap
 		active    map[string]int // nil when unknown: keep what is shown
 		files     map[string][]instructions.InForce
 		err       error
@@ -321,7 +331,7 @@ func memBatch(msg loadedMsg, box *trustBox, pkgs []*model.Package, diags []model
 	rest := pkgs[n:]
 	msg.pkgs = pkgs[:n:n]
 	msg.status = evaluate(box, msg.pkgs)
-	msg.chunk, msg.hays = buildHays(msg.pkgs)
+	msg.chunk = buildHays(msg.pkgs)
 	if len(rest) == 0 {
 		msg.last, msg.sourceDiags = true, diags
 		return msg
@@ -347,39 +357,45 @@ func (s *loadStream) batch(msg loadedMsg, box *trustBox, enough int, wait time.D
 		return msg
 	}
 	msg.status = evaluate(box, msg.pkgs)
-	msg.chunk, msg.hays = buildHays(msg.pkgs)
+	msg.chunk = buildHays(msg.pkgs)
+	// Packages read from disk let go of the text bodies they can read back; packages
+	// handed in memory are the caller's and stay as they are.
+	msg.slow = dropBodies(msg.pkgs)
 	if !msg.last {
 		msg.next = s.nextCmd(msg.gen, box)
 	}
 	return msg
 }
 
-// lowBodiesMsg carries the lowercased text bodies of the packages shown at data
-// generation gen.
+// lowBodiesMsg carries the lowercased text bodies of the packages from index from on,
+// shown at data generation gen.
 type lowBodiesMsg struct {
-	gen    int
-	bodies [][]string
-	index  *bodyIndex
+	gen, from int
+	bodiesBuilt
 }
 
-// lowBodiesCmd lowercases every text body of pkgs off the update loop (packages are never
-// modified once loaded, so reading them here is safe).
-func lowBodiesCmd(pkgs []*model.Package, gen int) tea.Cmd {
+// lowBodiesCmd lowercases every text body of pkgs[from:] off the update loop, reading
+// back those the load let go (packages are never modified once shown, so reading them
+// here is safe).
+func lowBodiesCmd(pkgs []*model.Package, from, gen int) tea.Cmd {
 	pkgs = pkgs[:len(pkgs):len(pkgs)]
 	return func() tea.Msg {
-		idx, out := buildBodies(pkgs)
-		return lowBodiesMsg{gen: gen, bodies: out, index: idx}
+		base := 0
+		for _, p := range pkgs[:from] {
+			base += 1 + len(p.Components)
+		}
+		return lowBodiesMsg{gen: gen, from: from, bodiesBuilt: buildBodies(pkgs[from:], base)}
 	}
 }
 
 // evaluate rates pkgs with the open ledger; without one every status stays unknown.
-func evaluate(box *trustBox, pkgs []*model.Package) map[*model.Package]map[string]trust.Status {
+func evaluate(box *trustBox, pkgs []*model.Package) statusMap {
 	box.mu.Lock()
 	defer box.mu.Unlock()
 	if box.t == nil {
-		return map[*model.Package]map[string]trust.Status{}
+		return statusMap{}
 	}
-	return box.t.EvaluateAll(pkgs)
+	return compactStatuses(box.t.EvaluateAll(pkgs))
 }
 
 // loadStream runs review.Stream on its own goroutine and keeps what it emitted until a
@@ -473,20 +489,27 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case decidedMsg:
 		return m, m.onDecided(msg)
-	case renderedMsg, diffMsg:
+	case renderedMsg, diffMsg, bodyReadMsg:
 		return m, m.detail.Update(msg)
 	case lowBodiesMsg:
-		if msg.gen != m.dataGen {
+		if msg.gen != m.dataGen || msg.from != len(m.data.lowBodies) {
 			return m, nil
 		}
-		m.data.lowBodies, m.data.bodyIdx, m.tree.indexing = msg.bodies, msg.index, false
-		m.tree.statusChanged() // results found without the text are incomplete
+		m.data.lowBodies = append(m.data.lowBodies, msg.bodies...)
+		m.data.bodyIdx = append(m.data.bodyIdx, msg.index)
+		m.data.bodyRows += msg.rows
+		m.tree.indexing = false
+		if msg.changed > 0 || msg.unreadable > 0 {
+			m.setFlash(bodiesLeftOut(msg.changed, msg.unreadable), true)
+		}
+		m.tree.statusChanged()       // results found without the text are incomplete
+		more := m.tree.indexBodies() // packages streamed in meanwhile
 		m.tree.setPrompt()
 		if m.tree.filter.Value() != "" {
 			m.tree.applyFilter()
-			return m, m.selectionChanged()
+			return m, tea.Batch(more, m.selectionChanged())
 		}
-		return m, nil
+		return m, more
 	case fileLoadedMsg:
 		if m.fileView != nil {
 			m.fileView.onLoaded(msg)
@@ -562,10 +585,11 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		}
 		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
 		m.data.files = msg.files
-		m.data.hays, m.data.chunks, m.data.pkgBase, m.data.nrows, m.data.lowBodies = nil, nil, nil, 0, nil
-		m.data.bodyIdx = nil
+		m.data.chunks, m.data.pkgBase, m.data.pkgChunk, m.data.pkgLocal, m.data.nrows, m.data.lowBodies = nil, nil, nil, nil, 0, nil
+		m.data.bodyIdx, m.data.bodyRows = nil, 0
+		m.tree.scanned = scanRecord{} // it names the chunks just replaced
 		m.tree.indexing = false
-		m.data.status = map[*model.Package]map[string]trust.Status{}
+		m.data.status = statusMap{}
 		m.dataGen++
 		m.tree.gen = m.dataGen
 		// What an open dialog or prompt shows came from the data just replaced: it can
@@ -579,27 +603,35 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		m.fileView = nil
 		m.tree.setItems(nil)
 		m.detail.invalidateRendering()
+		m.detail.bodies.reset()
 	}
 	m.loading = !msg.last
 	prev, hadSel := m.tree.selected()
+	from := len(m.data.pkgs)
 	// Filter texts are kept only while they line up with the packages (a batch built
 	// without them, as some tests send, leaves the rest to be built on first use).
-	m.data.addHays(msg.pkgs, msg.chunk, msg.hays)
+	m.data.addHays(msg.pkgs, msg.chunk)
 	m.data.pkgs = append(m.data.pkgs, msg.pkgs...)
 	for p, st := range msg.status {
 		m.data.status[p] = st
 	}
+	for c, why := range msg.slow {
+		if m.data.slowRender == nil {
+			m.data.slowRender = map[*model.Component]string{}
+		}
+		m.data.slowRender[c] = why
+	}
 	if msg.last {
 		m.data.sourceDiags = msg.sourceDiags
 	}
-	m.tree.setItems(m.tree.order(itemsFor(m.data.pkgs)))
+	m.tree.addPackages(from)
 	if r := m.reselect; r != nil {
 		if it := findItem(m.data.pkgs, r.root, r.kind, r.id); it.pkg >= 0 {
 			m.tree.selectItem(it)
 			m.reselect = nil
 		}
 	}
-	m.recount()
+	m.recountAdd(from)
 	if msg.last {
 		m.reselect = nil
 		if m.reloading {
@@ -610,12 +642,26 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	if msg.trustErr != nil {
 		m.setFlash("Could not open the trust ledger: "+msg.trustErr.Error(), true)
 	}
+	// With text search on, the new packages' bodies are indexed too.
+	more := m.tree.indexBodies()
 	cur, hasSel := m.tree.selected()
 	if msg.first || cur != prev || hasSel != hadSel {
-		return tea.Batch(m.selectionChanged(), msg.next)
+		return tea.Batch(m.selectionChanged(), msg.next, more)
 	}
 	m.updateKeys()
-	return msg.next
+	return tea.Batch(msg.next, more)
+}
+
+// bodiesLeftOut says which text bodies the content filter could not search.
+func bodiesLeftOut(changed, unreadable int) string {
+	var parts []string
+	if changed > 0 {
+		parts = append(parts, plural(changed, "text file")+" changed on disk since vouch loaded them")
+	}
+	if unreadable > 0 {
+		parts = append(parts, plural(unreadable, "text file")+" could not be read again")
+	}
+	return "The text search leaves out what it cannot check: " + strings.Join(parts, ", ") + ". R reloads."
 }
 
 // findItem returns the row of the component (or, with an empty kind, the package) at root.
@@ -638,21 +684,31 @@ func findItem(pkgs []*model.Package, root string, kind model.Kind, id string) it
 
 func (m *Model) recount() {
 	m.tree.statusChanged()
-	m.nPackages, m.nReview, m.nChanged, m.nInvalid = len(m.data.pkgs), 0, 0, 0
+	m.nPackages, m.nReview, m.nChanged, m.nInvalid = 0, 0, 0, 0
 	m.data.names = make(map[string]int, len(m.data.pkgs))
 	m.data.progress = make(map[*model.Package][2]int, len(m.data.pkgs))
 	m.nReviewable, m.nReviewed = 0, 0
+	m.recountAdd(0)
+}
+
+// recountAdd adds the packages from index from on to the header's counts: a streamed
+// batch counts its own packages only (statuses of those already shown do not change).
+func (m *Model) recountAdd(from int) {
+	if m.data.names == nil || m.data.progress == nil || from > len(m.data.pkgs) || from != m.nPackages {
+		m.recount()
+		return
+	}
+	m.nPackages = len(m.data.pkgs)
 	// One pass, one status per component: the counts all come from it.
-	for _, p := range m.data.pkgs {
+	for _, p := range m.data.pkgs[from:] {
 		m.data.names[p.Name]++
 		if !p.Valid() {
 			m.nInvalid++
 		}
 		var pr [2]int
-		for _, c := range p.Components {
-			st := m.data.statusOf(p, c)
-			a := authOf(st)
-			if needsReview(c, st) {
+		for j, c := range p.Components {
+			a := m.data.authAt(p, j)
+			if needsReviewAuth(c, a) {
 				m.nReview++
 			}
 			if a == model.Changed {
@@ -721,7 +777,7 @@ func (m *Model) updateKeys() {
 	} else {
 		k.Revoke.SetHelp("x", "revoke")
 	}
-	k.Raw.SetEnabled(browsing && c != nil && c.Body != "" && m.detail.tab == tabContent && m.data.slowToRender(c) == "")
+	k.Raw.SetEnabled(browsing && c != nil && hasText(c) && m.detail.tab == tabContent && m.data.slowToRender(c) == "")
 	// Packages handed in memory (tests, benchmarks) have no source to read again.
 	k.Reload.SetEnabled(browsing && m.loaded && m.opts.Packages == nil)
 	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")

@@ -80,7 +80,7 @@ type (
 		action string
 		ref    string
 		target string
-		status map[*model.Package]map[string]trust.Status
+		status statusMap
 		active map[string]int
 		files  map[string][]instructions.InForce
 		err    error
@@ -481,7 +481,7 @@ func (m *Model) commitPreview() tea.Cmd {
 			return msg
 		}
 		_, msg.err = instructions.Record(box.t, p, c, pv, overwrite, trust.ReviewerHuman)
-		msg.status = box.t.EvaluateAll(affected)
+		msg.status = compactStatuses(box.t.EvaluateAll(affected))
 		msg.active, msg.files = activeCounts(box.t)
 		return msg
 	}

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,5 +139,55 @@ func TestProgramStreamsASourceToTheEnd(t *testing.T) {
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
 	if final.loading || len(final.data.pkgs) != 150 {
 		t.Fatalf("final model: loading %v, %d packages", final.loading, len(final.data.pkgs))
+	}
+}
+
+// A streamed batch appends its rows and counts to what is shown; the result is what
+// building every row and count again from all the packages gives, with the components
+// sorted by risk, a package folded, or a filter typed while the load runs.
+func TestAppendedBatchesMatchAFullRebuild(t *testing.T) {
+	for name, keys := range map[string][]string{
+		"plain":   nil,
+		"by risk": {"S"},
+		"folded":  {"j", "c"},
+		"filter":  {"/", "s", "k", "i", "enter"},
+		"reviews": {"j", "j", "a", "y"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			m := New(Options{Sources: []string{"mem"}, Home: t.TempDir(), Packages: largeSource(1100)})
+			m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+			msg := m.loadCmd()().(loadedMsg)
+			m.Update(msg)
+			press(t, m, keys...)
+			batches := 1
+			for cmd := msg.next; cmd != nil; batches++ {
+				msg = cmd().(loadedMsg)
+				m.Update(msg)
+				cmd = msg.next
+			}
+			if batches < 3 || len(m.data.pkgs) != 1100 || m.tree.appended < batches-1 {
+				t.Fatalf("%d batches (%d appended), %d packages: the test needs appended batches", batches, m.tree.appended, len(m.data.pkgs))
+			}
+			all, visible, pkgRow, rowOf := slices.Clone(m.tree.all), slices.Clone(m.tree.visible), slices.Clone(m.tree.pkgRow), slices.Clone(m.tree.rowOf)
+			counts := []int{m.nPackages, m.nReview, m.nChanged, m.nInvalid, m.nReviewed, m.nReviewable}
+			progress := maps.Clone(m.data.progress)
+			names := maps.Clone(m.data.names)
+			sel, _ := m.tree.selected()
+
+			m.tree.setItems(m.tree.order(itemsFor(m.data.pkgs)))
+			m.recount()
+			if !slices.Equal(all, m.tree.all) || !slices.Equal(visible, m.tree.visible) || !slices.Equal(pkgRow, m.tree.pkgRow) || !slices.Equal(rowOf, m.tree.rowOf) {
+				t.Fatalf("rows appended batch by batch differ from a rebuild (%d/%d rows, %d/%d visible)", len(all), len(m.tree.all), len(visible), len(m.tree.visible))
+			}
+			if want := []int{m.nPackages, m.nReview, m.nChanged, m.nInvalid, m.nReviewed, m.nReviewable}; !slices.Equal(counts, want) {
+				t.Fatalf("counts %v, rebuilt %v", counts, want)
+			}
+			if !maps.Equal(progress, m.data.progress) || !maps.Equal(names, m.data.names) {
+				t.Fatal("per-package progress or name counts differ from a rebuild")
+			}
+			if now, _ := m.tree.selected(); now != sel {
+				t.Fatalf("selection %v, after a rebuild %v", sel, now)
+			}
+		})
 	}
 }

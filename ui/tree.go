@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,7 +41,7 @@ type treePane struct {
 	// flags caches, per row of all, what the row's status says (its authorization and
 	// whether it needs review or can be approved now): a filter keystroke or an n press
 	// reads it for every row, and computing a status builds the row's ref each time.
-	flags []rowFlags
+	flags []flagByte
 	// results keeps recent filter results by query, and last the one shown: a keystroke
 	// that narrows the query searches only the rows the last one kept, and a backspace
 	// finds its query here. Both are dropped when rows or statuses change.
@@ -58,6 +59,8 @@ type treePane struct {
 	// prefilter's reused mark per row (filterindex.go).
 	rowOf []int32
 	cand  []bool
+	// scanned is what the last index search found, per chunk (filterindex.go).
+	scanned scanRecord
 	// indexing is true while lowBodiesCmd runs; gen is the data generation it was
 	// started for (Model.dataGen, kept here by the model).
 	indexing bool
@@ -65,8 +68,10 @@ type treePane struct {
 	// measured and searched count calls of rowHeight and matches: tests assert that a
 	// jump or a keystroke does work in proportion to the screen or to the last result.
 	measured, searched int
-	byRisk             bool        // S: components of each package ordered by risk
-	pkgRow             map[int]int // package index → its row in all
+	// appended counts the batches addPackages appended without rebuilding every row.
+	appended int
+	byRisk   bool    // S: components of each package ordered by risk
+	pkgRow   []int32 // package index → its row in all
 	// folded packages show their row only; their components are hidden until unfolded.
 	folded map[int]bool
 }
@@ -131,10 +136,10 @@ func (t *treePane) setItems(items []item) {
 	t.all = items
 	t.rows = nil
 	t.statusChanged()
-	t.pkgRow = make(map[int]int, len(t.c.data.pkgs))
+	t.pkgRow = make([]int32, len(t.c.data.pkgs))
 	for i, it := range items {
-		if it.isPackage() {
-			t.pkgRow[it.pkg] = i
+		if it.isPackage() && it.pkg < len(t.pkgRow) {
+			t.pkgRow[it.pkg] = int32(i)
 		}
 	}
 	t.buildRowOf()
@@ -142,6 +147,67 @@ func (t *treePane) setItems(items []item) {
 	if prev != nil {
 		t.selectItem(*prev)
 	}
+}
+
+// addPackages appends the rows of the packages from index from on (a streamed batch)
+// to the rows already there, which keep their order, flags, text and position: a load
+// of 10,000 packages in a hundred batches then does work (and leaves garbage) in
+// proportion to each batch, not to everything loaded so far. A filter that is set is
+// applied again to every row, as a new row may match it.
+func (t *treePane) addPackages(from int) {
+	pkgs := t.c.data.pkgs
+	start := len(t.all)
+	if from == 0 || start == 0 || from > len(pkgs) || len(t.pkgRow) != from || int(t.all[start-1].pkg) != from-1 {
+		t.setItems(t.order(itemsFor(pkgs)))
+		return
+	}
+	sel, hadSel := t.selected()
+	t.appended++
+	n := 0
+	for _, p := range pkgs[from:] {
+		n += 1 + len(p.Components)
+	}
+	added := make([]item, 0, n)
+	for i, p := range pkgs[from:] {
+		added = append(added, item{pkg: from + i, comp: -1})
+		for j := range p.Components {
+			added = append(added, item{pkg: from + i, comp: j})
+		}
+	}
+	t.all = append(t.all, t.order(added)...)
+	t.hay = extend(t.hay, len(t.all))
+	t.bodies = extend(t.bodies, len(t.all))
+	if len(t.flags) == start {
+		t.flags = append(t.flags, make([]flagByte, len(t.all)-start)...)
+	}
+	t.results, t.last = nil, nil
+	t.rows = nil // a package row shows where it lies once another of its name arrives
+	for i := start; i < len(t.all); i++ {
+		if it := t.all[i]; it.isPackage() {
+			t.pkgRow = append(t.pkgRow, int32(i))
+		}
+	}
+	d := t.c.data
+	if len(t.rowOf) == start && len(d.pkgBase) == len(pkgs) && d.nrows == len(t.all) && int(d.pkgBase[from]) == start {
+		t.rowOf = append(t.rowOf, make([]int32, len(t.all)-start)...)
+		for i := start; i < len(t.all); i++ {
+			it := t.all[i]
+			t.rowOf[int(d.pkgBase[it.pkg])+it.comp+1] = int32(i)
+		}
+	} else {
+		t.buildRowOf()
+	}
+	if t.filter.Value() != "" || len(t.folded) > 0 {
+		t.applyFilter()
+		if hadSel {
+			t.selectItem(sel)
+		}
+		return
+	}
+	for i := start; i < len(t.all); i++ {
+		t.visible = append(t.visible, i)
+	}
+	t.scrollToCursor()
 }
 
 // extend returns s with n entries, the existing ones kept (nil stays nil: built lazily).
@@ -165,25 +231,47 @@ func (t *treePane) statusChanged() {
 	t.last = nil
 }
 
+// flagByte is a row's rowFlags in one byte (100,000 rows take 100 KB): bit 7 says it
+// is known, bits 0-3 hold the authorization's index in rowAuths, bit 4 review, bit 5 now.
+type flagByte uint8
+
+// rowAuths are the authorizations a row can show (the index in flagByte).
+var rowAuths = [...]model.Authorization{"", model.Unreviewed, model.Approved, model.Changed, model.Revoked, model.Blocked, authNothing}
+
 // rowFlags is the status of row idx of all, computed once per status change.
 func (t *treePane) rowFlags(idx int) rowFlags {
 	if len(t.flags) != len(t.all) {
-		t.flags = make([]rowFlags, len(t.all))
+		t.flags = make([]flagByte, len(t.all))
 	}
-	f := &t.flags[idx]
-	if !f.known {
-		it := t.all[idx]
-		f.known = true
-		if !it.isPackage() {
+	b := t.flags[idx]
+	if b&0x80 == 0 {
+		var f rowFlags
+		if it := t.all[idx]; !it.isPackage() {
 			p := t.c.data.pkgs[it.pkg]
 			c := p.Components[it.comp]
-			st := t.c.data.statusOf(p, c)
-			f.auth = authOf(st)
-			f.review = needsReview(c, st)
-			f.now = f.review && len(st.Needs) == 0 && (c.Validity == model.Valid || c.Validity == "")
+			f.auth = t.c.data.authAt(p, it.comp)
+			f.review = needsReviewAuth(c, f.auth)
+			f.now = f.review && t.c.data.needsAt(p, it.comp) == 0 && (c.Validity == model.Valid || c.Validity == "")
 		}
+		code := -1
+		for i, a := range rowAuths {
+			if a == f.auth {
+				code = i
+			}
+		}
+		if code < 0 {
+			return f // an authorization no byte can hold: asked again each time
+		}
+		b = 0x80 | flagByte(code)
+		if f.review {
+			b |= 0x10
+		}
+		if f.now {
+			b |= 0x20
+		}
+		t.flags[idx] = b
 	}
-	return *f
+	return rowFlags{known: true, auth: rowAuths[b&0x0f], review: b&0x10 != 0, now: b&0x20 != 0}
 }
 
 func (t *treePane) selectItem(it item) {
@@ -361,7 +449,8 @@ func (t *treePane) matches(idx int, it item, words []string) bool {
 				}
 			}
 		}
-		if !strings.Contains(hay, w) && !strings.Contains(auth, w) && (body == "" || !strings.Contains(body, w)) {
+		if !strings.Contains(hay, w) && !strings.Contains(auth, w) && (body == "" || !strings.Contains(body, w)) &&
+			!t.c.data.sharedHas(it.pkg, it.comp, w) {
 			return false
 		}
 	}
@@ -372,15 +461,12 @@ func (t *treePane) matches(idx int, it item, words []string) bool {
 // that builds them all (lowBodiesCmd), else built here on first use, except while that
 // command runs (the keystroke would pay for what it is building).
 func (t *treePane) body(idx int, it item) string {
-	c := t.c.data.pkgs[it.pkg].Components[it.comp]
-	if c.Body == "" {
-		return ""
-	}
 	if lb := t.c.data.lowBodies; it.pkg < len(lb) {
 		return lb[it.pkg][it.comp]
 	}
-	if t.indexing {
-		return ""
+	c := t.c.data.pkgs[it.pkg].Components[it.comp]
+	if c.Body == "" || t.indexing {
+		return "" // no text, text let go (only the command reads it back), or being built
 	}
 	if len(t.bodies) != len(t.all) {
 		t.bodies = make([]string, len(t.all))
@@ -414,7 +500,7 @@ func (t *treePane) view(w string, it item) bool {
 	case ":hooks":
 		return c.Kind == model.KindHook
 	case ":changed":
-		return authOf(t.c.data.statusOf(p, c)) == model.Changed
+		return t.c.data.authAt(p, it.comp) == model.Changed
 	case ":mcp":
 		return c.Kind == model.KindMCPServer
 	case ":exec":
@@ -430,7 +516,7 @@ func (t *treePane) view(w string, it item) bool {
 		}
 		return false
 	case ":unreviewed":
-		return needsReview(c, t.c.data.statusOf(p, c))
+		return needsReviewAuth(c, t.c.data.authAt(p, it.comp))
 	case ":hidden":
 		return len(c.Hidden) > 0
 	case ":notcovered":
@@ -440,11 +526,11 @@ func (t *treePane) view(w string, it item) bool {
 }
 
 // haystack is the lowercased static text of row idx. The load command builds it for
-// every row off the update loop (data.hays); rows handed in otherwise get it built here
-// once. A filter keystroke then costs one substring search per row and word.
+// every row off the update loop (data.chunks); rows handed in otherwise get it built
+// here once. A filter keystroke then costs one substring search per row and word.
 func (t *treePane) haystack(idx int, it item) string {
-	if h := t.c.data.hays; it.pkg < len(h) && h[it.pkg] != nil {
-		return h[it.pkg][it.comp+1]
+	if h, ok := t.c.data.rowText(it.pkg, it.comp); ok {
+		return h
 	}
 	if len(t.hay) != len(t.all) {
 		t.hay = make([]string, len(t.all))
@@ -473,13 +559,21 @@ func filterTexts(p *model.Package) []string {
 }
 
 // filterText is what the filter searches in a package row (c nil) or a component row.
+// A word holds no space, so it can only match inside one part: a part that another
+// holds whole (the kind and the id inside kind:id, a file path a capability names
+// again) is written once, which keeps the index small (issue 15.9) and finds the same.
 func filterText(p *model.Package, c *model.Component) string {
+	return strings.ToLower(strings.Join(filterParts(p, c), " "))
+}
+
+// filterParts are the parts filterText joins, each once, not lowercased.
+func filterParts(p *model.Package, c *model.Component) []string {
 	hay := []string{p.Name, string(p.Format)}
 	if c == nil {
 		hay = append(hay, "package", p.Root)
 	} else {
 		var s Styles // the answers' words, not their colours
-		hay = append(hay, string(c.Kind), c.ID, string(c.Kind)+":"+c.ID,
+		hay = append(hay, string(c.Kind)+":"+c.ID,
 			validityAnswer(&s, c).Word, supportAnswer(&s, c).Word, string(c.Validity))
 		for _, f := range c.Details {
 			hay = append(hay, f.Key, value(f.Value))
@@ -498,7 +592,13 @@ func filterText(p *model.Package, c *model.Component) string {
 			hay = append(hay, d.Code)
 		}
 	}
-	return strings.ToLower(strings.Join(hay, " "))
+	kept := hay[:0]
+	for i, h := range hay {
+		if h != "" && !slices.Contains(hay[:i], h) {
+			kept = append(kept, h)
+		}
+	}
+	return kept
 }
 
 func (t *treePane) applyFilter() {
@@ -525,7 +625,7 @@ func (t *treePane) applyFilter() {
 	for k, idx := range r.rows {
 		it := t.all[idx]
 		if pkgShown != it.pkg {
-			t.visible = append(t.visible, t.pkgRow[it.pkg])
+			t.visible = append(t.visible, int(t.pkgRow[it.pkg]))
 			t.hit = append(t.hit, r.pkgHit[it.pkg])
 			pkgShown = it.pkg
 		}
@@ -592,16 +692,21 @@ func (t *treePane) filterRows(q []string) *filterResult {
 		}
 	}
 	match := func(i int, it item) bool {
-		if cand != nil && cand[i] {
+		if cand == nil {
+			return t.matches(i, it, q)
+		}
+		// A row holds w0 in its filter text (marked) or, the one thing the index does
+		// not hold, in its authorization: either way only the other words are left.
+		if cand[i] || t.passes(cand, w0, i, it) {
 			return len(rest) == 0 || t.matches(i, it, rest)
 		}
-		return t.passes(cand, w0, i, it) && t.matches(i, it, q)
+		return false
 	}
 	pkgMemo, pkgMatch := -1, false
 	pkgMatches := func(pkg int) bool {
 		if pkgMemo != pkg {
 			pkgMemo = pkg
-			pkgMatch = match(t.pkgRow[pkg], item{pkg: pkg, comp: -1})
+			pkgMatch = match(int(t.pkgRow[pkg]), item{pkg: pkg, comp: -1})
 			if pkgMatch {
 				r.pkgHit[pkg] = true
 			}
@@ -641,6 +746,11 @@ func (t *treePane) filterRows(q []string) *filterResult {
 		}
 	}
 	// Packages without components are listed after the rest, as they always were.
+	if cap(r.rows) > 2*len(r.rows)+256 {
+		// Sized for the most the pass could keep, it kept far fewer: the cache keeps
+		// what it found, not room for every row.
+		r.rows, r.own = slices.Clone(r.rows), slices.Clone(r.own)
+	}
 	if t.results == nil || len(t.results) >= maxResults {
 		t.results = map[string]*filterResult{}
 	}
@@ -685,11 +795,7 @@ func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 		// a third of a second); until it arrives, text is searched only where built.
 		t.content = !t.content
 		t.cursor = 0
-		var cmd tea.Cmd
-		if d := t.c.data; t.content && d.lowBodies == nil && !t.indexing {
-			t.indexing = true
-			cmd = lowBodiesCmd(d.pkgs, t.gen)
-		}
+		cmd := t.indexBodies()
 		t.applyFilter()
 		t.setPrompt()
 		return cmd
@@ -707,6 +813,17 @@ func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 	t.cursor = 0
 	t.applyFilter()
 	return cmd
+}
+
+// indexBodies starts lowBodiesCmd for the packages whose text is not built yet, when
+// text search is on and no run is under way (nil otherwise).
+func (t *treePane) indexBodies() tea.Cmd {
+	d := t.c.data
+	if !t.content || t.indexing || len(d.lowBodies) >= len(d.pkgs) {
+		return nil
+	}
+	t.indexing = true
+	return lowBodiesCmd(d.pkgs, len(d.lowBodies), t.gen)
 }
 
 func (t *treePane) clearFilter() {
@@ -769,7 +886,7 @@ func (t *treePane) renderRow(it item, selected bool) []string {
 	k := rowKey{it: it, selected: selected, width: t.width, query: t.wordsKey}
 	if !it.isPackage() {
 		p := t.c.data.pkgs[it.pkg]
-		k.auth = authOf(t.c.data.statusOf(p, p.Components[it.comp]))
+		k.auth = t.c.data.authAt(p, it.comp)
 	} else {
 		k.prog = t.c.data.progress[t.c.data.pkgs[it.pkg]]
 		k.folded = t.folded[it.pkg]

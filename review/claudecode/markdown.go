@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -271,6 +272,10 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 	text := strings.ToValidUTF8(string(data), "\uFFFD")
 	fm := splitFrontmatter(text)
 	c.Body = fm.body
+	if utf8.Valid(data) {
+		// The text is the file's bytes (nothing replaced), and the body is its end.
+		c.BodyStart, c.BodyEnd = len(text)-len(fm.body), len(text)
+	}
 	c.Hidden = skills.ScanHidden(fm.body, fm.bline)
 	if fm.err != "" {
 		c.Diagnostics = append(c.Diagnostics, l.diag("frontmatter-invalid-yaml", model.SeverityError, model.BoundaryComponent, file, "", 1,

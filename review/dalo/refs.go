@@ -257,7 +257,7 @@ func (s *source) resolveInstruction(p *loaded, r parsedRef, m memberDesc, ref *m
 	file := model.File{Path: rel, Size: int64(len(body)), SHA256: sha256Hex([]byte(body))}
 	c := &model.Component{
 		Kind: model.KindInstruction, ID: r.selector, Validity: model.Valid,
-		Body: body, BodyFile: rel, Requirement: m.Requirement, Inactive: m.Requirement == "recommended",
+		Body: body, BodyFile: rel, BodyEnd: len(body), Requirement: m.Requirement, Inactive: m.Requirement == "recommended",
 		Files:  []model.File{file},
 		Hidden: skills.ScanHidden(body, 1),
 		Contract: &model.Contract{

@@ -113,7 +113,7 @@ func Load(root *fsguard.Root, dir string) *model.Component {
 
 	sk, pd := Parse(data, base, file)
 	c.Diagnostics = append(c.Diagnostics, pd...)
-	c.Body = sk.Body
+	c.Body, c.BodyStart, c.BodyEnd = sk.Body, sk.BodyStart, sk.BodyEnd
 	c.Hidden = sk.Hidden
 	fm := sk.Frontmatter
 	c.Details = details(&fm)

@@ -67,7 +67,10 @@ type Skill struct {
 	Frontmatter Frontmatter
 	Body        string // markdown after the frontmatter
 	BodyLine    int    // 1-based line of the body's first line in the file
-	Hidden      []model.HiddenContent
+	// BodyStart and BodyEnd are Body's byte offsets in the parsed data: Body is always
+	// exactly data[BodyStart:BodyEnd], so a reader can find it again in the file.
+	BodyStart, BodyEnd int
+	Hidden             []model.HiddenContent
 	// HasFrontmatter is false when the file has no (terminated) frontmatter; Body is
 	// then the whole file so a reviewer still sees it.
 	HasFrontmatter bool
@@ -135,12 +138,39 @@ func lineOf(data []byte, off int) int {
 	return bytes.Count(data[:off], []byte{'\n'}) + 1
 }
 
+// detach copies every string the skill keeps, but its body, out of the file's text. A
+// caller that lets go of Body (a console reads it back when it is shown) then frees the
+// whole file, where a 20-byte name would keep each of its bytes alive.
+func (sk *Skill) detach() {
+	f := &sk.Frontmatter
+	for _, s := range []*string{&f.Name, &f.Description, &f.License, &f.Compatibility, &f.AllowedTools} {
+		*s = strings.Clone(*s)
+	}
+	if f.Metadata != nil {
+		md := make(map[string]string, len(f.Metadata))
+		for k, v := range f.Metadata {
+			md[strings.Clone(k)] = strings.Clone(v)
+		}
+		f.Metadata = md
+	}
+	for i := range f.MetadataKeys {
+		f.MetadataKeys[i] = strings.Clone(f.MetadataKeys[i])
+	}
+	for i := range f.Present {
+		f.Present[i] = strings.Clone(f.Present[i])
+	}
+	for i := range sk.Hidden {
+		sk.Hidden[i].Kind, sk.Hidden[i].Text = strings.Clone(sk.Hidden[i].Kind), strings.Clone(sk.Hidden[i].Text)
+	}
+}
+
 // Parse parses SKILL.md bytes. dirName is the skill's parent directory name, which the
 // name must equal ("" skips that check). file is the slash path used in diagnostics.
 // It never panics; the caller bounds len(data).
 func Parse(data []byte, dirName, file string) (sk *Skill, diags []model.Diagnostic) {
 	p := &parseState{file: file}
 	sk = &Skill{BodyLine: 1}
+	defer sk.detach() // runs last, after the recovery below
 	defer func() {
 		// The YAML library is third-party code fed hostile input: a panic there must
 		// become a diagnostic, never a crash of the review.
@@ -161,19 +191,20 @@ func Parse(data []byte, dirName, file string) (sk *Skill, diags []model.Diagnost
 
 	if strings.HasPrefix(s, "\uFEFF") {
 		p.errorf("skill-bom", "", 1, specFM, "SKILL.md starts with a byte order mark; it must start with the --- line of its YAML frontmatter (skills-ref rejects it too), so save it without a BOM")
-		sk.Body = s
+		sk.Body, sk.BodyStart, sk.BodyEnd = s, 0, len(s)
 		sk.Hidden = p.scan(s, 1)
 		return sk, p.diags
 	}
 
 	fm, body, bodyLine, ok := splitFrontmatter(s, p)
 	if !ok {
-		sk.Body = s
+		sk.Body, sk.BodyStart, sk.BodyEnd = s, 0, len(s)
 		sk.Hidden = p.scan(s, 1)
 		return sk, p.diags
 	}
 	sk.HasFrontmatter = true
-	sk.Body = body
+	// The body is the rest of the file after the closing --- line.
+	sk.Body, sk.BodyStart, sk.BodyEnd = body, len(s)-len(body), len(s)
 	sk.BodyLine = bodyLine
 	// The frontmatter's values reach the model as the skill's name and description, so
 	// invisible characters there matter as much as in the body.

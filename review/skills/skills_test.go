@@ -311,6 +311,9 @@ func FuzzParse(f *testing.F) {
 		if sk == nil {
 			t.Fatal("nil skill")
 		}
+		if sk.BodyStart < 0 || sk.BodyStart > sk.BodyEnd || sk.BodyEnd > len(data) || string(data[sk.BodyStart:sk.BodyEnd]) != sk.Body {
+			t.Fatalf("body span [%d:%d] of %d bytes does not hold the body %q", sk.BodyStart, sk.BodyEnd, len(data), sk.Body)
+		}
 		for _, d := range ds {
 			if d.Code == "" || d.Message == "" {
 				t.Fatalf("empty diagnostic %+v", d)
