@@ -632,6 +632,9 @@ func runCheck(opts *checkOptions) error {
 	if jsonOut {
 		a.jsonErrors = true
 	}
+	// The gate is a short process whose heap is one package: a collection before the
+	// bound is work thrown away when it exits.
+	batchCollector()
 	t, tg, err := a.locateRef(opts.source, opts.ref, opts.ledger, opts.sourceID)
 	if err != nil {
 		return err

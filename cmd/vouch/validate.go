@@ -423,10 +423,11 @@ func (a *app) writeReport(rep *report.Report, format string, requireApproved boo
 	}
 }
 
-// validateHeapLimit is the heap validate --json collects at (see batchCollector).
+// validateHeapLimit is the heap validate --json and check collect at (batchCollector).
 const validateHeapLimit = 64 << 20
 
-// batchCollector paces the garbage collector for validate --json. Its live heap is the
+// batchCollector paces the garbage collector for validate --json and check. check holds
+// one package and exits. validate --json's live heap is the
 // packages in flight, about 10 MiB whatever the source's size: at the default GOGC the
 // collector runs every few MiB allocated and takes a third of the CPU, and at GOGC=400
 // (the previous setting) still several percent at 10,000 packages. So it collects only when the
