@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"vouch/model"
 )
@@ -152,7 +153,10 @@ func compareBytes(fd *FileDiff, oldB, newB []byte) {
 		fd.FirstDifferentOffset = firstDifference(oldB, newB)
 		return
 	}
-	fd.Unified = UnifiedDiff("approved/"+fd.Path, "current/"+fd.Path, string(oldB), string(newB))
+	// The diff reads the bytes as text in place: both slices are this call's own (read
+	// from the store and from the package) and nothing writes them again, so the 16 MiB
+	// copies string() would make are skipped.
+	fd.Unified = UnifiedDiff("approved/"+fd.Path, "current/"+fd.Path, bytesAsString(oldB), bytesAsString(newB))
 }
 
 func isBinary(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b) }
@@ -168,4 +172,12 @@ func firstDifference(a, b []byte) int64 {
 		return -1
 	}
 	return int64(n)
+}
+
+// bytesAsString views b as a string without copying it; b must never change afterwards.
+func bytesAsString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
