@@ -40,7 +40,7 @@ func TestServerDisplay(t *testing.T) {
 	if c.Contract == nil || !reflect.DeepEqual(c.Contract.Files, c.Files) {
 		t.Fatalf("contract = %+v", c.Contract)
 	}
-	if v, _ := c.Contract.Fields.Get("env"); !reflect.DeepEqual(v, map[string]string{"CONFIG": "${PLUGIN_ROOT}/c.json"}) {
+	if v, _ := c.Contract.Fields.Get("env"); !reflect.DeepEqual(v, model.Fields{{Key: "CONFIG", Value: "${PLUGIN_ROOT}/c.json"}}) {
 		t.Errorf("contract env = %v", v)
 	}
 	if _, err := c.Contract.Digest(); err != nil {

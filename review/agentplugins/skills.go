@@ -214,6 +214,9 @@ func skillSupport(c *model.Component, dir, link string) []model.Support {
 	if n := skills.UTF16Len(desc); n > skills.MaxDescriptionChar {
 		pi = append(pi, fmt.Sprintf("Pi skips this skill: its description is %d UTF-16 code units (JavaScript .length), over the limit of %d, although it has only %d characters", n, skills.MaxDescriptionChar, utf8.RuneCountInString(desc)))
 	}
+	if len(pi) == 0 && link == "" {
+		return supportedSkill
+	}
 	piS := support(clientPi, model.Supported, "")
 	if len(pi) > 0 {
 		piS = support(clientPi, model.NotSupported, strings.Join(pi, "; ")+".")
@@ -229,3 +232,16 @@ func skillSupport(c *model.Component, dir, link string) []model.Support {
 		codex,
 	}
 }
+
+// supportedSkill is the support list of a skill every client loads as it is, shared by
+// all of them (a source of 10,000 plugins holds tens of thousands of skills): nothing
+// changes an entry of it, and its capacity is its length, so an append copies.
+var supportedSkill = func() []model.Support {
+	s := []model.Support{
+		support(clientDSH, model.Supported, ""),
+		support(clientLola, model.Supported, ""),
+		support(clientPi, model.Supported, ""),
+		support(clientCodex, model.Supported, ""),
+	}
+	return s[:len(s):len(s)]
+}()
