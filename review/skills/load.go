@@ -143,7 +143,7 @@ func Load(root *fsguard.Root, dir string) *model.Component {
 	c.Contract = &model.Contract{
 		Kind:   model.KindSkill,
 		Fields: contractFields(&fm),
-		Files:  append([]model.File(nil), files...),
+		Files:  files, // c.Files: one list, never changed (its capacity is its length)
 	}
 	return c
 }
