@@ -78,7 +78,7 @@ var formats = []*format{
 		dir:       agentplugins.IsRootIn,
 		manifests: []string{"plugin.json"},
 		load: func(path string, opts Options) []*model.Package {
-			return []*model.Package{agentplugins.Load(path, agentplugins.Options{DataDir: opts.DataDir, Limits: opts.Limits})}
+			return []*model.Package{agentplugins.Load(path, agentplugins.Options{DataDir: opts.DataDir, Limits: opts.Limits, Retained: opts.Retained})}
 		},
 	},
 	{

@@ -26,6 +26,10 @@ import (
 type Options struct {
 	// SourceID is the source identity used in Dalo references (default "validation").
 	SourceID string
+	// Retained says the caller keeps every package for long (the console, not a streamed
+	// validation): loaders that can then copy the few strings they keep out of the file
+	// texts they parsed, so that those texts are freed.
+	Retained bool
 	// DataDir is the directory shown for ${PLUGIN_DATA}; a plugin's data dir is DataDir/<name>.
 	// Validation never creates it.
 	DataDir string

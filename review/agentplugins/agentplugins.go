@@ -21,6 +21,16 @@ import (
 type Options struct {
 	DataDir string // ${PLUGIN_DATA} is shown as DataDir/<plugin-name>; never created
 	Limits  fsguard.Limits
+	// Retained: the caller keeps the package for long (the console): strings taken from
+	// plugin.json and mcp.json are copies, so the files' texts can be freed.
+	Retained bool
+}
+
+// jsonOptions are the parse options of plugin.json and mcp.json.
+func (o Options) jsonOptions() jsontext.Options {
+	j := jsontext.Limits
+	j.OwnStrings = o.Retained
+	return j
 }
 
 // IsRoot reports whether dir is an Agent Plugins root (it holds plugin.json).

@@ -179,7 +179,34 @@ func namespaceInfo(ns string) (owner string, readers []string) {
 // extensionSupport says which client reads a namespace. Pi and Lola read only what the
 // manifest's extensions object declares (seeds 003, 004): a namespace directory with no
 // manifest data is read by no one, whatever its name.
+//
+// The slice is shared by every namespace with the same answer: clone it before changing
+// an entry (codexNamespace does). Its capacity is its length, so an append copies.
 func extensionSupport(ns string, readers []string, hasData bool) []model.Support {
+	// What the answer depends on: the readers, whether there is data, a com.openai
+	// prefix, and the name itself only in the sentence for a reader with no data.
+	key := extSupportKey{readers: strings.Join(readers, "\x00"), hasData: hasData, openai: strings.HasPrefix(ns, "com.openai")}
+	if len(readers) > 0 && !hasData {
+		key.ns = ns
+	}
+	if s, ok := sharedExtSupport.Load(key); ok {
+		return s.([]model.Support)
+	}
+	s := newExtensionSupport(ns, readers, hasData)
+	s = s[:len(s):len(s)]
+	key.ns = strings.Clone(key.ns) // not a slice of plugin.json's text
+	sharedExtSupport.Store(key, s)
+	return s
+}
+
+type extSupportKey struct {
+	ns, readers     string
+	hasData, openai bool
+}
+
+var sharedExtSupport sync.Map // extSupportKey -> []model.Support
+
+func newExtensionSupport(ns string, readers []string, hasData bool) []model.Support {
 	out := make([]model.Support, 0, len(clients))
 	for _, c := range clients {
 		s := support(c, model.NotApplicable, c+" ignores this namespace without validating it.")

@@ -174,6 +174,7 @@ func codexNamespace(ns string, keys []string, sup []model.Support) []model.Suppo
 	if ns != codexNamespaceName {
 		return sup
 	}
+	sup = slices.Clone(sup) // extensionSupport's slice is shared
 	for i, s := range sup {
 		if s.Provider != clientCodex {
 			continue

@@ -49,7 +49,7 @@ func (l *loader) manifest() bool {
 		return false
 	}
 	l.manifestData = data
-	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
+	doc, issues, jerr := jsontext.Parse(data, l.opts.jsonOptions())
 	if jerr != nil {
 		code := map[string]string{jsontext.CodeSyntax: "manifest-invalid-json", jsontext.CodeInvalidUTF8: "manifest-invalid-utf8", jsontext.CodeTooDeep: "manifest-too-deep"}[jerr.Code]
 		l.reject(code, manifestFile, "", jsontext.Line(data, jerr.Off), fmt.Sprintf("plugin.json %s, so the plugin is rejected.", jerr.Msg), "5.2")

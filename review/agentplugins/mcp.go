@@ -56,7 +56,7 @@ func (l *loader) mcp() {
 		l.mcpDisabled(code, "", 0, msg, sec)
 		return
 	}
-	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
+	doc, issues, jerr := jsontext.Parse(data, l.opts.jsonOptions())
 	if jerr != nil {
 		code := map[string]string{jsontext.CodeSyntax: "mcp-invalid-json", jsontext.CodeInvalidUTF8: "mcp-invalid-utf8", jsontext.CodeTooDeep: "mcp-too-deep"}[jerr.Code]
 		l.mcpDisabled(code, "", jsontext.Line(data, jerr.Off), fmt.Sprintf("mcp.json %s, so MCP is disabled for this plugin.", jerr.Msg), "7.2.2")

@@ -25,6 +25,11 @@ type Options struct {
 	// unbounded). The first MaxEntries are kept, the rest parsed, dropped and reported
 	// (CodeTooManyEntries).
 	MaxEntries int
+	// OwnStrings gives every string of the tree (names included) its own copy instead of
+	// a slice of the text: for a caller that keeps a few strings of each document for
+	// long (the console holding thousands of packages), so that a kept name does not keep
+	// its whole file alive. It costs an allocation per string.
+	OwnStrings bool
 	// AllowDuplicates stops reporting repeated member names (CodeDuplicateKey). The tree
 	// keeps every occurrence either way.
 	AllowDuplicates bool
@@ -301,6 +306,9 @@ func (p *parser) str() (string, *Error) {
 			}
 			p.pos = i + 1
 			p.checkLen(start, len(out))
+			if p.o.OwnStrings {
+				out = strings.Clone(out)
+			}
 			return out, nil
 		}
 		if c == '\\' {
