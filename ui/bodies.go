@@ -51,6 +51,7 @@ func bodyEntry(c *model.Component) (model.File, bool) {
 func dropBodies(pkgs []*model.Package) map[*model.Component]string {
 	var slow map[*model.Component]string
 	for _, p := range pkgs {
+		compactLists(p)
 		if p.Reader == nil {
 			continue
 		}
@@ -140,3 +141,25 @@ func (b *bodyCache) put(e bodyReadMsg) {
 }
 
 func (b *bodyCache) reset() { b.entries = nil }
+
+// compactLists gives the lists a loader built by appending (a package's components, each
+// component's summary, details, capabilities and diagnostics) their exact size: the
+// console keeps them for as long as it runs, and growth left up to half of each unused.
+// The lists are copied, never changed; a shared one (a support list) is not touched.
+func compactLists(p *model.Package) {
+	p.Components = exact(p.Components)
+	for _, c := range p.Components {
+		c.Summary = exact(c.Summary)
+		c.Details = exact(c.Details)
+		c.Capabilities = exact(c.Capabilities)
+		c.Diagnostics = exact(c.Diagnostics)
+	}
+}
+
+// exact is s in a slice of its length, or s when it is that already.
+func exact[S ~[]E, E any](s S) S {
+	if cap(s) == len(s) {
+		return s
+	}
+	return append(S(nil), s...)
+}

@@ -124,6 +124,15 @@ func buildHays(pkgs []*model.Package) *hayChunk {
 	}
 	var b strings.Builder
 	b.Grow(size)
+	// The index lists are kept as long as the chunk: sized exactly, not grown by appends.
+	nrows, nparts := 0, 0
+	for _, pt := range texts {
+		nrows, nparts = nrows+len(pt.rows)+1, nparts+len(pt.shared)
+	}
+	ch.starts = make([]int32, 0, nrows+1)
+	ch.parts = make([]sharedPart, 0, nparts)
+	ch.pkgEnt = make([]int32, 0, len(texts)+1)
+	ch.pkgPart = make([]int32, 0, len(texts)+1)
 	for _, pt := range texts {
 		ch.pkgEnt = append(ch.pkgEnt, int32(len(ch.starts)))
 		ch.pkgPart = append(ch.pkgPart, int32(len(ch.parts)))

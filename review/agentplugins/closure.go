@@ -57,7 +57,13 @@ func (l *loader) closure() *pluginClosure {
 		Runnable: true,
 		Skip:     func(rel string) bool { return owned[rel] != nil },
 	})
-	files := append([]model.File(nil), res.Files...)
+	n := len(res.Files)
+	for _, c := range owned {
+		n += len(c.Contract.Files)
+	}
+	// Sized for every file at once: the list is kept (every stdio server binds it), and
+	// appends would leave it up to twice as large as it is.
+	files := append(make([]model.File, 0, n), res.Files...)
 	have := map[string]bool{}
 	for _, f := range files {
 		have[f.Path] = true

@@ -490,10 +490,8 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 		}
 	}
 	c.Files = files
-	contract := model.Fields{
-		{Key: "type", Value: "stdio"},
-		{Key: "command", Value: command},
-	}
+	contract := make(model.Fields, 0, 6) // its size: a console keeps one per server
+	contract = append(contract, model.Field{Key: "type", Value: "stdio"}, model.Field{Key: "command", Value: command})
 	if resolvedCmd != "" {
 		contract = append(contract, model.Field{Key: "command_file", Value: resolvedCmd})
 	}

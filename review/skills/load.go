@@ -158,7 +158,8 @@ func anyError(ds []model.Diagnostic) bool {
 }
 
 func details(fm *Frontmatter) model.Fields {
-	d := model.Fields{{Key: "name", Value: fm.Name}, {Key: "description", Value: fm.Description}}
+	d := make(model.Fields, 0, 6) // the most it holds: a console keeps one per skill
+	d = append(d, model.Field{Key: "name", Value: fm.Name}, model.Field{Key: "description", Value: fm.Description})
 	if fm.Has("license") {
 		d = append(d, model.Field{Key: "license", Value: fm.License})
 	}
