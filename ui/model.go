@@ -18,6 +18,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -363,6 +364,11 @@ func (s *loadStream) batch(msg loadedMsg, box *trustBox, enough int, wait time.D
 	msg.slow = dropBodies(msg.pkgs)
 	if !msg.last {
 		msg.next = s.nextCmd(msg.gen, box)
+	} else {
+		// The load's garbage (file texts, parse trees, the bodies let go) is several
+		// times what the console keeps: once it is all loaded, it goes back to the system
+		// rather than staying in the process as free heap for as long as it runs.
+		debug.FreeOSMemory()
 	}
 	return msg
 }
