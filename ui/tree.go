@@ -47,6 +47,7 @@ type treePane struct {
 	// finds its query here. Both are dropped when rows or statuses change.
 	results map[string]*filterResult
 	last    *filterResult
+	used    int // counts filterRows calls: filterResult.used
 	// hit marks, per entry of visible, a row that matched the filter by its own text (a
 	// package row shown only as the context of its components does not): n/N move
 	// between these while a filter is set.
@@ -57,8 +58,9 @@ type treePane struct {
 	wordsKey string
 	// rowOf maps global row numbers (the filter index's) to rows of all; cand is the
 	// prefilter's reused mark per row (filterindex.go).
-	rowOf []int32
-	cand  []bool
+	rowOf    []int32
+	cand     []bool
+	candBody []bool // the same for the text bodies, merged into cand
 	// scanned is what the last index search found, per chunk (filterindex.go).
 	scanned scanRecord
 	// indexing is true while lowBodiesCmd runs; gen is the data generation it was
@@ -105,6 +107,7 @@ type filterResult struct {
 	own     []bool
 	pkgHit  []bool // by package index
 	empty   []int32
+	used    int // treePane.used when last asked for: the cache drops the oldest
 }
 
 func newTreePane(c *common) *treePane {
@@ -657,7 +660,9 @@ const maxResults = 16
 // pass for its first letter and a shrinking one for each letter after.
 func (t *treePane) filterRows(q []string) *filterResult {
 	key := filterKey(q, t.content)
+	t.used++
 	if r, ok := t.results[key]; ok {
+		r.used = t.used
 		return r
 	}
 	r := &filterResult{words: q, content: t.content, pkgHit: make([]bool, len(t.c.data.pkgs))}
@@ -751,9 +756,22 @@ func (t *treePane) filterRows(q []string) *filterResult {
 		// what it found, not room for every row.
 		r.rows, r.own = slices.Clone(r.rows), slices.Clone(r.own)
 	}
-	if t.results == nil || len(t.results) >= maxResults {
+	if t.results == nil {
 		t.results = map[string]*filterResult{}
 	}
+	if len(t.results) >= maxResults {
+		// The query used longest ago goes: a backspace finds every shorter query of the
+		// word being typed (emptying the whole cache here once made one miss and pass
+		// over every row again).
+		oldest := ""
+		for k, c := range t.results {
+			if oldest == "" || c.used < t.results[oldest].used {
+				oldest = k
+			}
+		}
+		delete(t.results, oldest)
+	}
+	r.used = t.used
 	t.results[key] = r
 	return r
 }
