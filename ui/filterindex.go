@@ -345,8 +345,9 @@ type bodyPieceKey struct {
 }
 
 // bodyPiece is about the most body text one task of a search reads: enough pieces for
-// the cores to share the work evenly, few enough that a task costs more than handing it out.
-const bodyPiece = 2 << 20
+// the cores to share the work evenly, few enough that a task costs more than handing it
+// out. (A variable: tests cut small bodies into many pieces.)
+var bodyPiece = 2 << 20
 
 // setPieces cuts the bodies into runs of about bodyPiece bytes (bi.pieces).
 func (bi *bodyIndex) setPieces() {
@@ -584,8 +585,19 @@ const lo8, hi8 = 0x0101010101010101, 0x8080808080808080
 func indexPair(s string, a, b byte) int {
 	i := 0
 	ma, mb := lo8*uint64(a), lo8*uint64(b)
+	for ; i+17 <= len(s); i += 16 { // two words a step: one branch per sixteen bytes
+		z0 := (load64(s[i:i+8]) ^ ma) | (load64(s[i+1:i+9]) ^ mb) // in Go ^ binds no tighter than |
+		z1 := (load64(s[i+8:i+16]) ^ ma) | (load64(s[i+9:i+17]) ^ mb)
+		t0, t1 := (z0-lo8)&^z0&hi8, (z1-lo8)&^z1&hi8
+		if t0|t1 != 0 {
+			if t0 != 0 {
+				return i + bits.TrailingZeros64(t0)/8
+			}
+			return i + 8 + bits.TrailingZeros64(t1)/8
+		}
+	}
 	for ; i+9 <= len(s); i += 8 {
-		z := load64(s[i:i+8]) ^ ma | load64(s[i+1:i+9]) ^ mb
+		z := (load64(s[i:i+8]) ^ ma) | (load64(s[i+1:i+9]) ^ mb)
 		if t := (z - lo8) &^ z & hi8; t != 0 {
 			return i + bits.TrailingZeros64(t)/8
 		}
