@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -618,10 +619,44 @@ func load64(s string) uint64 {
 }
 
 // passes reports whether row idx can match q given the prefilter: marked, or holding w in
-// what the index does not hold (its authorization).
-func (t *treePane) passes(cand []bool, w string, idx int, it item) bool {
+// what the index does not hold (its authorization). auth is authHolds(w): false, no
+// row's authorization holds w, and none need be looked up.
+func (t *treePane) passes(cand []bool, w string, auth bool, idx int, it item) bool {
 	if cand == nil || cand[idx] {
 		return true
 	}
-	return !it.isPackage() && strings.Contains(string(t.rowFlags(idx).auth), w)
+	return auth && !it.isPackage() && strings.Contains(string(t.rowFlags(idx).auth), w)
+}
+
+// authHolds reports whether w can lie in some row's authorization: in one of rowAuths,
+// or in another that a trust record gives. A word that cannot spares a keystroke the
+// status of every row the index did not mark (computing 90,000 rows' flags the first
+// time costs more than the search).
+func (t *treePane) authHolds(w string) bool {
+	for _, a := range rowAuths {
+		if strings.Contains(string(a), w) {
+			return true
+		}
+	}
+	return t.otherAuths()
+}
+
+// otherAuths reports whether some record gives an authorization outside rowAuths (trust
+// gives none today; a record keeps whatever trust said). It is looked up once per
+// status change (statusChanged) and again when rows were added.
+func (t *treePane) otherAuths() bool {
+	s := &t.authScan
+	if s.known && s.rows == len(t.all) {
+		return s.other
+	}
+	s.known, s.rows, s.other = true, len(t.all), false
+	for _, sts := range t.c.data.status {
+		for _, cs := range sts {
+			if cs.extra != nil && !slices.Contains(rowAuths[:], cs.auth()) {
+				s.other = true
+				return true
+			}
+		}
+	}
+	return false
 }

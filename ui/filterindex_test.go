@@ -8,6 +8,7 @@ import (
 
 	"vouch/internal/gen"
 	"vouch/model"
+	"vouch/trust"
 )
 
 // scanFor finds exactly the rows a strings.Contains on each row finds, wherever the
@@ -280,5 +281,49 @@ func TestBackspaceFindsEveryQueryOfTheWord(t *testing.T) {
 		if m.tree.last != found[q] {
 			t.Fatalf("backspace to %q searched again: the cache lost it", q)
 		}
+	}
+}
+
+// A row is found by its authorization, which the text index does not hold, also when a
+// record gives one outside the usual few: a word no usual authorization holds is
+// checked against no row's status, unless some record gives another (otherAuths).
+func TestFilterFindsAnUnusualAuthorization(t *testing.T) {
+	m := newTestModel(t, largeSource(20), 120, 40)
+	var target item
+	found := false
+	for pi, p := range m.data.pkgs {
+		for j, c := range p.Components {
+			if sts := m.data.status[p]; c.Contract != nil && !found && j < len(sts) {
+				sts[j] = compStatus{code: 1, extra: &trust.Status{Ref: p.Ref(c), Authorization: "quarantined"}}
+				target, found = item{pkg: pi, comp: j}, true
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no component with a contract and a status: the test checks nothing")
+	}
+	m.tree.statusChanged()
+	press(t, m, "/", "q", "u", "a", "r", "a")
+	if m.tree.rowOf == nil || !m.tree.authScan.other {
+		t.Fatalf("index %v, other authorizations found %v: the index path went untested", m.tree.rowOf != nil, m.tree.authScan.other)
+	}
+	got := visibleItems(m)
+	if !slices.Contains(got, target) {
+		t.Fatalf("quara: %v, want the row of %v among them", got, target)
+	}
+	m.tree.statusChanged()
+	rowOf := m.tree.rowOf
+	m.tree.rowOf = nil
+	m.tree.applyFilter()
+	m.tree.rowOf = rowOf
+	if want := visibleItems(m); !slices.Equal(got, want) {
+		t.Fatalf("index %v, row by row %v", got, want)
+	}
+	// Without it, a word no authorization holds looks up no status.
+	m.data.status[m.data.pkgs[target.pkg]][target.comp] = compStatus{code: 2}
+	m.tree.statusChanged()
+	press(t, m, "backspace", "backspace", "backspace", "backspace", "backspace", "z")
+	if m.tree.flags != nil && slices.ContainsFunc(m.tree.flags, func(b flagByte) bool { return b != 0 }) {
+		t.Fatal("a word no authorization holds computed row flags")
 	}
 }

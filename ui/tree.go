@@ -42,6 +42,12 @@ type treePane struct {
 	// whether it needs review or can be approved now): a filter keystroke or an n press
 	// reads it for every row, and computing a status builds the row's ref each time.
 	flags []flagByte
+	// authScan is whether some record gives an authorization outside rowAuths, found
+	// for len(all) rows (otherAuths); dropped with the flags.
+	authScan struct {
+		known, other bool
+		rows         int
+	}
 	// results keeps recent filter results by query, and last the one shown: a keystroke
 	// that narrows the query searches only the rows the last one kept, and a backspace
 	// finds its query here. Both are dropped when rows or statuses change.
@@ -230,6 +236,7 @@ func extend(s []string, n int) []string {
 // results (a filter word can match an authorization).
 func (t *treePane) statusChanged() {
 	t.flags = nil
+	t.authScan.known = false
 	t.results = nil
 	t.last = nil
 }
@@ -685,7 +692,9 @@ func (t *treePane) filterRows(q []string) *filterResult {
 	}
 	// A row the index marked holds w0 already: only the other words are searched.
 	rest := q
+	auth := false
 	if cand != nil {
+		auth = t.authHolds(w0)
 		rest = make([]string, 0, len(q))
 		dropped := false
 		for _, w := range q {
@@ -702,7 +711,7 @@ func (t *treePane) filterRows(q []string) *filterResult {
 		}
 		// A row holds w0 in its filter text (marked) or, the one thing the index does
 		// not hold, in its authorization: either way only the other words are left.
-		if cand[i] || t.passes(cand, w0, i, it) {
+		if cand[i] || t.passes(cand, w0, auth, i, it) {
 			return len(rest) == 0 || t.matches(i, it, rest)
 		}
 		return false
