@@ -362,8 +362,8 @@ func (bi *bodyIndex) setPieces() {
 	}
 }
 
-// scanRecord is what the last index search found: per chunk searched (filter text
-// chunks, then body chunks), whether the word occurs in it.
+// scanRecord is what the last index search found: per part searched (filter text
+// chunks, then pieces of body indexes), whether the word occurs in it.
 type scanRecord struct {
 	word   string
 	chunks []any
@@ -498,7 +498,6 @@ func buildBodies(pkgs []*model.Package, base int) bodiesBuilt {
 	idx.rowStart = make([]int32, 0, len(holders)+1)
 	for _, h := range holders {
 		idx.rowStart = append(idx.rowStart, int32(len(idx.rows)))
-		idx.setPieces()
 		idx.rows = append(idx.rows, h...)
 	}
 	idx.rowStart = append(idx.rowStart, int32(len(idx.rows)))

@@ -248,6 +248,18 @@ func TestBodyPiecesAgreeWithFullPass(t *testing.T) {
 			pieces := 0
 			for _, bi := range m.data.bodyIdx {
 				pieces += len(bi.pieces) - 1
+				// The pieces cover every body once, in order, each at most one body
+				// past bodyPiece bytes.
+				nb := len(bi.starts) - 1
+				if len(bi.pieces) == 0 || bi.pieces[0] != 0 || int(bi.pieces[len(bi.pieces)-1]) != nb {
+					t.Fatalf("pieces %v of %d bodies", bi.pieces, nb)
+				}
+				for k := 1; k < len(bi.pieces); k++ {
+					a, b := bi.pieces[k-1], bi.pieces[k]
+					if b <= a || (b-a > 1 && int(bi.starts[b-1]-bi.starts[a]) >= bodyPiece) {
+						t.Fatalf("piece %d: bodies %d…%d of %d, starts %v", k, a, b-1, nb, bi.starts)
+					}
+				}
 			}
 			if pieces < 2 {
 				t.Fatalf("the bodies make %d pieces: the test checks nothing new", pieces)

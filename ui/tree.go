@@ -772,10 +772,10 @@ func (t *treePane) filterRows(q []string) *filterResult {
 		// The query used longest ago goes: a backspace finds every shorter query of the
 		// word being typed (emptying the whole cache here once made one miss and pass
 		// over every row again).
-		oldest := ""
+		oldest, used := "", 0
 		for k, c := range t.results {
-			if oldest == "" || c.used < t.results[oldest].used {
-				oldest = k
+			if oldest == "" || c.used < used { // no key is "": a query has a word
+				oldest, used = k, c.used
 			}
 		}
 		delete(t.results, oldest)
