@@ -331,10 +331,14 @@ func TestFilterFindsAnUnusualAuthorization(t *testing.T) {
 	if want := visibleItems(m); !slices.Equal(got, want) {
 		t.Fatalf("index %v, row by row %v", got, want)
 	}
-	// Without it, a word no authorization holds looks up no status.
+	// Without it, a word no authorization holds looks up no status (a word no row
+	// holds either: a row shown would have its status drawn).
 	m.data.status[m.data.pkgs[target.pkg]][target.comp] = compStatus{code: 2}
 	m.tree.statusChanged()
-	press(t, m, "backspace", "backspace", "backspace", "backspace", "backspace", "z")
+	press(t, m, "backspace", "backspace", "backspace", "backspace", "backspace", "z", "z", "q", "x")
+	if len(m.tree.visible) != 0 || m.tree.authScan.other {
+		t.Fatalf("zzqx shows %d rows, other authorizations %v", len(m.tree.visible), m.tree.authScan.other)
+	}
 	if m.tree.flags != nil && slices.ContainsFunc(m.tree.flags, func(b flagByte) bool { return b != 0 }) {
 		t.Fatal("a word no authorization holds computed row flags")
 	}
