@@ -195,9 +195,9 @@ func BenchmarkNextMatch(b *testing.B) {
 
 // filterWords are typed into the filter one character at a time and erased again, one
 // after the other: the first letter of each is a pass over every row (the results cache
-// holds 16 queries and is emptied when full, so a word typed again eight words later is
-// searched again), each further letter narrows the last result, and each backspace finds
-// its query in the cache.
+// keeps the 16 queries used last, so a letter typed again some words later may be found
+// there or searched again), each further letter narrows the last result, and each
+// backspace finds its query in the cache.
 var filterWords = []string{"server", "index", "skill", "deploy", "watch", "plugin-01", "review", "events", "node"}
 
 func typeAndErase(words []string) []string {

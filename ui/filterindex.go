@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -270,11 +271,46 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 	if !t.content {
 		bodies = nil
 	}
-	next := scanRecord{word: w, chunks: make([]any, len(chunks)+len(bodies)), hit: make([]bool, len(chunks)+len(bodies))}
-	// The chunks are searched in parallel: each marks rows of its own, so no two write
-	// the same mark (the bodies, which can mark a row the filter text marked too, are
-	// searched after).
-	eachParallel(len(chunks), func(i int) {
+	// One task per chunk of filter text, then one per piece of each body index: the
+	// bodies, most of what is searched, are shared between the cores as the chunks are.
+	type piece struct {
+		bi     *bodyIndex
+		k0, k1 int // bodies k0 … k1-1
+	}
+	var pieces []piece
+	for _, bi := range bodies {
+		for k := 0; k+1 < len(bi.pieces); k++ {
+			pieces = append(pieces, piece{bi, int(bi.pieces[k]), int(bi.pieces[k+1])})
+		}
+	}
+	// The chunks mark rows of their own, so no two write the same mark; a body can mark
+	// a row the filter text marks too, so the bodies mark rows in a slice of their own,
+	// merged after.
+	var bodyCand []bool
+	if len(pieces) > 0 {
+		if cap(t.candBody) < len(t.all) {
+			t.candBody = make([]bool, len(t.all))
+		}
+		bodyCand = t.candBody[:len(t.all)]
+		clear(bodyCand)
+	}
+	n := len(chunks) + len(pieces)
+	next := scanRecord{word: w, chunks: make([]any, n), hit: make([]bool, n)}
+	eachParallel(n, func(i int) {
+		if i >= len(chunks) {
+			pc := pieces[i-len(chunks)]
+			key := bodyPieceKey{pc.bi, pc.k0}
+			next.chunks[i] = key
+			if skip(key, i) {
+				return
+			}
+			bi := pc.bi
+			scanEntries(bi.text, bi.starts, pc.k0, pc.k1, &bi.freq, w, func(k int) {
+				bi.eachRow(k, func(row int32) { bodyCand[rowOf[row]] = true })
+				next.hit[i] = true
+			})
+			return
+		}
 		ch := chunks[i]
 		next.chunks[i] = ch
 		if skip(ch, i) {
@@ -300,23 +336,43 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 			}
 		})
 	})
-	eachParallel(len(bodies), func(i int) {
-		bi, at := bodies[i], len(chunks)+i
-		next.chunks[at] = bi
-		if skip(bi, at) {
-			return
+	for i := len(chunks); i < n; i++ {
+		if next.hit[i] {
+			for r, b := range bodyCand {
+				cand[r] = cand[r] || b
+			}
+			break
 		}
-		scanFor(bi.text, bi.starts, &bi.freq, w, func(k int) {
-			bi.eachRow(k, func(row int32) { cand[rowOf[row]] = true })
-			next.hit[at] = true
-		})
-	})
+	}
 	t.scanned = next
 	return cand, w
 }
 
-// scanRecord is what the last index search found: per chunk searched (filter text
-// chunks, then body chunks), whether the word occurs in it.
+// bodyPieceKey names a piece of a body index in a scanRecord.
+type bodyPieceKey struct {
+	bi *bodyIndex
+	k0 int
+}
+
+// bodyPiece is about the most body text one task of a search reads: enough pieces for
+// the cores to share the work evenly, few enough that a task costs more than handing it
+// out. (A variable: tests cut small bodies into many pieces.)
+var bodyPiece = 2 << 20
+
+// setPieces cuts the bodies into runs of about bodyPiece bytes (bi.pieces).
+func (bi *bodyIndex) setPieces() {
+	nb := len(bi.starts) - 1
+	bi.pieces = append(bi.pieces[:0], 0)
+	for k := 0; k < nb; {
+		limit := int(bi.starts[k]) + bodyPiece
+		next := k + 1 + sort.Search(nb-k-1, func(j int) bool { return int(bi.starts[k+1+j]) >= limit })
+		bi.pieces = append(bi.pieces, int32(next))
+		k = next
+	}
+}
+
+// scanRecord is what the last index search found: per part searched (filter text
+// chunks, then pieces of body indexes), whether the word occurs in it.
 type scanRecord struct {
 	word   string
 	chunks []any
@@ -358,6 +414,9 @@ type bodyIndex struct {
 	// rows[rowStart[k]:rowStart[k+1]] are the global rows holding body k.
 	rowStart []int32
 	rows     []int32
+	// pieces cuts the bodies into runs searched in parallel: run i is bodies
+	// pieces[i] … pieces[i+1]-1 (setPieces).
+	pieces []int32
 }
 
 // eachRow calls f with every global row holding body k.
@@ -451,6 +510,7 @@ func buildBodies(pkgs []*model.Package, base int) bodiesBuilt {
 		idx.rows = append(idx.rows, h...)
 	}
 	idx.rowStart = append(idx.rowStart, int32(len(idx.rows)))
+	idx.setPieces()
 	for _, w := range where {
 		out.bodies[w.pkg][w.comp] = idx.text[idx.starts[w.entry] : idx.starts[w.entry+1]-1]
 	}
@@ -458,21 +518,57 @@ func buildBodies(pkgs []*model.Package, base int) bodiesBuilt {
 }
 
 // scanFor calls found(k) once for each row k of text (rows start at starts, which ends
-// with len(text)) that holds w. strings.Index hops from one occurrence of its needle's
-// first byte to the next, so the search is anchored at w's rarest byte (by freq): the
-// part of w from there is searched and the part before it checked in place. "server" is
-// found through its v, not through every s.
+// with len(text)) that holds w. A word of one byte is found by strings.IndexByte; a
+// longer one is anchored at a part of it that is rare in text (by freq), searched for,
+// and checked around it in place:
+//
+//   - when w holds a byte rarer than one in sparseByte, at that byte: strings.Index hops
+//     from one occurrence of its needle's first byte to the next, at vector speed ("zip"
+//     is found through its z, not through every i);
+//   - otherwise at the pair of adjacent bytes least likely together (indexPair): every
+//     byte of "st" is common, and hopping from s to s costs a call per s, where a pair
+//     search reads eight bytes a step whatever they hold.
 func scanFor(text string, starts []int32, freq *[256]int64, w string, found func(k int)) {
+	scanEntries(text, starts, 0, len(starts)-1, freq, w, found)
+}
+
+// sparseByte: a byte of a word occurring less often than once in this many bytes of
+// text anchors the search by itself.
+const sparseByte = 64
+
+// scanEntries is scanFor over rows k0 … k1-1 only.
+func scanEntries(text string, starts []int32, k0, k1 int, freq *[256]int64, w string, found func(k int)) {
+	if k0 >= k1 || w == "" {
+		return
+	}
 	p := 0
 	for i := 1; i < len(w); i++ {
 		if freq[w[i]] < freq[w[p]] {
 			p = i
 		}
 	}
+	pair := len(w) >= 2 && freq[w[p]]*sparseByte >= int64(len(text))
+	if pair {
+		// The pair whose bytes are together the rarest, as if they were independent.
+		best := uint64(1<<64 - 1)
+		for i := 0; i+1 < len(w); i++ {
+			if c := uint64(freq[w[i]]) * uint64(freq[w[i+1]]); c < best {
+				best, p = c, i
+			}
+		}
+	}
 	anchor, before := w[p:], w[:p]
-	k := 0
-	for from := p; from < len(text); {
-		j := strings.Index(text[from:], anchor)
+	k, end := k0, int(starts[k1])
+	for from := int(starts[k0]) + p; from < end; {
+		var j int
+		if pair {
+			if j = indexPair(text[from:end], anchor[0], anchor[1]); j >= 0 && !strings.HasPrefix(text[from+j:end], anchor) {
+				from += j + 1
+				continue
+			}
+		} else {
+			j = strings.Index(text[from:end], anchor)
+		}
 		if j < 0 {
 			return
 		}
@@ -489,11 +585,86 @@ func scanFor(text string, starts []int32, freq *[256]int64, w string, found func
 	}
 }
 
+const lo8, hi8 = 0x0101010101010101, 0x8080808080808080
+
+// indexPair is the first i with s[i] == a and s[i+1] == b, or -1. It compares eight
+// positions a step: x and y are zero in the bytes where s holds a, and b one further on,
+// so their or is zero where the pair starts, and the lowest byte of the or that the
+// zero-byte test flags is a true zero (a borrow only flags bytes above one).
+func indexPair(s string, a, b byte) int {
+	i := 0
+	ma, mb := lo8*uint64(a), lo8*uint64(b)
+	for ; i+17 <= len(s); i += 16 { // two words a step: one branch per sixteen bytes
+		z0 := (load64(s[i:i+8]) ^ ma) | (load64(s[i+1:i+9]) ^ mb) // in Go ^ binds no tighter than |
+		z1 := (load64(s[i+8:i+16]) ^ ma) | (load64(s[i+9:i+17]) ^ mb)
+		t0, t1 := (z0-lo8)&^z0&hi8, (z1-lo8)&^z1&hi8
+		if t0|t1 != 0 {
+			if t0 != 0 {
+				return i + bits.TrailingZeros64(t0)/8
+			}
+			return i + 8 + bits.TrailingZeros64(t1)/8
+		}
+	}
+	for ; i+9 <= len(s); i += 8 {
+		z := (load64(s[i:i+8]) ^ ma) | (load64(s[i+1:i+9]) ^ mb)
+		if t := (z - lo8) &^ z & hi8; t != 0 {
+			return i + bits.TrailingZeros64(t)/8
+		}
+	}
+	for ; i+1 < len(s); i++ {
+		if s[i] == a && s[i+1] == b {
+			return i
+		}
+	}
+	return -1
+}
+
+// load64 is the eight bytes of s (which holds at least eight) as a little-endian word.
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
 // passes reports whether row idx can match q given the prefilter: marked, or holding w in
-// what the index does not hold (its authorization).
-func (t *treePane) passes(cand []bool, w string, idx int, it item) bool {
+// what the index does not hold (its authorization). auth is authHolds(w): false, no
+// row's authorization holds w, and none need be looked up.
+func (t *treePane) passes(cand []bool, w string, auth bool, idx int, it item) bool {
 	if cand == nil || cand[idx] {
 		return true
 	}
-	return !it.isPackage() && strings.Contains(string(t.rowFlags(idx).auth), w)
+	return auth && !it.isPackage() && strings.Contains(string(t.rowFlags(idx).auth), w)
+}
+
+// authHolds reports whether w can lie in some row's authorization: in one of rowAuths,
+// or in another that a trust record gives. A word that cannot spares a keystroke the
+// status of every row the index did not mark (computing 90,000 rows' flags the first
+// time costs more than the search).
+func (t *treePane) authHolds(w string) bool {
+	for _, a := range rowAuths {
+		if strings.Contains(string(a), w) {
+			return true
+		}
+	}
+	return t.otherAuths()
+}
+
+// otherAuths reports whether some record gives an authorization outside rowAuths (trust
+// gives none today; a record keeps whatever trust said). It is looked up once per
+// status change (statusChanged) and again when rows were added.
+func (t *treePane) otherAuths() bool {
+	s := &t.authScan
+	if s.known && s.rows == len(t.all) {
+		return s.other
+	}
+	s.known, s.rows, s.other = true, len(t.all), false
+	for _, sts := range t.c.data.status {
+		for _, cs := range sts {
+			if cs.extra != nil && !slices.Contains(rowAuths[:], cs.auth()) {
+				s.other = true
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -42,11 +42,18 @@ type treePane struct {
 	// whether it needs review or can be approved now): a filter keystroke or an n press
 	// reads it for every row, and computing a status builds the row's ref each time.
 	flags []flagByte
+	// authScan is whether some record gives an authorization outside rowAuths, found
+	// for len(all) rows (otherAuths); dropped with the flags.
+	authScan struct {
+		known, other bool
+		rows         int
+	}
 	// results keeps recent filter results by query, and last the one shown: a keystroke
 	// that narrows the query searches only the rows the last one kept, and a backspace
 	// finds its query here. Both are dropped when rows or statuses change.
 	results map[string]*filterResult
 	last    *filterResult
+	used    int // counts filterRows calls: filterResult.used
 	// hit marks, per entry of visible, a row that matched the filter by its own text (a
 	// package row shown only as the context of its components does not): n/N move
 	// between these while a filter is set.
@@ -57,8 +64,9 @@ type treePane struct {
 	wordsKey string
 	// rowOf maps global row numbers (the filter index's) to rows of all; cand is the
 	// prefilter's reused mark per row (filterindex.go).
-	rowOf []int32
-	cand  []bool
+	rowOf    []int32
+	cand     []bool
+	candBody []bool // the same for the text bodies, merged into cand
 	// scanned is what the last index search found, per chunk (filterindex.go).
 	scanned scanRecord
 	// indexing is true while lowBodiesCmd runs; gen is the data generation it was
@@ -105,6 +113,7 @@ type filterResult struct {
 	own     []bool
 	pkgHit  []bool // by package index
 	empty   []int32
+	used    int // treePane.used when last asked for: the cache drops the oldest
 }
 
 func newTreePane(c *common) *treePane {
@@ -227,6 +236,7 @@ func extend(s []string, n int) []string {
 // results (a filter word can match an authorization).
 func (t *treePane) statusChanged() {
 	t.flags = nil
+	t.authScan.known = false
 	t.results = nil
 	t.last = nil
 }
@@ -657,7 +667,9 @@ const maxResults = 16
 // pass for its first letter and a shrinking one for each letter after.
 func (t *treePane) filterRows(q []string) *filterResult {
 	key := filterKey(q, t.content)
+	t.used++
 	if r, ok := t.results[key]; ok {
+		r.used = t.used
 		return r
 	}
 	r := &filterResult{words: q, content: t.content, pkgHit: make([]bool, len(t.c.data.pkgs))}
@@ -680,7 +692,9 @@ func (t *treePane) filterRows(q []string) *filterResult {
 	}
 	// A row the index marked holds w0 already: only the other words are searched.
 	rest := q
+	auth := false
 	if cand != nil {
+		auth = t.authHolds(w0)
 		rest = make([]string, 0, len(q))
 		dropped := false
 		for _, w := range q {
@@ -697,7 +711,7 @@ func (t *treePane) filterRows(q []string) *filterResult {
 		}
 		// A row holds w0 in its filter text (marked) or, the one thing the index does
 		// not hold, in its authorization: either way only the other words are left.
-		if cand[i] || t.passes(cand, w0, i, it) {
+		if cand[i] || t.passes(cand, w0, auth, i, it) {
 			return len(rest) == 0 || t.matches(i, it, rest)
 		}
 		return false
@@ -751,9 +765,22 @@ func (t *treePane) filterRows(q []string) *filterResult {
 		// what it found, not room for every row.
 		r.rows, r.own = slices.Clone(r.rows), slices.Clone(r.own)
 	}
-	if t.results == nil || len(t.results) >= maxResults {
+	if t.results == nil {
 		t.results = map[string]*filterResult{}
 	}
+	if len(t.results) >= maxResults {
+		// The query used longest ago goes: a backspace finds every shorter query of the
+		// word being typed (emptying the whole cache here once made one miss and pass
+		// over every row again).
+		oldest, used := "", 0
+		for k, c := range t.results {
+			if oldest == "" || c.used < used { // no key is "": a query has a word
+				oldest, used = k, c.used
+			}
+		}
+		delete(t.results, oldest)
+	}
+	r.used = t.used
 	t.results[key] = r
 	return r
 }
