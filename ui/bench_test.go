@@ -154,20 +154,7 @@ func benchKey(b *testing.B, setup func(m *Model), keys ...string) {
 			// What loading left behind is collected now, not in the middle of the keys:
 			// the console is measured as it runs once loaded.
 			runtime.GC()
-			msgs := make([]tea.KeyPressMsg, len(keys))
-			for i, k := range keys {
-				msgs[i] = keyMsg(k)
-			}
-			durations := make([]time.Duration, 0, 1024)
-			i := 0
-			for b.Loop() {
-				start := time.Now()
-				m.Update(msgs[i%len(msgs)])
-				_ = m.View()
-				durations = append(durations, time.Since(start))
-				i++
-			}
-			percentiles(b, durations)
+			timeKeys(b, m, keys)
 		})
 	}
 }
@@ -262,20 +249,7 @@ func BenchmarkFilterKeystrokeContentDistinct(b *testing.B) {
 			}
 			runtime.GC()
 			keys := typeAndErase([]string{"step", "rollback", "check", "report", "procedure"})
-			msgs := make([]tea.KeyPressMsg, len(keys))
-			for i, k := range keys {
-				msgs[i] = keyMsg(k)
-			}
-			durations := make([]time.Duration, 0, 1024)
-			i := 0
-			for b.Loop() {
-				start := time.Now()
-				m.Update(msgs[i%len(msgs)])
-				_ = m.View()
-				durations = append(durations, time.Since(start))
-				i++
-			}
-			percentiles(b, durations)
+			timeKeys(b, m, keys)
 		})
 	}
 }
@@ -486,4 +460,23 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(tmpOnce.dir)
 	}
 	os.Exit(code)
+}
+
+// timeKeys presses keys in turn, one a benchmark iteration, drawing the frame after each,
+// and reports the percentiles of key to frame.
+func timeKeys(b *testing.B, m *Model, keys []string) {
+	msgs := make([]tea.KeyPressMsg, len(keys))
+	for i, k := range keys {
+		msgs[i] = keyMsg(k)
+	}
+	durations := make([]time.Duration, 0, 1024)
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		m.Update(msgs[i%len(msgs)])
+		_ = m.View()
+		durations = append(durations, time.Since(start))
+		i++
+	}
+	percentiles(b, durations)
 }

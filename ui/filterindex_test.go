@@ -26,19 +26,7 @@ func TestScanForAgreesWithContains(t *testing.T) {
 			}
 			rows = append(rows, b.String())
 		}
-		var b strings.Builder
-		var starts []int32
-		var freq [256]int64
-		for _, r := range rows {
-			starts = append(starts, int32(b.Len()))
-			b.WriteString(r)
-			b.WriteByte('\n')
-		}
-		starts = append(starts, int32(b.Len()))
-		text := b.String()
-		for i := 0; i < len(text); i++ {
-			freq[text[i]]++
-		}
+		text, starts, freq := joinRows(rows)
 		for range 20 {
 			var w string
 			if r := rows[rng.IntN(len(rows))]; r != "" && rng.IntN(3) > 0 {
@@ -176,19 +164,7 @@ func TestScanForAnchorsAgreeWithContains(t *testing.T) {
 			}
 			rows = append(rows, strings.ToLower(b.String()))
 		}
-		var b strings.Builder
-		var starts []int32
-		var freq [256]int64
-		for _, r := range rows {
-			starts = append(starts, int32(b.Len()))
-			b.WriteString(r)
-			b.WriteByte('\n')
-		}
-		starts = append(starts, int32(b.Len()))
-		text := b.String()
-		for i := 0; i < len(text); i++ {
-			freq[text[i]]++
-		}
+		text, starts, freq := joinRows(rows)
 		for range 20 {
 			var w string
 			if r := rows[rng.IntN(len(rows))]; r != "" && rng.IntN(3) > 0 {
@@ -342,4 +318,23 @@ func TestFilterFindsAnUnusualAuthorization(t *testing.T) {
 	if m.tree.flags != nil && slices.ContainsFunc(m.tree.flags, func(b flagByte) bool { return b != 0 }) {
 		t.Fatal("a word no authorization holds computed row flags")
 	}
+}
+
+// joinRows lays rows out as the index does: each row then '\n', the start of each and the
+// text's length, and the text's byte counts.
+func joinRows(rows []string) (string, []int32, [256]int64) {
+	var b strings.Builder
+	var starts []int32
+	var freq [256]int64
+	for _, r := range rows {
+		starts = append(starts, int32(b.Len()))
+		b.WriteString(r)
+		b.WriteByte('\n')
+	}
+	starts = append(starts, int32(b.Len()))
+	text := b.String()
+	for i := 0; i < len(text); i++ {
+		freq[text[i]]++
+	}
+	return text, starts, freq
 }
