@@ -158,6 +158,22 @@ func (fs Fields) Get(key string) (any, bool) {
 	return nil, false
 }
 
+// FieldsOf is m as fields in key order. A contract keeps a string map so: the canonical
+// JSON of either is the same object (keys in UTF-16 order), so digests do not change,
+// and a small map costs several times its strings.
+func FieldsOf(m map[string]string) Fields {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make(Fields, len(keys))
+	for i, k := range keys {
+		out[i] = Field{Key: k, Value: m[k]}
+	}
+	return out
+}
+
 // CapabilityKind is the normalized vocabulary of what a component may do, shared by every format.
 type CapabilityKind string
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"vouch/internal/parallel"
 	"vouch/model"
 	"vouch/review/fsguard"
 )
@@ -33,7 +34,7 @@ func Locate(opts Options, path, ref string) (*Result, error) {
 	}
 	jobs, diags := discover(path, opts)
 	may := make([]bool, len(jobs))
-	parallel(len(jobs), func(i int) { may[i] = mayHold(jobs[i], ref, opts.Limits) })
+	parallel.For(len(jobs), ioWorkers(), func(i int) { may[i] = mayHold(jobs[i], ref, opts.Limits) })
 	var keep []job
 	for i, j := range jobs {
 		if may[i] {

@@ -3,7 +3,11 @@
 package review
 
 import (
+	"io"
+
 	"golang.org/x/sys/unix"
+
+	"vouch/internal/boundedread"
 )
 
 // readManifest reads a manifest for a probe: a regular file, not a link (a link is left
@@ -28,26 +32,28 @@ func readManifest(p string, max int64) (data []byte, found, ok bool) {
 	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > max {
 		return nil, true, false
 	}
-	buf := make([]byte, 0, st.Size+1)
-	for int64(len(buf)) <= max {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		chunk := buf[len(buf):min(cap(buf), int(max)+1)]
-		n, err := unix.Read(fd, chunk)
+	buf, err := boundedread.Read(fdReader(fd), st.Size, max)
+	if err != nil || int64(len(buf)) > max {
+		return nil, true, false
+	}
+	return buf, true, true
+}
+
+// fdReader reads a raw descriptor as an io.Reader (0 bytes is the end).
+type fdReader int
+
+func (f fdReader) Read(p []byte) (int, error) {
+	for {
+		n, err := unix.Read(int(f), p)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return nil, true, false
+			return 0, err
 		}
-		buf = buf[:len(buf)+n]
-		if n == 0 || (n < len(chunk) && int64(len(buf)) == st.Size) {
-			break // the end, or a short read ending on the bytes fstat counted
+		if n == 0 && len(p) > 0 {
+			return 0, io.EOF
 		}
+		return n, nil
 	}
-	if int64(len(buf)) > max {
-		return nil, true, false
-	}
-	return buf, true, true
 }

@@ -11,9 +11,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"sync"
-	"sync/atomic"
 
+	"vouch/internal/parallel"
 	"vouch/model"
 	"vouch/review/claudecode"
 	"vouch/review/foreign"
@@ -318,7 +317,7 @@ func (s *search) walk(dir string, depth int) {
 		}
 		if len(entries) >= parallelDetect && i%detectChunk == 0 {
 			chunk := entries[i:min(i+detectChunk, len(entries))]
-			parallel(len(chunk), func(k int) {
+			parallel.For(len(chunk), ioWorkers(), func(k int) {
 				e := chunk[k]
 				if e.IsDir() && e.Type()&os.ModeSymlink == 0 && !foreign.IsClientDir(e.Name()) {
 					child := filepath.Join(dir, e.Name())
@@ -374,21 +373,9 @@ const (
 	detectChunk    = 128
 )
 
-// parallel calls fn(0..n-1) on two goroutines per core and returns when all are done.
-func parallel(n int, fn func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(n, 2*runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
+// ioWorkers is how many goroutines detect folders at once: two per core, since each
+// mostly waits on system calls.
+func ioWorkers() int { return 2 * runtime.GOMAXPROCS(0) }
 
 // list reads dir in chunks, counting every entry against the search bound, and returns
 // the entries sorted by name (the stable discovery order). A listing that fails, or

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"vouch/internal/boundedread"
 )
 
 // SchemaVersion is the only ledger schema this version reads and writes.
@@ -228,22 +229,11 @@ func readBounded(path string, limit int64) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
-	// Sized from fstat, plus the byte that tells a file that grew: io.ReadAll alone
-	// doubles its way up, clearing and copying a 10 MB store entry several times over.
-	data := make([]byte, 0, min(max(st.Size(), 0), limit)+1)
-	for int64(len(data)) <= limit {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		chunk := data[len(data):min(cap(data), len(data)+int(limit+1-int64(len(data))))]
-		n, err := f.Read(chunk)
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	// Sized from fstat: io.ReadAll alone doubles its way up, clearing and copying a
+	// 10 MB store entry several times over.
+	data, err := boundedread.Read(f, st.Size(), limit)
+	if err != nil {
+		return nil, err
 	}
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)

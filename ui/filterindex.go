@@ -7,9 +7,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 
+	"vouch/internal/parallel"
 	"vouch/model"
 )
 
@@ -381,27 +381,7 @@ type scanRecord struct {
 
 // eachParallel calls f(0) … f(n-1) on up to GOMAXPROCS goroutines (at most 4) and
 // waits for them: a scan of every chunk is memory-bound work each core can share.
-func eachParallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), 4, n)
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
+func eachParallel(n int, f func(i int)) { parallel.For(n, min(runtime.GOMAXPROCS(0), 4), f) }
 
 // bodyIndex is the lowercased text bodies of a run of packages in one string ('\n'
 // between bodies: a word holds none, so no match spans two), for content search. A body

@@ -558,16 +558,6 @@ func (t *treePane) haystack(idx int, it item) string {
 	return h
 }
 
-// filterTexts is the filter text of p's row (first) and of each component's row.
-func filterTexts(p *model.Package) []string {
-	out := make([]string, 0, len(p.Components)+1)
-	out = append(out, filterText(p, nil))
-	for _, c := range p.Components {
-		out = append(out, filterText(p, c))
-	}
-	return out
-}
-
 // filterText is what the filter searches in a package row (c nil) or a component row.
 // A word holds no space, so it can only match inside one part: a part that another
 // holds whole (the kind and the id inside kind:id, a file path a capability names

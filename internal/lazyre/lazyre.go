@@ -19,9 +19,6 @@ func New(expr string) *Regexp {
 	return &Regexp{sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
 }
 
-// Compiled is the compiled expression.
-func (l *Regexp) Compiled() *regexp.Regexp { return l.re() }
-
 func (l *Regexp) MatchString(s string) bool            { return l.re().MatchString(s) }
 func (l *Regexp) Match(b []byte) bool                  { return l.re().Match(b) }
 func (l *Regexp) FindStringSubmatch(s string) []string { return l.re().FindStringSubmatch(s) }

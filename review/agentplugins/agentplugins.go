@@ -33,10 +33,8 @@ func (o Options) jsonOptions() jsontext.Options {
 	return j
 }
 
-// IsRoot reports whether dir is an Agent Plugins root (it holds plugin.json).
-func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
-
-// IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
+// IsRootIn reports whether the probed folder is an Agent Plugins root (it holds
+// plugin.json).
 func IsRootIn(p *probe.Dir) bool { return p.Exists("plugin.json") }
 
 // specRef formats a section reference of the Agent Plugins specification.

@@ -500,7 +500,7 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	}
 	contract = append(contract,
 		model.Field{Key: "args", Value: args},
-		model.Field{Key: "env", Value: objectFields(envMap)},
+		model.Field{Key: "env", Value: model.FieldsOf(envMap)},
 		model.Field{Key: "cwd", Value: cwd},
 	)
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: contract, Files: files}
@@ -757,7 +757,7 @@ func (l *loader) remote(c *model.Component, typ string, str func(string) (string
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: model.Fields{
 		{Key: "type", Value: typ},
 		{Key: "url", Value: raw},
-		{Key: "headers", Value: objectFields(hdrMap)},
+		{Key: "headers", Value: model.FieldsOf(hdrMap)},
 	}}
 	transport := "Streamable HTTP"
 	if typ == "sse" {
@@ -891,21 +891,4 @@ func (l *loader) defaultCwd() string {
 		l.defaultCwdText = l.root.Path() + " (default: the plugin root)"
 	}
 	return l.defaultCwdText
-}
-
-// objectFields is m as fields in key order, for a contract: the canonical JSON of either
-// is the same object (keys in UTF-16 order), so digests do not change, and the fields
-// are what a contract keeps (a small map costs several times its strings, and every
-// server of every plugin has one).
-func objectFields(m map[string]string) model.Fields {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make(model.Fields, len(keys))
-	for i, k := range keys {
-		out[i] = model.Field{Key: k, Value: m[k]}
-	}
-	return out
 }

@@ -14,7 +14,6 @@ package claudecode
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -90,11 +89,8 @@ func IsMarketplace(dir string) bool { return IsMarketplaceIn(probe.New(dir)) }
 // IsMarketplaceIn is IsMarketplace asked of a probe.
 func IsMarketplaceIn(p *probe.Dir) bool { return p.Exists(marketplaceFile) }
 
-// Detect reports whether dir holds a Claude Code plugin or marketplace, or is the
-// .claude-plugin folder of one (then Load reads its parent).
-func Detect(dir string) bool { return DetectIn(probe.New(dir)) }
-
-// DetectIn is Detect asked of a probe.
+// DetectIn reports whether the probed folder holds a Claude Code plugin or marketplace,
+// or is the .claude-plugin folder of one (then Load reads its parent).
 func DetectIn(p *probe.Dir) bool {
 	return IsRootIn(p) || IsMarketplaceIn(p) || IsManifestDir(p.Path())
 }
@@ -107,16 +103,6 @@ func IsManifestDir(dir string) bool {
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	return IsRoot(parent) || IsMarketplace(parent)
-}
-
-func exists(p string) bool {
-	_, err := os.Lstat(p)
-	return err == nil
-}
-
-func isDir(p string) bool {
-	st, err := os.Lstat(p)
-	return err == nil && st.IsDir()
 }
 
 // Load reviews dir: the marketplace it holds (with a claude-code package for each

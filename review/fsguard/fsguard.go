@@ -7,7 +7,6 @@ package fsguard
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"vouch/internal/boundedread"
 )
 
 // Limits bound what a package may make vouch read.
@@ -733,8 +734,8 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 	if err := r.reserve(rel, st.size); err != nil {
 		return nil, err
 	}
-	// The size can change between Stat and Read; readBounded's limit is the real bound.
-	data, err := readBounded(f, st.size, max)
+	// The size can change between Stat and Read; the read's limit is the real bound.
+	data, err := boundedread.Read(f, st.size, max)
 	if err != nil {
 		return nil, &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 	}
@@ -747,41 +748,6 @@ func (r *Root) readResolved(rel, real string, max int64) ([]byte, error) {
 		}
 	}
 	return data, nil
-}
-
-// readBounded reads f to its end or to max+1 bytes, whichever comes first. The buffer
-// starts at the size fstat reported plus one byte, so a file that does not change is read
-// with one read and copied nowhere: a read of a regular file that returns fewer bytes
-// than asked has reached the end, and when those are exactly the bytes fstat counted,
-// the read that would see the end (a system call per file) is skipped. A file that grew
-// since fstat fills the extra byte and is read on to its end or the limit.
-func readBounded(f fileHandle, size, max int64) ([]byte, error) {
-	if size < 0 || size > max {
-		size = max
-	}
-	want := size
-	buf := make([]byte, 0, size+1)
-	for int64(len(buf)) <= max {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // grew since fstat: let append pick the growth
-		}
-		chunk := buf[len(buf):cap(buf)]
-		if room := max + 1 - int64(len(buf)); int64(len(chunk)) > room {
-			chunk = chunk[:room]
-		}
-		n, err := f.Read(chunk)
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-		if n < len(chunk) && int64(len(buf)) == want {
-			return buf, nil
-		}
-	}
-	return buf, nil
 }
 
 func (r *Root) reserve(rel string, n int64) error {

@@ -3,7 +3,6 @@ package skills
 import (
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"vouch/model"
@@ -185,18 +184,9 @@ func details(fm *Frontmatter) model.Fields {
 // security-relevant and stays out. Every key is always present so that adding a field
 // changes the digest the same way as changing it.
 func contractFields(fm *Frontmatter) model.Fields {
-	// The metadata as fields rather than a map: the canonical JSON of either is the same
-	// object (keys in UTF-16 order), so digests do not change, and a map of a few
-	// entries costs several times its strings (30,000 skills held 8 MB of them).
-	keys := make([]string, 0, len(fm.Metadata))
-	for k := range fm.Metadata {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	md := make(model.Fields, len(keys))
-	for i, k := range keys {
-		md[i] = model.Field{Key: k, Value: fm.Metadata[k]}
-	}
+	// The metadata as fields rather than a map (model.FieldsOf): the same canonical JSON,
+	// at a fraction of a small map's size.
+	md := model.FieldsOf(fm.Metadata)
 	return model.Fields{
 		{Key: "name", Value: fm.Name},
 		{Key: "description", Value: fm.Description},

@@ -1,14 +1,10 @@
-//go:build (linux || darwin || freebsd) && !vouch_osroot
-
-package fsguard
+package boundedread
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"golang.org/x/sys/unix"
 )
 
 // TestReadBoundedSizeFromFstat reads a file whose size fstat may have reported before it
@@ -32,14 +28,14 @@ func TestReadBoundedSizeFromFstat(t *testing.T) {
 		{"empty per fstat", 0, 100, content},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			f, err := os.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer unix.Close(fd)
-			got, err := readBounded(fileHandle(fd), tc.size, tc.max)
+			defer f.Close()
+			got, err := Read(f, tc.size, tc.max)
 			if err != nil || string(got) != tc.want {
-				t.Fatalf("readBounded(size %d, max %d) = %q, %v; want %q", tc.size, tc.max, got, err, tc.want)
+				t.Fatalf("Read(size %d, max %d) = %q, %v; want %q", tc.size, tc.max, got, err, tc.want)
 			}
 		})
 	}
@@ -48,12 +44,12 @@ func TestReadBoundedSizeFromFstat(t *testing.T) {
 	if err := os.WriteFile(path, []byte(big), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer unix.Close(fd)
-	got, err := readBounded(fileHandle(fd), 1<<20, 8<<20)
+	defer f.Close()
+	got, err := Read(f, 1<<20, 8<<20)
 	if err != nil || len(got) != len(big) {
 		t.Fatalf("read %d of %d bytes: %v", len(got), len(big), err)
 	}
