@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"vouch/internal/atomicfile"
 
 	"vouch/model"
 )
@@ -425,7 +426,7 @@ func (t *Trust) appendLocked(f *pendingFile) error {
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 		return fmt.Errorf("cannot create the directory of ledger %s: %w", f.path, err)
 	}
-	if err := writeAtomic(f.path, buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.Write(f.path, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
 	if fh, err := os.Open(f.path); err == nil {
@@ -458,5 +459,5 @@ func lockNextTo(ledger string) (func(), error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create the directory of ledger %s: %w", ledger, err)
 	}
-	return lockPath(lockNameFor(ledger), filepath.Join(dir, "."+filepath.Base(ledger)+".*.tmp"))
+	return atomicfile.Lock(lockNameFor(ledger), filepath.Join(dir, "."+filepath.Base(ledger)+".*.tmp"))
 }
