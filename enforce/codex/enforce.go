@@ -11,6 +11,7 @@ import (
 
 	"vouch/internal/atomicfile"
 	"vouch/model"
+	rcodex "vouch/review/codex"
 	"vouch/trust"
 )
 
@@ -136,14 +137,15 @@ func Add(t *trust.Trust, pkg *model.Package, o Options) (*Added, error) {
 // Removed says what Remove did.
 type Removed struct {
 	PluginID string   `json:"plugin_id"`
-	Commands []string `json:"commands,omitempty"`
+	Done     bool     `json:"done"`               // false: Codex still has the plugin installed
+	Commands []string `json:"commands,omitempty"` // what to run when no Codex CLI was found
 }
 
 // Remove undoes Add for the plugin name: `codex plugin remove NAME@vouch`, vouch's tables
 // for it out of config.toml, its staged folder and marketplace entry gone. Without a CLI,
-// while Codex still has the plugin installed, it changes nothing and returns the command
-// to run first: taking the trust and the server switches away from an installed copy
-// would start its servers.
+// while Codex still has the plugin installed, it takes the trust of every hook away and
+// switches every MCP server of it off (so neither runs in the next session), keeps the
+// rest, and returns the command to run; running Remove again afterwards finishes.
 func Remove(name string, o Options) (*Removed, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
@@ -164,22 +166,22 @@ func Remove(name string, o Options) (*Removed, error) {
 	if err != nil {
 		return nil, err
 	}
-	installed := dig(cfg, "plugins", id, "enabled") != nil
-	if installed {
+	if err := setPending(l, name, "remove"); err != nil {
+		return nil, err
+	}
+	if dig(cfg, "plugins", id) != nil {
 		c := &Client{Path: o.Client, Home: o.CodexHome}
 		if c.Path == "" {
 			c.run("plugin", "remove", id)
 			res.Commands = c.Printed
-			return res, fmt.Errorf("Codex still has %s installed and no Codex CLI was found; run %s, then run this again", id, c.Printed[0])
-		}
-		if err := setPending(l, name, "remove"); err != nil {
-			return nil, err
+			if err := writeEntries(cfgPath, Entries{PluginID: id, ServersOff: serversOf(l.PluginDir(name), cfg, id)}); err != nil {
+				return nil, err
+			}
+			return res, nil
 		}
 		if _, err := c.run("plugin", "remove", id, "--json"); err != nil {
 			return nil, err
 		}
-	} else if err := setPending(l, name, "remove"); err != nil {
-		return nil, err
 	}
 	if err := writeEntries(cfgPath, Entries{PluginID: id}); err != nil {
 		return nil, err
@@ -193,7 +195,32 @@ func Remove(name string, o Options) (*Removed, error) {
 	if err := os.Remove(filepath.Join(l.Dir, "sources", name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
+	res.Done = true
 	return res, clearPending(l, name)
+}
+
+// serversOf lists every MCP server of the staged plugin and every one config.toml
+// already switches off, so a removal can switch them all off.
+func serversOf(dir string, cfg map[string]any, id string) []string {
+	set := map[string]bool{}
+	if t, ok := dig(cfg, "plugins", id, "mcp_servers").(map[string]any); ok {
+		for k := range t {
+			set[k] = true
+		}
+	}
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		for _, c := range rcodex.Load(dir, rcodex.Options{Marketplace: Marketplace}).Components {
+			if c.Kind == model.KindMCPServer {
+				set[c.ID] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // writeEntries replaces vouch's tables for one plugin in config.toml, under a lock, from
@@ -319,4 +346,21 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// Sync brings one enforced plugin in line with the ledger after an approve or a revoke:
+// re-staged and re-trusted when it is approved as the rule requires, removed otherwise
+// (so a revoke takes effect in Codex's next session). Exactly one result is set.
+func Sync(t *trust.Trust, pkg *model.Package, o Options) (*Added, *Removed, error) {
+	statuses, err := t.Statuses(pkg)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan, err := PlanPlugin(pkg, statuses, o.Partial)
+	if err == nil && len(plan.Missing) == 0 {
+		a, err := Add(t, pkg, o)
+		return a, nil, err
+	}
+	r, rerr := Remove(pkg.Name, o)
+	return nil, r, rerr
 }
