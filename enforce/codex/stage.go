@@ -44,7 +44,7 @@ func (l Layout) CatalogPath() string {
 	return filepath.Join(l.Root(), ".agents", "plugins", "marketplace.json")
 }
 
-func (l Layout) lockPath() string           { return filepath.Join(l.Dir, "lock") }
+func (l Layout) lockPath() string            { return filepath.Join(l.Dir, "lock") }
 func (l Layout) pendingPath(n string) string { return filepath.Join(l.Dir, "pending", n) }
 
 // pluginName is what vouch accepts as a folder and marketplace name: Codex's own names

@@ -57,7 +57,7 @@ func StatusOf(t *trust.Trust, name string, o Options) PluginStatus {
 	s := PluginStatus{PluginID: id, Source: Source(l, name), Staged: l.PluginDir(name), Hooks: []HookRun{}, Servers: []ServerRun{}, Problems: []string{}, Notes: []string{}}
 	bad := func(f string, a ...any) { s.Problems = append(s.Problems, fmt.Sprintf(f, a...)) }
 	if data, err := os.ReadFile(l.pendingPath(name)); err == nil {
-		bad("a `%s` of %s did not finish; run it again (or `vouch enforce codex remove %s`)", strings.Fields(string(data)+" ?")[0], name, name)
+		bad("a `%s` of %s did not finish; run it again (or `vouch enforce codex remove %s`)", strings.Fields(string(data) + " ?")[0], name, name)
 	}
 	cfgPath := filepath.Join(o.CodexHome, "config.toml")
 	cfg, err := readConfig(cfgPath)
@@ -215,4 +215,3 @@ func judgeServers(pkg *model.Package, statuses map[string]trust.Status, cfg map[
 		s.Servers = append(s.Servers, r)
 	}
 }
-
