@@ -29,6 +29,23 @@ const maxStateFile = 16 << 20
 type State struct {
 	Version int                          `json:"version"`
 	Clients map[string]map[string]*Entry `json:"clients"`
+	// Options are a client's own settings of enforcement (Claude's guard in strict
+	// mode, say), by client and name.
+	Options map[string]map[string]string `json:"options,omitempty"`
+}
+
+// Option returns a client's option ("" when unset).
+func (s *State) Option(client, key string) string { return s.Options[client][key] }
+
+// SetOption records a client's option.
+func (s *State) SetOption(client, key, value string) {
+	if s.Options == nil {
+		s.Options = map[string]map[string]string{}
+	}
+	if s.Options[client] == nil {
+		s.Options[client] = map[string]string{}
+	}
+	s.Options[client][key] = value
 }
 
 // Entry is one enforced plugin of one client.
