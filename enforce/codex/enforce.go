@@ -348,19 +348,72 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// Sync brings one enforced plugin in line with the ledger after an approve or a revoke:
-// re-staged and re-trusted when it is approved as the rule requires, removed otherwise
-// (so a revoke takes effect in Codex's next session). Exactly one result is set.
-func Sync(t *trust.Trust, pkg *model.Package, o Options) (*Added, *Removed, error) {
+// Synced says what Sync did with one plugin.
+type Synced struct {
+	Action  string   `json:"action"` // "staged", "unchanged" or "removed"
+	Detail  string   `json:"detail,omitempty"`
+	Added   *Added   `json:"added,omitempty"`
+	Removed *Removed `json:"removed,omitempty"`
+}
+
+// Sync brings the enforced plugin name in line with the ledger after an approve or a
+// revoke. The source src (nil when it cannot be read) is staged when it is approved as
+// the rule requires. Otherwise the staged bytes stay while they are still approved (an
+// edit of the source changes nothing that runs until it is approved), and the plugin is
+// removed once they are not, so a revoke takes effect in Codex's next session.
+func Sync(t *trust.Trust, src *model.Package, name string, o Options) (*Synced, error) {
+	if src != nil && src.Name == name {
+		if ok, err := planOK(t, src, o.Partial); err != nil {
+			return nil, err
+		} else if ok {
+			if st := StatusOf(t, name, o); len(st.Problems) == 0 && st.StagedFingerprint != "" && sameFiles(t, src, o.Partial, st.Staged) {
+				return &Synced{Action: "unchanged"}, nil
+			}
+			a, err := Add(t, src, o)
+			if err != nil {
+				return nil, err
+			}
+			return &Synced{Action: "staged", Detail: "the approved bytes of " + src.Root, Added: a}, nil
+		}
+	}
+	dir := NewLayout(o.VouchHome).PluginDir(name)
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		staged := rcodex.Load(dir, rcodex.Options{Marketplace: Marketplace})
+		if ok, err := planOK(t, staged, o.Partial); err != nil {
+			return nil, err
+		} else if ok {
+			if st := StatusOf(t, name, o); len(st.Problems) == 0 {
+				return &Synced{Action: "unchanged", Detail: "the staged bytes are still approved; the source is not"}, nil
+			}
+			a, err := Add(t, staged, o)
+			if err != nil {
+				return nil, err
+			}
+			return &Synced{Action: "staged", Detail: "the staged bytes, still approved, written again", Added: a}, nil
+		}
+	}
+	r, err := Remove(name, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Synced{Action: "removed", Detail: "no longer approved; Codex runs nothing of it from the next session on", Removed: r}, nil
+}
+
+func planOK(t *trust.Trust, pkg *model.Package, partial bool) (bool, error) {
 	statuses, err := t.Statuses(pkg)
 	if err != nil {
-		return nil, nil, err
+		return false, err
 	}
-	plan, err := PlanPlugin(pkg, statuses, o.Partial)
-	if err == nil && len(plan.Missing) == 0 {
-		a, err := Add(t, pkg, o)
-		return a, nil, err
+	plan, err := PlanPlugin(pkg, statuses, partial)
+	return err == nil && len(plan.Missing) == 0, nil
+}
+
+// sameFiles reports whether the staged folder already holds exactly what pkg's plan stages.
+func sameFiles(t *trust.Trust, pkg *model.Package, partial bool, dir string) bool {
+	statuses, err := t.Statuses(pkg)
+	if err != nil {
+		return false
 	}
-	r, rerr := Remove(pkg.Name, o)
-	return nil, r, rerr
+	plan, err := PlanPlugin(pkg, statuses, partial)
+	return err == nil && Verify(dir, plan.Files) == nil
 }

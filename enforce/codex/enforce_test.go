@@ -233,6 +233,15 @@ func TestSourceEditChangesNothingThatRuns(t *testing.T) {
 	if len(st.Problems) != 0 || st.InstalledFingerprint != res.Fingerprint || st.StagedFingerprint != res.Fingerprint {
 		t.Errorf("after the edit: problems %v, installed %s, staged %s, want the approved %s", st.Problems, st.InstalledFingerprint, st.StagedFingerprint, res.Fingerprint)
 	}
+	// Sync keeps the staged bytes, which are still approved.
+	if s, err := Sync(e.trust, e.load(), "guard", e.opts); err != nil || s.Action != "unchanged" {
+		t.Errorf("Sync after a source edit = %+v, %v; want unchanged", s, err)
+	}
+	// Approving the edit and syncing stages it.
+	e.approve(t)
+	if s, err := Sync(e.trust, e.load(), "guard", e.opts); err != nil || s.Action != "staged" || s.Added.Fingerprint == res.Fingerprint {
+		t.Errorf("Sync after approving the edit = %+v, %v; want the new bytes staged", s, err)
+	}
 }
 
 // A revoke shows in status as a hook Codex still runs, and sync takes the plugin out.
@@ -247,9 +256,9 @@ func TestRevokeThenSync(t *testing.T) {
 	if !strings.Contains(strings.Join(st.Problems, "\n"), "Codex runs the hook guard@vouch:hooks/hooks.json:stop:0:0, which is not approved now (revoked)") {
 		t.Errorf("status problems %v do not name the revoked hook", st.Problems)
 	}
-	added, removed, err := Sync(e.trust, e.load(), e.opts)
-	if err != nil || added != nil || removed == nil || !removed.Done {
-		t.Fatalf("Sync = %+v, %+v, %v; want a removal", added, removed, err)
+	res, err := Sync(e.trust, e.load(), "guard", e.opts)
+	if err != nil || res.Action != "removed" || !res.Removed.Done {
+		t.Fatalf("Sync = %+v, %v; want a removal", res, err)
 	}
 	cfg := e.config(t)
 	if strings.Contains(cfg, "guard@vouch") {
