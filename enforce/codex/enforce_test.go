@@ -101,6 +101,14 @@ func (e *env) revoke(t *testing.T, part string) {
 	t.Fatalf("no component %s", part)
 }
 
+func messages(ps []Problem) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.Code + ": " + p.Message + "\n")
+	}
+	return b.String()
+}
+
 func containsAny(s string, parts []string) bool {
 	for _, p := range parts {
 		if strings.Contains(s, p) {
@@ -253,7 +261,7 @@ func TestRevokeThenSync(t *testing.T) {
 	}
 	e.revoke(t, "stop:0:0")
 	st := StatusOf(e.trust, "guard", e.opts)
-	if !strings.Contains(strings.Join(st.Problems, "\n"), "Codex runs the hook guard@vouch:hooks/hooks.json:stop:0:0, which is not approved now (revoked)") {
+	if !strings.Contains(messages(st.Problems), "Codex runs the hook guard@vouch:hooks/hooks.json:stop:0:0, which is not approved now (revoked)") {
 		t.Errorf("status problems %v do not name the revoked hook", st.Problems)
 	}
 	res, err := Sync(e.trust, e.load(), "guard", e.opts)
@@ -283,7 +291,7 @@ func TestAddRefusesATamperedInstall(t *testing.T) {
 	if strings.Contains(e.config(t), "hooks.state") {
 		t.Errorf("trust was written for a copy that is not the staged one:\n%s", e.config(t))
 	}
-	if st := StatusOf(e.trust, "guard", e.opts); !strings.Contains(strings.Join(st.Problems, "\n"), "did not finish") || !strings.Contains(strings.Join(st.Problems, "\n"), "is not the staged folder") {
+	if st := StatusOf(e.trust, "guard", e.opts); !strings.Contains(messages(st.Problems), "did not finish") || !strings.Contains(messages(st.Problems), "is not the staged folder") {
 		t.Errorf("status of the half-done add: %v", st.Problems)
 	}
 }
@@ -371,7 +379,7 @@ func TestStatusNamesAnotherInstall(t *testing.T) {
 	f.WriteString("\n[plugins.\"guard@upstream\"]\nenabled = true\n")
 	f.Close()
 	st := StatusOf(e.trust, "guard", e.opts)
-	if !strings.Contains(strings.Join(st.Problems, "\n"), "guard@upstream installed and enabled") {
+	if !strings.Contains(messages(st.Problems), "guard@upstream installed and enabled") {
 		t.Errorf("status problems %v do not name guard@upstream", st.Problems)
 	}
 }

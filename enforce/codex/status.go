@@ -13,6 +13,12 @@ import (
 	"vouch/trust"
 )
 
+// Problem is one finding of StatusOf: a stable code and a sentence.
+type Problem struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
 // HookRun is one hook of an enforced plugin: what vouch says and what Codex will do.
 type HookRun struct {
 	Key      string `json:"key"`
@@ -42,7 +48,7 @@ type PluginStatus struct {
 	InstalledFingerprint string      `json:"installed_fingerprint,omitempty"`
 	Hooks                []HookRun   `json:"hooks"`
 	Servers              []ServerRun `json:"servers"`
-	Problems             []string    `json:"problems"`
+	Problems             []Problem   `json:"problems"`
 	Notes                []string    `json:"notes"`
 }
 
@@ -54,19 +60,19 @@ type PluginStatus struct {
 func StatusOf(t *trust.Trust, name string, o Options) PluginStatus {
 	l := NewLayout(o.VouchHome)
 	id := name + "@" + Marketplace
-	s := PluginStatus{PluginID: id, Source: Source(l, name), Staged: l.PluginDir(name), Hooks: []HookRun{}, Servers: []ServerRun{}, Problems: []string{}, Notes: []string{}}
-	bad := func(f string, a ...any) { s.Problems = append(s.Problems, fmt.Sprintf(f, a...)) }
+	s := PluginStatus{PluginID: id, Source: Source(l, name), Staged: l.PluginDir(name), Hooks: []HookRun{}, Servers: []ServerRun{}, Problems: []Problem{}, Notes: []string{}}
+	bad := func(code, f string, a ...any) { s.Problems = append(s.Problems, Problem{code, fmt.Sprintf(f, a...)}) }
 	if data, err := os.ReadFile(l.pendingPath(name)); err == nil {
-		bad("a `%s` of %s did not finish; run it again (or `vouch enforce codex remove %s`)", strings.Fields(string(data) + " ?")[0], name, name)
+		bad("half-done", "a `%s` of %s did not finish; run it again (or `vouch enforce codex remove %s`)", strings.Fields(string(data) + " ?")[0], name, name)
 	}
 	cfgPath := filepath.Join(o.CodexHome, "config.toml")
 	cfg, err := readConfig(cfgPath)
 	if err != nil {
-		bad("%v", err)
+		bad("config-unreadable", "%v", err)
 		return s
 	}
 	if src, ok := dig(cfg, "marketplaces", Marketplace, "source").(string); ok && filepath.Clean(src) != filepath.Clean(l.Root()) {
-		bad("Codex's marketplace %q is %s, not vouch's folder %s: what Codex installs as %s is not staged by vouch", Marketplace, src, l.Root(), id)
+		bad("marketplace-not-vouch", "Codex's marketplace %q is %s, not vouch's folder %s: what Codex installs as %s is not staged by vouch", Marketplace, src, l.Root(), id)
 	}
 	// The same plugin installed from another marketplace runs outside vouch.
 	if plugins, ok := cfg["plugins"].(map[string]any); ok {
@@ -80,13 +86,13 @@ func StatusOf(t *trust.Trust, name string, o Options) PluginStatus {
 		}
 		sort.Strings(others)
 		for _, k := range others {
-			bad("Codex also has %s installed and enabled, from a marketplace vouch does not stage: its hooks and servers run outside vouch (codex plugin remove %s)", k, k)
+			bad("other-install", "Codex also has %s installed and enabled, from a marketplace vouch does not stage: its hooks and servers run outside vouch (codex plugin remove %s)", k, k)
 		}
 	}
 	if st, err := os.Lstat(s.Staged); err != nil || !st.IsDir() {
-		bad("the staged folder %s is missing; run `vouch enforce codex add` again", s.Staged)
+		bad("staged-missing", "the staged folder %s is missing; run `vouch enforce codex add` again", s.Staged)
 	} else if fp, err := Fingerprint(s.Staged); err != nil {
-		bad("the staged folder cannot be fingerprinted: %v", err)
+		bad("staged-unhashable", "the staged folder cannot be fingerprinted: %v", err)
 	} else {
 		s.StagedFingerprint = fp
 	}
@@ -101,25 +107,25 @@ func StatusOf(t *trust.Trust, name string, o Options) PluginStatus {
 	if s.StagedFingerprint != "" {
 		pkg = rcodex.Load(s.Staged, rcodex.Options{Marketplace: Marketplace})
 		if statuses, err = t.Statuses(pkg); err != nil {
-			bad("the ledger cannot be read: %v", err)
+			bad("ledger-unreadable", "the ledger cannot be read: %v", err)
 			return s
 		}
 	}
 	if pkg == nil {
 		s.Notes = append(s.Notes, "without a staged folder there is nothing of "+name+" to judge")
 	} else if p, err := PlanPlugin(pkg, statuses, true); err != nil {
-		bad("%v", err)
+		bad("staged-not-approved", "%v", err)
 	} else {
 		if len(p.Missing) > 0 {
-			bad("what is staged of %s is not approved now: %s; run `vouch enforce sync`", name, strings.Join(p.Missing, ", "))
+			bad("staged-not-approved", "what is staged of %s is not approved now: %s; run `vouch enforce sync`", name, strings.Join(p.Missing, ", "))
 		} else if s.StagedFingerprint != "" {
 			if err := Verify(s.Staged, p.Files); err != nil {
-				bad("the staged folder does not match the approved bytes: %v", err)
+				bad("staged-not-store", "the staged folder does not match the approved bytes: %v", err)
 			}
 		}
 	}
 	if installed && s.InstalledFingerprint != "" && s.StagedFingerprint != "" && s.InstalledFingerprint != s.StagedFingerprint {
-		bad("the copy Codex runs (%s) is not the staged folder: Codex skips its trusted hooks as modified, but its skills and servers still load", s.Installed)
+		bad("cache-not-staged", "the copy Codex runs (%s) is not the staged folder: Codex skips its trusted hooks as modified, but its skills and servers still load", s.Installed)
 	}
 	if pkg != nil {
 		judgeHooks(pkg, statuses, cfg, id, installed, s.InstalledFingerprint, &s)
@@ -133,7 +139,7 @@ func installedCopy(codexHome, name string, s *PluginStatus) (string, string) {
 	base := filepath.Join(codexHome, "plugins", "cache", Marketplace, name)
 	ents, err := os.ReadDir(base)
 	if err != nil || len(ents) == 0 {
-		s.Problems = append(s.Problems, "config.toml has "+s.PluginID+" installed but its cache copy under "+base+" is missing")
+		s.Problems = append(s.Problems, Problem{"cache-missing", "config.toml has " + s.PluginID + " installed but its cache copy under " + base + " is missing"})
 		return "", ""
 	}
 	var dirs []string
@@ -143,7 +149,7 @@ func installedCopy(codexHome, name string, s *PluginStatus) (string, string) {
 		}
 	}
 	if len(dirs) != 1 {
-		s.Problems = append(s.Problems, fmt.Sprintf("Codex's cache holds %d copies of %s under %s; run `vouch enforce codex add` again", len(dirs), s.PluginID, base))
+		s.Problems = append(s.Problems, Problem{"cache-ambiguous", fmt.Sprintf("Codex's cache holds %d copies of %s under %s; run `vouch enforce codex add` again", len(dirs), s.PluginID, base)})
 		return "", ""
 	}
 	p := filepath.Join(base, dirs[0])
@@ -153,7 +159,7 @@ func installedCopy(codexHome, name string, s *PluginStatus) (string, string) {
 		if errors.As(err, &ue) {
 			s.Notes = append(s.Notes, "the cache copy holds an entry Codex cannot hash, so Codex skips every hook of it: "+err.Error())
 		} else {
-			s.Problems = append(s.Problems, "the cache copy cannot be read: "+err.Error())
+			s.Problems = append(s.Problems, Problem{"cache-unreadable", "the cache copy cannot be read: " + err.Error()})
 		}
 		return p, ""
 	}
@@ -185,10 +191,10 @@ func judgeHooks(pkg *model.Package, statuses map[string]trust.Status, cfg map[st
 			}
 		}
 		if h.Codex == "trusted" && installed && !h.Approved {
-			s.Problems = append(s.Problems, "Codex runs the hook "+key+", which is not approved now ("+string(orUnreviewed(st.Authorization))+"); run `vouch enforce sync`")
+			s.Problems = append(s.Problems, Problem{"runs-unapproved", "Codex runs the hook " + key + ", which is not approved now (" + string(orUnreviewed(st.Authorization)) + "); run `vouch enforce sync`"})
 		}
 		if h.Codex == "trusted" && stateOf(states, key)["trusted_content_hash"] == nil {
-			s.Problems = append(s.Problems, "the trust of "+key+" has no trusted_content_hash, so Codex trusts whatever bytes it sees first; run `vouch enforce sync`")
+			s.Problems = append(s.Problems, Problem{"trust-on-first-use", "the trust of " + key + " has no trusted_content_hash, so Codex trusts whatever bytes it sees first; run `vouch enforce sync`"})
 		}
 		if h.Approved && h.Codex != "trusted" && installed {
 			s.Notes = append(s.Notes, "the approved hook "+key+" is "+h.Codex+" in Codex, so it does not run")
@@ -210,7 +216,7 @@ func judgeServers(pkg *model.Package, statuses map[string]trust.Status, cfg map[
 		st := statuses[pkg.Ref(c)]
 		r := ServerRun{Name: c.ID, Approved: st.Authorization == model.Approved && st.Digest == trust.DigestOf(c), Enabled: dig(cfg, "plugins", id, "mcp_servers", c.ID, "enabled") != false}
 		if installed && r.Enabled && !r.Approved {
-			s.Problems = append(s.Problems, "Codex starts the MCP server "+c.ID+" of "+id+", which is not approved now ("+string(orUnreviewed(st.Authorization))+"); run `vouch enforce sync`")
+			s.Problems = append(s.Problems, Problem{"runs-unapproved", "Codex starts the MCP server " + c.ID + " of " + id + ", which is not approved now (" + string(orUnreviewed(st.Authorization)) + "); run `vouch enforce sync`"})
 		}
 		s.Servers = append(s.Servers, r)
 	}
