@@ -91,18 +91,21 @@ func (l *limited) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// lastLines keeps the first n lines of what Codex printed that say something: its note
+// about PATH aliases and the frames of a Rust backtrace are left out.
 func lastLines(s string, n int) string {
-	ls := strings.Split(s, "\n")
 	var keep []string
-	for _, l := range ls {
-		if !strings.HasPrefix(l, "WARNING: proceeding") { // Codex's note about PATH aliases
-			keep = append(keep, l)
+	for _, l := range strings.Split(s, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "WARNING: proceeding") || t == "Stack backtrace:" || strings.HasSuffix(t, ": <unknown>") {
+			continue
 		}
+		keep = append(keep, t)
 	}
 	if len(keep) > n {
-		keep = keep[len(keep)-n:]
+		keep = keep[:n]
 	}
-	return strings.Join(keep, "\n")
+	return strings.Join(keep, " ")
 }
 
 // shellLine quotes args for a POSIX shell, so a printed command can be pasted.

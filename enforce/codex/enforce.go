@@ -98,6 +98,10 @@ func Add(t *trust.Trust, pkg *model.Package, o Options) (*Added, error) {
 	if err := writeSource(l, pkg.Name, pkg.Root); err != nil {
 		return nil, err
 	}
+	// Codex 0.171.0 refuses to start when CODEX_HOME names a folder that does not exist.
+	if err := os.MkdirAll(o.CodexHome, 0o700); err != nil {
+		return nil, err
+	}
 	c := &Client{Path: o.Client, Home: o.CodexHome}
 	id := pkg.Name + "@" + Marketplace
 	res := &Added{PluginID: id, Staged: dir, Fingerprint: fp, ServersOff: nonNil(plan.ServersOff)}
