@@ -117,6 +117,12 @@ func Add(t *trust.Trust, pkg *model.Package, o Options) (*Added, error) {
 		if err != nil {
 			return nil, err
 		}
+		// Only a copy in Codex's cache for this plugin is read: the path comes from the
+		// CLI's output, and nothing else is what Codex runs.
+		cache := resolved(filepath.Join(o.CodexHome, "plugins", "cache", Marketplace, pkg.Name))
+		if rel, err := filepath.Rel(cache, resolved(inst)); err != nil || rel == "." || strings.HasPrefix(rel, "..") || strings.ContainsRune(rel, filepath.Separator) {
+			return nil, fmt.Errorf("Codex says it installed %s at %s, which is not a folder of %s; no hook was trusted", id, inst, cache)
+		}
 		got, err := Fingerprint(inst)
 		if err != nil {
 			return nil, fmt.Errorf("the copy Codex installed (%s) cannot be fingerprinted: %w", inst, err)
@@ -420,4 +426,15 @@ func sameFiles(t *trust.Trust, pkg *model.Package, partial bool, dir string) boo
 	}
 	plan, err := PlanPlugin(pkg, statuses, partial)
 	return err == nil && Verify(dir, plan.Files) == nil
+}
+
+// resolved is p absolute with its links resolved, as far as it exists.
+func resolved(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
