@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"os"
@@ -49,6 +50,24 @@ type enforceWorld struct {
 }
 
 func newEnforceWorld(t *testing.T, withCLI bool) *enforceWorld {
+	t.Helper()
+	return makeEnforceWorld(t, withCLI)
+}
+
+// newEnforceWorldB is an enforced, approved p for benchmarks.
+func newEnforceWorldB(b *testing.B) *enforceWorld {
+	w := makeEnforceWorld(b, true)
+	for _, args := range [][]string{{"approve", "--yes", w.src, pHook, pDB}, {"enforce", "claude", "add", w.src}} {
+		var out, errb bytes.Buffer
+		a := &app{stdout: &out, stderr: &errb, stdin: strings.NewReader("")}
+		if code := a.run(append([]string{"--home", w.home}, args...)); code != 0 {
+			b.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+	}
+	return w
+}
+
+func makeEnforceWorld(t testing.TB, withCLI bool) *enforceWorld {
 	t.Helper()
 	w := &enforceWorld{home: t.TempDir(), src: t.TempDir(), claude: t.TempDir()}
 	writeTree(t, w.src, enforcedPlugin)
