@@ -297,3 +297,36 @@ func TestEnforceClaudeRefusesDamagedSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestEnforceClaudeDenyUnapprovedAllow(t *testing.T) {
+	w := newEnforceWorld(t, true)
+	code, out, errs := w.run(t, "enforce", "claude", "deny-unapproved")
+	expect(t, "deny-unapproved", code, 0, out, errs)
+	if !strings.Contains(out, "denied plugin:p:db") || !strings.Contains(out, "turned off p@upstream") {
+		t.Fatalf("deny-unapproved does not say what it did:\n%s", out)
+	}
+	golden(t, "settings-after-deny.json", readFile(t, filepath.Join(w.claude, "settings.json")))
+	// Twice is the same as once.
+	code, out, errs = w.run(t, "enforce", "claude", "deny-unapproved")
+	expect(t, "deny-unapproved again", code, 0, out, errs)
+	golden(t, "settings-after-deny.json", readFile(t, filepath.Join(w.claude, "settings.json")))
+
+	code, out, errs = w.run(t, "enforce", "claude", "managed")
+	expect(t, "managed", code, 0, out, errs)
+	golden(t, "managed-settings.json", strings.ReplaceAll(out, w.home, "$VOUCH_HOME"))
+
+	code, out, errs = w.run(t, "enforce", "claude", "allow")
+	expect(t, "allow", code, 0, out, errs)
+	if got := readFile(t, filepath.Join(w.claude, "settings.json")); got != userSettings {
+		t.Fatalf("allow did not give the settings back byte for byte:\n%s", got)
+	}
+
+	// An approved server is not denied.
+	code, out, errs = w.run(t, "approve", "--yes", filepath.Join(w.claude, "plugins", "cache", "upstream", "p", "1.0.0"), pDB)
+	expect(t, "approve the installed copy's server", code, 0, out, errs)
+	code, out, errs = w.run(t, "enforce", "claude", "deny-unapproved")
+	expect(t, "deny-unapproved with the server approved", code, 0, out, errs)
+	if strings.Contains(out, "plugin:p:db") {
+		t.Fatalf("an approved server was denied:\n%s", out)
+	}
+}
