@@ -33,7 +33,8 @@ NAME@vouch and turns every other install of NAME off in the user's settings.json
   vouch enforce claude add my-plugin@some-marketplace
   vouch enforce claude remove my-plugin`,
 	}
-	cmd.AddCommand(newEnforceClaudeAddCommand(a), newEnforceClaudeRemoveCommand(a))
+	cmd.AddCommand(newEnforceClaudeAddCommand(a), newEnforceClaudeRemoveCommand(a),
+		newEnforceClaudeDenyCommand(a, true), newEnforceClaudeDenyCommand(a, false), newEnforceClaudeManagedCommand(a))
 	return cmd
 }
 
@@ -177,4 +178,109 @@ func runEnforceClaudeRemove(opts *enforceClaudeRemoveOptions) error {
 	}
 	fmt.Fprintf(a.stdout, "%s is no longer enforced; its other installs are as they were before\n", display.Line(opts.name))
 	return nil
+}
+
+type enforceClaudeDenyOptions struct {
+	app  *app
+	deny bool
+}
+
+func newEnforceClaudeDenyCommand(a *app, deny bool) *cobra.Command {
+	opts := &enforceClaudeDenyOptions{app: a, deny: deny}
+	cmd := &cobra.Command{
+		Use:   "deny-unapproved",
+		Short: "Refuse, in the user's settings, every MCP server of a plugin installed outside vouch that is not approved, and turn such plugins off",
+		Long: `Plugins installed outside vouch are the user's business until asked. deny-unapproved (opt-in)
+adds to the user's settings.json a deniedMcpServers entry {"serverName": "plugin:P:S"} for every
+MCP server of an installed plugin that vouch does not enforce and that is not approved now
+(Claude Code 2.1.332 never starts such a server, and a project's settings cannot undo it; the
+bare server name has no effect), and sets enabledPlugins to false for each such plugin.
+"vouch enforce claude allow" undoes exactly what it added. Exit 0 when done; 1 when the
+settings file could not be changed (one that does not parse is named and left as it is).`,
+		Example: `  vouch enforce claude deny-unapproved
+  vouch enforce claude allow`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runEnforceClaudeDeny(opts) },
+	}
+	if !deny {
+		cmd.Use = "allow"
+		cmd.Short = "Undo deny-unapproved: remove the entries it added and turn those plugins back on"
+		cmd.Long = `Allow removes the deniedMcpServers entries "vouch enforce claude deny-unapproved" added to the
+user's settings.json (entries written by anyone else stay) and gives every plugin it turned
+off its value from before. Exit 0 when done; 1 when the settings file could not be changed.`
+		cmd.Example = `  vouch enforce claude allow`
+	}
+	return cmd
+}
+
+func runEnforceClaudeDeny(opts *enforceClaudeDenyOptions) error {
+	a := opts.app
+	env, err := a.enforceEnv("")
+	if err != nil {
+		return err
+	}
+	p, err := claude.PathsFrom(os.Getenv)
+	if err != nil {
+		return a.fail(2, "claude-home", err.Error())
+	}
+	run, verb := claude.Allow, "allowed again"
+	if opts.deny {
+		run, verb = claude.DenyUnapproved, "denied"
+	}
+	res, err := run(env, p)
+	if err != nil {
+		return a.fail(1, "enforce", errSentence(err.Error()))
+	}
+	for _, s := range res.Servers {
+		fmt.Fprintf(a.stdout, "%s %s\n", verb, display.Line(s))
+	}
+	for _, id := range res.Disabled {
+		what := "turned off"
+		if !opts.deny {
+			what = "restored"
+		}
+		fmt.Fprintf(a.stdout, "%s %s\n", what, display.Line(id))
+	}
+	if len(res.Servers)+len(res.Disabled) == 0 {
+		fmt.Fprintln(a.stdout, "nothing to change")
+	}
+	return nil
+}
+
+type enforceClaudeManagedOptions struct{ app *app }
+
+func newEnforceClaudeManagedCommand(a *app) *cobra.Command {
+	opts := &enforceClaudeManagedOptions{app: a}
+	return &cobra.Command{
+		Use:   "managed",
+		Short: "Print the managed-settings.json that makes enforcement hold against a project's settings",
+		Long: `A checked-in project .claude/settings.json can turn a plugin the user turned off back on, and
+"disableAllHooks" back off; user settings cannot stop that. Managed settings can (Claude Code
+2.1.332; only an administrator can write them, on Linux ` + claude.ManagedPath + `).
+This prints, for the plugins enforced now:
+  strictKnownMarketplaces  only vouch's marketplace loads, installed plugins of others included
+  allowManagedHooksOnly    no plugin hook runs except those of the plugins enabled below
+  enabledPlugins           the guard and every enforced plugin, force-enabled
+  deniedMcpServers         every server of a plugin outside vouch not approved now
+Nothing is written. Exit 0.`,
+		Example: `  vouch enforce claude managed | sudo tee ` + claude.ManagedPath,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a := opts.app
+			env, err := a.enforceEnv("")
+			if err != nil {
+				return err
+			}
+			p, err := claude.PathsFrom(os.Getenv)
+			if err != nil {
+				return a.fail(2, "claude-home", err.Error())
+			}
+			doc, err := claude.Managed(env, p)
+			if err != nil {
+				return a.fail(1, "enforce", errSentence(err.Error()))
+			}
+			_, err = a.stdout.Write(doc)
+			return err
+		},
+	}
 }

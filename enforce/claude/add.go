@@ -53,8 +53,9 @@ func Add(env *enforce.Env, p Paths, folder string, g Guard) (*AddResult, error) 
 	if !plan.OK() {
 		return nil, &Refused{Plan: plan}
 	}
-	// Nothing is written before the client's files are known to parse.
-	if _, _, err := readObject(p.Settings); err != nil {
+	// Nothing is written before the client's files are known to parse as vouch needs
+	// them.
+	if err := checkSettings(p); err != nil {
 		return nil, err
 	}
 	ids, err := installedIDs(p)
@@ -193,7 +194,7 @@ func Remove(env *enforce.Env, p Paths, name string) error {
 	if e == nil {
 		return fmt.Errorf("%s is not enforced in Claude Code (vouch enforce status lists what is)", name)
 	}
-	if _, _, err := readObject(p.Settings); err != nil {
+	if err := checkSettings(p); err != nil {
 		return err
 	}
 	if err := enforce.UpdateState(env.Layout, func(s *enforce.State) error {
@@ -248,4 +249,14 @@ func Remove(env *enforce.Env, p Paths, name string) error {
 		return err
 	}
 	return writeMarketplace(env.Layout, names)
+}
+
+// checkSettings reads the user settings as an edit would, without writing.
+func checkSettings(p Paths) error {
+	o, _, err := readObject(p.Settings)
+	if err != nil {
+		return err
+	}
+	_, err = o.child(p.Settings, "enabledPlugins")
+	return err
 }

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"time"
 
@@ -69,13 +68,18 @@ func PluginDir(l enforce.Layout, name string) string {
 	return filepath.Join(MarketplaceDir(l), "plugins", name)
 }
 
-// pluginName is what a plugin may be called to get a folder of vouch's marketplace:
-// Claude's own rule for plugin names is kebab-case; vouch refuses anything that could
-// step out of the folder or collide with the guard.
-var pluginName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-
+// checkName refuses a plugin name that could step out of vouch's marketplace folder or
+// collide with the guard: letters, digits, '.', '_' and '-', not starting with a dot.
+// (A plain loop, not a regular expression: the guard's process compiles nothing at
+// start.)
 func checkName(name string) error {
-	if !pluginName.MatchString(name) || name == GuardName {
+	ok := name != "" && len(name) <= 128 && name[0] != '.' && name[0] != '-' && name != GuardName
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			ok = false
+		}
+	}
+	if !ok {
 		return fmt.Errorf("the plugin name %q cannot be enforced: vouch stages plugins under their name, which must be letters, digits, '.', '_' or '-' (and not %s)", name, GuardName)
 	}
 	return nil

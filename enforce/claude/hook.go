@@ -2,6 +2,7 @@ package claude
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -68,7 +69,11 @@ func PreToolUse(env *enforce.Env, p Paths, in HookInput) (ok bool, reason string
 	if !isPlugin {
 		return false, fmt.Sprintf("the MCP server %q is not a plugin's, and vouch approves plugin servers only", in.MCPServer)
 	}
-	folders, err := copiesOf(env, p, in.Cwd, plugin)
+	cwd := in.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	folders, err := copiesOf(env, p, cwd, plugin)
 	if err != nil {
 		return false, err.Error()
 	}
