@@ -109,3 +109,24 @@ func TestEnforceCodexManagedAndHelp(t *testing.T) {
 		t.Errorf("add of a missing folder: exit %d %s", code, errs)
 	}
 }
+
+func TestCodexSourceOfAnInstalledPlugin(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", home)
+	cp := filepath.Join(home, "plugins", "cache", "team", "lint", "2.0.0")
+	if err := os.MkdirAll(cp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := codexSource("lint@team"); err != nil || got != cp {
+		t.Errorf("codexSource(lint@team) = %q, %v; want %s", got, err, cp)
+	}
+	os.MkdirAll(filepath.Join(home, "plugins", "cache", "team", "lint", "2.1.0"), 0o755)
+	if _, err := codexSource("lint@team"); err == nil || !strings.Contains(err.Error(), "2 copies") {
+		t.Errorf("two cached versions: err = %v", err)
+	}
+	for _, bad := range []string{"nothing@here", "../x@y", "plain"} {
+		if _, err := codexSource(bad); err == nil {
+			t.Errorf("codexSource(%q) was accepted", bad)
+		}
+	}
+}

@@ -383,3 +383,25 @@ func TestStatusNamesAnotherInstall(t *testing.T) {
 		t.Errorf("status problems %v do not name guard@upstream", st.Problems)
 	}
 }
+
+func FuzzInstalledPath(f *testing.F) {
+	f.Add([]byte(`{"pluginId":"p@vouch","installedPath":"/h/plugins/cache/vouch/p/1.0.0"}`))
+	f.Add([]byte("WARNING: x\n{\"installedPath\": 1}"))
+	f.Add([]byte(`{"InstalledPath":"/x"}`))
+	f.Fuzz(func(t *testing.T, out []byte) {
+		p, err := installedPath(out)
+		if err == nil && p == "" {
+			t.Fatal("an empty path was accepted")
+		}
+	})
+}
+
+// Codex's output is read with exact keys, as Codex writes them.
+func TestInstalledPathExactKey(t *testing.T) {
+	if _, err := installedPath([]byte(`{"InstalledPath":"/x"}`)); err == nil {
+		t.Error("a key that differs in case was accepted")
+	}
+	if p, err := installedPath([]byte("note\n{\"installedPath\":\"/c/p\"}\n")); err != nil || p != "/c/p" {
+		t.Errorf("installedPath = %q, %v", p, err)
+	}
+}
