@@ -21,13 +21,16 @@ type recorded struct {
 		Hooks []struct {
 			Key, TrustStatus, CurrentHash string
 		} `json:"hooks"`
+		Ran []string `json:"ran"` // what the plugin's Stop hook wrote in a real session
 	} `json:"steps"`
 }
 
 // The real client's answers, recorded, hold vouch to them without the client: the keys,
 // definition hashes and fingerprint vouch computes for the test plugin are the ones
-// Codex reported, Codex trusted what vouch wrote, skipped the hooks after one byte of its
-// copy changed (and that fingerprint is vouch's too), and ran nothing after revoke + sync.
+// Codex reported; Codex trusted what vouch wrote and ran the hook from its copy of the
+// staged folder (an edit of the source changed nothing); it skipped the hooks after one
+// byte of its copy changed (and that fingerprint is vouch's too); after a revoke alone
+// it trusted and ran nothing of the plugin, and after sync listed nothing of it.
 func TestRecordedCodexAnswers(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "clients", "codex-0.171.0.json"))
 	if err != nil {
@@ -37,7 +40,7 @@ func TestRecordedCodexAnswers(t *testing.T) {
 	if err := json.Unmarshal(data, &rec); err != nil {
 		t.Fatal(err)
 	}
-	if rec.Client != "codex-cli 0.171.0" || len(rec.Steps) != 5 {
+	if rec.Client != "codex-cli 0.171.0" || len(rec.Steps) != 6 {
 		t.Fatalf("record of %q with %d steps", rec.Client, len(rec.Steps))
 	}
 	root := filepath.Join(t.TempDir(), "guard")
@@ -68,11 +71,16 @@ func TestRecordedCodexAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantStatus := map[string]string{"added": "trusted", "source-edited": "trusted", "cache-edited": "modified", "re-added": "trusted"}
+	wantStatus := map[string]string{"added": "trusted", "source-edited": "trusted", "cache-edited": "modified", "re-added": "trusted", "revoked": "untrusted"}
+	ranFromCopy := "stop hook ran from $CODEX_HOME/plugins/cache/vouch/guard/1.2.0/hooks/stop.sh"
 	for _, s := range rec.Steps {
-		if s.Step == "revoked-synced" {
+		runs := wantStatus[s.Step] == "trusted"
+		if runs && (len(s.Ran) != 1 || s.Ran[0] != ranFromCopy) || !runs && len(s.Ran) != 0 {
+			t.Errorf("%s: the session ran %q; want the hook from vouch's copy only when trusted", s.Step, s.Ran)
+		}
+		if s.Step == "synced" {
 			if len(s.Hooks) != 0 {
-				t.Errorf("after revoke and sync Codex still lists %d hooks", len(s.Hooks))
+				t.Errorf("after sync Codex still lists %d hooks", len(s.Hooks))
 			}
 			continue
 		}
