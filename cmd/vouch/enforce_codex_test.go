@@ -60,12 +60,15 @@ func TestEnforceCodexAddSyncStatus(t *testing.T) {
 	if code, _, errs := runVouch(t, home, "revoke", "--yes", src, guardRefs[1]); code != 0 {
 		t.Fatalf("revoke: %d %s", code, errs)
 	}
-	// Until sync runs, status names the revoked hook Codex would still run.
+	// The revoke alone re-synced: no codex on PATH, so vouch took the hooks' trust away and
+	// switched the server off itself, and status says what is left to do.
 	cfg, _ := os.ReadFile(filepath.Join(codexHome, "config.toml"))
-	if strings.Contains(string(cfg), "stop:0:0") {
-		if code, out, _ := runVouch(t, home, "enforce", "status"); code != 1 || !strings.Contains(out, "not approved now (revoked)") {
-			t.Fatalf("status after revoke: exit %d\n%s", code, out)
-		}
+	if strings.Contains(string(cfg), `[hooks.state."guard@vouch:`) || !strings.Contains(string(cfg), "[plugins.\"guard@vouch\".mcp_servers.db]\nenabled = false") {
+		t.Fatalf("config.toml after the revoke alone:\n%s", cfg)
+	}
+	code, out, _ = runVouch(t, home, "enforce", "status", "--json")
+	if code != 1 || !strings.Contains(out, `"code": "half-done"`) || !strings.Contains(out, "codex plugin remove guard@vouch") {
+		t.Fatalf("status after the revoke: exit %d\n%s", code, out)
 	}
 	t.Setenv("PATH", filepath.Dir(fake)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	if code, out, errs := runVouch(t, home, "enforce", "sync"); code != 0 || !strings.Contains(out, "codex: guard removed") {

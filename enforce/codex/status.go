@@ -63,7 +63,11 @@ func StatusOf(t *trust.Trust, name string, o Options) PluginStatus {
 	s := PluginStatus{PluginID: id, Source: Source(l, name), Staged: l.PluginDir(name), Hooks: []HookRun{}, Servers: []ServerRun{}, Problems: []Problem{}, Notes: []string{}}
 	bad := func(code, f string, a ...any) { s.Problems = append(s.Problems, Problem{code, fmt.Sprintf(f, a...)}) }
 	if data, err := os.ReadFile(l.pendingPath(name)); err == nil {
-		bad("half-done", "a `%s` of %s did not finish; run it again (or `vouch enforce codex remove %s`)", strings.Fields(string(data) + " ?")[0], name, name)
+		if strings.HasPrefix(string(data), "remove") {
+			bad("half-done", "the removal of %s did not finish: its hooks are untrusted and its MCP servers off, but Codex still has it installed; run `codex plugin remove %s`, then `vouch enforce sync`", name, id)
+		} else {
+			bad("half-done", "an add of %s did not finish; run `vouch enforce codex add` again (or `vouch enforce codex remove %s`)", name, name)
+		}
 	}
 	cfgPath := filepath.Join(o.CodexHome, "config.toml")
 	cfg, err := readConfig(cfgPath)
