@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -234,11 +235,26 @@ func addCodex(env *enforce.Env, pkg *model.Package, o codex.Options) (*codex.Add
 	if err != nil {
 		return nil, err
 	}
-	return res, recordCodex(env, pkg, l)
+	return res, recordCodex(env, pkg, l, pkg.Root, o.Partial)
 }
 
-// recordCodex writes the enforced entry with the digests now staged.
-func recordCodex(env *enforce.Env, pkg *model.Package, l codex.Layout) error {
+// codexExtra is Codex's own part of an enforcement record: whether the plugin was added
+// with --partial, so that sync applies the same rule.
+type codexExtra struct {
+	Partial bool `json:"partial"`
+}
+
+func extraOf(e *enforce.Entry) codexExtra {
+	var x codexExtra
+	if len(e.Extra) > 0 {
+		json.Unmarshal(e.Extra, &x) // vouch's own record; a damaged one reads as the default rule
+	}
+	return x
+}
+
+// recordCodex writes the enforced entry with the digests now staged. source is the folder
+// reviewed ("" keeps the recorded one: a sync that kept the staged bytes).
+func recordCodex(env *enforce.Env, pkg *model.Package, l codex.Layout, source string, partial bool) error {
 	statuses, err := env.Trust.Statuses(pkg)
 	if err != nil {
 		return err
@@ -249,12 +265,16 @@ func recordCodex(env *enforce.Env, pkg *model.Package, l codex.Layout) error {
 			digests[ref] = st.Digest
 		}
 	}
+	extra, _ := json.Marshal(codexExtra{Partial: partial})
 	return enforce.UpdateState(env.Layout, func(s *enforce.State) error {
 		e := s.Plugin(codexClientID, pkg.Name)
 		if e == nil {
-			e = &enforce.Entry{Name: pkg.Name, Source: pkg.Root, Package: pkg.Name, Format: pkg.Format}
+			e = &enforce.Entry{Name: pkg.Name, Package: pkg.Name, Format: pkg.Format}
 		}
-		e.Staged, e.Digests, e.Phase, e.At = l.PluginDir(pkg.Name), digests, enforce.PhaseEnforced, time.Now().UTC()
+		if source != "" {
+			e.Source = source
+		}
+		e.Staged, e.Digests, e.Phase, e.At, e.Extra = l.PluginDir(pkg.Name), digests, enforce.PhaseEnforced, time.Now().UTC(), extra
 		s.Put(codexClientID, e)
 		return nil
 	})
@@ -409,6 +429,7 @@ func (codexEnforcer) Sync(env *enforce.Env) ([]enforce.Change, error) {
 }
 
 func syncCodex(env *enforce.Env, e *enforce.Entry, o codex.Options) (enforce.Change, error) {
+	o.Partial = extraOf(e).Partial
 	var src *model.Package
 	if pkg, err := codexPackage(env, e.Source); err == nil && pkg.Name == e.Name {
 		src = pkg
@@ -424,11 +445,13 @@ func syncCodex(env *enforce.Env, e *enforce.Entry, o codex.Options) (enforce.Cha
 	case res.Removed != nil:
 		ch.Detail += "; run " + strings.Join(res.Removed.Commands, "; ")
 	case res.Added != nil:
-		pkg := src
-		if res.Detail != "" && !strings.HasPrefix(res.Detail, "the approved bytes of") {
+		pkg, source := src, ""
+		if res.FromStaged {
 			pkg = rcodex.Load(e.Staged, rcodex.Options{Marketplace: codex.Marketplace})
+		} else {
+			source = src.Root
 		}
-		err = recordCodex(env, pkg, codex.NewLayout(o.VouchHome))
+		err = recordCodex(env, pkg, codex.NewLayout(o.VouchHome), source, o.Partial)
 		if len(res.Added.Commands) > 0 {
 			ch.Detail += "; run " + strings.Join(res.Added.Commands, "; ")
 		}

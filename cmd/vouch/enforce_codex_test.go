@@ -133,3 +133,25 @@ func TestCodexSourceOfAnInstalledPlugin(t *testing.T) {
 		}
 	}
 }
+
+// A plugin added with --partial keeps that rule in sync: its unapproved server stays off
+// and the plugin stays enforced, where the default rule would remove it.
+func TestEnforceCodexPartialSurvivesSync(t *testing.T) {
+	src, fake, codexHome := codexFixture(t)
+	home := t.TempDir()
+	runVouch(t, home, "approve", "--yes", src, guardRefs[0], guardRefs[3])
+	if code, out, errs := runVouch(t, home, "enforce", "codex", "add", "--partial", "--client", fake, src); code != 0 || !strings.Contains(out, "1 MCP server(s) switched off") {
+		t.Fatalf("add --partial: exit %d\n%s%s", code, out, errs)
+	}
+	t.Setenv("PATH", filepath.Dir(fake)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if code, out, errs := runVouch(t, home, "enforce", "sync"); code != 0 || !strings.Contains(out, "codex: guard unchanged") {
+		t.Fatalf("sync: exit %d\n%s%s", code, out, errs)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(codexHome, "config.toml"))
+	if !strings.Contains(string(cfg), "pre_tool_use:0:0") || strings.Contains(string(cfg), "stop:0:0") || !strings.Contains(string(cfg), "mcp_servers.db]\nenabled = false") {
+		t.Errorf("config.toml after sync:\n%s", cfg)
+	}
+	if code, out, _ := runVouch(t, home, "enforce", "status"); code != 0 {
+		t.Errorf("status: exit %d\n%s", code, out)
+	}
+}

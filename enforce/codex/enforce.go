@@ -364,6 +364,8 @@ type Synced struct {
 	Detail  string   `json:"detail,omitempty"`
 	Added   *Added   `json:"added,omitempty"`
 	Removed *Removed `json:"removed,omitempty"`
+	// FromStaged says the staged bytes were kept (the source is not approved as it is now).
+	FromStaged bool `json:"from_staged,omitempty"`
 }
 
 // Sync brings the enforced plugin name in line with the ledger after an approve or a
@@ -393,13 +395,13 @@ func Sync(t *trust.Trust, src *model.Package, name string, o Options) (*Synced, 
 			return nil, err
 		} else if ok {
 			if st := StatusOf(t, name, o); len(st.Problems) == 0 {
-				return &Synced{Action: "unchanged", Detail: "the staged bytes are still approved; the source is not"}, nil
+				return &Synced{Action: "unchanged", Detail: "the staged bytes are still approved; the source is not", FromStaged: true}, nil
 			}
 			a, err := Add(t, staged, o)
 			if err != nil {
 				return nil, err
 			}
-			return &Synced{Action: "staged", Detail: "the staged bytes, still approved, written again", Added: a}, nil
+			return &Synced{Action: "staged", Detail: "the staged bytes, still approved, written again", Added: a, FromStaged: true}, nil
 		}
 	}
 	r, err := Remove(name, o)
