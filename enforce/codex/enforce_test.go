@@ -344,6 +344,9 @@ func TestWithoutClient(t *testing.T) {
 	if strings.Join(res.Commands, "\n") != strings.Join(want, "\n") || !strings.Contains(e.config(t), "trusted_content_hash") {
 		t.Fatalf("commands %q, config:\n%s", res.Commands, e.config(t))
 	}
+	if st := StatusOf(e.trust, "guard", e.opts); !strings.Contains(messages(st.Problems), "not-installed: Codex does not have guard@vouch installed") {
+		t.Errorf("status before the commands ran: %v", st.Problems)
+	}
 	// The person runs the commands; then a removal without the CLI switches everything
 	// off and says what to run.
 	e.opts.Client = fake

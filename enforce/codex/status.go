@@ -104,7 +104,7 @@ func StatusOf(t *trust.Trust, name string, o Options) PluginStatus {
 	if installed {
 		s.Installed, s.InstalledFingerprint = installedCopy(o.CodexHome, name, &s)
 	} else {
-		s.Notes = append(s.Notes, id+" is not installed in Codex (no [plugins.\""+id+"\"] enabled = true): nothing of it runs")
+		bad("not-installed", "Codex does not have %s installed (no [plugins.\"%s\"] enabled = true in %s), so nothing of it runs; run `codex plugin marketplace add %s` and `codex plugin add %s`, or `vouch enforce codex add` with the codex program at hand", id, id, cfgPath, l.Root(), id)
 	}
 	var pkg *model.Package
 	var statuses map[string]trust.Status
