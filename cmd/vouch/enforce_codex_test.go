@@ -155,3 +155,29 @@ func TestEnforceCodexPartialSurvivesSync(t *testing.T) {
 		t.Errorf("status: exit %d\n%s", code, out)
 	}
 }
+
+// status --codex settles a trusted definition with the installed copy's fingerprint:
+// "trusted" while the copy is the one trusted, "modified" after a byte of it changed.
+func TestStatusCodexUsesTheFingerprint(t *testing.T) {
+	src, fake, codexHome := codexFixture(t)
+	home := t.TempDir()
+	runVouch(t, home, append([]string{"approve", "--yes", src}, guardRefs...)...)
+	if code, out, errs := runVouch(t, home, "enforce", "codex", "add", "--client", fake, src); code != 0 {
+		t.Fatalf("add: %d\n%s%s", code, out, errs)
+	}
+	staged := filepath.Join(home, "enforce", "codex", "marketplace", "plugins", "guard")
+	code, out, errs := runVouch(t, home, "status", "--codex", staged)
+	if code != 0 || strings.Count(out, "codex: trusted  guard@vouch:") != 2 {
+		t.Fatalf("status --codex of the staged copy: exit %d\n%s%s", code, out, errs)
+	}
+	f, err := os.OpenFile(filepath.Join(codexHome, "plugins/cache/vouch/guard/1.2.0/skills/notes/SKILL.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n")
+	f.Close()
+	code, out, _ = runVouch(t, home, "status", "--codex", staged)
+	if strings.Count(out, "codex: modified  guard@vouch:") != 2 {
+		t.Fatalf("status --codex after a byte of the installed copy changed: exit %d\n%s", code, out)
+	}
+}
