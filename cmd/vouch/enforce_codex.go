@@ -391,7 +391,9 @@ const codexManagedText = `# Codex 0.171.0: what holds without admin files
 #
 # Does not hold: "codex --dangerously-bypass-hook-trust" runs every enabled hook for one run;
 # a plugin installed from another marketplace runs under its own trust ("vouch enforce status"
-# names it); MCP servers and skills have no content binding in Codex, only switches.
+# names it); MCP servers and skills have no content binding in Codex, only switches, and a
+# project the user trusts can turn a server back on in its .codex/config.toml ("vouch enforce
+# status" names it; an untrusted project's file is ignored).
 #
 # /etc/codex/requirements.toml can set
 #   allow_managed_hooks_only = true

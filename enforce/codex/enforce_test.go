@@ -408,3 +408,36 @@ func TestInstalledPathExactKey(t *testing.T) {
 		t.Errorf("installedPath = %q, %v", p, err)
 	}
 }
+
+// A trusted project's .codex/config.toml that turns a switched-off server back on is
+// named; an untrusted project's is not read (Codex 0.171.0 ignores it).
+func TestStatusNamesAProjectOverride(t *testing.T) {
+	e := newEnv(t)
+	e.approve(t, "pre_tool_use", "stop:0:0", "skill:notes")
+	e.opts.Partial = true
+	if _, err := Add(e.trust, e.load(), e.opts); err != nil {
+		t.Fatal(err)
+	}
+	project := t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".codex"), 0o755)
+	os.WriteFile(filepath.Join(project, ".codex", "config.toml"), []byte("[plugins.\"guard@vouch\".mcp_servers.db]\nenabled = true\n"), 0o644)
+	cfg := filepath.Join(e.opts.CodexHome, "config.toml")
+	appendTo := func(s string) {
+		f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(s)
+		f.Close()
+	}
+	appendTo("\n[projects." + tomlString(project) + "]\ntrust_level = \"untrusted\"\n")
+	if st := StatusOf(e.trust, "guard", e.opts); len(st.Problems) != 0 {
+		t.Fatalf("an untrusted project: %v", st.Problems)
+	}
+	data, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, []byte(strings.Replace(string(data), `trust_level = "untrusted"`, `trust_level = "trusted"`, 1)), 0o600)
+	st := StatusOf(e.trust, "guard", e.opts)
+	if !strings.Contains(messages(st.Problems), "project-override: the trusted project's "+filepath.Join(project, ".codex", "config.toml")+" turns the MCP server db of guard@vouch back on") {
+		t.Errorf("a trusted project: %v", st.Problems)
+	}
+}

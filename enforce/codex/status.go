@@ -134,6 +134,7 @@ func StatusOf(t *trust.Trust, name string, o Options) PluginStatus {
 	if pkg != nil {
 		judgeHooks(pkg, statuses, cfg, id, installed, s.InstalledFingerprint, &s)
 		judgeServers(pkg, statuses, cfg, id, installed, &s)
+		judgeProjects(pkg, statuses, cfg, id, &s)
 	}
 	return s
 }
@@ -223,5 +224,45 @@ func judgeServers(pkg *model.Package, statuses map[string]trust.Status, cfg map[
 			s.Problems = append(s.Problems, Problem{"runs-unapproved", "Codex starts the MCP server " + c.ID + " of " + id + ", which is not approved now (" + string(orUnreviewed(st.Authorization)) + "); run `vouch enforce sync`"})
 		}
 		s.Servers = append(s.Servers, r)
+	}
+}
+
+// judgeProjects looks at the projects the user trusts: Codex 0.171.0 reads a trusted
+// project's .codex/config.toml over the user's, and there [plugins."P@vouch".mcp_servers.S]
+// enabled = true starts a server vouch switched off (observed; an untrusted project's file
+// did not). It also names another install of the plugin that such a file enables.
+func judgeProjects(pkg *model.Package, statuses map[string]trust.Status, cfg map[string]any, id string, s *PluginStatus) {
+	projects, _ := cfg["projects"].(map[string]any)
+	dirs := make([]string, 0, len(projects))
+	for dir, v := range projects {
+		if t, _ := v.(map[string]any); t["trust_level"] == "trusted" {
+			dirs = append(dirs, dir)
+		}
+	}
+	sort.Strings(dirs)
+	for _, dir := range dirs {
+		p := filepath.Join(dir, ".codex", "config.toml")
+		doc, err := readConfig(p)
+		if err != nil {
+			s.Problems = append(s.Problems, Problem{"project-unreadable", "the trusted project's " + p + " cannot be read, so what it turns on is unknown: " + err.Error()})
+			continue
+		}
+		for _, c := range pkg.Components {
+			if c.Kind != model.KindMCPServer {
+				continue
+			}
+			st := statuses[pkg.Ref(c)]
+			if dig(doc, "plugins", id, "mcp_servers", c.ID, "enabled") == true && !(st.Authorization == model.Approved && st.Digest == trust.DigestOf(c)) {
+				s.Problems = append(s.Problems, Problem{"project-override", "the trusted project's " + p + " turns the MCP server " + c.ID + " of " + id + " back on, and Codex starts it although it is not approved now; remove that table or stop trusting the project"})
+			}
+		}
+		plugins, _ := doc["plugins"].(map[string]any)
+		for k, v := range plugins {
+			if strings.HasPrefix(k, pkg.Name+"@") && k != id {
+				if t, _ := v.(map[string]any); t["enabled"] == true {
+					s.Problems = append(s.Problems, Problem{"project-override", "the trusted project's " + p + " enables " + k + ", an install vouch does not stage"})
+				}
+			}
+		}
 	}
 }
