@@ -441,3 +441,30 @@ func TestStatusNamesAProjectOverride(t *testing.T) {
 		t.Errorf("a trusted project: %v", st.Problems)
 	}
 }
+
+// A Claude Code plugin, whose manifest Codex reads, is enforced the same way (Codex
+// 0.171.0 installs such a plugin from vouch's marketplace, observed).
+func TestAddClaudeManifestPlugin(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(filepath.Join(e.src, ".claude-plugin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(e.src, ".codex-plugin", "plugin.json"), filepath.Join(e.src, ".claude-plugin", "plugin.json")); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(e.src, ".codex-plugin"))
+	e.approve(t)
+	res, err := Add(e.trust, e.load(), e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Trusted) != 2 || !strings.HasSuffix(res.Installed, "plugins/cache/vouch/guard/local") {
+		t.Errorf("Add = %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(res.Staged, ".claude-plugin", "plugin.json")); err != nil {
+		t.Errorf("the Claude manifest was not staged: %v", err)
+	}
+	if st := StatusOf(e.trust, "guard", e.opts); len(st.Problems) != 0 {
+		t.Errorf("status: %v", st.Problems)
+	}
+}
