@@ -330,3 +330,30 @@ func TestEnforceClaudeDenyUnapprovedAllow(t *testing.T) {
 		t.Fatalf("an approved server was denied:\n%s", out)
 	}
 }
+
+// An add that stops part way (here the client's install fails) leaves a record that
+// status reports as a half-done add, and the next add finishes it.
+func TestEnforceClaudeHalfDoneAdd(t *testing.T) {
+	w := newEnforceWorld(t, true)
+	code, out, errs := w.run(t, "approve", "--yes", w.src, pHook, pDB)
+	expect(t, "approve", code, 0, out, errs)
+	t.Setenv("FAKE_CLAUDE_FAIL", "install")
+	code, out, errs = w.run(t, "enforce", "claude", "add", w.src)
+	expect(t, "add with a failing client", code, 1, out, errs)
+	if !strings.Contains(errs, "fake claude: install failed") {
+		t.Fatalf("add does not pass on the client's error:\n%s", errs)
+	}
+	if got := readFile(t, filepath.Join(w.claude, "settings.json")); got != userSettings {
+		t.Fatalf("a failed add turned the original install off:\n%s", got)
+	}
+	code, out, errs = w.run(t, "enforce", "status", "--json")
+	expect(t, "status after a half-done add", code, 1, out, errs)
+	if !strings.Contains(out, `"code": "half-done-add"`) || !strings.Contains(out, `"state": "pending"`) {
+		t.Fatalf("status does not report the half-done add:\n%s", out)
+	}
+	t.Setenv("FAKE_CLAUDE_FAIL", "")
+	code, out, errs = w.run(t, "enforce", "claude", "add", w.src)
+	expect(t, "add again", code, 0, out, errs)
+	code, out, errs = w.run(t, "enforce", "status")
+	expect(t, "status after the add finished", code, 0, out, errs)
+}

@@ -131,7 +131,9 @@ func (Client) Status(env *enforce.Env) (*enforce.Report, error) {
 func pluginStatus(env *enforce.Env, sc *Scanned, e *enforce.Entry) enforce.PluginStatus {
 	ps := enforce.PluginStatus{Name: e.Name, Source: e.Source, Staged: e.Staged, State: "enforced"}
 	bad := func(code, msg string) {
-		ps.State = "broken"
+		if ps.State != "pending" {
+			ps.State = "broken"
+		}
 		ps.Problems = append(ps.Problems, enforce.Problem{Code: code, Subject: e.Name, Message: msg})
 	}
 	if e.Phase != enforce.PhaseEnforced {
@@ -163,7 +165,7 @@ func pluginStatus(env *enforce.Env, sc *Scanned, e *enforce.Entry) enforce.Plugi
 	}
 	for _, other := range sc.Installs {
 		if other.Name == e.Name && other.Marketplace != Marketplace && other.Enabled {
-			bad("other-install-enabled", fmt.Sprintf("%s is enabled by %s and runs unapproved bytes from %s", other.ID, other.EnabledBy, other.Folder))
+			bad("other-install-enabled", fmt.Sprintf("%s is enabled by %s, so Claude Code also loads it from %s, a folder vouch did not stage", other.ID, other.EnabledBy, other.Folder))
 		}
 	}
 	return ps
