@@ -27,6 +27,9 @@ func TestRecordedClaudeSessions(t *testing.T) {
 			Marks     []string `json:"marks"`
 			HooksRead []string `json:"hooks_read"`
 			Guard     string   `json:"guard_session_start"`
+			PreTool   string   `json:"guard_pre_tool_use"`
+			Called    bool     `json:"called"`
+			Result    string   `json:"tool_result"`
 		} `json:"steps"`
 	}
 	if err := json.Unmarshal(data, &rec); err != nil {
@@ -51,8 +54,38 @@ func TestRecordedClaudeSessions(t *testing.T) {
 		}
 	}
 	for _, s := range rec.Steps {
+		if strings.HasPrefix(s.Step, "mcp-") {
+			continue
+		}
 		if !containsPrefix(s.HooksRead, "Read hooks.json for plugin "+GuardName+" (enabled=true): "+guard+"/") || s.Guard != "status 0" {
 			t.Errorf("%s: the guard was not loaded from %s, or its SessionStart failed (%q)", s.Step, guard, s.Guard)
+		}
+	}
+	// A real turn: the guard let the approved server's call through, refused it once a
+	// byte of the staged server changed (naming the component), and refused it when its
+	// own ledger read failed; a refused call never reached the server.
+	for _, want := range []struct {
+		step, status string
+		called       bool
+		result       []string
+	}{
+		{"mcp-approved", "status 0", true, []string{"rows"}},
+		{"mcp-changed", "status 2", false, []string{"p#mcp-server:db", "changed since it was approved", "server.py"}},
+		{"mcp-guard-error", "status 2", false, []string{"vouch: Damaged ledger"}},
+	} {
+		i, ok := steps[want.step]
+		if !ok {
+			t.Errorf("no step %s recorded", want.step)
+			continue
+		}
+		s := rec.Steps[i]
+		if s.PreTool != want.status || s.Called != want.called {
+			t.Errorf("%s: the guard exited %q and the call reached the server: %v; want %q, %v", want.step, s.PreTool, s.Called, want.status, want.called)
+		}
+		for _, w := range want.result {
+			if !strings.Contains(s.Result, w) {
+				t.Errorf("%s: Claude's tool result %q does not contain %q", want.step, s.Result, w)
+			}
 		}
 	}
 	rev := rec.Steps[steps["revoked"]]
