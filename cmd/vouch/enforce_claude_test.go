@@ -184,6 +184,10 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 	if !strings.Contains(out, "enforced  p") {
 		t.Fatalf("status does not show p enforced:\n%s", out)
 	}
+	code, out, errs = w.run(t, "status", "--claude")
+	if !strings.Contains(out, "Enforced: vouch staged this folder") {
+		t.Fatalf("status --claude does not show p@vouch enforced (exit %d):\n%s%s", code, out, errs)
+	}
 
 	// An edit of the source changes nothing that runs.
 	editByte(t, filepath.Join(w.src, "server.mjs"), "db", "EVIL")
