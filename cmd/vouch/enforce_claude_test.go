@@ -189,6 +189,21 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 		t.Fatalf("status --claude does not show p@vouch enforced (exit %d):\n%s%s", code, out, errs)
 	}
 
+	// The original install turned back on by hand: sync turns it off again.
+	settings := filepath.Join(w.claude, "settings.json")
+	afterAdd := readFile(t, settings)
+	if err := os.WriteFile(settings, []byte(strings.Replace(afterAdd, `"p@upstream": false`, `"p@upstream": true`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = w.run(t, "enforce", "sync")
+	expect(t, "sync after the original install was turned on", code, 0, out, errs)
+	if got := readFile(t, settings); got != afterAdd {
+		t.Fatalf("sync did not turn the original install off again:\n%s", got)
+	}
+	if !strings.Contains(out, "p settings") || !strings.Contains(out, "p@upstream false") {
+		t.Fatalf("sync does not say what it changed:\n%s", out)
+	}
+
 	// An edit of the source changes nothing that runs.
 	editByte(t, filepath.Join(w.src, "server.mjs"), "db", "EVIL")
 	code, out, errs = w.run(t, "enforce", "sync")
