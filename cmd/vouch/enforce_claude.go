@@ -11,6 +11,8 @@ import (
 
 	"vouch/enforce"
 	"vouch/enforce/claude"
+	"vouch/model"
+	"vouch/trust"
 	"vouch/ui/display"
 )
 
@@ -282,5 +284,31 @@ Nothing is written. Exit 0.`,
 			_, err = a.stdout.Write(doc)
 			return err
 		},
+	}
+}
+
+// markEnforced notes "enforced" on each installed Claude Code plugin that vouch staged
+// (its folder is in vouch's marketplace and the enforcement record names it), so
+// "status --claude" shows which installs run only approved bytes.
+func (a *app) markEnforced(pkgs []*model.Package) {
+	home, err := trust.ResolveHome(a.home)
+	if err != nil {
+		return
+	}
+	l := enforce.LayoutOf(home)
+	st, err := enforce.LoadState(l)
+	if err != nil {
+		return
+	}
+	for _, p := range pkgs {
+		if p.Format != model.FormatClaudeCode {
+			continue
+		}
+		for _, e := range st.Entries(claude.ClientID) {
+			if filepath.Clean(p.Root) == filepath.Clean(claude.PluginDir(l, e.Name)) && e.Phase == enforce.PhaseEnforced {
+				p.Diagnostics = append(p.Diagnostics, model.Diagnostic{Code: "claude-enforced", Severity: model.SeverityInfo, Boundary: model.BoundaryPackage,
+					Message: "Enforced: vouch staged this folder from approved bytes (from " + e.Source + "); Claude Code " + claude.Version + " loads the plugin only from here, and vouch re-stages or removes it on every approve and revoke."})
+			}
+		}
 	}
 }

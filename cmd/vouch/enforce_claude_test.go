@@ -184,6 +184,25 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 	if !strings.Contains(out, "enforced  p") {
 		t.Fatalf("status does not show p enforced:\n%s", out)
 	}
+	code, out, errs = w.run(t, "status", "--claude")
+	if !strings.Contains(out, "Enforced: vouch staged this folder") {
+		t.Fatalf("status --claude does not show p@vouch enforced (exit %d):\n%s%s", code, out, errs)
+	}
+
+	// The original install turned back on by hand: sync turns it off again.
+	settings := filepath.Join(w.claude, "settings.json")
+	afterAdd := readFile(t, settings)
+	if err := os.WriteFile(settings, []byte(strings.Replace(afterAdd, `"p@upstream": false`, `"p@upstream": true`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = w.run(t, "enforce", "sync")
+	expect(t, "sync after the original install was turned on", code, 0, out, errs)
+	if got := readFile(t, settings); got != afterAdd {
+		t.Fatalf("sync did not turn the original install off again:\n%s", got)
+	}
+	if !strings.Contains(out, "p settings") || !strings.Contains(out, "p@upstream false") {
+		t.Fatalf("sync does not say what it changed:\n%s", out)
+	}
 
 	// An edit of the source changes nothing that runs.
 	editByte(t, filepath.Join(w.src, "server.mjs"), "db", "EVIL")
@@ -329,4 +348,31 @@ func TestEnforceClaudeDenyUnapprovedAllow(t *testing.T) {
 	if strings.Contains(out, "plugin:p:db") {
 		t.Fatalf("an approved server was denied:\n%s", out)
 	}
+}
+
+// An add that stops part way (here the client's install fails) leaves a record that
+// status reports as a half-done add, and the next add finishes it.
+func TestEnforceClaudeHalfDoneAdd(t *testing.T) {
+	w := newEnforceWorld(t, true)
+	code, out, errs := w.run(t, "approve", "--yes", w.src, pHook, pDB)
+	expect(t, "approve", code, 0, out, errs)
+	t.Setenv("FAKE_CLAUDE_FAIL", "install")
+	code, out, errs = w.run(t, "enforce", "claude", "add", w.src)
+	expect(t, "add with a failing client", code, 1, out, errs)
+	if !strings.Contains(errs, "fake claude: install failed") {
+		t.Fatalf("add does not pass on the client's error:\n%s", errs)
+	}
+	if got := readFile(t, filepath.Join(w.claude, "settings.json")); got != userSettings {
+		t.Fatalf("a failed add turned the original install off:\n%s", got)
+	}
+	code, out, errs = w.run(t, "enforce", "status", "--json")
+	expect(t, "status after a half-done add", code, 1, out, errs)
+	if !strings.Contains(out, `"code": "half-done-add"`) || !strings.Contains(out, `"state": "pending"`) {
+		t.Fatalf("status does not report the half-done add:\n%s", out)
+	}
+	t.Setenv("FAKE_CLAUDE_FAIL", "")
+	code, out, errs = w.run(t, "enforce", "claude", "add", w.src)
+	expect(t, "add again", code, 0, out, errs)
+	code, out, errs = w.run(t, "enforce", "status")
+	expect(t, "status after the add finished", code, 0, out, errs)
 }

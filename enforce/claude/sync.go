@@ -1,12 +1,14 @@
 package claude
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"vouch/enforce"
+	"vouch/internal/atomicfile"
 	"vouch/model"
 )
 
@@ -34,17 +36,88 @@ func (Client) Sync(env *enforce.Env) ([]enforce.Change, error) {
 	}
 	var changes []enforce.Change
 	var firstErr error
+	fail := func(name string, err error) {
+		changes = append(changes, enforce.Change{Plugin: name, Action: "failed", Detail: err.Error()})
+		if firstErr == nil {
+			firstErr = fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	p, perr := PathsFrom(env.Getenv)
 	for _, e := range st.Entries(ClientID) {
+		if e.Phase != enforce.PhaseEnforced {
+			changes = append(changes, enforce.Change{Plugin: e.Name, Action: "unchanged", Detail: "its " + e.Phase + " did not finish; run add or remove again"})
+			continue
+		}
 		ch, err := syncOne(env, e)
 		if err != nil {
-			ch = enforce.Change{Plugin: e.Name, Action: "failed", Detail: err.Error()}
-			if firstErr == nil {
-				firstErr = fmt.Errorf("%s: %w", e.Name, err)
-			}
+			fail(e.Name, err)
+			continue
 		}
 		changes = append(changes, ch)
+		if perr != nil {
+			fail(e.Name, perr)
+		} else if ch, err := syncSettings(env, p, e); err != nil {
+			fail(e.Name, err)
+		} else if ch != nil {
+			changes = append(changes, *ch)
+		}
 	}
 	return changes, firstErr
+}
+
+// syncSettings turns off again, in the user's settings, any other install of an
+// enforced plugin that was turned back on, and keeps NAME@vouch enabled; the values
+// from before vouch's first change stay recorded for remove.
+func syncSettings(env *enforce.Env, p Paths, e *enforce.Entry) (*enforce.Change, error) {
+	ids, err := installedIDs(p)
+	if err != nil {
+		return nil, err
+	}
+	var turnedOff []string
+	restore := map[string]json.RawMessage{}
+	err = editSettings(p, func(o *jsonObject) error {
+		turnedOff = nil
+		for _, id := range othersOf(o, ids, e.Name) {
+			if present, on := enabledValue(o, id); present && !on {
+				continue
+			}
+			prev, err := setEnabled(o, p.Settings, id, []byte("false"))
+			if err != nil {
+				return err
+			}
+			restore["enabledPlugins/"+id] = prev
+			turnedOff = append(turnedOff, id+" false")
+		}
+		if present, on := enabledValue(o, e.Name+"@"+Marketplace); !present || !on {
+			if _, err := setEnabled(o, p.Settings, e.Name+"@"+Marketplace, []byte("true")); err != nil {
+				return err
+			}
+			turnedOff = append(turnedOff, e.Name+"@"+Marketplace+" true")
+		}
+		if len(turnedOff) == 0 {
+			return atomicfile.ErrUnchanged
+		}
+		return nil
+	})
+	if err != nil || len(turnedOff) == 0 {
+		return nil, err
+	}
+	if err := enforce.UpdateState(env.Layout, func(s *enforce.State) error {
+		if cur := s.Plugin(ClientID, e.Name); cur != nil {
+			if cur.Restore == nil {
+				cur.Restore = map[string]json.RawMessage{}
+			}
+			for k, v := range restore {
+				if _, kept := cur.Restore[k]; !kept {
+					cur.Restore[k] = v
+				}
+			}
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return &enforce.Change{Plugin: e.Name, Action: "settings", Detail: "in " + p.Settings + ": " + strings.Join(turnedOff, ", ")}, nil
 }
 
 func syncOne(env *enforce.Env, e *enforce.Entry) (enforce.Change, error) {
@@ -131,7 +204,9 @@ func (Client) Status(env *enforce.Env) (*enforce.Report, error) {
 func pluginStatus(env *enforce.Env, sc *Scanned, e *enforce.Entry) enforce.PluginStatus {
 	ps := enforce.PluginStatus{Name: e.Name, Source: e.Source, Staged: e.Staged, State: "enforced"}
 	bad := func(code, msg string) {
-		ps.State = "broken"
+		if ps.State != "pending" {
+			ps.State = "broken"
+		}
 		ps.Problems = append(ps.Problems, enforce.Problem{Code: code, Subject: e.Name, Message: msg})
 	}
 	if e.Phase != enforce.PhaseEnforced {
@@ -163,7 +238,7 @@ func pluginStatus(env *enforce.Env, sc *Scanned, e *enforce.Entry) enforce.Plugi
 	}
 	for _, other := range sc.Installs {
 		if other.Name == e.Name && other.Marketplace != Marketplace && other.Enabled {
-			bad("other-install-enabled", fmt.Sprintf("%s is enabled by %s and runs unapproved bytes from %s", other.ID, other.EnabledBy, other.Folder))
+			bad("other-install-enabled", fmt.Sprintf("%s is enabled by %s, so Claude Code also loads it from %s, a folder vouch did not stage", other.ID, other.EnabledBy, other.Folder))
 		}
 	}
 	return ps
