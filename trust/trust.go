@@ -67,13 +67,13 @@ const (
 
 // Decision is one [[decision]] entry of a ledger.
 type Decision struct {
-	Action       Action    `toml:"action" json:"action"`
-	Package      string    `toml:"package" json:"package"`
-	Component    string    `toml:"component" json:"component"` // the component ref
+	Action    Action `toml:"action" json:"action"`
+	Package   string `toml:"package" json:"package"`
+	Component string `toml:"component" json:"component"` // the component ref
 	// Format is the format of the package the decision was made in (a folder read by two
 	// clients gives two packages that can share a name and refs). Decisions written before
 	// it existed have none and count for every format (see fold.go).
-	Format string `toml:"format,omitempty" json:"format,omitempty"`
+	Format       string    `toml:"format,omitempty" json:"format,omitempty"`
 	Digest       string    `toml:"digest" json:"digest"`
 	Previous     string    `toml:"previous,omitempty" json:"previous,omitempty"`
 	Reviewer     string    `toml:"reviewer" json:"reviewer"`
