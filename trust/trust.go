@@ -243,7 +243,7 @@ func (t *Trust) TeamLedgerFor(pkg *model.Package) string {
 	if pkg == nil || pkg.Root == "" {
 		return ""
 	}
-	if p := findTeamLedger(pkg.Root); p != "" && t.IsTrustedTeamLedger(p) {
+	if p := FindTeamLedger(pkg.Root); p != "" && t.IsTrustedTeamLedger(p) {
 		return p
 	}
 	return ""
@@ -255,7 +255,7 @@ func (t *Trust) UntrustedTeamLedger(pkg *model.Package) string {
 	if t.opts.TeamLedger != "" || pkg == nil || pkg.Root == "" {
 		return ""
 	}
-	if p := findTeamLedger(pkg.Root); p != "" && !t.IsTrustedTeamLedger(p) {
+	if p := FindTeamLedger(pkg.Root); p != "" && !t.IsTrustedTeamLedger(p) {
 		return p
 	}
 	return ""
@@ -272,7 +272,7 @@ func canonicalPath(p string) string {
 	return abs
 }
 
-func findTeamLedger(start string) string {
+func FindTeamLedger(start string) string {
 	dir, err := filepath.Abs(start)
 	if err != nil {
 		return ""
@@ -980,7 +980,7 @@ func (t *Trust) Decisions() ([]Decision, error) {
 	team := t.opts.TeamLedger
 	if team == "" {
 		if wd, err := os.Getwd(); err == nil {
-			if p := findTeamLedger(wd); p != "" && t.IsTrustedTeamLedger(p) {
+			if p := FindTeamLedger(wd); p != "" && t.IsTrustedTeamLedger(p) {
 				team = p
 			}
 		}

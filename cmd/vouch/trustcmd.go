@@ -738,7 +738,7 @@ func newLedgerCommand(a *app) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the decisions as a JSON array")
 	cmd.Flags().StringVar(&opts.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml above the working directory)")
-	cmd.AddCommand(newLedgerTrustCommand(a), newLedgerUntrustCommand(a))
+	cmd.AddCommand(newLedgerTrustCommand(a), newLedgerUntrustCommand(a), newLedgerFmtCommand(a))
 	return cmd
 }
 
