@@ -170,6 +170,11 @@ func (t *treePane) addPackages(from int) {
 		t.setItems(t.order(itemsFor(pkgs)))
 		return
 	}
+	if from == len(pkgs) {
+		// A batch that brought no package (a stream's last one often does): the rows
+		// are all there already.
+		return
+	}
 	sel, hadSel := t.selected()
 	t.appended++
 	n := 0
@@ -197,7 +202,7 @@ func (t *treePane) addPackages(from int) {
 		}
 	}
 	d := t.c.data
-	if len(t.rowOf) == start && len(d.pkgBase) == len(pkgs) && d.nrows == len(t.all) && int(d.pkgBase[from]) == start {
+	if len(t.rowOf) == start && len(d.pkgBase) == len(pkgs) && d.nrows == len(t.all) && from < len(d.pkgBase) && int(d.pkgBase[from]) == start {
 		t.rowOf = append(t.rowOf, make([]int32, len(t.all)-start)...)
 		for i := start; i < len(t.all); i++ {
 			it := t.all[i]
