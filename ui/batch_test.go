@@ -1,9 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"vouch/model"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // feedBatch hands the model one batch of the current load, built as the loader builds it
@@ -47,7 +51,7 @@ func checkTree(t testing.TB, m *Model) {
 	}
 	for i := 1; i < len(tr.visible); i++ {
 		if tr.visible[i] <= tr.visible[i-1] {
-			t.Fatalf("visible rows out of order at %d: %v", i, tr.visible[i-1:i+1])
+			t.Fatalf("visible rows out of order at %d: %v; all %v filter %q", i, tr.visible, tr.all, tr.filter.Value())
 		}
 	}
 	for _, v := range tr.visible {
@@ -74,4 +78,173 @@ func checkTree(t testing.TB, m *Model) {
 		t.Fatalf("rowOf has %d entries for %d rows", len(tr.rowOf), len(tr.all))
 	}
 	_ = screen(m)
+}
+
+// batchPool is the packages the batch-sequence tests draw from: the hand-built fixture
+// and generated packages, two of them sharing a name (a package row says where it lies
+// once another of its name arrives).
+func batchPool() []*model.Package {
+	pool := fixturePackages()
+	for i := range 6 {
+		name := fmt.Sprintf("gen-%d", i)
+		if i == 5 {
+			name = "gen-0"
+		}
+		p := &model.Package{Format: model.FormatAgentPlugins, Name: name, Root: fmt.Sprintf("/src/gen/%d", i)}
+		for j := range i % 4 {
+			p.Components = append(p.Components, &model.Component{Kind: model.KindSkill, ID: fmt.Sprintf("s%d", j), Validity: model.Valid,
+				Contract: &model.Contract{Kind: model.KindSkill, Fields: model.Fields{{Key: "n", Value: j}}}})
+		}
+		pool = append(pool, p)
+	}
+	return pool
+}
+
+// batchKeys are the keys the sequences press: moving, sorting, folding, filtering,
+// dialogs and their answers, quitting.
+var batchKeys = []string{"j", "k", "g", "G", "S", "c", "}", "{", "/", "g", "e", "n", "enter", "esc", "tab", "a", "A", "x", "y", "Y", "N", "space", "q", ":", "?", "f", "1", "5", "backspace"}
+
+// runSequence plays ops as batches and keys on a fresh model, checking the tree after
+// each step. The low four bits of an op byte pick what happens: a first batch (a load or reload starts),
+// a later batch, an empty one, the previous batch again, a batch of an older load, a
+// last batch, a batch without filter texts, or a key.
+func runSequence(t *testing.T, ops []byte) {
+	pool := batchPool()
+	m := newTestModel(t, []*model.Package{}, 90, 24)
+	next, prev := 0, []*model.Package(nil)
+	take := func(b byte) []*model.Package {
+		k := int(b>>4) % 4 // the high bits of an op: how many packages
+		out := make([]*model.Package, 0, k)
+		for range k {
+			out = append(out, pool[next%len(pool)])
+			next++
+		}
+		return out
+	}
+	for i, op := range ops {
+		switch op & 0x0f {
+		case 0:
+			// A load or reload starts over with packages read again: new values.
+			next = 0
+			prev = take(op)
+			for j, p := range prev {
+				cp := *p
+				prev[j] = &cp
+			}
+			m.loadGen++
+			feedBatch(m, prev, true, false, false)
+		case 1:
+			prev = take(op)
+			feedBatch(m, prev, false, false, false)
+		case 2:
+			feedBatch(m, nil, false, false, false)
+		case 3:
+			feedBatch(m, prev, false, false, false)
+		case 4:
+			msg := loadedMsg{gen: m.loadGen - 1, pkgs: take(op)}
+			m.Update(msg)
+		case 5:
+			prev = take(op)
+			feedBatch(m, prev, false, true, false)
+		case 6:
+			prev = take(op)
+			feedBatch(m, prev, false, false, true)
+		default:
+			k := batchKeys[opKey(op)]
+			_, cmd := m.Update(keyMsg(k))
+			runQuick(m, cmd)
+		}
+		if t.Failed() {
+			return
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("after op %d (%d) of %v: %v", i, op, ops, r)
+				}
+			}()
+			checkTree(t, m)
+		}()
+	}
+}
+
+// runQuick runs a command's messages back into the model as run does, but gives up on
+// one after a moment: the sequences press many keys, and cursor blinks only sleep.
+func runQuick(m *Model, cmd tea.Cmd) {
+	for depth := 0; cmd != nil && depth < 50; depth++ {
+		ch := make(chan tea.Msg, 1)
+		go func(c tea.Cmd) { ch <- c() }(cmd)
+		var msg tea.Msg
+		select {
+		case msg = <-ch:
+		case <-time.After(100 * time.Millisecond):
+		}
+		cmd = nil
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				runQuick(m, c)
+			}
+		case nil, tea.QuitMsg:
+		default:
+			if isInternal(msg) {
+				_, cmd = m.Update(msg)
+			}
+		}
+	}
+}
+
+// Every batch shape, alone and after others, leaves a tree whose rows, visible rows,
+// cursor and package index agree with the packages loaded.
+func TestBatchShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ops  []byte
+	}{
+		{"empty first batch", []byte{0x00, 0x01 | 0x20}},
+		{"empty batch after packages", []byte{0x20, 2}},
+		{"empty last batch", []byte{0x20, 5}},
+		{"several empty batches", []byte{0x20, 2, 2, 0x11, 2, 5}},
+		{"duplicate batch", []byte{0x20, 0x21, 3, 3}},
+		{"batch of an older load", []byte{0x20, 0x34, 0x21}},
+		{"later batch before any first", []byte{0x21, 0x31, 0x20}},
+		{"batch after the last", []byte{0x20, 0x25, 0x21, 2}},
+		{"batch without filter texts", []byte{0x20, 0x26, 0x21}},
+		{"reload mid-stream", []byte{0x20, 0x21, 0x30, 0x21, 2, 0x25}},
+		{"reload with nothing", []byte{0x30, 0x21, 0x00, 2, 0x00, 0x25}},
+		{"filter then batches", []byte{keyOp("/"), keyOp("e"), 0x21, 2, 3, keyOp("enter")}},
+		{"fold then batches", []byte{0x20, keyOp("c"), 0x21, 2, 0x25}},
+		{"sort by risk then batches", []byte{0x20, keyOp("S"), 0x21, 2, 3, 0x20}},
+		{"quit then batches", []byte{0x20, keyOp("q"), 0x21, 2, 0x30, 0x25}},
+		{"dialog then reload", []byte{0x20, keyOp("j"), keyOp("a"), 0x30, keyOp("y"), 0x21}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { runSequence(t, tc.ops) })
+	}
+}
+
+// FuzzBatchesAndKeys plays arbitrary sequences of batches and keys: no panic, and the
+// tree stays consistent after every step.
+func FuzzBatchesAndKeys(f *testing.F) {
+	f.Add([]byte{0x20, 2, 0x21, 3, 5})
+	f.Add([]byte{0x20, keyOp("/"), keyOp("e"), 0x21, 2, 0x30, keyOp("S"), 0x25})
+	f.Add([]byte{0x30, keyOp("c"), 0x21, 0x34, 2, keyOp("q"), 0x20, 2})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 64 {
+			ops = ops[:64]
+		}
+		runSequence(t, ops)
+	})
+}
+
+// opKey is the index in batchKeys of the key op presses (its low four bits 7 to 15).
+func opKey(op byte) int { return (int(op>>4)*9 + int(op&0x0f) - 7) % len(batchKeys) }
+
+// keyOp is the op byte of runSequence that presses k.
+func keyOp(k string) byte {
+	for b := range 256 {
+		if b&0x0f >= 7 && batchKeys[opKey(byte(b))] == k {
+			return byte(b)
+		}
+	}
+	panic("no op presses " + k)
 }

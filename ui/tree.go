@@ -626,18 +626,25 @@ func (t *treePane) applyFilter() {
 	r := t.filterRows(q)
 	t.last = r
 	// A package row stays when any of its components is shown, so matches keep context.
-	pkgShown := -1
+	// Packages without components that matched go in their place in the tree, between
+	// the others (both lists are in row order).
+	pkgShown, e := -1, 0
 	for k, idx := range r.rows {
 		it := t.all[idx]
 		if pkgShown != it.pkg {
-			t.visible = append(t.visible, int(t.pkgRow[it.pkg]))
+			at := t.pkgRow[it.pkg]
+			for ; e < len(r.empty) && r.empty[e] < at; e++ {
+				t.visible = append(t.visible, int(r.empty[e]))
+				t.hit = append(t.hit, true)
+			}
+			t.visible = append(t.visible, int(at))
 			t.hit = append(t.hit, r.pkgHit[it.pkg])
 			pkgShown = it.pkg
 		}
 		t.visible = append(t.visible, int(idx))
 		t.hit = append(t.hit, r.own[k])
 	}
-	for _, idx := range r.empty {
+	for _, idx := range r.empty[e:] {
 		t.visible = append(t.visible, int(idx))
 		t.hit = append(t.hit, true)
 	}
