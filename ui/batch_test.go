@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"vouch/internal/gen"
 	"vouch/model"
 
 	tea "charm.land/bubbletea/v2"
@@ -247,4 +248,103 @@ func keyOp(k string) byte {
 		}
 	}
 	panic("no op presses " + k)
+}
+
+// R pressed over and over while a load streams, with keys in between, as a running
+// program would see it (run it with -race: the loader's goroutines run while keys are
+// handled): every reload replaces the one before, none crashes, and the last one leaves
+// every package of both sources in a consistent tree.
+func TestReloadStorm(t *testing.T) {
+	gend := t.TempDir()
+	if err := gen.Generate(gend, 60); err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Sources: []string{"testdata/two-formats", gend}, Home: t.TempDir()})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	rt := newRuntime(t, m)
+	defer rt.close()
+	rt.exec(m.loadCmd())
+	rt.until(func() bool { return len(m.data.pkgs) > 0 })
+	for i := range 20 {
+		rt.key("R")
+		rt.drain(i % 3) // some batches of the reload arrive before the next key, some not
+		rt.key(batchKeys[i%8])
+		rt.key("R")
+		checkTree(t, m)
+	}
+	rt.until(func() bool { return !m.loading })
+	if len(m.data.pkgs) != 62 {
+		t.Fatalf("after the storm: %d packages, want 62", len(m.data.pkgs))
+	}
+	checkTree(t, m)
+}
+
+// progRun runs a model as Bubble Tea does: commands in goroutines, their messages handed
+// to Update one at a time, here on the test's goroutine.
+type progRun struct {
+	t    *testing.T
+	m    *Model
+	msgs chan tea.Msg
+	done chan struct{}
+}
+
+func newRuntime(t *testing.T, m *Model) *progRun {
+	return &progRun{t: t, m: m, msgs: make(chan tea.Msg, 64), done: make(chan struct{})}
+}
+
+func (r *progRun) close() { close(r.done) }
+
+func (r *progRun) exec(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		if b, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range b {
+				r.exec(c)
+			}
+			return
+		}
+		if msg == nil || !isInternal(msg) {
+			return
+		}
+		select {
+		case r.msgs <- msg:
+		case <-r.done:
+		}
+	}()
+}
+
+func (r *progRun) handle(msg tea.Msg) {
+	_, cmd := r.m.Update(msg)
+	r.exec(cmd)
+}
+
+func (r *progRun) key(k string) { r.handle(keyMsg(k)) }
+
+// drain handles up to n messages that are already waiting.
+func (r *progRun) drain(n int) {
+	for range n {
+		select {
+		case msg := <-r.msgs:
+			r.handle(msg)
+		default:
+			return
+		}
+	}
+}
+
+// until handles messages until cond holds.
+func (r *progRun) until(cond func() bool) {
+	r.t.Helper()
+	deadline := time.After(patience(r.t))
+	for !cond() {
+		select {
+		case msg := <-r.msgs:
+			r.handle(msg)
+		case <-deadline:
+			r.t.Fatal("the condition never held")
+		}
+	}
 }
