@@ -85,7 +85,7 @@ func Add(t *trust.Trust, pkg *model.Package, o Options) (*Added, error) {
 		return nil, err
 	}
 	dir := l.PluginDir(pkg.Name)
-	if err := Stage(t, pkg, plan, dir); err != nil {
+	if err := Stage(t, plan, dir); err != nil {
 		return nil, err
 	}
 	fp, err := Fingerprint(dir)

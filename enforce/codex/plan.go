@@ -23,8 +23,8 @@ type Plan struct {
 	ServersOff []string
 	// Missing lists what is not approved now and stops the plan ("ref (status)").
 	Missing []string
-	// stageFrom is an approved runnable component whose closure is the plugin folder.
-	stageFrom *model.Component
+	// digests are the approved digests whose closures together are the staged folder.
+	digests []string
 }
 
 // PlanPlugin decides whether pkg, a Codex plugin (its own manifest, or the Claude Code
@@ -60,9 +60,7 @@ func PlanPlugin(pkg *model.Package, statuses map[string]trust.Status, partial bo
 			}
 			continue
 		}
-		if p.stageFrom == nil && (c.Kind == model.KindHook || c.Kind == model.KindMCPServer) {
-			p.stageFrom = c
-		}
+		p.digests = append(p.digests, st.Digest)
 		if c.Kind == model.KindHook {
 			if key, def, ok := rcodex.ExportEntry(c, ""); ok {
 				p.Hooks = append(p.Hooks, HookEntry{Key: strings.TrimPrefix(key, ":"), TrustedHash: def})
@@ -75,6 +73,7 @@ func PlanPlugin(pkg *model.Package, statuses map[string]trust.Status, partial bo
 			byPath[f.Path] = f
 		}
 	}
+	sort.Strings(p.digests)
 	sort.Strings(p.Missing)
 	sort.Strings(p.ServersOff)
 	if len(p.Missing) > 0 {

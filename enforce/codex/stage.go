@@ -58,49 +58,22 @@ func checkName(name string) error {
 	return nil
 }
 
-// Stage writes the plan's approved bytes into dir through trust's staging (approved now,
-// bytes from the store checked against their hashes, exec bits kept, written into a new
-// folder). Every runnable component of a Codex plugin binds the whole plugin folder, so
-// the closure of one approved hook or server is the plugin; the result is checked to be
-// exactly the plan's files. The new folder then replaces dir: a reader sees the old folder
-// or the new one. Codex runs its cache copy, not this folder, so the moment between the two
-// renames (the old folder moved aside, the new one not yet in place) stops nothing that
-// runs, and status reports a folder that is missing.
-func Stage(t *trust.Trust, pkg *model.Package, p *Plan, dir string) error {
-	if p.stageFrom == nil {
-		return fmt.Errorf("no hook or server of %s is approved, so there is no approved closure of the plugin to stage", p.Name)
+// Stage writes the plan's approved bytes into dir through trust's staging of a whole
+// plugin (the union of the approved closures, from the store, hashes checked, exec bits
+// kept; a new folder renamed into place, the old one moved aside first), and checks the
+// result is exactly the plan's files. Codex runs its cache copy, not this folder, so the
+// moment without a folder stops nothing that runs; status reports a folder that is missing.
+func Stage(t *trust.Trust, p *Plan, dir string) error {
+	if len(p.digests) == 0 {
+		return fmt.Errorf("nothing of %s is approved, so there is nothing to stage", p.Name)
 	}
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	if _, err := t.StageDigests(p.digests, dir, true); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(parent, ".vouch-new-*")
-	if err != nil {
-		return err
+	if err := Verify(dir, p.Files); err != nil {
+		return fmt.Errorf("the staged folder is not the approved plugin: %w", err)
 	}
-	defer os.RemoveAll(tmp)
-	fresh := filepath.Join(tmp, "plugin")
-	if _, err := t.Stage(pkg, p.stageFrom, fresh); err != nil {
-		return err
-	}
-	if err := Verify(fresh, p.Files); err != nil {
-		return fmt.Errorf("the staged closure is not the approved plugin: %w", err)
-	}
-	old := filepath.Join(tmp, "old")
-	moved := false
-	if _, err := os.Lstat(dir); err == nil {
-		if err := os.Rename(dir, old); err != nil {
-			return fmt.Errorf("cannot move the old staged folder %s aside: %w", dir, err)
-		}
-		moved = true
-	}
-	if err := os.Rename(fresh, dir); err != nil {
-		if moved {
-			os.Rename(old, dir)
-		}
-		return fmt.Errorf("cannot move the staged folder to %s: %w", dir, err)
-	}
-	return atomicfile.SyncDir(parent)
+	return atomicfile.SyncDir(filepath.Dir(dir))
 }
 
 // Verify compares a staged folder with the approved files: the same paths, bytes (by
