@@ -314,6 +314,12 @@ func TestEnforceClaudeRefusesDamagedSettings(t *testing.T) {
 		if got := readFile(t, filepath.Join(w.claude, "settings.json")); got != bad {
 			t.Fatalf("a damaged settings.json was rewritten: %q", got)
 		}
+		if _, err := os.Stat(filepath.Join(w.home, "enforce", "claude-code", "plugins", "p")); !os.IsNotExist(err) {
+			t.Fatalf("add over %s staged the plugin before finding the settings damaged (%v)", bad, err)
+		}
+		if len(w.calls(t)) != 0 {
+			t.Fatalf("add over %s ran claude: %q", bad, w.calls(t))
+		}
 	}
 }
 
