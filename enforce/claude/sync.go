@@ -198,7 +198,27 @@ func (Client) Status(env *enforce.Env) (*enforce.Report, error) {
 		r.Plugins = append(r.Plugins, pluginStatus(env, sc, e))
 	}
 	r.Problems = append(r.Problems, sc.Problems()...)
+	r.Problems = append(r.Problems, guardProblems(env.Layout, st)...)
 	return r, nil
+}
+
+// guardProblems checks the guard is there to run: Claude Code lets an MCP call through
+// when a PreToolUse hook's program is missing, so a moved vouch program or a removed
+// guard folder is a way around enforcement.
+func guardProblems(l enforce.Layout, st *enforce.State) []enforce.Problem {
+	if len(st.Entries(ClientID)) == 0 {
+		return nil
+	}
+	var out []enforce.Problem
+	if _, err := os.Stat(filepath.Join(PluginDir(l, GuardName), "hooks", "hooks.json")); err != nil {
+		out = append(out, enforce.Problem{Code: "guard-missing", Subject: GuardName, Message: fmt.Sprintf("the guard plugin's hooks are missing from %s; run vouch enforce claude add again", PluginDir(l, GuardName))})
+	}
+	if prog := st.Option(ClientID, "guard-program"); prog != "" {
+		if info, err := os.Stat(prog); err != nil || info.Mode()&0o111 == 0 {
+			out = append(out, enforce.Problem{Code: "guard-program-missing", Subject: prog, Message: fmt.Sprintf("the guard runs %s, which is not an executable program here, and Claude Code lets a call through when a hook cannot run; run vouch enforce claude add again with this vouch", prog)})
+		}
+	}
+	return out
 }
 
 func pluginStatus(env *enforce.Env, sc *Scanned, e *enforce.Entry) enforce.PluginStatus {
