@@ -231,8 +231,12 @@ func pluginStatus(env *enforce.Env, sc *Scanned, e *enforce.Entry) enforce.Plugi
 	}
 	if e.Phase != enforce.PhaseEnforced {
 		ps.State = "pending"
-		ps.Problems = append(ps.Problems, enforce.Problem{Code: "half-done-" + strings.TrimSuffix(e.Phase, "ing"), Subject: e.Name,
-			Message: fmt.Sprintf("the %s of %s did not finish (recorded %s); run vouch enforce claude add %s again, or vouch enforce claude remove %s", strings.TrimSuffix(e.Phase, "ing"), e.Name, e.At.Format("2006-01-02 15:04 UTC"), e.Source, e.Name)})
+		op := map[string]string{enforce.PhaseAdding: "add", enforce.PhaseRemoving: "remove"}[e.Phase]
+		if op == "" {
+			op = e.Phase
+		}
+		ps.Problems = append(ps.Problems, enforce.Problem{Code: "half-done-" + op, Subject: e.Name,
+			Message: fmt.Sprintf("the %s of %s did not finish (recorded %s); run vouch enforce claude add %s again, or vouch enforce claude remove %s", op, e.Name, e.At.Format("2006-01-02 15:04 UTC"), e.Source, e.Name)})
 	}
 	if gone, err := enforce.StillApproved(env.Trust, identity(e), e.Digests); err != nil {
 		bad("ledger", err.Error())
