@@ -108,6 +108,8 @@ func decodeLedger(path string, data []byte) ([]Decision, error) {
 			return nil, fmt.Errorf("%w: %s: decision %d has action %q, not approve or revoke", ErrDamagedLedger, path, n, d.Action)
 		case d.Package == "" || d.Component == "":
 			return nil, fmt.Errorf("%w: %s: decision %d has no package or component", ErrDamagedLedger, path, n)
+		case d.Format != "" && !validFormatName(d.Format):
+			return nil, fmt.Errorf("%w: %s: decision %d has format %q, not a format name (lowercase letters, digits and hyphens)", ErrDamagedLedger, path, n, d.Format)
 		case d.Action == ActionApprove && !validDigest(d.Digest):
 			return nil, fmt.Errorf("%w: %s: decision %d approves %q, which is not a sha256:<64 hex> digest", ErrDamagedLedger, path, n, d.Digest)
 		case d.Scope != "" && d.Scope != ScopeDigest:
@@ -122,6 +124,20 @@ func decodeLedger(path string, data []byte) ([]Decision, error) {
 		}
 	}
 	return doc.Decision, nil
+}
+
+// validFormatName reports whether s can be a package format as vouch writes it. A NUL
+// or other byte in it could make one format's decisions answer for another's.
+func validFormatName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // ValidDigest reports whether d is a contract digest as vouch writes it: "sha256:" and
