@@ -121,6 +121,13 @@ func parseState(path string, data []byte) (*State, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("the enforcement record %s is damaged (%v); restore it or remove it and add the plugins again", path, err)
 	}
+	for c, es := range s.Clients {
+		for name, e := range es {
+			if e == nil || e.Name != name {
+				return nil, fmt.Errorf("the enforcement record %s is damaged (the entry %q of %s does not name itself); restore it or remove it and add the plugins again", path, name, c)
+			}
+		}
+	}
 	if s.Version != 1 {
 		return nil, fmt.Errorf("the enforcement record %s has version %d; this vouch reads version 1", path, s.Version)
 	}

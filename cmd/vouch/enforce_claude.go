@@ -99,6 +99,11 @@ func runEnforceClaudeAdd(opts *enforceClaudeAddOptions) error {
 	if st, err := os.Stat(folder); err != nil || !st.IsDir() {
 		return a.fail(2, "path-not-found", folder+" is not a folder; give a Claude Code plugin folder or NAME@MARKETPLACE of an installed plugin.")
 	}
+	if opts.client != "" {
+		if info, err := os.Stat(opts.client); err != nil || info.IsDir() || info.Mode()&0o111 == 0 {
+			return a.fail(2, "path-not-found", "--client "+opts.client+" is not an executable program; give the path of Claude Code's claude program.")
+		}
+	}
 	g, err := guardOf(env, opts.strict)
 	if err != nil {
 		return a.fail(1, "enforce", err.Error())

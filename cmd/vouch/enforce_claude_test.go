@@ -47,6 +47,7 @@ const userSettings = `{
 // marketplace, the fake claude program on PATH, and a vouch home.
 type enforceWorld struct {
 	home, src, claude, log string
+	guard                  string // the program the guard's hooks run
 }
 
 func newEnforceWorld(t *testing.T, withCLI bool) *enforceWorld {
@@ -81,7 +82,11 @@ func makeEnforceWorld(t testing.TB, withCLI bool) *enforceWorld {
 	})
 	t.Setenv("CLAUDE_CONFIG_DIR", w.claude)
 	t.Setenv("FAKE_CLAUDE_LOG", w.log)
-	t.Setenv("VOUCH_GUARD_PROGRAM", "/opt/vouch/bin/vouch")
+	w.guard = filepath.Join(t.TempDir(), "vouch")
+	if err := os.WriteFile(w.guard, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VOUCH_GUARD_PROGRAM", w.guard)
 	path := t.TempDir() // no claude on it
 	if withCLI {
 		fake, _ := filepath.Abs("testdata/fake-claude")
@@ -177,13 +182,21 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 	}
 	golden(t, "settings-after-add.json", readFile(t, filepath.Join(w.claude, "settings.json")))
 	golden(t, "marketplace.json", readFile(t, filepath.Join(market, ".claude-plugin", "marketplace.json")))
-	golden(t, "guard-hooks.json", strings.ReplaceAll(readFile(t, filepath.Join(market, "plugins", "vouch-guard", "hooks", "hooks.json")), w.home, "$VOUCH_HOME"))
+	golden(t, "guard-hooks.json", strings.NewReplacer(w.home, "$VOUCH_HOME", w.guard, "$VOUCH_PROGRAM").Replace(readFile(t, filepath.Join(market, "plugins", "vouch-guard", "hooks", "hooks.json"))))
 
 	code, out, errs = w.run(t, "enforce", "status")
 	expect(t, "status after add", code, 0, out, errs)
 	if !strings.Contains(out, "enforced  p") {
 		t.Fatalf("status does not show p enforced:\n%s", out)
 	}
+	// A guard that cannot run lets calls through: status says so.
+	os.Rename(w.guard, w.guard+".moved")
+	code, out, errs = w.run(t, "enforce", "status")
+	expect(t, "status with the guard's program gone", code, 1, out, errs)
+	if !strings.Contains(out, "is not an executable program here") {
+		t.Fatalf("status does not say the guard cannot run:\n%s", out)
+	}
+	os.Rename(w.guard+".moved", w.guard)
 	code, out, errs = w.run(t, "status", "--claude")
 	if !strings.Contains(out, "Enforced: vouch staged this folder") {
 		t.Fatalf("status --claude does not show p@vouch enforced (exit %d):\n%s%s", code, out, errs)
@@ -313,6 +326,12 @@ func TestEnforceClaudeRefusesDamagedSettings(t *testing.T) {
 		}
 		if got := readFile(t, filepath.Join(w.claude, "settings.json")); got != bad {
 			t.Fatalf("a damaged settings.json was rewritten: %q", got)
+		}
+		if _, err := os.Stat(filepath.Join(w.home, "enforce", "claude-code", "plugins", "p")); !os.IsNotExist(err) {
+			t.Fatalf("add over %s staged the plugin before finding the settings damaged (%v)", bad, err)
+		}
+		if len(w.calls(t)) != 0 {
+			t.Fatalf("add over %s ran claude: %q", bad, w.calls(t))
 		}
 	}
 }

@@ -75,6 +75,7 @@ func Add(env *enforce.Env, p Paths, folder string, g Guard) (*AddResult, error) 
 		if g.Strict {
 			s.SetOption(ClientID, "strict", "true")
 		}
+		s.SetOption(ClientID, "guard-program", g.Program)
 		strict = s.Option(ClientID, "strict") == "true"
 		for _, e := range s.Entries(ClientID) {
 			names = append(names, e.Name)

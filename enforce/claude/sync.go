@@ -198,7 +198,27 @@ func (Client) Status(env *enforce.Env) (*enforce.Report, error) {
 		r.Plugins = append(r.Plugins, pluginStatus(env, sc, e))
 	}
 	r.Problems = append(r.Problems, sc.Problems()...)
+	r.Problems = append(r.Problems, guardProblems(env.Layout, st)...)
 	return r, nil
+}
+
+// guardProblems checks the guard is there to run: Claude Code lets an MCP call through
+// when a PreToolUse hook's program is missing, so a moved vouch program or a removed
+// guard folder is a way around enforcement.
+func guardProblems(l enforce.Layout, st *enforce.State) []enforce.Problem {
+	if len(st.Entries(ClientID)) == 0 {
+		return nil
+	}
+	var out []enforce.Problem
+	if _, err := os.Stat(filepath.Join(PluginDir(l, GuardName), "hooks", "hooks.json")); err != nil {
+		out = append(out, enforce.Problem{Code: "guard-missing", Subject: GuardName, Message: fmt.Sprintf("the guard plugin's hooks are missing from %s; run vouch enforce claude add again", PluginDir(l, GuardName))})
+	}
+	if prog := st.Option(ClientID, "guard-program"); prog != "" {
+		if info, err := os.Stat(prog); err != nil || info.Mode()&0o111 == 0 {
+			out = append(out, enforce.Problem{Code: "guard-program-missing", Subject: prog, Message: fmt.Sprintf("the guard runs %s, which is not an executable program here, and Claude Code lets a call through when a hook cannot run; run vouch enforce claude add again with this vouch", prog)})
+		}
+	}
+	return out
 }
 
 func pluginStatus(env *enforce.Env, sc *Scanned, e *enforce.Entry) enforce.PluginStatus {
@@ -211,8 +231,12 @@ func pluginStatus(env *enforce.Env, sc *Scanned, e *enforce.Entry) enforce.Plugi
 	}
 	if e.Phase != enforce.PhaseEnforced {
 		ps.State = "pending"
-		ps.Problems = append(ps.Problems, enforce.Problem{Code: "half-done-" + strings.TrimSuffix(e.Phase, "ing"), Subject: e.Name,
-			Message: fmt.Sprintf("the %s of %s did not finish (recorded %s); run vouch enforce claude add %s again, or vouch enforce claude remove %s", strings.TrimSuffix(e.Phase, "ing"), e.Name, e.At.Format("2006-01-02 15:04 UTC"), e.Source, e.Name)})
+		op := map[string]string{enforce.PhaseAdding: "add", enforce.PhaseRemoving: "remove"}[e.Phase]
+		if op == "" {
+			op = e.Phase
+		}
+		ps.Problems = append(ps.Problems, enforce.Problem{Code: "half-done-" + op, Subject: e.Name,
+			Message: fmt.Sprintf("the %s of %s did not finish (recorded %s); run vouch enforce claude add %s again, or vouch enforce claude remove %s", op, e.Name, e.At.Format("2006-01-02 15:04 UTC"), e.Source, e.Name)})
 	}
 	if gone, err := enforce.StillApproved(env.Trust, identity(e), e.Digests); err != nil {
 		bad("ledger", err.Error())
