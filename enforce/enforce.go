@@ -65,7 +65,8 @@ type Client interface {
 type Change struct {
 	Plugin string `json:"plugin"`
 	// Action is "staged", "unchanged", "removed" (its staged folder is gone: nothing of
-	// it runs), or "settings" (a client file was rewritten).
+	// it runs), "settings" (a client file was rewritten) or "failed" (Detail says why).
+	// commands-v1.schema.json lists the same words: a new one goes there too.
 	Action string `json:"action"`
 	Detail string `json:"detail,omitempty"`
 }
@@ -86,8 +87,9 @@ type PluginStatus struct {
 	Source string `json:"source"` // the folder it was reviewed from
 	Staged string `json:"staged"` // the folder the client reads
 	// State is "enforced" (the staged folder matches the store and every runnable
-	// component it holds is approved), "pending" (an add that did not finish) or
-	// "broken" (see Problems).
+	// component it holds is approved), "pending" (an add or remove that did not
+	// finish), "withdrawn" (a component is no longer approved and nothing of the plugin
+	// is staged) or "broken" (see Problems). commands-v1.schema.json lists the same words.
 	State    string    `json:"state"`
 	Problems []Problem `json:"problems,omitempty"`
 }

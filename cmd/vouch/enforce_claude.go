@@ -44,13 +44,14 @@ type enforceClaudeAddOptions struct {
 	app    *app
 	client string
 	strict bool
+	json   bool
 	source string
 }
 
 func newEnforceClaudeAddCommand(a *app) *cobra.Command {
 	opts := &enforceClaudeAddOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "add [--client PATH] [--strict] SOURCE",
+		Use:   "add [--client PATH] [--strict] [--json] SOURCE",
 		Short: "Stage an approved Claude Code plugin into vouch's marketplace and run it from there only",
 		Long: `SOURCE is a Claude Code plugin folder, or NAME@MARKETPLACE of a plugin Claude Code has installed
 (as "vouch status --claude" finds it). The plugin is staged only when every runnable component
@@ -79,11 +80,15 @@ changed (a settings file that does not parse is named and left as it is); 2 usag
 	}
 	cmd.Flags().StringVar(&opts.client, "client", "", "the claude program to run (default: claude on PATH)")
 	cmd.Flags().BoolVar(&opts.strict, "strict", false, "make the guard block every prompt while anything loads outside vouch")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was done as JSON")
 	return cmd
 }
 
 func runEnforceClaudeAdd(opts *enforceClaudeAddOptions) error {
 	a := opts.app
+	if opts.json {
+		a.jsonErrors = true
+	}
 	env, err := a.enforceEnv(opts.client)
 	if err != nil {
 		return err
@@ -110,6 +115,9 @@ func runEnforceClaudeAdd(opts *enforceClaudeAddOptions) error {
 	}
 	res, err := claude.Add(env, p, folder, g)
 	var refused *claude.Refused
+	if errors.As(err, &refused) && opts.json {
+		return a.fail(1, "not-approved", refused.Error()+": "+strings.ReplaceAll(strings.TrimSpace(refused.Plan.Why()), "\n", "; "))
+	}
 	if errors.As(err, &refused) {
 		fmt.Fprintf(a.stderr, "vouch: %s\n", display.Line(refused.Error()))
 		for _, line := range strings.Split(strings.TrimSpace(refused.Plan.Why()), "\n") {
@@ -119,6 +127,17 @@ func runEnforceClaudeAdd(opts *enforceClaudeAddOptions) error {
 	}
 	if err != nil {
 		return a.fail(1, "enforce", errSentence(err.Error()))
+	}
+	if opts.json {
+		writeJSON(a.stdout, struct {
+			docHead
+			Plugin   string   `json:"plugin"`
+			PluginID string   `json:"plugin_id"`
+			Staged   string   `json:"staged"`
+			Entries  int      `json:"entries"`
+			Disabled []string `json:"disabled"`
+		}{head("enforce claude add"), res.Name, res.Name + "@" + claude.Marketplace, res.Staged, res.Files, append([]string{}, res.Disabled...)})
+		return nil
 	}
 	fmt.Fprintf(a.stdout, "staged %s into %s (%d entries); Claude Code loads it as %s@%s\n", display.Line(res.Name), display.Line(res.Staged), res.Files, display.Line(res.Name), claude.Marketplace)
 	for _, id := range res.Disabled {
@@ -146,13 +165,14 @@ func guardOf(env *enforce.Env, strict bool) (claude.Guard, error) {
 type enforceClaudeRemoveOptions struct {
 	app    *app
 	client string
+	json   bool
 	name   string
 }
 
 func newEnforceClaudeRemoveCommand(a *app) *cobra.Command {
 	opts := &enforceClaudeRemoveOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "remove [--client PATH] NAME",
+		Use:   "remove [--client PATH] [--json] NAME",
 		Short: "Stop enforcing a Claude Code plugin and turn its original install back on",
 		Long: `Remove undoes "vouch enforce claude add" for the plugin NAME: it runs "claude plugin uninstall
 NAME@vouch" (or prints it when no claude program is found), puts back every value vouch changed
@@ -167,11 +187,15 @@ file could not be changed; 2 usage error.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.client, "client", "", "the claude program to run (default: claude on PATH)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was done as JSON")
 	return cmd
 }
 
 func runEnforceClaudeRemove(opts *enforceClaudeRemoveOptions) error {
 	a := opts.app
+	if opts.json {
+		a.jsonErrors = true
+	}
 	env, err := a.enforceEnv(opts.client)
 	if err != nil {
 		return err
@@ -182,6 +206,14 @@ func runEnforceClaudeRemove(opts *enforceClaudeRemoveOptions) error {
 	}
 	if err := claude.Remove(env, p, opts.name); err != nil {
 		return a.fail(1, "enforce", errSentence(err.Error()))
+	}
+	if opts.json {
+		writeJSON(a.stdout, struct {
+			docHead
+			Plugin   string `json:"plugin"`
+			PluginID string `json:"plugin_id"`
+		}{head("enforce claude remove"), opts.name, opts.name + "@" + claude.Marketplace})
+		return nil
 	}
 	fmt.Fprintf(a.stdout, "%s is no longer enforced; its other installs are as they were before\n", display.Line(opts.name))
 	return nil

@@ -174,6 +174,9 @@ func runEnforceCodexAdd(opts *enforceCodexAddOptions) error {
 	}
 	res, err := addCodex(env, pkg, o)
 	var missing *codex.MissingError
+	if errors.As(err, &missing) && opts.json {
+		return a.fail(1, "not-approved", missing.Plugin+" was not enforced; not approved now: "+strings.Join(missing.Missing, ", ")+"; approve them (vouch approve), or pass --partial to leave unapproved hooks untrusted and servers off.")
+	}
 	if errors.As(err, &missing) {
 		fmt.Fprintf(a.stderr, "vouch: %s was not enforced; not approved now:\n", display.Line(missing.Plugin))
 		for _, m := range missing.Missing {
@@ -186,6 +189,8 @@ func runEnforceCodexAdd(opts *enforceCodexAddOptions) error {
 		return a.fail(1, "enforce", errSentence(err.Error()))
 	}
 	if opts.json {
+		// A list the schema requires is [] when empty, never null.
+		res.Trusted, res.ServersOff = append([]string{}, res.Trusted...), append([]string{}, res.ServersOff...)
 		writeJSON(a.stdout, struct {
 			docHead
 			*codex.Added
