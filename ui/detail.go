@@ -350,6 +350,9 @@ func (d *detailPane) overview(b *textBuilder) {
 		b.field("Integrity", p.Integrity)
 		b.field("Files digest", p.FilesDigest)
 		b.line(s.Label.Render("Valid:") + " " + packageValidityAnswer(s, p).render())
+		if e := d.c.data.enforcedBy(p); e != "" {
+			b.line(s.Label.Render("Enforcement:") + " " + s.Good.Render(e))
+		}
 		if p.Rejected {
 			b.line(s.Bad.Render("The package is rejected: nothing in it is usable. See Diagnostics."))
 		}

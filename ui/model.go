@@ -48,6 +48,10 @@ type Options struct {
 	Packages []*model.Package
 	// SourceDiagnostics accompany Packages.
 	SourceDiagnostics []model.Diagnostic
+	// Enforced names the clients that run p only from bytes vouch staged (their ids,
+	// "claude-code", "codex"), none when no client does. The command layer reads the
+	// enforcement record, so the console does not depend on how enforcement keeps it.
+	Enforced func(p *model.Package) []string
 }
 
 // Minimum terminal size; below it the console shows a "terminal too small" view.
@@ -80,6 +84,8 @@ type data struct {
 	progress map[*model.Package][2]int
 	// cwd shortens locations shown in the tree.
 	cwd string
+	// enforced is Options.Enforced (nil: nothing is shown as enforced).
+	enforced func(*model.Package) []string
 	// lowBodies is, per package and component, the lowercased text body, for the
 	// filter's content search (tab): the first packages' bodies, as far as lowBodiesCmd
 	// has built them (packages streamed in later get theirs from another run).
@@ -245,6 +251,7 @@ func New(opts Options) *Model {
 		help:   help.New(),
 	}
 	m.data.cwd, _ = os.Getwd()
+	m.data.enforced = opts.Enforced
 	m.common = &common{styles: &m.styles, keys: &m.keys, data: &m.data}
 	m.tree = newTreePane(m.common)
 	m.detail = newDetailPane(m.common)
@@ -1080,4 +1087,18 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// enforcedBy is what the tree row and the Overview say of a package a client enforces,
+// "enforced (claude-code)" or "enforced (claude-code, codex)", and "" when none does.
+// The client ids come from a file on disk, so they are escaped like package text.
+func (d *data) enforcedBy(p *model.Package) string {
+	if d.enforced == nil {
+		return ""
+	}
+	ids := d.enforced(p)
+	if len(ids) == 0 {
+		return ""
+	}
+	return "enforced (" + display.Line(strings.Join(ids, ", ")) + ")"
 }

@@ -963,6 +963,9 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 		if pr := t.c.data.progress[p]; pr[1] > 0 {
 			right = s.Dim.Render(fmt.Sprintf("%d/%d", pr[0], pr[1])) + " " + right
 		}
+		if e := t.c.data.enforcedBy(p); e != "" {
+			right = s.Good.Render(e) + " " + right
+		}
 		if t.folded[it.pkg] {
 			mark += "▸ "
 			label += fmt.Sprintf(" (%d hidden)", len(p.Components))

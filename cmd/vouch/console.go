@@ -14,7 +14,7 @@ import (
 func (a *app) runConsole(sources []string, home string) error {
 	progOpts := ui.ProgramOptions(os.Getenv)
 	progOpts = append(progOpts, tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
-	if err := ui.Run(ui.Options{Sources: sources, Home: home}, progOpts...); err != nil {
+	if err := ui.Run(ui.Options{Sources: sources, Home: home, Enforced: enforcedClients(home)}, progOpts...); err != nil {
 		return a.fail(1, "console", "The console stopped: "+err.Error()+".")
 	}
 	return nil

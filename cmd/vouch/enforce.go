@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -254,4 +256,57 @@ func (a *app) syncEnforcedAfterDecision(t *trust.Trust, pkgs []string) error {
 	changes, err := syncAll(env)
 	printChanges(&app{stdout: a.stderr}, changes)
 	return err
+}
+
+// enforcedClients is how the console learns which packages a client enforces: from the
+// enforcement record under home, each client whose finished add names the package and
+// whose reviewed folder or staged folder is the package's root (the same folder by
+// identity, so a link or another spelling of the path still matches). A record that
+// cannot be read shows nothing as enforced; "vouch enforce status" is where it is
+// reported. Answers are kept per package: the tree asks on every redraw of a row.
+func enforcedClients(home string) func(*model.Package) []string {
+	st, err := enforce.LoadState(enforce.LayoutOf(home))
+	if err != nil {
+		return nil
+	}
+	type dir struct {
+		client, pkg string
+		info        os.FileInfo
+	}
+	var dirs []dir
+	for _, c := range enforceClients {
+		id := c.client().ID()
+		for _, e := range st.Entries(id) {
+			if e.Phase != enforce.PhaseEnforced {
+				continue
+			}
+			for _, d := range []string{e.Source, e.Staged} {
+				if info, err := os.Stat(d); err == nil && info.IsDir() {
+					dirs = append(dirs, dir{id, e.Package, info})
+				}
+			}
+		}
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	var mu sync.Mutex
+	seen := map[*model.Package][]string{}
+	return func(p *model.Package) []string {
+		mu.Lock()
+		defer mu.Unlock()
+		if ids, ok := seen[p]; ok {
+			return ids
+		}
+		var ids []string
+		if info, err := os.Stat(filepath.Clean(p.Root)); err == nil {
+			for _, d := range dirs {
+				if d.pkg == p.Name && os.SameFile(info, d.info) && (len(ids) == 0 || ids[len(ids)-1] != d.client) {
+					ids = append(ids, d.client)
+				}
+			}
+		}
+		seen[p] = ids
+		return ids
+	}
 }

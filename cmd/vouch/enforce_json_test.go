@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/model"
 )
 
 // TestEnforceClaudeJSON holds every --json document of the Claude Code side of enforce
@@ -95,4 +97,40 @@ func clientDoc(t *testing.T, m map[string]any, id string) map[string]any {
 	}
 	t.Fatalf("enforce status has no report of %s: %v", id, m)
 	return nil
+}
+
+// TestEnforcedClients: the console's "enforced" comes from the record: the reviewed
+// folder (also through a link) and the staged folder of a finished add, for that
+// package name only; a console on a home with nothing enforced is told nothing.
+func TestEnforcedClients(t *testing.T) {
+	w := newEnforceWorld(t, true)
+	t.Setenv("CODEX_HOME", t.TempDir())
+	if enforcedClients(w.home) != nil {
+		t.Fatal("a home with nothing enforced marks packages enforced")
+	}
+	for _, args := range [][]string{{"approve", "--yes", w.src, pHook, pDB}, {"enforce", "claude", "add", w.src}} {
+		if code, out, errs := w.run(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(w.src, link); err != nil {
+		t.Fatal(err)
+	}
+	staged := filepath.Join(w.home, "enforce", "claude-code", "plugins", "p")
+	f := enforcedClients(w.home)
+	for _, tc := range []struct {
+		name, root string
+		want       string
+	}{
+		{"p", w.src, "claude-code"},
+		{"p", link, "claude-code"},
+		{"p", staged, "claude-code"},
+		{"other", w.src, ""},
+		{"p", t.TempDir(), ""},
+	} {
+		if got := strings.Join(f(&model.Package{Name: tc.name, Root: tc.root}), ","); got != tc.want {
+			t.Errorf("%s at %s: enforced by %q, want %q", tc.name, tc.root, got, tc.want)
+		}
+	}
 }
