@@ -48,4 +48,5 @@ require (
 	github.com/yuin/goldmark-emoji v1.0.5 // indirect
 	golang.org/x/net v0.39.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

@@ -247,6 +247,7 @@ const (
 	NotCoveredPluginData  = "plugin-data"       // contents of the client's per-plugin data directory
 	NotCoveredUnlisted    = "unlisted-file"     // files beside an entry that a narrower closure leaves out
 	NotCoveredUnbound     = "unbound-directory" // a directory left out of the closure (for example .git)
+	NotCoveredUnresolved  = "unresolved-word"   // a shell word whose value is decided at run time
 )
 
 // HiddenContent is text a markdown renderer would not show a reviewer but an agent reads.

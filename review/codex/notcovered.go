@@ -49,7 +49,7 @@ func (l *loader) expandForScan(s string) string {
 }
 
 func (l *loader) interp(abs string) string {
-	rel, ok := strings.CutPrefix(abs, rootMark+"/")
+	rel, ok := closure.Below(rootMark, abs)
 	if !ok {
 		return ""
 	}
@@ -64,7 +64,16 @@ var loginProfile = model.NotCovered{Kind: model.NotCoveredPathProgram, Subject: 
 // hookNotCovered classifies a hook's shell line with the shared rule; the login shell's
 // profile comes first, as it runs first.
 func (l *loader) hookNotCovered(command string) []model.NotCovered {
-	return tidy(append([]model.NotCovered{loginProfile}, closure.NotCoveredByShell(l.expandForScan(command), l.process("the hook runs"), l.interp)...))
+	p := l.process("the hook runs")
+	p.Vars = map[string]string{"PLUGIN_ROOT": rootMark, "CLAUDE_PLUGIN_ROOT": rootMark, "PLUGIN_DATA": l.dataMark(), "CLAUDE_PLUGIN_DATA": l.dataMark(), "CODEX_HOME": codexHome, "HOME": "~"}
+	return tidy(append([]model.NotCovered{loginProfile}, closure.NotCoveredByShell(l.expandPlaceholders(command), p, l.interp)...))
+}
+
+// expandPlaceholders substitutes what Codex replaces in a hook command at load, as
+// spelled; the unbraced forms and ${X:-…} are the shell's, read from the hook's
+// environment (p.Vars).
+func (l *loader) expandPlaceholders(s string) string {
+	return strings.NewReplacer("${PLUGIN_ROOT}", rootMark, "${CLAUDE_PLUGIN_ROOT}", rootMark).Replace(s)
 }
 
 // serverNotCovered classifies a stdio server: its command, args, env, the variables it
@@ -74,10 +83,11 @@ func (l *loader) serverNotCovered(command string, args []string, env map[string]
 	p.Command = l.expandForScan(command)
 	switch {
 	case strings.HasPrefix(command, "./"):
-		p.Bundled = true
-		p.Interpreter = l.closure().interp[path.Clean(strings.TrimPrefix(command, "./"))]
+		// ./x is the plugin's file unless cleaning leaves the root (./../x).
+		p.Command = path.Join(rootMark, command)
+		fallthrough
 	case strings.HasPrefix(p.Command, "/"):
-		rel, ok := strings.CutPrefix(p.Command, rootMark+"/")
+		rel, ok := closure.Below(rootMark, p.Command)
 		p.Bundled = ok
 		p.Interpreter = l.closure().interp[rel]
 	}
