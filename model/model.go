@@ -252,7 +252,7 @@ const (
 
 // HiddenContent is text a markdown renderer would not show a reviewer but an agent reads.
 type HiddenContent struct {
-	Kind string `json:"kind"` // html-comment, html-tag, link-definition, invisible-character
+	Kind string `json:"kind"` // html-comment, html-tag, link-definition, invisible-character, character-reference, link-title, image-title, fence-info
 	Line int    `json:"line"`
 	Text string `json:"text"` // raw; escape before display
 }
