@@ -170,7 +170,7 @@ func (fm *frontmatter) contractMap() map[string]string {
 }
 
 // shellInjections lists the `!`cmd“ snippets and ```! blocks of a command or skill body:
-// Claude runs them in a shell before the model sees the text (NOTES §1.7).
+// Claude runs them in a shell before the model sees the text.
 func shellInjections(body string) []string { return skills.ShellInjections(body) }
 
 // injectionsNotCovered classifies each injection as the shell line it is (one with an

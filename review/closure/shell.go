@@ -14,8 +14,9 @@ import (
 // ("a && b | c"), each one a Process for NotCoveredBy, and adds what only a shell line
 // shows: a program named by an absolute path outside the package, a download piped into
 // a shell (curl … | sh), and tools that fetch code over the network at run time. The
-// parse is lexical (quotes, operators, leading NAME=value assignments); nothing is run
-// and nothing is expanded beyond what the caller already substituted.
+// line is parsed as bash parses it and each word expanded as the shell would
+// (shellparse.go); nothing is run. A line the parser refuses is read lexically by
+// SplitShell, and that it could not be read is itself listed.
 
 // SimpleCommand is one command of a shell line: its leading assignments, the program
 // and its arguments, quotes removed.
