@@ -86,7 +86,9 @@ func TestExecFormsCleaned(t *testing.T) {
 	writeFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {
 		"up": {"command": "${CLAUDE_PLUGIN_ROOT}/../x"},
 		"env": {"command": "node", "args": ["${TMPDIR:-/tmp}/x.js"]},
-		"cwd": {"command": "node", "args": ["x.js"], "cwd": "/tmp"}}}`, 0o644)
+		"cwd": {"command": "node", "args": ["x.js"], "cwd": "/tmp"},
+		"rel": {"command": "./bin/../../x"},
+		"in": {"command": "./run.sh"}}}`, 0o644)
 	writeFile(t, filepath.Join(dir, ".lsp.json"), `{"go": {"command": "${CLAUDE_PLUGIN_ROOT}/../gopls", "extensionToLanguage": {".go": "go"}}}`, 0o644)
 	p := LoadPlugin(dir, Options{})
 	for _, tc := range []struct {
@@ -98,6 +100,8 @@ func TestExecFormsCleaned(t *testing.T) {
 		{model.KindMCPServer, "env", "unresolved-word:${TMPDIR:-/tmp}/x.js"},
 		{model.KindMCPServer, "cwd", "outside-path:/tmp"},
 		{model.KindLSPServer, "go", "outside-path:${CLAUDE_PLUGIN_ROOT}/../gopls"},
+		{model.KindMCPServer, "rel", "outside-path:./bin/../../x"},
+		{model.KindMCPServer, "in", "path-program:/bin/sh"}, // bundled: only its #! program
 	} {
 		c := p.Component(tc.kind, tc.id)
 		if c == nil {

@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -205,8 +206,17 @@ func (l *loader) execNotCoveredIn(cmd string, args []string, env map[string]stri
 	p := l.process(starts)
 	p.Cwd = cwd
 	p.Command = l.expandForScan(cmd)
-	if strings.HasPrefix(p.Command, "/") {
-		rel, ok := closure.Below(rootMark, p.Command)
+	prog := p.Command
+	if !strings.HasPrefix(prog, "/") && !strings.HasPrefix(prog, "~") && strings.Contains(prog, "/") {
+		// ./bin/x runs from the directory the process starts in, not the plugin's.
+		dir := cwd
+		if dir == "" {
+			dir = rootMark
+		}
+		prog = path.Join(dir, prog)
+	}
+	if strings.HasPrefix(prog, "/") {
+		rel, ok := closure.Below(rootMark, prog)
 		p.Bundled = ok
 		p.Interpreter = l.pluginClosure().interp[rel]
 	}
@@ -220,7 +230,7 @@ func (l *loader) execNotCoveredIn(cmd string, args []string, env map[string]stri
 		text = append(text, env[k])
 	}
 	var out []model.NotCovered
-	if strings.HasPrefix(p.Command, "/") && !p.Bundled {
+	if strings.HasPrefix(prog, "/") && !p.Bundled {
 		out = append(out, l.outside(p.Command, starts))
 	}
 	return l.claudeOnly(append(out, closure.NotCoveredBy(p)...), strings.Join(text, " "))
