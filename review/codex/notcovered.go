@@ -81,16 +81,6 @@ func (l *loader) expandPlaceholders(s string) string {
 func (l *loader) serverNotCovered(command string, args []string, env map[string]string, forwarded []string, cwd string) []model.NotCovered {
 	p := l.process("the server starts")
 	p.Command = l.expandForScan(command)
-	switch {
-	case strings.HasPrefix(command, "./"):
-		// ./x is the plugin's file unless cleaning leaves the root (./../x).
-		p.Command = path.Join(rootMark, command)
-		fallthrough
-	case strings.HasPrefix(p.Command, "/"):
-		rel, ok := closure.Below(rootMark, p.Command)
-		p.Bundled = ok
-		p.Interpreter = l.closure().interp[rel]
-	}
 	for _, a := range args {
 		p.Args = append(p.Args, l.expandForScan(a))
 	}
@@ -109,6 +99,20 @@ func (l *loader) serverNotCovered(command string, args []string, env map[string]
 			c = path.Join(rootMark, c)
 		}
 		p.Cwd = c
+	}
+	if !strings.HasPrefix(p.Command, "/") && !strings.HasPrefix(p.Command, "~") && strings.Contains(p.Command, "/") {
+		// ./x and bin/x run from the server's cwd (the plugin root without one), and are
+		// the plugin's files only while cleaning keeps them inside (./../x is not).
+		dir := p.Cwd
+		if dir == "" {
+			dir = rootMark
+		}
+		p.Command = path.Join(dir, p.Command)
+	}
+	if strings.HasPrefix(p.Command, "/") {
+		rel, ok := closure.Below(rootMark, p.Command)
+		p.Bundled = ok
+		p.Interpreter = l.closure().interp[rel]
 	}
 	var out []model.NotCovered
 	if strings.HasPrefix(p.Command, "/") && !p.Bundled || strings.HasPrefix(p.Command, "~") {

@@ -35,10 +35,12 @@ func TestHookShellWords(t *testing.T) {
 	}
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{manifestFile: `{"name":"x"}`, "run": "x",
-		".mcp.json": `{"mcpServers":{"up":{"command":"./../run"},"in":{"command":"./run"}}}`})
+		".mcp.json": `{"mcpServers":{"up":{"command":"./../run"},"in":{"command":"./run"},"rel":{"command":"bin/../../run"},"cwd":{"command":"./run","cwd":"/tmp"}}}`})
 	p := Load(dir, Options{})
-	if got := ncList(p.Component(model.KindMCPServer, "up")); !strings.Contains(got, "outside-path:./../run") {
-		t.Errorf("./../run: not covered %q", got)
+	for id, want := range map[string]string{"up": "outside-path:./../run", "rel": "outside-path:bin/../../run", "cwd": "outside-path:./run"} {
+		if got := ncList(p.Component(model.KindMCPServer, id)); !strings.Contains(got, want) {
+			t.Errorf("%s: not covered %q, want %s", id, got, want)
+		}
 	}
 	if got := ncList(p.Component(model.KindMCPServer, "in")); got != "" {
 		t.Errorf("./run: not covered %q, want nothing", got)
