@@ -71,3 +71,21 @@ func TestServersOverBoundBlocked(t *testing.T) {
 		})
 	}
 }
+
+// TestNamedFilesUncapped: every plugin file a command names is checked, the 17th too.
+func TestNamedFilesUncapped(t *testing.T) {
+	words := make([]string, 20)
+	for i := range words {
+		words[i] = fmt.Sprintf(`"${CLAUDE_PLUGIN_ROOT}"/missing%d.sh`, i)
+	}
+	c := hookWith(t, strings.Join(words, " && "))
+	missing := 0
+	for _, d := range c.Diagnostics {
+		if d.Code == "named-file-missing" {
+			missing++
+		}
+	}
+	if missing != 20 {
+		t.Fatalf("%d missing files reported, want 20", missing)
+	}
+}

@@ -338,7 +338,7 @@ var rootPath = lazyre.New(`PLUGIN-ROOT/([A-Za-z0-9._/@+-]+)`)
 // pluginPaths lists the plugin files a command names through ${CLAUDE_PLUGIN_ROOT}.
 func pluginPaths(text string) []string {
 	var out []string
-	for _, m := range rootPath.FindAllStringSubmatch(placeholderTokens.Replace(text), 16) {
+	for _, m := range rootPath.FindAllStringSubmatch(placeholderTokens.Replace(text), -1) {
 		p := strings.TrimSuffix(m[1], "/")
 		if p != "" && !contains(out, p) {
 			out = append(out, p)
