@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/closure/closuretest"
 )
 
 // TestInjectionsAsClaudeFindsThem: a skill and a command whose 33rd injection fetches
@@ -47,5 +48,23 @@ func TestInjectionsAsClaudeFindsThem(t *testing.T) {
 		if len(scope) != 34 {
 			t.Errorf("%s: %d injections listed, want 34", ref.id, len(scope))
 		}
+	}
+}
+
+// TestInjectionShellWords: the shell expansions that reach outside the plugin are named
+// in a skill's injections as in a hook.
+func TestInjectionShellWords(t *testing.T) {
+	for _, w := range closuretest.ShellWords() {
+		t.Run(w.Name, func(t *testing.T) {
+			dir := hostilePlugin(t)
+			writeFile(t, filepath.Join(dir, "skills/notes/SKILL.md"), "---\nname: notes\ndescription: Takes notes.\n---\nNow: !`"+w.Expand("CLAUDE_PLUGIN_ROOT")+"`\n", 0o644)
+			c := LoadPlugin(dir, Options{}).Component(model.KindSkill, "notes")
+			if c == nil {
+				t.Fatal("no skill notes")
+			}
+			if !hasKind(c, w.Kind) {
+				t.Fatalf("%q: not covered %q, want a %s", w.Expand("CLAUDE_PLUGIN_ROOT"), notCoveredKinds(c), w.Kind)
+			}
+		})
 	}
 }
