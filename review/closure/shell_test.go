@@ -121,6 +121,9 @@ func TestShellExpandsAsTheShellDoes(t *testing.T) {
 		{`eval "$CMD"`, []string{"unresolved-word:\"$CMD\""}},
 		{`X=$(id -u) /p/bin/x`, []string{"unresolved-word:$(id -u)", "path-program:id"}},
 		{`cat ~/.ssh/id_rsa`, []string{"path-program:cat", "outside-path:~/.ssh/id_rsa"}},
+		// The shell's numeric parameters are never paths; positional ones are unknown.
+		{`/p/bin/x --code $? --pid $$ > "/p/log.$$"`, nil},
+		{`/p/bin/x "$1"`, []string{"unresolved-word:\"$1\""}},
 	}
 	for _, c := range cases {
 		var got []string

@@ -168,6 +168,9 @@ func (r *resolver) knownParam(p *syntax.ParamExp) bool {
 		return false
 	}
 	v, ok := r.vars[p.Param.Value]
+	if num, special := specialParams[p.Param.Value]; special && !ok {
+		v, ok = num, true
+	}
 	if !ok {
 		return false
 	}
@@ -193,9 +196,17 @@ func (r *resolver) knownParam(p *syntax.ParamExp) bool {
 // asks for ~name: it is answered without looking the user up, as a path outside.
 type environ map[string]string
 
+// specialParams are the shell's own parameters that hold a number ($? $# $$ $!) or the
+// option letters ($-): never a path, whatever their value, so a word using one can be
+// placed with a stand-in. The positional ones ($1, $@) are not among them.
+var specialParams = map[string]string{"?": "0", "#": "0", "$": "1", "!": "1", "-": "hB"}
+
 func (e environ) Get(name string) expand.Variable {
 	if v, ok := e[name]; ok {
 		return expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}
+	}
+	if v, ok := specialParams[name]; ok {
+		return expand.Variable{Set: true, Kind: expand.String, Str: v}
 	}
 	if user, ok := strings.CutPrefix(name, "HOME "); ok {
 		return expand.Variable{Set: true, Kind: expand.String, Str: "~" + user}
