@@ -21,6 +21,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.50.0
 	golang.org/x/text v0.44.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
@@ -48,5 +49,4 @@ require (
 	github.com/yuin/goldmark-emoji v1.0.5 // indirect
 	golang.org/x/net v0.39.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
