@@ -369,6 +369,27 @@ type shellRun struct {
 	// pending holds a command's unresolved words until its program is named: findings
 	// read in the order the command runs.
 	pending []model.NotCovered
+	// scopes are the "cd DIR && …" right sides: there DIR is the one directory.
+	scopes []cdScope
+	at     int // offset of the command being classified
+}
+
+// cdScope is a directory that holds for certain over a byte range of the line, with the
+// other cd's seen inside it from adds on.
+type cdScope struct {
+	dir    string
+	lo, hi int
+	adds   int
+}
+
+// dirs are the directories the command at s.at may run in.
+func (s *shellRun) dirs() []string {
+	for i := len(s.scopes) - 1; i >= 0; i-- {
+		if sc := s.scopes[i]; s.at >= sc.lo && s.at < sc.hi {
+			return append([]string{sc.dir}, s.cwds[sc.adds:]...)
+		}
+	}
+	return s.cwds
 }
 
 func (s *shellRun) unresolved(what, text string) {
@@ -377,6 +398,7 @@ func (s *shellRun) unresolved(what, text string) {
 
 func (s *shellRun) command(pc parsedCommand, next string) {
 	defer func() { s.n.add(s.pending...); s.pending = nil }()
+	s.at = pc.Offset
 	for _, w := range pc.Unresolved {
 		s.unresolved("The value", w.Text)
 	}
@@ -400,7 +422,7 @@ func (s *shellRun) command(pc parsedCommand, next string) {
 	name := path.Base(prog.value)
 	switch {
 	case prog.value == "cd" || prog.value == "pushd":
-		s.cd(args)
+		s.cd(args, pc.Then)
 		return
 	case prog.value == "eval":
 		s.eval(args)
@@ -423,7 +445,7 @@ func (s *shellRun) command(pc parsedCommand, next string) {
 				s.unresolved("The script", inner)
 			} else {
 				b := s.base
-				b.Cwd = s.cwds[0]
+				b.Cwd = s.dirs()[0]
 				s.n.add(notCoveredByShell(inner, b, s.interp, s.depth+1)...)
 			}
 			return
@@ -450,9 +472,9 @@ func (s *shellRun) place(p *Process) {
 	if !strings.HasPrefix(prog, "/") && !strings.HasPrefix(prog, "~") && !strings.Contains(prog, "/") {
 		return // looked up on PATH: NotCoveredBy names it
 	}
-	dirs := s.cwds
+	dirs := s.dirs()
 	if strings.HasPrefix(prog, "/") || strings.HasPrefix(prog, "~") {
-		dirs = s.cwds[:1]
+		dirs = dirs[:1]
 	}
 	for _, d := range dirs {
 		abs := prog
@@ -543,7 +565,7 @@ func (s *shellRun) redirs(pc parsedCommand, p *Process) {
 // each classifies p from every directory the line may be in at this point, then names
 // what was left unresolved.
 func (s *shellRun) each(p Process) {
-	for _, d := range s.cwds {
+	for _, d := range s.dirs() {
 		p.Cwd = d
 		s.n.add(NotCoveredBy(p)...)
 	}
@@ -551,9 +573,12 @@ func (s *shellRun) each(p Process) {
 	s.pending = nil
 }
 
-// cd changes the directory relative paths are read from; one the shell decides at run
-// time leaves every later relative path unplaced, which is said once.
-func (s *shellRun) cd(args []item) {
+// cd changes the directory relative paths are read from. Over the right side of
+// "cd DIR && …" DIR is the directory (the cd succeeded there); anywhere else later in the
+// line the cd may have failed or run in a subshell, so both directories are possible. A
+// directory the shell decides at run time is named as unresolved.
+func (s *shellRun) cd(args []item, then [2]int) {
+	d := "~" // cd alone goes home
 	for _, a := range args {
 		if a.resolved && strings.HasPrefix(a.value, "-") && a.value != "-" {
 			continue
@@ -562,14 +587,18 @@ func (s *shellRun) cd(args []item) {
 			s.unresolved("The directory", a.value)
 			return
 		}
-		d := a.value
+		d = a.value
 		if !strings.HasPrefix(d, "/") {
-			d = path.Join(s.cwds[len(s.cwds)-1], d)
+			cur := s.dirs()
+			d = path.Join(cur[len(cur)-1], d)
 		}
-		s.cwds = append(s.cwds, path.Clean(d))
-		return
+		d = path.Clean(d)
+		break
 	}
-	s.cwds = append(s.cwds, "~") // cd alone goes home
+	if then[1] > then[0] {
+		s.scopes = append(s.scopes, cdScope{dir: d, lo: then[0], hi: then[1], adds: len(s.cwds)})
+	}
+	s.cwds = append(s.cwds, d)
 }
 
 // eval runs its arguments as a line of its own.
@@ -582,7 +611,7 @@ func (s *shellRun) eval(args []item) {
 	}
 	if s.depth < maxShellDepth {
 		b := s.base
-		b.Cwd = s.cwds[0]
+		b.Cwd = s.dirs()[0]
 		s.n.add(notCoveredByShell(strings.Join(values(args), " "), b, s.interp, s.depth+1)...)
 	}
 }

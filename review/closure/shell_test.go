@@ -109,7 +109,12 @@ func TestShellExpandsAsTheShellDoes(t *testing.T) {
 		// The known variable, with or without a default, is the package.
 		{`node ${ROOT:-$OTHER}/x.js`, []string{"path-program:node"}},
 		{`"$ROOT/bin/run" --flag`, nil},
-		{`cd "$ROOT" && ./bin/run`, []string{"outside-path:./bin/run"}}, // from the project it is outside: the cd may not have run in this shell
+		// After "cd DIR &&" the directory is DIR; after "cd DIR;" the cd may have failed.
+		{`cd "$ROOT" && ./bin/run && node x.js`, []string{"path-program:node"}},
+		{`cd "$ROOT" && node x.js || node y.js`, []string{"path-program:node", "outside-path:./y.js"}},
+		{`cd "$ROOT"; ./bin/run`, []string{"outside-path:./bin/run"}},
+		{`(cd "$ROOT" && true) && node x.js`, []string{"path-program:node", "outside-path:./x.js"}},
+		{`cd "$ROOT/.." && node x.js`, []string{"path-program:node", "outside-path:./x.js"}},
 		{`cd $DIR && node x.js`, []string{"unresolved-word:$DIR", "path-program:node", "outside-path:./x.js"}},
 		// Not programs, not paths: builtins, case patterns, command -v, sed scripts, quotes.
 		{`case "$1" in */x) continue;; esac`, nil},

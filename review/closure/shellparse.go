@@ -32,6 +32,10 @@ type parsedCommand struct {
 	// Unresolved lists assignments whose value the shell decides at run time.
 	Unresolved []word
 	Pipe       bool
+	// Offset is where the command starts in the line; Then is the byte range of what
+	// runs only after it succeeded (the right side of "cmd && …"), Then[1] == 0 for none.
+	Offset int
+	Then   [2]int
 }
 
 // parseShell reads line as the shell does. ok is false when the line is not valid shell
@@ -42,7 +46,7 @@ func parseShell(line string, vars map[string]string) (cmds []parsedCommand, func
 	if err != nil {
 		return nil, nil, false
 	}
-	r := &resolver{line: line, vars: vars}
+	r := &resolver{line: line, vars: vars, andThen: map[*syntax.Stmt][2]int{}}
 	r.cfg = &expand.Config{Env: environ(vars)}
 	funcs = map[string]bool{}
 	count := 0
@@ -55,6 +59,20 @@ func parseShell(line string, vars map[string]string) (cmds []parsedCommand, func
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				r.pipeAfter = append(r.pipeAfter, n.X)
+			}
+			if n.Op == syntax.AndStmt {
+				// a && b && c is (a && b) && c: all of it after a runs only if a did.
+				first := n.X
+				for {
+					b, ok := first.Cmd.(*syntax.BinaryCmd)
+					if !ok || b.Op != syntax.AndStmt {
+						break
+					}
+					first = b.X
+				}
+				if _, seen := r.andThen[first]; !seen {
+					r.andThen[first] = [2]int{int(first.End().Offset()), int(n.End().Offset())}
+				}
 			}
 		case *syntax.Stmt:
 			r.stmt = n
@@ -73,10 +91,11 @@ type resolver struct {
 	cfg       *expand.Config
 	stmt      *syntax.Stmt   // the statement being walked
 	pipeAfter []*syntax.Stmt // statements whose output a | sends on
+	andThen   map[*syntax.Stmt][2]int
 }
 
 func (r *resolver) call(c *syntax.CallExpr) parsedCommand {
-	var pc parsedCommand
+	pc := parsedCommand{Offset: int(c.Pos().Offset())}
 	for _, a := range c.Assigns {
 		if a.Name == nil {
 			continue
@@ -109,6 +128,7 @@ func (r *resolver) call(c *syntax.CallExpr) parsedCommand {
 				pc.Pipe = true
 			}
 		}
+		pc.Then = r.andThen[s]
 	}
 	return pc
 }
