@@ -69,6 +69,7 @@ func TestHookShellWords(t *testing.T) {
 		{`"${CLAUDE_PLUGIN_ROOT}"/run.sh`, "path-program:/bin/sh"},
 		{`"$CLAUDE_PLUGIN_ROOT/run.sh"`, "path-program:/bin/sh"},
 		{`${CLAUDE_PLUGIN_ROOT:-$PLUGIN_ROOT}/run.sh`, "path-program:/bin/sh"},
+		{`cd "${CLAUDE_PLUGIN_ROOT}" && node x.js`, "path-program:node"},
 		{`command -v jq >/dev/null || exit 0`, ""},
 		{`case "$X" in */y) continue;; esac`, ""},
 	} {
