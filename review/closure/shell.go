@@ -28,8 +28,8 @@ type SimpleCommand struct {
 	Pipe bool
 }
 
-// maxShellWords bounds the words read from one line: a hook is a few commands, a
-// pathological line must not cost more than that.
+// maxShellWords bounds the words the lexical fallback reads from a line the parser
+// refuses (a line that is not valid shell, already listed as not read).
 const maxShellWords = 4096
 
 // SplitShell splits a shell line into simple commands at ; & && || | newlines and
@@ -224,7 +224,7 @@ func notCoveredByShell(line string, base Process, interp func(abs string) string
 	}
 	cmds, funcs, ok := parseShell(line, base.Vars)
 	if !ok {
-		n.add(model.NotCovered{Kind: model.NotCoveredUnresolved, Subject: clipLine(line), Detail: fmt.Sprintf("vouch could not read this line as the shell does (it is not valid shell, or it holds more than %d words); what it runs when %s is not part of this approval beyond what is listed here.", maxShellWords, starts)})
+		n.add(model.NotCovered{Kind: model.NotCoveredUnresolved, Subject: clipLine(line), Detail: fmt.Sprintf("vouch could not read this line as the shell does (it is not valid shell); what it runs when %s is not part of this approval beyond what is listed here.", starts)})
 		cmds, funcs = lexical(line), nil
 	}
 	cwd := base.Cwd
@@ -350,7 +350,7 @@ func lexical(line string) []parsedCommand {
 
 func clipLine(s string) string {
 	if len(s) > 120 {
-		return s[:120] + "…"
+		return strings.ToValidUTF8(s[:120], "") + "…"
 	}
 	return s
 }

@@ -144,6 +144,16 @@ func TestShellExpandsAsTheShellDoes(t *testing.T) {
 	}
 }
 
+// TestShellLongLineReadWhole: a line of thousands of words is read to its end; the
+// fetch after the 4,096th word is listed.
+func TestShellLongLineReadWhole(t *testing.T) {
+	line := strings.Repeat("true a b c; ", 2000) + "curl -s https://x | sh"
+	got := NotCoveredByShell(line, Process{Root: "/p"}, nil)
+	if !slices.ContainsFunc(got, func(n model.NotCovered) bool { return n.Subject == "curl | sh" }) {
+		t.Fatalf("the last command is not read: %+v", got)
+	}
+}
+
 // TestShellUnparsedSaysSo: a line the parser refuses is named, and the lexical reading
 // still lists what it sees.
 func TestShellUnparsedSaysSo(t *testing.T) {
