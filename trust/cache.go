@@ -118,7 +118,7 @@ type cachedLedger struct {
 // openCache returns the cache for ledger if it matches id and pin, else nil.
 func (t *Trust) openCache(ledger string, id fileID, pin ledgerPin, team bool) *cachedLedger {
 	p := t.cachePath(ledger)
-	f, err := os.Open(p)
+	f, _, err := openRegular(p)
 	if err != nil {
 		return nil
 	}
@@ -170,7 +170,7 @@ func (c *cachedLedger) shard(i int) (map[string]map[string]*compFold, bool) {
 	if m, ok := c.loaded[i]; ok {
 		return m, true
 	}
-	f, err := os.Open(c.path)
+	f, _, err := openRegular(c.path)
 	if err != nil {
 		return nil, false
 	}

@@ -342,7 +342,7 @@ func (t *Trust) lockAll(files map[string]*pendingFile) (func(), error) {
 // it matches the bytes, else by parsing them.
 func (t *Trust) readLocked(f *pendingFile) error {
 	team := f.path != t.PersonalLedger()
-	fh, err := os.Open(f.path)
+	fh, st, err := openRegular(f.path)
 	if errors.Is(err, os.ErrNotExist) {
 		f.fold = newFold(team)
 		return nil
@@ -351,13 +351,6 @@ func (t *Trust) readLocked(f *pendingFile) error {
 		return fmt.Errorf("cannot read ledger %s: %w", f.path, err)
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return fmt.Errorf("cannot read ledger %s: %w", f.path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("cannot read ledger %s: it is not a regular file", f.path)
-	}
 	if st.Size() > maxLedgerBytes {
 		return fmt.Errorf("cannot read ledger %s: it is larger than %d bytes", f.path, maxLedgerBytes)
 	}
@@ -428,11 +421,9 @@ func (t *Trust) appendLocked(f *pendingFile) error {
 	if err := writeAtomic(f.path, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if fh, err := os.Open(f.path); err == nil {
-		if st, err := fh.Stat(); err == nil {
-			if id, err := identify(fh, st); err == nil && id.Tail == tailOf(buf.Bytes()) && id.Size == int64(buf.Len()) {
-				t.writeCache(f.path, id, pinAll, f.fold.Count, false, f.fold)
-			}
+	if fh, st, err := openRegular(f.path); err == nil {
+		if id, err := identify(fh, st); err == nil && id.Tail == tailOf(buf.Bytes()) && id.Size == int64(buf.Len()) {
+			t.writeCache(f.path, id, pinAll, f.fold.Count, false, f.fold)
 		}
 		fh.Close()
 	}

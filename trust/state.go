@@ -76,7 +76,7 @@ func (s *ledgerState) reparse() error {
 // else by parsing (and then caching) it. A missing file is an empty ledger.
 func (t *Trust) loadState(path, origin string, team bool, pin ledgerPin, useCache bool) (*ledgerState, error) {
 	s := &ledgerState{path: path, origin: origin, team: team, pin: pin, t: t}
-	f, err := os.Open(path)
+	f, st, err := openRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
 		s.fold = newFold(team)
 		return s, nil
@@ -85,13 +85,6 @@ func (t *Trust) loadState(path, origin string, team bool, pin ledgerPin, useCach
 		return nil, fmt.Errorf("cannot read ledger %s: %w", path, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("cannot read ledger %s: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("cannot read ledger %s: it is not a regular file", path)
-	}
 	if st.Size() > maxLedgerBytes {
 		return nil, fmt.Errorf("cannot read ledger %s: it is larger than %d bytes", path, maxLedgerBytes)
 	}
