@@ -119,10 +119,18 @@ type job struct {
 	// dir: detection found path to be a directory (a probe listed it), so Locate's name
 	// probe need not ask again.
 	dir bool
+	// loadAs, when set, loads path instead of the format's own loader: an installed
+	// Claude Code plugin merged with the entry of a marketplace kept elsewhere.
+	loadAs func(path string, opts Options) []*model.Package
 }
 
 func (j job) load(opts Options) []*model.Package {
-	pkgs := j.format.load(j.path, opts)
+	var pkgs []*model.Package
+	if j.loadAs != nil {
+		pkgs = j.loadAs(j.path, opts)
+	} else {
+		pkgs = j.format.load(j.path, opts)
+	}
 	if j.only != "" {
 		var kept []*model.Package
 		for _, p := range pkgs {

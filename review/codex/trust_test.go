@@ -3,6 +3,7 @@ package codex
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -140,4 +141,17 @@ func TestParseConfigExactKeys(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParseConfig: hostile config.toml text is an error or a config, never a panic.
+func FuzzParseConfig(f *testing.F) {
+	f.Add([]byte("[hooks.state.\"a@b:x\"]\ntrusted_hash = \"sha256:1\"\nenabled = false\n[plugins.\"a@b\"]\n"))
+	f.Add([]byte("hooks = 3\n"))
+	f.Add([]byte("[hooks]\nstate = [1]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg := &Config{States: map[string]HookState{}}
+		if ParseConfig(data, cfg) == nil && !sort.StringsAreSorted(cfg.Plugins) {
+			t.Fatalf("plugins not sorted: %v", cfg.Plugins)
+		}
+	})
 }
