@@ -30,7 +30,7 @@ import (
 // truth, only a faster way to the same fold.
 
 const (
-	cacheVersion   = 2
+	cacheVersion   = 3
 	minShards      = 256
 	maxShards      = 1 << 18
 	indexEntry     = 44

@@ -148,7 +148,16 @@ func (s *ledgerState) foldBytes(data []byte) error {
 		d.Ledger = s.origin
 		s.fold.apply(d)
 	}
-	s.count = len(counted)
+	// A revoke outside what was trusted counts at once: it can only take rights away,
+	// so waiting for `vouch ledger trust` would only keep a withdrawn approval in force.
+	// Approvals there stay pending.
+	for _, d := range ds[len(counted):] {
+		if d.Action == ActionRevoke {
+			d.Ledger = s.origin
+			s.fold.apply(d)
+		}
+	}
+	s.count = s.fold.Count
 	return nil
 }
 

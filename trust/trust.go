@@ -124,6 +124,11 @@ type Status struct {
 type Options struct {
 	Home       string // resolved home directory (see ResolveHome)
 	TeamLedger string // explicit team ledger file; "" means look for .vouch/ledger.toml near the source
+	// TrustLedger counts every decision of TeamLedger. Without it TeamLedger is held to
+	// the pin of `vouch ledger trust`, as a discovered team ledger is: a file named on
+	// the command line can come from anywhere (a pull request's checkout), so its
+	// approvals count only up to what this home trusted, and its revokes at once.
+	TrustLedger bool
 	Reviewer   string // default $USER
 	Now        func() time.Time
 }
@@ -301,8 +306,11 @@ func (t *Trust) personalState() (*ledgerState, error) {
 // named with --ledger).
 func (t *Trust) teamState(path string) (*ledgerState, error) {
 	pin := pinAll
-	if path != t.opts.TeamLedger {
-		pin, _ = t.pinFor(path)
+	if path != t.opts.TeamLedger || !t.opts.TrustLedger {
+		var ok bool
+		if pin, ok = t.pinFor(path); !ok {
+			pin = pinOf(nil) // never trusted: no approval counts, revokes still do
+		}
 	}
 	return t.loadState(path, "team:"+path, true, pin, true)
 }
