@@ -129,8 +129,8 @@ type Options struct {
 	// the command line can come from anywhere (a pull request's checkout), so its
 	// approvals count only up to what this home trusted, and its revokes at once.
 	TrustLedger bool
-	Reviewer   string // default $USER
-	Now        func() time.Time
+	Reviewer    string // default $USER
+	Now         func() time.Time
 }
 
 // Trust is an opened personal ledger (+ optional team ledger) and content store.
