@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // ZipLimits bound what a .mcpb may make vouch read and inflate. They default to the
@@ -149,10 +151,13 @@ func ReadZip(data []byte, lim ZipLimits) ([]ZipFile, *Signature, error) {
 		case isDir != mode.IsDir() && mode.IsDir():
 			return nil, sig, zerr("zip-special-entry", clean, "The bundle entry %q is marked as a directory but its name does not end in /.", clean)
 		}
-		key := strings.ToLower(clean)
+		key := nameKey(clean)
 		if prev, dup := seen[key]; dup {
-			if prev == clean {
+			switch {
+			case prev == clean:
 				return nil, sig, zerr("zip-duplicate-name", clean, "The bundle holds %q twice; unpackers disagree on which copy wins, so the bundle is refused.", clean)
+			case norm.NFC.String(prev) == norm.NFC.String(clean):
+				return nil, sig, zerr("zip-duplicate-name-normalization", clean, "The bundle holds both %+q and %+q, the same name in two Unicode normalization forms: one file on macOS file systems, so one would overwrite the other.", prev, clean)
 			}
 			return nil, sig, zerr("zip-duplicate-name-case", clean, "The bundle holds both %q and %q, which are the same file on case-insensitive file systems (macOS, Windows); one would overwrite the other.", prev, clean)
 		}
@@ -203,7 +208,7 @@ func ReadZip(data []byte, lim ZipLimits) ([]ZipFile, *Signature, error) {
 		}
 		// A file whose parent was declared as a file is no directory at all.
 		for p := path.Dir(f.Name); p != "."; p = path.Dir(p) {
-			if prev, ok := seen[strings.ToLower(p)]; ok && !dirs[strings.ToLower(p)] {
+			if prev, ok := seen[nameKey(p)]; ok && !dirs[nameKey(p)] {
 				return nil, sig, zerr("zip-file-directory-conflict", f.Name, "The bundle holds %q as a file and %q below it.", prev, f.Name)
 			}
 		}
@@ -234,6 +239,11 @@ func ReadZip(data []byte, lim ZipLimits) ([]ZipFile, *Signature, error) {
 	}
 	return out, sig, nil
 }
+
+// nameKey is the key under which two entry names are one file somewhere: equal ignoring
+// case (macOS and Windows file systems) and ignoring Unicode normalization (macOS: "é"
+// precomposed and decomposed name one file), so the second would overwrite the first.
+func nameKey(name string) string { return strings.ToLower(norm.NFC.String(name)) }
 
 // checkEnd finds the end-of-central-directory record at its one legal place: the last
 // 22 bytes plus its comment. The central directory must end exactly where the record
