@@ -4,6 +4,7 @@
 package review
 
 import (
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -34,6 +35,9 @@ type Options struct {
 	DataDir string
 	// Limits bound every read of one package; zero means fsguard.DefaultLimits().
 	Limits fsguard.Limits
+	// SignatureRoots are the certificates an MCP Bundle's signature must chain to, as the
+	// user configured them (nil: none, so no signer can be confirmed).
+	SignatureRoots *x509.CertPool
 	// SearchDepth bounds how deep plain directories are searched for package roots (default
 	// 4). It is the shape of the search, not a resource bound: directories below it are
 	// counted and named in a warning (search-depth-reached), never dropped silently.

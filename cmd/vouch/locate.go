@@ -18,7 +18,11 @@ func (a *app) locateRef(source, ref, ledger string, trustLedger bool, sourceID s
 	if err != nil {
 		return nil, refTarget{}, err
 	}
-	res, err := review.Locate(a.openOptions(sourceID), source, ref)
+	lo, err := a.openOptions(sourceID)
+	if err != nil {
+		return nil, refTarget{}, err
+	}
+	res, err := review.Locate(lo, source, ref)
 	if err != nil {
 		return nil, refTarget{}, a.loadFailed(err)
 	}

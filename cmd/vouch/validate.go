@@ -157,22 +157,33 @@ func runStatus(opts *statusOptions) error {
 
 // load runs review.Open with the app's home-derived options. A missing path is exit 2.
 func (a *app) load(paths []string, sourceID string) (*review.Result, error) {
-	res, err := review.Open(a.openOptions(sourceID), paths...)
+	opts, err := a.openOptions(sourceID)
+	if err != nil {
+		return nil, err
+	}
+	res, err := review.Open(opts, paths...)
 	if err != nil {
 		return nil, a.loadFailed(err)
 	}
 	return res, nil
 }
 
-// openOptions are the options every command loads sources with: the Dalo source id
-// and the data directory ${PLUGIN_DATA} is shown under, derived from the home.
-func (a *app) openOptions(sourceID string) review.Options {
+// openOptions are the options every command loads sources with: the Dalo source id,
+// the data directory ${PLUGIN_DATA} is shown under and the MCP Bundle signing roots,
+// derived from the home. Roots that cannot be read are an error (exit 2), never an
+// empty set that would call every signer unconfirmed without saying why.
+func (a *app) openOptions(sourceID string) (review.Options, error) {
 	opts := a.loadBase
 	opts.SourceID = sourceID
 	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
 		opts.DataDir = trust.DataDir(home)
+		roots, err := signingRoots(home)
+		if err != nil {
+			return opts, a.fail(2, "signing-roots", errSentence(err.Error()))
+		}
+		opts.SignatureRoots = roots
 	}
-	return opts
+	return opts, nil
 }
 
 // loadFailed is a load error as the commands report it: a missing path is exit 2.
@@ -246,7 +257,10 @@ func parseIntegrity(s string) (string, error) {
 // every package before it are loaded, then dropped, so memory holds the packages in
 // flight, not the source (report.Stream).
 func (a *app) validateJSON(paths []string, sourceID, want string) error {
-	opts := a.openOptions(sourceID)
+	opts, err := a.openOptions(sourceID)
+	if err != nil {
+		return err
+	}
 	for _, p := range paths { // a missing path is exit 2 before anything is written
 		if _, err := os.Lstat(p); err != nil {
 			_, err := a.load([]string{p}, sourceID)

@@ -44,9 +44,10 @@ type ZipFile struct {
 // Signature is the block mcpb sign appends after the zip: "MCPB_SIG_V1", a little-endian
 // uint32 length, a PKCS#7 (DER) signature over the zip bytes, "MCPB_SIG_END".
 type Signature struct {
-	Offset int   // where the block starts (= the zip's length)
-	Length int   // bytes of the PKCS#7 blob
-	Block  int64 // bytes of the whole block
+	Offset int    // where the block starts (= the zip's length)
+	Length int    // bytes of the PKCS#7 blob
+	Block  int64  // bytes of the whole block
+	Blob   []byte // the PKCS#7 blob itself
 }
 
 // ZipError is a refusal of a bundle archive. The reader stops at the first one: a
@@ -94,7 +95,8 @@ func SplitSignature(data []byte) ([]byte, *Signature) {
 	if int64(h)+int64(len(sigHeader))+4+int64(n) != int64(end) {
 		return data, nil
 	}
-	return data[:h], &Signature{Offset: h, Length: int(n), Block: int64(len(data) - h)}
+	blob := data[h+len(sigHeader)+4 : end]
+	return data[:h], &Signature{Offset: h, Length: int(n), Block: int64(len(data) - h), Blob: blob}
 }
 
 // ReadZip decodes a bundle archive strictly. It refuses, with the first problem found:
