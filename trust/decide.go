@@ -242,6 +242,9 @@ func (t *Trust) approval(r Request, ref string, f *pendingFile, viewOf func(*mod
 	if b := v.judge(ref, digest).baseline; b != nil {
 		d.Previous = b.Digest
 	}
+	if sg := r.Pkg.Signature; sg != nil && sg.Fingerprint != "" && (sg.Status == "verified" || sg.Status == "untrusted") {
+		d.Signer, d.SignerStatus = sg.Fingerprint, sg.Status
+	}
 	for _, cf := range comp.Contract.Files {
 		d.Files = append(d.Files, FileDigest{Path: cf.Path, SHA256: cf.SHA256, Size: cf.Size, Exec: cf.Exec, Link: cf.Link})
 	}

@@ -84,6 +84,13 @@ type Decision struct {
 	// whose store lacks the bytes can still be told which files changed. Decisions written
 	// before this field existed have none.
 	Files []FileDigest `toml:"files,omitempty" json:"files,omitempty"`
+	// Signer is the sha256 fingerprint of the certificate whose signature over the
+	// package's bytes was valid when the approval was made (an MCP Bundle's), and
+	// SignerStatus whether it chained to the user's signing roots ("verified") or not
+	// ("untrusted"). Evidence of who published what was approved, never a reason it is
+	// approved; both are empty for an unsigned or badly signed package.
+	Signer       string `toml:"signer,omitempty" json:"signer,omitempty"`
+	SignerStatus string `toml:"signer_status,omitempty" json:"signer_status,omitempty"`
 	// Ledger is where the decision was read from ("personal" or "team:<path>"); not stored.
 	Ledger string `toml:"-" json:"ledger"`
 }
@@ -776,6 +783,9 @@ type Grant struct {
 	Status Status
 	// NotCovered is what the component depends on that this approval cannot bind.
 	NotCovered []model.NotCovered
+	// Signature is who signed the package's bytes, shown beside the approval (nil when
+	// the format has no signatures). It is evidence; it grants nothing.
+	Signature *model.Signature
 }
 
 // Explain returns what approving (or revoking) comp would grant (or withdraw).
@@ -805,7 +815,7 @@ func (t *Trust) ExplainAll(reqs []Request, action Action) []Grant {
 
 func (t *Trust) explain(pkg *model.Package, comp *model.Component, action Action, statuses map[string]Status, err error) Grant {
 	ref := pkg.Ref(comp)
-	g := Grant{Ref: ref, Kind: comp.Kind, Summary: comp.Summary, NotCovered: comp.NotCovered}
+	g := Grant{Ref: ref, Kind: comp.Kind, Summary: comp.Summary, NotCovered: comp.NotCovered, Signature: pkg.Signature}
 	if comp.Contract != nil {
 		g.Digest = comp.Contract.MustDigest()
 		g.Fields = comp.Contract.Fields

@@ -380,6 +380,14 @@ func (a *app) printGrant(w io.Writer, action trust.Action, g trust.Grant, batch 
 		st += fmt.Sprintf(" (last: %s by %s, %s ledger)", g.Status.Decision.Action, display.Line(g.Status.Decision.Reviewer), ledgerLabel(g.Status.Decision.Ledger))
 	}
 	fmt.Fprintf(w, "  status   %s\n", st)
+	if sg := g.Signature; sg != nil && action == trust.ActionApprove {
+		// Who published these bytes, beside the approval; a signature approves nothing.
+		who := ""
+		if sg.Signer != "" {
+			who = " " + display.Line(sg.Signer) + " " + display.Line(sg.Fingerprint)
+		}
+		fmt.Fprintf(w, "  signer   %s%s: %s\n", display.Line(sg.Status), who, display.Line(sg.Detail))
+	}
 	if len(g.Summary) > 0 {
 		fmt.Fprintln(w, "  what it does:")
 		for _, s := range g.Summary {
