@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"vouch/internal/atomicfile"
 )
 
 // The folded state of a ledger is cached in the home so that `check` does not parse a
@@ -30,7 +31,7 @@ import (
 // truth, only a faster way to the same fold.
 
 const (
-	cacheVersion   = 3
+	cacheVersion   = 4
 	minShards      = 256
 	maxShards      = 1 << 18
 	indexEntry     = 44
@@ -118,7 +119,7 @@ type cachedLedger struct {
 // openCache returns the cache for ledger if it matches id and pin, else nil.
 func (t *Trust) openCache(ledger string, id fileID, pin ledgerPin, team bool) *cachedLedger {
 	p := t.cachePath(ledger)
-	f, _, err := openRegular(p)
+	f, _, err := atomicfile.OpenRegular(p)
 	if err != nil {
 		return nil
 	}
@@ -170,7 +171,7 @@ func (c *cachedLedger) shard(i int) (map[string]map[string]*compFold, bool) {
 	if m, ok := c.loaded[i]; ok {
 		return m, true
 	}
-	f, _, err := openRegular(c.path)
+	f, _, err := atomicfile.OpenRegular(c.path)
 	if err != nil {
 		return nil, false
 	}
@@ -267,5 +268,5 @@ func (t *Trust) writeCache(ledger string, id fileID, pin ledgerPin, total int, r
 	if os.MkdirAll(filepath.Dir(p), 0o700) != nil {
 		return
 	}
-	_ = writeAtomic(p, out.Bytes(), 0o600)
+	_ = atomicfile.Write(p, out.Bytes(), 0o600)
 }

@@ -39,20 +39,6 @@ func mkfifo(t *testing.T, p string) {
 	}
 }
 
-// TestLedgerFIFONeverBlocks: a named pipe where a ledger or store entry should be is
-// refused as not a regular file; the read never waits for a writer.
-func TestLedgerFIFONeverBlocks(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "ledger.toml")
-	mkfifo(t, p)
-	err := returnsWithin(t, "reading a FIFO ledger", func() error {
-		_, err := readBounded(p, maxLedgerBytes)
-		return err
-	})
-	if err == nil {
-		t.Fatal("a FIFO was read as a ledger")
-	}
-}
-
 // TestOpenRefusesFIFOLedgers: every ledger Open reads (the personal one, a team ledger
 // named with --ledger) and every ledger a decision rewrites is refused when it is a FIFO,
 // at once; a FIFO where the fold cache should be is passed over, never waited on.

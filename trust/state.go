@@ -9,6 +9,9 @@ import (
 	"os"
 	"reflect"
 	"sync"
+	"vouch/internal/atomicfile"
+
+	"vouch/model"
 )
 
 // ledgerPin is how much of a ledger counts. Size < 0: all of it (the personal ledger, a
@@ -63,6 +66,16 @@ func (s *ledgerState) pkg(name string) (map[string]*compFold, error) {
 	return s.fold.Comps[name], nil
 }
 
+// comps returns the component states of pkg, by ref: its own format's decisions joined
+// with those that name no format (see formatLayer).
+func (s *ledgerState) comps(pkg *model.Package) (map[string]*compFold, error) {
+	m, err := s.pkg(pkg.Name)
+	if err != nil {
+		return nil, err
+	}
+	return formatLayer(m, string(pkg.Format), s.team), nil
+}
+
 func (s *ledgerState) reparse() error {
 	n, err := s.t.loadState(s.path, s.origin, s.team, s.pin, false)
 	if err != nil {
@@ -76,7 +89,7 @@ func (s *ledgerState) reparse() error {
 // else by parsing (and then caching) it. A missing file is an empty ledger.
 func (t *Trust) loadState(path, origin string, team bool, pin ledgerPin, useCache bool) (*ledgerState, error) {
 	s := &ledgerState{path: path, origin: origin, team: team, pin: pin, t: t}
-	f, st, err := openRegular(path)
+	f, st, err := atomicfile.OpenRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
 		s.fold = newFold(team)
 		return s, nil
