@@ -342,6 +342,8 @@ func (in Installation) Note() model.Diagnostic {
 	}
 	if in.MarketplaceDir != "" {
 		fmt.Fprintf(&b, ". Claude Code reads it from %s (its marketplace is a local folder), not from its copy in %s: an edit there changes what runs.", in.Folder, in.InstallPath)
+	} else if in.EntryMarketplace != "" {
+		fmt.Fprintf(&b, ". Claude Code reads it from %s, with its entry in the marketplace copy at %s merged in (a strict: false entry is the whole plugin).", in.Folder, in.EntryMarketplace)
 	} else {
 		fmt.Fprintf(&b, ". Claude Code reads it from %s.", in.Folder)
 	}
