@@ -329,10 +329,10 @@ type Package struct {
 
 // Signature is what a package's publisher signature says about the exact bytes reviewed.
 type Signature struct {
-	Status      string // unsigned, verified, untrusted or invalid
-	Signer      string // the signing certificate's subject
-	Fingerprint string // sha256:<hex> of the signing certificate
-	Detail      string // one sentence: what was checked, or why it is not verified
+	Status      string `json:"status"`                // unsigned, verified, untrusted or invalid
+	Signer      string `json:"signer,omitempty"`      // the signing certificate's subject
+	Fingerprint string `json:"fingerprint,omitempty"` // sha256:<hex> of the signing certificate
+	Detail      string `json:"detail"`                // one sentence: what was checked, or why it is not verified
 }
 
 // ProviderReport is a provider's verdict on a whole package (Dalo hooks).

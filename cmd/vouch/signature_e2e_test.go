@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/pem"
 	"os"
 	"path/filepath"
@@ -48,6 +49,16 @@ func TestSignedBundleCLI(t *testing.T) {
 	expect(t, "status with the signer's root", code, 0, out, errs)
 	if !strings.Contains(out, "bundle-signature-verified") || !strings.Contains(out, "unreviewed") {
 		t.Fatalf("a verified signature must be shown and approve nothing:\n%s", out)
+	}
+	code, out, errs = trustRun(t, home, "status", "--json", src)
+	expect(t, "status --json", code, 0, out, errs)
+	var rep struct {
+		Packages []struct {
+			Signature struct{ Status, Signer, Fingerprint string } `json:"signature"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Packages) != 1 || rep.Packages[0].Signature.Status != "verified" || !strings.HasPrefix(rep.Packages[0].Signature.Fingerprint, "sha256:") {
+		t.Fatalf("status --json signature: %v\n%s", err, out)
 	}
 	code, out, errs = trustRun(t, home, "check", src, ref)
 	expect(t, "check of a signed, unreviewed server", code, 1, out, errs)
