@@ -322,6 +322,18 @@ type Package struct {
 	FilesDigest string
 	// Reader gives trust the bytes of package files (bounded, contained); nil if unavailable.
 	Reader FileReader `json:"-"`
+	// Signature is a publisher's signature over the package's bytes as its loader checked
+	// it (MCP Bundles); nil when the format has none. It is evidence shown beside an
+	// approval and recorded with it; it never approves anything.
+	Signature *Signature
+}
+
+// Signature is what a package's publisher signature says about the exact bytes reviewed.
+type Signature struct {
+	Status      string `json:"status"`                // unsigned, verified, untrusted or invalid
+	Signer      string `json:"signer,omitempty"`      // the signing certificate's subject
+	Fingerprint string `json:"fingerprint,omitempty"` // sha256:<hex> of the signing certificate
+	Detail      string `json:"detail"`                // one sentence: what was checked, or why it is not verified
 }
 
 // ProviderReport is a provider's verdict on a whole package (Dalo hooks).
