@@ -14,6 +14,7 @@
 package ui
 
 import (
+	"crypto/x509"
 	"fmt"
 	"math"
 	"os"
@@ -52,6 +53,8 @@ type Options struct {
 	// "claude-code", "codex"), none when no client does. The command layer reads the
 	// enforcement record, so the console does not depend on how enforcement keeps it.
 	Enforced func(p *model.Package) []string
+	// SignatureRoots are the certificates MCP Bundle signatures must chain to (nil: none).
+	SignatureRoots *x509.CertPool
 }
 
 // Minimum terminal size; below it the console shows a "terminal too small" view.
@@ -315,7 +318,7 @@ func (m *Model) loadCmd() tea.Cmd {
 		var s *loadStream
 		if opts.Packages == nil {
 			// Loading starts before the ledger is opened: they overlap.
-			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true}, opts.Sources)
+			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots}, opts.Sources)
 		}
 		t, err := trust.Open(trust.Options{Home: opts.Home})
 		box.mu.Lock()
