@@ -81,6 +81,14 @@ type statusOptions struct {
 	// requireApproved is --require-approved: the gate, and SARIF and GitHub output then
 	// mark every component that is not approved as an error, as the gate fails on it.
 	requireApproved bool
+	// ledgerBase is --ledger-base REF|FILE: only the team ledger's decisions as they are
+	// there count, so a change cannot approve itself; allowNewApprovals lets the change's
+	// own approvals count (after someone reviewed the ledger diff), refuseAutomation
+	// leaves out approvals recorded as automation.
+	ledgerBase        string
+	allowNewApprovals bool
+	refuseAutomation  bool
+	gate              *gateLedger
 }
 
 func newStatusCommand(a *app) *cobra.Command {
@@ -103,9 +111,15 @@ Exit status: 0 when the report was printed; 1 when a SOURCE was not reviewed com
 is approved (extensions, members and dependencies are inert data and need no approval; a
 recommended instruction needs approval only once it is active in a target file), 1
 otherwise, with every failing component and its reason on stderr; 2 usage error or missing
-path.`,
+path.
+
+In CI on a pull request, --ledger-base REF (a git revision such as origin/main, or a file)
+counts only the team ledger's decisions as they are there, plus the revokes the change adds:
+an approval the change adds fails the gate as "approved in this change, needs review of the
+ledger diff" unless --allow-new-approvals is given.`,
 		Example: `  vouch status examples
-  vouch status --json --require-approved ./my-plugin   # a CI gate`,
+  vouch status --json --require-approved ./my-plugin   # a CI gate
+  vouch status --require-approved --ledger .vouch/ledger.toml --ledger-base origin/main plugins/`,
 		Args: sourcesOrInstalled(&opts.claude),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.sources = args
@@ -119,6 +133,9 @@ path.`,
 	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
 	cmd.Flags().BoolVar(&opts.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex)")
 	cmd.Flags().BoolVar(&opts.requireApproved, "require-approved", false, "exit 1 unless packages were found, all are valid and every runnable component is approved (a CI gate)")
+	cmd.Flags().StringVar(&opts.ledgerBase, "ledger-base", "", "count only the team ledger's decisions as they are in this git revision (or this file), plus revokes: approvals the change adds fail the gate")
+	cmd.Flags().BoolVar(&opts.allowNewApprovals, "allow-new-approvals", false, "with --ledger-base, let approvals the change adds count (after the ledger diff was reviewed); they are still listed")
+	cmd.Flags().BoolVar(&opts.refuseAutomation, "refuse-automation", false, "leave out approvals whose reviewer_kind is automation")
 	return cmd
 }
 
@@ -133,6 +150,12 @@ func runStatus(opts *statusOptions) error {
 	if err != nil {
 		return err
 	}
+	g, err := a.newGateLedger(opts)
+	if err != nil {
+		return err
+	}
+	defer g.cleanup()
+	opts.gate = g
 	rep, st, err := statusData(opts, paths)
 	if err != nil {
 		return err
@@ -140,9 +163,14 @@ func runStatus(opts *statusOptions) error {
 	failed := false
 	if opts.requireApproved {
 		a.warnNotCovered(rep)
-		fs := gateFailures(rep, st)
+		fs := append(g.failures(opts.allowNewApprovals), gateFailures(rep, st)...)
 		a.printGateFailures(fs)
 		failed = len(fs) > 0
+	}
+	if opts.allowNewApprovals && !a.jsonErrors {
+		for _, d := range g.added {
+			fmt.Fprintf(a.stderr, "vouch: approved in this change (counted under --allow-new-approvals): %s %s by %s\n", safe(d.Component), safe(d.Digest), safe(decider(d)))
+		}
 	}
 	if failed || sourceIncomplete(rep) {
 		return exitError{1}
@@ -307,9 +335,16 @@ func statusData(opts *statusOptions, paths []string) (*report.Report, instrState
 	if err != nil {
 		return nil, instrState{}, err
 	}
-	statuses, ledgerDiags, err := a.evaluate(res.Packages, opts.ledger)
+	ledger := opts.ledger
+	if opts.gate != nil && opts.gate.file != "" {
+		ledger = opts.gate.file
+	}
+	statuses, ledgerDiags, err := a.evaluate(res.Packages, ledger)
 	if err != nil {
 		return nil, instrState{}, err
+	}
+	if opts.gate != nil {
+		opts.gate.label(statuses)
 	}
 	st := a.homeInstrState()
 	res.Diagnostics = append(res.Diagnostics, ledgerDiags...)
