@@ -28,6 +28,7 @@ type validateOptions struct {
 	claude    bool     // --claude: the installed Claude Code plugins are a SOURCE too
 	sourceID  string   // --source-id
 	integrity string   // --integrity
+	sarifRoot string   // --sarif-root
 }
 
 func newValidateCommand(a *app) *cobra.Command {
@@ -64,6 +65,7 @@ error (including a malformed --integrity) or missing path.`,
 	addClaudeFlag(cmd, &opts.claude)
 	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references such as skill:<source-id>:review")
 	cmd.Flags().StringVar(&opts.integrity, "integrity", "", "expected sha256-<64 hex digits> (or sha256:<hex>) of a Splice archive or bundle; a mismatch fails validation")
+	addSARIFRootFlag(cmd, &opts.sarifRoot)
 	return cmd
 }
 
@@ -89,6 +91,7 @@ type statusOptions struct {
 	allowNewApprovals bool
 	refuseAutomation  bool
 	gate              *gateLedger
+	sarifRoot         string // --sarif-root
 }
 
 func newStatusCommand(a *app) *cobra.Command {
@@ -136,6 +139,7 @@ ledger diff" unless --allow-new-approvals is given.`,
 	cmd.Flags().StringVar(&opts.ledgerBase, "ledger-base", "", "count only the team ledger's decisions as they are in this git revision (or this file), plus revokes: approvals the change adds fail the gate")
 	cmd.Flags().BoolVar(&opts.allowNewApprovals, "allow-new-approvals", false, "with --ledger-base, let approvals the change adds count (after the ledger diff was reviewed); they are still listed")
 	cmd.Flags().BoolVar(&opts.refuseAutomation, "refuse-automation", false, "leave out approvals whose reviewer_kind is automation")
+	addSARIFRootFlag(cmd, &opts.sarifRoot)
 	return cmd
 }
 
@@ -233,7 +237,9 @@ func runValidate(opts *validateOptions) error {
 		res.Diagnostics = append(res.Diagnostics, checkIntegrity(res.Packages, want)...)
 	}
 	rep := report.Build(res.Packages, res.Diagnostics, nil)
-	a.writeReport(rep, format, false, a.printValidation)
+	if err := a.writeReport(rep, format, false, opts.sarifRoot, a.printValidation); err != nil {
+		return err
+	}
 	if !rep.Valid {
 		return exitError{1}
 	}
@@ -356,7 +362,9 @@ func statusData(opts *statusOptions, paths []string) (*report.Report, instrState
 			return nil, st, a.fail(1, "codex-config", err.Error())
 		}
 	}
-	a.writeReport(rep, opts.format, opts.requireApproved, a.printStatus)
+	if err := a.writeReport(rep, opts.format, opts.requireApproved, opts.sarifRoot, a.printStatus); err != nil {
+		return nil, st, err
+	}
 	return rep, st, nil
 }
 
@@ -388,7 +396,7 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, [
 			}
 		}
 		for ref, s := range rated[p] {
-			rs := report.Status{Digest: s.Digest, Authorization: s.Authorization, Reason: s.Reason, Changes: s.Changes}
+			rs := report.Status{Digest: s.Digest, Authorization: s.Authorization, Reason: s.Reason, Changes: s.Changes, ChangedFiles: s.ChangedFiles}
 			if s.Decision != nil {
 				rs.Decision = &report.Decision{Action: string(s.Decision.Action), Digest: s.Decision.Digest,
 					Reviewer: s.Decision.Reviewer, At: s.Decision.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: s.Decision.Ledger}
@@ -442,20 +450,29 @@ func (a *app) outputFormat(format string, jsonOut bool) (string, error) {
 }
 
 // writeReport prints rep in format; text goes through the command's printer. With
-// requireApproved, SARIF and GitHub output mark what the gate fails on as errors.
-func (a *app) writeReport(rep *report.Report, format string, requireApproved bool, text func(*report.Report)) {
-	base, _ := os.Getwd()
-	so := report.SARIFOptions{Base: base, Version: currentVersion().Version, RequireApproved: requireApproved}
+// requireApproved, SARIF and GitHub output mark what the gate fails on as errors. With
+// github, the full list also goes to $GITHUB_STEP_SUMMARY when GitHub Actions sets it.
+func (a *app) writeReport(rep *report.Report, format string, requireApproved bool, sarifRoot string, text func(*report.Report)) error {
+	so := report.SARIFOptions{Base: resolveSARIFRoot(sarifRoot), Version: currentVersion().Version, ProjectURL: projectURL(),
+		Manifest: review.ManifestFile, RequireApproved: requireApproved}
+	var err error
 	switch format {
 	case "json":
-		writeJSON(a.stdout, rep)
+		err = report.WriteJSON(a.stdout, rep)
 	case "sarif":
-		_ = report.WriteSARIF(a.stdout, rep, so)
+		err = report.WriteSARIF(a.stdout, rep, so)
 	case "github":
-		_ = report.WriteGitHub(a.stdout, rep, so)
+		err = report.WriteGitHub(a.stdout, rep, so)
+		if err == nil {
+			err = a.writeStepSummary(rep, so)
+		}
 	default:
 		text(rep)
 	}
+	if err != nil {
+		return a.fail(1, "write", fmt.Sprintf("cannot write the report: %v", err))
+	}
+	return nil
 }
 
 // validateHeapLimit is the heap validate --json and check collect at (batchCollector).
