@@ -187,3 +187,54 @@ func TestGateLedgerBaseEdges(t *testing.T) {
 		}
 	}
 }
+
+// The action's gate step (scripts/action-gate, as action.yml runs it) on a pull request:
+// it takes the pull request's base commit as the base ledger, so a change approving its
+// own edit fails; it writes the exit code's inputs and the annotation counts as outputs.
+func TestActionGateUsesPullRequestBase(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not found")
+	}
+	r := newGitRepo(t)
+	r.approve("human", designReviewRefs...)
+	r.commit("base")
+	baseSHA := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	r.git("checkout", "-q", "-b", "change")
+	os.WriteFile(filepath.Join(r.src, "plugins", "design-review", "context.mjs"), []byte("// changed\n"), 0o644)
+	r.approve("human", "design-review#tool:context", "design-review#hook:review-context")
+	r.commit("change")
+
+	bin := filepath.Join(t.TempDir(), "vouch")
+	if out, err := exec.Command("go", "build", "-tags", "vouch_gate", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "scripts", "action-gate"))
+	run := func(env ...string) (int, string, string) {
+		outputs := filepath.Join(t.TempDir(), "outputs")
+		cmd := exec.Command("bash", script)
+		cmd.Dir = r.dir
+		cmd.Env = append(os.Environ(), append([]string{"VOUCH=" + bin, "VOUCH_HOME=" + t.TempDir(),
+			"VOUCH_LEDGER=.vouch/ledger.toml", "VOUCH_SARIF=" + filepath.Join(t.TempDir(), "v.sarif"),
+			"SOURCES=plugins/design-review", "GITHUB_OUTPUT=" + outputs, "GITHUB_STEP_SUMMARY="}, env...)...)
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		got, _ := os.ReadFile(outputs)
+		return code, string(out), string(got)
+	}
+	code, out, outputs := run("PR_BASE_SHA=" + baseSHA)
+	if code != 1 || !strings.Contains(out, "Approved in this change, needs review of the ledger diff: approve design-review#tool:context") {
+		t.Errorf("on a pull request: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(outputs, "errors=") || strings.Contains(outputs, "errors=0") {
+		t.Errorf("outputs %q: want a non-zero error count", outputs)
+	}
+	if code, out, _ := run("PR_BASE_SHA="+baseSHA, "LEDGER_BASE=none"); code != 0 {
+		t.Errorf("ledger-base none: exit %d\n%s", code, out)
+	}
+	if code, out, _ := run(); code != 0 {
+		t.Errorf("on a push (no pull request base): exit %d\n%s", code, out)
+	}
+}
