@@ -30,6 +30,7 @@ type app struct {
 	stdin          io.Reader
 	home           string // --home
 	jsonErrors     bool   // set by commands running under --json
+	lastErrKind    string // the kind of the error printError printed last
 	// loadBase is what sources are loaded with before flags apply: the zero value (every
 	// default) except in tests, which lower the search bounds.
 	loadBase review.Options
@@ -45,6 +46,19 @@ func main() {
 // printed, only the code is left), and Cobra's own argument errors become usage errors
 // followed by that subcommand's usage.
 func (a *app) run(args []string) int {
+	out := a.checkStdout()
+	code := a.runCommand(args)
+	if out != nil && out.err != nil && code != 2 && a.lastErrKind != "write" {
+		a.printError(&cliError{code: 1, kind: "write", msg: "cannot write to " + out.name + ": " + out.err.Error()})
+		if code == 0 {
+			code = 1
+		}
+	}
+	return code
+}
+
+// runCommand is run without the check of standard output.
+func (a *app) runCommand(args []string) int {
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetOut(a.stdout)
@@ -118,6 +132,7 @@ func (e *cliError) Error() string { return e.msg }
 // carry package text (refs, file names inside wrapped errors), so it escapes them;
 // escaping is idempotent, so already-escaped parts stay as they are.
 func (a *app) printError(e *cliError) {
+	a.lastErrKind = e.kind
 	if a.jsonErrors {
 		writeJSON(a.stderr, map[string]any{"error": map[string]string{"code": e.kind, "message": e.msg}})
 		return
