@@ -88,8 +88,9 @@ func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "vouch",
 		Short: "Review AI-agent packages before they run, and approve them piece by piece",
-		Long: `vouch is a review console for AI-agent packages (Agent Plugins 1.0.0, Portable Agent
-Packages 0.1 "Dalo", Splice v1). It shows what a package contains and can do: skills, standing
+		Long: `vouch is a review console for AI-agent packages: Agent Plugins 1.0.0, Portable Agent
+Packages 0.1 "Dalo", Splice v1, Claude Code plugins, Codex plugins, MCP Bundles and Agent
+Skills. It shows what a package contains and can do: skills, standing
 instructions, local tools, hooks and MCP servers. Each piece gets three separate answers:
   valid       does it follow its format?
   supported   can a named client run it as declared?
@@ -97,7 +98,11 @@ instructions, local tools, hooks and MCP servers. Each piece gets three separate
 Validating or selecting a package never authorizes anything; only "vouch approve" (or the
 console) records an approval, bound to the digest of the component's contract.
 
-Nothing in vouch ever runs package code.`,
+Nothing in vouch ever runs package code. Exit status: 0 success, 1 invalid, changed, refused
+or nothing found, 2 usage error or missing path; "vouch help exit-codes" has the details.`,
+		Example: `  vouch review examples                       # the console
+  vouch status --require-approved plugins/     # the CI gate
+  vouch approve ./my-plugin 'my-plugin#hook:format'`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
@@ -109,6 +114,7 @@ Nothing in vouch ever runs package code.`,
 		newDiffCommand(a), newCheckCommand(a), newStageCommand(a), newLedgerCommand(a),
 		newReviewCommand(a), newInstructionsCommand(a))
 	a.addCompletion(root)
+	root.AddCommand(exitCodesTopic())
 	return root
 }
 
