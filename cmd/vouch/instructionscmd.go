@@ -16,7 +16,7 @@ import (
 
 func newInstructionsCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "instructions",
+		Use: "instructions",
 		Example: `  vouch instructions preview --target claude ./source 'design-review#instruction:design-context'
   vouch instructions list`,
 		Short: "Preview, apply and remove standing instructions in AGENTS.md / CLAUDE.md",
@@ -477,7 +477,7 @@ type instrListOptions struct {
 func newInstrListCommand(a *app) *cobra.Command {
 	opts := &instrListOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "list [--json]",
+		Use: "list [--json]",
 		Example: `  vouch instructions list
   vouch instructions list --json | jq '.[].target'`,
 		Short: "List every instruction block the ledger says is active, and whether its file still holds it",

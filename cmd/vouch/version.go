@@ -75,7 +75,7 @@ type versionOptions struct {
 func newVersionCommand(a *app) *cobra.Command {
 	opts := &versionOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "version",
+		Use: "version",
 		Example: `  vouch version
   vouch version --json`,
 		Short: "Print vouch's version, the commit it was built from and the platform",
