@@ -112,7 +112,7 @@ or nothing found, 2 usage error or missing path; "vouch help exit-codes" has the
 	root.AddCommand(newValidateCommand(a), newStatusCommand(a), newVersionCommand(a),
 		newDecideCommand(a, trust.ActionApprove), newDecideCommand(a, trust.ActionRevoke),
 		newDiffCommand(a), newCheckCommand(a), newStageCommand(a), newLedgerCommand(a),
-		newReviewCommand(a), newInstructionsCommand(a))
+		newReviewCommand(a), newInstructionsCommand(a), newEnforceCommand(a), newHookCommand(a))
 	a.addCompletion(root)
 	root.AddCommand(exitCodesTopic())
 	return root
