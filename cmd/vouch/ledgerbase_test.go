@@ -88,7 +88,7 @@ func (r *gitRepo) approve(kind string, refs ...string) {
 
 func (r *gitRepo) gate(extra ...string) (int, string) {
 	r.t.Helper()
-	args := append([]string{"status", "--require-approved", "--ledger", r.ledger}, extra...)
+	args := append([]string{"status", "--require-approved", "--ledger", r.ledger, "--trust-ledger"}, extra...)
 	code, _, errOut := runVouch(r.t, r.home, append(args, r.src)...)
 	return code, errOut
 }
