@@ -66,6 +66,12 @@ type Component struct {
 	// (comments, tags, link definitions, invisible characters, character references that
 	// decode to them), so a CI run sees what the console lists.
 	Hidden []model.HiddenContent `json:"hidden,omitempty"`
+	// BodyFile is the file Hidden's lines are in (slash path in the package), for SARIF
+	// and annotations; the JSON report leaves it out.
+	BodyFile string `json:"-"`
+	// ChangedFiles are the files of a changed component that differ from the approved
+	// ones, for SARIF and annotations (the JSON report has them in Changes).
+	ChangedFiles []string `json:"-"`
 	// Support is a pointer so a status report always prints the object, {} included,
 	// while a validation report leaves it out.
 	Support       *map[string]model.SupportStatus `json:"support,omitempty"`
@@ -109,6 +115,7 @@ type Status struct {
 	Authorization model.Authorization
 	Reason        string
 	Changes       []string
+	ChangedFiles  []string
 	Decision      *Decision
 }
 
@@ -155,6 +162,9 @@ func buildPackage(p *model.Package, statuses Statuses) (Package, bool) {
 			Requirement: c.Requirement, Inactive: c.Inactive, Summary: c.Summary,
 			NotCovered: c.NotCovered, Hidden: c.Hidden, Diagnostics: nonNil(c.Diagnostics),
 		}
+		if len(c.Hidden) > 0 {
+			rc.BodyFile = c.BodyFile
+		}
 		if statuses == nil && c.Contract != nil {
 			rc.Digest = c.Contract.MustDigest()
 		}
@@ -169,6 +179,7 @@ func buildPackage(p *model.Package, statuses Statuses) (Package, bool) {
 				st = Status{Authorization: model.Unreviewed}
 			}
 			rc.Digest, rc.Authorization, rc.Reason, rc.Changes, rc.Decision = st.Digest, st.Authorization, st.Reason, st.Changes, st.Decision
+			rc.ChangedFiles = st.ChangedFiles
 		}
 		rp.Components = append(rp.Components, rc)
 	}

@@ -1,10 +1,10 @@
 package report
 
 import (
-	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"vouch/model"
@@ -34,19 +34,30 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	InformationURI string      `json:"informationUri,omitempty"`
-	Version        string      `json:"version,omitempty"`
-	Rules          []sarifRule `json:"rules"`
+	Name            string      `json:"name"`
+	InformationURI  string      `json:"informationUri,omitempty"`
+	Version         string      `json:"version,omitempty"`
+	SemanticVersion string      `json:"semanticVersion,omitempty"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
 	ID                   string       `json:"id"`
+	Name                 string       `json:"name"`
 	ShortDescription     sarifMessage `json:"shortDescription"`
+	FullDescription      sarifMessage `json:"fullDescription"`
 	Help                 sarifMessage `json:"help"`
+	HelpURI              string       `json:"helpUri,omitempty"`
 	DefaultConfiguration struct {
 		Level string `json:"level"`
 	} `json:"defaultConfiguration"`
+	Properties sarifRuleProperties `json:"properties"`
+}
+
+type sarifRuleProperties struct {
+	Tags             []string `json:"tags"`
+	SecuritySeverity string   `json:"security-severity"`
+	Precision        string   `json:"precision"`
 }
 
 type sarifMessage struct {
@@ -54,15 +65,18 @@ type sarifMessage struct {
 }
 
 type sarifResult struct {
-	RuleID     string             `json:"ruleId"`
-	RuleIndex  int                `json:"ruleIndex"`
-	Level      string             `json:"level"`
-	Message    sarifMessage       `json:"message"`
-	Locations  []sarifLocationRef `json:"locations,omitempty"`
-	Properties map[string]any     `json:"properties,omitempty"`
+	RuleID              string             `json:"ruleId"`
+	RuleIndex           int                `json:"ruleIndex"`
+	Level               string             `json:"level"`
+	Message             sarifMessage       `json:"message"`
+	Locations           []sarifLocationRef `json:"locations"`
+	RelatedLocations    []sarifLocationRef `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string  `json:"partialFingerprints"`
+	Properties          map[string]any     `json:"properties,omitempty"`
 }
 
 type sarifLocationRef struct {
+	ID               *int `json:"id,omitempty"`
 	PhysicalLocation struct {
 		ArtifactLocation sarifLocation `json:"artifactLocation"`
 		Region           *sarifRegion  `json:"region,omitempty"`
@@ -80,103 +94,105 @@ type sarifRegion struct {
 
 // SARIFOptions say how paths and gates are written.
 type SARIFOptions struct {
-	// Base is the directory result paths are made relative to (the repository root, in
-	// CI: the working directory). Paths outside it are written as absolute file URIs.
+	// Base is the directory result paths are made relative to: the repository root
+	// (status --sarif-root, by default the git top level). Paths outside it are written
+	// as absolute file URIs, which code scanning cannot place.
 	Base string
 	// Version is vouch's version, for the tool driver.
 	Version string
+	// ProjectURL is vouch's home page: the driver's informationUri, and with the README
+	// section on CI every rule's helpUri. "" leaves both out.
+	ProjectURL string
+	// Manifest returns the manifest file of the package of format (any format when "")
+	// whose folder is dir, or "": where a result about a package without a file of its
+	// own points, since code scanning places results in files only.
+	Manifest func(format, dir string) string
 	// RequireApproved makes every component that is not approved an error result, as
 	// `status --require-approved` fails on it; otherwise such components are warnings.
 	RequireApproved bool
 }
 
-// WriteSARIF writes r as a SARIF 2.1.0 log.
+// fingerprintKey names vouch's partialFingerprints entry.
+const fingerprintKey = "vouchFinding/v1"
+
+// WriteSARIF writes r as a SARIF 2.1.0 log that GitHub code scanning accepts: every
+// result has a location in a file, relative to the repository root, with a line, a
+// fingerprint that stays while the finding does, and a rule GitHub can rank.
 func WriteSARIF(w io.Writer, r *Report, o SARIFOptions) error {
 	rules := map[string]int{}
-	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "vouch", Version: o.Version, Rules: []sarifRule{}}}, Results: []sarifResult{}, ColumnKind: "unicodeCodePoints"}
+	driver := sarifDriver{Name: "vouch", Version: o.Version, SemanticVersion: semver(o.Version), Rules: []sarifRule{}}
+	if o.ProjectURL != "" {
+		driver.InformationURI = o.ProjectURL
+	}
+	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}, ColumnKind: "unicodeCodePoints"}
 	if o.Base != "" {
 		run.OriginalURIBaseIDs = map[string]sarifLocation{"SRCROOT": {URI: fileURI(o.Base, true)}}
 	}
-	rule := func(id, short, help, level string) int {
-		if i, ok := rules[id]; ok {
+	rule := func(ri ruleInfo, level string) int {
+		if i, ok := rules[ri.id]; ok {
 			return i
 		}
-		sr := sarifRule{ID: id, ShortDescription: sarifMessage{Text: short}, Help: sarifMessage{Text: help}}
-		sr.DefaultConfiguration.Level = level
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sr)
-		rules[id] = len(run.Tool.Driver.Rules) - 1
-		return rules[id]
-	}
-	addDiag := func(pkgPath string, archive bool, d model.Diagnostic, props map[string]any) {
-		level := sarifLevel(d.Severity)
-		help := "vouch diagnostic " + d.Code + "."
-		if d.Spec != "" {
-			help += " See " + d.Spec + "."
+		sr := sarifRule{ID: ri.id, Name: ri.id, ShortDescription: sarifMessage{Text: safeText(clip(ri.short, 1000))},
+			FullDescription: sarifMessage{Text: safeText(clip(ri.full, 1000))}, Help: sarifMessage{Text: safeText(ri.full)}}
+		if o.ProjectURL != "" {
+			sr.HelpURI = o.ProjectURL + "#use-in-ci"
 		}
-		idx := rule(d.Code, d.Code, help, level)
-		res := sarifResult{RuleID: d.Code, RuleIndex: idx, Level: level, Message: sarifMessage{Text: nonEmpty(d.Message)}, Properties: props}
-		if loc, ok := o.location(pkgPath, archive, d.File, d.Line); ok {
-			res.Locations = []sarifLocationRef{loc}
+		sr.DefaultConfiguration.Level = level
+		sr.Properties = sarifRuleProperties{Tags: ri.tags, SecuritySeverity: strconv.FormatFloat(ri.severity, 'f', 1, 64), Precision: "very-high"}
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sr)
+		rules[ri.id] = len(run.Tool.Driver.Rules) - 1
+		return rules[ri.id]
+	}
+	for _, f := range findings(r, o) {
+		res := sarifResult{RuleID: f.rule.id, RuleIndex: rule(f.rule, f.level), Level: f.level,
+			Message: sarifMessage{Text: nonEmpty(safeText(f.message))}, Locations: []sarifLocationRef{}}
+		uri := ""
+		if f.file != "" {
+			loc := o.location(f.file, f.line)
+			uri = loc.PhysicalLocation.ArtifactLocation.URI
+			res.Locations = append(res.Locations, loc)
+		}
+		for i, rel := range f.related {
+			if i == 100 { // GitHub keeps at most 100 locations of a result
+				break
+			}
+			loc := o.location(rel, 1)
+			id := i + 1
+			loc.ID = &id
+			res.RelatedLocations = append(res.RelatedLocations, loc)
+		}
+		res.PartialFingerprints = map[string]string{fingerprintKey: f.fingerprint(uri)}
+		props := map[string]any{}
+		if f.pkg != "" {
+			props["package"] = safeText(f.pkg)
+		}
+		if f.ref != "" {
+			props["ref"] = safeText(f.ref)
+		}
+		if len(props) > 0 {
+			res.Properties = props
 		}
 		run.Results = append(run.Results, res)
-	}
-	for _, d := range r.Diagnostics {
-		addDiag("", false, d, nil)
-	}
-	for _, p := range r.Packages {
-		archive := isArtifactPath(p.Path)
-		for _, d := range p.Diagnostics {
-			addDiag(p.Path, archive, d, map[string]any{"package": p.Name, "format": p.Format})
-		}
-		for _, c := range p.Components {
-			for _, d := range c.Diagnostics {
-				addDiag(p.Path, archive, d, map[string]any{"package": p.Name, "ref": c.Ref})
-			}
-			for _, n := range c.NotCovered {
-				idx := rule("not-covered-"+n.Kind, "not covered by an approval: "+n.Kind, "What this component depends on that no approval can bind ("+n.Kind+"): review it yourself; vouch check cannot detect a change in it.", "note")
-				res := sarifResult{RuleID: "not-covered-" + n.Kind, RuleIndex: idx, Level: "note", Message: sarifMessage{Text: nonEmpty(c.Ref + ": " + n.Subject + ": " + n.Detail)}, Properties: map[string]any{"package": p.Name, "ref": c.Ref}}
-				if loc, ok := o.location(p.Path, archive, "", 0); ok {
-					res.Locations = []sarifLocationRef{loc}
-				}
-				run.Results = append(run.Results, res)
-			}
-			if c.Authorization == "" || c.Authorization == model.Approved || model.Kind(c.Kind).Inert() {
-				continue
-			}
-			level := "warning"
-			if o.RequireApproved || c.Authorization == model.Changed || c.Authorization == model.Revoked {
-				level = "error"
-			}
-			id := "authorization-" + string(c.Authorization)
-			idx := rule(id, "component "+string(c.Authorization), authorizationHelp[c.Authorization], level)
-			msg := c.Ref + " is " + string(c.Authorization)
-			if c.Reason != "" {
-				msg += ": " + c.Reason
-			}
-			res := sarifResult{RuleID: id, RuleIndex: idx, Level: level, Message: sarifMessage{Text: msg}, Properties: map[string]any{"package": p.Name, "ref": c.Ref, "digest": c.Digest}}
-			if loc, ok := o.location(p.Path, archive, "", 0); ok {
-				res.Locations = []sarifLocationRef{loc}
-			}
-			run.Results = append(run.Results, res)
-		}
-	}
-	for i := range run.Results {
-		escapeSARIFResult(&run.Results[i])
 	}
 	return WriteJSON(w, sarifLog{Schema: sarifSchemaURI, Version: "2.1.0", Runs: []sarifRun{run}})
 }
 
-// escapeSARIFResult writes the package text of a result (its message and every string
-// property: package names, refs, reasons) as --format github does: control, C1, bidi and
-// invisible characters become \u escapes. JSON encoding alone keeps ESC and U+202E as
-// characters, and code-scanning views and terminals showing the log would act on them.
-func escapeSARIFResult(r *sarifResult) {
-	r.Message.Text = visibleText(r.Message.Text)
-	for k, v := range r.Properties {
-		if s, ok := v.(string); ok {
-			r.Properties[k] = visibleText(s)
+// semver is v as a semantic version (without a leading v), or "" when it is not one (a
+// build from a checkout says "devel").
+func semver(v string) string {
+	v = strings.TrimPrefix(v, "v")
+	core, _, _ := strings.Cut(v, "+")
+	core, _, _ = strings.Cut(core, "-")
+	parts := strings.Split(core, ".")
+	if len(parts) != 3 {
+		return ""
+	}
+	for _, p := range parts {
+		if _, err := strconv.Atoi(p); err != nil || p == "" {
+			return ""
 		}
 	}
+	return v
 }
 
 var authorizationHelp = map[model.Authorization]string{
@@ -203,19 +219,9 @@ func nonEmpty(s string) string {
 	return s
 }
 
-// location points at file inside the package at pkgPath (or at the package itself). An
-// archive's member has no path of its own on disk, so it points at the archive.
-func (o SARIFOptions) location(pkgPath string, archive bool, file string, line int) (sarifLocationRef, bool) {
+// location points at the file p (absolute), relative to Base when it lies inside it.
+func (o SARIFOptions) location(p string, line int) sarifLocationRef {
 	var loc sarifLocationRef
-	p := pkgPath
-	if p == "" {
-		if file == "" || !filepath.IsAbs(file) {
-			return loc, false
-		}
-		p = file
-	} else if file != "" && !archive {
-		p = filepath.Join(pkgPath, filepath.FromSlash(file))
-	}
 	if o.Base != "" {
 		if rel, err := filepath.Rel(o.Base, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			loc.PhysicalLocation.ArtifactLocation = sarifLocation{URI: relURI(filepath.ToSlash(rel)), URIBaseID: "SRCROOT"}
@@ -224,10 +230,10 @@ func (o SARIFOptions) location(pkgPath string, archive bool, file string, line i
 	if loc.PhysicalLocation.ArtifactLocation.URI == "" {
 		loc.PhysicalLocation.ArtifactLocation = sarifLocation{URI: fileURI(p, false)}
 	}
-	if line > 0 && (file == "" || !archive) {
+	if line > 0 {
 		loc.PhysicalLocation.Region = &sarifRegion{StartLine: line}
 	}
-	return loc, true
+	return loc
 }
 
 func relURI(rel string) string {
@@ -258,94 +264,4 @@ func isArtifactPath(p string) bool {
 		}
 	}
 	return false
-}
-
-// WriteGitHub writes GitHub Actions workflow commands (::error file=…,line=…::message),
-// one per diagnostic and, for status reports, one per component that is not approved.
-// Package text is data here: %, CR and LF are encoded as the workflow syntax requires, so
-// a message cannot end the annotation and start a command of its own, and invisible or
-// control characters are written as \u escapes.
-func WriteGitHub(w io.Writer, r *Report, o SARIFOptions) error {
-	var lines []string
-	emit := func(level, file string, line int, title, msg string) {
-		props := []string{}
-		if file != "" {
-			props = append(props, "file="+ghProp(file))
-			if line > 0 {
-				props = append(props, fmt.Sprintf("line=%d", line))
-			}
-		}
-		props = append(props, "title="+ghProp(title))
-		lines = append(lines, "::"+level+" "+strings.Join(props, ",")+"::"+ghData(msg))
-	}
-	path := func(pkgPath, file string) string {
-		p := pkgPath
-		if file != "" && !isArtifactPath(pkgPath) && pkgPath != "" {
-			p = filepath.Join(pkgPath, filepath.FromSlash(file))
-		}
-		if o.Base != "" && p != "" {
-			if rel, err := filepath.Rel(o.Base, p); err == nil && !strings.HasPrefix(rel, "..") {
-				return filepath.ToSlash(rel)
-			}
-		}
-		return filepath.ToSlash(p)
-	}
-	ghLevel := map[model.Severity]string{model.SeverityError: "error", model.SeverityWarning: "warning", model.SeverityInfo: "notice"}
-	for _, d := range r.Diagnostics {
-		emit(ghLevel[d.Severity], "", 0, "vouch "+d.Code, d.Message)
-	}
-	for _, p := range r.Packages {
-		for _, d := range p.Diagnostics {
-			emit(ghLevel[d.Severity], path(p.Path, d.File), d.Line, "vouch "+d.Code, p.Name+": "+d.Message)
-		}
-		for _, c := range p.Components {
-			for _, d := range c.Diagnostics {
-				emit(ghLevel[d.Severity], path(p.Path, d.File), d.Line, "vouch "+d.Code, c.Ref+": "+d.Message)
-			}
-			if c.Authorization == "" || c.Authorization == model.Approved || model.Kind(c.Kind).Inert() {
-				continue
-			}
-			level := "warning"
-			if o.RequireApproved || c.Authorization == model.Changed || c.Authorization == model.Revoked {
-				level = "error"
-			}
-			msg := c.Ref + " is " + string(c.Authorization)
-			if c.Reason != "" {
-				msg += ": " + c.Reason
-			}
-			emit(level, path(p.Path, ""), 0, "vouch "+string(c.Authorization), msg)
-		}
-	}
-	for _, l := range lines {
-		if _, err := io.WriteString(w, l+"\n"); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// ghData encodes a workflow command's message.
-func ghData(s string) string {
-	s = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-	return visibleText(s)
-}
-
-// ghProp encodes a workflow command's property value (also ':' and ',').
-func ghProp(s string) string {
-	s = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-	return visibleText(s)
-}
-
-// visibleText writes control, bidi and invisible characters as \u escapes: workflow logs
-// are shown in a terminal-like viewer, and annotations in the browser.
-func visibleText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || model.IsHiddenRune(r) {
-			fmt.Fprintf(&b, `\u%04x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

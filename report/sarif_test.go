@@ -74,7 +74,7 @@ func TestSARIFExamplesValidate(t *testing.T) {
 			for _, p := range r.Packages {
 				want += len(p.Diagnostics)
 				for _, c := range p.Components {
-					want += len(c.Diagnostics) + len(c.NotCovered)
+					want += len(c.Diagnostics) + len(c.NotCovered) + len(c.Hidden)
 					if c.Authorization != "" && c.Authorization != model.Approved && !model.Kind(c.Kind).Inert() {
 						want++
 					}
@@ -144,7 +144,7 @@ func TestGitHubAnnotationsEscape(t *testing.T) {
 	if lines[0] != want {
 		t.Errorf("got  %s\nwant %s", lines[0], want)
 	}
-	if lines[1] != "::error file=p,title=vouch unreviewed::p#hook:h is unreviewed" {
+	if lines[1] != "::error file=p,line=1,title=vouch unreviewed::p#hook:h is unreviewed" {
 		t.Errorf("status line: %s", lines[1])
 	}
 }

@@ -125,6 +125,10 @@ type Status struct {
 	Decision      *Decision           `json:"decision,omitempty"` // the decision in force
 	Reason        string              `json:"reason,omitempty"`   // why blocked / changed, one sentence
 	Changes       []string            `json:"changes,omitempty"`  // short summary for changed
+	// ChangedFiles are the closure files (slash paths in the package) whose bytes, mode or
+	// link differ from the approved ones, or that were added or removed: where a reviewer
+	// of a changed component starts reading.
+	ChangedFiles []string `json:"changed_files,omitempty"`
 	// Needs lists the refs this component depends on (a hook's tool) that are not approved
 	// at their current digest. A hook whose own approval is current but whose tool is not
 	// is reported blocked with Needs set: approving the tool again restores it.
@@ -535,7 +539,7 @@ func (t *Trust) ownStatus(pkg *model.Package, c *model.Component, v *view) Statu
 		st.Authorization = model.Revoked
 	case j.baseline != nil:
 		st.Authorization = model.Changed
-		st.Changes = t.changeSummary(c, *j.baseline)
+		st.Changes, st.ChangedFiles = t.changeSummary(c, *j.baseline)
 		st.Reason = "It changed since it was approved: " + strings.Join(st.Changes, ", ") + "."
 	case j.latest != nil:
 		// Decisions exist, but every approval was withdrawn.
@@ -707,18 +711,19 @@ func compareContracts(old *storedContract, cur *model.Contract) ([]FieldDiff, []
 	return fields, files
 }
 
-// changeSummary is the short list of what changed, for status reports.
-func (t *Trust) changeSummary(c *model.Component, approved Decision) []string {
+// changeSummary is the short list of what changed, for status reports, and the files
+// that changed.
+func (t *Trust) changeSummary(c *model.Component, approved Decision) ([]string, []string) {
 	if c.Contract == nil {
-		return []string{"the contract was removed"}
+		return []string{"the contract was removed"}, nil
 	}
 	old, err := t.loadContract(approved.Digest)
 	if err != nil {
 		if errors.Is(err, ErrTamperedStore) {
-			return []string{"contract changed (the approved copy in the store was tampered with)"}
+			return []string{"contract changed (the approved copy in the store was tampered with)"}, nil
 		}
 		if len(approved.Files) == 0 {
-			return []string{"contract changed (the approved contract is not in the store)"}
+			return []string{"contract changed (the approved contract is not in the store)"}, nil
 		}
 		// A teammate's approval: the decision names its files, so changed files can be
 		// named even without the bytes.
@@ -728,7 +733,7 @@ func (t *Trust) changeSummary(c *model.Component, approved Decision) []string {
 	if old.filesOnly {
 		fields = nil
 	}
-	var out []string
+	var out, changed []string
 	for _, f := range fields {
 		switch {
 		case f.Old == "":
@@ -740,6 +745,7 @@ func (t *Trust) changeSummary(c *model.Component, approved Decision) []string {
 		}
 	}
 	for _, f := range files {
+		changed = append(changed, f.Path)
 		switch {
 		case f.Change == "modified" && f.OldLink != f.NewLink && f.OldLink != "" && f.NewLink != "":
 			out = append(out, f.Path+" retargeted")
@@ -754,7 +760,7 @@ func (t *Trust) changeSummary(c *model.Component, approved Decision) []string {
 	if len(out) == 0 {
 		out = []string{"contract changed"}
 	}
-	return out
+	return out, changed
 }
 
 // DecideOptions describe one decision.

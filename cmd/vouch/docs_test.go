@@ -27,7 +27,8 @@ func TestManPagesCurrent(t *testing.T) {
 	root.DisableAutoGenTag = true
 	// A fixed date: the pages change only when the commands do.
 	date := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	header := &doc.GenManHeader{Title: "VOUCH", Section: "1", Source: "vouch", Manual: "vouch manual", Date: &date}
+	// No Title: each page is titled after its command (VOUCH-CHECK(1)), as man(1) lists it.
+	header := &doc.GenManHeader{Section: "1", Source: "vouch", Manual: "vouch manual", Date: &date}
 	if err := doc.GenManTree(root, header, tmp); err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +52,10 @@ func TestManPagesCurrent(t *testing.T) {
 	}
 	for _, g := range got {
 		gen, _ := os.ReadFile(g)
+		title := strings.ToUpper(strings.TrimSuffix(filepath.Base(g), ".1"))
+		if !bytes.Contains(gen, []byte(`.TH "`+title+`" "1"`)) {
+			t.Errorf("%s is not titled %s(1)", filepath.Base(g), title)
+		}
 		cur, err := os.ReadFile(filepath.Join(want, filepath.Base(g)))
 		if err != nil || !bytes.Equal(gen, cur) {
 			t.Errorf("docs/man/%s is not current: run go test ./cmd/vouch -run TestManPagesCurrent -update-docs", filepath.Base(g))

@@ -16,7 +16,9 @@ import (
 
 func newInstructionsCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "instructions",
+		Use: "instructions",
+		Example: `  vouch instructions preview --target claude ./source 'design-review#instruction:design-context'
+  vouch instructions list`,
 		Short: "Preview, apply and remove standing instructions in AGENTS.md / CLAUDE.md",
 		Long: `Standing instructions are text a package asks an agent to read in every session. vouch writes
 one into a target file inside its own block,
@@ -77,13 +79,16 @@ func newInstrCommand(opts *instrOptions, use, short, long string) *cobra.Command
 
 func newInstrPreviewCommand(a *app) *cobra.Command {
 	opts := &instrOptions{app: a, action: "preview"}
-	return newInstrCommand(opts, "preview [--json] --target FILE|codex|claude SOURCE REF",
+	cmd := newInstrCommand(opts, "preview [--json] --target FILE|codex|claude SOURCE REF",
 		"Show the diff applying an instruction would make, without writing anything",
 		`Preview prints where the instruction would apply and a unified diff of the whole target file,
 before and after. Nothing is written. Exit status: 0 the change can be applied; 1 it would be
 refused (damaged markers, a block edited by hand); 2 usage error. With --json, preview, apply
 and remove print one JSON document (schemas/vouch/commands-v1.schema.json): the preview and,
 for apply and remove, whether the file was written and the decision recorded.`)
+	cmd.Example = `  vouch instructions preview --target codex examples/dalo/design-review 'design-review#instruction:design-context'
+  vouch instructions preview --json --target ./AGENTS.md ./source 'design-review#instruction:design-context'`
+	return cmd
 }
 
 func newInstrApplyCommand(a *app) *cobra.Command {
@@ -118,6 +123,8 @@ handled as for apply (--follow-symlink).`)
 	cmd.Flags().BoolVar(&opts.yes, "yes", false, "remove without asking (required without a terminal)")
 	cmd.Flags().BoolVar(&opts.follow, "follow-symlink", false, "write to the file a symbolic-link target resolves to (required with --yes for such a target)")
 	cmd.Flags().BoolVar(&opts.overwrite, "overwrite", false, "remove a block even though it was edited by hand")
+	cmd.Example = `  vouch instructions remove --target ./AGENTS.md ./source 'design-review#instruction:design-context'
+  vouch instructions remove --target codex --yes ./source 'design-review#instruction:design-context'`
 	return cmd
 }
 
@@ -470,7 +477,9 @@ type instrListOptions struct {
 func newInstrListCommand(a *app) *cobra.Command {
 	opts := &instrListOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "list [--json]",
+		Use: "list [--json]",
+		Example: `  vouch instructions list
+  vouch instructions list --json | jq '.[].target'`,
 		Short: "List every instruction block the ledger says is active, and whether its file still holds it",
 		Long: `List reads the ledgers for instruction activations in force (the latest decision for each
 instruction and target is an approval) and checks each target file: present (unchanged), edited

@@ -30,6 +30,7 @@ type app struct {
 	stdin          io.Reader
 	home           string // --home
 	jsonErrors     bool   // set by commands running under --json
+	lastErrKind    string // the kind of the error printError printed last
 	// loadBase is what sources are loaded with before flags apply: the zero value (every
 	// default) except in tests, which lower the search bounds.
 	loadBase review.Options
@@ -45,6 +46,19 @@ func main() {
 // printed, only the code is left), and Cobra's own argument errors become usage errors
 // followed by that subcommand's usage.
 func (a *app) run(args []string) int {
+	out := a.checkStdout()
+	code := a.runCommand(args)
+	if out != nil && out.err != nil && code != 2 && a.lastErrKind != "write" {
+		a.printError(&cliError{code: 1, kind: "write", msg: "cannot write to " + out.name + ": " + out.err.Error()})
+		if code == 0 {
+			code = 1
+		}
+	}
+	return code
+}
+
+// runCommand is run without the check of standard output.
+func (a *app) runCommand(args []string) int {
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetOut(a.stdout)
@@ -74,8 +88,9 @@ func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "vouch",
 		Short: "Review AI-agent packages before they run, and approve them piece by piece",
-		Long: `vouch is a review console for AI-agent packages (Agent Plugins 1.0.0, Portable Agent
-Packages 0.1 "Dalo", Splice v1). It shows what a package contains and can do: skills, standing
+		Long: `vouch is a review console for AI-agent packages: Agent Plugins 1.0.0, Portable Agent
+Packages 0.1 "Dalo", Splice v1, Claude Code plugins, Codex plugins, MCP Bundles and Agent
+Skills. It shows what a package contains and can do: skills, standing
 instructions, local tools, hooks and MCP servers. Each piece gets three separate answers:
   valid       does it follow its format?
   supported   can a named client run it as declared?
@@ -83,7 +98,11 @@ instructions, local tools, hooks and MCP servers. Each piece gets three separate
 Validating or selecting a package never authorizes anything; only "vouch approve" (or the
 console) records an approval, bound to the digest of the component's contract.
 
-Nothing in vouch ever runs package code.`,
+Nothing in vouch ever runs package code. Exit status: 0 success, 1 invalid, changed, refused
+or nothing found, 2 usage error or missing path; "vouch help exit-codes" has the details.`,
+		Example: `  vouch review examples                       # the console
+  vouch status --require-approved plugins/     # the CI gate
+  vouch approve ./my-plugin 'my-plugin#hook:format'`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
@@ -95,6 +114,7 @@ Nothing in vouch ever runs package code.`,
 		newDiffCommand(a), newCheckCommand(a), newStageCommand(a), newLedgerCommand(a),
 		newReviewCommand(a), newInstructionsCommand(a), newEnforceCommand(a), newHookCommand(a))
 	a.addCompletion(root)
+	root.AddCommand(exitCodesTopic())
 	return root
 }
 
@@ -118,6 +138,7 @@ func (e *cliError) Error() string { return e.msg }
 // carry package text (refs, file names inside wrapped errors), so it escapes them;
 // escaping is idempotent, so already-escaped parts stay as they are.
 func (a *app) printError(e *cliError) {
+	a.lastErrKind = e.kind
 	if a.jsonErrors {
 		writeJSON(a.stderr, map[string]any{"error": map[string]string{"code": e.kind, "message": e.msg}})
 		return

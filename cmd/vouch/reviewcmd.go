@@ -49,7 +49,8 @@ Keys:
 
 Package text is shown with every control character, escape sequence and invisible
 character made visible; nothing in a package runs. NO_COLOR (any value) turns colour off.
-Without a terminal on stdout, review prints the status report instead.`,
+Without a terminal on stdout, review prints the status report instead and exits as status
+does: 1 when a SOURCE holds no package or was not searched completely.`,
 		Example: `  vouch review examples
   vouch review ./my-plugin ./other-package
   vouch review --home /tmp/vouch-home examples`,
@@ -79,8 +80,14 @@ func runReview(opts *reviewOptions) error {
 	}
 	if !a.stdoutIsTerminal() {
 		// The status report with status's defaults: what the console would have shown.
-		_, _, err := statusData(&statusOptions{app: a, sourceID: "validation", format: "text", claude: opts.claude}, args)
-		return err
+		rep, _, err := statusData(&statusOptions{app: a, sourceID: "validation", format: "text", claude: opts.claude}, args)
+		if err != nil {
+			return err
+		}
+		if sourceIncomplete(rep) { // nothing found, as status says it
+			return exitError{1}
+		}
+		return nil
 	}
 	home, err := trust.ResolveHome(a.home)
 	if err != nil {

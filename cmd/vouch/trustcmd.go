@@ -55,7 +55,13 @@ func newDecideCommand(a *app, action trust.Action) *cobra.Command {
 	opts := &decideOptions{app: a, action: action}
 	verb := string(action)
 	cmd := &cobra.Command{
-		Use:   verb + " [--note TEXT] [--yes] [--json] [--ledger FILE] SOURCE REF...",
+		Use: verb + " [--note TEXT] [--yes] [--json] [--ledger FILE] SOURCE REF...",
+		Example: map[trust.Action]string{
+			trust.ActionApprove: `  vouch approve examples/dalo/design-review 'design-review#tool:context' 'design-review#hook:review-context'
+  vouch approve --ledger .vouch/ledger.toml --note "reviewed in PR 12" ./plugins/lint 'lint#mcp-server:lint'`,
+			trust.ActionRevoke: `  vouch revoke examples/dalo/design-review 'design-review#tool:context'
+  vouch revoke --ledger .vouch/ledger.toml --yes ./plugins/lint 'lint#mcp-server:lint'`,
+		}[action],
 		Short: map[trust.Action]string{trust.ActionApprove: "Approve components at their exact current bytes and contract", trust.ActionRevoke: "Withdraw approvals of components"}[action],
 		Long: `Shows exactly what will be ` + map[trust.Action]string{trust.ActionApprove: "granted", trust.ActionRevoke: "withdrawn"}[action] + ` (contract, files and hashes) and asks
 for "y". Without a terminal, --yes is required and the decision is recorded as made by
@@ -515,7 +521,9 @@ type diffOptions struct {
 func newDiffCommand(a *app) *cobra.Command {
 	opts := &diffOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "diff [--json] [--ledger FILE] SOURCE REF",
+		Use: "diff [--json] [--ledger FILE] SOURCE REF",
+		Example: `  vouch diff examples/dalo/design-review 'design-review#tool:context'
+  vouch diff --json ./plugins/lint 'lint#mcp-server:lint' | jq '.files'`,
 		Short: "Show what changed in a component since its approval (exit 1 when changed)",
 		Long: `Compares the approved contract and files (kept in the vouch store) with the source now:
 a field-by-field contract diff and a unified line diff of each changed file (sizes, hashes
@@ -684,7 +692,9 @@ type checkOptions struct {
 func newCheckCommand(a *app) *cobra.Command {
 	opts := &checkOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "check [--json] [--ledger FILE] SOURCE REF",
+		Use: "check [--json] [--ledger FILE] SOURCE REF",
+		Example: `  vouch check examples/dalo/design-review 'design-review#hook:review-context' && node context.mjs
+  vouch check --json ./plugins/lint 'lint#mcp-server:lint'`,
 		Short: "Dispatch-time gate: exit 0 only when the component is approved as it is on disk now",
 		Long: `Loads SOURCE, recomputes REF's digest from the bytes on disk at this moment and exits 0
 only when the decision in force approves exactly that digest (for a hook, its tool must be
@@ -767,7 +777,9 @@ type ledgerOptions struct {
 func newLedgerCommand(a *app) *cobra.Command {
 	opts := &ledgerOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "ledger [--json] [--ledger FILE]",
+		Use: "ledger [--json] [--ledger FILE]",
+		Example: `  vouch ledger
+  vouch ledger --ledger .vouch/ledger.toml --json | jq '.[0]'`,
 		Short: "List recorded decisions, newest first, with the ledger each came from",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -840,8 +852,9 @@ type ledgerTrustOptions struct {
 func newLedgerTrustCommand(a *app) *cobra.Command {
 	opts := &ledgerTrustOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "trust [--yes] [--json] FILE",
-		Short: "Show what a team ledger approves and, once confirmed, honour exactly that",
+		Use:     "trust [--yes] [--json] FILE",
+		Example: `  vouch ledger trust .vouch/ledger.toml`,
+		Short:   "Show what a team ledger approves and, once confirmed, honour exactly that",
 		Long: `A team ledger (.vouch/ledger.toml in a repository) arrives with the code it approves, so a
 hostile repository could ship one approving its own tools. vouch therefore ignores a discovered
 team ledger until you have seen what it approves and confirmed it with this command: it shows
@@ -977,9 +990,10 @@ type ledgerUntrustOptions struct {
 func newLedgerUntrustCommand(a *app) *cobra.Command {
 	opts := &ledgerUntrustOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "untrust [--json] FILE",
-		Short: "Stop honouring a team ledger found next to reviewed sources",
-		Args:  cobra.ExactArgs(1),
+		Use:     "untrust [--json] FILE",
+		Example: `  vouch ledger untrust .vouch/ledger.toml`,
+		Short:   "Stop honouring a team ledger found next to reviewed sources",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
 			return runLedgerUntrust(opts)

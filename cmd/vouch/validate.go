@@ -28,6 +28,7 @@ type validateOptions struct {
 	claude    bool     // --claude: the installed Claude Code plugins are a SOURCE too
 	sourceID  string   // --source-id
 	integrity string   // --integrity
+	sarifRoot string   // --sarif-root
 }
 
 func newValidateCommand(a *app) *cobra.Command {
@@ -35,10 +36,13 @@ func newValidateCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validate [--json] [--source-id ID] [--integrity sha256-HEX] SOURCE...",
 		Short: "Check packages against their format (valid / invalid), without authorizing anything",
-		Long: `Validate finds every package under each SOURCE (an Agent Plugins root with plugin.json, a Dalo
-source with plugins/<name>/PLUGIN.toml, a Splice package directory, .tar.gz archive or bundle,
-or any directory holding those up to 4 levels down, searched completely up to 100,000 package
-roots and 2,000,000 directory entries) and checks each against its specification.
+		Long: `Validate finds every package under each SOURCE and checks each against its specification. It
+reads seven formats: Agent Plugins 1.0.0 (plugin.json), Portable Agent Packages 0.1 "Dalo"
+(plugins/<name>/PLUGIN.toml), Splice v1 (a package directory, .tar.gz archive or bundle), Claude
+Code plugins (.claude-plugin/ or the default layout) and marketplaces, Codex plugins
+(.codex-plugin/) and marketplaces, MCP Bundles (manifest.json, .mcpb and .dxt) and Agent Skills
+(SKILL.md folders). A SOURCE may be any directory holding those up to 4 levels down, searched
+completely up to 100,000 package roots and 2,000,000 directory entries.
 Each problem is reported at the narrowest boundary the specification gives it: the whole package,
 one component type, one component or one entry.
 
@@ -64,6 +68,7 @@ error (including a malformed --integrity) or missing path.`,
 	addClaudeFlag(cmd, &opts.claude)
 	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references such as skill:<source-id>:review")
 	cmd.Flags().StringVar(&opts.integrity, "integrity", "", "expected sha256-<64 hex digits> (or sha256:<hex>) of a Splice archive or bundle; a mismatch fails validation")
+	addSARIFRootFlag(cmd, &opts.sarifRoot)
 	return cmd
 }
 
@@ -83,6 +88,15 @@ type statusOptions struct {
 	// requireApproved is --require-approved: the gate, and SARIF and GitHub output then
 	// mark every component that is not approved as an error, as the gate fails on it.
 	requireApproved bool
+	// ledgerBase is --ledger-base REF|FILE: only the team ledger's decisions as they are
+	// there count, so a change cannot approve itself; allowNewApprovals lets the change's
+	// own approvals count (after someone reviewed the ledger diff), refuseAutomation
+	// leaves out approvals recorded as automation.
+	ledgerBase        string
+	allowNewApprovals bool
+	refuseAutomation  bool
+	gate              *gateLedger
+	sarifRoot         string // --sarif-root
 }
 
 func newStatusCommand(a *app) *cobra.Command {
@@ -107,9 +121,15 @@ Exit status: 0 when the report was printed; 1 when a SOURCE was not reviewed com
 is approved (extensions, members and dependencies are inert data and need no approval; a
 recommended instruction needs approval only once it is active in a target file), 1
 otherwise, with every failing component and its reason on stderr; 2 usage error or missing
-path.`,
+path.
+
+In CI on a pull request, --ledger-base REF (a git revision such as origin/main, or a file)
+counts only the team ledger's decisions as they are there, plus the revokes the change adds:
+an approval the change adds fails the gate as "approved in this change, needs review of the
+ledger diff" unless --allow-new-approvals is given.`,
 		Example: `  vouch status examples
-  vouch status --json --require-approved ./my-plugin   # a CI gate`,
+  vouch status --json --require-approved ./my-plugin   # a CI gate
+  vouch status --require-approved --ledger .vouch/ledger.toml --ledger-base origin/main plugins/`,
 		Args: sourcesOrInstalled(&opts.claude),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.sources = args
@@ -124,6 +144,10 @@ path.`,
 	addTrustLedgerFlag(cmd, &opts.trustLedger)
 	cmd.Flags().BoolVar(&opts.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex)")
 	cmd.Flags().BoolVar(&opts.requireApproved, "require-approved", false, "exit 1 unless packages were found, all are valid and every runnable component is approved (a CI gate)")
+	cmd.Flags().StringVar(&opts.ledgerBase, "ledger-base", "", "count only the team ledger's decisions as they are in this git revision (or this file), plus revokes: approvals the change adds fail the gate")
+	cmd.Flags().BoolVar(&opts.allowNewApprovals, "allow-new-approvals", false, "with --ledger-base, let approvals the change adds count (after the ledger diff was reviewed); they are still listed")
+	cmd.Flags().BoolVar(&opts.refuseAutomation, "refuse-automation", false, "leave out approvals whose reviewer_kind is automation")
+	addSARIFRootFlag(cmd, &opts.sarifRoot)
 	return cmd
 }
 
@@ -138,6 +162,12 @@ func runStatus(opts *statusOptions) error {
 	if err != nil {
 		return err
 	}
+	g, err := a.newGateLedger(opts)
+	if err != nil {
+		return err
+	}
+	defer g.cleanup()
+	opts.gate = g
 	rep, st, err := statusData(opts, paths)
 	if err != nil {
 		return err
@@ -145,9 +175,14 @@ func runStatus(opts *statusOptions) error {
 	failed := false
 	if opts.requireApproved {
 		a.warnNotCovered(rep)
-		fs := gateFailures(rep, st)
+		fs := append(g.failures(opts.allowNewApprovals), gateFailures(rep, st)...)
 		a.printGateFailures(fs)
 		failed = len(fs) > 0
+	}
+	if opts.allowNewApprovals && !a.jsonErrors {
+		for _, d := range g.added {
+			fmt.Fprintf(a.stderr, "vouch: approved in this change (counted under --allow-new-approvals): %s %s by %s\n", safe(d.Component), safe(d.Digest), safe(decider(d)))
+		}
 	}
 	if failed || sourceIncomplete(rep) {
 		return exitError{1}
@@ -221,7 +256,9 @@ func runValidate(opts *validateOptions) error {
 		res.Diagnostics = append(res.Diagnostics, checkIntegrity(res.Packages, want)...)
 	}
 	rep := report.Build(res.Packages, res.Diagnostics, nil)
-	a.writeReport(rep, format, false, a.printValidation)
+	if err := a.writeReport(rep, format, false, opts.sarifRoot, a.printValidation); err != nil {
+		return err
+	}
 	if !rep.Valid {
 		return exitError{1}
 	}
@@ -326,9 +363,19 @@ func statusData(opts *statusOptions, paths []string) (*report.Report, instrState
 	if err != nil {
 		return nil, instrState{}, err
 	}
-	statuses, ledgerDiags, err := a.evaluate(res.Packages, opts.ledger, opts.trustLedger)
+	ledger, trusted := opts.ledger, opts.trustLedger
+	if opts.gate != nil && opts.gate.file != "" {
+		// The gate's ledger is the base's decisions (and the revokes the change added):
+		// what was reviewed when it merged counts whole. With --refuse-automation alone
+		// it is the head ledger, trusted only as --trust-ledger says.
+		ledger, trusted = opts.gate.file, trusted || opts.ledgerBase != ""
+	}
+	statuses, ledgerDiags, err := a.evaluate(res.Packages, ledger, trusted)
 	if err != nil {
 		return nil, instrState{}, err
+	}
+	if opts.gate != nil {
+		opts.gate.label(statuses)
 	}
 	if opts.claude {
 		a.markEnforced(res.Packages)
@@ -343,7 +390,9 @@ func statusData(opts *statusOptions, paths []string) (*report.Report, instrState
 			return nil, st, a.fail(1, "codex-config", err.Error())
 		}
 	}
-	a.writeReport(rep, opts.format, opts.requireApproved, a.printStatus)
+	if err := a.writeReport(rep, opts.format, opts.requireApproved, opts.sarifRoot, a.printStatus); err != nil {
+		return nil, st, err
+	}
 	return rep, st, nil
 }
 
@@ -375,7 +424,7 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string, trustLedger bool) (
 			}
 		}
 		for ref, s := range rated[p] {
-			rs := report.Status{Digest: s.Digest, Authorization: s.Authorization, Reason: s.Reason, Changes: s.Changes}
+			rs := report.Status{Digest: s.Digest, Authorization: s.Authorization, Reason: s.Reason, Changes: s.Changes, ChangedFiles: s.ChangedFiles}
 			if s.Decision != nil {
 				rs.Decision = &report.Decision{Action: string(s.Decision.Action), Digest: s.Decision.Digest,
 					Reviewer: s.Decision.Reviewer, At: s.Decision.At.UTC().Format("2006-01-02T15:04:05Z"), Ledger: s.Decision.Ledger}
@@ -448,20 +497,29 @@ func (a *app) outputFormat(format string, jsonOut bool) (string, error) {
 }
 
 // writeReport prints rep in format; text goes through the command's printer. With
-// requireApproved, SARIF and GitHub output mark what the gate fails on as errors.
-func (a *app) writeReport(rep *report.Report, format string, requireApproved bool, text func(*report.Report)) {
-	base, _ := os.Getwd()
-	so := report.SARIFOptions{Base: base, Version: currentVersion().Version, RequireApproved: requireApproved}
+// requireApproved, SARIF and GitHub output mark what the gate fails on as errors. With
+// github, the full list also goes to $GITHUB_STEP_SUMMARY when GitHub Actions sets it.
+func (a *app) writeReport(rep *report.Report, format string, requireApproved bool, sarifRoot string, text func(*report.Report)) error {
+	so := report.SARIFOptions{Base: resolveSARIFRoot(sarifRoot), Version: currentVersion().Version, ProjectURL: projectURL(),
+		Manifest: review.ManifestFile, RequireApproved: requireApproved}
+	var err error
 	switch format {
 	case "json":
-		writeJSON(a.stdout, rep)
+		err = report.WriteJSON(a.stdout, rep)
 	case "sarif":
-		_ = report.WriteSARIF(a.stdout, rep, so)
+		err = report.WriteSARIF(a.stdout, rep, so)
 	case "github":
-		_ = report.WriteGitHub(a.stdout, rep, so)
+		err = report.WriteGitHub(a.stdout, rep, so)
+		if err == nil {
+			err = a.writeStepSummary(rep, so)
+		}
 	default:
 		text(rep)
 	}
+	if err != nil {
+		return a.fail(1, "write", fmt.Sprintf("cannot write the report: %v", err))
+	}
+	return nil
 }
 
 // validateHeapLimit is the heap validate --json and check collect at (batchCollector).

@@ -75,7 +75,9 @@ type versionOptions struct {
 func newVersionCommand(a *app) *cobra.Command {
 	opts := &versionOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "version",
+		Use: "version",
+		Example: `  vouch version
+  vouch version --json`,
 		Short: "Print vouch's version, the commit it was built from and the platform",
 		Long: `Print the version of this vouch binary: the release version (stamped with
 -ldflags "-X main.releaseVersion=..." by scripts/release), else the Go module version, else "devel";
