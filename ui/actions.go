@@ -391,6 +391,7 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 			var cmd tea.Cmd
 			d.note, cmd = d.note.Update(msg)
 			d.build()
+			d.vp.GotoBottom() // the note is the body's last block: keep it in view
 			return cmd
 		}
 		d.build()
@@ -415,6 +416,7 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 	case msg.String() == "m" && !d.stale:
 		d.noting = true
 		d.build()
+		d.vp.GotoBottom() // a long dialog would leave the input below the screen
 		m.updateKeys()
 		return d.note.Focus()
 	default:
