@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"vouch/model"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // Y copies a digest; in a dialog it must not record the decision y records.
@@ -53,5 +55,37 @@ func TestNoteInputTakesEveryLetterAndIsOnScreen(t *testing.T) {
 	press(t, m, "enter")
 	if got := ledgerAuth(t, m, toolRef); got != model.Unreviewed {
 		t.Fatalf("typing a note recorded %s", got)
+	}
+}
+
+// One folder holds a package of each of two formats with a skill of the same id: after
+// R, the selection is on the skill of the format it was on, not the first at that root.
+func TestReloadReselectsByFormat(t *testing.T) {
+	m := New(Options{Sources: []string{"testdata/two-formats"}, Home: t.TempDir()})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	run(t, m, m.loadCmd())
+	if len(m.data.pkgs) != 2 {
+		t.Fatalf("%d packages, want the two formats", len(m.data.pkgs))
+	}
+	for _, want := range []model.Format{model.FormatClaudeCode, model.FormatCodex} {
+		press(t, m, "g")
+		for range len(m.tree.visible) {
+			if p, c, _, _ := m.selection(); c != nil && c.Kind == model.KindSkill && p.Format == want {
+				break
+			}
+			press(t, m, "j")
+		}
+		p, c, _, _ := m.selection()
+		if c == nil || c.Kind != model.KindSkill || p.Format != want {
+			t.Fatalf("no %s skill to select", want)
+		}
+		press(t, m, "R")
+		p2, c2, _, ok := m.selection()
+		if !ok || c2 == nil || p2 == p {
+			t.Fatal("after R nothing of the reloaded packages is selected")
+		}
+		if p2.Format != want || c2.Kind != c.Kind || c2.ID != c.ID {
+			t.Fatalf("after R the selection is %s %s:%s, want %s %s:%s", p2.Format, c2.Kind, c2.ID, want, c.Kind, c.ID)
+		}
 	}
 }
