@@ -137,6 +137,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		cmd := m.tree.startFilter()
 		m.tree.filter.SetValue(":")
 		m.tree.filter.CursorEnd()
+		m.tree.cursor = 0
+		m.tree.applyFilter() // the tree lists the views until one is named
 		m.layout()
 		m.updateKeys()
 		return cmd

@@ -7,6 +7,7 @@ import (
 	"vouch/model"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Y copies a digest; in a dialog it must not record the decision y records.
@@ -89,3 +90,45 @@ func TestReloadReselectsByFormat(t *testing.T) {
 		}
 	}
 }
+
+// : lists the views; tab completes a view word as far as the views agree, then whole; a
+// word that names no view says so and lists them. Tab elsewhere still turns text search on.
+func TestViewsCompleteAndAnUnknownOneSaysSo(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	press(t, m, ":")
+	if v := treeText(m); !strings.Contains(v, "Views starting : (tab completes): :changed :exec") {
+		t.Fatalf("':' does not list the views:\n%s", v)
+	}
+	press(t, m, "h")
+	if v := treeText(m); !strings.Contains(v, ":hidden :hooks") || strings.Contains(v, ":mcp") {
+		t.Fatalf("':h' does not list the views starting with it:\n%s", v)
+	}
+	press(t, m, "tab")
+	if got := m.tree.filter.Value(); got != ":h" || m.tree.content {
+		t.Fatalf("tab on ':h' (two views) made %q, text search %v", got, m.tree.content)
+	}
+	press(t, m, "o", "tab")
+	if got := m.tree.filter.Value(); got != ":hooks " {
+		t.Fatalf("tab on ':ho' made %q, want ':hooks '", got)
+	}
+	if len(m.tree.visible) == 0 {
+		t.Fatal(":hooks shows nothing")
+	}
+	for _, i := range m.tree.visible {
+		if it := m.tree.all[i]; !it.isPackage() && m.data.pkgs[it.pkg].Components[it.comp].Kind != model.KindHook {
+			t.Fatalf(":hooks shows a %s", m.data.pkgs[it.pkg].Components[it.comp].Kind)
+		}
+	}
+	press(t, m, "tab")
+	if !m.tree.content {
+		t.Fatal("tab after a whole view word did not turn text search on")
+	}
+	press(t, m, "esc", ":", "x", "y", "z", "enter")
+	if v := treeText(m); !strings.Contains(v, "Unknown view :xyz. The views are :changed") {
+		t.Fatalf("an unknown view does not say so:\n%s", v)
+	}
+}
+
+// treeText is the tree pane's text with its lines joined by single spaces: a message
+// wrapped over several rows reads as one.
+func treeText(m *Model) string { return strings.Join(strings.Fields(ansi.Strip(m.tree.View())), " ") }

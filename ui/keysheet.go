@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -85,12 +84,7 @@ func (m *Model) openKeySheet() {
 		lines = append(lines, "")
 	}
 	lines = append(lines, s.Title.Render("Views (: then a name; combine with words)"))
-	names := make([]string, 0, len(views))
-	for n := range views {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range viewNames() {
 		lines = append(lines, fmt.Sprintf("  %-18s %s", n, views[n]))
 	}
 	lines = append(lines, "")

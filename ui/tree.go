@@ -819,6 +819,16 @@ func (t *treePane) startFilter() tea.Cmd {
 func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "tab":
+		if w, ok := lastViewWord(t.filter.Value()); ok && views[w] == "" {
+			// A view word being typed: tab completes it (as far as the views agree).
+			if done := completeView(w); done != w {
+				t.filter.SetValue(strings.TrimSuffix(t.filter.Value(), w) + done)
+				t.filter.CursorEnd()
+				t.cursor = 0
+				t.applyFilter()
+			}
+			return nil
+		}
 		// The second key: search the text of skills and instructions too. Their
 		// lowercased text is built by a command the first time (30,000 skill bodies take
 		// a third of a second); until it arrives, text is searched only where built.
@@ -889,8 +899,13 @@ func (t *treePane) View() string {
 		msg := "No packages."
 		if t.filter.Value() != "" {
 			msg = "Nothing matches the filter."
+			if bad := unknownViews(strings.Fields(strings.ToLower(t.filter.Value()))); len(bad) > 0 {
+				msg = viewHint(bad[0])
+			}
 		}
-		lines = append(lines, fit(s.Dim.Render(msg), t.width))
+		for _, l := range strings.Split(ansi.Wrap(msg, max(1, t.width), ""), "\n") {
+			lines = append(lines, fit(s.Dim.Render(l), t.width))
+		}
 	}
 	h := t.listHeight()
 	used := 0
@@ -1091,6 +1106,75 @@ func (t *treePane) setPrompt() {
 	default:
 		t.filter.Prompt = "/"
 	}
+}
+
+// viewNames are the views' words in order.
+func viewNames() []string {
+	names := make([]string, 0, len(views))
+	for n := range views {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// unknownViews are the words of a query that start with ':' and name no view.
+func unknownViews(words []string) []string {
+	var bad []string
+	for _, w := range words {
+		if strings.HasPrefix(w, ":") && views[w] == "" {
+			bad = append(bad, w)
+		}
+	}
+	return bad
+}
+
+// lastViewWord is the word being typed at the end of a filter value, when it starts a
+// view (':' and no space after it).
+func lastViewWord(v string) (string, bool) {
+	i := strings.LastIndexAny(v, " \t")
+	w := strings.ToLower(v[i+1:])
+	return w, strings.HasPrefix(w, ":")
+}
+
+// completeView is w completed as far as every view starting with w agrees (a single
+// one: its whole word and a space); w itself when none starts with it.
+func completeView(w string) string {
+	var match []string
+	for _, n := range viewNames() {
+		if strings.HasPrefix(n, w) {
+			match = append(match, n)
+		}
+	}
+	if len(match) == 0 {
+		return w
+	}
+	if len(match) == 1 {
+		return match[0] + " "
+	}
+	common := match[0]
+	for _, n := range match[1:] {
+		for !strings.HasPrefix(n, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	return common
+}
+
+// viewHint is what the tree says when the filter names no view: the views that start
+// with what was typed (tab completes them), or that there is no such view, and every
+// view there is.
+func viewHint(w string) string {
+	var match []string
+	for _, n := range viewNames() {
+		if strings.HasPrefix(n, w) {
+			match = append(match, n)
+		}
+	}
+	if len(match) > 0 {
+		return "Views starting " + display.Line(w) + " (tab completes): " + strings.Join(match, " ")
+	}
+	return "Unknown view " + display.Line(w) + ". The views are " + strings.Join(viewNames(), " ") + "."
 }
 
 func hasView(words []string) bool {
