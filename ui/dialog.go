@@ -28,6 +28,7 @@ type dialogEntry struct {
 	// blocked is why this entry cannot be decided with the others ("" when it can): a
 	// hook whose tool is in the same dialog is not blocked by that tool.
 	blocked string
+	out     bool // a package approval: the person left this one out (space)
 }
 
 // Kinds of confirmation.
@@ -65,6 +66,24 @@ type dialog struct {
 	blocked string // why y cannot record ("" when it can)
 	// leftOut lists what a package approval leaves out, with the reason.
 	leftOut []string
+	// offered is how many components of the package could be approved (the filter may
+	// show fewer), and pick the entry space marks to leave out.
+	offered, pick int
+}
+
+// picking reports whether the person chooses entries here: a package approval of more
+// than one component.
+func (d *dialog) picking() bool { return d.group == groupPackage && len(d.entries) > 1 }
+
+// chosen is how many entries the decision records.
+func (d *dialog) chosen() int {
+	n := 0
+	for _, e := range d.entries {
+		if !e.out {
+			n++
+		}
+	}
+	return n
 }
 
 func newDialog(c *common, action trust.Action, group string, gen int, entries []dialogEntry) *dialog {
@@ -88,7 +107,7 @@ func newDialog(c *common, action trust.Action, group string, gen int, entries []
 func (d *dialog) resolve() {
 	in := map[string]bool{}
 	for _, e := range d.entries {
-		if e.grant.Blocked == "" {
+		if e.grant.Blocked == "" && !e.out {
 			in[e.ref] = true
 		}
 	}
@@ -96,6 +115,10 @@ func (d *dialog) resolve() {
 	for i := range d.entries {
 		e := &d.entries[i]
 		e.blocked = e.grant.Blocked
+		if e.out {
+			e.blocked = "" // not decided now: nothing of it can block the rest
+			continue
+		}
 		if e.blocked != "" && d.action == trust.ActionApprove && len(e.grant.Status.Needs) > 0 {
 			ok := true
 			for _, n := range e.grant.Status.Needs {
@@ -121,8 +144,11 @@ func (d *dialog) resolve() {
 			}
 		}
 	}
-	if d.blocked == "" && len(d.entries) == 0 {
+	if d.blocked == "" && d.chosen() == 0 {
 		d.blocked = "Nothing here can be decided."
+		if len(d.entries) > 0 {
+			d.blocked = "Every component is left out: space takes one back in."
+		}
 	}
 }
 
@@ -144,6 +170,8 @@ func (d *dialog) build() {
 	switch {
 	case len(d.entries) == 0:
 		d.title = s.DialogTitle.Render(verb + "?")
+	case d.group == groupPackage && (d.chosen() < len(d.entries) || d.offered > len(d.entries)):
+		d.title = s.DialogTitle.Render(fmt.Sprintf("%s %d of %s of %s?", verb, d.chosen(), plural(max(d.offered, len(d.entries)), "component"), b.esc(d.entries[0].pkg.Name)))
 	case d.group == groupPackage:
 		d.title = s.DialogTitle.Render(fmt.Sprintf("%s %s of %s?", verb, plural(len(d.entries), "component"), b.esc(d.entries[0].pkg.Name)))
 	case d.group == groupWithDep:
@@ -172,10 +200,27 @@ func (d *dialog) build() {
 	}
 	if len(d.entries) > 1 {
 		b.heading(fmt.Sprintf("In this order (%d decisions, one per component):", len(d.entries)))
+		if d.picking() {
+			b.line(s.Dim.Render("tab moves ▸ · space leaves the ▸ one out or takes it back in"))
+			if d.offered > len(d.entries) {
+				b.line(s.Dim.Render(fmt.Sprintf("The filter shows %d of the package's %d components that can be approved; the rest are not offered.", len(d.entries), d.offered)))
+			}
+		}
 		for i, e := range d.entries {
 			mark := "  "
 			if e.blocked != "" {
 				mark = s.Bad.Render("⊘ ")
+			}
+			if d.picking() {
+				box := "[x] "
+				if e.out {
+					box = "[ ] "
+				}
+				cur := "  "
+				if i == d.pick {
+					cur = "▸ "
+				}
+				mark = cur + box + mark
 			}
 			files, execs := len(e.grant.Files), 0
 			for _, f := range e.grant.Files {
@@ -488,10 +533,16 @@ func (d *dialog) View() string {
 		foot = s.Bold.Render("esc close") + "   " + s.Dim.Render("(y records nothing: reloaded)")
 	case d.blocked != "":
 		foot = s.Dim.Render("n or esc closes this dialog; nothing is recorded.")
+	case d.picking():
+		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render("n/esc cancel   space leave out   tab next   m note")
 	default:
 		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render("n/esc cancel   m note   (enter does nothing)")
 	}
 	scrollHelp := s.Dim.Render("j/k ↑/↓ · space/pgdn pgup · ctrl+d/u · home/end scroll")
+	if d.picking() {
+		// Space marks an entry here; the page keys still scroll.
+		scrollHelp = s.Dim.Render("j/k ↑/↓ · pgdn pgup · ctrl+d/u · home/end scroll")
+	}
 	parts := []string{title, fit(s.Dim.Render(pos), inner), d.vp.View(), fit(foot, inner)}
 	if d.vp.TotalLineCount() > d.vp.Height() {
 		parts = append(parts, fit(scrollHelp, inner))

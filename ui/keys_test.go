@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -132,3 +133,56 @@ func TestViewsCompleteAndAnUnknownOneSaysSo(t *testing.T) {
 // treeText is the tree pane's text with its lines joined by single spaces: a message
 // wrapped over several rows reads as one.
 func treeText(m *Model) string { return strings.Join(strings.Fields(ansi.Strip(m.tree.View())), " ") }
+
+// A with a filter offers only the package's components the filter shows; space leaves
+// the ▸ one out (tab moves ▸), the title says how many of how many, and y records only
+// what is left in.
+func TestPackageApprovalOffersWhatIsShownAndLeavesOutWhatIsMarked(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	press(t, m, "A")
+	if m.dialog == nil || len(m.dialog.entries) != 4 || !strings.Contains(m.dialog.title, "Approve 4 components of design-review?") {
+		t.Fatalf("A without a filter: %v", m.dialog)
+	}
+	press(t, m, "esc", "/", "s", "k", "i", "l", "l", ":", "enter", "g")
+	shown := 0
+	for _, i := range m.tree.visible {
+		if !m.tree.all[i].isPackage() {
+			shown++
+		}
+	}
+	if shown == 0 || shown >= 4 {
+		t.Fatalf("the filter shows %d components of design-review", shown)
+	}
+	press(t, m, "A")
+	if m.dialog == nil || len(m.dialog.entries) != shown {
+		t.Fatalf("A with a filter showing %d offered %v", shown, m.dialog)
+	}
+	if want := fmt.Sprintf("Approve %d of 4 components of design-review?", shown); !strings.Contains(ansi.Strip(m.dialog.title), want) {
+		t.Fatalf("title %q, want %q", ansi.Strip(m.dialog.title), want)
+	}
+	press(t, m, "esc", "esc") // the dialog, then the filter
+	press(t, m, "g", "A")
+	d := m.dialog
+	if d == nil || len(d.entries) != 4 {
+		t.Fatal("A did not offer the package's four components")
+	}
+	press(t, m, "tab", "space") // leave out the second: the skill
+	left := d.entries[1].ref
+	if !d.entries[1].out || !strings.Contains(ansi.Strip(d.title), "Approve 3 of 4 components of design-review?") {
+		t.Fatalf("after space: out %v, title %q", d.entries[1].out, ansi.Strip(d.title))
+	}
+	if v := screen(m); !strings.Contains(v, "[ ]") || !strings.Contains(v, "▸") {
+		t.Fatalf("the left-out mark is not on screen:\n%s", v)
+	}
+	press(t, m, "y")
+	if got := ledgerAuth(t, m, left); got != model.Unreviewed {
+		t.Fatalf("the component left out is %s", got)
+	}
+	for _, e := range d.entries {
+		if e.ref != left {
+			if got := ledgerAuth(t, m, e.ref); got != model.Approved {
+				t.Fatalf("%s is %s after approving 3 of 4", e.ref, got)
+			}
+		}
+	}
+}

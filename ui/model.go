@@ -267,6 +267,7 @@ type (
 		group   string
 		gen     int
 		entries []dialogEntry
+		offered int // a package approval: how many of its components could be approved
 	}
 	decidedMsg struct {
 		action trust.Action

@@ -1278,3 +1278,24 @@ func hookTag(c *model.Component) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// shownOf is comps of p the filter shows (all of them without a filter): a package
+// approval offers only what the person is looking at.
+func (t *treePane) shownOf(p *model.Package, comps []*model.Component) []*model.Component {
+	if t.filter.Value() == "" {
+		return comps
+	}
+	shown := map[*model.Component]bool{}
+	for _, idx := range t.visible {
+		if it := t.all[idx]; !it.isPackage() && t.c.data.pkgs[it.pkg] == p {
+			shown[p.Components[it.comp]] = true
+		}
+	}
+	var out []*model.Component
+	for _, c := range comps {
+		if shown[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
