@@ -443,6 +443,9 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		d.resolve()
 		d.build()
 		m.updateKeys()
+	case msg.String() == "d" && d.hasDiff():
+		d.hideDiff = !d.hideDiff
+		d.build()
 	case msg.String() == "m" && !d.stale:
 		d.noting = true
 		d.build()

@@ -69,6 +69,8 @@ type dialog struct {
 	// offered is how many components of the package could be approved (the filter may
 	// show fewer), and pick the entry space marks to leave out.
 	offered, pick int
+	// hideDiff is d's toggle: the line diff of a changed file is shown inline unless hidden.
+	hideDiff bool
 }
 
 // picking reports whether the person chooses entries here: a package approval of more
@@ -176,6 +178,9 @@ func (d *dialog) build() {
 		d.title = s.DialogTitle.Render(fmt.Sprintf("%s %s of %s?", verb, plural(len(d.entries), "component"), b.esc(d.entries[0].pkg.Name)))
 	case d.group == groupWithDep:
 		d.title = s.DialogTitle.Render(fmt.Sprintf("%s %s and what it needs (%d)?", verb, b.esc(d.entries[len(d.entries)-1].ref), len(d.entries)))
+	case d.action == trust.ActionApprove && d.entries[0].diff != nil:
+		// A change since an approval is what this dialog is about: the title says so.
+		d.title = s.DialogTitle.Render("Re-approve: changed since " + approvedWhen(d.entries[0].diff) + " — " + b.esc(d.entries[0].ref) + "?")
 	default:
 		d.title = s.DialogTitle.Render(verb + " " + b.esc(d.entries[0].ref) + "?")
 	}
@@ -277,6 +282,10 @@ func (d *dialog) writeEntry(b *textBuilder, e *dialogEntry) {
 	if e.blocked != "" && len(d.entries) > 1 {
 		b.line(s.Bad.Render("⊘ ") + b.esc(e.blocked))
 	}
+	if d.action == trust.ActionApprove {
+		// What changed since the last approval comes before everything else it grants.
+		d.writeChanges(b, e)
+	}
 	if len(g.Affected) > 0 {
 		// What a revocation takes down with it comes first: it is the cost of saying yes.
 		b.blank()
@@ -307,9 +316,6 @@ func (d *dialog) writeEntry(b *textBuilder, e *dialogEntry) {
 			}
 			b.line("  " + where + s.Warn.Render(b.esc(h.Kind)) + "  " + b.esc(oneLine(h.Text, 120)))
 		}
-	}
-	if d.action == trust.ActionApprove {
-		d.writeChanges(b, e)
 	}
 	if len(g.Fields) > 0 {
 		b.blank()
@@ -400,6 +406,12 @@ func (d *dialog) writeChanges(b *textBuilder, e *dialogEntry) {
 			what = append(what, s.Added.Render("+ added"))
 		case "removed":
 			what = append(what, s.Removed.Render("- removed"))
+		case "modified":
+			if f.OldSHA256 == f.NewSHA256 && f.OldLink == f.NewLink && f.OldExec != f.NewExec {
+				what = append(what, s.Warn.Render("~ mode changed, same bytes"))
+			} else {
+				what = append(what, s.Warn.Render("~ modified"))
+			}
 		default:
 			what = append(what, s.Warn.Render("~ "+b.esc(f.Change)))
 		}
@@ -419,11 +431,53 @@ func (d *dialog) writeChanges(b *textBuilder, e *dialogEntry) {
 			what = append(what, fmt.Sprintf("%d → %d bytes", f.OldSize, f.NewSize))
 		}
 		b.line("  " + strings.Join(append([]string{b.esc(f.Path)}, what...), "  "))
+		if !d.hideDiff && f.Unified != "" {
+			d.writeUnified(b, f.Unified)
+		}
 	}
 	if len(df.Fields) == 0 && len(df.Files) == 0 {
 		b.line("  (no field or file difference recorded)")
 	}
-	b.line(s.Dim.Render("  The Changes tab shows the line diff."))
+	if d.hideDiff {
+		b.line(s.Dim.Render("  d shows the line diff here; the Changes tab shows it too."))
+	} else {
+		b.line(s.Dim.Render("  d hides the line diff; the Changes tab shows it whole."))
+	}
+}
+
+// maxInlineDiff bounds the diff lines a dialog shows per file: the Changes tab has them all.
+const maxInlineDiff = 60
+
+// writeUnified writes a file's line diff inside the dialog, each line escaped before it
+// is styled.
+func (d *dialog) writeUnified(b *textBuilder, unified string) {
+	s := d.c.styles
+	lines := strings.Split(strings.TrimSuffix(unified, "\n"), "\n")
+	for i, l := range lines {
+		if i == maxInlineDiff {
+			b.line(s.Dim.Render(fmt.Sprintf("    … %d more diff lines (Changes tab)", len(lines)-i)))
+			break
+		}
+		text := "    " + b.esc(l)
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"):
+			b.line(s.Dim.Render(text))
+		case strings.HasPrefix(l, "+"):
+			b.line(s.Added.Render(text))
+		case strings.HasPrefix(l, "-"):
+			b.line(s.Removed.Render(text))
+		default:
+			b.line(text)
+		}
+	}
+}
+
+// approvedWhen is when the approval a diff compares against was recorded.
+func approvedWhen(df *trust.Diff) string {
+	if df.ApprovedBy.At.IsZero() {
+		return "the last approval"
+	}
+	return df.ApprovedBy.At.UTC().Format("2006-01-02 15:04 UTC")
 }
 
 // has reports whether ref is one of the dialog's entries.
@@ -535,6 +589,8 @@ func (d *dialog) View() string {
 		foot = s.Dim.Render("n or esc closes this dialog; nothing is recorded.")
 	case d.picking():
 		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render("n/esc cancel   space leave out   tab next   m note")
+	case d.hasDiff():
+		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render("n/esc cancel   d line diff   m note   (enter does nothing)")
 	default:
 		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render("n/esc cancel   m note   (enter does nothing)")
 	}
@@ -549,4 +605,18 @@ func (d *dialog) View() string {
 	}
 	content := lipgloss.JoinVertical(lipgloss.Left, parts...)
 	return s.Dialog.Width(d.width).Render(content)
+}
+
+// hasDiff reports whether some entry has a line diff to show or hide.
+func (d *dialog) hasDiff() bool {
+	for _, e := range d.entries {
+		if e.diff != nil {
+			for _, f := range e.diff.Files {
+				if f.Unified != "" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
