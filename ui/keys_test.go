@@ -186,3 +186,30 @@ func TestPackageApprovalOffersWhatIsShownAndLeavesOutWhatIsMarked(t *testing.T) 
 		}
 	}
 }
+
+// S puts the hooks that can block first, in both formats' words: the Claude Code
+// loader scopes them "can-block", the Codex loader "can deny the call".
+func TestSortByRiskPutsGatingHooksFirst(t *testing.T) {
+	m := New(Options{Sources: []string{"testdata/two-formats"}, Home: t.TempDir()})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	run(t, m, m.loadCmd())
+	for _, p := range m.data.pkgs {
+		// A component with no risk first in package order: only the sort can move it.
+		p.Components = append([]*model.Component{{Kind: model.KindSkill, ID: "first-in-order", Validity: model.Valid}}, p.Components...)
+		if risk(p.Components[1]) != 0 || p.Components[1].Kind != model.KindHook {
+			t.Fatalf("%s: the hook %s does not rank as gating (risk %d)", p.Format, p.Components[1].ID, risk(p.Components[1]))
+		}
+	}
+	m.tree.setItems(itemsFor(m.data.pkgs))
+	press(t, m, "S")
+	for i, p := range m.data.pkgs {
+		for _, it := range m.tree.all {
+			if it.pkg == i && !it.isPackage() {
+				if c := p.Components[it.comp]; c.Kind != model.KindHook {
+					t.Fatalf("%s: S put %s:%s first, want the gating hook", p.Format, c.Kind, c.ID)
+				}
+				break
+			}
+		}
+	}
+}

@@ -1202,8 +1202,8 @@ func risk(c *model.Component) int {
 		case cp.Kind == model.CapHook:
 			r = min(r, 1)
 			for _, sc := range cp.Scope {
-				if sc == "block" {
-					r = 0 // a hook that can block (gate) what the agent does
+				if gatingScope(sc) {
+					r = 0
 				}
 			}
 		case cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch:
@@ -1298,4 +1298,15 @@ func (t *treePane) shownOf(p *model.Package, comps []*model.Component) []*model.
 		}
 	}
 	return out
+}
+
+// gatingScope reports whether a hook capability's scope word says the hook can block
+// (gate) what the agent does: the Claude Code loader says "can-block", the Codex loader
+// says it in words ("can deny the call", "can block it"), hand-built fixtures "block".
+func gatingScope(sc string) bool {
+	switch sc {
+	case "can-block", "block":
+		return true
+	}
+	return strings.Contains(sc, "can deny") || strings.Contains(sc, "can block") || strings.Contains(sc, "allow or deny")
 }
