@@ -11,7 +11,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/skills"
@@ -170,27 +169,16 @@ func (fm *frontmatter) contractMap() map[string]string {
 	return out
 }
 
-var (
-	inlineBang = lazyre.New("!`([^`\n]+)`")
-	fenceBang  = lazyre.New("(?m)^\\s*```!")
-)
-
 // shellInjections lists the `!`cmd“ snippets and ```! blocks of a command or skill body:
-// Claude runs them in a shell before the model sees the text (NOTES §1.7).
-func shellInjections(body string) []string {
-	var out []string
-	for _, m := range inlineBang.FindAllStringSubmatch(body, 32) {
-		out = append(out, m[1])
-	}
-	for _, loc := range fenceBang.FindAllStringIndex(body, 32) {
-		rest := body[loc[1]:]
-		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-			rest = rest[nl+1:]
-		}
-		if end := strings.Index(rest, "```"); end >= 0 {
-			rest = rest[:end]
-		}
-		out = append(out, strings.TrimSpace(rest))
+// Claude runs them in a shell before the model sees the text.
+func shellInjections(body string) []string { return skills.ShellInjections(body) }
+
+// injectionsNotCovered classifies each injection as the shell line it is (one with an
+// unbalanced quote must not swallow the next).
+func (l *loader) injectionsNotCovered(inj []string) []model.NotCovered {
+	var out []model.NotCovered
+	for _, cmd := range inj {
+		out = append(out, l.shellNotCovered(cmd, "it is invoked", true)...)
 	}
 	return out
 }
@@ -325,7 +313,7 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 			runsShell = true
 			c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell %s before Claude sees the text (!`…` or ```! blocks): %s.", len(inj), plural(len(inj), "command", "commands"), clip(strings.Join(inj, "; "))))
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: inj, Detail: "Runs these shell commands when invoked, before the model reads the result."})
-			markNotCovered(c, l.shellNotCovered(strings.Join(inj, "\n"), "it is invoked", true))
+			markNotCovered(c, l.injectionsNotCovered(inj))
 		}
 	}
 	if hasErrors(c.Diagnostics) {
@@ -530,7 +518,7 @@ func (l *loader) claudeSkill(c *model.Component) {
 	if inj := shellInjections(text); len(inj) > 0 {
 		c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell %s before Claude sees the text (!`…` or ```! blocks): %s.", len(inj), plural(len(inj), "command", "commands"), clip(strings.Join(inj, "; "))))
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: inj, Detail: "Runs these shell commands when invoked, before the model reads the result."})
-		markNotCovered(c, l.shellNotCovered(strings.Join(inj, "\n"), "it is invoked", true))
+		markNotCovered(c, l.injectionsNotCovered(inj))
 	}
 	if hasErrors(c.Diagnostics) && !blocked {
 		c.Validity = model.Invalid
