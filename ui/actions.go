@@ -137,6 +137,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		cmd := m.tree.startFilter()
 		m.tree.filter.SetValue(":")
 		m.tree.filter.CursorEnd()
+		m.tree.cursor = 0
+		m.tree.applyFilter() // the tree lists the views until one is named
 		m.layout()
 		m.updateKeys()
 		return cmd
@@ -165,7 +167,21 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.setFlash("Cannot approve: "+m.approveReason(), true)
 	case key.Matches(msg, k.ApproveAll):
 		p, _, _, _ := m.selection()
-		return m.explain(trust.ActionApprove, groupPackage, p, m.approvableOf(p))
+		all := m.approvableOf(p)
+		shown := m.tree.shownOf(p, all)
+		if len(shown) == 0 {
+			m.setFlash("Nothing the filter shows in this package can be approved.", false)
+			return nil
+		}
+		explain := m.explain(trust.ActionApprove, groupPackage, p, shown)
+		return func() tea.Msg {
+			msg := explain()
+			if e, ok := msg.(explainedMsg); ok {
+				e.offered = len(all)
+				return e
+			}
+			return msg
+		}
 	case pressed(msg, k.ApproveAll):
 		m.setFlash("Cannot approve the package: "+m.approveAllReason(), true)
 	case key.Matches(msg, k.Revoke) && m.removalApplies():
@@ -369,6 +385,7 @@ func (m *Model) openDialog(msg explainedMsg) {
 		}
 	}
 	m.dialog = newDialog(m.common, msg.action, msg.group, msg.gen, entries)
+	m.dialog.offered = msg.offered
 	m.dialog.leftOut = left
 	m.dialog.build()
 	m.layout()
@@ -391,6 +408,7 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 			var cmd tea.Cmd
 			d.note, cmd = d.note.Update(msg)
 			d.build()
+			d.vp.GotoBottom() // the note is the body's last block: keep it in view
 			return cmd
 		}
 		d.build()
@@ -412,9 +430,26 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.setFlash("Cancelled: nothing was recorded.", false)
 		m.layout()
 		m.updateKeys()
+	case d.picking() && (msg.String() == "tab" || msg.String() == "shift+tab"):
+		step := 1
+		if msg.String() == "shift+tab" {
+			step = len(d.entries) - 1
+		}
+		d.pick = (d.pick + step) % len(d.entries)
+		d.build()
+		m.updateKeys()
+	case d.picking() && msg.String() == "space" && !d.stale:
+		d.entries[d.pick].out = !d.entries[d.pick].out
+		d.resolve()
+		d.build()
+		m.updateKeys()
+	case msg.String() == "d" && d.hasDiff():
+		d.hideDiff = !d.hideDiff
+		d.build()
 	case msg.String() == "m" && !d.stale:
 		d.noting = true
 		d.build()
+		d.vp.GotoBottom() // a long dialog would leave the input below the screen
 		m.updateKeys()
 		return d.note.Focus()
 	default:
@@ -436,12 +471,15 @@ func (m *Model) decide(d *dialog) tea.Cmd {
 	m.updateKeys()
 	box := m.trust
 	action := d.action
-	reqs := make([]trust.Request, len(d.entries))
-	refs := make([]string, len(d.entries))
-	for i, e := range d.entries {
+	var reqs []trust.Request
+	var refs []string
+	for _, e := range d.entries {
+		if e.out {
+			continue // the person left it out
+		}
 		// The digest the dialog showed: trust refuses if the component is no longer it.
-		reqs[i] = trust.Request{Pkg: e.pkg, Comp: e.comp, Digest: e.digest}
-		refs[i] = e.ref
+		reqs = append(reqs, trust.Request{Pkg: e.pkg, Comp: e.comp, Digest: e.digest})
+		refs = append(refs, e.ref)
 	}
 	affected := m.data.sameName(d.entries[0].pkg)
 	opts := trust.DecideOptions{ReviewerKind: trust.ReviewerHuman, Note: strings.TrimSpace(d.note.Value())}

@@ -153,7 +153,7 @@ func runSequence(t *testing.T, ops []byte) {
 		default:
 			k := batchKeys[opKey(op)]
 			_, cmd := m.Update(keyMsg(k))
-			runQuick(m, cmd)
+			run(t, m, cmd)
 		}
 		if t.Failed() {
 			return
@@ -166,32 +166,6 @@ func runSequence(t *testing.T, ops []byte) {
 			}()
 			checkTree(t, m)
 		}()
-	}
-}
-
-// runQuick runs a command's messages back into the model as run does, but gives up on
-// one after a moment: the sequences press many keys, and cursor blinks only sleep.
-func runQuick(m *Model, cmd tea.Cmd) {
-	for depth := 0; cmd != nil && depth < 50; depth++ {
-		ch := make(chan tea.Msg, 1)
-		go func(c tea.Cmd) { ch <- c() }(cmd)
-		var msg tea.Msg
-		select {
-		case msg = <-ch:
-		case <-time.After(100 * time.Millisecond):
-		}
-		cmd = nil
-		switch msg := msg.(type) {
-		case tea.BatchMsg:
-			for _, c := range msg {
-				runQuick(m, c)
-			}
-		case nil, tea.QuitMsg:
-		default:
-			if isInternal(msg) {
-				_, cmd = m.Update(msg)
-			}
-		}
 	}
 }
 

@@ -28,6 +28,7 @@ type dialogEntry struct {
 	// blocked is why this entry cannot be decided with the others ("" when it can): a
 	// hook whose tool is in the same dialog is not blocked by that tool.
 	blocked string
+	out     bool // a package approval: the person left this one out (space)
 }
 
 // Kinds of confirmation.
@@ -65,6 +66,26 @@ type dialog struct {
 	blocked string // why y cannot record ("" when it can)
 	// leftOut lists what a package approval leaves out, with the reason.
 	leftOut []string
+	// offered is how many components of the package could be approved (the filter may
+	// show fewer), and pick the entry space marks to leave out.
+	offered, pick int
+	// hideDiff is d's toggle: the line diff of a changed file is shown inline unless hidden.
+	hideDiff bool
+}
+
+// picking reports whether the person chooses entries here: a package approval of more
+// than one component.
+func (d *dialog) picking() bool { return d.group == groupPackage && len(d.entries) > 1 }
+
+// chosen is how many entries the decision records.
+func (d *dialog) chosen() int {
+	n := 0
+	for _, e := range d.entries {
+		if !e.out {
+			n++
+		}
+	}
+	return n
 }
 
 func newDialog(c *common, action trust.Action, group string, gen int, entries []dialogEntry) *dialog {
@@ -88,7 +109,7 @@ func newDialog(c *common, action trust.Action, group string, gen int, entries []
 func (d *dialog) resolve() {
 	in := map[string]bool{}
 	for _, e := range d.entries {
-		if e.grant.Blocked == "" {
+		if e.grant.Blocked == "" && !e.out {
 			in[e.ref] = true
 		}
 	}
@@ -96,6 +117,10 @@ func (d *dialog) resolve() {
 	for i := range d.entries {
 		e := &d.entries[i]
 		e.blocked = e.grant.Blocked
+		if e.out {
+			e.blocked = "" // not decided now: nothing of it can block the rest
+			continue
+		}
 		if e.blocked != "" && d.action == trust.ActionApprove && len(e.grant.Status.Needs) > 0 {
 			ok := true
 			for _, n := range e.grant.Status.Needs {
@@ -121,8 +146,11 @@ func (d *dialog) resolve() {
 			}
 		}
 	}
-	if d.blocked == "" && len(d.entries) == 0 {
+	if d.blocked == "" && d.chosen() == 0 {
 		d.blocked = "Nothing here can be decided."
+		if len(d.entries) > 0 {
+			d.blocked = "Every component is left out: space takes one back in."
+		}
 	}
 }
 
@@ -144,10 +172,15 @@ func (d *dialog) build() {
 	switch {
 	case len(d.entries) == 0:
 		d.title = s.DialogTitle.Render(verb + "?")
+	case d.group == groupPackage && (d.chosen() < len(d.entries) || d.offered > len(d.entries)):
+		d.title = s.DialogTitle.Render(fmt.Sprintf("%s %d of %s of %s?", verb, d.chosen(), plural(max(d.offered, len(d.entries)), "component"), b.esc(d.entries[0].pkg.Name)))
 	case d.group == groupPackage:
 		d.title = s.DialogTitle.Render(fmt.Sprintf("%s %s of %s?", verb, plural(len(d.entries), "component"), b.esc(d.entries[0].pkg.Name)))
 	case d.group == groupWithDep:
 		d.title = s.DialogTitle.Render(fmt.Sprintf("%s %s and what it needs (%d)?", verb, b.esc(d.entries[len(d.entries)-1].ref), len(d.entries)))
+	case d.action == trust.ActionApprove && d.entries[0].diff != nil:
+		// A change since an approval is what this dialog is about: the title says so.
+		d.title = s.DialogTitle.Render("Re-approve: changed since " + approvedWhen(d.entries[0].diff) + " — " + b.esc(d.entries[0].ref) + "?")
 	default:
 		d.title = s.DialogTitle.Render(verb + " " + b.esc(d.entries[0].ref) + "?")
 	}
@@ -172,10 +205,27 @@ func (d *dialog) build() {
 	}
 	if len(d.entries) > 1 {
 		b.heading(fmt.Sprintf("In this order (%d decisions, one per component):", len(d.entries)))
+		if d.picking() {
+			b.line(s.Dim.Render("tab moves ▸ · space leaves the ▸ one out or takes it back in"))
+			if d.offered > len(d.entries) {
+				b.line(s.Dim.Render(fmt.Sprintf("The filter shows %d of the package's %d components that can be approved; the rest are not offered.", len(d.entries), d.offered)))
+			}
+		}
 		for i, e := range d.entries {
 			mark := "  "
 			if e.blocked != "" {
 				mark = s.Bad.Render("⊘ ")
+			}
+			if d.picking() {
+				box := "[x] "
+				if e.out {
+					box = "[ ] "
+				}
+				cur := "  "
+				if i == d.pick {
+					cur = "▸ "
+				}
+				mark = cur + box + mark
 			}
 			files, execs := len(e.grant.Files), 0
 			for _, f := range e.grant.Files {
@@ -232,6 +282,10 @@ func (d *dialog) writeEntry(b *textBuilder, e *dialogEntry) {
 	if e.blocked != "" && len(d.entries) > 1 {
 		b.line(s.Bad.Render("⊘ ") + b.esc(e.blocked))
 	}
+	if d.action == trust.ActionApprove {
+		// What changed since the last approval comes before everything else it grants.
+		d.writeChanges(b, e)
+	}
 	if len(g.Affected) > 0 {
 		// What a revocation takes down with it comes first: it is the cost of saying yes.
 		b.blank()
@@ -277,9 +331,6 @@ func (d *dialog) writeEntry(b *textBuilder, e *dialogEntry) {
 		}
 		b.line(line)
 		b.line("  " + b.esc(sg.Detail))
-	}
-	if d.action == trust.ActionApprove {
-		d.writeChanges(b, e)
 	}
 	if len(g.Fields) > 0 {
 		b.blank()
@@ -370,6 +421,12 @@ func (d *dialog) writeChanges(b *textBuilder, e *dialogEntry) {
 			what = append(what, s.Added.Render("+ added"))
 		case "removed":
 			what = append(what, s.Removed.Render("- removed"))
+		case "modified":
+			if f.OldSHA256 == f.NewSHA256 && f.OldLink == f.NewLink && f.OldExec != f.NewExec {
+				what = append(what, s.Warn.Render("~ mode changed, same bytes"))
+			} else {
+				what = append(what, s.Warn.Render("~ modified"))
+			}
 		default:
 			what = append(what, s.Warn.Render("~ "+b.esc(f.Change)))
 		}
@@ -389,11 +446,53 @@ func (d *dialog) writeChanges(b *textBuilder, e *dialogEntry) {
 			what = append(what, fmt.Sprintf("%d → %d bytes", f.OldSize, f.NewSize))
 		}
 		b.line("  " + strings.Join(append([]string{b.esc(f.Path)}, what...), "  "))
+		if !d.hideDiff && f.Unified != "" {
+			d.writeUnified(b, f.Unified)
+		}
 	}
 	if len(df.Fields) == 0 && len(df.Files) == 0 {
 		b.line("  (no field or file difference recorded)")
 	}
-	b.line(s.Dim.Render("  The Changes tab shows the line diff."))
+	if d.hideDiff {
+		b.line(s.Dim.Render("  d shows the line diff here; the Changes tab shows it too."))
+	} else {
+		b.line(s.Dim.Render("  d hides the line diff; the Changes tab shows it whole."))
+	}
+}
+
+// maxInlineDiff bounds the diff lines a dialog shows per file: the Changes tab has them all.
+const maxInlineDiff = 60
+
+// writeUnified writes a file's line diff inside the dialog, each line escaped before it
+// is styled.
+func (d *dialog) writeUnified(b *textBuilder, unified string) {
+	s := d.c.styles
+	lines := strings.Split(strings.TrimSuffix(unified, "\n"), "\n")
+	for i, l := range lines {
+		if i == maxInlineDiff {
+			b.line(s.Dim.Render(fmt.Sprintf("    … %d more diff lines (Changes tab)", len(lines)-i)))
+			break
+		}
+		text := "    " + b.esc(l)
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"):
+			b.line(s.Dim.Render(text))
+		case strings.HasPrefix(l, "+"):
+			b.line(s.Added.Render(text))
+		case strings.HasPrefix(l, "-"):
+			b.line(s.Removed.Render(text))
+		default:
+			b.line(text)
+		}
+	}
+}
+
+// approvedWhen is when the approval a diff compares against was recorded.
+func approvedWhen(df *trust.Diff) string {
+	if df.ApprovedBy.At.IsZero() {
+		return "the last approval"
+	}
+	return df.ApprovedBy.At.UTC().Format("2006-01-02 15:04 UTC")
 }
 
 // has reports whether ref is one of the dialog's entries.
@@ -503,14 +602,36 @@ func (d *dialog) View() string {
 		foot = s.Bold.Render("esc close") + "   " + s.Dim.Render("(y records nothing: reloaded)")
 	case d.blocked != "":
 		foot = s.Dim.Render("n or esc closes this dialog; nothing is recorded.")
+	case d.picking():
+		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render("n/esc cancel   space leave out   tab next   m note")
+	case d.hasDiff():
+		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render("n/esc cancel   d line diff   m note   (enter does nothing)")
 	default:
 		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render("n/esc cancel   m note   (enter does nothing)")
 	}
 	scrollHelp := s.Dim.Render("j/k ↑/↓ · space/pgdn pgup · ctrl+d/u · home/end scroll")
+	if d.picking() {
+		// Space marks an entry here; the page keys still scroll.
+		scrollHelp = s.Dim.Render("j/k ↑/↓ · pgdn pgup · ctrl+d/u · home/end scroll")
+	}
 	parts := []string{title, fit(s.Dim.Render(pos), inner), d.vp.View(), fit(foot, inner)}
 	if d.vp.TotalLineCount() > d.vp.Height() {
 		parts = append(parts, fit(scrollHelp, inner))
 	}
 	content := lipgloss.JoinVertical(lipgloss.Left, parts...)
 	return s.Dialog.Width(d.width).Render(content)
+}
+
+// hasDiff reports whether some entry has a line diff to show or hide.
+func (d *dialog) hasDiff() bool {
+	for _, e := range d.entries {
+		if e.diff != nil {
+			for _, f := range e.diff.Files {
+				if f.Unified != "" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -108,7 +108,7 @@ func newTestModel(t testing.TB, pkgs []*model.Package, w, h int) *Model {
 func run(t testing.TB, m *Model, cmd tea.Cmd) {
 	t.Helper()
 	for depth := 0; cmd != nil && depth < 200; depth++ {
-		msg := runTimed(cmd)
+		msg := runTimed(t, cmd)
 		cmd = nil
 		switch msg := msg.(type) {
 		case tea.BatchMsg:
@@ -124,14 +124,18 @@ func run(t testing.TB, m *Model, cmd tea.Cmd) {
 	}
 }
 
-// runTimed runs a command but gives up on timers (cursor blink): they only sleep.
-func runTimed(cmd tea.Cmd) tea.Msg {
+// runTimed runs a command and waits for its message as the runtime would, up to the
+// test's patience: no console command only sleeps (the cursor does not blink), and one
+// that takes long on a loaded machine (indexing 10,000 distinct text bodies) must still
+// be waited for, or the test goes on without what it sent.
+func runTimed(t testing.TB, cmd tea.Cmd) tea.Msg {
 	ch := make(chan tea.Msg, 1)
 	go func() { ch <- cmd() }()
 	select {
 	case msg := <-ch:
 		return msg
-	case <-time.After(2 * time.Second):
+	case <-time.After(patience(t)):
+		t.Fatal("a command never returned")
 		return nil
 	}
 }

@@ -69,7 +69,7 @@ func DefaultKeyMap() KeyMap {
 		Reload:       key.NewBinding(key.WithKeys("R", "ctrl+r"), key.WithHelp("R", "reload from disk")),
 		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 		Quit:         key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Confirm:      key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
+		Confirm:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "confirm")), // Y copies a digest: never a confirmation
 		Cancel:       key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
 		Overwrite:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "overwrite hand edits"), key.WithDisabled()),
 		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),

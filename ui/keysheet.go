@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -85,12 +84,7 @@ func (m *Model) openKeySheet() {
 		lines = append(lines, "")
 	}
 	lines = append(lines, s.Title.Render("Views (: then a name; combine with words)"))
-	names := make([]string, 0, len(views))
-	for n := range views {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range viewNames() {
 		lines = append(lines, fmt.Sprintf("  %-18s %s", n, views[n]))
 	}
 	lines = append(lines, "")
@@ -98,7 +92,8 @@ func (m *Model) openKeySheet() {
 		"  y                  record the decision (enter never does)",
 		"  n esc              cancel",
 		"  m                  add a note",
-		"  j/k space pgup ctrl+d/u home/end  scroll",
+		"  tab space          a package approval: move ▸, leave the ▸ one out",
+		"  j/k space pgup ctrl+d/u home/end  scroll (space marks in a package approval)",
 		"",
 		s.Title.Render("In the file view (f)"),
 		"  / n N              search, next, previous match",

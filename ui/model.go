@@ -288,6 +288,7 @@ type (
 		group   string
 		gen     int
 		entries []dialogEntry
+		offered int // a package approval: how many of its components could be approved
 	}
 	decidedMsg struct {
 		action trust.Action
@@ -581,9 +582,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // selTarget names a selection by what it is, not by its position.
 type selTarget struct {
-	root string
-	kind model.Kind // "" for a package row
-	id   string
+	// root and format name the package: one folder can hold a package of each of
+	// several formats (a plugin that Claude Code and Codex both read).
+	root   string
+	format model.Format
+	kind   model.Kind // "" for a package row
+	id     string
 }
 
 // onLoaded takes one batch of a load: the first replaces what is shown, later ones append
@@ -605,7 +609,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		// holding it arrives.
 		m.reloading, m.reselect = m.data.pkgs != nil, nil
 		if p, c, _, ok := m.selection(); ok {
-			m.reselect = &selTarget{root: p.Root}
+			m.reselect = &selTarget{root: p.Root, format: p.Format}
 			if c != nil {
 				m.reselect.kind, m.reselect.id = c.Kind, c.ID
 			}
@@ -653,7 +657,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 	}
 	m.tree.addPackages(from)
 	if r := m.reselect; r != nil {
-		if it := findItem(m.data.pkgs, r.root, r.kind, r.id); it.pkg >= 0 {
+		if it := findItem(m.data.pkgs, *r); it.pkg >= 0 {
 			m.tree.selectItem(it)
 			m.reselect = nil
 		}
@@ -691,15 +695,16 @@ func bodiesLeftOut(changed, unreadable int) string {
 	return "The text search leaves out what it cannot check: " + strings.Join(parts, ", ") + ". R reloads."
 }
 
-// findItem returns the row of the component (or, with an empty kind, the package) at root.
-func findItem(pkgs []*model.Package, root string, kind model.Kind, id string) item {
+// findItem returns the row of the component (or, with an empty kind, the package) r
+// names, found by its package's root and format; pkg -1 when that package is not there.
+func findItem(pkgs []*model.Package, r selTarget) item {
 	for i, p := range pkgs {
-		if p.Root != root {
+		if p.Root != r.root || p.Format != r.format {
 			continue
 		}
-		if kind != "" {
+		if r.kind != "" {
 			for j, c := range p.Components {
-				if c.Kind == kind && c.ID == id {
+				if c.Kind == r.kind && c.ID == r.id {
 					return item{pkg: i, comp: j}
 				}
 			}

@@ -819,6 +819,16 @@ func (t *treePane) startFilter() tea.Cmd {
 func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "tab":
+		if w, ok := lastViewWord(t.filter.Value()); ok && views[w] == "" {
+			// A view word being typed: tab completes it (as far as the views agree).
+			if done := completeView(w); done != w {
+				t.filter.SetValue(strings.TrimSuffix(t.filter.Value(), w) + done)
+				t.filter.CursorEnd()
+				t.cursor = 0
+				t.applyFilter()
+			}
+			return nil
+		}
 		// The second key: search the text of skills and instructions too. Their
 		// lowercased text is built by a command the first time (30,000 skill bodies take
 		// a third of a second); until it arrives, text is searched only where built.
@@ -889,8 +899,13 @@ func (t *treePane) View() string {
 		msg := "No packages."
 		if t.filter.Value() != "" {
 			msg = "Nothing matches the filter."
+			if bad := unknownViews(strings.Fields(strings.ToLower(t.filter.Value()))); len(bad) > 0 {
+				msg = viewHint(bad[0])
+			}
 		}
-		lines = append(lines, fit(s.Dim.Render(msg), t.width))
+		for _, l := range strings.Split(ansi.Wrap(msg, max(1, t.width), ""), "\n") {
+			lines = append(lines, fit(s.Dim.Render(l), t.width))
+		}
 	}
 	h := t.listHeight()
 	used := 0
@@ -1096,6 +1111,75 @@ func (t *treePane) setPrompt() {
 	}
 }
 
+// viewNames are the views' words in order.
+func viewNames() []string {
+	names := make([]string, 0, len(views))
+	for n := range views {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// unknownViews are the words of a query that start with ':' and name no view.
+func unknownViews(words []string) []string {
+	var bad []string
+	for _, w := range words {
+		if strings.HasPrefix(w, ":") && views[w] == "" {
+			bad = append(bad, w)
+		}
+	}
+	return bad
+}
+
+// lastViewWord is the word being typed at the end of a filter value, when it starts a
+// view (':' and no space after it).
+func lastViewWord(v string) (string, bool) {
+	i := strings.LastIndexAny(v, " \t")
+	w := strings.ToLower(v[i+1:])
+	return w, strings.HasPrefix(w, ":")
+}
+
+// completeView is w completed as far as every view starting with w agrees (a single
+// one: its whole word and a space); w itself when none starts with it.
+func completeView(w string) string {
+	var match []string
+	for _, n := range viewNames() {
+		if strings.HasPrefix(n, w) {
+			match = append(match, n)
+		}
+	}
+	if len(match) == 0 {
+		return w
+	}
+	if len(match) == 1 {
+		return match[0] + " "
+	}
+	common := match[0]
+	for _, n := range match[1:] {
+		for !strings.HasPrefix(n, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	return common
+}
+
+// viewHint is what the tree says when the filter names no view: the views that start
+// with what was typed (tab completes them), or that there is no such view, and every
+// view there is.
+func viewHint(w string) string {
+	var match []string
+	for _, n := range viewNames() {
+		if strings.HasPrefix(n, w) {
+			match = append(match, n)
+		}
+	}
+	if len(match) > 0 {
+		return "Views starting " + display.Line(w) + " (tab completes): " + strings.Join(match, " ")
+	}
+	return "Unknown view " + display.Line(w) + ". The views are " + strings.Join(viewNames(), " ") + "."
+}
+
 func hasView(words []string) bool {
 	for _, w := range words {
 		if strings.HasPrefix(w, ":") {
@@ -1121,8 +1205,8 @@ func risk(c *model.Component) int {
 		case cp.Kind == model.CapHook:
 			r = min(r, 1)
 			for _, sc := range cp.Scope {
-				if sc == "block" {
-					r = 0 // a hook that can block (gate) what the agent does
+				if gatingScope(sc) {
+					r = 0
 				}
 			}
 		case cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch:
@@ -1196,4 +1280,36 @@ func hookTag(c *model.Component) string {
 		break
 	}
 	return strings.Join(parts, " ")
+}
+
+// shownOf is comps of p the filter shows (all of them without a filter): a package
+// approval offers only what the person is looking at.
+func (t *treePane) shownOf(p *model.Package, comps []*model.Component) []*model.Component {
+	if t.filter.Value() == "" {
+		return comps
+	}
+	shown := map[*model.Component]bool{}
+	for _, idx := range t.visible {
+		if it := t.all[idx]; !it.isPackage() && t.c.data.pkgs[it.pkg] == p {
+			shown[p.Components[it.comp]] = true
+		}
+	}
+	var out []*model.Component
+	for _, c := range comps {
+		if shown[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// gatingScope reports whether a hook capability's scope word says the hook can block
+// (gate) what the agent does: the Claude Code loader says "can-block", the Codex loader
+// says it in words ("can deny the call", "can block it"), hand-built fixtures "block".
+func gatingScope(sc string) bool {
+	switch sc {
+	case "can-block", "block":
+		return true
+	}
+	return strings.Contains(sc, "can deny") || strings.Contains(sc, "can block") || strings.Contains(sc, "allow or deny")
 }

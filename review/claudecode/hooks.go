@@ -661,7 +661,11 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 		if info.MatchOn != "" && matcher != "" && matcher != "*" {
 			scope = append(scope, "matcher "+matcher)
 		}
-		scope = append(scope, effectWord(info))
+		if async {
+			scope = append(scope, "non-blocking") // async: Claude Code does not wait for it
+		} else {
+			scope = append(scope, effectWord(info))
+		}
 		caps = append(caps, model.Capability{Kind: model.CapHook, Scope: scope, Detail: fmt.Sprintf("Fires %s (%s); it can %s.", when, matcherShort(info, mk, matcher, hasMatcher), strings.Join(eff, "; "))})
 		for _, e := range info.Effects {
 			if strings.Contains(e, "context") {
