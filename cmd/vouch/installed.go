@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"vouch/model"
 	"vouch/review/claudecode"
 )
 
@@ -15,13 +16,10 @@ import (
 // enabled state from the settings files). Without that record it falls back to the copies
 // in plugins/cache, one folder per <marketplace>/<plugin>/<version>.
 func claudeInstalledDir(getenv func(string) string) string {
-	base := getenv("CLAUDE_CONFIG_DIR")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		base = filepath.Join(home, ".claude")
+	claude, _ := model.LookupClient(model.ClientClaudeCode)
+	base, err := claude.Home(getenv)
+	if err != nil {
+		return ""
 	}
 	plugins := filepath.Join(base, "plugins")
 	if claudecode.IsInstallDir(plugins) {

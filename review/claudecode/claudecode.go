@@ -27,8 +27,8 @@ import (
 const (
 	ClaudeVersion = "2.1.328"
 	CodexVersion  = "0.169.0"
-	clientClaude  = "claude"
-	clientCodex   = "codex"
+	clientClaude  = model.ClientClaudeCode
+	clientCodex   = model.ClientCodex
 )
 
 const (

@@ -21,7 +21,7 @@ import (
 
 // Client and version every support answer names.
 const (
-	ClientCodex  = "codex"
+	ClientCodex  = model.ClientCodex
 	CodexVersion = "0.169.0"
 )
 

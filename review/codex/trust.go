@@ -65,11 +65,8 @@ type Config struct {
 
 // Home returns $CODEX_HOME, else ~/.codex.
 func Home() string {
-	if h := os.Getenv("CODEX_HOME"); h != "" {
+	if h, err := model.CodexHome(); err == nil {
 		return h
-	}
-	if h, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(h, ".codex")
 	}
 	return ".codex"
 }

@@ -37,9 +37,9 @@ func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
 func IsRootIn(p *probe.Dir) bool { return p.Exists("SKILL.md") || p.Exists("skill.md") }
 
 // Clients that read standalone skill folders, with the version basis of DESIGN §1.
-var clients = []struct{ name, version, where string }{
-	{"Claude Code", "2.1.328", "~/.claude/skills/<name>/ and .claude/skills/<name>/"},
-	{"Codex", "0.169.0", "~/.codex/skills/<name>/ and .agents/skills/<name>/"},
+var clients = []struct{ id, version, where string }{
+	{model.ClientClaudeCode, "2.1.328", "~/.claude/skills/<name>/ and .claude/skills/<name>/"},
+	{model.ClientCodex, "0.169.0", "~/.codex/skills/<name>/ and .agents/skills/<name>/"},
 }
 
 // Load reviews the skill folder dir. It never fails: problems become diagnostics.
@@ -88,15 +88,15 @@ func Load(dir string, opts Options) *model.Package {
 	}
 	if c.Validity == model.Valid {
 		for _, cl := range clients {
-			c.Support = append(c.Support, model.Support{Provider: cl.name, Version: cl.version, Status: model.Supported,
-				Detail: fmt.Sprintf("%s loads skill folders from %s.", cl.name, cl.where)})
+			c.Support = append(c.Support, model.Support{Provider: cl.id, Version: cl.version, Status: model.Supported,
+				Detail: fmt.Sprintf("%s loads skill folders from %s.", model.ClientLabel(cl.id, cl.version), cl.where)})
 		}
 	} else {
 		// The package is its one skill: nothing of it is left to accept at a narrower
 		// boundary, so an invalid skill rejects the package.
 		pkg.Rejected = c.Validity == model.Invalid
 		for _, cl := range clients {
-			c.Support = append(c.Support, model.Support{Provider: cl.name, Version: cl.version, Status: model.NotSupported,
+			c.Support = append(c.Support, model.Support{Provider: cl.id, Version: cl.version, Status: model.NotSupported,
 				Detail: "The skill does not conform to the Agent Skills specification (see its diagnostics); vouch cannot say what a lenient loader would make of it, so it cannot be approved."})
 		}
 	}
