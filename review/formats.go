@@ -13,6 +13,7 @@ import (
 	"vouch/review/fsguard"
 	"vouch/review/mcpb"
 	"vouch/review/probe"
+	"vouch/review/rootmanifest"
 	"vouch/review/skillpkg"
 	"vouch/review/splice"
 )
@@ -75,7 +76,7 @@ type format struct {
 var formats = []*format{
 	{
 		name: model.FormatAgentPlugins, title: "Agent Plugins",
-		dir:       agentplugins.IsRootIn,
+		dir:       isAgentPluginsRoot,
 		manifests: []string{"plugin.json"},
 		load: func(path string, opts Options) []*model.Package {
 			return []*model.Package{agentplugins.Load(path, agentplugins.Options{DataDir: opts.DataDir, Limits: opts.Limits, Retained: opts.Retained})}
@@ -143,13 +144,32 @@ var formats = []*format{
 		},
 	},
 	{
+		// A root SKILL.md is a skill wherever it sits (copied into a skills folder, every
+		// client loads it), so its package is read beside any other format's.
 		name: model.FormatAgentSkills, title: "Agent Skills",
 		dir:       skillpkg.IsRootIn,
+		alongside: true,
 		manifests: []string{"SKILL.md"},
 		load: func(path string, opts Options) []*model.Package {
 			return []*model.Package{skillpkg.Load(path, skillpkg.Options{Limits: opts.Limits})}
 		},
 	},
+}
+
+// isAgentPluginsRoot: a root plugin.json makes an Agent Plugins package unless it is
+// foreign (no Agent Plugins $schema) in a folder that another client's own markers
+// claim: a catalogue's plugin.json beside .claude-plugin/, .codex-plugin/ or the Claude
+// Code default layout is not a broken Agent Plugins package but a file those clients
+// ignore, and their packages say so. Alone, it is still read as Agent Plugins, so a
+// manifest that lost its $schema gets the loader's error.
+func isAgentPluginsRoot(p *probe.Dir) bool {
+	if !agentplugins.IsRootIn(p) {
+		return false
+	}
+	if !(claudecode.IsRootIn(p) || codex.IsRootIn(p) || claudecode.IsMarketplaceIn(p)) {
+		return true
+	}
+	return rootmanifest.IsAgentPlugins(p.Path())
 }
 
 // sourceNotes are the findings about a folder that no loader reports: a manifest.json

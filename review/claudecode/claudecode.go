@@ -21,6 +21,7 @@ import (
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 	"vouch/review/probe"
+	"vouch/review/rootmanifest"
 )
 
 // Client versions the support answers describe.
@@ -64,9 +65,12 @@ func (o Options) withDefaults() Options {
 }
 
 // IsRoot reports whether dir is a Claude Code plugin root: it holds
-// .claude-plugin/plugin.json, or it has no manifest of any format and holds the default
-// layout's hooks/hooks.json or .mcp.json beside a commands/, agents/ or skills/ folder, or
-// a .claude-plugin/ folder without a marketplace.
+// .claude-plugin/plugin.json, or a .claude-plugin/ folder without a marketplace, or the
+// default layout's hooks/hooks.json or .lsp.json at its top, and neither another
+// client's manifest (.codex-plugin/, an Agent Plugins root plugin.json) claims it. A
+// root plugin.json that is not an Agent Plugins manifest (a catalogue's metadata) does
+// not: Claude Code 2.1.328 and 2.1.332 never read it, and with --plugin-dir they load
+// the folder by its own markers ("`.lsp.json` at its top marks it").
 func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
 
 // IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
@@ -74,13 +78,13 @@ func IsRootIn(p *probe.Dir) bool {
 	if p.Exists(manifestFile) {
 		return true
 	}
-	if p.Exists("plugin.json") || p.Exists(".codex-plugin") {
+	if p.Exists(".codex-plugin") || (p.Exists(rootmanifest.File) && rootmanifest.IsAgentPlugins(p.Path())) {
 		return false
 	}
 	if p.IsDir(manifestDir) {
 		return !p.Exists(marketplaceFile)
 	}
-	return p.Exists(hooksFile)
+	return p.Exists(hooksFile) || p.Exists(lspFile)
 }
 
 // IsMarketplace reports whether dir holds .claude-plugin/marketplace.json.

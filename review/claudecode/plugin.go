@@ -9,6 +9,7 @@ import (
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
+	"vouch/review/rootmanifest"
 )
 
 // LoadPlugin reviews the Claude Code plugin rooted at dir.
@@ -38,10 +39,13 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	pkg.Root = root.Path()
 	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 	switch {
-	case l.rootHas("plugin.json"):
+	case l.rootHas(rootmanifest.File) && rootmanifest.IsAgentPlugins(root.Path()):
 		l.otherManifest = "the root Agent Plugins plugin.json"
 	case l.rootHas(".codex-plugin/plugin.json"):
 		l.otherManifest = ".codex-plugin/plugin.json"
+	case l.rootHas(rootmanifest.File):
+		l.pkgDiag(l.diag("root-manifest-foreign", model.SeverityWarning, model.BoundaryPackage, rootmanifest.File, "", 0,
+			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema): Claude Code 2.1.328 and 2.1.332 never read it and load this folder by its own markers, and Codex 0.169.0 and 0.171.0 ignore it too.", "2.1"))
 	}
 	if !l.manifestStep() {
 		pkg.Rejected = true
