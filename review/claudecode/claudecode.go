@@ -24,10 +24,13 @@ import (
 	"vouch/review/rootmanifest"
 )
 
-// Client versions the support answers describe.
+// The releases the support answers describe when the caller names none: the newest that
+// vouch's rules model. The rules were observed on Claude Code 2.1.328 and 2.1.332 and Codex
+// 0.169.0 and 0.171.0, which answered alike except where a rule is keyed by version
+// (eventInfo.Since, the manifest fields a release first reads).
 const (
-	ClaudeVersion = "2.1.328"
-	CodexVersion  = "0.169.0"
+	ClaudeVersion = "2.1.332"
+	CodexVersion  = "0.171.0"
 	clientClaude  = model.ClientClaudeCode
 	clientCodex   = model.ClientCodex
 )
@@ -52,6 +55,9 @@ type Options struct {
 	// Marketplace names the marketplace a plugin was listed in, for ${CLAUDE_PLUGIN_DATA}
 	// and the plugin id; "" when the plugin was given on its own.
 	Marketplace string
+	// ClaudeVersion and CodexVersion name the client releases to answer for (the one the
+	// user has installed, when known); "" means the newest modelled.
+	ClaudeVersion, CodexVersion string
 }
 
 func (o Options) withDefaults() Options {
@@ -60,6 +66,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ConfigDir == "" {
 		o.ConfigDir = "~/.claude"
+	}
+	if o.ClaudeVersion == "" {
+		o.ClaudeVersion = ClaudeVersion
+	}
+	if o.CodexVersion == "" {
+		o.CodexVersion = CodexVersion
 	}
 	return o
 }
@@ -125,8 +137,9 @@ func Load(dir string, opts Options) []*model.Package {
 		loadedRoot = self
 	}
 	if !loadedRoot && IsRoot(dir) {
-		out = append(out, LoadPlugin(dir, opts))
+		out = append(out, loadPlugin(dir, opts, nil))
 	}
+	stampVersions(out, opts.withDefaults())
 	// Refs are <package>#<kind>:<id>: two plugins of one name here would share refs.
 	seen := map[string]string{}
 	for _, p := range out {

@@ -183,7 +183,7 @@ func TestCases(t *testing.T) {
 		"hooks-plain-plugin-root": {noErrors: true, compCode: map[string]string{"hook:PostToolUse:0:0": "hook-plain-plugin-root"}, summary: map[string]string{"hook:PostToolUse:0:0": "plain shell variable"}},
 		"hooks-invalid-json":      fatal("hooks-file-invalid-json"),
 		"hooks-if-codex": {noErrors: true, count: 2,
-			summary: map[string]string{"hook:PostToolUse:0:0": `Codex 0.169.0 ignores if: there this hook runs on every Bash call`},
+			summary: map[string]string{"hook:PostToolUse:0:0": "Codex " + CodexVersion + " ignores if: there this hook runs on every Bash call"},
 			support: map[string]string{"hook:PostToolUse:0:0/claude-code": "supported", "hook:PostToolUse:0:0/codex": "supported"}},
 		"hooks-schema-codex": {noErrors: true, support: map[string]string{pre + "/codex": "unsupported: Codex rejects the whole hooks file because it has \"$schema\"", pre + "/claude-code": "supported"}},
 		"hooks-regex-matcher": {noErrors: true, compCode: map[string]string{"hook:Stop:0:0": "hook-matcher-ignored"},

@@ -14,7 +14,27 @@ import (
 
 // LoadPlugin reviews the Claude Code plugin rooted at dir.
 func LoadPlugin(dir string, opts Options) *model.Package {
-	return loadPlugin(dir, opts, nil)
+	p := loadPlugin(dir, opts, nil)
+	stampVersions([]*model.Package{p}, opts.withDefaults())
+	return p
+}
+
+// stampVersions names, in every support answer, the client release it was given for:
+// the rules below write the default, and a caller that knows the installed release
+// (status --claude) asks for that one.
+func stampVersions(pkgs []*model.Package, opts Options) {
+	for _, p := range pkgs {
+		for _, c := range p.Components {
+			for i := range c.Support {
+				switch c.Support[i].Provider {
+				case clientClaude:
+					c.Support[i].Version = opts.ClaudeVersion
+				case clientCodex:
+					c.Support[i].Version = opts.CodexVersion
+				}
+			}
+		}
+	}
 }
 
 func loadPlugin(dir string, opts Options, e *entry) *model.Package {
@@ -101,6 +121,8 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 		l.pkgDiag(l.diag("plugin-dependencies", model.SeverityInfo, model.BoundaryPackage, manifestFile, "/dependencies", 0,
 			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin. While one of them is not installed, Claude Code disables this whole plugin (observed with 2.1.328: \"Dependency … is not installed\"), and the components below start once it is.", "1.2"))
 	}
+	l.optionalDependenciesStep()
+	l.networkNote()
 	if !l.rootHas(manifestFile) && l.entry == nil {
 		l.pkgDiag(l.diag("claude-no-manifest", model.SeverityInfo, model.BoundaryPackage, "", "", 0,
 			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with 2.1.328 --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), "1.1"))
