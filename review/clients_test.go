@@ -49,3 +49,28 @@ func TestSupportKeysAreClientIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestClientVersionsReachLoaders: the release a caller names is the one every Claude
+// Code and Codex answer is for, and a rule keyed by version follows it.
+func TestClientVersionsReachLoaders(t *testing.T) {
+	src := "claudecode/testdata/cases/pre-skill-shell"
+	for _, v := range []struct {
+		claude, codex string
+		status        model.SupportStatus
+	}{{"2.1.328", "0.169.0", model.NotSupported}, {"2.1.332", "0.171.0", model.Supported}} {
+		res, err := Open(Options{ClientVersions: map[string]string{model.ClientClaudeCode: v.claude, model.ClientCodex: v.codex}}, src)
+		if err != nil || len(res.Packages) != 1 {
+			t.Fatalf("%v %v", err, res)
+		}
+		c := res.Packages[0].Component(model.KindHook, "PreSkillShellCommand:0:0")
+		for _, s := range c.Support {
+			want := map[string]string{model.ClientClaudeCode: v.claude, model.ClientCodex: v.codex}[s.Provider]
+			if s.Version != want {
+				t.Errorf("%s answers for %s, asked for %s", s.Provider, s.Version, want)
+			}
+			if s.Provider == model.ClientClaudeCode && s.Status != v.status {
+				t.Errorf("Claude Code %s: %s, want %s", v.claude, s.Status, v.status)
+			}
+		}
+	}
+}

@@ -97,7 +97,9 @@ var formats = []*format{
 		alongside: true,
 		manifests: []string{".agents/plugins/marketplace.json"},
 		load: func(path string, opts Options) []*model.Package {
-			return codex.LoadMarketplace(path, codex.Options{Limits: opts.Limits})
+			pkgs := codex.LoadMarketplace(path, codex.Options{Limits: opts.Limits})
+			codex.StampVersion(pkgs, opts.ClientVersions[model.ClientCodex])
+			return pkgs
 		},
 	},
 	{
@@ -108,7 +110,9 @@ var formats = []*format{
 		alongside: true,
 		manifests: []string{".codex-plugin/plugin.json"},
 		load: func(path string, opts Options) []*model.Package {
-			return []*model.Package{codex.Load(path, codex.Options{Limits: opts.Limits})}
+			pkgs := []*model.Package{codex.Load(path, codex.Options{Limits: opts.Limits})}
+			codex.StampVersion(pkgs, opts.ClientVersions[model.ClientCodex])
+			return pkgs
 		},
 	},
 	{
@@ -117,7 +121,8 @@ var formats = []*format{
 		alongside: true,
 		manifests: []string{".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"},
 		load: func(path string, opts Options) []*model.Package {
-			return claudecode.Load(path, claudecode.Options{Limits: opts.Limits})
+			return claudecode.Load(path, claudecode.Options{Limits: opts.Limits,
+				ClaudeVersion: opts.ClientVersions[model.ClientClaudeCode], CodexVersion: opts.ClientVersions[model.ClientCodex]})
 		},
 	},
 	{

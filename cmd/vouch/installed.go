@@ -53,5 +53,5 @@ func sourcesOrInstalled(claude *bool) cobra.PositionalArgs {
 }
 
 func addClaudeFlag(cmd *cobra.Command, claude *bool) {
-	cmd.Flags().BoolVar(claude, "claude", false, "also review the plugins Claude Code has installed, from the folders it reads them from, with whether each is enabled ($CLAUDE_CONFIG_DIR/plugins, default ~/.claude/plugins), read-only")
+	cmd.Flags().BoolVar(claude, "claude", false, "also review the plugins Claude Code has installed, from the folders it reads them from, with whether each is enabled ($CLAUDE_CONFIG_DIR/plugins, default ~/.claude/plugins), read-only; support is answered for the Claude Code release installed (read from its package metadata, never run), else the newest vouch models")
 }

@@ -117,7 +117,7 @@ path.`,
 	addClaudeFlag(cmd, &opts.claude)
 	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references")
 	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
-	cmd.Flags().BoolVar(&opts.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex)")
+	cmd.Flags().BoolVar(&opts.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex); support is answered for the Codex release installed (read from its package metadata, never run), else the newest vouch models")
 	cmd.Flags().BoolVar(&opts.requireApproved, "require-approved", false, "exit 1 unless packages were found, all are valid and every runnable component is approved (a CI gate)")
 	return cmd
 }
@@ -133,6 +133,7 @@ func runStatus(opts *statusOptions) error {
 	if err != nil {
 		return err
 	}
+	a.targetClients(opts.claude, opts.codex)
 	rep, st, err := statusData(opts, paths)
 	if err != nil {
 		return err
@@ -156,6 +157,7 @@ func (a *app) load(paths []string, sourceID string) (*review.Result, error) {
 	if err != nil {
 		return nil, a.loadFailed(err)
 	}
+	res.Diagnostics = append(append([]model.Diagnostic(nil), a.clientNotes...), res.Diagnostics...)
 	return res, nil
 }
 
@@ -188,6 +190,7 @@ func runValidate(opts *validateOptions) error {
 	if err != nil {
 		return err
 	}
+	a.targetClients(opts.claude, false)
 	want := ""
 	if opts.integrity != "" {
 		if want, err = parseIntegrity(opts.integrity); err != nil {
@@ -265,6 +268,7 @@ func (a *app) validateJSON(paths []string, sourceID, want string) error {
 	if want != "" {
 		diags = append(diags, checkIntegrity(artifacts, want)...)
 	}
+	diags = append(append([]model.Diagnostic(nil), a.clientNotes...), diags...)
 	valid, err := out.Close(diags)
 	if err != nil || !valid {
 		return exitError{1}
