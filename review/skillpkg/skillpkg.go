@@ -64,7 +64,7 @@ func Load(dir string, opts Options) *model.Package {
 	defer root.Close()
 	pkg.Root = root.Path()
 	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
-	c := skills.Load(root, ".")
+	c := skills.LoadTolerant(root, ".", clientTolerated, toleratedNote)
 	c.Kind, c.ID = model.KindSkill, pkg.Name
 	if d, ok := c.Details.Get("description"); ok {
 		pkg.Description, _ = d.(string)
@@ -104,6 +104,13 @@ func Load(dir string, opts Options) *model.Package {
 	pkg.Manifest = c.Details
 	return pkg
 }
+
+// clientTolerated: Codex (0.169.0, 0.171.0) and Claude Code (2.1.328, 2.1.332) load a
+// skill whose frontmatter has keys outside the Agent Skills spec and ignore those keys;
+// support follows the clients, and the spec finding stays as a warning.
+func clientTolerated(code string) bool { return code == "skill-unknown-field" }
+
+const toleratedNote = "an Agent Skills rule the clients do not enforce: the skill is valid for them"
 
 // shellInline and shellFence find Claude Code's dynamic context injection: `!`cmd“
 // inline and ```! fenced blocks run in a shell before the skill's text is sent.
