@@ -22,15 +22,15 @@ const maxMarkdown = 1 << 20
 // frontmatter is the YAML header of a command, skill, agent or output style, read the way
 // Claude reads it: keys in order, values kept as YAML nodes.
 type frontmatter struct {
-	keys  []string
-	vals  map[string]*yaml.Node
-	ok    bool // a (terminated) frontmatter block was found and parsed
-	err   string
+	keys []string
+	vals map[string]*yaml.Node
+	ok   bool // a (terminated) frontmatter block was found and parsed
+	err  string
 	// lenient holds the YAML error of a header read line by line instead: Claude Code
 	// (2.1.328, 2.1.332) loads such a command or agent with every field.
 	lenient string
-	body  string
-	bline int
+	body    string
+	bline   int
 }
 
 // splitFrontmatter separates the YAML header. A YAML error leaves ok false with err set:
