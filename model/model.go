@@ -352,6 +352,20 @@ func (p *Package) Ref(c *Component) string { return Ref(p.Name, c.Kind, c.ID) }
 // Ref builds a component reference.
 func Ref(pkg string, kind Kind, id string) string { return pkg + "#" + string(kind) + ":" + id }
 
+// QualifiedRef is the component's reference with its package's format in front,
+// <format>:<package>#<kind>:<id>: one folder read by two clients gives two packages that
+// can share a name and refs (a Codex and a Claude Code plugin both called "p" with a
+// server "s"), and the format tells them apart wherever a ref is typed or printed.
+func (p *Package) QualifiedRef(c *Component) string { return QualifyRef(p.Format, p.Ref(c)) }
+
+// QualifyRef puts a format in front of a ref; "" leaves it as it is.
+func QualifyRef(f Format, ref string) string {
+	if f == "" {
+		return ref
+	}
+	return string(f) + ":" + ref
+}
+
 // Valid reports whether the package is accepted at its boundary: not rejected, no error
 // at the package (or source) boundary, and every required reference resolved. A skipped
 // skill, an invalid server entry or a disabled component type (agent-plugins §6.2,

@@ -289,6 +289,17 @@ func formatTitles() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
+// IsFormat reports whether name is the name of a format in the table, as a qualified
+// component ref (<format>:<package>#<kind>:<id>) puts it in front.
+func IsFormat(name string) bool {
+	for _, f := range formats {
+		if string(f.name) == name {
+			return true
+		}
+	}
+	return false
+}
+
 func formatNamed(name model.Format) *format {
 	for _, f := range formats {
 		if f.name == name {

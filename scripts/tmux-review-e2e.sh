@@ -3,7 +3,8 @@
 # examples` with a temporary home, a component is approved by key presses only, the
 # console quits, and `vouch status --json` must report the component approved. A second
 # session opens a tool's file and scrolls it, filters by a command string, copies a REF,
-# and approves a hook with its tool in one dialog; a third approves a whole package in one.
+# and approves a hook with its tool in one dialog; a third approves a whole package in one;
+# a fourth opens a plugin folder with two formats five times and presses R fifteen times.
 # Needs go and tmux; installs nothing. Uses its own tmux socket, so no user session is touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -212,5 +213,27 @@ done
 "$work/vouch" --home "$home3" status --json "$dr" > "$work/status3.json" || true
 for r in 'design-review#tool:context' 'design-review#hook:review-context' 'design-review#skill:design-review'; do
   (cd "$work" && go run check.go status3.json "$r") || fail "status --json does not show $r approved after A"
+done
+# Fourth: a plugin folder both clients read (two packages at one root) opens cleanly
+# several times in a row, then survives R pressed over and over while it reloads.
+two=ui/testdata/two-formats
+for run in 1 2 3 4 5; do
+  rm -f "$work/exit"
+  tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
+  tmux -S "$sock" new-session -d -x 100 -y 30 -s "$session" \
+    "cd '$PWD' && TERM=xterm-256color '$work/vouch' --home '$work/home4' review '$two'; echo \$? > '$work/exit'; sleep 60"
+  wait_for "tidy-guard"
+  if [ "$run" = 5 ]; then
+    for _ in $(seq 1 15); do keys -l 'R'; keys -l 'j'; done
+    wait_for "Reloaded: 2 packages"
+  fi
+  keys -l 'q'
+  for _ in $(seq 1 100); do
+    [ -f "$work/exit" ] && break
+    sleep 0.1
+  done
+  [ -f "$work/exit" ] || fail "launch $run of the two-format plugin did not quit on q"
+  code=$(cat "$work/exit")
+  [ "$code" = 0 ] || fail "launch $run of the two-format plugin exited $code"
 done
 echo "tmux-review-e2e: ok"

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"vouch/internal/atomicfile"
 )
 
 // The folded state of a ledger is cached in the home so that `check` does not parse a
@@ -30,7 +31,7 @@ import (
 // truth, only a faster way to the same fold.
 
 const (
-	cacheVersion   = 2
+	cacheVersion   = 3
 	minShards      = 256
 	maxShards      = 1 << 18
 	indexEntry     = 44
@@ -267,5 +268,5 @@ func (t *Trust) writeCache(ledger string, id fileID, pin ledgerPin, total int, r
 	if os.MkdirAll(filepath.Dir(p), 0o700) != nil {
 		return
 	}
-	_ = writeAtomic(p, out.Bytes(), 0o600)
+	_ = atomicfile.Write(p, out.Bytes(), 0o600)
 }

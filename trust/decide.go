@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"vouch/internal/atomicfile"
 
 	"vouch/model"
 )
@@ -105,25 +106,25 @@ func (t *Trust) Decide(action Action, reqs []Request, o DecideOptions) ([]Decisi
 	viewOf := func(pkg *model.Package) (*view, error) {
 		v := &view{}
 		if f := files[t.PersonalLedger()]; f != nil {
-			v.personal = f.fold.Comps[pkg.Name]
+			v.personal = formatLayer(f.fold.Comps[pkg.Name], string(pkg.Format), false)
 		} else {
 			s, err := t.stateOf(others, t.PersonalLedger(), false)
 			if err != nil {
 				return nil, err
 			}
-			if v.personal, err = s.pkg(pkg.Name); err != nil {
+			if v.personal, err = s.comps(pkg); err != nil {
 				return nil, err
 			}
 		}
 		if tp := t.TeamLedgerFor(pkg); tp != "" {
 			if f := files[tp]; f != nil {
-				v.team = f.fold.Comps[pkg.Name]
+				v.team = formatLayer(f.fold.Comps[pkg.Name], string(pkg.Format), true)
 			} else {
 				s, err := t.stateOf(others, tp, true)
 				if err != nil {
 					return nil, err
 				}
-				if v.team, err = s.pkg(pkg.Name); err != nil {
+				if v.team, err = s.comps(pkg); err != nil {
 					return nil, err
 				}
 			}
@@ -231,7 +232,7 @@ func (t *Trust) approval(r Request, ref string, f *pendingFile, viewOf func(*mod
 		}
 	}
 	if f.fold.Team {
-		if x, ok := f.fold.comp(r.Pkg.Name, ref).lookup(digest); ok && x.D.Action == ActionRevoke {
+		if x, ok := f.fold.comp(r.Pkg, ref).lookup(digest); ok && x.D.Action == ActionRevoke {
 			return nil, nil, fmt.Errorf("%s cannot be approved in the team ledger %s: it revokes %s, and in a team ledger a revoke of a digest wins over approvals of it wherever they sit", ref, f.path, digest)
 		}
 	}
@@ -266,7 +267,7 @@ func (t *Trust) revocation(r Request, ref, cur string, f *pendingFile, o DecideO
 	if cur != "" {
 		set[cur] = true
 	}
-	if c := f.fold.comp(r.Pkg.Name, ref); c != nil {
+	if c := f.fold.comp(r.Pkg, ref); c != nil {
 		for dg, x := range c.Digests {
 			if x.D.Action == ActionApprove && validDigest(dg) {
 				set[dg] = true
@@ -425,7 +426,7 @@ func (t *Trust) appendLocked(f *pendingFile) error {
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 		return fmt.Errorf("cannot create the directory of ledger %s: %w", f.path, err)
 	}
-	if err := writeAtomic(f.path, buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.Write(f.path, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
 	if fh, err := os.Open(f.path); err == nil {
@@ -458,5 +459,5 @@ func lockNextTo(ledger string) (func(), error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create the directory of ledger %s: %w", ledger, err)
 	}
-	return lockPath(lockNameFor(ledger), filepath.Join(dir, "."+filepath.Base(ledger)+".*.tmp"))
+	return atomicfile.Lock(lockNameFor(ledger), filepath.Join(dir, "."+filepath.Base(ledger)+".*.tmp"))
 }

@@ -2,6 +2,9 @@ package trust
 
 import (
 	"sort"
+	"strings"
+
+	"vouch/model"
 )
 
 // Folding turns a ledger's decisions, in file order, into the state they leave: for each
@@ -52,8 +55,118 @@ func newFold(team bool) *fold {
 	return &fold{Team: team, Comps: map[string]map[string]*compFold{}}
 }
 
-func (f *fold) comp(pkg, ref string) *compFold {
-	return f.Comps[pkg][ref]
+// comp is the state of pkg's component ref: its format's decisions joined with those
+// that name no format.
+func (f *fold) comp(pkg *model.Package, ref string) *compFold {
+	m := f.Comps[pkg.Name]
+	return joinLayers(m[formatKey(string(pkg.Format), ref)], m[ref], f.Team)
+}
+
+// formatKey is where a decision is folded within its package: under its ref when it
+// names no format (written before decisions recorded one), else under the format and the
+// ref, so that the Codex and the Claude Code reading of one folder, which can share a
+// package name and refs, never share a decision. NUL cannot occur in a ref a loader
+// makes, so no ref of one format is the key of another's.
+func formatKey(format, ref string) string {
+	if format == "" {
+		return ref
+	}
+	return format + "\x00" + ref
+}
+
+// formatLayer is the states of one format's components, by ref: for each ref, the
+// decisions of that format joined with the decisions that name no format. A decision
+// without a format was made when a package's name was its whole identity; it binds a
+// digest, so an old approval still approves exactly the bytes it approved, in whichever
+// format they appear, and an old revoke still takes rights away in every format.
+func formatLayer(m map[string]*compFold, format string, team bool) map[string]*compFold {
+	hasFormats := false
+	for k := range m {
+		if strings.IndexByte(k, 0) >= 0 {
+			hasFormats = true
+			break
+		}
+	}
+	if !hasFormats {
+		return m
+	}
+	out := make(map[string]*compFold, len(m))
+	prefix := format + "\x00"
+	for k, c := range m {
+		if ref, ok := strings.CutPrefix(k, prefix); ok {
+			out[ref] = joinLayers(c, m[ref], team)
+		} else if strings.IndexByte(k, 0) < 0 {
+			if _, own := m[prefix+k]; !own {
+				out[k] = c
+			}
+		}
+	}
+	return out
+}
+
+// joinLayers joins a component's format-named decisions (own) with its format-less ones
+// (legacy) from the same ledger, by the rules a single fold follows: both carry their
+// position in the one file, so for each digest the later decision wins, and in a team
+// ledger a revoke wins wherever it sits.
+func joinLayers(own, legacy *compFold, team bool) *compFold {
+	if own == nil {
+		return legacy
+	}
+	if legacy == nil {
+		return own
+	}
+	j := &compFold{Digests: make(map[string]rec, len(own.Digests)+len(legacy.Digests))}
+	for _, c := range []*compFold{own, legacy} {
+		for dg := range c.Digests {
+			if _, done := j.Digests[dg]; done {
+				continue
+			}
+			a, okA := own.lookup(dg)
+			b, okB := legacy.lookup(dg)
+			j.Digests[dg] = pickRec(a, okA, b, okB, team)
+		}
+	}
+	j.All = laterRec(own.All, legacy.All)
+	j.Latest = own.Latest
+	if legacy.Latest.Seq > j.Latest.Seq {
+		j.Latest = legacy.Latest
+	}
+	for _, c := range []*compFold{legacy, own} {
+		for target, r := range c.ActiveAt {
+			if j.ActiveAt == nil {
+				j.ActiveAt = map[string]rec{}
+			}
+			if old, ok := j.ActiveAt[target]; !ok || r.Seq > old.Seq {
+				j.ActiveAt[target] = r
+			}
+		}
+	}
+	return j
+}
+
+// pickRec chooses between two layers' decisions for one digest.
+func pickRec(a rec, okA bool, b rec, okB bool, team bool) rec {
+	switch {
+	case !okB:
+		return a
+	case !okA:
+		return b
+	case team && (a.D.Action == ActionRevoke) != (b.D.Action == ActionRevoke):
+		if a.D.Action == ActionRevoke {
+			return a
+		}
+		return b
+	case b.Seq > a.Seq:
+		return b
+	}
+	return a
+}
+
+func laterRec(a, b *rec) *rec {
+	if a == nil || b != nil && b.Seq > a.Seq {
+		return b
+	}
+	return a
 }
 
 func (f *fold) ensure(pkg, ref string) *compFold {
@@ -77,7 +190,7 @@ func (f *fold) ensure(pkg, ref string) *compFold {
 func (f *fold) apply(d Decision) {
 	f.Count++
 	r := rec{D: d, Seq: f.Count}
-	c := f.ensure(d.Package, d.Component)
+	c := f.ensure(d.Package, formatKey(d.Format, d.Component))
 	c.Latest = r
 	switch {
 	case d.Action == ActionApprove:

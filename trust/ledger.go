@@ -9,12 +9,10 @@ import (
 	"reflect"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
+	"vouch/internal/atomicfile"
 
 	"github.com/BurntSushi/toml"
-
-	"vouch/internal/boundedread"
 )
 
 // SchemaVersion is the only ledger schema this version reads and writes.
@@ -49,7 +47,7 @@ type ledger struct {
 // problem wraps ErrDamagedLedger and names the line when the parser knows it.
 func readLedger(path, origin string) (*ledger, []byte, error) {
 	l := &ledger{path: path, origin: origin}
-	data, err := readBounded(path, maxLedgerBytes)
+	data, err := atomicfile.ReadRegular(path, maxLedgerBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return l, nil, nil
 	}
@@ -110,6 +108,8 @@ func decodeLedger(path string, data []byte) ([]Decision, error) {
 			return nil, fmt.Errorf("%w: %s: decision %d has action %q, not approve or revoke", ErrDamagedLedger, path, n, d.Action)
 		case d.Package == "" || d.Component == "":
 			return nil, fmt.Errorf("%w: %s: decision %d has no package or component", ErrDamagedLedger, path, n)
+		case d.Format != "" && !validFormatName(d.Format):
+			return nil, fmt.Errorf("%w: %s: decision %d has format %q, not a format name (lowercase letters, digits and hyphens)", ErrDamagedLedger, path, n, d.Format)
 		case d.Action == ActionApprove && !validDigest(d.Digest):
 			return nil, fmt.Errorf("%w: %s: decision %d approves %q, which is not a sha256:<64 hex> digest", ErrDamagedLedger, path, n, d.Digest)
 		case d.Scope != "" && d.Scope != ScopeDigest:
@@ -124,6 +124,20 @@ func decodeLedger(path string, data []byte) ([]Decision, error) {
 		}
 	}
 	return doc.Decision, nil
+}
+
+// validFormatName reports whether s can be a package format as vouch writes it. A NUL
+// or other byte in it could make one format's decisions answer for another's.
+func validFormatName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // ValidDigest reports whether d is a contract digest as vouch writes it: "sha256:" and
@@ -158,120 +172,13 @@ func encodeDecision(d Decision) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// writeAtomic replaces path with data: temporary file in the same directory, fsync,
-// rename, fsync the directory. A failure at any step leaves the old file as it was.
-
-func writeAtomic(path string, data []byte, perm os.FileMode) (err error) {
-	if err := writeFlushed(path, data, perm); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-// writeFlushed is writeAtomic without the flush of the directory, for callers that
-// flush each directory once after many files.
-func writeFlushed(path string, data []byte, perm os.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("cannot write in %s: %w", dir, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("cannot flush %s to disk: %w", path, err)
-	}
-	if err = f.Chmod(perm); err != nil {
-		return fmt.Errorf("cannot set the mode of %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("cannot replace %s: %w", path, err)
-	}
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("cannot open %s to flush it: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return fmt.Errorf("cannot flush directory %s: %w", dir, err)
-	}
-	return nil
-}
-
-// readBounded reads at most limit bytes of a regular file, failing rather than truncating.
-func readBounded(path string, limit int64) ([]byte, error) {
-	// nonBlockingOpen: a FIFO under a ledger's name (a team ledger comes with the
-	// repository) fails the regular-file test below instead of blocking the open.
-	f, err := os.OpenFile(path, os.O_RDONLY|nonBlockingOpen, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	// Sized from fstat: io.ReadAll alone doubles its way up, clearing and copying a
-	// 10 MB store entry several times over.
-	data, err := boundedread.Read(f, st.Size(), limit)
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
-	}
-	return data, nil
-}
-
 // lockHome takes the exclusive lock that serializes every read-modify-write of the
 // personal ledger and the store by processes sharing this home.
 func lockHome(home string) (unlock func(), err error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create vouch home %s: %w", home, err)
 	}
-	return lockPath(filepath.Join(home, "ledger.lock"), filepath.Join(home, ".ledger.toml.*.tmp"))
-}
-
-// lockPath takes an exclusive lock on the file p (see lockFile). The system releases it
-// when a process dies, so a killed writer never leaves a ledger locked. Holding the lock, no writer is
-// mid-write, so temporary files matching stale were orphaned by a killed process and are
-// removed.
-func lockPath(p, stale string) (unlock func(), err error) {
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open lock file %s (is its directory writable?): %w", p, err)
-	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("cannot lock %s: %w", p, err)
-	}
-	if olds, _ := filepath.Glob(stale); len(olds) > 0 {
-		for _, s := range olds {
-			os.Remove(s)
-		}
-	}
-	return func() {
-		unlockFile(f)
-		f.Close()
-	}, nil
+	return atomicfile.Lock(filepath.Join(home, "ledger.lock"), filepath.Join(home, ".ledger.toml.*.tmp"))
 }
 
 // Work counters, so tests can assert that a command's ledger cost does not grow with the

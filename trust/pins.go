@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"vouch/internal/atomicfile"
 
 	"github.com/BurntSushi/toml"
 
@@ -80,7 +81,7 @@ func (t *Trust) readTrustedLedgers() trustedLedgers {
 		return m.tl
 	}
 	var tl trustedLedgers
-	data, err := readBounded(p, 1<<20)
+	data, err := atomicfile.ReadRegular(p, 1<<20)
 	if err == nil {
 		if _, err := toml.Decode(string(data), &tl); err != nil {
 			tl = trustedLedgers{}
@@ -150,7 +151,7 @@ func (t *Trust) ReviewTeamLedger(path string) (*LedgerSummary, error) {
 	if err != nil || !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a ledger file", path)
 	}
-	data, err := readBounded(real, maxLedgerBytes)
+	data, err := atomicfile.ReadRegular(real, maxLedgerBytes)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read ledger %s: %w", real, err)
 	}
@@ -213,7 +214,7 @@ func (t *Trust) TrustTeamLedger(s *LedgerSummary) (string, error) {
 	if s == nil || s.pin.Size < 0 {
 		return "", errors.New("nothing was shown to trust")
 	}
-	data, err := readBounded(s.Path, maxLedgerBytes)
+	data, err := atomicfile.ReadRegular(s.Path, maxLedgerBytes)
 	if err != nil {
 		return "", fmt.Errorf("cannot read ledger %s: %w", s.Path, err)
 	}
@@ -280,7 +281,7 @@ func (t *Trust) editTrusted(edit func(*trustedLedgers)) error {
 	if err := toml.NewEncoder(&b).Encode(tl); err != nil {
 		return err
 	}
-	err = writeAtomic(t.trustedLedgersFile(), []byte(b.String()), 0o600)
+	err = atomicfile.Write(t.trustedLedgersFile(), []byte(b.String()), 0o600)
 	t.pins.mu.Lock()
 	t.pins.ok = false
 	t.pins.mu.Unlock()

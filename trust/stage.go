@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"vouch/internal/atomicfile"
 
 	"vouch/model"
 )
@@ -133,7 +134,7 @@ func (t *Trust) Stage(pkg *model.Package, comp *model.Component, dir string) (*S
 		}
 		out.Files = append(out.Files, f)
 	}
-	if err := syncDir(tmp); err != nil {
+	if err := atomicfile.SyncDir(tmp); err != nil {
 		return nil, err
 	}
 	// rename(2) replaces an empty directory, and fails on a non-empty one, so a directory
@@ -146,7 +147,7 @@ func (t *Trust) Stage(pkg *model.Package, comp *model.Component, dir string) (*S
 	if err := os.Chmod(abs, 0o755); err != nil {
 		return nil, err
 	}
-	_ = syncDir(parent)
+	_ = atomicfile.SyncDir(parent)
 	return out, nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"os"
 	"reflect"
 	"sync"
+
+	"vouch/model"
 )
 
 // ledgerPin is how much of a ledger counts. Size < 0: all of it (the personal ledger, a
@@ -61,6 +63,16 @@ func (s *ledgerState) pkg(name string) (map[string]*compFold, error) {
 		return nil, err
 	}
 	return s.fold.Comps[name], nil
+}
+
+// comps returns the component states of pkg, by ref: its own format's decisions joined
+// with those that name no format (see formatLayer).
+func (s *ledgerState) comps(pkg *model.Package) (map[string]*compFold, error) {
+	m, err := s.pkg(pkg.Name)
+	if err != nil {
+		return nil, err
+	}
+	return formatLayer(m, string(pkg.Format), s.team), nil
 }
 
 func (s *ledgerState) reparse() error {

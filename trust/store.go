@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"vouch/internal/atomicfile"
 )
 
 // ErrTamperedStore is wrapped by errors about a store entry whose bytes no longer hash to
@@ -49,7 +50,7 @@ func (s store) putAll(blobs [][]byte) error {
 		}
 		seen[sum] = true
 		p := s.path(sum)
-		if old, err := readBounded(p, maxStoreBytes); err == nil && bytes.Equal(old, b) {
+		if old, err := atomicfile.ReadRegular(p, maxStoreBytes); err == nil && bytes.Equal(old, b) {
 			continue
 		}
 		if !dirs[filepath.Dir(p)] {
@@ -69,7 +70,7 @@ func (s store) putAll(blobs [][]byte) error {
 		go func() {
 			defer wg.Done()
 			for j := range next {
-				errs <- writeFlushed(j.path, j.data, 0o444)
+				errs <- atomicfile.WriteFlushed(j.path, j.data, 0o444)
 			}
 		}()
 	}
@@ -85,7 +86,7 @@ func (s store) putAll(blobs [][]byte) error {
 		}
 	}
 	for d := range dirs {
-		if err := syncDir(d); err != nil {
+		if err := atomicfile.SyncDir(d); err != nil {
 			return err
 		}
 	}
@@ -98,7 +99,7 @@ func (s store) get(sum string) ([]byte, error) {
 		return nil, fmt.Errorf("%q is not a sha256 hex digest", sum)
 	}
 	p := s.path(sum)
-	data, err := readBounded(p, maxStoreBytes)
+	data, err := atomicfile.ReadRegular(p, maxStoreBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w: sha256:%s (%s)", ErrNotStored, sum, p)
 	}

@@ -67,9 +67,13 @@ const (
 
 // Decision is one [[decision]] entry of a ledger.
 type Decision struct {
-	Action       Action    `toml:"action" json:"action"`
-	Package      string    `toml:"package" json:"package"`
-	Component    string    `toml:"component" json:"component"` // the component ref
+	Action    Action `toml:"action" json:"action"`
+	Package   string `toml:"package" json:"package"`
+	Component string `toml:"component" json:"component"` // the component ref
+	// Format is the format of the package the decision was made in (a folder read by two
+	// clients gives two packages that can share a name and refs). Decisions written before
+	// it existed have none and count for every format (see fold.go).
+	Format       string    `toml:"format,omitempty" json:"format,omitempty"`
 	Digest       string    `toml:"digest" json:"digest"`
 	Previous     string    `toml:"previous,omitempty" json:"previous,omitempty"`
 	Reviewer     string    `toml:"reviewer" json:"reviewer"`
@@ -239,7 +243,7 @@ func (t *Trust) TeamLedgerFor(pkg *model.Package) string {
 	if pkg == nil || pkg.Root == "" {
 		return ""
 	}
-	if p := findTeamLedger(pkg.Root); p != "" && t.IsTrustedTeamLedger(p) {
+	if p := FindTeamLedger(pkg.Root); p != "" && t.IsTrustedTeamLedger(p) {
 		return p
 	}
 	return ""
@@ -251,7 +255,7 @@ func (t *Trust) UntrustedTeamLedger(pkg *model.Package) string {
 	if t.opts.TeamLedger != "" || pkg == nil || pkg.Root == "" {
 		return ""
 	}
-	if p := findTeamLedger(pkg.Root); p != "" && !t.IsTrustedTeamLedger(p) {
+	if p := FindTeamLedger(pkg.Root); p != "" && !t.IsTrustedTeamLedger(p) {
 		return p
 	}
 	return ""
@@ -268,7 +272,7 @@ func canonicalPath(p string) string {
 	return abs
 }
 
-func findTeamLedger(start string) string {
+func FindTeamLedger(start string) string {
 	dir, err := filepath.Abs(start)
 	if err != nil {
 		return ""
@@ -342,7 +346,7 @@ func (t *Trust) viewFrom(pkg *model.Package, cache states) (*view, error) {
 		if err != nil {
 			return nil, err
 		}
-		if v.team, err = s.pkg(pkg.Name); err != nil {
+		if v.team, err = s.comps(pkg); err != nil {
 			return nil, err
 		}
 	}
@@ -350,7 +354,7 @@ func (t *Trust) viewFrom(pkg *model.Package, cache states) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v.personal, err = s.pkg(pkg.Name); err != nil {
+	if v.personal, err = s.comps(pkg); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -383,10 +387,10 @@ func (t *Trust) evaluateAll(pkgs []*model.Package) (map[*model.Package]map[strin
 		v   *view
 		err error
 	}
-	views := map[string]folded{} // by team ledger and package name
+	views := map[string]folded{} // by team ledger, package name and format
 	byPkg := make([]folded, len(pkgs))
 	for i, p := range pkgs {
-		k := t.TeamLedgerFor(p) + "\x00" + p.Name
+		k := t.TeamLedgerFor(p) + "\x00" + p.Name + "\x00" + string(p.Format)
 		f, ok := views[k]
 		if !ok {
 			f.v, f.err = t.viewFrom(p, cache)
@@ -911,7 +915,7 @@ func (t *Trust) newDecision(pkg *model.Package, ref string, a Action, digest str
 		return Decision{}, fmt.Errorf("reviewer kind %q is not human or automation", kind)
 	}
 	return Decision{
-		Action: a, Package: pkg.Name, Component: ref, Digest: digest,
+		Action: a, Package: pkg.Name, Format: string(pkg.Format), Component: ref, Digest: digest,
 		Reviewer: t.opts.Reviewer, ReviewerKind: kind, At: t.opts.Now().UTC().Truncate(time.Second),
 		Note: o.Note, Target: o.Target,
 	}, nil
@@ -976,7 +980,7 @@ func (t *Trust) Decisions() ([]Decision, error) {
 	team := t.opts.TeamLedger
 	if team == "" {
 		if wd, err := os.Getwd(); err == nil {
-			if p := findTeamLedger(wd); p != "" && t.IsTrustedTeamLedger(p) {
+			if p := FindTeamLedger(wd); p != "" && t.IsTrustedTeamLedger(p) {
 				team = p
 			}
 		}

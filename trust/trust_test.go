@@ -326,11 +326,11 @@ func TestTeamLedgerPrecedence(t *testing.T) {
 	os.WriteFile(filepath.Join(outer, ".vouch", "ledger.toml"), []byte("schema_version = 1\n"), 0o644)
 	inner := filepath.Join(outer, "repo")
 	os.MkdirAll(filepath.Join(inner, ".git"), 0o755)
-	if got := findTeamLedger(inner); got != "" {
+	if got := FindTeamLedger(inner); got != "" {
 		t.Fatalf("found %q above the repository root", got)
 	}
-	if got := findTeamLedger(filepath.Join(outer, "x")); got != filepath.Join(outer, ".vouch", "ledger.toml") {
-		t.Fatalf("findTeamLedger without .git = %q", got)
+	if got := FindTeamLedger(filepath.Join(outer, "x")); got != filepath.Join(outer, ".vouch", "ledger.toml") {
+		t.Fatalf("FindTeamLedger without .git = %q", got)
 	}
 }
 

@@ -524,7 +524,7 @@ func (m *Model) copySelection(digest bool) tea.Cmd {
 		m.setFlash("Nothing to copy: this component has no digest.", true)
 		return nil
 	default:
-		text = p.Ref(c)
+		text = m.data.refOf(p, c)
 	}
 	return m.copyText(what, text)
 }

@@ -390,7 +390,7 @@ func (d *detailPane) overview(b *textBuilder) {
 		return
 	}
 	st := d.c.data.statusOf(p, c)
-	b.heading(b.esc(p.Ref(c)))
+	b.heading(b.esc(d.c.data.refOf(p, c)))
 	b.field("Kind", string(c.Kind))
 	b.field("Package", p.Name+" "+p.Version+" ("+string(p.Format)+")")
 	b.field("Location", p.Root)

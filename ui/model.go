@@ -112,6 +112,17 @@ func (d *data) location(p *model.Package) string {
 // copies is the number of loaded packages named like p (p included).
 func (d *data) copies(p *model.Package) int { return d.names[p.Name] }
 
+// refOf is c's ref as the console prints and copies it: with the package's format in
+// front when another loaded package shares its name (one folder read by two clients
+// gives two packages of one name), so that the ref names one package wherever it is
+// pasted.
+func (d *data) refOf(p *model.Package, c *model.Component) string {
+	if d.copies(p) > 1 {
+		return p.QualifiedRef(c)
+	}
+	return p.Ref(c)
+}
+
 // sameName lists the loaded packages named like p: a decision about p's refs can change
 // the status of each of them.
 func (d *data) sameName(p *model.Package) []*model.Package {

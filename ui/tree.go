@@ -170,6 +170,11 @@ func (t *treePane) addPackages(from int) {
 		t.setItems(t.order(itemsFor(pkgs)))
 		return
 	}
+	if from == len(pkgs) {
+		// A batch that brought no package (a stream's last one often does): the rows
+		// are all there already.
+		return
+	}
 	sel, hadSel := t.selected()
 	t.appended++
 	n := 0
@@ -197,7 +202,7 @@ func (t *treePane) addPackages(from int) {
 		}
 	}
 	d := t.c.data
-	if len(t.rowOf) == start && len(d.pkgBase) == len(pkgs) && d.nrows == len(t.all) && int(d.pkgBase[from]) == start {
+	if len(t.rowOf) == start && len(d.pkgBase) == len(pkgs) && d.nrows == len(t.all) && from < len(d.pkgBase) && int(d.pkgBase[from]) == start {
 		t.rowOf = append(t.rowOf, make([]int32, len(t.all)-start)...)
 		for i := start; i < len(t.all); i++ {
 			it := t.all[i]
@@ -621,18 +626,25 @@ func (t *treePane) applyFilter() {
 	r := t.filterRows(q)
 	t.last = r
 	// A package row stays when any of its components is shown, so matches keep context.
-	pkgShown := -1
+	// Packages without components that matched go in their place in the tree, between
+	// the others (both lists are in row order).
+	pkgShown, e := -1, 0
 	for k, idx := range r.rows {
 		it := t.all[idx]
 		if pkgShown != it.pkg {
-			t.visible = append(t.visible, int(t.pkgRow[it.pkg]))
+			at := t.pkgRow[it.pkg]
+			for ; e < len(r.empty) && r.empty[e] < at; e++ {
+				t.visible = append(t.visible, int(r.empty[e]))
+				t.hit = append(t.hit, true)
+			}
+			t.visible = append(t.visible, int(at))
 			t.hit = append(t.hit, r.pkgHit[it.pkg])
 			pkgShown = it.pkg
 		}
 		t.visible = append(t.visible, int(idx))
 		t.hit = append(t.hit, r.own[k])
 	}
-	for _, idx := range r.empty {
+	for _, idx := range r.empty[e:] {
 		t.visible = append(t.visible, int(idx))
 		t.hit = append(t.hit, true)
 	}

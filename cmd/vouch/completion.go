@@ -63,10 +63,19 @@ func completeRefs(source string, typed []string, prefix string) []string {
 	for _, t := range typed {
 		seen[t] = true
 	}
+	names := map[string]int{}
+	for _, p := range res.Packages {
+		names[p.Name]++
+	}
 	var out []string
 	for _, p := range res.Packages {
 		for _, c := range p.Components {
 			ref := p.Ref(c)
+			if names[p.Name] > 1 {
+				// Packages sharing a name (one folder read by two clients) share plain
+				// refs: offer the one that names the package.
+				ref = p.QualifiedRef(c)
+			}
 			if seen[ref] || !strings.HasPrefix(ref, prefix) || !shellSafe(ref) {
 				continue
 			}

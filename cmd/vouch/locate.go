@@ -18,13 +18,14 @@ func (a *app) locateRef(source, ref, ledger, sourceID string) (*trust.Trust, ref
 	if err != nil {
 		return nil, refTarget{}, err
 	}
-	res, err := review.Locate(a.openOptions(sourceID), source, ref)
+	want := parseRef(ref)
+	res, err := review.Locate(a.openOptions(sourceID), source, want.bare)
 	if err != nil {
 		return nil, refTarget{}, a.loadFailed(err)
 	}
 	for _, p := range res.Packages {
 		for _, c := range p.Components {
-			if p.Ref(c) == ref {
+			if want.matches(p, p.Ref(c)) {
 				tg, err := a.findRef(res, source, ref)
 				return t, tg, err
 			}

@@ -105,7 +105,10 @@ func (a *app) loadSource(source, sourceID string) (*review.Result, error) {
 type refTarget struct {
 	pkg  *model.Package
 	comp *model.Component
-	ref  string
+	ref  string // the plain ref, as statuses and the ledger key it
+	// shown is the ref as messages print it: as typed, so a ref with its format in front
+	// is answered with the format in front.
+	shown string
 }
 
 // refuseWildcard rejects refs that would stand for more than one component.
@@ -122,15 +125,19 @@ func (a *app) refuseWildcard(ref string) error {
 }
 
 // findRef finds exactly one component by ref; unknown refs are exit 2 with close matches.
+// A ref may name its package's format in front (<format>:<package>#<kind>:<id>), which
+// tells apart the packages one folder gives for two clients; without it, a ref that
+// only one package holds is that package's.
 func (a *app) findRef(res *review.Result, source, ref string) (refTarget, error) {
+	want := parseRef(ref)
 	var found []refTarget
 	var all []string
 	for _, p := range res.Packages {
 		for _, c := range p.Components {
 			r := p.Ref(c)
 			all = append(all, r)
-			if r == ref {
-				found = append(found, refTarget{p, c, r})
+			if want.matches(p, r) {
+				found = append(found, refTarget{p, c, r, want.whole})
 			}
 		}
 	}
@@ -149,8 +156,47 @@ func (a *app) findRef(res *review.Result, source, ref string) (refTarget, error)
 		}
 		return refTarget{}, a.fail(2, "unknown-ref", msg)
 	default:
-		return refTarget{}, a.fail(2, "ambiguous-ref", fmt.Sprintf("%s names components of %d packages in %s; give the package directory itself as SOURCE.", display.Line(ref), len(found), source))
+		return refTarget{}, a.fail(2, "ambiguous-ref", ambiguousRef(ref, source, found))
 	}
+}
+
+// ambiguousRef says why ref names more than one component: packages of different formats
+// in one folder (the format in front tells them apart) or several copies of one package.
+func ambiguousRef(ref, source string, found []refTarget) string {
+	formats := map[model.Format]int{}
+	var quals []string
+	for _, f := range found {
+		formats[f.pkg.Format]++
+		quals = append(quals, display.Line(f.pkg.QualifiedRef(f.comp)))
+	}
+	sort.Strings(quals)
+	if len(formats) == len(found) {
+		return fmt.Sprintf("%s names components of %d packages of different formats in %s; name the format in front: %s.", display.Line(ref), len(found), source, strings.Join(quals, " or "))
+	}
+	return fmt.Sprintf("%s names components of %d packages in %s; give the package directory itself as SOURCE.", display.Line(ref), len(found), source)
+}
+
+// wantedRef is a ref as typed: its format when it names one, and the ref without it.
+type wantedRef struct {
+	format model.Format
+	bare   string
+	whole  string
+}
+
+// parseRef reads a typed ref. "<format>:" in front counts only for a format vouch
+// knows and only before a ref's "#", so a package whose own name holds a colon is still
+// found by its plain ref.
+func parseRef(ref string) wantedRef {
+	w := wantedRef{bare: ref, whole: ref}
+	if f, rest, ok := strings.Cut(ref, ":"); ok && review.IsFormat(f) && strings.Contains(rest, "#") && !strings.Contains(f, "#") {
+		w.format, w.bare = model.Format(f), rest
+	}
+	return w
+}
+
+// matches reports whether the component with plain ref r of package p is the one wanted.
+func (w wantedRef) matches(p *model.Package, r string) bool {
+	return r == w.whole || w.format != "" && p.Format == w.format && r == w.bare
 }
 
 // closeRefs returns up to n refs near ref by edit distance, nearest first.
@@ -274,7 +320,7 @@ func runDecide(opts *decideOptions) error {
 			}
 		}
 		if why != "" {
-			refused = append(refused, fmt.Sprintf("%s: %s", display.Line(targets[i].ref), strings.TrimSuffix(why, ".")))
+			refused = append(refused, fmt.Sprintf("%s: %s", display.Line(targets[i].shown), strings.TrimSuffix(why, ".")))
 		}
 		// What is recorded is what was shown: trust refuses a component whose digest is
 		// no longer this one.
@@ -314,7 +360,7 @@ func runDecide(opts *decideOptions) error {
 		if action == trust.ActionRevoke && only == "" {
 			what = "at every digest"
 		}
-		fmt.Fprintf(a.stdout, "%s %s %s (%s ledger, %s)\n", past, display.Line(targets[i].ref), what, ledgerLabel(d.Ledger), d.ReviewerKind)
+		fmt.Fprintf(a.stdout, "%s %s %s (%s ledger, %s)\n", past, display.Line(targets[i].shown), what, ledgerLabel(d.Ledger), d.ReviewerKind)
 	}
 	return nil
 }
@@ -337,7 +383,7 @@ func (a *app) refuseActiveInstructions(source string, targets []refTarget) error
 			st = &s
 		}
 		for _, target := range st.active[tg.ref] {
-			active = append(active, fmt.Sprintf("vouch instructions remove --target %s %s '%s'", target, source, display.Line(tg.ref)))
+			active = append(active, fmt.Sprintf("vouch instructions remove --target %s %s '%s'", target, source, display.Line(tg.shown)))
 		}
 	}
 	if len(active) == 0 {
@@ -492,7 +538,7 @@ func runDiff(opts *diffOptions) error {
 		return a.fail(1, "ledger", errSentence(err.Error()))
 	}
 	st := statuses[tg.ref]
-	name := display.Line(tg.ref)
+	name := display.Line(tg.shown)
 	doc := newDiffDoc(tg.ref, st)
 	switch st.Authorization {
 	case model.Approved:
@@ -643,7 +689,7 @@ func runCheck(opts *checkOptions) error {
 	if err != nil {
 		return a.fail(1, "ledger", errSentence(err.Error()))
 	}
-	name := display.Line(tg.ref)
+	name := display.Line(tg.shown)
 	// What the approval cannot bind is said whatever the answer: a harness log
 	// shows it next to the dispatch it gated. stdout stays the one-line verdict.
 	if !jsonOut {
@@ -692,7 +738,7 @@ func newLedgerCommand(a *app) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the decisions as a JSON array")
 	cmd.Flags().StringVar(&opts.ledger, "ledger", "", "team ledger file (default: .vouch/ledger.toml above the working directory)")
-	cmd.AddCommand(newLedgerTrustCommand(a), newLedgerUntrustCommand(a))
+	cmd.AddCommand(newLedgerTrustCommand(a), newLedgerUntrustCommand(a), newLedgerFmtCommand(a))
 	return cmd
 }
 
@@ -726,7 +772,7 @@ func runLedger(opts *ledgerOptions) error {
 			digest = digest[:19] + "…"
 		}
 		fmt.Fprintf(a.stdout, "%s  %-7s  %s  %s  %s (%s)  %s ledger", d.At.UTC().Format("2006-01-02T15:04:05Z"), d.Action,
-			display.Line(d.Component), digestOrNone(display.Line(digest)), display.Line(d.Reviewer), display.Line(d.ReviewerKind), ledgerLabel(d.Ledger))
+			display.Line(model.QualifyRef(model.Format(d.Format), d.Component)), digestOrNone(display.Line(digest)), display.Line(d.Reviewer), display.Line(d.ReviewerKind), ledgerLabel(d.Ledger))
 		if d.Target != "" {
 			fmt.Fprintf(a.stdout, "  target %s", display.Line(d.Target))
 		}
@@ -870,7 +916,7 @@ func (a *app) printLedgerSummary(s *trust.LedgerSummary) {
 		for i := len(shown) - 1; i >= 0; i-- {
 			d := shown[i]
 			fmt.Fprintf(w, "    %s  %-7s  %s  %s  by %s (%s)\n", d.At.UTC().Format("2006-01-02T15:04:05Z"), d.Action,
-				display.Line(d.Component), digestOrNone(display.Line(shortDigest(d.Digest))), display.Line(d.Reviewer), display.Line(d.ReviewerKind))
+				display.Line(model.QualifyRef(model.Format(d.Format), d.Component)), digestOrNone(display.Line(shortDigest(d.Digest))), display.Line(d.Reviewer), display.Line(d.ReviewerKind))
 		}
 	}
 	fmt.Fprintln(w)
@@ -1022,7 +1068,7 @@ func runStage(opts *stageOptions) error {
 			Skipped: nonNilStrings(staged.Skipped), NotCovered: notCoveredJSON(tg.comp.NotCovered)})
 		return nil
 	}
-	fmt.Fprintf(a.stdout, "staged %s into %s (%d entries)\n", display.Line(tg.ref), display.Line(staged.Dir), len(staged.Files))
+	fmt.Fprintf(a.stdout, "staged %s into %s (%d entries)\n", display.Line(tg.shown), display.Line(staged.Dir), len(staged.Files))
 	return nil
 }
 

@@ -343,10 +343,10 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, [
 	out := report.Statuses{}
 	var diags []model.Diagnostic
 	warned := map[string]bool{}
-	roots := map[string][]string{}
+	roots := map[string][]*model.Package{}
 	rated := t.EvaluateAll(pkgs)
 	for _, p := range pkgs {
-		roots[p.Name] = append(roots[p.Name], p.Root)
+		roots[p.Name] = append(roots[p.Name], p)
 		own := map[string]report.Status{}
 		out[p] = own
 		// Untrusted, pending, rewritten and self-approving team ledgers (trust says which).
@@ -365,15 +365,34 @@ func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, [
 			own[ref] = rs
 		}
 	}
-	for name, rs := range roots {
-		if len(rs) > 1 {
+	for name, ps := range roots {
+		if len(ps) > 1 {
 			diags = append(diags, model.Diagnostic{Code: "package-name-shared", Severity: model.SeverityWarning,
-				Boundary: model.BoundarySource,
-				Message:  fmt.Sprintf("%d packages are named %s (%s); their refs are the same, so approve, revoke and check need the package directory itself as SOURCE.", len(rs), name, strings.Join(rs, ", "))})
+				Boundary: model.BoundarySource, Message: nameSharedMessage(name, ps)})
 		}
 	}
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Message < diags[j].Message })
 	return out, diags, nil
+}
+
+// nameSharedMessage explains how refs tell apart the packages that share name: by the
+// format in front when their formats differ (one folder read by two clients), else only
+// by the package directory given as SOURCE.
+func nameSharedMessage(name string, ps []*model.Package) string {
+	formats := map[model.Format]bool{}
+	var where []string
+	for _, p := range ps {
+		formats[p.Format] = true
+		where = append(where, string(p.Format)+" in "+p.Root)
+	}
+	if len(formats) == len(ps) {
+		return fmt.Sprintf("%d packages are named %s (%s); their plain refs are the same, so name the format in front where a ref is ambiguous (%s:%s#<kind>:<id>).", len(ps), name, strings.Join(where, ", "), ps[0].Format, name)
+	}
+	roots := make([]string, len(ps))
+	for i, p := range ps {
+		roots[i] = p.Root
+	}
+	return fmt.Sprintf("%d packages are named %s (%s); their refs are the same, so approve, revoke and check need the package directory itself as SOURCE.", len(ps), name, strings.Join(roots, ", "))
 }
 
 // sourceIncomplete reports whether a SOURCE could not be reviewed completely: an error

@@ -1,12 +1,15 @@
 //go:build unix
 
-package trust
+package atomicfile
 
 import (
 	"errors"
 	"os"
 	"syscall"
 )
+
+// nonBlockingOpen is O_NONBLOCK: opening a FIFO for reading returns at once.
+const nonBlockingOpen = syscall.O_NONBLOCK
 
 // lockFile takes an exclusive advisory lock on f, waiting for it. The kernel releases it
 // when the process dies, so a killed writer never leaves the lock held.

@@ -1,12 +1,15 @@
 //go:build windows
 
-package trust
+package atomicfile
 
 import (
 	"os"
 
 	"golang.org/x/sys/windows"
 )
+
+// nonBlockingOpen: Windows has no FIFOs under file names.
+const nonBlockingOpen = 0
 
 // lockFile takes an exclusive lock on the first byte of f, waiting for it. Windows
 // releases it when the process exits.

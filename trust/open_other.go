@@ -1,6 +1,0 @@
-//go:build !unix
-
-package trust
-
-// nonBlockingOpen: Windows has no FIFOs under file names.
-const nonBlockingOpen = 0

@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"vouch/model"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// twinFolder writes one folder read by two clients: a Codex and a Claude Code plugin of
+// the same name, each with its own server "db".
+func twinFolder(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, body := range map[string]string{
+		".codex-plugin/plugin.json":  `{"name":"twin","version":"1.0.0","description":"read by Codex","mcpServers":"./codex.mcp.json"}`,
+		".claude-plugin/plugin.json": `{"name":"twin","version":"1.0.0","description":"read by Claude Code"}`,
+		".mcp.json":                  `{"mcpServers":{"db":{"command":"node","args":["./server-claude.js"]}}}`,
+		"codex.mcp.json":             `{"mcpServers":{"db":{"command":"node","args":["./server-codex.js"]}}}`,
+		"server-claude.js":           "console.log('claude')\n",
+		"server-codex.js":            "console.log('codex')\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// selectIn moves the selection to the component ref of the package of format f.
+func selectIn(t *testing.T, m *Model, f model.Format, ref string) {
+	t.Helper()
+	press(t, m, "g")
+	for i := 0; i < len(m.tree.visible); i++ {
+		p, c, _, _ := m.selection()
+		if c != nil && p.Format == f && p.Ref(c) == ref {
+			return
+		}
+		press(t, m, "j")
+	}
+	t.Fatalf("%s:%s not reachable with j", f, ref)
+}
+
+func authOfFormat(t *testing.T, m *Model, f model.Format, ref string) model.Authorization {
+	t.Helper()
+	for _, p := range m.data.pkgs {
+		for _, c := range p.Components {
+			if p.Format == f && p.Ref(c) == ref {
+				return authOf(m.data.statusOf(p, c))
+			}
+		}
+	}
+	t.Fatalf("no %s:%s", f, ref)
+	return ""
+}
+
+// TestConsoleFormatIdentity: in the console, approving the Codex reading's server leaves
+// the Claude Code reading's server of the same name unreviewed (not "changed"), revoking
+// it leaves the other approved, and y copies the ref with the format in front.
+func TestConsoleFormatIdentity(t *testing.T) {
+	m := New(Options{Sources: []string{twinFolder(t)}, Home: t.TempDir()})
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
+	run(t, m, m.loadCmd())
+	const ref = "twin#mcp-server:db"
+
+	selectIn(t, m, model.FormatCodex, ref)
+	press(t, m, "a", "y")
+	if got := authOfFormat(t, m, model.FormatCodex, ref); got != model.Approved {
+		t.Fatalf("Codex reading after a, y: %s", got)
+	}
+	if got := authOfFormat(t, m, model.FormatClaudeCode, ref); got != model.Unreviewed {
+		t.Fatalf("approving the Codex reading made the Claude Code reading %s", got)
+	}
+
+	selectIn(t, m, model.FormatClaudeCode, ref)
+	var copied []string
+	m.clipboard = func(s string) { copied = append(copied, s) }
+	press(t, m, "y")
+	if len(copied) != 1 || copied[0] != osc52("claude-code:"+ref) {
+		t.Errorf("copied %q, want the ref with its format in front", copied)
+	}
+	press(t, m, "a", "y")
+	selectIn(t, m, model.FormatCodex, ref)
+	press(t, m, "x", "y")
+	if got := authOfFormat(t, m, model.FormatCodex, ref); got != model.Revoked {
+		t.Fatalf("Codex reading after x, y: %s", got)
+	}
+	if got := authOfFormat(t, m, model.FormatClaudeCode, ref); got != model.Approved {
+		t.Fatalf("revoking the Codex reading made the Claude Code reading %s", got)
+	}
+}
