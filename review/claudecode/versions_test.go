@@ -86,3 +86,19 @@ func TestRulesByVersion(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexSkipsGithubEntries: Codex (0.169.0, 0.171.0) reads a Claude marketplace but
+// does not offer its github entries; Claude Code does.
+func TestCodexSkipsGithubEntries(t *testing.T) {
+	mk, _, _ := LoadMarketplace("testdata/cases/marketplace", Options{})
+	c := mk.Component(model.KindPlugin, "from-github")
+	if c == nil {
+		t.Fatal("no from-github entry")
+	}
+	for _, s := range c.Support {
+		want := map[string]model.SupportStatus{clientClaude: model.Supported, clientCodex: model.NotSupported}[s.Provider]
+		if s.Status != want {
+			t.Errorf("%s: %s (%s), want %s", s.Provider, s.Status, s.Detail, want)
+		}
+	}
+}
