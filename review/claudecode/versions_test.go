@@ -102,3 +102,24 @@ func TestCodexSkipsGithubEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexKeepsPluginRootInArgs: Codex (0.169.0, 0.171.0) passes ${CLAUDE_PLUGIN_ROOT}
+// in MCP args through literally, so a server whose args name the bundled file does not
+// run it there; a server without the variable is unaffected.
+func TestCodexKeepsPluginRootInArgs(t *testing.T) {
+	p := LoadPlugin("testdata/cases/codex-literal-root", Options{})
+	for id, want := range map[string]model.SupportStatus{"docs": model.NotSupported, "plain": model.Supported} {
+		c := p.Component(model.KindMCPServer, id)
+		if c == nil {
+			t.Fatalf("no %s", id)
+		}
+		for _, s := range c.Support {
+			if s.Provider == clientCodex && (s.Status != want || want == model.NotSupported && !strings.Contains(s.Detail, "literally")) {
+				t.Errorf("%s: Codex %s (%s), want %s", id, s.Status, s.Detail, want)
+			}
+			if s.Provider == clientClaude && s.Status != model.Supported {
+				t.Errorf("%s: Claude Code %s", id, s.Status)
+			}
+		}
+	}
+}
