@@ -55,6 +55,61 @@ func (t *Trust) Stage(pkg *model.Package, comp *model.Component, dir string) (*S
 			digests = append(digests, ds.Digest)
 		}
 	}
+	entries, err := t.approvedEntries(digests)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if names, err := readDirNames(abs); err == nil && len(names) > 0 {
+		return nil, fmt.Errorf("%s is not empty (it holds %s); stage into a new or empty directory, so that nothing but the approved files is there", abs, strings.Join(firstN(names, 3), ", "))
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("cannot use %s: %w", abs, err)
+	}
+	return t.writeStaged(entries, abs, false)
+}
+
+// StageDigests writes the union of the closures approved as digests (each a contract in
+// the store) into dir, as Stage does, for a folder a client reads whole (a plugin
+// staged for enforcement). The caller has decided that each digest is approved now
+// (InForce); the bytes are checked against their hashes here. With replace, a dir that
+// exists is swapped for the new one: the new folder is renamed into place after the old
+// one is moved aside, so a crash leaves the old folder, no folder (the client then loads
+// nothing of it), or the new one, never a mix.
+func (t *Trust) StageDigests(digests []string, dir string, replace bool) (*Staged, error) {
+	entries, err := t.approvedEntries(digests)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if names, err := readDirNames(abs); err == nil && len(names) > 0 && !replace {
+		return nil, fmt.Errorf("%s is not empty (it holds %s)", abs, strings.Join(firstN(names, 3), ", "))
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("cannot use %s: %w", abs, err)
+	}
+	return t.writeStaged(entries, abs, replace)
+}
+
+// InForce reports whether an approval of exactly digest is in force for ref, whatever
+// the package's files hold now: an enforced plugin keeps running the bytes it was
+// staged with while its source is edited, until one of them is revoked.
+func (t *Trust) InForce(pkg *model.Package, ref, digest string) (bool, error) {
+	v, err := t.view(pkg)
+	if err != nil {
+		return false, err
+	}
+	j := v.judge(ref, digest)
+	return j.inForce != nil && j.inForce.Action == ActionApprove, nil
+}
+
+// approvedEntries is the union of the stored contracts' files, checked to stay inside a
+// staging directory, by path.
+func (t *Trust) approvedEntries(digests []string) ([]model.File, error) {
 	byPath := map[string]model.File{}
 	for _, d := range digests {
 		sc, err := t.loadContract(d)
@@ -76,16 +131,12 @@ func (t *Trust) Stage(pkg *model.Package, comp *model.Component, dir string) (*S
 		entries = append(entries, f)
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Path < entries[j].Path })
+	return entries, nil
+}
 
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	if names, err := readDirNames(abs); err == nil && len(names) > 0 {
-		return nil, fmt.Errorf("%s is not empty (it holds %s); stage into a new or empty directory, so that nothing but the approved files is there", abs, strings.Join(firstN(names, 3), ", "))
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("cannot use %s: %w", abs, err)
-	}
+// writeStaged writes entries into a temporary directory beside abs and renames it onto
+// abs (replacing an existing abs only with replace).
+func (t *Trust) writeStaged(entries []model.File, abs string, replace bool) (*Staged, error) {
 	parent := filepath.Dir(abs)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
@@ -137,6 +188,19 @@ func (t *Trust) Stage(pkg *model.Package, comp *model.Component, dir string) (*S
 	if err := atomicfile.SyncDir(tmp); err != nil {
 		return nil, err
 	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	if replace {
+		// Move the old folder aside first: rename(2) will not replace a non-empty one.
+		if _, err := os.Lstat(abs); err == nil {
+			old := tmp + ".old"
+			if err := os.Rename(abs, old); err != nil {
+				return nil, fmt.Errorf("cannot replace %s: %w", abs, err)
+			}
+			defer os.RemoveAll(old)
+		}
+	}
 	// rename(2) replaces an empty directory, and fails on a non-empty one, so a directory
 	// filled between the check above and here is never overwritten. (os.Rename refuses
 	// any existing directory, so the system call is used.)
@@ -144,9 +208,6 @@ func (t *Trust) Stage(pkg *model.Package, comp *model.Component, dir string) (*S
 		return nil, fmt.Errorf("cannot move the staged closure to %s: %w", abs, err)
 	}
 	ok = true
-	if err := os.Chmod(abs, 0o755); err != nil {
-		return nil, err
-	}
 	_ = atomicfile.SyncDir(parent)
 	return out, nil
 }

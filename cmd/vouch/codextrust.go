@@ -2,22 +2,31 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"vouch/enforce/codex"
 	"vouch/model"
 	"vouch/report"
-	"vouch/review/codex"
+	rcodex "vouch/review/codex"
 )
 
 // addCodexTrust puts Codex's own trust for each Codex hook beside vouch's answer (status
-// --codex). It only reads $CODEX_HOME/config.toml.
+// --codex). It only reads $CODEX_HOME/config.toml and the installed copies.
 func addCodexTrust(rep *report.Report, pkgs []*model.Package) error {
-	cfg, err := codex.ReadConfig(codex.Home())
+	home := rcodex.Home()
+	cfg, err := rcodex.ReadConfig(home)
 	if err != nil {
 		return fmt.Errorf("Codex's config.toml could not be read (%v); fix it or run without --codex.", err)
 	}
+	prints := map[string]string{} // installed copy's fingerprint by plugin id, "" when unknown
 	byRef := map[string][]report.CodexTrust{}
 	for _, p := range pkgs {
-		for _, h := range codex.Trust(p, cfg) {
+		for _, h := range rcodex.Trust(p, cfg) {
+			if h.Status == rcodex.TrustDefinition {
+				judgeContent(&h, cfg.States[h.Key].TrustedContentHash, installedPrint(home, h.Key, prints))
+			}
 			byRef[h.Ref] = append(byRef[h.Ref], report.CodexTrust{Key: h.Key, DefinitionHash: h.DefinitionHash, Status: h.Status, Enabled: h.Enabled, Detail: h.Detail})
 		}
 	}
@@ -28,4 +37,50 @@ func addCodexTrust(rep *report.Report, pkgs []*model.Package) error {
 		}
 	}
 	return nil
+}
+
+// judgeContent settles a hook whose definition Codex trusts: Codex 0.171.0 runs it only
+// while trusted_content_hash is the fingerprint of the copy it runs.
+func judgeContent(h *rcodex.HookTrust, trusted, installed string) {
+	switch {
+	case installed == "":
+	case installed == trusted:
+		h.Status, h.Detail = rcodex.TrustTrusted, "Codex trusts this definition and the installed copy's fingerprint is "+trusted+": Codex runs it."
+	default:
+		h.Status, h.Detail = rcodex.TrustModified, "Codex trusted this definition for plugin files with fingerprint "+trusted+"; the installed copy's is "+installed+", so Codex skips the hook as modified."
+	}
+}
+
+// installedPrint is the fingerprint of the installed copy of the plugin a trust key names
+// ($CODEX_HOME/plugins/cache/<marketplace>/<plugin>/<version>/, when there is exactly
+// one version), "" when it cannot be known.
+func installedPrint(home, key string, memo map[string]string) string {
+	id, _, _ := strings.Cut(key, ":")
+	if fp, ok := memo[id]; ok {
+		return fp
+	}
+	memo[id] = ""
+	name, mk, ok := strings.Cut(id, "@")
+	if !ok || name == "" || mk == "" || strings.ContainsAny(id, `/\`) || name == ".." || mk == ".." {
+		return ""
+	}
+	base := filepath.Join(home, "plugins", "cache", mk, name)
+	ents, err := os.ReadDir(base)
+	if err != nil {
+		return ""
+	}
+	var dirs []string
+	for _, e := range ents {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	if len(dirs) != 1 {
+		return ""
+	}
+	fp, err := codex.Fingerprint(filepath.Join(base, dirs[0]))
+	if err == nil {
+		memo[id] = fp
+	}
+	return memo[id]
 }

@@ -97,7 +97,7 @@ Nothing in vouch ever runs package code.`,
 	root.AddCommand(newValidateCommand(a), newStatusCommand(a), newVersionCommand(a),
 		newDecideCommand(a, trust.ActionApprove), newDecideCommand(a, trust.ActionRevoke),
 		newDiffCommand(a), newCheckCommand(a), newStageCommand(a), newLedgerCommand(a),
-		newReviewCommand(a), newInstructionsCommand(a))
+		newReviewCommand(a), newInstructionsCommand(a), newEnforceCommand(a), newHookCommand(a))
 	a.addCompletion(root)
 	return root
 }

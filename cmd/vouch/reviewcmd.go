@@ -79,7 +79,7 @@ func runReview(opts *reviewOptions) error {
 	}
 	if !a.stdoutIsTerminal() {
 		// The status report with status's defaults: what the console would have shown.
-		_, _, err := statusData(&statusOptions{app: a, sourceID: "validation", format: "text"}, args)
+		_, _, err := statusData(&statusOptions{app: a, sourceID: "validation", format: "text", claude: opts.claude}, args)
 		return err
 	}
 	home, err := trust.ResolveHome(a.home)

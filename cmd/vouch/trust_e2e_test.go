@@ -18,7 +18,7 @@ func trustRun(t *testing.T, home string, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func writeTree(t *testing.T, root string, files map[string]string) {
+func writeTree(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for rel, body := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))

@@ -248,7 +248,7 @@ func (a *app) stdinIsTerminal() bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-func runDecide(opts *decideOptions) error {
+func runDecide(opts *decideOptions) (err error) {
 	a, action, source, refs := opts.app, opts.action, opts.source, opts.refs
 	note, ledger, only, yes, jsonOut := opts.note, opts.ledger, opts.digest, opts.yes, opts.json
 	if jsonOut {
@@ -348,12 +348,23 @@ func runDecide(opts *decideOptions) error {
 	if err != nil {
 		return a.fail(1, "ledger", errSentence(err.Error())+" Nothing was recorded.")
 	}
+	// An enforced plugin follows its approvals: a revoke takes effect in the client's
+	// next session with no other step.
+	syncErr := a.syncEnforcedAfterDecision(t, decidedPackages(targets))
+	if syncErr != nil {
+		syncErr = a.fail(1, "enforce-sync", "Recorded, but the enforced copies could not be brought in line: "+errSentence(syncErr.Error())+" Run vouch enforce sync.")
+	}
 	if jsonOut {
 		doc.Recorded = true
 		doc.Decisions = append(doc.Decisions, ds...)
 		writeJSON(a.stdout, doc)
-		return nil
+		return syncErr
 	}
+	defer func() {
+		if err == nil {
+			err = syncErr
+		}
+	}()
 	past := map[trust.Action]string{trust.ActionApprove: "approved", trust.ActionRevoke: "revoked"}[action]
 	for i, d := range ds {
 		what := "at " + digestOrNone(d.Digest)
@@ -1149,4 +1160,13 @@ func (a *app) ask(q string) bool {
 	}
 	ans := strings.ToLower(strings.TrimSpace(string(line)))
 	return ans == "y" || ans == "yes"
+}
+
+// decidedPackages are the package names of the decided components.
+func decidedPackages(targets []refTarget) []string {
+	var out []string
+	for _, tg := range targets {
+		out = append(out, tg.pkg.Name)
+	}
+	return out
 }

@@ -315,6 +315,9 @@ func statusData(opts *statusOptions, paths []string) (*report.Report, instrState
 	if err != nil {
 		return nil, instrState{}, err
 	}
+	if opts.claude {
+		a.markEnforced(res.Packages)
+	}
 	st := a.homeInstrState()
 	res.Diagnostics = append(res.Diagnostics, ledgerDiags...)
 	// A block an interrupted apply left in a target is in force though no decision says so.

@@ -114,6 +114,12 @@ type run struct {
 
 func runCmd(b *testing.B, env []string, stdout *os.File, name string, args ...string) run {
 	b.Helper()
+	return runCmdIn(b, env, "", stdout, name, args...)
+}
+
+// runCmdIn is runCmd with stdin read from the file in ("" for none).
+func runCmdIn(b *testing.B, env []string, in string, stdout *os.File, name string, args ...string) run {
+	b.Helper()
 	rd, wr, err := os.Pipe()
 	if err != nil {
 		b.Fatal(err)
@@ -122,6 +128,14 @@ func runCmd(b *testing.B, env []string, stdout *os.File, name string, args ...st
 	cmd := exec.Command(timerBin, append([]string{name}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout = stdout
+	if in != "" {
+		f, err := os.Open(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		cmd.Stdin = f
+	}
 	cmd.ExtraFiles = []*os.File{wr}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"vouch/enforce"
+	"vouch/model"
+	"vouch/trust"
+	"vouch/ui/display"
+)
+
+// enforceClient is one client's part of "vouch enforce": the subcommand it adds
+// ("vouch enforce claude …", "vouch enforce codex …") and the enforce.Client that
+// "enforce sync" and "enforce status" drive. Each client's file appends its own in an
+// init function, so adding a client touches that file only.
+type enforceClient struct {
+	command func(a *app) *cobra.Command
+	client  func() enforce.Client
+}
+
+var enforceClients []enforceClient
+
+func newEnforceCommand(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "enforce",
+		Short: "Make Claude Code and Codex run only what you approved",
+		Long: `Enforce turns approvals into what the clients run. Each client has one place that decides
+which bytes run, and vouch owns it: for Claude Code, a directory marketplace named "vouch" under
+the vouch home whose plugin folders are written only by staging approved bytes from the store
+(Claude Code 2.1.332 reads such a plugin from that folder at every session start and loads
+nothing of it once the folder is gone); for Codex, vouch's own marketplace and the hook trust
+Codex keeps in config.toml. A plugin is staged only when every runnable component of it is
+approved now. "vouch approve" and "vouch revoke" of an enforced plugin's component re-stage it,
+so a revoke takes effect in the next session.`,
+		Example: `  vouch approve ./my-plugin 'my-plugin#hook:PreToolUse:0:0'
+  vouch enforce claude add ./my-plugin
+  vouch enforce status`,
+	}
+	for _, c := range enforceClients {
+		cmd.AddCommand(c.command(a))
+	}
+	cmd.AddCommand(newEnforceSyncCommand(a), newEnforceStatusCommand(a))
+	return cmd
+}
+
+// enforceEnv opens the ledgers and fills what every client's enforcement works with.
+func (a *app) enforceEnv(clientCLI string) (*enforce.Env, error) {
+	t, err := a.openTrust("")
+	if err != nil {
+		return nil, err
+	}
+	return &enforce.Env{
+		Trust:  t,
+		Layout: enforce.LayoutOf(t.Home()),
+		Load: func(dir string) ([]*model.Package, error) {
+			res, err := a.load([]string{dir}, "")
+			if err != nil {
+				return nil, err
+			}
+			return res.Packages, nil
+		},
+		Getenv:    os.Getenv,
+		ClientCLI: clientCLI,
+		Out:       a.stdout,
+	}, nil
+}
+
+type enforceSyncOptions struct {
+	app  *app
+	json bool
+}
+
+func newEnforceSyncCommand(a *app) *cobra.Command {
+	opts := &enforceSyncOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "sync [--json]",
+		Short: "Re-stage every enforced plugin from the ledger and rewrite the clients' entries",
+		Long: `Sync goes through every enforced plugin of every client: a plugin whose staged components are
+all still approved keeps (or gets back) its staged folder, written from the store; a plugin
+with a component revoked, or no longer fully approved, loses its staged folder, so the client
+loads nothing of it from the next session on. The clients' own entries are rewritten to match.
+"vouch approve" and "vouch revoke" run it for enforced plugins. Exit 0 when done, 1 when a
+client file could not be written.`,
+		Example: `  vouch revoke ./my-plugin 'my-plugin#mcp-server:db'
+  vouch enforce sync`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runEnforceSync(opts) },
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print what changed as JSON")
+	return cmd
+}
+
+func runEnforceSync(opts *enforceSyncOptions) error {
+	a := opts.app
+	if opts.json {
+		a.jsonErrors = true
+	}
+	env, err := a.enforceEnv("")
+	if err != nil {
+		return err
+	}
+	changes, err := syncAll(env)
+	if opts.json {
+		writeJSON(a.stdout, struct {
+			docHead
+			Changes map[string][]enforce.Change `json:"changes"`
+		}{head("enforce sync"), changes})
+	} else {
+		printChanges(a, changes)
+	}
+	if err != nil {
+		return a.fail(1, "enforce-sync", errSentence(err.Error()))
+	}
+	return nil
+}
+
+// syncAll runs every client's Sync; a client that fails does not stop the others.
+func syncAll(env *enforce.Env) (map[string][]enforce.Change, error) {
+	out := map[string][]enforce.Change{}
+	var first error
+	for _, c := range enforceClients {
+		cl := c.client()
+		ch, err := cl.Sync(env)
+		out[cl.ID()] = append([]enforce.Change{}, ch...)
+		if err != nil && first == nil {
+			first = fmt.Errorf("%s: %w", cl.ID(), err)
+		}
+	}
+	return out, first
+}
+
+func printChanges(a *app, changes map[string][]enforce.Change) {
+	for _, c := range enforceClients {
+		id := c.client().ID()
+		for _, ch := range changes[id] {
+			line := id + ": " + ch.Plugin + " " + ch.Action
+			if ch.Detail != "" {
+				line += " (" + ch.Detail + ")"
+			}
+			fmt.Fprintln(a.stdout, display.Line(line))
+		}
+	}
+}
+
+type enforceStatusOptions struct {
+	app  *app
+	json bool
+}
+
+func newEnforceStatusCommand(a *app) *cobra.Command {
+	opts := &enforceStatusOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "status [--json]",
+		Short: "Compare what the clients will run with what is approved",
+		Long: `Status reads each client's own files (installs, settings in the client's precedence, Codex's
+config and trust) and lists, per client, each enforced plugin beside what is approved, then
+every way around enforcement it finds: a plugin that loads from outside vouch's marketplace, a
+project settings file that turns a plugin back on, a staged folder that no longer matches the
+store, an add that did not finish. Exit 0 when everything that will run is approved and staged
+by vouch; 1 when anything else will run, with the reason; 2 usage error.`,
+		Example: `  vouch enforce status
+  vouch enforce status --json | jq '.clients[].problems'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runEnforceStatus(opts) },
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the status as JSON")
+	return cmd
+}
+
+func runEnforceStatus(opts *enforceStatusOptions) error {
+	a := opts.app
+	if opts.json {
+		a.jsonErrors = true
+	}
+	env, err := a.enforceEnv("")
+	if err != nil {
+		return err
+	}
+	var reports []*enforce.Report
+	failed := false
+	for _, c := range enforceClients {
+		cl := c.client()
+		r, err := cl.Status(env)
+		if err != nil {
+			r = &enforce.Report{Client: cl.ID(), Problems: []enforce.Problem{{Code: "status-failed", Message: errSentence(err.Error())}}}
+		}
+		if r.Plugins == nil {
+			r.Plugins = []enforce.PluginStatus{}
+		}
+		if r.Problems == nil {
+			r.Problems = []enforce.Problem{}
+		}
+		failed = failed || r.Failed()
+		reports = append(reports, r)
+	}
+	if opts.json {
+		writeJSON(a.stdout, struct {
+			docHead
+			Clients []*enforce.Report `json:"clients"`
+		}{head("enforce status"), reports})
+	} else {
+		printEnforceStatus(a, reports)
+	}
+	if failed {
+		return exitError{1}
+	}
+	return nil
+}
+
+func printEnforceStatus(a *app, reports []*enforce.Report) {
+	for _, r := range reports {
+		fmt.Fprintf(a.stdout, "%s:\n", display.Line(r.Client))
+		if len(r.Plugins) == 0 {
+			fmt.Fprintln(a.stdout, "  no plugin is enforced")
+		}
+		for _, p := range r.Plugins {
+			fmt.Fprintf(a.stdout, "  %s  %s  (from %s, read from %s)\n", display.Line(p.State), display.Line(p.Name), display.Line(p.Source), display.Line(p.Staged))
+			for _, pr := range p.Problems {
+				fmt.Fprintf(a.stdout, "    ! %s\n", display.Line(pr.Message))
+			}
+		}
+		for _, pr := range r.Problems {
+			fmt.Fprintf(a.stdout, "  ! %s\n", display.Line(pr.Message))
+		}
+	}
+}
+
+// syncEnforcedAfterDecision re-stages the enforced plugins of pkgs after approve or
+// revoke, so a revoke takes effect in the next session with no other step. A package
+// no client enforces costs one read of the state file.
+func (a *app) syncEnforcedAfterDecision(t *trust.Trust, pkgs []string) error {
+	st, err := enforce.LoadState(enforce.LayoutOf(t.Home()))
+	if err != nil {
+		return err
+	}
+	hit := false
+	for _, c := range st.Clients {
+		for _, e := range c {
+			for _, p := range pkgs {
+				hit = hit || e.Package == p
+			}
+		}
+	}
+	if !hit {
+		return nil
+	}
+	env, err := a.enforceEnv("")
+	if err != nil {
+		return err
+	}
+	changes, err := syncAll(env)
+	printChanges(&app{stdout: a.stderr}, changes)
+	return err
+}

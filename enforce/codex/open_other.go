@@ -1,0 +1,5 @@
+//go:build !unix
+
+package codex
+
+const nonBlocking = 0
