@@ -111,9 +111,14 @@ func (c Client) Home(getenv func(string) string) (string, error) {
 	if h := getenv(c.HomeEnv); h != "" {
 		return h, nil
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", errors.New("cannot find " + c.Name + "'s home: $" + c.HomeEnv + " is not set and " + err.Error())
+	// $HOME through getenv first, so a caller's environment decides both variables.
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", errors.New("cannot find " + c.Name + "'s home: $" + c.HomeEnv + " is not set and " + err.Error())
+		}
+		home = h
 	}
 	return filepath.Join(home, c.HomeDir), nil
 }

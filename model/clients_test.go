@@ -77,6 +77,7 @@ func TestClientHome(t *testing.T) {
 		{claude, map[string]string{"CODEX_HOME": "/x/codex"}, filepath.Join(home, ".claude")},
 		{codex, nil, filepath.Join(home, ".codex")},
 		{codex, map[string]string{"CODEX_HOME": "/x/codex"}, "/x/codex"},
+		{codex, map[string]string{"HOME": "/h"}, "/h/.codex"},
 	} {
 		env = tc.env
 		got, err := tc.c.Home(getenv)
