@@ -68,6 +68,9 @@ type format struct {
 	// entries after it that are not alongside: a Claude Code plugin's Desktop
 	// manifest.json is never read as a Splice package.
 	alongside bool
+	// notBeside is a format whose package makes this one's marker its own document: a
+	// Splice package's SKILL.md is its skill document, not an Agent Skills skill.
+	notBeside model.Format
 
 	load func(path string, opts Options) []*model.Package
 }
@@ -154,6 +157,7 @@ var formats = []*format{
 		name: model.FormatAgentSkills, title: "Agent Skills",
 		dir:       skillpkg.IsRootIn,
 		alongside: true,
+		notBeside: model.FormatSplice,
 		manifests: []string{"SKILL.md"},
 		load: func(path string, opts Options) []*model.Package {
 			return []*model.Package{skillpkg.Load(path, skillpkg.Options{Limits: opts.Limits})}
@@ -216,7 +220,7 @@ func detectProbed(p *probe.Dir) []job {
 	claimed := false
 	kind := manifestKindOf(p)
 	for _, f := range formats {
-		if (claimed && !f.alongside) || !f.isDir(p, kind) {
+		if (claimed && !f.alongside) || (f.notBeside != "" && hasFormat(jobs, f.notBeside)) || !f.isDir(p, kind) {
 			continue
 		}
 		jobs = append(jobs, job{format: f, path: dir, dir: true})
@@ -316,6 +320,15 @@ func (f *format) isDir(p *probe.Dir, kind mcpb.Kind) bool {
 		return f.manifestKind == kind
 	}
 	return f.dir != nil && f.dir(p)
+}
+
+func hasFormat(jobs []job, f model.Format) bool {
+	for _, j := range jobs {
+		if j.format.name == f {
+			return true
+		}
+	}
+	return false
 }
 
 // manifestKindOf reads the folder's manifest.json once (nothing when there is none).

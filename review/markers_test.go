@@ -78,3 +78,17 @@ func TestFolderMarkersDecide(t *testing.T) {
 		})
 	}
 }
+
+// TestSpliceSkillDocumentIsNotASkill: a Splice package's SKILL.md is its own skill
+// document, so the folder gives no Agent Skills package beside it.
+func TestSpliceSkillDocumentIsNotASkill(t *testing.T) {
+	res, err := Open(Options{}, "../examples/splice/example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Packages {
+		if p.Format != model.FormatSplice {
+			t.Errorf("%s package beside the Splice package", p.Format)
+		}
+	}
+}
