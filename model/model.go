@@ -250,11 +250,12 @@ const (
 	NotCoveredPluginData  = "plugin-data"       // contents of the client's per-plugin data directory
 	NotCoveredUnlisted    = "unlisted-file"     // files beside an entry that a narrower closure leaves out
 	NotCoveredUnbound     = "unbound-directory" // a directory left out of the closure (for example .git)
+	NotCoveredUnresolved  = "unresolved-word"   // a shell word whose value is decided at run time
 )
 
 // HiddenContent is text a markdown renderer would not show a reviewer but an agent reads.
 type HiddenContent struct {
-	Kind string `json:"kind"` // html-comment, html-tag, link-definition, invisible-character
+	Kind string `json:"kind"` // html-comment, html-tag, link-definition, invisible-character, character-reference, link-title, image-title, fence-info
 	Line int    `json:"line"`
 	Text string `json:"text"` // raw; escape before display
 }
@@ -324,6 +325,18 @@ type Package struct {
 	FilesDigest string
 	// Reader gives trust the bytes of package files (bounded, contained); nil if unavailable.
 	Reader FileReader `json:"-"`
+	// Signature is a publisher's signature over the package's bytes as its loader checked
+	// it (MCP Bundles); nil when the format has none. It is evidence shown beside an
+	// approval and recorded with it; it never approves anything.
+	Signature *Signature
+}
+
+// Signature is what a package's publisher signature says about the exact bytes reviewed.
+type Signature struct {
+	Status      string `json:"status"`                // unsigned, verified, untrusted or invalid
+	Signer      string `json:"signer,omitempty"`      // the signing certificate's subject
+	Fingerprint string `json:"fingerprint,omitempty"` // sha256:<hex> of the signing certificate
+	Detail      string `json:"detail"`                // one sentence: what was checked, or why it is not verified
 }
 
 // ProviderReport is a provider's verdict on a whole package (Dalo hooks).

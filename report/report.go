@@ -35,12 +35,15 @@ type Package struct {
 	// Valid means accepted at the package boundary (model.Package.Valid): a plugin with
 	// skipped entries is valid. Errors and Warnings count the diagnostics of that severity
 	// in the package and its components, so "valid, with errors" reads at a glance.
-	Valid        bool                   `json:"valid"`
-	Errors       int                    `json:"errors"`
-	Warnings     int                    `json:"warnings"`
-	SourceID     string                 `json:"source_id,omitempty"`
-	Integrity    string                 `json:"integrity,omitempty"`
-	FilesDigest  string                 `json:"files_digest,omitempty"`
+	Valid       bool   `json:"valid"`
+	Errors      int    `json:"errors"`
+	Warnings    int    `json:"warnings"`
+	SourceID    string `json:"source_id,omitempty"`
+	Integrity   string `json:"integrity,omitempty"`
+	FilesDigest string `json:"files_digest,omitempty"`
+	// Signature is the publisher signature an MCP Bundle carries, as checked; evidence,
+	// never an approval.
+	Signature    *model.Signature       `json:"signature,omitempty"`
 	Components   []Component            `json:"components"`
 	Members      []model.Reference      `json:"members,omitempty"`
 	Dependencies []model.Reference      `json:"dependencies,omitempty"`
@@ -139,7 +142,7 @@ func Build(pkgs []*model.Package, sourceDiags []model.Diagnostic, statuses Statu
 func buildPackage(p *model.Package, statuses Statuses) (Package, bool) {
 	rp := Package{
 		Format: string(p.Format), Name: p.Name, ID: p.ID, Version: p.Version, Path: p.Root,
-		Valid: p.Valid(), SourceID: p.SourceID, Integrity: p.Integrity, FilesDigest: p.FilesDigest,
+		Valid: p.Valid(), SourceID: p.SourceID, Integrity: p.Integrity, FilesDigest: p.FilesDigest, Signature: p.Signature,
 		Components: make([]Component, 0, len(p.Components)), Members: p.Members, Dependencies: p.Dependencies,
 		Providers: p.Providers, Diagnostics: nonNil(p.Diagnostics),
 	}

@@ -160,7 +160,23 @@ func WriteSARIF(w io.Writer, r *Report, o SARIFOptions) error {
 			run.Results = append(run.Results, res)
 		}
 	}
+	for i := range run.Results {
+		escapeSARIFResult(&run.Results[i])
+	}
 	return WriteJSON(w, sarifLog{Schema: sarifSchemaURI, Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// escapeSARIFResult writes the package text of a result (its message and every string
+// property: package names, refs, reasons) as --format github does: control, C1, bidi and
+// invisible characters become \u escapes. JSON encoding alone keeps ESC and U+202E as
+// characters, and code-scanning views and terminals showing the log would act on them.
+func escapeSARIFResult(r *sarifResult) {
+	r.Message.Text = visibleText(r.Message.Text)
+	for k, v := range r.Properties {
+		if s, ok := v.(string); ok {
+			r.Properties[k] = visibleText(s)
+		}
+	}
 }
 
 var authorizationHelp = map[model.Authorization]string{

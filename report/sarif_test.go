@@ -148,3 +148,52 @@ func TestGitHubAnnotationsEscape(t *testing.T) {
 		t.Errorf("status line: %s", lines[1])
 	}
 }
+
+// TestSARIFEscapesPackageText: package text reaches message.text and the properties with
+// ESC, C1, bidi and invisible characters written as \u escapes, as --format github
+// writes them; encoding/json alone would keep them as raw characters.
+func TestSARIFEscapesPackageText(t *testing.T) {
+	hostile := "a\x1b[2Jb\u009bc\u202ed\u200be"
+	r := &Report{Packages: []Package{{
+		Name: "p" + hostile, Path: "/w/p", Format: "claude-code",
+		Diagnostics: []model.Diagnostic{{Code: "x", Severity: model.SeverityError, Message: "bad " + hostile}},
+		Components: []Component{{Ref: "p#hook:" + hostile, Authorization: model.Unreviewed, Reason: hostile,
+			NotCovered: []model.NotCovered{{Kind: "path-program", Subject: hostile, Detail: hostile}}}},
+	}}}
+	var buf bytes.Buffer
+	if err := WriteSARIF(&buf, r, SARIFOptions{Base: "/w"}); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Message    struct{ Text string } `json:"message"`
+				Properties map[string]any        `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Runs) != 1 || len(log.Runs[0].Results) != 3 {
+		t.Fatalf("want 3 results:\n%s", buf.String())
+	}
+	for _, res := range log.Runs[0].Results {
+		texts := []string{res.Message.Text}
+		for _, v := range res.Properties {
+			if s, ok := v.(string); ok {
+				texts = append(texts, s)
+			}
+		}
+		for _, s := range texts {
+			for _, r := range s {
+				if r < 0x20 || model.IsHiddenRune(r) {
+					t.Fatalf("raw %U in %q", r, s)
+				}
+			}
+		}
+		if !strings.Contains(res.Message.Text, `\u001b[2Jb\u009bc\u202ed\u200be`) {
+			t.Errorf("message not escaped as --format github writes it: %q", res.Message.Text)
+		}
+	}
+}

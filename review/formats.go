@@ -136,7 +136,7 @@ var formats = []*format{
 		alongside:    true,
 		manifests:    []string{"manifest.json"},
 		load: func(path string, opts Options) []*model.Package {
-			return []*model.Package{mcpb.Load(path, mcpb.Options{Limits: opts.Limits})}
+			return []*model.Package{mcpb.Load(path, mcpb.Options{Limits: opts.Limits, SignatureRoots: opts.SignatureRoots})}
 		},
 	},
 	{

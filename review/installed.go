@@ -27,6 +27,11 @@ func installedJobs(dir string) ([]job, []model.Diagnostic) {
 				only = real
 			}
 			j.path, j.only, j.onlyOrAlone = in.MarketplaceDir, only, true
+		} else if in.EntryMarketplace != "" {
+			market, name := in.EntryMarketplace, in.Name
+			j.loadAs = func(path string, opts Options) []*model.Package {
+				return []*model.Package{claudecode.LoadInstalled(path, market, name, claudecode.Options{Limits: opts.Limits})}
+			}
 		}
 		jobs = append(jobs, j)
 	}

@@ -46,3 +46,45 @@ func TestInstalledPluginNeverDropped(t *testing.T) {
 		t.Fatalf("the hook of the installed plugin is not listed")
 	}
 }
+
+// TestInstalledFromCopiedMarketplace: a plugin installed from a marketplace Claude Code
+// copied (GitHub here) runs from its cache folder with its marketplace entry merged
+// (Claude Code 2.1.328). A strict: false entry is the whole definition: its hook and LSP
+// server run although the cache folder holds only a README, so they are reviewed.
+func TestInstalledFromCopiedMarketplace(t *testing.T) {
+	base := t.TempDir()
+	plugins := filepath.Join(base, "claude", "plugins")
+	mcopy, cache := filepath.Join(plugins, "marketplaces", "gh"), filepath.Join(plugins, "cache", "gh", "lsp", "1.0.0")
+	write := func(p, s string) {
+		t.Helper()
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(mcopy, ".claude-plugin/marketplace.json"), `{"name":"gh","owner":{"name":"o"},"plugins":[{"name":"lsp","source":{"source":"github","repo":"o/lsp"},"strict":false,
+		"lspServers":{"go":{"command":"gopls","extensionToLanguage":{".go":"go"}}},
+		"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo stop"}]}]}}]}`)
+	write(filepath.Join(cache, "README.md"), "only a README\n")
+	write(filepath.Join(plugins, "installed_plugins.json"), `{"version":2,"plugins":{"lsp@gh":[{"scope":"user","installPath":"`+cache+`"}]}}`)
+	write(filepath.Join(plugins, "known_marketplaces.json"), `{"gh":{"source":{"source":"github","repo":"o/market"},"installLocation":"`+mcopy+`"}}`)
+	res, err := Open(Options{}, plugins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Packages) != 1 {
+		t.Fatalf("%d packages, want the installed plugin: %+v", len(res.Packages), res.Diagnostics)
+	}
+	p := res.Packages[0]
+	kinds := map[string]bool{}
+	for _, c := range p.Components {
+		kinds[string(c.Kind)] = true
+	}
+	if p.Name != "lsp" || p.Root != cache || !kinds["hook"] || !kinds["lsp-server"] {
+		var refs []string
+		for _, c := range p.Components {
+			refs = append(refs, string(c.Kind)+":"+c.ID)
+		}
+		t.Fatalf("package %s at %s has %v; want the entry's hook and LSP server from %s", p.Name, p.Root, refs, cache)
+	}
+}

@@ -4,6 +4,7 @@
 package review
 
 import (
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -38,6 +39,9 @@ type Options struct {
 	DataDir string
 	// Limits bound every read of one package; zero means fsguard.DefaultLimits().
 	Limits fsguard.Limits
+	// SignatureRoots are the certificates an MCP Bundle's signature must chain to, as the
+	// user configured them (nil: none, so no signer can be confirmed).
+	SignatureRoots *x509.CertPool
 	// SearchDepth bounds how deep plain directories are searched for package roots (default
 	// 4). It is the shape of the search, not a resource bound: directories below it are
 	// counted and named in a warning (search-depth-reached), never dropped silently.
@@ -123,10 +127,18 @@ type job struct {
 	// dir: detection found path to be a directory (a probe listed it), so Locate's name
 	// probe need not ask again.
 	dir bool
+	// loadAs, when set, loads path instead of the format's own loader: an installed
+	// Claude Code plugin merged with the entry of a marketplace kept elsewhere.
+	loadAs func(path string, opts Options) []*model.Package
 }
 
 func (j job) load(opts Options) []*model.Package {
-	pkgs := j.format.load(j.path, opts)
+	var pkgs []*model.Package
+	if j.loadAs != nil {
+		pkgs = j.loadAs(j.path, opts)
+	} else {
+		pkgs = j.format.load(j.path, opts)
+	}
 	if j.only != "" {
 		var kept []*model.Package
 		for _, p := range pkgs {

@@ -31,7 +31,7 @@ import (
 // truth, only a faster way to the same fold.
 
 const (
-	cacheVersion   = 3
+	cacheVersion   = 4
 	minShards      = 256
 	maxShards      = 1 << 18
 	indexEntry     = 44
@@ -119,7 +119,7 @@ type cachedLedger struct {
 // openCache returns the cache for ledger if it matches id and pin, else nil.
 func (t *Trust) openCache(ledger string, id fileID, pin ledgerPin, team bool) *cachedLedger {
 	p := t.cachePath(ledger)
-	f, err := os.Open(p)
+	f, _, err := atomicfile.OpenRegular(p)
 	if err != nil {
 		return nil
 	}
@@ -171,7 +171,7 @@ func (c *cachedLedger) shard(i int) (map[string]map[string]*compFold, bool) {
 	if m, ok := c.loaded[i]; ok {
 		return m, true
 	}
-	f, err := os.Open(c.path)
+	f, _, err := atomicfile.OpenRegular(c.path)
 	if err != nil {
 		return nil, false
 	}

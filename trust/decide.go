@@ -243,6 +243,9 @@ func (t *Trust) approval(r Request, ref string, f *pendingFile, viewOf func(*mod
 	if b := v.judge(ref, digest).baseline; b != nil {
 		d.Previous = b.Digest
 	}
+	if sg := r.Pkg.Signature; sg != nil && sg.Fingerprint != "" && (sg.Status == "verified" || sg.Status == "untrusted") {
+		d.Signer, d.SignerStatus = sg.Fingerprint, sg.Status
+	}
 	for _, cf := range comp.Contract.Files {
 		d.Files = append(d.Files, FileDigest{Path: cf.Path, SHA256: cf.SHA256, Size: cf.Size, Exec: cf.Exec, Link: cf.Link})
 	}
@@ -343,7 +346,7 @@ func (t *Trust) lockAll(files map[string]*pendingFile) (func(), error) {
 // it matches the bytes, else by parsing them.
 func (t *Trust) readLocked(f *pendingFile) error {
 	team := f.path != t.PersonalLedger()
-	fh, err := os.Open(f.path)
+	fh, st, err := atomicfile.OpenRegular(f.path)
 	if errors.Is(err, os.ErrNotExist) {
 		f.fold = newFold(team)
 		return nil
@@ -352,13 +355,6 @@ func (t *Trust) readLocked(f *pendingFile) error {
 		return fmt.Errorf("cannot read ledger %s: %w", f.path, err)
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return fmt.Errorf("cannot read ledger %s: %w", f.path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("cannot read ledger %s: it is not a regular file", f.path)
-	}
 	if st.Size() > maxLedgerBytes {
 		return fmt.Errorf("cannot read ledger %s: it is larger than %d bytes", f.path, maxLedgerBytes)
 	}
@@ -429,11 +425,9 @@ func (t *Trust) appendLocked(f *pendingFile) error {
 	if err := atomicfile.Write(f.path, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if fh, err := os.Open(f.path); err == nil {
-		if st, err := fh.Stat(); err == nil {
-			if id, err := identify(fh, st); err == nil && id.Tail == tailOf(buf.Bytes()) && id.Size == int64(buf.Len()) {
-				t.writeCache(f.path, id, pinAll, f.fold.Count, false, f.fold)
-			}
+	if fh, st, err := atomicfile.OpenRegular(f.path); err == nil {
+		if id, err := identify(fh, st); err == nil && id.Tail == tailOf(buf.Bytes()) && id.Size == int64(buf.Len()) {
+			t.writeCache(f.path, id, pinAll, f.fold.Count, false, f.fold)
 		}
 		fh.Close()
 	}

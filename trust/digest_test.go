@@ -137,7 +137,7 @@ func teamSetup(t *testing.T) (repo, teamFile string, p *model.Package, lead *Tru
 	os.MkdirAll(root, 0o755)
 	p = toolHookPackage(root, nil)
 	teamFile = filepath.Join(repo, ".vouch", "ledger.toml")
-	lead = openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile; o.Reviewer = "lead" })
+	lead = openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true; o.Reviewer = "lead" })
 	return
 }
 
@@ -166,7 +166,7 @@ func TestTeamRevokeWinsWhateverTheOrder(t *testing.T) {
 		t.Fatalf("the reorder did not put the approve after the revoke:\n%s", merged.String())
 	}
 	os.WriteFile(teamFile, []byte(merged.String()), 0o644)
-	reader := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile })
+	reader := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true })
 	wantAuth(t, status(t, reader, p, model.KindTool, "run"), model.Revoked)
 	if st, _ := reader.Check(p, "demo#tool:run"); st.Authorization == model.Approved {
 		t.Fatal("check passes a digest the team ledger revokes")
@@ -195,7 +195,7 @@ func TestTeamLegacyUnscopedRevoke(t *testing.T) {
 		"[[decision]]\naction = \"approve\"\npackage = \"demo\"\ncomponent = \"demo#tool:run\"\ndigest = \"" + dg + "\"\nreviewer = \"x\"\nreviewer_kind = \"human\"\nat = 2026-01-03T00:00:00Z\n"
 	os.MkdirAll(filepath.Dir(teamFile), 0o755)
 	os.WriteFile(teamFile, []byte(body), 0o644)
-	tr := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile })
+	tr := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true })
 	wantAuth(t, status(t, tr, p, model.KindTool, "run"), model.Approved)
 }
 
@@ -203,7 +203,7 @@ func TestTeamLegacyUnscopedRevoke(t *testing.T) {
 // approval of an earlier version does not turn that into "changed".
 func TestPersonalOldApprovalDoesNotMaskTeam(t *testing.T) {
 	_, teamFile, p, lead := teamSetup(t)
-	me := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile })
+	me := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true })
 	fOld := files0()
 	fOld["tools/lib.sh"] = []byte("old\n")
 	old := toolHookPackage(p.Root, fOld)
@@ -238,7 +238,7 @@ func TestDiffAgainstTeammateApproval(t *testing.T) {
 	files := files0()
 	files["tools/run.sh"] = []byte("#!/bin/sh\necho changed\n")
 	changed := toolHookPackage(p.Root, files)
-	me := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile })
+	me := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true })
 	s := status(t, me, changed, model.KindTool, "run")
 	wantAuth(t, s, model.Changed)
 	if strings.Join(s.Changes, ";") != "tools/run.sh modified" {
@@ -259,7 +259,7 @@ func TestDiffAgainstTeammateApproval(t *testing.T) {
 	// A decision written before files were recorded: still approves, diff says not stored.
 	legacy := strings.Join(strings.Split(string(data), "[[decision.files]]")[:1], "")
 	os.WriteFile(teamFile, []byte(legacy), 0o644)
-	me2 := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile })
+	me2 := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true })
 	wantAuth(t, status(t, me2, p, model.KindTool, "run"), model.Approved)
 	if _, err := me2.Diff(changed, comp(changed, model.KindTool, "run")); !errors.Is(err, ErrNotStored) {
 		t.Fatalf("Diff against a legacy approval without bytes: %v", err)
@@ -273,7 +273,7 @@ func TestTeamLedgerTrustIsPinned(t *testing.T) {
 	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
 	p := toolHookPackage(repo, nil) // the ledger at <repo>/.vouch lies inside the package
 	teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
-	lead := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile; o.Reviewer = "lead" })
+	lead := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true; o.Reviewer = "lead" })
 	approve(t, lead, p, comp(p, model.KindTool, "run"), DecideOptions{Team: true})
 
 	me := openT(t, t.TempDir())
@@ -365,7 +365,7 @@ func TestDecisionsListOnlyTrusted(t *testing.T) {
 	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
 	p := toolHookPackage(filepath.Join(repo, "pkg"), nil)
 	teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
-	lead := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile })
+	lead := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true })
 	approve(t, lead, p, comp(p, model.KindTool, "run"), DecideOptions{Team: true})
 	me := openT(t, t.TempDir())
 	trustLedger(t, me, teamFile)

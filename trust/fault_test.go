@@ -90,7 +90,7 @@ func childWriter() int {
 func childTeamWriter() int {
 	home, id := os.Getenv("VOUCH_TRUST_HOME"), os.Getenv("VOUCH_TRUST_ID")
 	count, _ := strconv.Atoi(os.Getenv("VOUCH_TRUST_COUNT"))
-	tr, err := Open(Options{Home: home, Reviewer: "child-" + id, TeamLedger: os.Getenv("VOUCH_TRUST_LEDGER")})
+	tr, err := Open(Options{Home: home, Reviewer: "child-" + id, TeamLedger: os.Getenv("VOUCH_TRUST_LEDGER"), TrustLedger: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -341,7 +341,7 @@ func TestConcurrentHomesOneTeamLedger(t *testing.T) {
 		t.Fatalf("no lock next to the team ledger: %v", err)
 	}
 	// A reader sees every home's state.
-	tr := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = team })
+	tr := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = team, true })
 	p := manyTools("h3", each)
 	m, err := tr.Statuses(p)
 	if err != nil {

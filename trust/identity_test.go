@@ -101,7 +101,7 @@ func TestTeamLedgerFormats(t *testing.T) {
 	repo := t.TempDir()
 	teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
 	codex, claude := twoReadings(filepath.Join(repo, "p"), true)
-	tr := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile })
+	tr := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true })
 	for _, p := range []*model.Package{codex, claude} {
 		if _, err := tr.Approve(p, p.Components[0], DigestOf(p.Components[0]), DecideOptions{Team: true}); err != nil {
 			t.Fatal(err)
@@ -119,7 +119,7 @@ func TestTeamLedgerFormats(t *testing.T) {
 	}
 	f.WriteString("\n[[decision]]\naction = \"revoke\"\npackage = \"p\"\ncomponent = \"p#mcp-server:s\"\ndigest = \"" + DigestOf(claude.Components[0]) + "\"\nscope = \"digest\"\nreviewer = \"old\"\nreviewer_kind = \"human\"\nat = 2020-01-01T00:00:00Z\n")
 	f.Close()
-	tr = openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile })
+	tr = openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true })
 	wantAuth(t, status(t, tr, claude, model.KindMCPServer, "s"), model.Revoked)
 }
 

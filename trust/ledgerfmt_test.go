@@ -109,7 +109,7 @@ func TestFormatRepinsOnlyWholeTrust(t *testing.T) {
 		p := toolHookPackage(root, nil)
 		tool := comp(p, model.KindTool, "run")
 		teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
-		lead := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile })
+		lead := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true })
 		if _, err := lead.Approve(p, tool, DigestOf(tool), DecideOptions{Team: true}); err != nil {
 			t.Fatal(err)
 		}

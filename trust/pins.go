@@ -309,8 +309,10 @@ func (t *Trust) LedgerNotices(pkg *model.Package) []model.Diagnostic {
 		return out // the statuses already carry the error
 	}
 	switch {
+	case tp == t.opts.TeamLedger && !t.opts.TrustLedger && !t.IsTrustedTeamLedger(tp):
+		warn("team-ledger-untrusted", tp, fmt.Sprintf("The team ledger %s given with --ledger is not trusted by this home, so only its revokes count; read it and run `vouch ledger trust %s`, or pass --trust-ledger to count all of it.", tp, tp))
 	case s.rewritten && s.pin.Size > 0:
-		warn("team-ledger-rewritten", tp, fmt.Sprintf("The team ledger %s no longer starts with the content you trusted, so none of its %d decisions count; run `vouch ledger trust %s` to review it again.", tp, s.total, tp))
+		warn("team-ledger-rewritten", tp, fmt.Sprintf("The team ledger %s no longer starts with the content you trusted, so none of the approvals among its %d decisions count (its revokes do); run `vouch ledger trust %s` to review it again.", tp, s.total, tp))
 	case s.pending() > 0:
 		warn("team-ledger-pending", tp, fmt.Sprintf("%d decisions were added to the team ledger %s after you trusted it; they count only after `vouch ledger trust %s` shows them and you confirm.", s.pending(), tp, tp))
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"sync"
+	"vouch/internal/atomicfile"
 
 	"vouch/model"
 )
@@ -88,7 +89,7 @@ func (s *ledgerState) reparse() error {
 // else by parsing (and then caching) it. A missing file is an empty ledger.
 func (t *Trust) loadState(path, origin string, team bool, pin ledgerPin, useCache bool) (*ledgerState, error) {
 	s := &ledgerState{path: path, origin: origin, team: team, pin: pin, t: t}
-	f, err := os.Open(path)
+	f, st, err := atomicfile.OpenRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
 		s.fold = newFold(team)
 		return s, nil
@@ -97,13 +98,6 @@ func (t *Trust) loadState(path, origin string, team bool, pin ledgerPin, useCach
 		return nil, fmt.Errorf("cannot read ledger %s: %w", path, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("cannot read ledger %s: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("cannot read ledger %s: it is not a regular file", path)
-	}
 	if st.Size() > maxLedgerBytes {
 		return nil, fmt.Errorf("cannot read ledger %s: it is larger than %d bytes", path, maxLedgerBytes)
 	}
@@ -167,7 +161,16 @@ func (s *ledgerState) foldBytes(data []byte) error {
 		d.Ledger = s.origin
 		s.fold.apply(d)
 	}
-	s.count = len(counted)
+	// A revoke outside what was trusted counts at once: it can only take rights away,
+	// so waiting for `vouch ledger trust` would only keep a withdrawn approval in force.
+	// Approvals there stay pending.
+	for _, d := range ds[len(counted):] {
+		if d.Action == ActionRevoke {
+			d.Ledger = s.origin
+			s.fold.apply(d)
+		}
+	}
+	s.count = s.fold.Count
 	return nil
 }
 

@@ -88,6 +88,13 @@ type Decision struct {
 	// whose store lacks the bytes can still be told which files changed. Decisions written
 	// before this field existed have none.
 	Files []FileDigest `toml:"files,omitempty" json:"files,omitempty"`
+	// Signer is the sha256 fingerprint of the certificate whose signature over the
+	// package's bytes was valid when the approval was made (an MCP Bundle's), and
+	// SignerStatus whether it chained to the user's signing roots ("verified") or not
+	// ("untrusted"). Evidence of who published what was approved, never a reason it is
+	// approved; both are empty for an unsigned or badly signed package.
+	Signer       string `toml:"signer,omitempty" json:"signer,omitempty"`
+	SignerStatus string `toml:"signer_status,omitempty" json:"signer_status,omitempty"`
 	// Ledger is where the decision was read from ("personal" or "team:<path>"); not stored.
 	Ledger string `toml:"-" json:"ledger"`
 }
@@ -128,8 +135,13 @@ type Status struct {
 type Options struct {
 	Home       string // resolved home directory (see ResolveHome)
 	TeamLedger string // explicit team ledger file; "" means look for .vouch/ledger.toml near the source
-	Reviewer   string // default $USER
-	Now        func() time.Time
+	// TrustLedger counts every decision of TeamLedger. Without it TeamLedger is held to
+	// the pin of `vouch ledger trust`, as a discovered team ledger is: a file named on
+	// the command line can come from anywhere (a pull request's checkout), so its
+	// approvals count only up to what this home trusted, and its revokes at once.
+	TrustLedger bool
+	Reviewer    string // default $USER
+	Now         func() time.Time
 }
 
 // Trust is an opened personal ledger (+ optional team ledger) and content store.
@@ -305,8 +317,11 @@ func (t *Trust) personalState() (*ledgerState, error) {
 // named with --ledger).
 func (t *Trust) teamState(path string) (*ledgerState, error) {
 	pin := pinAll
-	if path != t.opts.TeamLedger {
-		pin, _ = t.pinFor(path)
+	if path != t.opts.TeamLedger || !t.opts.TrustLedger {
+		var ok bool
+		if pin, ok = t.pinFor(path); !ok {
+			pin = pinOf(nil) // never trusted: no approval counts, revokes still do
+		}
 	}
 	return t.loadState(path, "team:"+path, true, pin, true)
 }
@@ -772,6 +787,9 @@ type Grant struct {
 	Status Status
 	// NotCovered is what the component depends on that this approval cannot bind.
 	NotCovered []model.NotCovered
+	// Signature is who signed the package's bytes, shown beside the approval (nil when
+	// the format has no signatures). It is evidence; it grants nothing.
+	Signature *model.Signature
 }
 
 // Explain returns what approving (or revoking) comp would grant (or withdraw).
@@ -801,7 +819,7 @@ func (t *Trust) ExplainAll(reqs []Request, action Action) []Grant {
 
 func (t *Trust) explain(pkg *model.Package, comp *model.Component, action Action, statuses map[string]Status, err error) Grant {
 	ref := pkg.Ref(comp)
-	g := Grant{Ref: ref, Kind: comp.Kind, Summary: comp.Summary, NotCovered: comp.NotCovered}
+	g := Grant{Ref: ref, Kind: comp.Kind, Summary: comp.Summary, NotCovered: comp.NotCovered, Signature: pkg.Signature}
 	if comp.Contract != nil {
 		g.Digest = comp.Contract.MustDigest()
 		g.Fields = comp.Contract.Fields

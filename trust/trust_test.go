@@ -280,7 +280,7 @@ func TestTeamLedgerPrecedence(t *testing.T) {
 
 	// The team writes its ledger (explicit file, as --ledger does).
 	teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
-	team := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger = teamFile; o.Reviewer = "lead" })
+	team := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true; o.Reviewer = "lead" })
 	if _, err := team.Approve(p, tool, DigestOf(tool), DecideOptions{Team: true}); err != nil {
 		t.Fatal(err)
 	}

@@ -330,7 +330,7 @@ func (m *Model) explain(action trust.Action, group string, p *model.Package, com
 
 // fallbackGrant describes a component from its own contract when trust cannot say more.
 func fallbackGrant(p *model.Package, c *model.Component) trust.Grant {
-	g := trust.Grant{Ref: p.Ref(c), Kind: c.Kind, Summary: c.Summary, NotCovered: c.NotCovered}
+	g := trust.Grant{Ref: p.Ref(c), Kind: c.Kind, Summary: c.Summary, NotCovered: c.NotCovered, Signature: p.Signature}
 	if c.Contract != nil {
 		g.Digest = c.Contract.MustDigest()
 		g.Fields = c.Contract.Fields

@@ -263,6 +263,21 @@ func (d *dialog) writeEntry(b *textBuilder, e *dialogEntry) {
 			b.line("  " + where + s.Warn.Render(b.esc(h.Kind)) + "  " + b.esc(oneLine(h.Text, 120)))
 		}
 	}
+	if sg := g.Signature; sg != nil && d.action == trust.ActionApprove {
+		// Who published these bytes, beside the yes; a signature approves nothing.
+		b.blank()
+		b.heading("Publisher signature")
+		st := s.Warn
+		if sg.Status == "verified" {
+			st = s.Label
+		}
+		line := "  " + st.Render(b.esc(sg.Status))
+		if sg.Signer != "" {
+			line += "  " + b.esc(sg.Signer) + "  " + b.esc(sg.Fingerprint)
+		}
+		b.line(line)
+		b.line("  " + b.esc(sg.Detail))
+	}
 	if d.action == trust.ActionApprove {
 		d.writeChanges(b, e)
 	}

@@ -14,6 +14,7 @@
 package ui
 
 import (
+	"crypto/x509"
 	"fmt"
 	"math"
 	"os"
@@ -48,6 +49,8 @@ type Options struct {
 	Packages []*model.Package
 	// SourceDiagnostics accompany Packages.
 	SourceDiagnostics []model.Diagnostic
+	// SignatureRoots are the certificates MCP Bundle signatures must chain to (nil: none).
+	SignatureRoots *x509.CertPool
 }
 
 // Minimum terminal size; below it the console shows a "terminal too small" view.
@@ -308,7 +311,7 @@ func (m *Model) loadCmd() tea.Cmd {
 		var s *loadStream
 		if opts.Packages == nil {
 			// Loading starts before the ledger is opened: they overlap.
-			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true}, opts.Sources)
+			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots}, opts.Sources)
 		}
 		t, err := trust.Open(trust.Options{Home: opts.Home})
 		box.mu.Lock()

@@ -42,3 +42,33 @@ func TestDialogShowsNotCoveredAndLinks(t *testing.T) {
 		t.Fatalf("a link in the closure kept the approval from being recorded")
 	}
 }
+
+// TestDialogShowsSigner: who signed the package's bytes is said beside the yes, escaped,
+// and approving records the signer's fingerprint; the signature itself approved nothing.
+func TestDialogShowsSigner(t *testing.T) {
+	pkgs := fixturePackages()
+	fp := "sha256:" + strings.Repeat("ab", 32)
+	pkgs[0].Signature = &model.Signature{Status: "verified", Signer: "CN=Acme\x1b[2J", Fingerprint: fp, Detail: "The signature is valid over the bundle's zip bytes."}
+	m := newTestModel(t, pkgs, 120, 80)
+	selectRef(t, m, toolRef)
+	if authIn(t, m, toolRef) == model.Approved {
+		t.Fatal("a signed package's tool is approved before anyone approved it")
+	}
+	press(t, m, "a")
+	if m.dialog == nil {
+		t.Fatal("a did not open the confirmation")
+	}
+	v := screen(m)
+	for _, want := range []string{"Publisher signature", "verified", "CN=Acme␛[2J", fp} {
+		if !strings.Contains(v, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "\x1b[2J") {
+		t.Error("the signer reached the screen unescaped")
+	}
+	press(t, m, "y")
+	if authIn(t, m, toolRef) != model.Approved {
+		t.Fatal("approve was not recorded")
+	}
+}

@@ -217,6 +217,9 @@ func spliceCases() []hostileCase {
 	}
 	return []hostileCase{
 		{name: "the folder's .git is not covered", ref: ref, notCovered: []string{"unbound-directory .git/"},
+			files: with(map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".git/objects/.keep": "", ".git/lib.js": "export default 1\n", "tools/hello.ts": "import x from '../.git/lib.js'\nexport default () => ({x})\n"})},
+		// A .git folder without a HEAD and objects is no repository: its files are bound.
+		{name: "a .git that is no repository is bound", ref: ref, mutate: edit(".git/lib.js", "1", "2"),
 			files: with(map[string]string{".git/lib.js": "export default 1\n", "tools/hello.ts": "import x from '../.git/lib.js'\nexport default () => ({x})\n"})},
 		{name: "a nested .git is bound", ref: ref, mutate: edit("vendor/.git/lib.js", "1", "2"),
 			files: with(map[string]string{"vendor/.git/lib.js": "export default 1\n"})},

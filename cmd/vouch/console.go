@@ -14,7 +14,11 @@ import (
 func (a *app) runConsole(sources []string, home string) error {
 	progOpts := ui.ProgramOptions(os.Getenv)
 	progOpts = append(progOpts, tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
-	if err := ui.Run(ui.Options{Sources: sources, Home: home}, progOpts...); err != nil {
+	roots, err := signingRoots(home)
+	if err != nil {
+		return a.fail(2, "signing-roots", errSentence(err.Error()))
+	}
+	if err := ui.Run(ui.Options{Sources: sources, Home: home, SignatureRoots: roots}, progOpts...); err != nil {
 		return a.fail(1, "console", "The console stopped: "+err.Error()+".")
 	}
 	return nil

@@ -48,7 +48,7 @@ so a revoke takes effect in the next session.`,
 
 // enforceEnv opens the ledgers and fills what every client's enforcement works with.
 func (a *app) enforceEnv(clientCLI string) (*enforce.Env, error) {
-	t, err := a.openTrust("")
+	t, err := a.openTrust("", true)
 	if err != nil {
 		return nil, err
 	}

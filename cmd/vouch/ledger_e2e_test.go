@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -209,6 +210,47 @@ func TestReorderedMergeCLI(t *testing.T) {
 	os.WriteFile(team, []byte(merged), 0o644)
 	code, out, errs = trustRun(t, t.TempDir(), "check", "--ledger", team, src, notesRef)
 	expect(t, "check after a reordered merge", code, 1, out, errs)
+	if !strings.Contains(errs, "revoked") {
+		t.Fatalf("check reason: %s", errs)
+	}
+}
+
+// TestExplicitLedgerPinnedCLI: --ledger FILE on check and status counts as a discovered
+// team ledger does (approvals only as far as `ledger trust` confirmed them) unless
+// --trust-ledger is given; a revoke appended after trust counts at once.
+func TestExplicitLedgerPinnedCLI(t *testing.T) {
+	src, team := teamRepo(t, false)
+	lead, me := t.TempDir(), t.TempDir()
+	requireMCP(t, me, src)
+	code, out, errs := trustRun(t, lead, "approve", "--yes", "--ledger", team, src, notesRef)
+	expect(t, "team approve", code, 0, out, errs)
+
+	code, out, errs = trustRun(t, me, "check", "--ledger", team, src, notesRef)
+	expect(t, "check --ledger of a ledger never trusted", code, 1, out, errs)
+	if !strings.Contains(errs, "--trust-ledger") {
+		t.Fatalf("check does not say why the ledger's approval did not count:\n%s", errs)
+	}
+	code, out, errs = trustRun(t, me, "status", "--ledger", team, src)
+	expect(t, "status --ledger", code, 0, out, errs)
+	if !regexp.MustCompile(`unreviewed\s+mcp-server:notes`).MatchString(out) {
+		t.Fatalf("status --ledger of an untrusted ledger:\n%s", out)
+	}
+	code, out, errs = trustRun(t, me, "status", "--ledger", team, "--trust-ledger", src)
+	expect(t, "status --ledger --trust-ledger", code, 0, out, errs)
+	if !regexp.MustCompile(`approved\s+mcp-server:notes`).MatchString(out) {
+		t.Fatalf("status --ledger --trust-ledger:\n%s", out)
+	}
+	code, out, errs = trustRun(t, me, "check", "--ledger", team, "--trust-ledger", src, notesRef)
+	expect(t, "check --ledger --trust-ledger", code, 0, out, errs)
+
+	code, out, errs = trustRun(t, me, "ledger", "trust", "--yes", team)
+	expect(t, "ledger trust", code, 0, out, errs)
+	code, out, errs = trustRun(t, me, "check", "--ledger", team, src, notesRef)
+	expect(t, "check --ledger after trust", code, 0, out, errs)
+	code, out, errs = trustRun(t, lead, "revoke", "--yes", "--ledger", team, src, notesRef)
+	expect(t, "team revoke", code, 0, out, errs)
+	code, out, errs = trustRun(t, me, "check", "--ledger", team, src, notesRef)
+	expect(t, "check after a revoke appended to the trusted ledger", code, 1, out, errs)
 	if !strings.Contains(errs, "revoked") {
 		t.Fatalf("check reason: %s", errs)
 	}

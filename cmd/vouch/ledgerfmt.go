@@ -50,7 +50,7 @@ nothing and exits 1 when a ledger is not formatted: run it in CI beside the gate
 
 func runLedgerFmt(opts *ledgerFmtOptions) error {
 	a := opts.app
-	t, err := a.openTrust("")
+	t, err := a.openTrust("", true)
 	if err != nil {
 		return err
 	}

@@ -10,16 +10,20 @@ import (
 // thousands of packages costs about one package. When none holds it, SOURCE is loaded
 // whole and findRef says so as it always has, with the refs nearest to it: that path
 // is a mistake to explain, not the gate's hot path.
-func (a *app) locateRef(source, ref, ledger, sourceID string) (*trust.Trust, refTarget, error) {
+func (a *app) locateRef(source, ref, ledger string, trustLedger bool, sourceID string) (*trust.Trust, refTarget, error) {
 	if err := a.refuseWildcard(ref); err != nil {
 		return nil, refTarget{}, err
 	}
-	t, err := a.openTrust(ledger)
+	t, err := a.openTrust(ledger, trustLedger)
+	if err != nil {
+		return nil, refTarget{}, err
+	}
+	lo, err := a.openOptions(sourceID)
 	if err != nil {
 		return nil, refTarget{}, err
 	}
 	want := parseRef(ref)
-	res, err := review.Locate(a.openOptions(sourceID), source, want.bare)
+	res, err := review.Locate(lo, source, want.bare)
 	if err != nil {
 		return nil, refTarget{}, a.loadFailed(err)
 	}

@@ -26,6 +26,11 @@ func addLocateFlags(cmd *cobra.Command, ledger, sourceID *string) {
 	addSourceIDFlag(cmd, sourceID)
 }
 
+// addTrustLedgerFlag binds --trust-ledger, which the gates (check, status) take.
+func addTrustLedgerFlag(cmd *cobra.Command, trustLedger *bool) {
+	cmd.Flags().BoolVar(trustLedger, "trust-ledger", false, "count every decision of --ledger FILE; without it FILE counts as a discovered team ledger does: approvals up to what `vouch ledger trust FILE` confirmed, revokes at once")
+}
+
 // addSourceIDFlag binds --source-id as the commands taking a REF describe it.
 func addSourceIDFlag(cmd *cobra.Command, sourceID *string) {
 	cmd.Flags().StringVar(sourceID, "source-id", "validation", "source identity used in Dalo references, as given to vouch status")
@@ -85,12 +90,14 @@ document (schemas/vouch/commands-v1.schema.json), also when the command refuses.
 }
 
 // openTrust resolves the home and opens the ledgers; a damaged ledger is exit 1.
-func (a *app) openTrust(ledger string) (*trust.Trust, error) {
+// trustAll counts every decision of ledger (the file a command writes to, or the gate's
+// --trust-ledger); otherwise ledger is held to the pin of `vouch ledger trust`.
+func (a *app) openTrust(ledger string, trustAll bool) (*trust.Trust, error) {
 	home, err := trust.ResolveHome(a.home)
 	if err != nil {
 		return nil, a.fail(2, "home", err.Error())
 	}
-	t, err := trust.Open(trust.Options{Home: home, TeamLedger: ledger})
+	t, err := trust.Open(trust.Options{Home: home, TeamLedger: ledger, TrustLedger: trustAll})
 	if err != nil {
 		return nil, a.fail(1, "ledger", errSentence(err.Error()))
 	}
@@ -270,7 +277,7 @@ func runDecide(opts *decideOptions) (err error) {
 			return a.fail(2, "usage", fmt.Sprintf("--digest %s is not a digest; give sha256:<64 hex> as \"vouch ledger\" or \"vouch status --json\" prints it.", display.Line(only)))
 		}
 	}
-	t, err := a.openTrust(ledger)
+	t, err := a.openTrust(ledger, true)
 	if err != nil {
 		return err
 	}
@@ -430,6 +437,14 @@ func (a *app) printGrant(w io.Writer, action trust.Action, g trust.Grant, batch 
 		st += fmt.Sprintf(" (last: %s by %s, %s ledger)", g.Status.Decision.Action, display.Line(g.Status.Decision.Reviewer), ledgerLabel(g.Status.Decision.Ledger))
 	}
 	fmt.Fprintf(w, "  status   %s\n", st)
+	if sg := g.Signature; sg != nil && action == trust.ActionApprove {
+		// Who published these bytes, beside the approval; a signature approves nothing.
+		who := ""
+		if sg.Signer != "" {
+			who = " " + display.Line(sg.Signer) + " " + display.Line(sg.Fingerprint)
+		}
+		fmt.Fprintf(w, "  signer   %s%s: %s\n", display.Line(sg.Status), who, display.Line(sg.Detail))
+	}
 	if len(g.Summary) > 0 {
 		fmt.Fprintln(w, "  what it does:")
 		for _, s := range g.Summary {
@@ -523,7 +538,7 @@ func (a *app) resolveOne(source, ref, ledger, sourceID string) (*trust.Trust, re
 	if err := a.refuseWildcard(ref); err != nil {
 		return nil, refTarget{}, err
 	}
-	t, err := a.openTrust(ledger)
+	t, err := a.openTrust(ledger, true)
 	if err != nil {
 		return nil, refTarget{}, err
 	}
@@ -661,6 +676,9 @@ type checkOptions struct {
 	ledger   string // --ledger
 	sourceID string // --source-id
 	json     bool   // --json
+	// trustLedger is --trust-ledger: count every decision of --ledger FILE, not only
+	// what this home trusted of it.
+	trustLedger bool
 }
 
 func newCheckCommand(a *app) *cobra.Command {
@@ -671,7 +689,9 @@ func newCheckCommand(a *app) *cobra.Command {
 		Long: `Loads SOURCE, recomputes REF's digest from the bytes on disk at this moment and exits 0
 only when the decision in force approves exactly that digest (for a hook, its tool must be
 approved too). Otherwise exit 1 with the reason on stderr. Harnesses call this before they
-dispatch a tool or hook. With --json the verdict, with what the approval does not cover, is
+dispatch a tool or hook. A team ledger, found in the source's repository or named with
+--ledger FILE, counts as far as "vouch ledger trust" confirmed it (its revokes at once);
+--trust-ledger counts all of FILE. With --json the verdict, with what the approval does not cover, is
 one JSON document on stdout (schemas/vouch/commands-v1.schema.json); the exit status is the same.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -680,6 +700,7 @@ one JSON document on stdout (schemas/vouch/commands-v1.schema.json); the exit st
 		},
 	}
 	addLocateFlags(cmd, &opts.ledger, &opts.sourceID)
+	addTrustLedgerFlag(cmd, &opts.trustLedger)
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the verdict as JSON")
 	return cmd
 }
@@ -692,7 +713,7 @@ func runCheck(opts *checkOptions) error {
 	// The gate is a short process whose heap is one package: a collection before the
 	// bound is work thrown away when it exits.
 	batchCollector()
-	t, tg, err := a.locateRef(opts.source, opts.ref, opts.ledger, opts.sourceID)
+	t, tg, err := a.locateRef(opts.source, opts.ref, opts.ledger, opts.trustLedger, opts.sourceID)
 	if err != nil {
 		return err
 	}
@@ -705,6 +726,12 @@ func runCheck(opts *checkOptions) error {
 	// shows it next to the dispatch it gated. stdout stays the one-line verdict.
 	if !jsonOut {
 		printNotCovered(a.stderr, "", tg.comp.NotCovered)
+		if st.Authorization != model.Approved {
+			// Why a ledger's approval did not count (not trusted, pending, rewritten).
+			for _, d := range t.LedgerNotices(tg.pkg) {
+				fmt.Fprintf(a.stderr, "note: %s\n", display.Line(d.Message))
+			}
+		}
 	}
 	reason := ""
 	if st.Authorization != model.Approved {
@@ -758,7 +785,7 @@ func runLedger(opts *ledgerOptions) error {
 	if jsonOut {
 		a.jsonErrors = true
 	}
-	t, err := a.openTrust(ledger)
+	t, err := a.openTrust(ledger, true)
 	if err != nil {
 		return err
 	}
@@ -843,7 +870,7 @@ func runLedgerTrust(opts *ledgerTrustOptions) error {
 			return a.fail(2, "needs-yes", "--json prints what was trusted for a program to read, so vouch does not ask; add --yes after reading the text summary of the same command.")
 		}
 	}
-	t, err := a.openTrust("")
+	t, err := a.openTrust("", true)
 	if err != nil {
 		return err
 	}
@@ -967,7 +994,7 @@ func runLedgerUntrust(opts *ledgerUntrustOptions) error {
 	if jsonOut {
 		a.jsonErrors = true
 	}
-	t, err := a.openTrust("")
+	t, err := a.openTrust("", true)
 	if err != nil {
 		return err
 	}

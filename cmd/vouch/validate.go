@@ -77,7 +77,9 @@ type statusOptions struct {
 	claude   bool     // --claude
 	sourceID string   // --source-id
 	ledger   string   // --ledger: the team ledger file
-	codex    bool     // --codex: Codex's own hook trust beside vouch's
+	// trustLedger is --trust-ledger: count every decision of --ledger FILE.
+	trustLedger bool
+	codex       bool // --codex: Codex's own hook trust beside vouch's
 	// requireApproved is --require-approved: the gate, and SARIF and GitHub output then
 	// mark every component that is not approved as an error, as the gate fails on it.
 	requireApproved bool
@@ -96,6 +98,8 @@ func newStatusCommand(a *app) *cobra.Command {
               required member missing: it cannot be approved).
 Decisions are read from the personal ledger (<home>/ledger.toml) and a team ledger
 (.vouch/ledger.toml in the source's repository, or --ledger FILE); personal decisions win.
+A team ledger counts as far as "vouch ledger trust" confirmed it, its revokes at once;
+--trust-ledger counts all of FILE (a CI job's own base ledger).
 
 Exit status: 0 when the report was printed; 1 when a SOURCE was not reviewed completely
 (nothing found in it, a folder that cannot be listed, a search bound reached); with
@@ -117,6 +121,7 @@ path.`,
 	addClaudeFlag(cmd, &opts.claude)
 	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references")
 	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
+	addTrustLedgerFlag(cmd, &opts.trustLedger)
 	cmd.Flags().BoolVar(&opts.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex); support is answered for the Codex release installed (read from its package metadata, never run), else the newest vouch models")
 	cmd.Flags().BoolVar(&opts.requireApproved, "require-approved", false, "exit 1 unless packages were found, all are valid and every runnable component is approved (a CI gate)")
 	return cmd
@@ -153,7 +158,11 @@ func runStatus(opts *statusOptions) error {
 
 // load runs review.Open with the app's home-derived options. A missing path is exit 2.
 func (a *app) load(paths []string, sourceID string) (*review.Result, error) {
-	res, err := review.Open(a.openOptions(sourceID), paths...)
+	opts, err := a.openOptions(sourceID)
+	if err != nil {
+		return nil, err
+	}
+	res, err := review.Open(opts, paths...)
 	if err != nil {
 		return nil, a.loadFailed(err)
 	}
@@ -161,15 +170,22 @@ func (a *app) load(paths []string, sourceID string) (*review.Result, error) {
 	return res, nil
 }
 
-// openOptions are the options every command loads sources with: the Dalo source id
-// and the data directory ${PLUGIN_DATA} is shown under, derived from the home.
-func (a *app) openOptions(sourceID string) review.Options {
+// openOptions are the options every command loads sources with: the Dalo source id,
+// the data directory ${PLUGIN_DATA} is shown under and the MCP Bundle signing roots,
+// derived from the home. Roots that cannot be read are an error (exit 2), never an
+// empty set that would call every signer unconfirmed without saying why.
+func (a *app) openOptions(sourceID string) (review.Options, error) {
 	opts := a.loadBase
 	opts.SourceID = sourceID
 	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
 		opts.DataDir = trust.DataDir(home)
+		roots, err := signingRoots(home)
+		if err != nil {
+			return opts, a.fail(2, "signing-roots", errSentence(err.Error()))
+		}
+		opts.SignatureRoots = roots
 	}
-	return opts
+	return opts, nil
 }
 
 // loadFailed is a load error as the commands report it: a missing path is exit 2.
@@ -244,7 +260,10 @@ func parseIntegrity(s string) (string, error) {
 // every package before it are loaded, then dropped, so memory holds the packages in
 // flight, not the source (report.Stream).
 func (a *app) validateJSON(paths []string, sourceID, want string) error {
-	opts := a.openOptions(sourceID)
+	opts, err := a.openOptions(sourceID)
+	if err != nil {
+		return err
+	}
 	for _, p := range paths { // a missing path is exit 2 before anything is written
 		if _, err := os.Lstat(p); err != nil {
 			_, err := a.load([]string{p}, sourceID)
@@ -311,7 +330,7 @@ func statusData(opts *statusOptions, paths []string) (*report.Report, instrState
 	if err != nil {
 		return nil, instrState{}, err
 	}
-	statuses, ledgerDiags, err := a.evaluate(res.Packages, opts.ledger)
+	statuses, ledgerDiags, err := a.evaluate(res.Packages, opts.ledger, opts.trustLedger)
 	if err != nil {
 		return nil, instrState{}, err
 	}
@@ -334,12 +353,12 @@ func statusData(opts *statusOptions, paths []string) (*report.Report, instrState
 
 // evaluate joins trust and review: the status of every component by ref, and a warning
 // for each team ledger found next to a source that this home does not trust.
-func (a *app) evaluate(pkgs []*model.Package, ledger string) (report.Statuses, []model.Diagnostic, error) {
+func (a *app) evaluate(pkgs []*model.Package, ledger string, trustLedger bool) (report.Statuses, []model.Diagnostic, error) {
 	home, err := trust.ResolveHome(a.home)
 	if err != nil {
 		return nil, nil, a.fail(2, "home", err.Error())
 	}
-	t, err := trust.Open(trust.Options{Home: home, TeamLedger: ledger})
+	t, err := trust.Open(trust.Options{Home: home, TeamLedger: ledger, TrustLedger: trustLedger})
 	if err != nil {
 		return nil, nil, a.fail(1, "ledger", err.Error())
 	}

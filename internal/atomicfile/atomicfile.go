@@ -22,18 +22,11 @@ import (
 // settings file comes with a repository) fails the regular-file test instead of waiting
 // for a writer.
 func ReadRegular(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|nonBlockingOpen, 0)
+	f, st, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
 	// Sized from fstat: io.ReadAll alone doubles its way up, clearing and copying a
 	// large file several times over.
 	data, err := boundedread.Read(f, st.Size(), limit)
@@ -44,6 +37,26 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
 	}
 	return data, nil
+}
+
+// OpenRegular opens path for reading without waiting on it and refuses anything but a
+// regular file, checked on the opened file: for a caller that reads the file itself (a
+// ledger identified by its descriptor before its bytes are read).
+func OpenRegular(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|nonBlockingOpen, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return f, st, nil
 }
 
 // Write replaces path with data: temporary file in the same directory, fsync, rename,

@@ -591,6 +591,12 @@ func (l *loader) commandFile(name, command string, bad, warn problemFn) (string,
 		bad("mcp-command-form", fmt.Sprintf("Server %q has command %q, which names a directory, not an executable; it is skipped.", clip(name), clip(command)), "7.2.1", "command")
 		return "", nil
 	}
+	if !withinLexical(rel) {
+		// ./bin/../../x leaves the root once cleaned, whether or not bin exists (a bin
+		// created later makes it run what lies outside), as the cwd check already says.
+		bad("mcp-command-escape", fmt.Sprintf("Server %q runs %s, which resolves outside the plugin root, so the server is skipped.", clip(name), clip(command)), "4.1", "command")
+		return "", nil
+	}
 	real, err := l.root.Resolve(rel)
 	if err != nil {
 		switch fsguard.CodeOf(err) {

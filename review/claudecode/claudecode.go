@@ -189,6 +189,8 @@ type loader struct {
 	// read keeps the bytes of markdown files already read, so the closure walk hashes them
 	// without reading them again.
 	read map[string][]byte
+	// cut names the JSON files that hold more entries than vouch reads, with why.
+	cut map[string]string
 	// remoteBundles are .mcpb/.dxt URLs in mcpServers: listed, never fetched.
 	remoteBundles []string
 	userConfig    map[string]bool // option key -> sensitive
@@ -249,7 +251,36 @@ func (l *loader) parseJSON(rel, stem string, b model.Boundary, effect string) (d
 			fmt.Sprintf("%s %s, so %s.", rel, jerr.Msg, effect), "1.4"))
 		return nil, data, nil, false, false
 	}
+	for _, is := range issues {
+		if is.Code == jsontext.CodeTooManyEntries && l.cut[rel] == "" {
+			if l.cut == nil {
+				l.cut = map[string]string{}
+			}
+			l.cut[rel] = is.Msg
+		}
+	}
 	return doc, data, issues, false, true
+}
+
+// blockCut makes every component defined in a file that holds more entries than vouch
+// reads unapprovable: the client reads them all, so an approval of what vouch read would
+// approve less than what runs (the first 1,024 handlers of 1,025).
+func (l *loader) blockCut() {
+	if len(l.cut) == 0 {
+		return
+	}
+	for _, c := range l.pkg.Components {
+		v, _ := c.Details.Get("file")
+		file, _ := v.(string)
+		why, cut := l.cut[file]
+		if !cut || c.Contract == nil {
+			continue
+		}
+		c.Contract = nil
+		c.Summary = append([]string{fmt.Sprintf("Blocked: %s holds more than vouch reads (%s), and Claude Code reads all of it, so no approval of this %s can cover what runs.", file, why, c.Kind)}, c.Summary...)
+		c.Diagnostics = append(c.Diagnostics, l.diag("entries-limit", model.SeverityError, model.BoundaryComponent, file, "", 0,
+			fmt.Sprintf("%s holds more than vouch reads (%s): every %s it defines is unapprovable until it is split or shortened.", file, why, c.Kind), "1.2"))
+	}
 }
 
 // strVal returns the string held by member key of v.

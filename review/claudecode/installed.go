@@ -1,15 +1,16 @@
 package claudecode
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/jsontext"
 )
 
 // Claude Code's record of what it installed lives in its plugins directory
@@ -46,8 +47,12 @@ type Installation struct {
 	// the plugin is loaded from it with its entry merged.
 	Folder         string
 	MarketplaceDir string
-	Enabled        bool
-	EnabledBy      string // the settings file that decided, "" when none names the plugin
+	// EntryMarketplace is, for a plugin of a marketplace Claude copied (GitHub, git, a
+	// URL), the folder of that copy: Claude reads Folder with the copy's entry for the
+	// plugin merged in. "" otherwise.
+	EntryMarketplace string
+	Enabled          bool
+	EnabledBy        string // the settings file that decided, "" when none names the plugin
 }
 
 // IsInstallDir reports whether dir is a Claude Code plugins directory: it holds
@@ -62,49 +67,66 @@ func IsInstallDir(dir string) bool {
 // project, then local), each optional. Problems (an unreadable or malformed file, an
 // install whose folder is missing) become diagnostics at the source boundary; nothing
 // is written.
+//
+// Claude Code reads every one of these files with JSON.parse and looks members up by
+// their exact name, the last of repeated names winning; so does this reader (jsontext,
+// Get). encoding/json would also take "Plugins" or "ENABLEDPLUGINS" for the real key,
+// reviewing a folder Claude does not run or calling disabled a plugin Claude runs.
 func ReadInstallations(pluginsDir string, settingsFiles []string) ([]Installation, []model.Diagnostic) {
 	var diags []model.Diagnostic
 	problem := func(sev model.Severity, code, file, msg string) {
 		diags = append(diags, model.Diagnostic{Code: code, Severity: sev, Boundary: model.BoundarySource, File: file, Message: msg, Spec: specRef("1.2")})
 	}
 	ipath := filepath.Join(pluginsDir, installedFile)
-	var record struct {
-		Version int                          `json:"version"`
-		Plugins map[string][]json.RawMessage `json:"plugins"`
-	}
-	if !readState(ipath, &record, problem) {
+	record := readState(ipath, problem)
+	if record == nil {
 		return nil, diags
 	}
-	if record.Version != 2 {
-		problem(model.SeverityWarning, "claude-installed-version", ipath, fmt.Sprintf("%s has version %d; vouch reads version 2 (Claude Code %s), so installs may be missed.", ipath, record.Version, ClaudeVersion))
+	plugins := member(record, "plugins", jsontext.Object)
+	if plugins == nil {
+		problem(model.SeverityError, "claude-state-malformed", ipath, fmt.Sprintf("%s has no \"plugins\" object, so it is not the JSON Claude Code writes.", ipath))
+		return nil, diags
+	}
+	if v := member(record, "version", jsontext.Number); v == nil || v.Float() != 2 {
+		shown := "no number"
+		if v != nil {
+			shown = clip(v.Str)
+		}
+		problem(model.SeverityWarning, "claude-installed-version", ipath, fmt.Sprintf("%s has version %s; vouch reads version 2 (Claude Code %s), so installs may be missed.", ipath, shown, ClaudeVersion))
 	}
 	markets := readMarketplaces(filepath.Join(pluginsDir, marketplacesFile), problem)
 	enabled, by := readEnabled(settingsFiles, problem)
 
-	ids := make([]string, 0, len(record.Plugins))
-	for id := range record.Plugins {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	var out []Installation
-	for _, id := range ids {
+	for _, id := range lastMembers(plugins) {
 		name, market, _ := strings.Cut(id, "@")
-		for _, raw := range record.Plugins[id] {
-			var e struct {
-				Scope       string `json:"scope"`
-				InstallPath string `json:"installPath"`
-				Version     string `json:"version"`
-				ProjectPath string `json:"projectPath"`
-			}
-			if json.Unmarshal(raw, &e) != nil || e.InstallPath == "" || !filepath.IsAbs(e.InstallPath) {
+		list := plugins.Get(id).Val
+		if list.Kind != jsontext.Array {
+			problem(model.SeverityWarning, "claude-installed-entry", ipath, fmt.Sprintf("%s lists %q with no array of installs; it is not reviewed.", ipath, clip(id)))
+			continue
+		}
+		for _, e := range list.Arr {
+			installPath, _ := strVal(e, "installPath")
+			if e.Kind != jsontext.Object || installPath == "" || !filepath.IsAbs(installPath) {
 				problem(model.SeverityWarning, "claude-installed-entry", ipath, fmt.Sprintf("%s has an entry for %q without an absolute installPath; it is not reviewed.", ipath, clip(id)))
 				continue
 			}
-			in := Installation{ID: id, Name: name, Marketplace: market, Scope: e.Scope, ProjectPath: e.ProjectPath,
-				Version: e.Version, InstallPath: filepath.Clean(e.InstallPath), Folder: filepath.Clean(e.InstallPath),
+			scope, _ := strVal(e, "scope")
+			version, _ := strVal(e, "version")
+			project, _ := strVal(e, "projectPath")
+			in := Installation{ID: id, Name: name, Marketplace: market, Scope: scope, ProjectPath: project,
+				Version: version, InstallPath: filepath.Clean(installPath), Folder: filepath.Clean(installPath),
 				Enabled: enabled[id], EnabledBy: by[id]}
-			if dir, rel, ok := markets.folderOf(name, market); ok {
-				in.MarketplaceDir, in.Folder = dir, filepath.Join(dir, filepath.FromSlash(rel))
+			mk := markets[market]
+			if mk.directory {
+				if rel, ok := mk.folderOf(name); ok {
+					in.MarketplaceDir, in.Folder = mk.dir, filepath.Join(mk.dir, filepath.FromSlash(rel))
+				}
+			} else if mk.dir != "" {
+				// Claude runs the cached copy and merges the entry of the marketplace's
+				// own copy into it: a strict: false entry is the plugin's whole
+				// definition, whatever the cache folder holds.
+				in.EntryMarketplace = mk.dir
 			}
 			if st, err := os.Stat(in.Folder); err != nil || !st.IsDir() {
 				problem(model.SeverityError, "claude-installed-missing", ipath, fmt.Sprintf("%s (installed) is read from %s, which is not a folder here, so it cannot be reviewed.", clip(id), in.Folder))
@@ -116,47 +138,91 @@ func ReadInstallations(pluginsDir string, settingsFiles []string) ([]Installatio
 	return out, diags
 }
 
-// readState reads one of Claude's JSON state files into v; a missing file is fine for
-// every file but installed_plugins.json, whose absence the caller has ruled out.
-func readState(p string, v any, problem func(model.Severity, string, string, string)) bool {
-	data, _, err := fsguard.ReadUserFile(p, maxStateFile)
+// stateOptions parse Claude's state files as JSON.parse reads a file decoded leniently
+// as UTF-8: repeated names are kept (the last wins), and nesting is bounded so a
+// hostile file costs a diagnostic, not the stack. No entry bound applies: a cut list
+// would silently drop installs or settings.
+var stateOptions = jsontext.Options{MaxDepth: 64, Lenient: true, AllowDuplicates: true}
+
+// readState reads one of Claude's JSON state files, which must hold an object; a missing
+// file is fine for every file but installed_plugins.json, whose absence the caller has
+// ruled out. nil when the file is missing, unreadable or not an object.
+func readState(p string, problem func(model.Severity, string, string, string)) *jsontext.Value {
+	data, _, err := fsguard.ReadUserFile(p, maxStateFile+1)
 	if err != nil {
 		if !os.IsNotExist(err) {
 			problem(model.SeverityError, "claude-state-unreadable", p, fmt.Sprintf("%s could not be read (%v).", p, err))
 		}
-		return false
+		return nil
 	}
-	if err := json.Unmarshal(data, v); err != nil {
-		problem(model.SeverityError, "claude-state-malformed", p, fmt.Sprintf("%s is not the JSON Claude Code writes (%v).", p, err))
-		return false
+	if len(data) > maxStateFile {
+		problem(model.SeverityError, "claude-state-unreadable", p, fmt.Sprintf("%s is larger than %d bytes, so vouch does not read it.", p, maxStateFile))
+		return nil
 	}
-	return true
+	doc, _, jerr := jsontext.Parse(data, stateOptions)
+	if jerr != nil {
+		problem(model.SeverityError, "claude-state-malformed", p, fmt.Sprintf("%s is not the JSON Claude Code writes (line %d: %s).", p, jsontext.Line(data, jerr.Off), jerr.Msg))
+		return nil
+	}
+	if doc.Kind != jsontext.Object {
+		problem(model.SeverityError, "claude-state-malformed", p, fmt.Sprintf("%s holds a %s, not the object Claude Code writes.", p, doc.Kind))
+		return nil
+	}
+	return doc
 }
 
-type marketplaces map[string]string // name → folder, for directory marketplaces only
+// member is the value of the last member named exactly key when it has kind k, else nil.
+func member(v *jsontext.Value, key string, k jsontext.Kind) *jsontext.Value {
+	if m := v.Get(key); m != nil && m.Val.Kind == k {
+		return m.Val
+	}
+	return nil
+}
+
+// lastMembers are the distinct member names of obj, sorted: each stands for its last
+// occurrence, the one JSON.parse keeps.
+func lastMembers(obj *jsontext.Value) []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, m := range obj.Obj {
+		if !seen[m.Key] {
+			seen[m.Key] = true
+			names = append(names, m.Key)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// marketplace is what known_marketplaces.json says of one marketplace: the folder holding
+// its marketplace.json and whether it is a directory marketplace (Claude reads its
+// plugins from that folder) or a copy Claude made (it reads the cached plugin copies).
+type marketplace struct {
+	dir       string
+	directory bool
+}
+
+type marketplaces map[string]marketplace
 
 func readMarketplaces(p string, problem func(model.Severity, string, string, string)) marketplaces {
-	var known map[string]struct {
-		Source struct {
-			Source string `json:"source"`
-			Path   string `json:"path"`
-		} `json:"source"`
-		InstallLocation string `json:"installLocation"`
-	}
-	if !readState(p, &known, problem) {
+	known := readState(p, problem)
+	if known == nil {
 		return nil
 	}
 	m := marketplaces{}
-	for name, k := range known {
-		if k.Source.Source != "directory" {
+	for _, name := range lastMembers(known) {
+		k := known.Get(name).Val
+		src := member(k, "source", jsontext.Object)
+		if src == nil {
 			continue
 		}
-		dir := k.InstallLocation
-		if dir == "" {
-			dir = k.Source.Path
+		kind, _ := strVal(src, "source")
+		dir, _ := strVal(k, "installLocation")
+		if dir == "" && kind == "directory" {
+			dir, _ = strVal(src, "path")
 		}
 		if filepath.IsAbs(dir) {
-			m[name] = filepath.Clean(dir)
+			m[name] = marketplace{dir: filepath.Clean(dir), directory: kind == "directory"}
 		}
 	}
 	return m
@@ -164,62 +230,84 @@ func readMarketplaces(p string, problem func(model.Severity, string, string, str
 
 // folderOf finds the folder Claude reads a plugin of a directory marketplace from: the
 // marketplace entry's relative source inside the marketplace folder.
-func (m marketplaces) folderOf(name, market string) (dir, rel string, ok bool) {
-	dir, ok = m[market]
+func (m marketplace) folderOf(name string) (rel string, ok bool) {
+	e, pluginRoot := readEntry(m.dir, name)
+	if e == nil {
+		return "", false
+	}
+	src, ok := strVal(e, "source")
 	if !ok {
-		return "", "", false
+		return "", false
 	}
-	var doc struct {
-		Metadata struct {
-			PluginRoot string `json:"pluginRoot"`
-		} `json:"metadata"`
-		Plugins []struct {
-			Name   string          `json:"name"`
-			Source json.RawMessage `json:"source"`
-		} `json:"plugins"`
+	return relativeSource(src, pluginRoot)
+}
+
+// relativeSource is where a string source puts a plugin inside its marketplace, as
+// Claude resolves it: "./path" from the marketplace root, and a bare name (no "./", no
+// "/") below metadata.pluginRoot; anything else, or a path with "..", is not a folder of
+// the marketplace.
+func relativeSource(src, pluginRoot string) (string, bool) {
+	var rel string
+	switch {
+	case src == "." || strings.HasPrefix(src, "./"):
+		rel = path.Clean(strings.TrimPrefix(src, "./"))
+	case pluginRoot != "" && src != "" && !strings.Contains(src, "/"):
+		rel = path.Join(strings.TrimSuffix(strings.TrimPrefix(pluginRoot, "./"), "/"), src)
+	default:
+		return "", false
 	}
-	data, _, err := fsguard.ReadUserFile(filepath.Join(dir, filepath.FromSlash(marketplaceFile)), maxStateFile)
-	if err != nil || json.Unmarshal(data, &doc) != nil {
-		return "", "", false
+	if hasDotDot(src) || hasDotDot(pluginRoot) || path.IsAbs(rel) {
+		return "", false
 	}
-	for _, p := range doc.Plugins {
-		var src string
-		if p.Name != name || json.Unmarshal(p.Source, &src) != nil {
-			continue
-		}
-		src = strings.TrimPrefix(src, "./")
-		if pr := strings.Trim(strings.TrimPrefix(doc.Metadata.PluginRoot, "./"), "/"); pr != "" && !strings.Contains(src, "/") {
-			src = pr + "/" + src
-		}
-		if src == "" || src == "." {
-			return dir, ".", true
-		}
-		if hasDotDot(src) || filepath.IsAbs(src) {
-			return "", "", false
-		}
-		return dir, src, true
+	if rel == "" {
+		rel = "."
 	}
-	return "", "", false
+	return rel, true
+}
+
+// readEntry reads dir's marketplace.json as Claude does and returns the entry named name
+// (the first, as Claude's lookup finds it) and metadata.pluginRoot.
+func readEntry(dir, name string) (*jsontext.Value, string) {
+	data, _, err := fsguard.ReadUserFile(filepath.Join(dir, filepath.FromSlash(marketplaceFile)), maxStateFile+1)
+	if err != nil || len(data) > maxStateFile {
+		return nil, ""
+	}
+	doc, _, jerr := jsontext.Parse(data, stateOptions)
+	if jerr != nil || doc.Kind != jsontext.Object {
+		return nil, ""
+	}
+	pluginRoot := ""
+	if md := member(doc, "metadata", jsontext.Object); md != nil {
+		pluginRoot, _ = strVal(md, "pluginRoot")
+	}
+	list := member(doc, "plugins", jsontext.Array)
+	if list == nil {
+		return nil, ""
+	}
+	for _, e := range list.Arr {
+		if n, _ := strVal(e, "name"); n == name && e.Kind == jsontext.Object {
+			return e, pluginRoot
+		}
+	}
+	return nil, ""
 }
 
 // readEnabled folds enabledPlugins over the settings files, later files winning.
 func readEnabled(files []string, problem func(model.Severity, string, string, string)) (map[string]bool, map[string]string) {
 	enabled, by := map[string]bool{}, map[string]string{}
 	for _, f := range files {
-		var s struct {
-			EnabledPlugins map[string]json.RawMessage `json:"enabledPlugins"`
-		}
-		if !readState(f, &s, problem) {
+		s := readState(f, problem)
+		if s == nil {
 			continue
 		}
-		for id, v := range s.EnabledPlugins {
-			var b bool
-			if json.Unmarshal(v, &b) != nil {
-				// Claude also accepts a list of version constraints for an enabled plugin.
-				var list []any
-				b = json.Unmarshal(v, &list) == nil
-			}
-			enabled[id], by[id] = b, f
+		ep := member(s, "enabledPlugins", jsontext.Object)
+		if ep == nil {
+			continue
+		}
+		for _, id := range lastMembers(ep) {
+			v := ep.Get(id).Val
+			// Claude also accepts a list of version constraints for an enabled plugin.
+			enabled[id], by[id] = (v.Kind == jsontext.Bool && v.Bool) || v.Kind == jsontext.Array, f
 		}
 	}
 	return enabled, by
@@ -254,8 +342,30 @@ func (in Installation) Note() model.Diagnostic {
 	}
 	if in.MarketplaceDir != "" {
 		fmt.Fprintf(&b, ". Claude Code reads it from %s (its marketplace is a local folder), not from its copy in %s: an edit there changes what runs.", in.Folder, in.InstallPath)
+	} else if in.EntryMarketplace != "" {
+		fmt.Fprintf(&b, ". Claude Code reads it from %s, with its entry in the marketplace copy at %s merged in (a strict: false entry is the whole plugin).", in.Folder, in.EntryMarketplace)
 	} else {
 		fmt.Fprintf(&b, ". Claude Code reads it from %s.", in.Folder)
 	}
 	return model.Diagnostic{Code: "claude-installed", Severity: model.SeverityInfo, Boundary: model.BoundaryPackage, Message: b.String(), Spec: specRef("1.2")}
+}
+
+// LoadInstalled loads the installed copy in folder as Claude Code runs a plugin of a
+// marketplace it copied (GitHub, git, a URL): the copy, with the entry named name in the
+// marketplace.json of marketDir merged as Claude merges it. A strict: false entry is the
+// whole definition, so its hooks and LSP servers are reviewed even when the copy holds
+// only a README. Without that entry the copy is reviewed on its own, and says so.
+func LoadInstalled(folder, marketDir, name string, opts Options) *model.Package {
+	e, _ := readEntry(marketDir, name)
+	if e == nil {
+		p := LoadPlugin(folder, opts)
+		p.Diagnostics = append(p.Diagnostics, model.Diagnostic{Code: "claude-installed-entry-not-loaded", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage, File: p.Root,
+			Message: fmt.Sprintf("The marketplace copy in %s has no entry named %q, so the installed folder is reviewed on its own; Claude Code may merge an entry vouch did not see.", marketDir, clip(name)), Spec: specRef("1.8")})
+		return p
+	}
+	strict := true
+	if s := member(e, "strict", jsontext.Bool); s != nil {
+		strict = s.Bool
+	}
+	return loadPlugin(folder, opts, &entry{name: name, obj: e, strict: strict})
 }

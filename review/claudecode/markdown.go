@@ -206,86 +206,18 @@ func (fm *frontmatter) contractMap() map[string]string {
 	return out
 }
 
-// shellInjections lists the `!`cmd` snippets and ```! blocks of a command or skill body:
-// Claude runs them in a shell before the model sees the text (NOTES §1.7). It reads the
-// body once, left to right, and finds exactly what the patterns !`([^`\n]+)` and
-// (?m)^\s*```! find (the fuzz test holds it to them); a regular expression with a leading
-// ^\s* is retried at every offset, which made it the costliest step of a large plugin.
-func shellInjections(body string) []string {
-	var out []string
-	for i, n := 0, 0; n < 32; n++ {
-		cmd, next, ok := nextInlineBang(body, i)
-		if !ok {
-			break
-		}
-		out = append(out, cmd)
-		i = next
-	}
-	prevEnd := 0
-	for n := 0; n < 32; n++ {
-		end, ok := nextFenceBang(body, prevEnd)
-		if !ok {
-			break
-		}
-		rest := body[end:]
-		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-			rest = rest[nl+1:]
-		}
-		if e := strings.Index(rest, "```"); e >= 0 {
-			rest = rest[:e]
-		}
-		out = append(out, strings.TrimSpace(rest))
-		prevEnd = end
+// shellInjections lists the `!`cmd“ snippets and ```! blocks of a command or skill body:
+// Claude runs them in a shell before the model sees the text.
+func shellInjections(body string) []string { return skills.ShellInjections(body) }
+
+// injectionsNotCovered classifies each injection as the shell line it is (one with an
+// unbalanced quote must not swallow the next).
+func (l *loader) injectionsNotCovered(inj []string) []model.NotCovered {
+	var out []model.NotCovered
+	for _, cmd := range inj {
+		out = append(out, l.shellNotCovered(cmd, "it is invoked", true)...)
 	}
 	return out
-}
-
-// nextInlineBang finds the first !`cmd` at or after from whose cmd is non-empty and has
-// no backtick or line break; it returns cmd and where the search goes on.
-func nextInlineBang(body string, from int) (string, int, bool) {
-	for from < len(body) {
-		i := strings.Index(body[from:], "!`")
-		if i < 0 {
-			return "", 0, false
-		}
-		start := from + i + 2
-		k := start
-		for k < len(body) && body[k] != '`' && body[k] != '\n' {
-			k++
-		}
-		if k < len(body) && body[k] == '`' && k > start {
-			return body[start:k], k + 1, true
-		}
-		from += i + 1
-	}
-	return "", 0, false
-}
-
-// isSpace is \s of Go's regular expressions: tab, line feed, form feed, carriage
-// return, space.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
-
-// nextFenceBang finds, at or after from, the first ```! that only whitespace separates
-// from a line start at or after from, and returns the offset just past it.
-func nextFenceBang(body string, from int) (int, bool) {
-	for q := from; q < len(body); {
-		i := strings.Index(body[q:], "```!")
-		if i < 0 {
-			return 0, false
-		}
-		q += i
-		p := q
-		lineStart := p == 0 || body[p-1] == '\n'
-		for !lineStart && p > from && isSpace(body[p-1]) {
-			p--
-			lineStart = p == 0 || body[p-1] == '\n'
-		}
-		if lineStart {
-			return q + 4, true
-		}
-		q++
-	}
-	return 0, false
 }
 
 // mdFiles lists the .md files of a component directory (recursively: subfolders are
@@ -422,7 +354,7 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 			runsShell = true
 			c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell %s before Claude sees the text (!`…` or ```! blocks): %s.", len(inj), plural(len(inj), "command", "commands"), clip(strings.Join(inj, "; "))))
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: inj, Detail: "Runs these shell commands when invoked, before the model reads the result."})
-			markNotCovered(c, l.shellNotCovered(strings.Join(inj, "\n"), "it is invoked", true))
+			markNotCovered(c, l.injectionsNotCovered(inj))
 		}
 	}
 	if hasErrors(c.Diagnostics) {
@@ -627,7 +559,7 @@ func (l *loader) claudeSkill(c *model.Component) {
 	if inj := shellInjections(text); len(inj) > 0 {
 		c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell %s before Claude sees the text (!`…` or ```! blocks): %s.", len(inj), plural(len(inj), "command", "commands"), clip(strings.Join(inj, "; "))))
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: inj, Detail: "Runs these shell commands when invoked, before the model reads the result."})
-		markNotCovered(c, l.shellNotCovered(strings.Join(inj, "\n"), "it is invoked", true))
+		markNotCovered(c, l.injectionsNotCovered(inj))
 	}
 	if hasErrors(c.Diagnostics) && !blocked {
 		c.Validity = model.Invalid

@@ -294,7 +294,7 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 		launch := strings.TrimSpace(strings.Join(append([]string{cmd}, args...), " "))
 		c.Summary = append(c.Summary, fmt.Sprintf("Starts `%s` as a local process when Claude Code loads the plugin.", launch))
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{cmd}, Detail: fmt.Sprintf("Starts `%s` as a local MCP server process.", launch)})
-		stdioNC = l.execNotCovered(cmd, args, env, "the server starts", false)
+		stdioNC = l.stdioNotCovered(cmd, args, env, cwd)
 		if len(env) > 0 {
 			names := sortedKeys(env)
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: names, Detail: "Sets " + strings.Join(names, ", ") + " for the process."})

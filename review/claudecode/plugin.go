@@ -107,6 +107,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	l.binStep()
 	l.settingsStep()
 	l.monitorsStep()
+	l.blockCut()
 	for _, d := range []struct{ field, dir, what string }{{"workflows", "workflows", "workflows"}, {"themes", "themes", "themes"}} {
 		if l.rootHas(d.dir) || l.paths[d.field] != nil {
 			l.pkgDiag(l.diag("component-not-reviewed", model.SeverityInfo, model.BoundaryComponentType, d.dir, "", 0,

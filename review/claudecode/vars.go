@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -156,7 +157,7 @@ func (l *loader) expandForScan(s string) string {
 
 // interp gives the #! line of a bundled program named by its absolute path.
 func (l *loader) interp(abs string) string {
-	rel, ok := strings.CutPrefix(abs, rootMark+"/")
+	rel, ok := closure.Below(rootMark, abs)
 	if !ok {
 		return ""
 	}
@@ -172,19 +173,50 @@ func (l *loader) shellNotCovered(line, starts string, inProject bool) []model.No
 	if inProject {
 		p.Cwd = projectMark
 	}
-	return l.claudeOnly(closure.NotCoveredByShell(l.expandForScan(line), p, l.interp), line)
+	p.Vars = shellVars
+	return l.claudeOnly(closure.NotCoveredByShell(l.expandPlaceholders(line), p, l.interp), line)
+}
+
+// shellVars are what a hook's shell finds set: Claude exports the three path variables to
+// hooks (and $HOME is the user's, outside the plugin). Any other variable is the user's.
+var shellVars = map[string]string{"CLAUDE_PLUGIN_ROOT": rootMark, "CLAUDE_PLUGIN_DATA": dataMark, "CLAUDE_PROJECT_DIR": projectMark, "HOME": "~"}
+
+// expandPlaceholders substitutes what Claude itself replaces in a shell line before the
+// shell reads it: the three placeholders exactly as spelled (${CLAUDE_PLUGIN_ROOT}, never
+// $CLAUDE_PLUGIN_ROOT or ${CLAUDE_PLUGIN_ROOT%x}, which the shell expands from the
+// environment), and ${user_config.KEY}, which Claude refuses in shell lines.
+func (l *loader) expandPlaceholders(s string) string {
+	r := strings.NewReplacer(varRoot, rootMark, varData, dataMark, varProject, projectMark)
+	return userConfigVar.ReplaceAllString(r.Replace(s), "user_config.$1")
 }
 
 // execNotCovered classifies a program started with arguments and environment (a stdio
 // server, an LSP server, an exec-form hook).
 func (l *loader) execNotCovered(cmd string, args []string, env map[string]string, starts string, inProject bool) []model.NotCovered {
-	p := l.process(starts)
+	cwd := ""
 	if inProject {
-		p.Cwd = projectMark
+		cwd = projectMark
 	}
+	return l.execNotCoveredIn(cmd, args, env, starts, cwd)
+}
+
+// execNotCoveredIn is execNotCovered for a process started in cwd (a marker path, ""
+// for the plugin root).
+func (l *loader) execNotCoveredIn(cmd string, args []string, env map[string]string, starts, cwd string) []model.NotCovered {
+	p := l.process(starts)
+	p.Cwd = cwd
 	p.Command = l.expandForScan(cmd)
-	if strings.HasPrefix(p.Command, "/") {
-		rel, ok := strings.CutPrefix(p.Command, rootMark+"/")
+	prog := p.Command
+	if !strings.HasPrefix(prog, "/") && !strings.HasPrefix(prog, "~") && strings.Contains(prog, "/") {
+		// ./bin/x runs from the directory the process starts in, not the plugin's.
+		dir := cwd
+		if dir == "" {
+			dir = rootMark
+		}
+		prog = path.Join(dir, prog)
+	}
+	if strings.HasPrefix(prog, "/") {
+		rel, ok := closure.Below(rootMark, prog)
 		p.Bundled = ok
 		p.Interpreter = l.pluginClosure().interp[rel]
 	}
@@ -198,10 +230,43 @@ func (l *loader) execNotCovered(cmd string, args []string, env map[string]string
 		text = append(text, env[k])
 	}
 	var out []model.NotCovered
-	if strings.HasPrefix(p.Command, "/") && !p.Bundled {
+	if strings.HasPrefix(prog, "/") && !p.Bundled {
 		out = append(out, l.outside(p.Command, starts))
 	}
 	return l.claudeOnly(append(out, closure.NotCoveredBy(p)...), strings.Join(text, " "))
+}
+
+// stdioNotCovered classifies a .mcp.json stdio server as Claude starts it: ${VAR} and
+// ${VAR:-default} in its command, args and cwd come from the user's environment when the
+// server starts, so a word holding one names nothing vouch can place; the process starts
+// in cwd when one is given.
+func (l *loader) stdioNotCovered(cmd string, args []string, env map[string]string, cwd string) []model.NotCovered {
+	const starts = "the server starts"
+	var out []model.NotCovered
+	for _, w := range append(append([]string{cmd, cwd}, args...), mapValues(env)...) {
+		if len(envFlow(w)) > 0 {
+			out = append(out, model.NotCovered{Kind: model.NotCoveredUnresolved, Subject: w, Detail: fmt.Sprintf("Claude expands %s from your environment when %s; what it names then is not part of this approval.", w, starts)})
+		}
+	}
+	dir := ""
+	if cwd != "" {
+		x := l.expandForScan(cwd)
+		switch {
+		case strings.HasPrefix(x, "/") || strings.HasPrefix(x, "~"):
+			dir = x
+		case len(envFlow(cwd)) == 0:
+			out = append(out, model.NotCovered{Kind: model.NotCoveredUnresolved, Subject: cwd, Detail: fmt.Sprintf("The server starts in %s, relative to a directory Claude does not name; what relative paths find there is not part of this approval.", cwd)})
+		}
+		if dir != "" {
+			if _, ok := closure.Below(rootMark, dir); !ok && !strings.HasPrefix(dir, dataMark) {
+				out = append(out, model.NotCovered{Kind: model.NotCoveredOutside, Subject: dir, Detail: fmt.Sprintf("The server starts in %s, outside the plugin: relative paths it runs or loads are not part of this approval.", dir)})
+			}
+		}
+	}
+	for i := range out {
+		out[i].Subject, out[i].Detail = unmark.Replace(out[i].Subject), unmark.Replace(out[i].Detail)
+	}
+	return append(out, l.execNotCoveredIn(cmd, args, env, starts, dir)...)
 }
 
 func (l *loader) outside(prog, starts string) model.NotCovered {
@@ -273,7 +338,7 @@ var rootPath = lazyre.New(`PLUGIN-ROOT/([A-Za-z0-9._/@+-]+)`)
 // pluginPaths lists the plugin files a command names through ${CLAUDE_PLUGIN_ROOT}.
 func pluginPaths(text string) []string {
 	var out []string
-	for _, m := range rootPath.FindAllStringSubmatch(placeholderTokens.Replace(text), 16) {
+	for _, m := range rootPath.FindAllStringSubmatch(placeholderTokens.Replace(text), -1) {
 		p := strings.TrimSuffix(m[1], "/")
 		if p != "" && !contains(out, p) {
 			out = append(out, p)

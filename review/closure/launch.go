@@ -37,6 +37,11 @@ type Process struct {
 	DataName string
 	// Starts says when the process starts, for messages ("the server starts").
 	Starts string
+	// Vars are the variables a shell line finds set when it runs (the client's own, such
+	// as CLAUDE_PLUGIN_ROOT), with the values findings are classified by (marker paths).
+	// Every other variable comes from the user's environment: a word that uses one names
+	// nothing vouch can place. Only NotCoveredByShell reads it.
+	Vars map[string]string
 }
 
 // EnvVar is one environment variable a component sets.
@@ -406,4 +411,18 @@ func where(tok, root, cwd, data string) place {
 func within(base, p string) bool {
 	base = path.Clean(base)
 	return p == base || strings.HasPrefix(p, strings.TrimSuffix(base, "/")+"/")
+}
+
+// Below reports whether the absolute path p is root or below it after cleaning, and its
+// root-relative path: "<root>/../x" is outside, as the kernel resolves it.
+func Below(root, p string) (string, bool) {
+	c := path.Clean(p)
+	if !within(root, c) {
+		return "", false
+	}
+	rel := strings.TrimPrefix(strings.TrimPrefix(c, path.Clean(root)), "/")
+	if rel == "" {
+		rel = "."
+	}
+	return rel, true
 }

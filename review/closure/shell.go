@@ -14,8 +14,9 @@ import (
 // ("a && b | c"), each one a Process for NotCoveredBy, and adds what only a shell line
 // shows: a program named by an absolute path outside the package, a download piped into
 // a shell (curl … | sh), and tools that fetch code over the network at run time. The
-// parse is lexical (quotes, operators, leading NAME=value assignments); nothing is run
-// and nothing is expanded beyond what the caller already substituted.
+// line is parsed as bash parses it and each word expanded as the shell would
+// (shellparse.go); nothing is run. A line the parser refuses is read lexically by
+// SplitShell, and that it could not be read is itself listed.
 
 // SimpleCommand is one command of a shell line: its leading assignments, the program
 // and its arguments, quotes removed.
@@ -27,8 +28,8 @@ type SimpleCommand struct {
 	Pipe bool
 }
 
-// maxShellWords bounds the words read from one line: a hook is a few commands, a
-// pathological line must not cost more than that.
+// maxShellWords bounds the words the lexical fallback reads from a line the parser
+// refuses (a line that is not valid shell, already listed as not read).
 const maxShellWords = 4096
 
 // SplitShell splits a shell line into simple commands at ; & && || | newlines and
@@ -171,7 +172,8 @@ var prefixWords = map[string]bool{"if": true, "then": true, "else": true, "elif"
 var builtins = map[string]bool{"cd": true, "echo": true, "printf": true, "exit": true, "return": true, "true": true, "false": true,
 	"test": true, "[": true, "[[": true, "]]": true, "export": true, "set": true, "unset": true, "shift": true, "read": true, "local": true,
 	"fi": true, "done": true, "esac": true, "}": true, ":": true, "wait": true, "trap": true, "eval": true, "for": true, "case": true, "in": true,
-	"pwd": true, "type": true, "umask": true, "ulimit": true}
+	"pwd": true, "type": true, "umask": true, "ulimit": true, "continue": true, "break": true, "hash": true, "alias": true,
+	"declare": true, "typeset": true, "readonly": true, "let": true, "getopts": true, "popd": true, "dirs": true, "jobs": true, "shopt": true}
 
 // shells run their standard input as a script: a download piped into one runs it.
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "python": true, "python3": true, "node": true, "perl": true, "ruby": true, "pwsh": true}
@@ -215,78 +217,424 @@ func script(sc SimpleCommand) (string, bool) {
 }
 
 func notCoveredByShell(line string, base Process, interp func(abs string) string, depth int) []model.NotCovered {
-	var out []model.NotCovered
-	seen := map[string]bool{}
-	add := func(items ...model.NotCovered) {
-		for _, n := range items {
-			if n.Kind == model.NotCoveredOutside && streams(n.Subject) {
-				continue // 2>/dev/null: the standard streams are not code
-			}
-			k := n.Kind + "\x00" + n.Subject
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, n)
-			}
-		}
-	}
+	n := &ncList{seen: map[string]bool{}}
 	starts := base.Starts
 	if starts == "" {
 		starts = "it runs"
 	}
-	cmds := SplitShell(line)
-	for i, sc := range cmds {
-		p := base
-		p.Command, p.Args, p.Env, p.Bundled, p.Interpreter = sc.Command, sc.Args, sc.Env, false, ""
-		prog := sc.Command
-		name := path.Base(prog)
-		switch {
-		case prog == "" || builtins[prog]:
-			p.Command = ""
-		case strings.HasPrefix(prog, "/") || strings.HasPrefix(prog, "~"):
-			switch where(prog, p.Root, p.Root, p.Data) {
-			case inPackage:
-				p.Bundled = true
-				if interp != nil {
-					p.Interpreter = interp(path.Clean(prog))
-				}
-			case inData:
-				p.Command = ""
-				add(model.NotCovered{Kind: model.NotCoveredPluginData, Subject: p.DataName, Detail: fmt.Sprintf("It runs %s from %s (%s), which the client and the process write at run time; that code is not part of this approval.", prog, p.DataName, p.Data)})
-			default:
-				p.Command = ""
-				add(model.NotCovered{Kind: model.NotCoveredOutside, Subject: prog, Detail: fmt.Sprintf("It runs %s, outside the package; whatever is there when %s is not part of this approval.", prog, starts)})
-			}
-		case strings.Contains(prog, "/"):
-			p.Bundled = true // relative to the working directory: the plugin root or the project
+	cmds, funcs, ok := parseShell(line, base.Vars)
+	if !ok {
+		n.add(model.NotCovered{Kind: model.NotCoveredUnresolved, Subject: clipLine(line), Detail: fmt.Sprintf("vouch could not read this line as the shell does (it is not valid shell); what it runs when %s is not part of this approval beyond what is listed here.", starts)})
+		cmds, funcs = lexical(line), nil
+	}
+	cwd := base.Cwd
+	if cwd == "" {
+		cwd = base.Root
+	}
+	st := &shellRun{base: base, interp: interp, starts: starts, cwds: []string{cwd}, funcs: funcs, n: n, depth: depth}
+	progs := make([]string, len(cmds))
+	for i, pc := range cmds {
+		progs[i] = program(pc).value
+	}
+	for i, pc := range cmds {
+		next := ""
+		if pc.Pipe && i+1 < len(cmds) {
+			next = progs[i+1]
 		}
-		if prog == "source" || prog == "." {
-			p.Command = ""
+		st.command(pc, next)
+	}
+	return n.out
+}
+
+// ncList collects findings once each; the standard streams are not code.
+type ncList struct {
+	out  []model.NotCovered
+	seen map[string]bool
+}
+
+func (l *ncList) add(items ...model.NotCovered) {
+	for _, n := range items {
+		if n.Kind == model.NotCoveredOutside && streams(n.Subject) {
+			continue // 2>/dev/null
 		}
-		if inner, ok := script(sc); ok && depth < maxShellDepth {
-			// sh -c 'curl … | sh': the script is a shell line of its own.
-			p.Args = nil
-			add(NotCoveredBy(p)...)
-			add(notCoveredByShell(inner, base, interp, depth+1)...)
+		k := n.Kind + "\x00" + n.Subject
+		if !l.seen[k] {
+			l.seen[k] = true
+			l.out = append(l.out, n)
+		}
+	}
+}
+
+// item is one field of a command after expansion, or one word the shell expands at run
+// time (resolved false, value the source text).
+type item struct {
+	value    string
+	resolved bool
+}
+
+func items(ws []word) []item {
+	var out []item
+	for _, w := range ws {
+		if !w.Resolved {
+			out = append(out, item{value: w.Text})
 			continue
 		}
-		add(NotCoveredBy(p)...)
-		if how, ok := fetchers[name]; ok {
-			sub := fetchSub[name]
-			if how != "" || (len(sc.Args) > 0 && slices.Contains(sub, sc.Args[0])) {
-				what := name
-				if how == "" {
-					what += " " + sc.Args[0]
-				}
-				pipe := ""
-				if how != "" && i+1 < len(cmds) && shells[path.Base(cmds[i+1].Command)] && sc.Pipe {
-					pipe = " and pipes it into " + path.Base(cmds[i+1].Command) + ", which runs it"
-					what += " | " + path.Base(cmds[i+1].Command)
-				}
-				add(model.NotCovered{Kind: model.NotCoveredFetch, Subject: what, Detail: fmt.Sprintf("It fetches code or data over the network when %s (%s)%s: what it downloads is not part of this approval.", starts, what, pipe)})
-			}
+		for _, f := range w.Fields {
+			out = append(out, item{value: f, resolved: true})
 		}
 	}
 	return out
+}
+
+// program finds the program a command runs past the words that run the next one (exec,
+// env, nice -n 10, sudo...). A zero item means the command runs no program: no words,
+// an empty command word, or "command -v" (which only looks a name up).
+func program(pc parsedCommand) item {
+	it := items(pc.Words)
+	i, _ := programAt(it)
+	if i < 0 {
+		return item{}
+	}
+	return it[i]
+}
+
+func programAt(it []item) (int, []EnvVar) {
+	var env []EnvVar
+	i := 0
+	for i < len(it) && it[i].resolved && prefixWords[it[i].value] {
+		pre := it[i].value
+		i++
+		for i < len(it) && it[i].resolved && strings.HasPrefix(it[i].value, "-") && it[i].value != "-" {
+			if pre == "command" && (it[i].value == "-v" || it[i].value == "-V") {
+				return -1, nil
+			}
+			if valueFlag[pre+" "+it[i].value] {
+				i++
+			}
+			i++
+		}
+		for pre == "env" && i < len(it) && it[i].resolved {
+			name, val, ok := strings.Cut(it[i].value, "=")
+			if !ok || !isName(name) {
+				break
+			}
+			env = append(env, EnvVar{Name: name, Value: val})
+			i++
+		}
+	}
+	if i >= len(it) || it[i].resolved && it[i].value == "" {
+		return -1, env
+	}
+	return i, env
+}
+
+// valueFlag are the options of prefix words that take the next word as their value.
+var valueFlag = map[string]bool{"nice -n": true, "sudo -u": true, "sudo -g": true, "env -u": true, "env -C": true, "env -S": true}
+
+// lexical turns the lexical reading of a line into parsed commands, every word taken as
+// written: the fallback for a line the parser refuses.
+func lexical(line string) []parsedCommand {
+	var out []parsedCommand
+	for _, sc := range SplitShell(line) {
+		pc := parsedCommand{Env: sc.Env, Pipe: sc.Pipe}
+		if sc.Command != "" {
+			pc.Words = append(pc.Words, word{Text: sc.Command, Fields: []string{sc.Command}, Resolved: true})
+		}
+		for _, a := range sc.Args {
+			pc.Words = append(pc.Words, word{Text: a, Fields: []string{a}, Resolved: true})
+		}
+		out = append(out, pc)
+	}
+	return out
+}
+
+func clipLine(s string) string {
+	if len(s) > 120 {
+		return strings.ToValidUTF8(s[:120], "") + "…"
+	}
+	return s
+}
+
+// shellRun is the state of one line being classified: the directories relative paths
+// may be resolved against (a cd adds one; the subshell it ran in is not tracked, so a
+// path is inside only when it is inside from every one of them).
+type shellRun struct {
+	base   Process
+	interp func(abs string) string
+	starts string
+	cwds   []string
+	funcs  map[string]bool
+	n      *ncList
+	depth  int
+	// pending holds a command's unresolved words until its program is named: findings
+	// read in the order the command runs.
+	pending []model.NotCovered
+	// scopes are the "cd DIR && …" right sides: there DIR is the one directory.
+	scopes []cdScope
+	at     int // offset of the command being classified
+}
+
+// cdScope is a directory that holds for certain over a byte range of the line, with the
+// other cd's seen inside it from adds on.
+type cdScope struct {
+	dir    string
+	lo, hi int
+	adds   int
+}
+
+// dirs are the directories the command at s.at may run in.
+func (s *shellRun) dirs() []string {
+	for i := len(s.scopes) - 1; i >= 0; i-- {
+		if sc := s.scopes[i]; s.at >= sc.lo && s.at < sc.hi {
+			return append([]string{sc.dir}, s.cwds[sc.adds:]...)
+		}
+	}
+	return s.cwds
+}
+
+func (s *shellRun) unresolved(what, text string) {
+	s.pending = append(s.pending, model.NotCovered{Kind: model.NotCoveredUnresolved, Subject: text, Detail: fmt.Sprintf("%s %s is expanded by the shell when %s from values vouch does not have (your environment, a pattern, a command's output); whatever it names then is not part of this approval.", what, text, s.starts)})
+}
+
+func (s *shellRun) command(pc parsedCommand, next string) {
+	defer func() { s.n.add(s.pending...); s.pending = nil }()
+	s.at = pc.Offset
+	for _, w := range pc.Unresolved {
+		s.unresolved("The value", w.Text)
+	}
+	it := items(pc.Words)
+	at, envPre := programAt(it)
+	p := s.base
+	p.Command, p.Args, p.Env, p.Bundled, p.Interpreter, p.Vars = "", nil, append(append([]EnvVar(nil), pc.Env...), envPre...), false, "", nil
+	if at < 0 {
+		s.redirs(pc, nil)
+		s.each(p)
+		return
+	}
+	prog, args := it[at], it[at+1:]
+	if !prog.resolved {
+		s.pending = append(s.pending, model.NotCovered{Kind: model.NotCoveredUnresolved, Subject: prog.value, Detail: fmt.Sprintf("It runs the program named by %s, which the shell expands when %s from values vouch does not have; which program that is, is not part of this approval.", prog.value, s.starts)})
+		s.operands(&p, "", args)
+		s.redirs(pc, &p)
+		s.each(p)
+		return
+	}
+	name := path.Base(prog.value)
+	switch {
+	case prog.value == "cd" || prog.value == "pushd":
+		s.cd(args, pc.Then)
+		return
+	case prog.value == "eval":
+		s.eval(args)
+		return
+	case prog.value == "source" || prog.value == ".":
+		// The script runs in this shell: it is a path like any other operand.
+		s.operands(&p, "source", args)
+	case builtins[prog.value] || s.funcs[prog.value]:
+		s.redirs(pc, &p)
+		s.each(p)
+		return
+	default:
+		p.Command = prog.value
+		s.place(&p)
+		if inner, ok := script(SimpleCommand{Command: prog.value, Args: values(args)}); ok && s.depth < maxShellDepth {
+			// sh -c 'curl … | sh': the script is a shell line of its own, run after the shell.
+			s.redirs(pc, &p)
+			s.each(p)
+			if i := slices.IndexFunc(args, func(a item) bool { return a.value == inner }); i >= 0 && !args[i].resolved {
+				s.unresolved("The script", inner)
+			} else {
+				b := s.base
+				b.Cwd = s.dirs()[0]
+				s.n.add(notCoveredByShell(inner, b, s.interp, s.depth+1)...)
+			}
+			return
+		}
+		s.operands(&p, name, args)
+	}
+	s.redirs(pc, &p)
+	s.each(p)
+	s.fetches(name, values(args), next)
+}
+
+func values(it []item) []string {
+	out := make([]string, len(it))
+	for i, a := range it {
+		out[i] = a.value
+	}
+	return out
+}
+
+// place decides whether the program of p is a file of the package: an absolute path as
+// it is, a relative one (./x, bin/x) from every directory it may run in, both cleaned.
+func (s *shellRun) place(p *Process) {
+	prog := p.Command
+	if !strings.HasPrefix(prog, "/") && !strings.HasPrefix(prog, "~") && !strings.Contains(prog, "/") {
+		return // looked up on PATH: NotCoveredBy names it
+	}
+	dirs := s.dirs()
+	if strings.HasPrefix(prog, "/") || strings.HasPrefix(prog, "~") {
+		dirs = dirs[:1]
+	}
+	for _, d := range dirs {
+		abs := prog
+		if !strings.HasPrefix(prog, "/") && !strings.HasPrefix(prog, "~") {
+			abs = path.Join(d, prog)
+		}
+		switch where(prog, p.Root, d, p.Data) {
+		case inPackage:
+			p.Bundled = true
+			if s.interp != nil && p.Interpreter == "" {
+				p.Interpreter = s.interp(path.Clean(abs))
+			}
+		case inData:
+			p.Command, p.Bundled = "", false
+			s.n.add(model.NotCovered{Kind: model.NotCoveredPluginData, Subject: p.DataName, Detail: fmt.Sprintf("It runs %s from %s (%s), which the client and the process write at run time; that code is not part of this approval.", prog, p.DataName, p.Data)})
+			return
+		default:
+			p.Command, p.Bundled = "", false
+			s.n.add(model.NotCovered{Kind: model.NotCoveredOutside, Subject: prog, Detail: fmt.Sprintf("It runs %s, outside the package; whatever is there when %s is not part of this approval.", prog, s.starts)})
+			return
+		}
+	}
+}
+
+// interpreters run the file named by their first operand (node x.js, python3 x.py): a
+// bare name there is a file in the working directory, not a program on PATH. The
+// options listed make the code come from the command line instead.
+var interpreters = map[string][]string{"node": {"-e", "--eval", "-p", "--print"}, "nodejs": {"-e", "--eval", "-p", "--print"},
+	"python": {"-c", "-m"}, "python3": {"-c", "-m"}, "python2": {"-c", "-m"}, "ruby": {"-e"}, "perl": {"-e", "-E"}, "php": {"-r"},
+	"bash": {"-c"}, "sh": {"-c"}, "zsh": {"-c"}, "dash": {"-c"}, "ksh": {"-c"}, "tsx": {"-e", "--eval"}, "ts-node": {"-e", "--eval"}, "lua": {"-e"}}
+
+// scriptFirst take a script or pattern, not a file, as their first operand (sed 's/a/b/',
+// grep -q 'x|y', jq '.a'); textOnly take no file at all.
+var (
+	scriptFirst = map[string]bool{"sed": true, "awk": true, "gawk": true, "mawk": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "jq": true, "yq": true}
+	textOnly    = map[string]bool{"tr": true, "expr": true, "basename": true, "dirname": true, "seq": true, "sleep": true, "date": true, "uname": true, "whoami": true, "id": true}
+)
+
+// operands sorts the arguments of a program: resolved ones are classified as paths by
+// NotCoveredBy, one the shell expands at run time is named as unresolved (a text-only
+// operand, a pattern, is neither).
+func (s *shellRun) operands(p *Process, name string, args []item) {
+	if textOnly[name] {
+		return
+	}
+	first := true
+	codeFlags, interp := interpreters[name]
+	if name == "source" {
+		interp = true
+	}
+	for _, a := range args {
+		operand := !strings.HasPrefix(a.value, "-") || !a.resolved
+		if operand && first {
+			first = false
+			if scriptFirst[name] {
+				continue
+			}
+			if interp && a.resolved && !strings.Contains(a.value, "/") && a.value != "" {
+				// node x.js runs ./x.js from the directory the line runs in.
+				p.Args = append(p.Args, "./"+a.value)
+				continue
+			}
+		}
+		if !operand && slices.Contains(codeFlags, a.value) {
+			interp = false // the code is the next argument, not a file
+		}
+		if !a.resolved {
+			s.unresolved("The argument", a.value)
+			continue
+		}
+		p.Args = append(p.Args, a.value)
+	}
+}
+
+// redirs adds the files a command's redirections open to its arguments.
+func (s *shellRun) redirs(pc parsedCommand, p *Process) {
+	for _, w := range pc.Redirs {
+		if !w.Resolved {
+			s.unresolved("The redirection target", w.Text)
+			continue
+		}
+		if p != nil {
+			p.Args = append(p.Args, w.Fields...)
+		}
+	}
+}
+
+// each classifies p from every directory the line may be in at this point, then names
+// what was left unresolved.
+func (s *shellRun) each(p Process) {
+	for _, d := range s.dirs() {
+		p.Cwd = d
+		s.n.add(NotCoveredBy(p)...)
+	}
+	s.n.add(s.pending...)
+	s.pending = nil
+}
+
+// cd changes the directory relative paths are read from. Over the right side of
+// "cd DIR && …" DIR is the directory (the cd succeeded there); anywhere else later in the
+// line the cd may have failed or run in a subshell, so both directories are possible. A
+// directory the shell decides at run time is named as unresolved.
+func (s *shellRun) cd(args []item, then [2]int) {
+	d := "~" // cd alone goes home
+	for _, a := range args {
+		if a.resolved && strings.HasPrefix(a.value, "-") && a.value != "-" {
+			continue
+		}
+		if !a.resolved || a.value == "-" || strings.HasPrefix(a.value, "~") {
+			s.unresolved("The directory", a.value)
+			return
+		}
+		d = a.value
+		if !strings.HasPrefix(d, "/") {
+			cur := s.dirs()
+			d = path.Join(cur[len(cur)-1], d)
+		}
+		d = path.Clean(d)
+		break
+	}
+	if then[1] > then[0] {
+		s.scopes = append(s.scopes, cdScope{dir: d, lo: then[0], hi: then[1], adds: len(s.cwds)})
+	}
+	s.cwds = append(s.cwds, d)
+}
+
+// eval runs its arguments as a line of its own.
+func (s *shellRun) eval(args []item) {
+	for _, a := range args {
+		if !a.resolved {
+			s.unresolved("The code given to eval,", a.value)
+			return
+		}
+	}
+	if s.depth < maxShellDepth {
+		b := s.base
+		b.Cwd = s.dirs()[0]
+		s.n.add(notCoveredByShell(strings.Join(values(args), " "), b, s.interp, s.depth+1)...)
+	}
+}
+
+// fetches names the tools that download code or data when the line runs.
+func (s *shellRun) fetches(name string, args []string, next string) {
+	how, ok := fetchers[name]
+	if !ok {
+		return
+	}
+	if how == "" && (len(args) == 0 || !slices.Contains(fetchSub[name], args[0])) {
+		return
+	}
+	what := name
+	if how == "" {
+		what += " " + args[0]
+	}
+	pipe := ""
+	if how != "" && shells[path.Base(next)] {
+		pipe = " and pipes it into " + path.Base(next) + ", which runs it"
+		what += " | " + path.Base(next)
+	}
+	s.n.add(model.NotCovered{Kind: model.NotCoveredFetch, Subject: what, Detail: fmt.Sprintf("It fetches code or data over the network when %s (%s)%s: what it downloads is not part of this approval.", s.starts, what, pipe)})
 }
 
 func streams(p string) bool {

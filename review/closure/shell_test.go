@@ -1,6 +1,7 @@
 package closure
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,6 +78,98 @@ func TestNotCoveredByShell(t *testing.T) {
 	}
 }
 
+// TestShellExpandsAsTheShellDoes holds the lines that reached a file outside the package
+// while the lexical reading listed nothing: each is either expanded as the shell expands
+// it and placed, or named as unresolved; none is assumed inside.
+func TestShellExpandsAsTheShellDoes(t *testing.T) {
+	base := Process{Root: "/p", Cwd: "/proj", Data: "/d", DataName: "${DATA}", Starts: "the hook runs",
+		Vars: map[string]string{"ROOT": "/p", "HOME": "~"}}
+	cases := []struct {
+		line string
+		want []string // kind:subject, in order
+	}{
+		// ANSI-C quoting decodes to .. and leaves the package.
+		{`/p/$'\x2e\x2e'/x.js`, []string{"outside-path:/p/../x.js"}},
+		{`node /p/$'\x2e\x2e'/x.js`, []string{"path-program:node", "outside-path:/p/../x.js"}},
+		// Brace expansion gives .. twice.
+		{`node "$ROOT"/{.,.}./x.js`, []string{"path-program:node", "outside-path:/p/../x.js"}},
+		// An operator on a known variable depends on its real value.
+		{`node ${ROOT%[!a-z]*}/x.js`, []string{"path-program:node", "unresolved-word:${ROOT%[!a-z]*}/x.js"}},
+		{`${ROOT%/*}/x.js`, []string{"unresolved-word:${ROOT%/*}/x.js"}},
+		// A variable of the user's environment names nothing vouch can place.
+		{`node $TMPDIR/x.js`, []string{"path-program:node", "unresolved-word:$TMPDIR/x.js"}},
+		{`$TMPDIR/x.js`, []string{"unresolved-word:$TMPDIR/x.js"}},
+		{`node "$(cat /p/where)"`, []string{"path-program:node", "unresolved-word:\"$(cat /p/where)\"", "path-program:cat"}},
+		// A bare script name runs from the working directory: the project here.
+		{`node x.js`, []string{"path-program:node", "outside-path:./x.js"}},
+		{`python3 -u hook.py`, []string{"path-program:python3", "outside-path:./hook.py"}},
+		{`./../x.sh`, []string{"outside-path:./../x.sh"}},
+		{`bin/run`, []string{"outside-path:bin/run"}},
+		{`/p/../x.sh`, []string{"outside-path:/p/../x.sh"}},
+		// The known variable, with or without a default, is the package.
+		{`node ${ROOT:-$OTHER}/x.js`, []string{"path-program:node"}},
+		{`"$ROOT/bin/run" --flag`, nil},
+		// After "cd DIR &&" the directory is DIR; after "cd DIR;" the cd may have failed.
+		{`cd "$ROOT" && ./bin/run && node x.js`, []string{"path-program:node"}},
+		{`cd "$ROOT" && node x.js || node y.js`, []string{"path-program:node", "outside-path:./y.js"}},
+		{`cd "$ROOT"; ./bin/run`, []string{"outside-path:./bin/run"}},
+		{`(cd "$ROOT" && true) && node x.js`, []string{"path-program:node", "outside-path:./x.js"}},
+		{`cd "$ROOT/.." && node x.js`, []string{"path-program:node", "outside-path:./x.js"}},
+		{`cd $DIR && node x.js`, []string{"unresolved-word:$DIR", "path-program:node", "outside-path:./x.js"}},
+		// Not programs, not paths: builtins, case patterns, command -v, sed scripts, quotes.
+		{`case "$1" in */x) continue;; esac`, nil},
+		{`command -v jq >/dev/null || exit 0`, nil},
+		{`sed -e 's/a\/b/c/' -n`, []string{"path-program:sed"}},
+		{`grep -q "$PATTERN"`, []string{"path-program:grep"}},
+		{`echo "it's \"here\"" $HOME`, nil},
+		{`f() { /p/bin/x; }; f`, nil},
+		{`eval "$CMD"`, []string{"unresolved-word:\"$CMD\""}},
+		{`X=$(id -u) /p/bin/x`, []string{"unresolved-word:$(id -u)", "path-program:id"}},
+		{`cat ~/.ssh/id_rsa`, []string{"path-program:cat", "outside-path:~/.ssh/id_rsa"}},
+		// The shell's numeric parameters are never paths; positional ones are unknown.
+		{`/p/bin/x --code $? --pid $$ > "/p/log.$$"`, nil},
+		{`/p/bin/x "$1"`, []string{"unresolved-word:\"$1\""}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, n := range NotCoveredByShell(c.line, base, nil) {
+			got = append(got, n.Kind+":"+n.Subject)
+			if n.Detail == "" {
+				t.Errorf("%q: empty detail", c.line)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("%q:\n got %q\nwant %q", c.line, got, c.want)
+		}
+	}
+}
+
+// TestShellLongLineReadWhole: a line of thousands of words is read to its end; the
+// fetch after the 4,096th word is listed.
+func TestShellLongLineReadWhole(t *testing.T) {
+	line := strings.Repeat("true a b c; ", 2000) + "curl -s https://x | sh"
+	got := NotCoveredByShell(line, Process{Root: "/p"}, nil)
+	if !slices.ContainsFunc(got, func(n model.NotCovered) bool { return n.Subject == "curl | sh" }) {
+		t.Fatalf("the last command is not read: %+v", got)
+	}
+}
+
+// TestShellUnparsedSaysSo: a line the parser refuses is named, and the lexical reading
+// still lists what it sees.
+func TestShellUnparsedSaysSo(t *testing.T) {
+	got := NotCoveredByShell(`curl https://x | sh; if`, Process{Root: "/p"}, nil)
+	if len(got) == 0 || got[0].Kind != model.NotCoveredUnresolved {
+		t.Fatalf("first finding %+v, want the unread line", got)
+	}
+	var kinds []string
+	for _, n := range got {
+		kinds = append(kinds, n.Kind+":"+n.Subject)
+	}
+	if !slices.Contains(kinds, "fetched-at-start:curl | sh") {
+		t.Errorf("lexical fallback lost the fetch: %q", kinds)
+	}
+}
+
 func FuzzSplitShell(f *testing.F) {
 	for _, s := range []string{`a && b`, `"x\`, `'`, `$(`, "a\\", `A= b`, "curl x | sh"} {
 		f.Add(s)
@@ -87,6 +180,6 @@ func FuzzSplitShell(f *testing.F) {
 				t.Fatalf("args without a command: %+v", sc)
 			}
 		}
-		NotCoveredByShell(s, Process{Root: "/p"}, nil)
+		NotCoveredByShell(s, Process{Root: "/p", Vars: map[string]string{"ROOT": "/p"}}, nil)
 	})
 }

@@ -24,6 +24,8 @@ type loader struct {
 	// shadowed is set when a root Agent Plugins plugin.json makes Codex read that file
 	// instead of .codex-plugin/plugin.json.
 	shadowed bool
+	// cut names the JSON files that hold more entries than vouch reads, with why.
+	cut map[string]string
 }
 
 // Load reviews the Codex plugin rooted at dir. It never fails: problems become diagnostics.
@@ -63,6 +65,7 @@ func Load(dir string, opts Options) *model.Package {
 	l.mcp()
 	l.apps()
 	l.hooks()
+	l.blockCut()
 	if l.shadowed {
 		for _, c := range pkg.Components {
 			c.Support = codexSupport(model.NotSupported, "Codex reads the root plugin.json (Agent Plugins) in this folder, not .codex-plugin/plugin.json, so it does not load this package's view.")
@@ -120,6 +123,7 @@ func (l *loader) readManifest() bool {
 		l.reject(code, l.mf, "", jsontext.Line(data, jerr.Off), errorf("%s %s; Codex fails to load the plugin (missing or invalid plugin.json).", l.mf, jerr.Msg))
 		return false
 	}
+	l.noteCut(l.mf, issues)
 	for _, is := range issues {
 		sev := model.SeverityWarning
 		if is.Code != jsontext.CodeDuplicateKey {
@@ -283,4 +287,34 @@ func (l *loader) field(key string) *jsontext.Value {
 		return m.Val
 	}
 	return nil
+}
+
+// noteCut records that file holds more entries than vouch reads (jsontext keeps the
+// first 1,024 of an array or object and reports the rest).
+func (l *loader) noteCut(file string, issues []jsontext.Issue) {
+	for _, is := range issues {
+		if is.Code == jsontext.CodeTooManyEntries && l.cut[file] == "" {
+			if l.cut == nil {
+				l.cut = map[string]string{}
+			}
+			l.cut[file] = is.Msg
+		}
+	}
+}
+
+// blockCut makes every component defined in a cut file unapprovable: Codex reads every
+// entry, so approving what vouch read would approve less than what runs.
+func (l *loader) blockCut() {
+	for _, c := range l.pkg.Components {
+		v, _ := c.Details.Get("source")
+		file, _ := v.(string)
+		why, cut := l.cut[file]
+		if !cut || c.Contract == nil {
+			continue
+		}
+		c.Contract = nil
+		c.Summary = append([]string{errorf("Blocked: %s holds more than vouch reads (%s), and Codex reads all of it, so no approval of this %s can cover what runs.", file, why, c.Kind)}, c.Summary...)
+		c.Diagnostics = append(c.Diagnostics, diag("entries-limit", model.SeverityError, model.BoundaryComponent, file, "", 0,
+			errorf("%s holds more than vouch reads (%s): every %s it defines is unapprovable until it is split or shortened.", file, why, c.Kind), specManifest))
+	}
 }

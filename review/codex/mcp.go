@@ -37,7 +37,8 @@ func (l *loader) mcp() {
 			}
 			return
 		}
-		doc, _, jerr := jsontext.Parse(b, jsontext.Limits)
+		doc, issues, jerr := jsontext.Parse(b, jsontext.Limits)
+		l.noteCut(file, issues)
 		if jerr != nil {
 			l.pkgDiag(diag("mcp-invalid-json", model.SeverityError, model.BoundaryComponentType, file, "", jsontext.Line(b, jerr.Off),
 				errorf("%s %s, so Codex starts no server from it.", file, jerr.Msg), specManifest))
@@ -233,7 +234,8 @@ func (l *loader) apps() {
 		}
 		return
 	}
-	doc, _, jerr := jsontext.Parse(b, jsontext.Limits)
+	doc, issues, jerr := jsontext.Parse(b, jsontext.Limits)
+	l.noteCut(file, issues)
 	if jerr != nil || doc.Kind != jsontext.Object || doc.Get("apps") == nil || doc.Get("apps").Val.Kind != jsontext.Object {
 		l.pkgDiag(diag("apps-invalid", model.SeverityError, model.BoundaryComponentType, file, "", 0,
 			errorf("%s is not {\"apps\": {name: {\"id\": ...}}}, so Codex offers no app from it.", file), specManifest))

@@ -49,7 +49,7 @@ func (l *loader) expandForScan(s string) string {
 }
 
 func (l *loader) interp(abs string) string {
-	rel, ok := strings.CutPrefix(abs, rootMark+"/")
+	rel, ok := closure.Below(rootMark, abs)
 	if !ok {
 		return ""
 	}
@@ -64,7 +64,16 @@ var loginProfile = model.NotCovered{Kind: model.NotCoveredPathProgram, Subject: 
 // hookNotCovered classifies a hook's shell line with the shared rule; the login shell's
 // profile comes first, as it runs first.
 func (l *loader) hookNotCovered(command string) []model.NotCovered {
-	return tidy(append([]model.NotCovered{loginProfile}, closure.NotCoveredByShell(l.expandForScan(command), l.process("the hook runs"), l.interp)...))
+	p := l.process("the hook runs")
+	p.Vars = map[string]string{"PLUGIN_ROOT": rootMark, "CLAUDE_PLUGIN_ROOT": rootMark, "PLUGIN_DATA": l.dataMark(), "CLAUDE_PLUGIN_DATA": l.dataMark(), "CODEX_HOME": codexHome, "HOME": "~"}
+	return tidy(append([]model.NotCovered{loginProfile}, closure.NotCoveredByShell(l.expandPlaceholders(command), p, l.interp)...))
+}
+
+// expandPlaceholders substitutes what Codex replaces in a hook command at load, as
+// spelled; the unbraced forms and ${X:-…} are the shell's, read from the hook's
+// environment (p.Vars).
+func (l *loader) expandPlaceholders(s string) string {
+	return strings.NewReplacer("${PLUGIN_ROOT}", rootMark, "${CLAUDE_PLUGIN_ROOT}", rootMark).Replace(s)
 }
 
 // serverNotCovered classifies a stdio server: its command, args, env, the variables it
@@ -72,15 +81,6 @@ func (l *loader) hookNotCovered(command string) []model.NotCovered {
 func (l *loader) serverNotCovered(command string, args []string, env map[string]string, forwarded []string, cwd string) []model.NotCovered {
 	p := l.process("the server starts")
 	p.Command = l.expandForScan(command)
-	switch {
-	case strings.HasPrefix(command, "./"):
-		p.Bundled = true
-		p.Interpreter = l.closure().interp[path.Clean(strings.TrimPrefix(command, "./"))]
-	case strings.HasPrefix(p.Command, "/"):
-		rel, ok := strings.CutPrefix(p.Command, rootMark+"/")
-		p.Bundled = ok
-		p.Interpreter = l.closure().interp[rel]
-	}
 	for _, a := range args {
 		p.Args = append(p.Args, l.expandForScan(a))
 	}
@@ -99,6 +99,20 @@ func (l *loader) serverNotCovered(command string, args []string, env map[string]
 			c = path.Join(rootMark, c)
 		}
 		p.Cwd = c
+	}
+	if !strings.HasPrefix(p.Command, "/") && !strings.HasPrefix(p.Command, "~") && strings.Contains(p.Command, "/") {
+		// ./x and bin/x run from the server's cwd (the plugin root without one), and are
+		// the plugin's files only while cleaning keeps them inside (./../x is not).
+		dir := p.Cwd
+		if dir == "" {
+			dir = rootMark
+		}
+		p.Command = path.Join(dir, p.Command)
+	}
+	if strings.HasPrefix(p.Command, "/") {
+		rel, ok := closure.Below(rootMark, p.Command)
+		p.Bundled = ok
+		p.Interpreter = l.closure().interp[rel]
 	}
 	var out []model.NotCovered
 	if strings.HasPrefix(p.Command, "/") && !p.Bundled || strings.HasPrefix(p.Command, "~") {

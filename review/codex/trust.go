@@ -2,9 +2,8 @@ package codex
 
 import (
 	"errors"
-	"io"
+	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"vouch/model"
+	"vouch/review/fsguard"
 )
 
 // Codex's own trust, read-only, so a reviewer sees it next to vouch's. Codex 0.169 keeps
@@ -71,18 +71,14 @@ func Home() string {
 	return ".codex"
 }
 
-// ReadConfig reads <home>/config.toml, bounded. A missing file is an empty config.
+// ReadConfig reads <home>/config.toml, bounded. A missing file is an empty config; a
+// FIFO or anything else that is not a regular file is refused without waiting on it.
 func ReadConfig(home string) (*Config, error) {
 	cfg := &Config{Path: filepath.Join(home, "config.toml"), States: map[string]HookState{}}
-	f, err := os.Open(cfg.Path)
+	data, _, err := fsguard.ReadUserFile(cfg.Path, MaxConfigSize+1)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
 	if err != nil {
 		return nil, err
 	}
@@ -92,25 +88,78 @@ func ReadConfig(home string) (*Config, error) {
 	return cfg, ParseConfig(data, cfg)
 }
 
-// ParseConfig decodes config.toml text into cfg.
+// ParseConfig decodes config.toml text into cfg. Keys are matched exactly, as Codex's
+// serde reader matches them: decoding into a Go struct would let "[HOOKS.state]" or
+// "TRUSTED_HASH" stand for the real keys (the TOML library falls back to matching field
+// names ignoring case), so the text is decoded into maps and read by exact name.
 func ParseConfig(data []byte, cfg *Config) error {
-	var doc struct {
-		Hooks struct {
-			State map[string]HookState `toml:"state"`
-		} `toml:"hooks"`
-		Plugins map[string]toml.Primitive `toml:"plugins"`
-	}
+	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return err
 	}
-	for k, v := range doc.Hooks.State {
-		cfg.States[k] = v
+	hooks, err := table(doc, "hooks")
+	if err != nil {
+		return err
 	}
-	for id := range doc.Plugins {
+	states, err := table(hooks, "state")
+	if err != nil {
+		return fmt.Errorf("hooks.%w", err)
+	}
+	for k, v := range states {
+		st, ok := v.(map[string]any)
+		if !ok {
+			return fmt.Errorf("hooks.state.%q is not a table", k)
+		}
+		hs, err := hookState(st)
+		if err != nil {
+			return fmt.Errorf("hooks.state.%q: %w", k, err)
+		}
+		cfg.States[k] = hs
+	}
+	plugins, err := table(doc, "plugins")
+	if err != nil {
+		return err
+	}
+	for id := range plugins {
 		cfg.Plugins = append(cfg.Plugins, id)
 	}
 	sort.Strings(cfg.Plugins)
 	return nil
+}
+
+// table is the table named exactly key in t: nil when absent, an error when key holds
+// something else.
+func table(t map[string]any, key string) (map[string]any, error) {
+	v, ok := t[key]
+	if !ok {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a table", key)
+	}
+	return m, nil
+}
+
+func hookState(t map[string]any) (HookState, error) {
+	var hs HookState
+	for key, dst := range map[string]*string{"trusted_hash": &hs.TrustedHash, "trusted_content_hash": &hs.TrustedContentHash} {
+		if v, ok := t[key]; ok {
+			s, ok := v.(string)
+			if !ok {
+				return hs, fmt.Errorf("%s is not a string", key)
+			}
+			*dst = s
+		}
+	}
+	if v, ok := t["enabled"]; ok {
+		b, ok := v.(bool)
+		if !ok {
+			return hs, errors.New("enabled is not a boolean")
+		}
+		hs.Enabled = &b
+	}
+	return hs, nil
 }
 
 // HookTrust is Codex's answer for one hook of one installed plugin.

@@ -3,6 +3,8 @@ package codex
 import (
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 )
 
@@ -110,4 +112,46 @@ func TestExportEntryRoundTrip(t *testing.T) {
 	if _, _, ok := ExportEntry(nil, "x@y"); ok {
 		t.Error("nil component exported")
 	}
+}
+
+// TestParseConfigExactKeys: Codex reads config.toml with exact key names, so a table or
+// key spelled in another case is not the one Codex reads and must not count as trust or
+// as an installed plugin.
+func TestParseConfigExactKeys(t *testing.T) {
+	cases := []struct {
+		name, text    string
+		states        int
+		hash, plugins string
+	}{
+		{"exact", "[hooks.state.\"a@b:x\"]\ntrusted_hash = \"sha256:1\"\n[plugins.\"a@b\"]\n", 1, "sha256:1", "a@b"},
+		{"upper table", "[HOOKS.state.\"a@b:x\"]\ntrusted_hash = \"sha256:1\"\n", 0, "", ""},
+		{"upper state", "[hooks.STATE.\"a@b:x\"]\ntrusted_hash = \"sha256:1\"\n", 0, "", ""},
+		{"upper field", "[hooks.state.\"a@b:x\"]\nTRUSTED_HASH = \"sha256:1\"\n", 1, "", ""},
+		{"upper plugins", "[Plugins.\"a@b\"]\nenabled = true\n", 0, "", ""},
+		{"case twin beside the real one", "[hooks.state.\"a@b:x\"]\ntrusted_hash = \"sha256:real\"\nTrusted_Hash = \"sha256:twin\"\n", 1, "sha256:real", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := &Config{States: map[string]HookState{}}
+			if err := ParseConfig([]byte(c.text), cfg); err != nil {
+				t.Fatal(err)
+			}
+			if len(cfg.States) != c.states || cfg.States["a@b:x"].TrustedHash != c.hash || strings.Join(cfg.Plugins, ",") != c.plugins {
+				t.Fatalf("states %+v plugins %v; want %d states, hash %q, plugins %q", cfg.States, cfg.Plugins, c.states, c.hash, c.plugins)
+			}
+		})
+	}
+}
+
+// FuzzParseConfig: hostile config.toml text is an error or a config, never a panic.
+func FuzzParseConfig(f *testing.F) {
+	f.Add([]byte("[hooks.state.\"a@b:x\"]\ntrusted_hash = \"sha256:1\"\nenabled = false\n[plugins.\"a@b\"]\n"))
+	f.Add([]byte("hooks = 3\n"))
+	f.Add([]byte("[hooks]\nstate = [1]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg := &Config{States: map[string]HookState{}}
+		if ParseConfig(data, cfg) == nil && !sort.StringsAreSorted(cfg.Plugins) {
+			t.Fatalf("plugins not sorted: %v", cfg.Plugins)
+		}
+	})
 }

@@ -10,6 +10,7 @@ package mcpb
 import (
 	"bytes"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -32,6 +33,10 @@ const manifestFile = "manifest.json"
 // Options configure the loader.
 type Options struct {
 	Limits fsguard.Limits
+	// SignatureRoots are the certificates a bundle signature must chain to, as the user
+	// configured them; nil leaves every valid signature untrusted. The operating
+	// system's store is never used.
+	SignatureRoots *x509.CertPool
 	// Home is shown for ${HOME} (and Desktop, Documents, Downloads below it); "" uses the
 	// current user's home directory. Display only: nothing there is read.
 	Home string
@@ -255,9 +260,10 @@ func loadArchive(pkg *model.Package, p string, opts Options) {
 	pkg.Integrity = "sha256-" + hex.EncodeToString(sum[:])
 	files, sig, err := ReadZip(data, lim)
 	b := &bundle{pkg: pkg, opts: opts, archive: true, sig: sig}
-	if sig != nil {
-		pkg.Diagnostics = append(pkg.Diagnostics, model.Diagnostic{Code: "bundle-signature-present", Severity: model.SeverityInfo, Boundary: model.BoundaryPackage, Spec: specBundle,
-			Message: fmt.Sprintf("The bundle carries an MCPB signature block (%d-byte PKCS#7 signature after the zip, at byte %d); vouch does not verify signatures: an approval binds the files, not the signer.", sig.Length, sig.Offset)})
+	if err == nil {
+		// Checked only over a zip the reader accepted: its end record ends where the
+		// block starts, so the signed bytes are the bytes reviewed.
+		signatureOf(pkg, data[:len(data)-int(blockLen(sig))], sig, opts.SignatureRoots)
 	}
 	if err != nil {
 		var ze *ZipError

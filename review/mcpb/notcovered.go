@@ -2,7 +2,6 @@ package mcpb
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -50,8 +49,7 @@ func (b *bundle) notCovered(base launch, overrides map[string]launch, vars func(
 		}
 		e := l.expand(vs)
 		p := closure.Process{Command: e.Command, Args: e.Args, Root: dirMark, Starts: "the host starts the server"}
-		if rel, ok := strings.CutPrefix(e.Command, dirMark+"/"); ok {
-			rel = path.Clean(rel)
+		if rel, ok := closure.Below(dirMark, e.Command); ok {
 			p.Bundled = true
 			p.Interpreter = b.interp[rel]
 		} else if strings.HasPrefix(e.Command, "/") || strings.HasPrefix(e.Command, "~") {

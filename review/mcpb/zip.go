@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // ZipLimits bound what a .mcpb may make vouch read and inflate. They default to the
@@ -42,9 +44,10 @@ type ZipFile struct {
 // Signature is the block mcpb sign appends after the zip: "MCPB_SIG_V1", a little-endian
 // uint32 length, a PKCS#7 (DER) signature over the zip bytes, "MCPB_SIG_END".
 type Signature struct {
-	Offset int   // where the block starts (= the zip's length)
-	Length int   // bytes of the PKCS#7 blob
-	Block  int64 // bytes of the whole block
+	Offset int    // where the block starts (= the zip's length)
+	Length int    // bytes of the PKCS#7 blob
+	Block  int64  // bytes of the whole block
+	Blob   []byte // the PKCS#7 blob itself
 }
 
 // ZipError is a refusal of a bundle archive. The reader stops at the first one: a
@@ -92,7 +95,8 @@ func SplitSignature(data []byte) ([]byte, *Signature) {
 	if int64(h)+int64(len(sigHeader))+4+int64(n) != int64(end) {
 		return data, nil
 	}
-	return data[:h], &Signature{Offset: h, Length: int(n), Block: int64(len(data) - h)}
+	blob := data[h+len(sigHeader)+4 : end]
+	return data[:h], &Signature{Offset: h, Length: int(n), Block: int64(len(data) - h), Blob: blob}
 }
 
 // ReadZip decodes a bundle archive strictly. It refuses, with the first problem found:
@@ -149,10 +153,13 @@ func ReadZip(data []byte, lim ZipLimits) ([]ZipFile, *Signature, error) {
 		case isDir != mode.IsDir() && mode.IsDir():
 			return nil, sig, zerr("zip-special-entry", clean, "The bundle entry %q is marked as a directory but its name does not end in /.", clean)
 		}
-		key := strings.ToLower(clean)
+		key := nameKey(clean)
 		if prev, dup := seen[key]; dup {
-			if prev == clean {
+			switch {
+			case prev == clean:
 				return nil, sig, zerr("zip-duplicate-name", clean, "The bundle holds %q twice; unpackers disagree on which copy wins, so the bundle is refused.", clean)
+			case norm.NFC.String(prev) == norm.NFC.String(clean):
+				return nil, sig, zerr("zip-duplicate-name-normalization", clean, "The bundle holds both %+q and %+q, the same name in two Unicode normalization forms: one file on macOS file systems, so one would overwrite the other.", prev, clean)
 			}
 			return nil, sig, zerr("zip-duplicate-name-case", clean, "The bundle holds both %q and %q, which are the same file on case-insensitive file systems (macOS, Windows); one would overwrite the other.", prev, clean)
 		}
@@ -203,7 +210,7 @@ func ReadZip(data []byte, lim ZipLimits) ([]ZipFile, *Signature, error) {
 		}
 		// A file whose parent was declared as a file is no directory at all.
 		for p := path.Dir(f.Name); p != "."; p = path.Dir(p) {
-			if prev, ok := seen[strings.ToLower(p)]; ok && !dirs[strings.ToLower(p)] {
+			if prev, ok := seen[nameKey(p)]; ok && !dirs[nameKey(p)] {
 				return nil, sig, zerr("zip-file-directory-conflict", f.Name, "The bundle holds %q as a file and %q below it.", prev, f.Name)
 			}
 		}
@@ -234,6 +241,11 @@ func ReadZip(data []byte, lim ZipLimits) ([]ZipFile, *Signature, error) {
 	}
 	return out, sig, nil
 }
+
+// nameKey is the key under which two entry names are one file somewhere: equal ignoring
+// case (macOS and Windows file systems) and ignoring Unicode normalization (macOS: "é"
+// precomposed and decomposed name one file), so the second would overwrite the first.
+func nameKey(name string) string { return strings.ToLower(norm.NFC.String(name)) }
 
 // checkEnd finds the end-of-central-directory record at its one legal place: the last
 // 22 bytes plus its comment. The central directory must end exactly where the record

@@ -17,8 +17,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"vouch/internal/lazyre"
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/probe"
 	"vouch/review/skills"
@@ -74,6 +74,10 @@ func Load(dir string, opts Options) *model.Package {
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: runs,
 			Detail: "Claude Code runs these shell commands when the skill is invoked, before the model sees the text (dynamic context injection)."})
 		c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell command(s) in Claude Code when invoked, before the model reads the skill: %s.", len(runs), listShort(runs, 4)))
+		if nc := injectionsNotCovered(runs); len(nc) > 0 {
+			c.NotCovered = append(c.NotCovered, nc...)
+			c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
+		}
 	}
 	if n := len(c.Hidden); n > 0 {
 		kinds := map[string]bool{}
@@ -112,32 +116,37 @@ func clientTolerated(code string) bool { return code == "skill-unknown-field" }
 
 const toleratedNote = "an Agent Skills rule the clients do not enforce: the skill is valid for them"
 
-// shellInline and shellFence find Claude Code's dynamic context injection: `!`cmd“
-// inline and ```! fenced blocks run in a shell before the skill's text is sent.
-var (
-	shellInline = lazyre.New("!`([^`\n]+)`")
-	shellFence  = lazyre.New("(?m)^[ \t]*```!\\s*\n((?s:.*?))\n[ \t]*```")
+// claudeShell lists the commands a skill body makes Claude Code run (its dynamic context
+// injection), every one of them.
+func claudeShell(body string) []string { return skills.ShellInjections(body) }
+
+// While classifying, the skill folder and the project stand as marker paths: Claude runs
+// a skill's injections in the project, so a relative path names a project file.
+const (
+	skillMark   = "/__SKILL_DIR__"
+	projectMark = "/__CLAUDE_PROJECT_DIR__"
 )
 
-// claudeShell lists the commands a skill body makes Claude Code run.
-func claudeShell(body string) []string {
-	var out []string
-	for _, m := range shellFence.FindAllStringSubmatch(body, 64) {
-		if s := strings.TrimSpace(m[1]); s != "" {
-			out = append(out, clip(s))
+var unmark = strings.NewReplacer(skillMark, "<skill folder>", projectMark, "${CLAUDE_PROJECT_DIR}")
+
+// injectionsNotCovered classifies each injection with the rule hooks and plugin skills
+// use: programs from PATH, fetches, paths outside the skill folder, words the shell
+// decides at run time.
+func injectionsNotCovered(runs []string) []model.NotCovered {
+	p := closure.Process{Root: skillMark, Cwd: projectMark, Starts: "the skill is invoked",
+		Vars: map[string]string{"CLAUDE_PROJECT_DIR": projectMark, "HOME": "~"}}
+	var out []model.NotCovered
+	seen := map[string]bool{}
+	for _, cmd := range runs {
+		for _, n := range closure.NotCoveredByShell(cmd, p, nil) {
+			n.Subject, n.Detail = unmark.Replace(n.Subject), unmark.Replace(n.Detail)
+			if k := n.Kind + "\x00" + n.Subject; !seen[k] {
+				seen[k] = true
+				out = append(out, n)
+			}
 		}
 	}
-	for _, m := range shellInline.FindAllStringSubmatch(shellFence.ReplaceAllString(body, ""), 64) {
-		out = append(out, clip(m[1]))
-	}
 	return out
-}
-
-func clip(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "…"
-	}
-	return s
 }
 
 func listShort(xs []string, n int) string {

@@ -79,7 +79,8 @@ func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.Hi
 		strings.Count(markdown, "<!")+strings.Count(markdown, "<?") > maxOpeners
 	if !forceParse && !mayHide(markdown) {
 		out := scanInvisible(markdown, lines)
-		if refs := scanCharRefs(markdown, lines); len(refs) > 0 {
+		refs := append(scanCharRefs(markdown, lines), scanDropped(markdown, lines)...)
+		if len(refs) > 0 {
 			out = append(out, refs...)
 			sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 		}
@@ -89,6 +90,7 @@ func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.Hi
 		out := conservative(markdown, lines)
 		out = append(out, scanInvisible(markdown, lines)...)
 		out = append(out, scanCharRefs(markdown, lines)...)
+		out = append(out, scanDropped(markdown, lines)...)
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 		return out, true
 	}
@@ -155,6 +157,7 @@ func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.Hi
 	}
 	out = append(out, scanInvisible(markdown, lines)...)
 	out = append(out, scanCharRefs(markdown, lines)...)
+	out = append(out, scanDropped(markdown, lines)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out, false
 }

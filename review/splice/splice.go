@@ -218,7 +218,7 @@ func readDir(dir string, limits fsguard.Limits) ([]File, *dirClosure, model.File
 			return stop
 		}
 		for _, e := range entries {
-			if e.Rel == ".git" && e.Type == fsguard.TypeDir && !e.Symlink {
+			if e.Rel == ".git" && e.Type == fsguard.TypeDir && !e.Symlink && isRepository(root, e.Rel) {
 				// A checkout's .git changes with every commit and easily passes the entry
 				// limit; binding approvals to it would reset them on each commit. Only the
 				// package root's real .git directory is left out. Its name proves nothing
@@ -314,6 +314,38 @@ func readDir(dir string, limits fsguard.Limits) ([]File, *dirClosure, model.File
 		}
 	}
 	return files, dc, dirReader{root: root, files: known}, diags
+}
+
+// isRepository reports whether dir looks like a git repository as git decides it: a
+// HEAD file naming a ref or a commit, and an objects directory, neither a link. Only
+// then is the root's .git taken for version-control data and left out; a .git directory
+// without them is an ordinary folder a tool can import from, so it is bound.
+func isRepository(root *fsguard.Root, dir string) bool {
+	head, err := root.Lstat(dir + "/HEAD")
+	if err != nil || head.Symlink || head.Type != fsguard.TypeFile {
+		return false
+	}
+	objects, err := root.Lstat(dir + "/objects")
+	if err != nil || objects.Symlink || objects.Type != fsguard.TypeDir {
+		return false
+	}
+	data, err := root.ReadFileNoFollow(dir+"/HEAD", 256)
+	if err != nil {
+		return false
+	}
+	h := strings.TrimSuffix(string(data), "\n")
+	if strings.HasPrefix(h, "ref: refs/") {
+		return !strings.ContainsAny(h, "\n\x00")
+	}
+	if len(h) != 40 && len(h) != 64 {
+		return false
+	}
+	for _, c := range h {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
 }
 
 // linkTarget is " to <target>" for a symlink's diagnostic, "" when it cannot be read.

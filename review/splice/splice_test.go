@@ -581,3 +581,50 @@ func hasCodeIn(ds []model.Diagnostic, code string) bool {
 	}
 	return false
 }
+
+// TestGitDirThatIsNoRepositoryIsBound: the root's .git is left out only when it is a
+// repository as git decides it (a HEAD naming a ref or commit, an objects directory). A
+// .git folder without them is code a tool can import, so it is in the closure and a
+// change to it changes the digest.
+func TestGitDirThatIsNoRepositoryIsBound(t *testing.T) {
+	cases := map[string]map[string]string{
+		"no HEAD, no objects": {".git/helper.js": "export default 1;\n"},
+		"HEAD but no objects": {".git/HEAD": "ref: refs/heads/main\n", ".git/helper.js": "export default 1;\n"},
+		"objects is a file":   {".git/HEAD": "ref: refs/heads/main\n", ".git/objects": "x", ".git/helper.js": "export default 1;\n"},
+		"HEAD is not a ref":   {".git/HEAD": "import('./helper.js')\n", ".git/objects/.keep": "", ".git/helper.js": "export default 1;\n"},
+	}
+	for name, files := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			copyDir(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+			for p, body := range files {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+				if err := os.WriteFile(filepath.Join(dir, p), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := Load(dir, Options{})
+			tool := before.Component(model.KindTool, "hello")
+			if tool == nil || tool.Contract == nil {
+				t.Fatalf("no tool: %+v", allDiags(before))
+			}
+			found := false
+			for _, f := range tool.Contract.Files {
+				found = found || f.Path == ".git/helper.js"
+			}
+			for _, d := range before.Diagnostics {
+				if d.Code == "package-vcs-excluded" {
+					t.Fatalf("a .git that is no repository was left out: %s", d.Message)
+				}
+			}
+			if !found {
+				t.Fatal(".git/helper.js is not in the closure")
+			}
+			os.WriteFile(filepath.Join(dir, ".git", "helper.js"), []byte("export default 2;\n"), 0o644)
+			after := Load(dir, Options{})
+			if tool.Contract.MustDigest() == after.Component(model.KindTool, "hello").Contract.MustDigest() {
+				t.Fatal("changing .git/helper.js did not change the digest")
+			}
+		})
+	}
+}

@@ -51,6 +51,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"vouch/model"
 )
@@ -240,11 +241,16 @@ func readTarget(path string) (data []byte, exists bool, mode fs.FileMode, err er
 	if st.Size() > MaxTargetSize {
 		return nil, true, 0, fmt.Errorf("%w: %s holds %d bytes, more than %d", ErrTooLarge, path, st.Size(), MaxTargetSize)
 	}
-	f, err := os.Open(path)
+	// Non-blocking, and the kind checked again on the opened file: a regular file swapped
+	// for a FIFO after the stat must not hold the command.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, true, 0, err
 	}
 	defer f.Close()
+	if fst, err := f.Stat(); err != nil || !fst.Mode().IsRegular() {
+		return nil, true, 0, fmt.Errorf("%w: %s", ErrNotFile, path)
+	}
 	data, err = io.ReadAll(io.LimitReader(f, MaxTargetSize+1))
 	if err != nil {
 		return nil, true, 0, err

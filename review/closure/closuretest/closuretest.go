@@ -201,3 +201,28 @@ func hasCode(ds []model.Diagnostic, code string) bool {
 	}
 	return false
 }
+
+// ShellWord is a hook line whose words reach a file outside the package only as the
+// shell expands them; a loader that runs shell lines must list Kind for it ("outside-path"
+// when vouch expands the word and places it, "unresolved-word" when it cannot).
+// "$ROOT" in Line stands for the format's root variable as the hook's environment holds
+// it; ROOT alone for its bare name.
+type ShellWord struct{ Name, Line, Kind string }
+
+// ShellWords are the expansions a lexical reading took as inside the package.
+func ShellWords() []ShellWord {
+	return []ShellWord{
+		{"ANSI-C quoting", `node "$ROOT"/$'\x2e\x2e'/x.js`, "outside-path"},
+		{"brace expansion", `node "$ROOT"/{.,.}./x.js`, "outside-path"},
+		{"parameter operator", `node ${ROOT%[!a-z]*}/x.js`, "unresolved-word"},
+		{"program by operator", `${ROOT%/*}/x.sh`, "unresolved-word"},
+		{"user variable", `node $TMPDIR/x.js`, "unresolved-word"},
+		{"command substitution", `node "$(printf %s "$ROOT/..")/x.js"`, "unresolved-word"},
+		{"cleaned program", `"$ROOT"/../x.sh`, "outside-path"},
+	}
+}
+
+// Expand writes a ShellWord line for a format whose root variable is name.
+func (w ShellWord) Expand(name string) string {
+	return strings.NewReplacer("$ROOT", "$"+name, "{ROOT%", "{"+name+"%").Replace(w.Line)
+}

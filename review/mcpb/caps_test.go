@@ -1,0 +1,30 @@
+package mcpb
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestArgsOverBoundBlocked: a manifest whose server args number more than vouch reads
+// leaves the server unapprovable: the host passes every argument.
+func TestArgsOverBoundBlocked(t *testing.T) {
+	args := make([]string, 1025)
+	for i := range args {
+		args[i] = fmt.Sprintf(`"a%d"`, i)
+	}
+	d := t.TempDir()
+	copyTree(t, "testdata/cases/good-v0.3-icon", d)
+	m := strings.Replace(readFile(t, filepath.Join(d, "manifest.json")), `"${__dirname}/server/index.js"`, `"${__dirname}/server/index.js",`+strings.Join(args, ","), 1)
+	if err := os.WriteFile(filepath.Join(d, "manifest.json"), []byte(m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := Load(d, Options{})
+	for _, c := range p.Components {
+		if c.Contract != nil {
+			t.Fatalf("%s:%s is approvable with its args cut: %v", c.Kind, c.ID, codes(p))
+		}
+	}
+}

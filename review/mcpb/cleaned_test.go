@@ -1,0 +1,32 @@
+package mcpb
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCommandCleaned: a command ${__dirname}/../x leaves the bundle once cleaned; it is
+// outside, never the bundle's own program.
+func TestCommandCleaned(t *testing.T) {
+	for _, tc := range []struct{ command, want string }{
+		{"${__dirname}/../server/index.js", "outside-path:${__dirname}/../server/index.js"},
+		{"${__dirname}/server/../../x", "outside-path:${__dirname}/server/../../x"},
+	} {
+		d := t.TempDir()
+		copyTree(t, "testdata/cases/good-v0.3-icon", d)
+		m := strings.Replace(readFile(t, filepath.Join(d, "manifest.json")), `"command": "node"`, `"command": "`+tc.command+`"`, 1)
+		if err := os.WriteFile(filepath.Join(d, "manifest.json"), []byte(m), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := Load(d, Options{}).Components[0]
+		var got []string
+		for _, n := range c.NotCovered {
+			got = append(got, n.Kind+":"+n.Subject)
+		}
+		if !strings.Contains(strings.Join(got, ","), tc.want) {
+			t.Errorf("%s: not covered %q, want %s", tc.command, got, tc.want)
+		}
+	}
+}
