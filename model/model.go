@@ -48,6 +48,9 @@ const (
 	KindExecutable  Kind = "executable"
 	KindSettings    Kind = "settings"
 	KindMonitor     Kind = "monitor"
+	// KindHookModule is JavaScript a Claude Code hooks file lists under "modules": Claude
+	// loads it inside its own process, where it sees every hook event.
+	KindHookModule Kind = "hook-module"
 	// KindPlugin is a marketplace entry: the plugin it offers and its policies (inert data).
 	KindPlugin Kind = "plugin"
 	// KindApp is a connector app a plugin asks the client to enable (Codex .app.json).
@@ -67,7 +70,7 @@ func (k Kind) Inert() bool {
 
 // Kinds lists every component kind in the order reports and the console group them:
 // what runs first, then what the model reads, then inert data.
-var Kinds = []Kind{KindHook, KindTool, KindMCPServer, KindLSPServer, KindExecutable, KindMonitor, KindApp,
+var Kinds = []Kind{KindHook, KindHookModule, KindTool, KindMCPServer, KindLSPServer, KindExecutable, KindMonitor, KindApp,
 	KindSkill, KindCommand, KindAgent, KindOutputStyle, KindInstruction, KindSettings,
 	KindExtension, KindPlugin, KindMember, KindDependency}
 

@@ -15,7 +15,7 @@ func samplePackage() *model.Package {
 		Components: []*model.Component{
 			{Kind: model.KindTool, ID: "run", Validity: model.Valid,
 				Contract: &model.Contract{Kind: model.KindTool, Fields: model.Fields{{Key: "runtime", Value: "node"}}},
-				Support:  []model.Support{{Provider: "claude", Status: model.Supported}, {Provider: "codex", Status: model.NotSupported}}},
+				Support:  []model.Support{{Provider: model.ClientClaudeCode, Status: model.Supported}, {Provider: model.ClientCodex, Status: model.NotSupported}}},
 			{Kind: model.KindHook, ID: "ctx", Validity: model.Invalid,
 				Diagnostics: []model.Diagnostic{{Code: "hook-bad", Severity: model.SeverityError, Boundary: model.BoundaryComponent, Message: "Bad."}}},
 		},
@@ -52,7 +52,7 @@ func TestBuildStatus(t *testing.T) {
 	if run.Authorization != model.Unreviewed {
 		t.Fatalf("a component without a status is %q, want unreviewed", run.Authorization)
 	}
-	if run.Support == nil || (*run.Support)["claude"] != model.Supported || (*run.Support)["codex"] != model.NotSupported {
+	if run.Support == nil || (*run.Support)[model.ClientClaudeCode] != model.Supported || (*run.Support)[model.ClientCodex] != model.NotSupported {
 		t.Fatalf("support map: %v", run.Support)
 	}
 	if ctx.Support == nil || len(*ctx.Support) != 0 {

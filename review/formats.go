@@ -13,6 +13,7 @@ import (
 	"vouch/review/fsguard"
 	"vouch/review/mcpb"
 	"vouch/review/probe"
+	"vouch/review/rootmanifest"
 	"vouch/review/skillpkg"
 	"vouch/review/splice"
 )
@@ -67,6 +68,9 @@ type format struct {
 	// entries after it that are not alongside: a Claude Code plugin's Desktop
 	// manifest.json is never read as a Splice package.
 	alongside bool
+	// notBeside is a format whose package makes this one's marker its own document: a
+	// Splice package's SKILL.md is its skill document, not an Agent Skills skill.
+	notBeside model.Format
 
 	load func(path string, opts Options) []*model.Package
 }
@@ -75,7 +79,7 @@ type format struct {
 var formats = []*format{
 	{
 		name: model.FormatAgentPlugins, title: "Agent Plugins",
-		dir:       agentplugins.IsRootIn,
+		dir:       isAgentPluginsRoot,
 		manifests: []string{"plugin.json"},
 		load: func(path string, opts Options) []*model.Package {
 			return []*model.Package{agentplugins.Load(path, agentplugins.Options{DataDir: opts.DataDir, Limits: opts.Limits, Retained: opts.Retained})}
@@ -96,7 +100,9 @@ var formats = []*format{
 		alongside: true,
 		manifests: []string{".agents/plugins/marketplace.json"},
 		load: func(path string, opts Options) []*model.Package {
-			return codex.LoadMarketplace(path, codex.Options{Limits: opts.Limits})
+			pkgs := codex.LoadMarketplace(path, codex.Options{Limits: opts.Limits})
+			codex.StampVersion(pkgs, opts.ClientVersions[model.ClientCodex])
+			return pkgs
 		},
 	},
 	{
@@ -107,7 +113,9 @@ var formats = []*format{
 		alongside: true,
 		manifests: []string{".codex-plugin/plugin.json"},
 		load: func(path string, opts Options) []*model.Package {
-			return []*model.Package{codex.Load(path, codex.Options{Limits: opts.Limits})}
+			pkgs := []*model.Package{codex.Load(path, codex.Options{Limits: opts.Limits})}
+			codex.StampVersion(pkgs, opts.ClientVersions[model.ClientCodex])
+			return pkgs
 		},
 	},
 	{
@@ -116,7 +124,8 @@ var formats = []*format{
 		alongside: true,
 		manifests: []string{".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"},
 		load: func(path string, opts Options) []*model.Package {
-			return claudecode.Load(path, claudecode.Options{Limits: opts.Limits})
+			return claudecode.Load(path, claudecode.Options{Limits: opts.Limits,
+				ClaudeVersion: opts.ClientVersions[model.ClientClaudeCode], CodexVersion: opts.ClientVersions[model.ClientCodex]})
 		},
 	},
 	{
@@ -143,13 +152,33 @@ var formats = []*format{
 		},
 	},
 	{
+		// A root SKILL.md is a skill wherever it sits (copied into a skills folder, every
+		// client loads it), so its package is read beside any other format's.
 		name: model.FormatAgentSkills, title: "Agent Skills",
 		dir:       skillpkg.IsRootIn,
+		alongside: true,
+		notBeside: model.FormatSplice,
 		manifests: []string{"SKILL.md"},
 		load: func(path string, opts Options) []*model.Package {
 			return []*model.Package{skillpkg.Load(path, skillpkg.Options{Limits: opts.Limits})}
 		},
 	},
+}
+
+// isAgentPluginsRoot: a root plugin.json makes an Agent Plugins package unless it is
+// foreign (no Agent Plugins $schema) in a folder that another client's own markers
+// claim: a catalogue's plugin.json beside .claude-plugin/, .codex-plugin/ or the Claude
+// Code default layout is not a broken Agent Plugins package but a file those clients
+// ignore, and their packages say so. Alone, it is still read as Agent Plugins, so a
+// manifest that lost its $schema gets the loader's error.
+func isAgentPluginsRoot(p *probe.Dir) bool {
+	if !agentplugins.IsRootIn(p) {
+		return false
+	}
+	if !(claudecode.IsRootIn(p) || codex.IsRootIn(p) || claudecode.IsMarketplaceIn(p)) {
+		return true
+	}
+	return rootmanifest.IsAgentPlugins(p.Path())
 }
 
 // sourceNotes are the findings about a folder that no loader reports: a manifest.json
@@ -191,7 +220,7 @@ func detectProbed(p *probe.Dir) []job {
 	claimed := false
 	kind := manifestKindOf(p)
 	for _, f := range formats {
-		if (claimed && !f.alongside) || !f.isDir(p, kind) {
+		if (claimed && !f.alongside) || (f.notBeside != "" && hasFormat(jobs, f.notBeside)) || !f.isDir(p, kind) {
 			continue
 		}
 		jobs = append(jobs, job{format: f, path: dir, dir: true})
@@ -291,6 +320,15 @@ func (f *format) isDir(p *probe.Dir, kind mcpb.Kind) bool {
 		return f.manifestKind == kind
 	}
 	return f.dir != nil && f.dir(p)
+}
+
+func hasFormat(jobs []job, f model.Format) bool {
+	for _, j := range jobs {
+		if j.format.name == f {
+			return true
+		}
+	}
+	return false
 }
 
 // manifestKindOf reads the folder's manifest.json once (nothing when there is none).

@@ -30,6 +30,10 @@ type Options struct {
 	// validation): loaders that can then copy the few strings they keep out of the file
 	// texts they parsed, so that those texts are freed.
 	Retained bool
+	// ClientVersions names, by client id (model.ClientClaudeCode, model.ClientCodex), the
+	// release the support answers are for: the one installed, when the caller found it.
+	// A client not named is answered for the newest release vouch models.
+	ClientVersions map[string]string
 	// DataDir is the directory shown for ${PLUGIN_DATA}; a plugin's data dir is DataDir/<name>.
 	// Validation never creates it.
 	DataDir string

@@ -40,7 +40,7 @@ func toolHookPackage(root string, files memReader) *model.Package {
 	toolFiles := []model.File{fileOf(files, "tools/run.sh", true), fileOf(files, "tools/lib.sh", false)}
 	tool := &model.Component{
 		Kind: model.KindTool, ID: "run", Validity: model.Valid,
-		Support: []model.Support{{Provider: "claude", Status: model.Supported}},
+		Support: []model.Support{{Provider: model.ClientClaudeCode, Status: model.Supported}},
 		Summary: []string{"Runs tools/run.sh with sh."},
 		Contract: &model.Contract{Kind: model.KindTool, Fields: model.Fields{
 			{Key: "entry", Value: "tools/run.sh"},

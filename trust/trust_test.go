@@ -226,7 +226,7 @@ func TestBlocked(t *testing.T) {
 		{"skipped component", func(p *model.Package, c *model.Component) { c.Validity = model.Skipped }, "skipped"},
 		{"no contract", func(p *model.Package, c *model.Component) { c.Contract = nil }, "Nothing to approve"},
 		{"unsupported everywhere", func(p *model.Package, c *model.Component) {
-			c.Support = []model.Support{{Provider: "claude", Status: model.NotSupported}, {Provider: "codex", Status: model.NotApplicable}}
+			c.Support = []model.Support{{Provider: model.ClientClaudeCode, Status: model.NotSupported}, {Provider: model.ClientCodex, Status: model.NotApplicable}}
 		}, "No provider supports it"},
 		{"required member missing", func(p *model.Package, c *model.Component) {
 			p.Members = []model.Reference{{Ref: "skill:x", Requirement: "required", Status: "missing"}}

@@ -400,7 +400,8 @@ func (d *detailPane) overview(b *textBuilder) {
 	b.line(s.Label.Render("Valid:") + "      " + validityAnswer(s, c).render())
 	b.line(s.Label.Render("Supported:") + "  " + supportAnswer(s, c).render())
 	for _, sp := range c.Support {
-		line := "  " + b.esc(sp.Provider)
+		// The client's display name; reports key the same answer by its registry id.
+		line := "  " + b.esc(model.ClientName(sp.Provider))
 		if sp.Version != "" {
 			line += " " + b.esc(sp.Version)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"vouch/model"
 	"vouch/review/claudecode"
 )
 
@@ -15,13 +16,10 @@ import (
 // enabled state from the settings files). Without that record it falls back to the copies
 // in plugins/cache, one folder per <marketplace>/<plugin>/<version>.
 func claudeInstalledDir(getenv func(string) string) string {
-	base := getenv("CLAUDE_CONFIG_DIR")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		base = filepath.Join(home, ".claude")
+	claude, _ := model.LookupClient(model.ClientClaudeCode)
+	base, err := claude.Home(getenv)
+	if err != nil {
+		return ""
 	}
 	plugins := filepath.Join(base, "plugins")
 	if claudecode.IsInstallDir(plugins) {
@@ -55,5 +53,5 @@ func sourcesOrInstalled(claude *bool) cobra.PositionalArgs {
 }
 
 func addClaudeFlag(cmd *cobra.Command, claude *bool) {
-	cmd.Flags().BoolVar(claude, "claude", false, "also review the plugins Claude Code has installed, from the folders it reads them from, with whether each is enabled ($CLAUDE_CONFIG_DIR/plugins, default ~/.claude/plugins), read-only")
+	cmd.Flags().BoolVar(claude, "claude", false, "also review the plugins Claude Code has installed, from the folders it reads them from, with whether each is enabled ($CLAUDE_CONFIG_DIR/plugins, default ~/.claude/plugins), read-only; support is answered for the Claude Code release installed (read from its package metadata, never run), else the newest vouch models")
 }

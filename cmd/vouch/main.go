@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"vouch/model"
 	"vouch/review"
 	"vouch/trust"
 	"vouch/ui/display"
@@ -34,6 +35,9 @@ type app struct {
 	// loadBase is what sources are loaded with before flags apply: the zero value (every
 	// default) except in tests, which lower the search bounds.
 	loadBase review.Options
+	// clientNotes say which client release the support answers are for (--claude,
+	// --codex); every report of the run carries them.
+	clientNotes []model.Diagnostic
 }
 
 func main() {

@@ -142,7 +142,7 @@ ledger diff" unless --allow-new-approvals is given.`,
 	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references")
 	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
 	addTrustLedgerFlag(cmd, &opts.trustLedger)
-	cmd.Flags().BoolVar(&opts.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex)")
+	cmd.Flags().BoolVar(&opts.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex); support is answered for the Codex release installed (read from its package metadata, never run), else the newest vouch models")
 	cmd.Flags().BoolVar(&opts.requireApproved, "require-approved", false, "exit 1 unless packages were found, all are valid and every runnable component is approved (a CI gate)")
 	cmd.Flags().StringVar(&opts.ledgerBase, "ledger-base", "", "count only the team ledger's decisions as they are in this git revision (or this file), plus revokes: approvals the change adds fail the gate")
 	cmd.Flags().BoolVar(&opts.allowNewApprovals, "allow-new-approvals", false, "with --ledger-base, let approvals the change adds count (after the ledger diff was reviewed); they are still listed")
@@ -162,6 +162,7 @@ func runStatus(opts *statusOptions) error {
 	if err != nil {
 		return err
 	}
+	a.targetClients(opts.claude, opts.codex)
 	g, err := a.newGateLedger(opts)
 	if err != nil {
 		return err
@@ -200,6 +201,7 @@ func (a *app) load(paths []string, sourceID string) (*review.Result, error) {
 	if err != nil {
 		return nil, a.loadFailed(err)
 	}
+	res.Diagnostics = append(append([]model.Diagnostic(nil), a.clientNotes...), res.Diagnostics...)
 	return res, nil
 }
 
@@ -239,6 +241,7 @@ func runValidate(opts *validateOptions) error {
 	if err != nil {
 		return err
 	}
+	a.targetClients(opts.claude, false)
 	want := ""
 	if opts.integrity != "" {
 		if want, err = parseIntegrity(opts.integrity); err != nil {
@@ -321,6 +324,7 @@ func (a *app) validateJSON(paths []string, sourceID, want string) error {
 	if want != "" {
 		diags = append(diags, checkIntegrity(artifacts, want)...)
 	}
+	diags = append(append([]model.Diagnostic(nil), a.clientNotes...), diags...)
 	valid, err := out.Close(diags)
 	if err != nil || !valid {
 		return exitError{1}

@@ -490,3 +490,17 @@ func BenchmarkSplice(b *testing.B) {
 		pair(b, nil, []string{"validate", "--json", archive}, "sh", "-c", `gzip -dc "$1" | sha256sum`, "sh", archive)
 	})
 }
+
+// BenchmarkHeavyPlugin: validate --json of one plugin that both Claude Code and Codex
+// read, with hundreds of skills (gen.HeavyPlugin: 230 skills, about 420 files, the shape
+// of the largest real collections) vs sha256sum of its files, whole process.
+func BenchmarkHeavyPlugin(b *testing.B) {
+	dir := b.TempDir()
+	n, err := gen.HeavyPlugin(dir, size(testing.Short(), 20, 230))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run(fmt.Sprintf("files=%d/vs=sha256sum", n), func(b *testing.B) {
+		pair(b, nil, []string{"validate", "--json", dir}, "sh", "-c", `find "$1" -type f -print0 | xargs -0 sha256sum`, "sh", dir)
+	})
+}

@@ -16,10 +16,10 @@ import (
 // frontmatter has unknown keys, and drops every symlink when it copies a plugin into its
 // cache.
 const (
-	clientDSH   = "DSH"
-	clientLola  = "Lola"
-	clientPi    = "Pi"
-	clientCodex = "Codex"
+	clientDSH   = model.ClientDSH
+	clientLola  = model.ClientLola
+	clientPi    = model.ClientPi
+	clientCodex = model.ClientCodex
 	// codexVersion is the Codex release the observations hold for.
 	codexVersion = "0.169.0"
 )
@@ -52,9 +52,9 @@ func codexCache(link string) string {
 func clientList(cs []string) string {
 	names := make([]string, len(cs))
 	for i, c := range cs {
-		names[i] = c
+		names[i] = model.ClientName(c)
 		if c == clientCodex {
-			names[i] = c + " " + codexVersion
+			names[i] += " " + codexVersion
 		}
 	}
 	switch len(names) {
@@ -209,7 +209,7 @@ var sharedExtSupport sync.Map // extSupportKey -> []model.Support
 func newExtensionSupport(ns string, readers []string, hasData bool) []model.Support {
 	out := make([]model.Support, 0, len(clients))
 	for _, c := range clients {
-		s := support(c, model.NotApplicable, c+" ignores this namespace without validating it.")
+		s := support(c, model.NotApplicable, model.ClientName(c)+" ignores this namespace without validating it.")
 		if c == clientCodex && strings.HasPrefix(ns, "com.openai") {
 			s.Detail = "Codex " + codexVersion + " was not observed reading this namespace; Agent Plugins gives it no meaning."
 		}
@@ -219,11 +219,11 @@ func newExtensionSupport(ns string, readers []string, hasData bool) []model.Supp
 			}
 			switch {
 			case !hasData:
-				s.Detail = fmt.Sprintf("%s reads this namespace only from the manifest's extensions object; plugin.json declares nothing under %q, so the %s/ directory is not read.", c, ns, ns)
+				s.Detail = fmt.Sprintf("%s reads this namespace only from the manifest's extensions object; plugin.json declares nothing under %q, so the %s/ directory is not read.", model.ClientName(c), ns, ns)
 			case c == clientLola:
 				s = support(c, model.Supported, "Lola reads commands, agents and instructions paths from this namespace.")
 			default:
-				s = support(c, model.Supported, c+" reads this namespace.")
+				s = support(c, model.Supported, model.ClientName(c)+" reads this namespace.")
 			}
 		}
 		out = append(out, s)

@@ -76,16 +76,16 @@ func TestServerDisplay(t *testing.T) {
 		return m
 	}
 	// Headers: DSH and Pi skip header-bearing remote entries; Lola runs them.
-	if s := support(h); s["DSH"] != model.NotSupported || s["Pi"] != model.NotSupported || s["Lola"] != model.Supported {
+	if s := support(h); s[clientDSH] != model.NotSupported || s[clientPi] != model.NotSupported || s[clientLola] != model.Supported {
 		t.Errorf("header-bearing remote support = %v", s)
 	}
-	if s := support(pkg.Component(model.KindMCPServer, "valid-http-localhost")); s["DSH"] != model.Supported || s["Pi"] != model.Supported {
+	if s := support(pkg.Component(model.KindMCPServer, "valid-http-localhost")); s[clientDSH] != model.Supported || s[clientPi] != model.Supported {
 		t.Errorf("headerless streamable-http support = %v", s)
 	}
-	if s := support(pkg.Component(model.KindMCPServer, "valid-http-loopback-v4")); s["DSH"] != model.NotSupported || s["Pi"] != model.NotSupported {
+	if s := support(pkg.Component(model.KindMCPServer, "valid-http-loopback-v4")); s[clientDSH] != model.NotSupported || s[clientPi] != model.NotSupported {
 		t.Errorf("sse support = %v", s)
 	}
-	if s := support(pkg.Component(model.KindMCPServer, "valid-stdio-bare")); s["DSH"] != model.Supported || s["Lola"] != model.Supported || s["Pi"] != model.Supported {
+	if s := support(pkg.Component(model.KindMCPServer, "valid-stdio-bare")); s[clientDSH] != model.Supported || s[clientLola] != model.Supported || s[clientPi] != model.Supported {
 		t.Errorf("stdio support = %v", s)
 	}
 }

@@ -147,11 +147,12 @@ func (l *loader) extKeys(ns string) []string {
 // Pi and Lola read only what the manifest's extensions object declares.
 func readSentences(ns string, readers []string, hasData bool) []string {
 	var out []string
-	for _, r := range readers {
+	for _, id := range readers {
+		r := model.ClientName(id)
 		switch {
 		case !hasData:
 			out = append(out, fmt.Sprintf("%s reads %s only from the manifest's extensions object; plugin.json declares nothing there, so %s does not read the %s/ directory.", r, ns, r, ns))
-		case r == clientLola:
+		case id == clientLola:
 			out = append(out, fmt.Sprintf("Lola reads commands, agents and instructions from %s: the paths declared here become part of what Lola installs.", ns))
 		default:
 			out = append(out, fmt.Sprintf("%s reads %s.", r, ns))

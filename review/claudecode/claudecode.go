@@ -21,14 +21,18 @@ import (
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 	"vouch/review/probe"
+	"vouch/review/rootmanifest"
 )
 
-// Client versions the support answers describe.
+// The releases the support answers describe when the caller names none: the newest that
+// vouch's rules model. The rules were observed on Claude Code 2.1.328 and 2.1.332 and Codex
+// 0.169.0 and 0.171.0, which answered alike except where a rule is keyed by version
+// (eventInfo.Since, the manifest fields a release first reads).
 const (
-	ClaudeVersion = "2.1.328"
-	CodexVersion  = "0.169.0"
-	clientClaude  = "claude"
-	clientCodex   = "codex"
+	ClaudeVersion = "2.1.332"
+	CodexVersion  = "0.171.0"
+	clientClaude  = model.ClientClaudeCode
+	clientCodex   = model.ClientCodex
 )
 
 const (
@@ -51,6 +55,9 @@ type Options struct {
 	// Marketplace names the marketplace a plugin was listed in, for ${CLAUDE_PLUGIN_DATA}
 	// and the plugin id; "" when the plugin was given on its own.
 	Marketplace string
+	// ClaudeVersion and CodexVersion name the client releases to answer for (the one the
+	// user has installed, when known); "" means the newest modelled.
+	ClaudeVersion, CodexVersion string
 }
 
 func (o Options) withDefaults() Options {
@@ -60,13 +67,22 @@ func (o Options) withDefaults() Options {
 	if o.ConfigDir == "" {
 		o.ConfigDir = "~/.claude"
 	}
+	if o.ClaudeVersion == "" {
+		o.ClaudeVersion = ClaudeVersion
+	}
+	if o.CodexVersion == "" {
+		o.CodexVersion = CodexVersion
+	}
 	return o
 }
 
 // IsRoot reports whether dir is a Claude Code plugin root: it holds
-// .claude-plugin/plugin.json, or it has no manifest of any format and holds the default
-// layout's hooks/hooks.json or .mcp.json beside a commands/, agents/ or skills/ folder, or
-// a .claude-plugin/ folder without a marketplace.
+// .claude-plugin/plugin.json, or a .claude-plugin/ folder without a marketplace, or the
+// default layout's hooks/hooks.json or .lsp.json at its top, and neither another
+// client's manifest (.codex-plugin/, an Agent Plugins root plugin.json) claims it. A
+// root plugin.json that is not an Agent Plugins manifest (a catalogue's metadata) does
+// not: Claude Code 2.1.328 and 2.1.332 never read it, and with --plugin-dir they load
+// the folder by its own markers ("`.lsp.json` at its top marks it").
 func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
 
 // IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
@@ -74,13 +90,13 @@ func IsRootIn(p *probe.Dir) bool {
 	if p.Exists(manifestFile) {
 		return true
 	}
-	if p.Exists("plugin.json") || p.Exists(".codex-plugin") {
+	if p.Exists(".codex-plugin") || (p.Exists(rootmanifest.File) && rootmanifest.IsAgentPlugins(p.Path())) {
 		return false
 	}
 	if p.IsDir(manifestDir) {
 		return !p.Exists(marketplaceFile)
 	}
-	return p.Exists(hooksFile)
+	return p.Exists(hooksFile) || p.Exists(lspFile)
 }
 
 // IsMarketplace reports whether dir holds .claude-plugin/marketplace.json.
@@ -121,8 +137,9 @@ func Load(dir string, opts Options) []*model.Package {
 		loadedRoot = self
 	}
 	if !loadedRoot && IsRoot(dir) {
-		out = append(out, LoadPlugin(dir, opts))
+		out = append(out, loadPlugin(dir, opts, nil))
 	}
+	stampVersions(out, opts.withDefaults())
 	// Refs are <package>#<kind>:<id>: two plugins of one name here would share refs.
 	seen := map[string]string{}
 	for _, p := range out {

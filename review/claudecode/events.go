@@ -15,7 +15,10 @@ type eventInfo struct {
 	// Effects lists what the hook can do beyond the common JSON fields.
 	Effects []string
 	Stdin   string // the event's own stdin fields
-	Codex   bool   // Codex 0.169.0 has the event
+	Codex   bool   // Codex 0.169.0 and 0.171.0 have the event
+	// Since is the first modelled Claude Code release that runs the event ("" for every
+	// modelled release); an older one ignores it with a warning.
+	Since string
 }
 
 const (
@@ -90,6 +93,11 @@ var events = map[string]eventInfo{
 	"FileChanged":        {When: "when a watched file changes on disk", MatchOn: "the file names to watch (exact names only)", Types: typesNoModel, Stdin: "the file path and change"},
 	"DirectoryAdded":     {When: "when a directory is added to the session", MatchOn: "(not documented)", Types: typesNoModel, Stdin: "the directory"},
 	"MessageDisplay":     {When: "when a message is displayed (command default timeout 10 s)", Types: typesNoModel, Stdin: "the message"},
+	// New in 2.1.332: 2.1.328 ignores it with a warning. Prompt and agent handlers are
+	// refused on it.
+	"PreSkillShellCommand": {When: "before every inline `!` shell line of a skill or command runs", MatchOn: "the shell tool name (Bash, PowerShell)", Block: true, Types: typesNoModel, Since: "2.1.332",
+		Effects: []string{"deny the shell line, ask the user, defer or block it"},
+		Stdin:   "the shell tool name, the command text, the skill or command name, where it comes from and who invoked it"},
 }
 
 // knownEvent returns the canonical event name and whether name is exactly it.

@@ -14,7 +14,7 @@ func TestBrokenExamples(t *testing.T) {
 		"broken-hooks-no-wrapper":     {pkgCode: "hooks-file-no-wrapper", count: 0},
 		"broken-inline-hooks-wrapper": {pkgCode: "hooks-inline-wrapper", noErrors: true, count: 0},
 		"broken-unknown-event": {pkgCode: "hook-unknown-event", validity: map[string]string{"hook:postToolUse:0:0": "unsupported", "hook:AfterEdit:0:0": "unsupported"},
-			support: map[string]string{"hook:postToolUse:0:0/claude": "unsupported", "hook:postToolUse:0:0/codex": "unsupported"}},
+			support: map[string]string{"hook:postToolUse:0:0/claude-code": "unsupported", "hook:postToolUse:0:0/codex": "unsupported"}},
 		"broken-reserved-name":    {pkgCode: "manifest-name-reserved", noErrors: true, validity: map[string]string{"hook:PostToolUse:0:0": "valid"}},
 		"broken-path-prefix":      {rejected: true, pkgCode: "manifest-path-prefix"},
 		"broken-duplicate-server": {compCode: map[string]string{"mcp-server:formatter": "mcp-server-duplicate-name", "mcp-server:formatter~2": "mcp-server-duplicate-name"}, summary: map[string]string{"mcp-server:formatter~2": "npx"}},

@@ -24,6 +24,8 @@ type hookSource struct {
 	codexReject string
 	// codexSkip says why Codex does not read this source at all ("" when it does).
 	codexSkip string
+	// modules is the file's "modules" member: JavaScript Claude loads in its own process.
+	modules *jsontext.Member
 }
 
 // hooksStep lists one hook component per handler from hooks/hooks.json and the
@@ -84,6 +86,10 @@ func (l *loader) hooksStep() {
 		srcs = append(srcs, src)
 	}
 	for _, src := range srcs {
+		l.hookModules(src)
+		if src.events == nil {
+			continue // a file of modules only
+		}
 		before := len(l.pkg.Components)
 		l.hookEvents(src)
 		l.gateFile(src, l.pkg.Components[before:])
@@ -173,8 +179,8 @@ func (l *loader) hookFile(rel string) *hookSource {
 					fmt.Sprintf("%s has the event %q at its top level; a hooks file must put the events inside a \"hooks\" object (only inline manifest hooks go without it), so its hooks are not loaded.", rel, clip(m.Key)))
 			}
 		}
-		if doc.Get("modules") != nil {
-			return nil
+		if mods := doc.Get("modules"); mods != nil {
+			return &hookSource{file: rel, data: data, modules: mods}
 		}
 		return bad("hooks-file-no-hooks", "", doc.Off, fmt.Sprintf("%s has neither \"hooks\" nor \"modules\", so Claude's validator rejects it and no hooks are loaded from it.", rel))
 	}
@@ -193,6 +199,7 @@ func (l *loader) hookFile(rel string) *hookSource {
 		}
 	}
 	src.events = hm.Val
+	src.modules = doc.Get("modules")
 	return src
 }
 
@@ -221,6 +228,9 @@ func (l *loader) hookEvents(src *hookSource) {
 			msg := fmt.Sprintf("%q is not a Claude Code hook event, so Claude ignores its hooks at runtime.", clip(m.Key))
 			if canon != "" {
 				msg = fmt.Sprintf("%q is not a Claude Code hook event (event names are case-sensitive: did you mean %q?), so Claude ignores its hooks at runtime.", clip(m.Key), canon)
+			}
+			if _, ok := codexOnlyEvents[m.Key]; ok {
+				msg = fmt.Sprintf("%q is not a Claude Code hook event, so Claude Code ignores its hooks; Codex 0.169.0 and 0.171.0 run them.", m.Key)
 			}
 			l.pkgDiag(l.diag("hook-unknown-event", model.SeverityWarning, model.BoundaryComponentType, src.file, ptr, l.line(src.data, em.KeyOff), msg, "1.4"))
 		}
@@ -295,8 +305,9 @@ func codexFileProblem(ev *jsontext.Value) string {
 }
 
 var handlerFields = map[string][]string{
-	"command":  {"command", "args", "async", "asyncRewake", "shell", "rewakeMessage", "rewakeSummary"},
-	"http":     {"url", "headers", "allowedEnvVars"},
+	// onFailure is read on command and http handlers (2.1.328's own schema has it).
+	"command":  {"command", "args", "async", "asyncRewake", "shell", "rewakeMessage", "rewakeSummary", "onFailure"},
+	"http":     {"url", "headers", "allowedEnvVars", "onFailure"},
 	"mcp_tool": {"server", "tool", "input"},
 	"prompt":   {"prompt", "model"},
 	"agent":    {"prompt", "model"},
@@ -614,7 +625,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 				if matcher != "" && matcher != "*" {
 					every = "every " + matcher + " call"
 				}
-				summary = append(summary, fmt.Sprintf("Codex %s ignores if: there this hook runs on %s.", CodexVersion, every))
+				summary = append(summary, fmt.Sprintf("Codex %s ignores if: there this hook runs on %s.", l.opts.CodexVersion, every))
 			}
 		} else {
 			summary = append(summary, fmt.Sprintf("Has \"if\": %q, but if works only on tool events: on %s this handler never runs.", ifRule, event))
@@ -702,6 +713,7 @@ func (l *loader) hook(src *hookSource, id, event, canon string, exact bool, matc
 	} else {
 		c.Validity = model.Valid
 	}
+	l.codexOnlyHook(c, src, event, typ)
 	c.Contract = &model.Contract{Kind: model.KindHook, Fields: contract}
 	if typ == "command" {
 		l.bindClosure(c, "hook")
@@ -811,6 +823,9 @@ func (l *loader) hookSupport(src *hookSource, canon string, exact bool, typ stri
 	switch {
 	case !exact:
 		cl = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "Claude Code ignores unknown or mis-cased event names."}
+	case info.Since != "" && !model.AtLeast(l.opts.ClaudeVersion, info.Since):
+		cl = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported,
+			Detail: fmt.Sprintf("Claude Code %s ignores %s with a warning; Claude Code %s and later run it.", l.opts.ClaudeVersion, canon, info.Since)}
 	case hasIf && !info.Tool:
 		cl = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "A handler with \"if\" on an event that is not a tool event never runs."}
 	case !strings.Contains(info.Types, typ):

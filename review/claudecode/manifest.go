@@ -42,7 +42,15 @@ var manifestFields = []struct {
 	{"hooks", tPathsOrObj}, {"mcpServers", tPathsOrObj}, {"lspServers", tPathsOrObj},
 	{"userConfig", tObject}, {"channels", tArray}, {"dependencies", tArray}, {"experimental", tObject},
 	{"monitors", tPathsOrObj}, {"themes", tAny},
+	// Known to Claude Code 2.1.332 (and 2.1.328, except optionalDependencies, which 2.1.331
+	// added): settings is a type-checked record, engines an object such as
+	// {"claude-code": ">=2.1.0"}, network is shown and limits nothing.
+	{"settings", tObject}, {"engines", tObject}, {"network", tAny}, {"optionalDependencies", tArray},
 }
+
+// fieldSince is the first Claude Code release that reads a manifest field; an older one
+// treats it as unknown.
+var fieldSince = map[string]string{"optionalDependencies": "2.1.331"}
 
 // displayOnlyFields are recognised fields Claude Code 2.1.328 does not hold to their type
 // at load: a plugin whose author is a string, or whose description, keywords, homepage,
@@ -156,6 +164,11 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 		seen[m.Key] = true
 		mm := doc.Get(m.Key)
 		t, known := manifestType(m.Key)
+		if since := fieldSince[m.Key]; known && since != "" && !model.AtLeast(l.opts.ClaudeVersion, since) {
+			l.pkgWarn("manifest-field-newer", file, jsontext.Pointer(m.Key), line(m.KeyOff),
+				fmt.Sprintf("%s has %q, which Claude Code reads from %s on; Claude Code %s rejects it as an unknown field, so nothing it names is installed there.", where, m.Key, since, l.opts.ClaudeVersion), "1.1")
+			continue
+		}
 		if !known {
 			if fromEntry && entryOnlyFields[m.Key] {
 				continue

@@ -22,12 +22,15 @@ const maxMarkdown = 1 << 20
 // frontmatter is the YAML header of a command, skill, agent or output style, read the way
 // Claude reads it: keys in order, values kept as YAML nodes.
 type frontmatter struct {
-	keys  []string
-	vals  map[string]*yaml.Node
-	ok    bool // a (terminated) frontmatter block was found and parsed
-	err   string
-	body  string
-	bline int
+	keys []string
+	vals map[string]*yaml.Node
+	ok   bool // a (terminated) frontmatter block was found and parsed
+	err  string
+	// lenient holds the YAML error of a header read line by line instead: Claude Code
+	// (2.1.328, 2.1.332) loads such a command or agent with every field.
+	lenient string
+	body    string
+	bline   int
 }
 
 // splitFrontmatter separates the YAML header. A YAML error leaves ok false with err set:
@@ -80,6 +83,9 @@ func splitFrontmatter(text string) (fm frontmatter) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(head), &doc); err != nil {
 		fm.err = strings.TrimPrefix(err.Error(), "yaml: ")
+		if lenientFields(head, &fm) {
+			fm.lenient, fm.err, fm.ok = fm.err, "", true
+		}
 		return fm
 	}
 	fm.vals = map[string]*yaml.Node{}
@@ -101,6 +107,37 @@ func splitFrontmatter(text string) (fm frontmatter) {
 	}
 	fm.ok = true
 	return fm
+}
+
+// lenientFields reads a header that is not YAML the way Claude Code does for command and
+// agent files: each unindented "key: value" line is a field whose value is the rest of
+// the line as written (`argument-hint: [issue-id] [reason]` keeps its brackets). It
+// reports false when no line has that shape, so the YAML error stands.
+func lenientFields(head string, fm *frontmatter) bool {
+	fm.vals, fm.keys = map[string]*yaml.Node{}, nil
+	for _, line := range strings.Split(head, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '#' {
+			continue
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || k == "" || strings.ContainsAny(k, " \t\"'") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
+			v = v[1 : len(v)-1]
+		}
+		if _, dup := fm.vals[k]; !dup {
+			fm.keys = append(fm.keys, k)
+		}
+		fm.vals[k] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
+	}
+	if len(fm.keys) == 0 {
+		fm.vals = nil
+		return false
+	}
+	return true
 }
 
 func (fm *frontmatter) has(k string) bool { _, ok := fm.vals[k]; return ok }
@@ -268,6 +305,10 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 	if fm.err != "" {
 		c.Diagnostics = append(c.Diagnostics, l.diag("frontmatter-invalid-yaml", model.SeverityError, model.BoundaryComponent, file, "", 1,
 			fmt.Sprintf("The frontmatter of %s cannot be parsed (%s); Claude's validator rejects it, and at runtime every field is dropped.", file, clip(fm.err)), "1.7"))
+	}
+	if fm.lenient != "" {
+		c.Diagnostics = append(c.Diagnostics, l.diag("frontmatter-lenient", model.SeverityInfo, model.BoundaryComponent, file, "", 1,
+			fmt.Sprintf("The frontmatter of %s is not valid YAML (%s), but Claude Code 2.1.328 and 2.1.332 read it line by line as key: value: every field below loads, and neither validator reports it.", file, clip(fm.lenient)), "1.7"))
 	}
 	c.Details = append(model.Fields{{Key: "file", Value: file}}, fm.display()...)
 	sum := sha256.Sum256(data)

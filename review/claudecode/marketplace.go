@@ -270,6 +270,11 @@ func (l *loader) marketEntry(ev *jsontext.Value, ptr string, data []byte, names 
 		{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code offers this plugin from the marketplace."},
 		{Provider: clientCodex, Version: CodexVersion, Status: model.Supported, Detail: "Codex also reads .claude-plugin/marketplace.json."},
 	}
+	if kind == "github" {
+		// Observed offline with Codex 0.169.0 and 0.171.0: a Claude marketplace's github
+		// entries are not offered.
+		c.Support[1] = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex reads .claude-plugin/marketplace.json but does not offer its github entries."}
+	}
 	return c, rel
 }
 

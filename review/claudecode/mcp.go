@@ -357,6 +357,9 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 	contract = append(contract, model.Field{Key: "name", Value: name}, model.Field{Key: "file", Value: displayFile(src.file)})
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: contract}
 	c.Support = l.mcpSupport(src, typ)
+	if typ == "stdio" {
+		codexLiteralRoot(c)
+	}
 	if typ == "stdio" || v.Get("headersHelper") != nil {
 		l.bindClosure(c, "server")
 		l.namedFiles(c, strings.Join(runs, " "), src.file, ptr)

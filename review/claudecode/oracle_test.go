@@ -37,17 +37,29 @@ var comparedKinds = []model.Kind{model.KindHook, model.KindMCPServer, model.Kind
 // validator folds handlers that differ only in `if` into one row, which the issue asks
 // vouch to keep apart).
 func TestMatchesClaude(t *testing.T) {
-	data, err := os.ReadFile("testdata/oracle/claude-2.1.328.json")
-	if err != nil {
-		t.Fatal(err)
+	records, _ := filepath.Glob("testdata/oracle/claude-*.json")
+	if len(records) == 0 {
+		t.Fatal("no recorded Claude Code release")
 	}
-	var rec oracleRecord
-	if err := json.Unmarshal(data, &rec); err != nil {
-		t.Fatal(err)
+	claude, _ := model.LookupClient(model.ClientClaudeCode)
+	for _, file := range records {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec oracleRecord
+		if err := json.Unmarshal(data, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if !claude.Models(rec.Claude) || len(rec.Cases) < 40 {
+			t.Fatalf("%s is for Claude %s (modelled: %v) with %d cases", file, rec.Claude, claude.Versions, len(rec.Cases))
+		}
+		t.Run(rec.Claude, func(t *testing.T) { matchRecord(t, rec) })
 	}
-	if rec.Claude != ClaudeVersion || len(rec.Cases) < 40 {
-		t.Fatalf("record is for Claude %s with %d cases", rec.Claude, len(rec.Cases))
-	}
+}
+
+// matchRecord compares vouch, answering for the recorded release, with one record.
+func matchRecord(t *testing.T, rec oracleRecord) {
 	for name, c := range rec.Cases {
 		dir := filepath.Join("..", "..", filepath.FromSlash(name))
 		if _, err := os.Stat(filepath.Join(dir, marketplaceFile)); err == nil {
@@ -56,7 +68,7 @@ func TestMatchesClaude(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			pkgs := Load(dir, Options{})
+			pkgs := Load(dir, Options{ClaudeVersion: rec.Claude})
 			got := map[string]int{}
 			ifTwins := 0
 			explained := false

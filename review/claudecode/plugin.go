@@ -9,11 +9,32 @@ import (
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
+	"vouch/review/rootmanifest"
 )
 
 // LoadPlugin reviews the Claude Code plugin rooted at dir.
 func LoadPlugin(dir string, opts Options) *model.Package {
-	return loadPlugin(dir, opts, nil)
+	p := loadPlugin(dir, opts, nil)
+	stampVersions([]*model.Package{p}, opts.withDefaults())
+	return p
+}
+
+// stampVersions names, in every support answer, the client release it was given for:
+// the rules below write the default, and a caller that knows the installed release
+// (status --claude) asks for that one.
+func stampVersions(pkgs []*model.Package, opts Options) {
+	for _, p := range pkgs {
+		for _, c := range p.Components {
+			for i := range c.Support {
+				switch c.Support[i].Provider {
+				case clientClaude:
+					c.Support[i].Version = opts.ClaudeVersion
+				case clientCodex:
+					c.Support[i].Version = opts.CodexVersion
+				}
+			}
+		}
+	}
 }
 
 func loadPlugin(dir string, opts Options, e *entry) *model.Package {
@@ -38,10 +59,13 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	pkg.Root = root.Path()
 	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
 	switch {
-	case l.rootHas("plugin.json"):
+	case l.rootHas(rootmanifest.File) && rootmanifest.IsAgentPlugins(root.Path()):
 		l.otherManifest = "the root Agent Plugins plugin.json"
 	case l.rootHas(".codex-plugin/plugin.json"):
 		l.otherManifest = ".codex-plugin/plugin.json"
+	case l.rootHas(rootmanifest.File):
+		l.pkgDiag(l.diag("root-manifest-foreign", model.SeverityWarning, model.BoundaryPackage, rootmanifest.File, "", 0,
+			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema): Claude Code 2.1.328 and 2.1.332 never read it and load this folder by its own markers, and Codex 0.169.0 and 0.171.0 ignore it too.", "2.1"))
 	}
 	if !l.manifestStep() {
 		pkg.Rejected = true
@@ -98,6 +122,8 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 		l.pkgDiag(l.diag("plugin-dependencies", model.SeverityInfo, model.BoundaryPackage, manifestFile, "/dependencies", 0,
 			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin. While one of them is not installed, Claude Code disables this whole plugin (observed with 2.1.328: \"Dependency … is not installed\"), and the components below start once it is.", "1.2"))
 	}
+	l.optionalDependenciesStep()
+	l.networkNote()
 	if !l.rootHas(manifestFile) && l.entry == nil {
 		l.pkgDiag(l.diag("claude-no-manifest", model.SeverityInfo, model.BoundaryPackage, "", "", 0,
 			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with 2.1.328 --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), "1.1"))

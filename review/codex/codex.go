@@ -21,8 +21,8 @@ import (
 
 // Client and version every support answer names.
 const (
-	ClientCodex  = "codex"
-	CodexVersion = "0.169.0"
+	ClientCodex  = model.ClientCodex
+	CodexVersion = "0.171.0"
 )
 
 // Files Codex looks for in a plugin folder, in the order it prefers manifests (NOTES §2.1
@@ -50,6 +50,23 @@ type Options struct {
 	// (a marketplace load passes its own name): Codex keys hook trust by
 	// <plugin>@<marketplace>. Empty means unknown; keys are then shown with "<marketplace>".
 	Marketplace string
+}
+
+// StampVersion names, in every Codex support answer of pkgs, the release asked for (the
+// rules write the default, CodexVersion).
+func StampVersion(pkgs []*model.Package, version string) {
+	if version == "" {
+		return
+	}
+	for _, p := range pkgs {
+		for _, c := range p.Components {
+			for i := range c.Support {
+				if c.Support[i].Provider == ClientCodex {
+					c.Support[i].Version = version
+				}
+			}
+		}
+	}
 }
 
 // IsRoot reports whether dir holds a Codex plugin manifest. The .codex-plugin folder is

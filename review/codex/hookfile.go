@@ -20,6 +20,10 @@ var hookEvents = []struct{ Name, Label string }{
 	{"SubagentStart", "subagent_start"},
 	{"SubagentStop", "subagent_stop"},
 	{"Stop", "stop"},
+	// Loaded by Codex 0.169.0 and 0.171.0 (observed offline); not Claude Code events. Their
+	// labels follow the snake_case rule of the others (the trust keys were not observed).
+	{"PreModelRequest", "pre_model_request"},
+	{"PostModelRequest", "post_model_request"},
 	{"Interrupt", "interrupt"},
 }
 

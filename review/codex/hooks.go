@@ -282,6 +282,8 @@ var eventEffect = map[string]struct{ When, Can string }{
 	"SubagentStop":      {"when a subagent stops", "it can make the subagent continue"},
 	"Stop":              {"when the agent finishes a turn", "it can make the agent continue"},
 	"Interrupt":         {"when you interrupt the agent", "its output is not used"},
+	"PreModelRequest":   {"before every request Codex sends to the model", "it sees the request being sent"},
+	"PostModelRequest":  {"after every model response arrives", "it sees the model's response"},
 }
 
 // hookComponent builds one hook: a summary, capabilities, Codex's key and definition hash,

@@ -8,6 +8,7 @@ import (
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
+	"vouch/review/rootmanifest"
 )
 
 // loader holds the state of one Load call.
@@ -86,7 +87,10 @@ func (l *loader) reject(code, file, ptr string, line int, msg string) {
 // .claude-plugin/plugin.json). The package is still shown, so nothing in the folder is
 // hidden, but it says that Codex does not read it.
 func (l *loader) precedence() {
-	if _, err := l.root.Lstat(rootManifestFile); err == nil {
+	if _, err := l.root.Lstat(rootManifestFile); err == nil && !rootmanifest.IsAgentPlugins(l.root.Path()) {
+		l.pkgDiag(diag("root-manifest-foreign", model.SeverityWarning, model.BoundaryPackage, rootManifestFile, "", 0,
+			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema), so Codex 0.169.0 and 0.171.0 ignore it and read "+l.mf+".", specManifest))
+	} else if err == nil {
 		l.shadowed = true
 		l.pkgDiag(diag("codex-manifest-shadowed", model.SeverityWarning, model.BoundaryPackage, l.mf, "", 0,
 			"This folder also has a root plugin.json (Agent Plugins); Codex prefers it over .codex-plugin/plugin.json, so Codex does not read this package: see the Agent Plugins package for what Codex loads.", specManifest))

@@ -84,6 +84,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 	}
 	popts := opts
 	popts.Marketplace = mp.Name
+	badAuth := ""
 	for i, e := range plugins.Val.Arr {
 		ptr := jsontext.Pointer("plugins", strconv.Itoa(i))
 		line := jsontext.Line(data, e.Off)
@@ -127,6 +128,9 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 				summary = append(summary, "Authentication: "+auth+" ("+w+").")
 			} else if auth != "" {
 				c.Diagnostics = append(c.Diagnostics, d("marketplace-policy-unknown", model.SeverityWarning, model.BoundaryComponent, ptr+"/policy/authentication", line, errorf("Codex does not know the authentication policy %q.", clip(auth))))
+				if badAuth == "" {
+					badAuth = auth
+				}
 			}
 			if inst == "INSTALLED_BY_DEFAULT" {
 				summary = append(summary, "Codex installs this plugin for every user of the marketplace unless they remove it: review it as if it were installed.")
@@ -171,8 +175,10 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 		}
 		pdir := filepath.Join(root.Path(), filepath.FromSlash(real))
 		if !IsRoot(pdir) {
-			c.Summary = append(c.Summary, "The folder "+rel+" has no .codex-plugin/plugin.json; Codex reads a root plugin.json or .claude-plugin/plugin.json there instead (see that format's package).")
-			c.Support = codexSupport(model.Supported, "")
+			// Codex 0.169.0 and 0.171.0 install a marketplace entry only from a folder with
+			// .codex-plugin/plugin.json: any other fails with "missing plugin.json".
+			bad("marketplace-entry-no-codex-manifest", errorf("Entry %q points to %s, which has no .codex-plugin/plugin.json: Codex 0.169.0 and 0.171.0 fail to install it (\"missing plugin.json\"), whatever other manifest the folder holds.", clip(name), rel))
+			c.Support = codexSupport(model.NotSupported, "Codex fails to install an entry whose folder has no .codex-plugin/plugin.json.")
 			continue
 		}
 		pkg := Load(pdir, popts)
@@ -185,6 +191,14 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 		}
 		c.Summary = append(c.Summary, "Installs the plugin in "+rel+" (reviewed as its own package, "+pkg.Name+").")
 		c.Support = codexSupport(model.Supported, "")
+	}
+	if badAuth != "" {
+		// An authentication policy Codex does not know makes it reject the whole file.
+		mp.Diagnostics = append(mp.Diagnostics, d("marketplace-policy-invalid", model.SeverityError, model.BoundaryPackage, "", 0,
+			errorf("An entry has the authentication policy %q, which is neither ON_INSTALL nor ON_USE: Codex 0.169.0 and 0.171.0 reject the whole marketplace file for it, so none of its plugins installs.", clip(badAuth))))
+		for _, c := range mp.Components {
+			c.Support = codexSupport(model.NotSupported, "Codex rejects the whole marketplace file (an unknown authentication policy), so it installs nothing from it.")
+		}
 	}
 	return out
 }

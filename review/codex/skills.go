@@ -74,8 +74,13 @@ func (l *loader) skillDirs(dir string) []string {
 	return out
 }
 
+// codexTolerated: Codex 0.169.0 and 0.171.0 load a skill whose frontmatter has keys
+// outside the Agent Skills spec and ignore them (observed offline); the spec finding stays
+// as a warning.
+func codexTolerated(code string) bool { return code == "skill-unknown-field" }
+
 func (l *loader) skill(dir string) {
-	c := skills.Load(l.root, dir)
+	c := skills.LoadTolerant(l.root, dir, codexTolerated, "an Agent Skills rule Codex does not enforce: Codex 0.169.0 and 0.171.0 load the skill")
 	if c == nil {
 		return
 	}

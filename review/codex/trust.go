@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -66,11 +65,8 @@ type Config struct {
 
 // Home returns $CODEX_HOME, else ~/.codex.
 func Home() string {
-	if h := os.Getenv("CODEX_HOME"); h != "" {
+	if h, err := model.CodexHome(); err == nil {
 		return h
-	}
-	if h, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(h, ".codex")
 	}
 	return ".codex"
 }

@@ -235,8 +235,8 @@ func anySupported(ss []model.Support) bool {
 
 // hookSupport applies the provider audience rules to an admitted combination.
 func hookSupport(h hookDesc, cb *combo) []model.Support {
-	claude := model.Support{Provider: "claude", Version: ClaudeBaseline, Status: model.Supported}
-	codex := model.Support{Provider: "codex", Version: CodexBaseline, Status: model.Supported}
+	claude := model.Support{Provider: model.ClientClaudeCode, Version: ClaudeBaseline, Status: model.Supported}
+	codex := model.Support{Provider: model.ClientCodex, Version: CodexBaseline, Status: model.Supported}
 	claude.Detail = fmt.Sprintf("Runs on %s (%s).", cb.claudeEvent, cb.compat)
 	codex.Detail = fmt.Sprintf("Runs on %s (%s).", cb.codexEvent, cb.compat)
 	if h.Effect == "replace_output" {
@@ -260,7 +260,9 @@ func hookSupport(h hookDesc, cb *combo) []model.Support {
 // provider cannot run blocks it; optional ones are listed and omitted.
 func providerReports(hooks []*model.Component) []model.ProviderReport {
 	var out []model.ProviderReport
-	for _, prov := range []struct{ name, base string }{{"claude", ClaudeBaseline}, {"codex", CodexBaseline}} {
+	// The package-level verdict keeps the spec's provider names (claude, codex); each
+	// hook's support answer is keyed by the client registry's id.
+	for _, prov := range []struct{ name, client, base string }{{"claude", model.ClientClaudeCode, ClaudeBaseline}, {"codex", model.ClientCodex, CodexBaseline}} {
 		r := model.ProviderReport{Provider: prov.name, Baseline: prov.base, Status: model.NotApplicable, UnsupportedHooks: []string{}}
 		if len(hooks) > 0 {
 			r.Status = model.Supported
@@ -268,7 +270,7 @@ func providerReports(hooks []*model.Component) []model.ProviderReport {
 		for _, h := range hooks {
 			ok := false
 			for _, s := range h.Support {
-				if s.Provider == prov.name && s.Status == model.Supported {
+				if s.Provider == prov.client && s.Status == model.Supported {
 					ok = true
 				}
 			}

@@ -160,7 +160,7 @@ func TestHookSupport(t *testing.T) {
 			continue
 		}
 		s := hookSupport(h, cb)
-		if s[0].Provider != "claude" || s[0].Version != ClaudeBaseline || s[1].Provider != "codex" || s[1].Version != CodexBaseline {
+		if s[0].Provider != model.ClientClaudeCode || s[0].Version != ClaudeBaseline || s[1].Provider != model.ClientCodex || s[1].Version != CodexBaseline {
 			t.Fatalf("support order/baselines: %+v", s)
 		}
 		if s[0].Status != tc.claude || s[1].Status != tc.codex {

@@ -20,7 +20,7 @@ var Platforms = []string{"darwin", "linux", "win32"}
 // Client names the host vouch reports support for. Its rules come from the MCPB tooling,
 // not from a Claude Desktop build: the support answer says so.
 const (
-	clientDesktop = "Claude Desktop"
+	clientDesktop = model.ClientClaudeDesktop
 	basis         = "mcpb 2.1.2"
 )
 
@@ -157,7 +157,7 @@ func (b *bundle) build() {
 	exp := base.expand(vars(""))
 	cmdline := strings.TrimSpace(strings.Join(append([]string{exp.Command}, exp.Args...), " "))
 	if cfg != nil {
-		c.Summary = append(c.Summary, fmt.Sprintf("Starts `%s` as a local process when %s enables the extension (literal: `%s`).", cmdline, clientDesktop,
+		c.Summary = append(c.Summary, fmt.Sprintf("Starts `%s` as a local process when %s enables the extension (literal: `%s`).", cmdline, model.ClientName(clientDesktop),
 			strings.TrimSpace(strings.Join(append([]string{base.Command}, base.Args...), " "))))
 	}
 	if bundled := b.bundledCommand(exp.Command); bundled != "" {

@@ -37,9 +37,9 @@ func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
 func IsRootIn(p *probe.Dir) bool { return p.Exists("SKILL.md") || p.Exists("skill.md") }
 
 // Clients that read standalone skill folders, with the version basis of DESIGN §1.
-var clients = []struct{ name, version, where string }{
-	{"Claude Code", "2.1.328", "~/.claude/skills/<name>/ and .claude/skills/<name>/"},
-	{"Codex", "0.169.0", "~/.codex/skills/<name>/ and .agents/skills/<name>/"},
+var clients = []struct{ id, version, where string }{
+	{model.ClientClaudeCode, "2.1.328", "~/.claude/skills/<name>/ and .claude/skills/<name>/"},
+	{model.ClientCodex, "0.169.0", "~/.codex/skills/<name>/ and .agents/skills/<name>/"},
 }
 
 // Load reviews the skill folder dir. It never fails: problems become diagnostics.
@@ -64,7 +64,7 @@ func Load(dir string, opts Options) *model.Package {
 	defer root.Close()
 	pkg.Root = root.Path()
 	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
-	c := skills.Load(root, ".")
+	c := skills.LoadTolerant(root, ".", clientTolerated, toleratedNote)
 	c.Kind, c.ID = model.KindSkill, pkg.Name
 	if d, ok := c.Details.Get("description"); ok {
 		pkg.Description, _ = d.(string)
@@ -92,15 +92,15 @@ func Load(dir string, opts Options) *model.Package {
 	}
 	if c.Validity == model.Valid {
 		for _, cl := range clients {
-			c.Support = append(c.Support, model.Support{Provider: cl.name, Version: cl.version, Status: model.Supported,
-				Detail: fmt.Sprintf("%s loads skill folders from %s.", cl.name, cl.where)})
+			c.Support = append(c.Support, model.Support{Provider: cl.id, Version: cl.version, Status: model.Supported,
+				Detail: fmt.Sprintf("%s loads skill folders from %s.", model.ClientLabel(cl.id, cl.version), cl.where)})
 		}
 	} else {
 		// The package is its one skill: nothing of it is left to accept at a narrower
 		// boundary, so an invalid skill rejects the package.
 		pkg.Rejected = c.Validity == model.Invalid
 		for _, cl := range clients {
-			c.Support = append(c.Support, model.Support{Provider: cl.name, Version: cl.version, Status: model.NotSupported,
+			c.Support = append(c.Support, model.Support{Provider: cl.id, Version: cl.version, Status: model.NotSupported,
 				Detail: "The skill does not conform to the Agent Skills specification (see its diagnostics); vouch cannot say what a lenient loader would make of it, so it cannot be approved."})
 		}
 	}
@@ -108,6 +108,13 @@ func Load(dir string, opts Options) *model.Package {
 	pkg.Manifest = c.Details
 	return pkg
 }
+
+// clientTolerated: Codex (0.169.0, 0.171.0) and Claude Code (2.1.328, 2.1.332) load a
+// skill whose frontmatter has keys outside the Agent Skills spec and ignore those keys;
+// support follows the clients, and the spec finding stays as a warning.
+func clientTolerated(code string) bool { return code == "skill-unknown-field" }
+
+const toleratedNote = "an Agent Skills rule the clients do not enforce: the skill is valid for them"
 
 // claudeShell lists the commands a skill body makes Claude Code run (its dynamic context
 // injection), every one of them.

@@ -20,7 +20,12 @@ const specDir = "agent-skills directory structure"
 // too large, or breaks the specification, and when the file list is incomplete (a limit
 // was hit): a contract that does not cover every file must never be approvable. Loaders
 // may turn Invalid into Skipped where their format says so (Agent Plugins §7.1).
-func Load(root *fsguard.Root, dir string) *model.Component {
+func Load(root *fsguard.Root, dir string) *model.Component { return LoadTolerant(root, dir, nil, "") }
+
+// LoadTolerant is Load for a reader whose clients load a skill despite some Agent Skills
+// findings: each finding tolerated reports true for becomes a warning with note added,
+// so the spec's word stays on record while validity follows what the clients do.
+func LoadTolerant(root *fsguard.Root, dir string, tolerated func(code string) bool, note string) *model.Component {
 	dir = path.Clean(strings.TrimPrefix(dir, "./"))
 	if dir == "" {
 		dir = "."
@@ -112,6 +117,12 @@ func Load(root *fsguard.Root, dir string) *model.Component {
 	}
 
 	sk, pd := Parse(data, base, file)
+	for i, d := range pd {
+		if d.IsError() && tolerated != nil && tolerated(d.Code) {
+			pd[i].Severity = model.SeverityWarning
+			pd[i].Message = strings.TrimSuffix(d.Message, ".") + " (" + note + ")."
+		}
+	}
 	c.Diagnostics = append(c.Diagnostics, pd...)
 	c.Body, c.BodyStart, c.BodyEnd = sk.Body, sk.BodyStart, sk.BodyEnd
 	c.Hidden = sk.Hidden

@@ -267,7 +267,7 @@ func Parse(data []byte, dirName, file string) (sk *Skill, diags []model.Diagnost
 
 // scan lists hidden content and warns when the markdown is shaped to make parsers slow.
 func (p *parseState) scan(md string, first int) []model.HiddenContent {
-	out, degraded := scanHidden(md, first)
+	out, degraded := memoScan(md, first)
 	if degraded {
 		p.warnf("skill-markdown-pathological", "", first, "agent-skills body", "The markdown is nested more than %d levels deep, has more than %d link definitions, a table row with more than %d cells or more than %d HTML comments, which makes markdown renderers very slow; vouch listed everything that looks like hidden content, inside code or not, and the rendered view may be incomplete", maxNesting, maxLinkDefs, maxPipes, maxOpeners)
 	}

@@ -573,7 +573,7 @@ func reject(pkg *model.Package, all, tools []*model.Component, declared []*Tool,
 			}
 		}
 		c.Details = kept
-		c.Support = []model.Support{{Provider: "splice", Version: "spec 1", Status: model.NotApplicable,
+		c.Support = []model.Support{{Provider: model.ClientSplice, Version: "spec 1", Status: model.NotApplicable,
 			Detail: "Splice rejects this package, so it serves none of its tools."}}
 	}
 }
@@ -649,7 +649,7 @@ func toolComponent(pkg *model.Package, m *Manifest, t *Tool, files []File, dc *d
 	ann := annotationsOf(perms)
 	c := &model.Component{Kind: model.KindTool, ID: t.Name, Validity: model.Valid}
 
-	c.Support = []model.Support{{Provider: "splice", Version: "spec 1", Status: model.Supported,
+	c.Support = []model.Support{{Provider: model.ClientSplice, Version: "spec 1", Status: model.Supported,
 		Detail: "Runs as an ES module in the Splice Node.js sandbox; served to MCP clients as " + mcp + "."}}
 	if m.RuntimeType != "node" {
 		c.Support[0].Status, c.Support[0].Detail = model.NotSupported, "Spec version 1 supports only the node runtime."

@@ -52,6 +52,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"vouch/model"
 )
 
 // MaxTargetSize bounds how much of a target file is read: the file may be hostile too.
@@ -91,7 +93,7 @@ func resolveSpec(spec string) (Target, error) {
 	case "":
 		return t, errors.New("no instruction target given: use codex, claude or a file path")
 	case "codex":
-		p, err := providerFile("CODEX_HOME", ".codex", "AGENTS.md")
+		p, err := providerFile(model.ClientCodex, "AGENTS.md")
 		if err != nil {
 			return t, err
 		}
@@ -99,7 +101,7 @@ func resolveSpec(spec string) (Target, error) {
 		t.AppliesTo = codexApplies
 		return t, nil
 	case "claude":
-		p, err := providerFile("CLAUDE_CONFIG_DIR", ".claude", "CLAUDE.md")
+		p, err := providerFile(model.ClientClaudeCode, "CLAUDE.md")
 		if err != nil {
 			return t, err
 		}
@@ -124,11 +126,11 @@ func resolveSpec(spec string) (Target, error) {
 		return t, fmt.Errorf("%s is a directory; name the instruction file, for example %s", abs, filepath.Join(abs, "AGENTS.md"))
 	}
 	// The same file as a provider's global file applies as widely as that one.
-	for _, pv := range []struct{ env, dir, file, applies string }{
-		{"CODEX_HOME", ".codex", "AGENTS.md", codexApplies},
-		{"CLAUDE_CONFIG_DIR", ".claude", "CLAUDE.md", claudeApplies},
+	for _, pv := range []struct{ client, file, applies string }{
+		{model.ClientCodex, "AGENTS.md", codexApplies},
+		{model.ClientClaudeCode, "CLAUDE.md", claudeApplies},
 	} {
-		if g, err := providerFile(pv.env, pv.dir, pv.file); err == nil && g == abs {
+		if g, err := providerFile(pv.client, pv.file); err == nil && g == abs {
 			t.AppliesTo = pv.applies
 			return t, nil
 		}
@@ -152,14 +154,11 @@ const (
 	claudeApplies = "Claude Code: every session of this user, in every project (user memory in $CLAUDE_CONFIG_DIR)"
 )
 
-func providerFile(env, dir, file string) (string, error) {
-	base := os.Getenv(env)
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("cannot find the home directory for ~/%s (set $%s): %v", dir, env, err)
-		}
-		base = filepath.Join(home, dir)
+func providerFile(client, file string) (string, error) {
+	c, _ := model.LookupClient(client)
+	base, err := c.Home(nil)
+	if err != nil {
+		return "", err
 	}
 	abs, err := filepath.Abs(filepath.Join(base, file))
 	if err != nil {

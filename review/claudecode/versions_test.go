@@ -1,0 +1,125 @@
+package claudecode
+
+import (
+	"strings"
+	"testing"
+
+	"vouch/model"
+)
+
+// TestRulesByVersion: the components 2.1.332 added, each answered for the release asked
+// for, and the pieces every modelled release loads (hooks-file modules, Codex-only events,
+// onFailure) shown rather than hidden.
+func TestRulesByVersion(t *testing.T) {
+	type want struct {
+		ref            string // kind:id
+		validity       model.Validity
+		claude, codex  model.SupportStatus
+		detailContains string
+	}
+	for _, tc := range []struct {
+		dir, claude string
+		wants       []want
+		codes       []string // package diagnostics expected
+		noCodes     []string // package diagnostics that must be absent
+	}{
+		{"pre-skill-shell", "2.1.332", []want{
+			{"hook:PreSkillShellCommand:0:0", model.Valid, model.Supported, model.NotSupported, ""},
+			{"hook:PreModelRequest:0:0", model.Valid, model.NotSupported, model.Supported, "Codex runs it before every request"},
+			{"hook:Interrupt:0:0", model.Valid, model.NotSupported, model.NotSupported, "skips prompt handlers"},
+		}, nil, []string{"manifest-unknown-field"}},
+		{"pre-skill-shell", "2.1.328", []want{
+			{"hook:PreSkillShellCommand:0:0", model.Valid, model.NotSupported, model.NotSupported, "Claude Code 2.1.328 ignores PreSkillShellCommand"},
+		}, nil, nil},
+		{"hook-modules", "2.1.332", []want{
+			{"hook-module:lib/audit.mjs", model.Valid, model.Supported, model.NotSupported, ""},
+			{"hook-module:lib/missing.mjs", model.Invalid, model.NotSupported, model.NotSupported, ""},
+			{"hook:Stop:0:0", model.Valid, model.Supported, model.Supported, ""},
+		}, []string{"hook-module-type"}, nil},
+		{"manifest-newer", "2.1.332", []want{
+			{"dependency:formatter-extras", model.Valid, model.Supported, model.NotSupported, ""},
+			{"dependency:lint-extras", model.Valid, model.Supported, model.NotSupported, ""},
+		}, []string{"manifest-network-shown"}, []string{"manifest-unknown-field", "manifest-field-newer"}},
+		{"manifest-newer", "2.1.328", nil, []string{"manifest-field-newer"}, []string{"manifest-unknown-field"}},
+	} {
+		t.Run(tc.dir+"@"+tc.claude, func(t *testing.T) {
+			p := LoadPlugin("testdata/cases/"+tc.dir, Options{ClaudeVersion: tc.claude})
+			for _, w := range tc.wants {
+				kind, id, _ := strings.Cut(w.ref, ":")
+				c := p.Component(model.Kind(kind), id)
+				if c == nil {
+					t.Errorf("%s is not listed", w.ref)
+					continue
+				}
+				if c.Validity != w.validity {
+					t.Errorf("%s validity %s, want %s", w.ref, c.Validity, w.validity)
+				}
+				details := ""
+				for _, s := range c.Support {
+					details += s.Detail + " " + strings.Join(c.Summary, " ")
+					want := map[string]model.SupportStatus{clientClaude: w.claude, clientCodex: w.codex}[s.Provider]
+					if s.Status != want {
+						t.Errorf("%s %s: %s (%s), want %s", w.ref, s.Provider, s.Status, s.Detail, want)
+					}
+					if s.Provider == clientClaude && s.Version != tc.claude {
+						t.Errorf("%s answers for Claude Code %s, asked for %s", w.ref, s.Version, tc.claude)
+					}
+				}
+				if !strings.Contains(details, w.detailContains) {
+					t.Errorf("%s: no %q in %s", w.ref, w.detailContains, details)
+				}
+			}
+			codes := map[string]bool{}
+			for _, d := range p.Diagnostics {
+				codes[d.Code] = true
+			}
+			for _, c := range tc.codes {
+				if !codes[c] {
+					t.Errorf("no %s diagnostic (have %v)", c, codes)
+				}
+			}
+			for _, c := range tc.noCodes {
+				if codes[c] {
+					t.Errorf("unexpected %s diagnostic", c)
+				}
+			}
+		})
+	}
+}
+
+// TestCodexSkipsGithubEntries: Codex (0.169.0, 0.171.0) reads a Claude marketplace but
+// does not offer its github entries; Claude Code does.
+func TestCodexSkipsGithubEntries(t *testing.T) {
+	mk, _, _ := LoadMarketplace("testdata/cases/marketplace", Options{})
+	c := mk.Component(model.KindPlugin, "from-github")
+	if c == nil {
+		t.Fatal("no from-github entry")
+	}
+	for _, s := range c.Support {
+		want := map[string]model.SupportStatus{clientClaude: model.Supported, clientCodex: model.NotSupported}[s.Provider]
+		if s.Status != want {
+			t.Errorf("%s: %s (%s), want %s", s.Provider, s.Status, s.Detail, want)
+		}
+	}
+}
+
+// TestCodexKeepsPluginRootInArgs: Codex (0.169.0, 0.171.0) passes ${CLAUDE_PLUGIN_ROOT}
+// in MCP args through literally, so a server whose args name the bundled file does not
+// run it there; a server without the variable is unaffected.
+func TestCodexKeepsPluginRootInArgs(t *testing.T) {
+	p := LoadPlugin("testdata/cases/codex-literal-root", Options{})
+	for id, want := range map[string]model.SupportStatus{"docs": model.NotSupported, "plain": model.Supported} {
+		c := p.Component(model.KindMCPServer, id)
+		if c == nil {
+			t.Fatalf("no %s", id)
+		}
+		for _, s := range c.Support {
+			if s.Provider == clientCodex && (s.Status != want || want == model.NotSupported && !strings.Contains(s.Detail, "literally")) {
+				t.Errorf("%s: Codex %s (%s), want %s", id, s.Status, s.Detail, want)
+			}
+			if s.Provider == clientClaude && s.Status != model.Supported {
+				t.Errorf("%s: Claude Code %s", id, s.Status)
+			}
+		}
+	}
+}
