@@ -9,7 +9,6 @@
 package claude
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,19 +38,13 @@ type Paths struct {
 	Plugins  string
 }
 
-// PathsFrom finds Claude Code's configuration folder as Claude does.
+// PathsFrom finds Claude Code's configuration folder as Claude does, through the client
+// registry (the one place its home variable is read).
 func PathsFrom(getenv func(string) string) (Paths, error) {
-	base := getenv("CLAUDE_CONFIG_DIR")
-	if base == "" {
-		home := getenv("HOME")
-		if home == "" {
-			h, err := os.UserHomeDir()
-			if err != nil {
-				return Paths{}, errors.New("cannot find Claude Code's configuration folder: set CLAUDE_CONFIG_DIR or HOME")
-			}
-			home = h
-		}
-		base = filepath.Join(home, ".claude")
+	c, _ := model.LookupClient(model.ClientClaudeCode)
+	base, err := c.Home(getenv)
+	if err != nil {
+		return Paths{}, fmt.Errorf("cannot find Claude Code's configuration folder: %w", err)
 	}
 	abs, err := filepath.Abs(base)
 	if err != nil {
