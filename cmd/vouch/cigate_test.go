@@ -80,9 +80,9 @@ func TestCIGateScript(t *testing.T) {
 	src, _ := filepath.Abs(filepath.Join("..", "..", "examples", "agent-plugins", "release-helper"))
 	home := filepath.Join(dir, "home")
 	sarif := filepath.Join(dir, "out.sarif")
-	gate := func() (int, string) {
+	gate := func(env ...string) (int, string) {
 		cmd := exec.Command("bash", filepath.Join("..", "..", "scripts", "ci-gate"), src)
-		cmd.Env = append(os.Environ(), "VOUCH="+bin, "VOUCH_HOME="+home, "VOUCH_SARIF="+sarif)
+		cmd.Env = append(append(os.Environ(), "VOUCH="+bin, "VOUCH_HOME="+home, "VOUCH_SARIF="+sarif), env...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		err := cmd.Run()
@@ -109,5 +109,20 @@ func TestCIGateScript(t *testing.T) {
 	}
 	if code, out = gate(); code != 0 {
 		t.Fatalf("gate after approval: exit %d\n%s", code, out)
+	}
+
+	// A team ledger not in canonical layout fails the gate, with the command that fixes it.
+	team := filepath.Join(dir, "team.toml")
+	if err := os.WriteFile(team, []byte("schema_version=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out = gate("VOUCH_LEDGER=" + team); code != 1 || !strings.Contains(out, "vouch ledger fmt") {
+		t.Fatalf("gate with an unformatted team ledger: exit %d\n%s", code, out)
+	}
+	if c, _, e := runVouch(t, home, "ledger", "fmt", team); c != 0 {
+		t.Fatalf("ledger fmt: %d %s", c, e)
+	}
+	if code, out = gate("VOUCH_LEDGER=" + team); code != 0 {
+		t.Fatalf("gate with the formatted team ledger: exit %d\n%s", code, out)
 	}
 }
