@@ -82,7 +82,7 @@ func TestContractDigestDependsOnFilesNotOrder(t *testing.T) {
 // the package (an invalid or skipped component, a component error, a disabled component
 // type) leave it valid: clients load it without those parts (agent-plugins §7.2.2, the
 // conformance expectation "a plugin whose only faults are entries is valid with those
-// entries skipped"). Until issue 10 those four cases were asserted invalid.
+// entries skipped"). These four cases were once asserted invalid; clients load them.
 func TestPackageValid(t *testing.T) {
 	valid := map[string]*Package{
 		"warnings, unsupported, optional omission": {Components: []*Component{{Validity: Valid}, {Validity: Unsupported}},

@@ -10,7 +10,7 @@ import (
 // A Claude Code plugin is read as one: never as an Agent Plugins root named
 // ".claude-plugin" (its plugin.json is not at the root), and a Claude Desktop
 // manifest.json beside .claude-plugin/ is not a Splice package. A folder that also holds
-// a root Agent Plugins plugin.json gives both packages (DESIGN §3).
+// a root Agent Plugins plugin.json gives both packages (one folder, several clients).
 func TestClaudeCodeDetection(t *testing.T) {
 	dir := t.TempDir()
 	cc := filepath.Join(dir, "cc")
@@ -31,7 +31,7 @@ func TestClaudeCodeDetection(t *testing.T) {
 			if p.Name == ".claude-plugin" || filepath.Base(p.Root) == ".claude-plugin" {
 				t.Errorf("%s: .claude-plugin read as a package root (%s)", src, p.Format)
 			}
-			// The Desktop manifest is an MCP Bundle's, read beside the plugin (DESIGN §3);
+			// The Desktop manifest is an MCP Bundle's, read beside the plugin;
 			// never a Splice package.
 			if filepath.Base(p.Root) == "desk" && p.Format != model.FormatClaudeCode && p.Format != model.FormatMCPB {
 				t.Errorf("desk read as %s", p.Format)

@@ -18,7 +18,7 @@ import (
 	"vouch/review/splice"
 )
 
-// format is one entry of the format table (DESIGN §2): what a format is called, how a
+// format is one entry of the format table: what a format is called, how a
 // package of it is recognised, and how one is loaded. Detection (a path given as SOURCE)
 // and discovery (the search below a plain directory) know formats only through this
 // table, so a format is added in one place.
@@ -63,7 +63,7 @@ type format struct {
 	// instead of the folder; discovery then says which folder to give.
 	manifests []string
 	// alongside marks a format whose package is read beside another format's package in
-	// the same folder (DESIGN §3, "One folder, several clients"): a format claiming the
+	// the same folder (one folder can be read by several clients, README.md): a format claiming the
 	// folder earlier in the table does not hide it. Any match claims the folder for the
 	// entries after it that are not alongside: a Claude Code plugin's Desktop
 	// manifest.json is never read as a Splice package.

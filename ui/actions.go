@@ -26,7 +26,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	}
 	if m.tooSmallNow() {
-		// Only the way out works below the floor (issue 14: a then y approved unseen).
+		// Only the way out works below the floor: otherwise a then y would approve what
+		// the too-small window does not show.
 		if msg.String() == "q" {
 			return tea.Quit
 		}

@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Text bodies on demand (issue 15.9). The console shows one body at a time, yet loaders
+// Text bodies on demand, to keep the console's memory small. The console shows one body at a time, yet loaders
 // hand over every skill's and command's text: at 10,000 packages that is most of the
 // memory the console keeps. So the load command lets go of each body the loader says
 // lies verbatim in its file (Component.BodyStart/BodyEnd) when that file's SHA-256 is

@@ -13,7 +13,7 @@ import (
 	"vouch/model"
 )
 
-// The filter's text index (issue 15.9). The load command writes the filter text of every
+// The filter's text index, so a keystroke stays fast at 10,000 packages. The load command writes the filter text of every
 // row of a batch into one string, entries separated by '\n' (a filter word never holds
 // white space, so no match spans two), and each row's own text is a substring of it. A
 // keystroke that must search every row then runs one strings.Index over each batch's

@@ -12,7 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// Filter matches in tree rows (issue 15.5). Package text is escaped first and styled
+// Filter matches in tree rows, highlighted so the reviewer sees why a row matched. Package text is escaped first and styled
 // after: the matches are found in the escaped text, the text the reviewer sees, and a
 // match that touches an escape token (␛[31m, ⟨U+202E RLO⟩) covers the whole token, so
 // highlighting never splits one. Between building a row and styling it, a match is held

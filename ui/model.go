@@ -624,7 +624,8 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		m.dataGen++
 		m.tree.gen = m.dataGen
 		// What an open dialog or prompt shows came from the data just replaced: it can
-		// no longer record anything (issue 14: R then a then y approved another tool).
+		// no longer record anything (otherwise R then a then y would approve a tool the
+		// reviewer never saw).
 		if m.dialog != nil {
 			m.dialog.markStale()
 		}

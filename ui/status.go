@@ -8,7 +8,7 @@ import (
 	"vouch/trust"
 )
 
-// Statuses as the console keeps them (issue 15.9). trust rates a package as a map from
+// Statuses as the console keeps them, compact to keep memory small at scale. trust rates a package as a map from
 // ref to a full Status; at 10,000 packages those maps are a tenth of the console's
 // memory, although nearly every status says only "unreviewed at this digest". So the
 // command that asked trust turns each package's map into one record per component, in
@@ -92,7 +92,8 @@ func (cs compStatus) auth() model.Authorization {
 }
 
 // inert reports whether c is valid data with nothing to run or read as instructions:
-// nothing is wrong with it, so it is not shown as blocked (issue 15.6).
+// nothing is wrong with it, so it is not shown as blocked (blocked would send the
+// reviewer looking for a fault that is not there).
 func inert(p *model.Package, c *model.Component) bool {
 	return c.Contract == nil && (c.Validity == model.Valid || c.Validity == "") && !p.Rejected
 }

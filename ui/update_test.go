@@ -133,7 +133,7 @@ func TestCancel(t *testing.T) {
 }
 
 // a on a hook whose tool is unapproved opens one dialog for both, the tool first; y
-// records both (issue 15.2: no dead end, no second trip to the tool).
+// records both, so the reviewer meets no dead end and need not go to the tool first.
 func TestHookNeedsToolFirst(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
 	selectRef(t, m, hookRef)

@@ -65,7 +65,7 @@ func TestCases(t *testing.T) {
 		"locations-missing": {noErrors: true, components: 0, hasCount: true},
 		"skills-not-directory": {pkgCode: "skills-not-directory", pkgBound: model.BoundaryComponentType,
 			validity: map[string]string{ok: "valid"}},
-		// mcp.json is a directory here: MCP is off, and mcp.json is not an extension (issue 10).
+		// mcp.json is a directory here: MCP is off, and mcp.json is not an extension.
 		"mcp-not-regular-file": {pkgCode: "mcp-not-regular-file", pkgBound: model.BoundaryComponentType,
 			validity: map[string]string{greet: "valid"}, absent: []string{"extension:mcp.json"}},
 		"skill-one-invalid": {validity: map[string]string{greet: "valid", "skill:bad": "skipped", ok: "valid"}},

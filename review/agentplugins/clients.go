@@ -10,7 +10,7 @@ import (
 
 // The client profiles vouch reports support for. What each supports comes from its
 // published conformance notes (seeds 001 DSH, 003 Lola, 004 Pi) and, for Codex, from what
-// Codex 0.169.0 was observed to do offline (issue 10): it reads a root Agent Plugins
+// Codex 0.169.0 was observed to do offline: it reads a root Agent Plugins
 // plugin.json (preferring it over .codex-plugin/plugin.json), expands ${PLUGIN_ROOT} and
 // ${PLUGIN_DATA} in stdio args, env and cwd, lists no sse server, loads skills whose
 // frontmatter has unknown keys, and drops every symlink when it copies a plugin into its

@@ -29,7 +29,7 @@ func checkSupport(t *testing.T, c *model.Component, want map[string]answer) {
 	}
 }
 
-// TestClientsNamed (issue 10 item 3): Codex 0.169.0 answers beside DSH, Lola and Pi; a
+// TestClientsNamed: Codex 0.169.0 answers beside DSH, Lola and Pi; a
 // skipped skill's summary says which clients skip it and which load it; Codex tolerates
 // unknown frontmatter keys, lists no sse server, and drops symlinks when it caches a
 // plugin, so every component that goes through one is unsupported by Codex.
@@ -102,7 +102,7 @@ func TestSkippedSummariesNameClients(t *testing.T) {
 	}
 }
 
-// TestPiPredictions (issue 10 item 4): skills valid under Agent Skills (at most a warning)
+// TestPiPredictions: skills valid under Agent Skills (at most a warning)
 // that Pi's loader skips, each with the reason; their neighbours that Pi loads.
 func TestPiPredictions(t *testing.T) {
 	pkg := Load("testdata/pi-predictions", Options{})

@@ -47,7 +47,7 @@ func TestServerClosureLayouts(t *testing.T) {
 }
 
 // TestSkillClosureLayouts: the same layouts inside a skill directory bind or block the
-// skill itself (links inside skill directories too, issue 11).
+// skill itself (a link inside a skill directory is bound or blocks like any other).
 func TestSkillClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		if strings.Contains(l.Name, "out of the package") || l.Code == "-file-special" {

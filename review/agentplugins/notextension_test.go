@@ -7,7 +7,7 @@ import (
 	"vouch/model"
 )
 
-// TestOnlyDirectoriesAreExtensions (issue 10 item 5): a namespace directory is a directory.
+// TestOnlyDirectoriesAreExtensions: a namespace directory is a directory.
 // A regular file, a dangling symlink, a symlink out of the plugin, or the fixed location
 // mcp.json (whose name reads like a two-label reverse domain) is never an extension
 // component; the links are named at the package boundary instead. A namespace the manifest

@@ -308,7 +308,7 @@ func TestExample(t *testing.T) {
 			t.Errorf("hook closure lacks %s: %s", must, got)
 		}
 	}
-	// The manifests are in it too: the hook's process can read them (DESIGN §6).
+	// The manifests are in it too: the hook's process can read them.
 	for _, must := range []string{".claude-plugin/plugin.json", "hooks/hooks.json", ".mcp.json"} {
 		if !strings.Contains(got, must) {
 			t.Errorf("hook closure lacks the manifest %s: %s", must, got)

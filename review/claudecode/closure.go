@@ -17,7 +17,7 @@ import (
 // component bound to the closure.
 //
 // Manifests are included (plugin.json, hooks files, .mcp.json, .lsp.json,
-// marketplace.json), as for every runnable component (issue 11): a hook's process can
+// marketplace.json), as for every runnable component: a hook's process can
 // read them, so editing one hook's entry asks for the other hooks to be approved again.
 // A skill whose own file list is complete is taken from its contract instead of being
 // read again.
@@ -47,7 +47,7 @@ func (l *loader) pluginClosure() *pluginFiles {
 		Known:    l.read,
 		Code:     "plugin",
 		Owner:    "the approval of the plugin's hooks and servers",
-		Spec:     specRef("1.2; vouch DESIGN §6 closure"),
+		Spec:     specRef("1.2; vouch README.md, what an approval covers"),
 		LimitMsg: "The plugin's files could not all be read (%v), so a hook's or server's approval could not cover every file it may run",
 		Runnable: true,
 		Skip:     func(rel string) bool { return owned[rel] != nil },

@@ -2,7 +2,7 @@ package claudecode
 
 import "strings"
 
-// eventInfo is what Claude Code 2.1.328 does with one hook event (NOTES §1.4).
+// eventInfo is what Claude Code 2.1.328 does with one hook event.
 type eventInfo struct {
 	When string // when it fires, completing "Fires ..."
 	// MatchOn is what the matcher is tested against; "" means the event has no matcher
@@ -113,8 +113,8 @@ func knownEvent(name string) (canon string, exact bool) {
 	return "", false
 }
 
-// matcherKind says how Claude evaluates a matcher (NOTES §1.4, CC-docs:hooks §Matcher
-// patterns): everything, an exact list, or an unanchored JavaScript regex.
+// matcherKind says how Claude Code 2.1.328 evaluates a matcher (its hooks docs, "Matcher
+// patterns"): everything, an exact list, or an unanchored JavaScript regex.
 func matcherKind(m string, narrow bool) (kind string, names []string) {
 	if m == "" || m == "*" {
 		return "all", nil

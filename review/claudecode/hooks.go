@@ -30,7 +30,7 @@ type hookSource struct {
 
 // hooksStep lists one hook component per handler from hooks/hooks.json and the
 // manifest's hooks (files, a list, or an inline object), merged as Claude merges them:
-// the manifest's hooks are loaded in addition to hooks/hooks.json (NOTES §1.2).
+// the manifest's hooks are loaded in addition to hooks/hooks.json (Claude Code 2.1.328).
 func (l *loader) hooksStep() {
 	var srcs []*hookSource
 	manifestHooks := l.paths["hooks"] != nil
@@ -817,7 +817,8 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// hookSupport answers for Claude Code and Codex (NOTES §1.4, §2.3).
+// hookSupport answers for Claude Code and Codex: whether each runs a handler of this
+// event, type and matcher.
 func (l *loader) hookSupport(src *hookSource, canon string, exact bool, typ string, hasIf bool, ifRule, matcher string, info eventInfo, codexIgnored []string, timeout float64, hasTimeout bool) []model.Support {
 	cl := model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code runs it whenever the plugin is enabled; it has no per-hook trust."}
 	switch {

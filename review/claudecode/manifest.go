@@ -11,7 +11,7 @@ import (
 	"vouch/review/jsontext"
 )
 
-// fieldType is the JSON shape a manifest field must have (NOTES §1.1, §1.2).
+// fieldType is the JSON shape a manifest field must have (Claude Code 2.1.328).
 type fieldType int
 
 const (
@@ -30,7 +30,7 @@ func (t fieldType) String() string {
 
 // manifestFields are the fields Claude Code 2.1.328 recognises in plugin.json, in display
 // order, with their types. A recognised field of the wrong type fails the plugin, except
-// metadata and experimental, which are ignored with a warning (NOTES §1.1).
+// metadata and experimental, which are ignored with a warning.
 var manifestFields = []struct {
 	Key  string
 	Type fieldType
@@ -112,7 +112,7 @@ func (l *loader) manifestStep() bool {
 	l.manifest, l.mdata = doc, data
 	if l.entry != nil && l.entry.obj != nil {
 		if !l.entry.strict {
-			// strict:false: the entry is the whole definition (NOTES §1.8); components
+			// strict:false: the entry is the whole definition (Claude Code 2.1.328); components
 			// that plugin.json also declares are a conflict.
 			for _, f := range componentFields {
 				if m := doc.Get(f); m != nil && l.entry.obj.Get(f) != nil {
@@ -352,7 +352,7 @@ func typeOK(v *jsontext.Value, t fieldType) bool {
 	return true
 }
 
-// reservedExact and reservedPrefixes are the names Claude's validator refuses (NOTES §1.1).
+// reservedExact and reservedPrefixes are the names Claude Code 2.1.328's validator refuses.
 var (
 	reservedExact    = map[string]bool{"claude": true, "anthropic": true, "anthropics": true, "claude-code": true, "claude-mods": true}
 	reservedPrefixes = []string{"claude-", "anthropic-", "anthropics-", "cc-plugin-"}
@@ -414,7 +414,7 @@ func kebab(s string) bool {
 	return true
 }
 
-// checkPath applies the path rules (NOTES §1.2) and returns the cleaned relative path.
+// checkPath applies Claude Code 2.1.328's path rules and returns the cleaned relative path.
 func (l *loader) checkPath(field, p, file, ptr string, line int) (string, bool) {
 	// A path that breaks the manifest schema (no ./, "..", absolute, an agents path that is
 	// not .md) fails the manifest's validation, which makes Claude Code fail to load the

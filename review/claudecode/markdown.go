@@ -34,7 +34,7 @@ type frontmatter struct {
 }
 
 // splitFrontmatter separates the YAML header. A YAML error leaves ok false with err set:
-// Claude's validator reports it, and at runtime every field is dropped (NOTES §1.7).
+// Claude Code 2.1.328's validator reports it, and at runtime every field is dropped.
 func splitFrontmatter(text string) (fm frontmatter) {
 	fm.body, fm.bline = text, 1
 	t := strings.TrimPrefix(text, "\uFEFF")
@@ -245,7 +245,7 @@ func (l *loader) mdFiles(rel string) []string {
 }
 
 // markdownStep lists commands, agents and output styles. A manifest path replaces the
-// default folder (NOTES §1.2).
+// default folder (Claude Code 2.1.328).
 func (l *loader) markdownStep() {
 	for _, k := range []struct {
 		field, dir string
@@ -452,7 +452,7 @@ func unsupportedBoth(why string) []model.Support {
 	}
 }
 
-// claudeSkillFields are the skill frontmatter fields Claude Code defines (NOTES §1.7).
+// claudeSkillFields are the skill frontmatter fields Claude Code 2.1.328 defines.
 var claudeSkillFields = map[string]bool{
 	"name": true, "description": true, "when_to_use": true, "argument-hint": true, "arguments": true,
 	"disable-model-invocation": true, "user-invocable": true, "allowed-tools": true, "disallowed-tools": true,
@@ -461,7 +461,7 @@ var claudeSkillFields = map[string]bool{
 }
 
 // claudeLenient are Agent Skills rules Claude Code does not enforce on plugin skills
-// (NOTES §1.7: the validator did not flag an uppercase or mismatched name or unknown
+// (Claude Code 2.1.328: the validator did not flag an uppercase or mismatched name or unknown
 // keys): they become warnings that name the difference.
 func claudeLenient(code string) bool {
 	for _, p := range []string{"skill-name-", "skill-unknown-field", "skill-allowed-tools-list", "skill-description-", "skill-metadata-", "skill-compatibility-", "skill-frontmatter-missing", "skill-field-"} {

@@ -12,7 +12,7 @@ import (
 	"vouch/review/jsontext"
 )
 
-// entry is a marketplace entry merged into the plugin it names (NOTES §1.8).
+// entry is a marketplace entry merged into the plugin it names, as Claude Code 2.1.328 does.
 type entry struct {
 	name   string
 	obj    *jsontext.Value

@@ -12,7 +12,7 @@ import (
 	"vouch/review/fsguard"
 )
 
-// The three path placeholders Claude substitutes, and ${user_config.KEY} (NOTES §1.3).
+// The three path placeholders Claude Code 2.1.328 substitutes, and ${user_config.KEY}.
 const (
 	varRoot    = "${CLAUDE_PLUGIN_ROOT}"
 	varData    = "${CLAUDE_PLUGIN_DATA}"
@@ -58,7 +58,7 @@ func (l *loader) expandedField(s string) (string, bool) {
 var envRef = lazyre.New(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}`)
 
 // envFlow lists the environment variables a .mcp.json value reads through ${VAR} or
-// ${VAR:-default} (Claude expands them from the user's environment, NOTES §1.3), leaving
+// ${VAR:-default} (Claude expands them from the user's environment, Claude Code 2.1.328), leaving
 // out the plugin placeholders.
 func envFlow(vals ...string) []string {
 	seen := map[string]bool{}
@@ -103,7 +103,8 @@ func unquotedRoot(cmd string) []string {
 }
 
 // markNotCovered adds to c.NotCovered what its approval cannot bind, and one Summary
-// sentence pointing at that list (the list itself is the finding, issue 12 item 2).
+// sentence pointing at that list (the list itself is the finding; the Summary only
+// directs the reader to it).
 func markNotCovered(c *model.Component, nc []model.NotCovered) {
 	seen := map[string]bool{}
 	for _, n := range c.NotCovered {

@@ -1,5 +1,6 @@
 // Package closure is the one rule for what a runnable component's approval covers: every
-// file its process can reach in the folder it runs from (DESIGN §6 "Closure"). Collect
+// file its process can reach in the folder it runs from (README.md, "What an approval
+// covers"). Collect
 // walks that folder through fsguard and returns every regular file (hashed) and every
 // symbolic link, bound as a link (its path and the target it holds), with the files a
 // contained link leads to; a link that leaves the package, dangles or loops blocks the

@@ -25,8 +25,8 @@ const (
 	CodexVersion = "0.171.0"
 )
 
-// Files Codex looks for in a plugin folder, in the order it prefers manifests (NOTES §2.1
-// [obs]): a root Agent Plugins plugin.json, then .codex-plugin/, then .claude-plugin/.
+// Files Codex looks for in a plugin folder, in the order it prefers manifests (observed
+// on Codex 0.169.0): a root Agent Plugins plugin.json, then .codex-plugin/, then .claude-plugin/.
 const (
 	manifestFile      = ".codex-plugin/plugin.json"
 	rootManifestFile  = "plugin.json"

@@ -6,7 +6,7 @@ import (
 	"vouch/review/jsontext"
 )
 
-// Codex's hook events in the order Codex lists them (the protocol enum, NOTES §2.3), with
+// Codex's hook events in the order Codex lists them (its protocol enum in 0.169.0), with
 // the snake_case label its trust keys and definition hashes use.
 var hookEvents = []struct{ Name, Label string }{
 	{"PreToolUse", "pre_tool_use"},
@@ -70,7 +70,7 @@ type HooksFile struct {
 	Description string
 	Events      []HookEvent
 	// Dropped are event names Codex does not know (Claude-only events): it drops them
-	// silently, without a warning (NOTES §2.3 [obs T2]).
+	// silently, without a warning (observed on Codex 0.169.0).
 	Dropped []string
 }
 
@@ -84,7 +84,7 @@ type HooksError struct {
 
 func (e *HooksError) Error() string { return e.Msg }
 
-// ParseHooks reads a hooks document the way Codex 0.169.0 does (NOTES §2.3 [obs]):
+// ParseHooks reads a hooks document the way Codex 0.169.0 was observed to:
 // {"description"?, "hooks": {Event: [{matcher?, hooks: [handler]}]}}. A `$schema` or any
 // other top-level field, events at the top level, an event value that is not an array, a
 // handler without a known type (`http` included) or without a command, a negative or

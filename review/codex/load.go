@@ -82,7 +82,7 @@ func (l *loader) reject(code, file, ptr string, line int, msg string) {
 	l.pkg.Rejected = true
 }
 
-// precedence records which manifest Codex reads in this folder (NOTES §2.1 [obs]: a root
+// precedence records which manifest Codex reads in this folder (observed on Codex 0.169.0: a root
 // Agent Plugins plugin.json wins over .codex-plugin/plugin.json, which wins over
 // .claude-plugin/plugin.json). The package is still shown, so nothing in the folder is
 // hidden, but it says that Codex does not read it.
@@ -215,7 +215,7 @@ func (l *loader) readManifest() bool {
 }
 
 // iface shows the interface block; defaultPrompt keeps at most three entries of at most
-// 128 characters, the rest dropped with a warning (NOTES §2.1).
+// 128 characters, the rest dropped with a warning, as Codex 0.169.0 does.
 func (l *loader) iface(v *jsontext.Value) {
 	var fs model.Fields
 	for _, m := range v.Obj {
@@ -251,8 +251,8 @@ func (l *loader) iface(v *jsontext.Value) {
 	l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "interface", Value: []model.Field(fs)})
 }
 
-// manifestPath applies Codex's path rule to one manifest path (NOTES §2.1,
-// resolve_manifest_path): it must start with ./, must not be exactly ./, and must have no
+// manifestPath applies Codex's path rule to one manifest path (Codex 0.169.0,
+// resolve_manifest_path in its source): it must start with ./, must not be exactly ./, and must have no
 // .. or absolute part. Otherwise the field is ignored with a warning and the plugin still
 // loads, as if the field were absent.
 func (l *loader) manifestPath(field string, ptr string, v *jsontext.Value) (string, bool) {

@@ -11,7 +11,7 @@ import (
 	"vouch/review/jsontext"
 )
 
-// Policy values Codex knows (NOTES §2.2, CX-bin variant names).
+// Policy values Codex knows (the variant names in the Codex 0.169.0 binary).
 var (
 	installPolicies = map[string]string{
 		"NOT_AVAILABLE":        "not offered for installation",

@@ -10,7 +10,7 @@ import (
 )
 
 // skills loads the skills Codex reads: skills/ is always scanned, and the manifest's
-// skills path (a string or an array) is added to it (NOTES §2.1, loader.rs). A skill is a
+// skills path (a string or an array) is added to it (Codex 0.169.0, loader.rs). A skill is a
 // directory holding SKILL.md, directly in the scanned directory or the directory itself.
 // Codex names it <plugin>:<skill>.
 func (l *loader) skills() {

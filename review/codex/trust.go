@@ -15,7 +15,7 @@ import (
 )
 
 // Codex's own trust, read-only, so a reviewer sees it next to vouch's. Codex 0.169 keeps
-// per-hook trust in $CODEX_HOME/config.toml (NOTES §2.3, hook_trust.rs, discovery.rs):
+// per-hook trust in $CODEX_HOME/config.toml (Codex source hook_trust.rs, discovery.rs):
 //
 //	[hooks.state."<plugin>@<marketplace>:<source>:<event_label>:<group>:<handler>"]
 //	trusted_hash = "sha256:<definition>"

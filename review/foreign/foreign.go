@@ -52,7 +52,7 @@ func ScanIn(d *probe.Dir) []model.Diagnostic {
 		p := filepath.Join(d.Path(), filepath.FromSlash(u.rel))
 		out = append(out, model.Diagnostic{Code: "manifest-not-read", Severity: model.SeverityWarning, Boundary: model.BoundarySource, File: p,
 			Message: fmt.Sprintf("%s is %s; vouch does not read %s packages, so what %s would load from this folder is not reviewed here.", p, u.what, u.client, u.client),
-			Spec:    "vouch DESIGN §3 (one folder, several clients)"})
+			Spec:    "vouch README.md (one folder, several clients)"})
 	}
 	return out
 }
@@ -62,5 +62,5 @@ func ScanIn(d *probe.Dir) []model.Diagnostic {
 func ClientDirSource(p string) model.Diagnostic {
 	return model.Diagnostic{Code: "client-manifest-folder", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
 		Message: fmt.Sprintf("%s is a plugin's manifest folder, never a package of its own; review the folder that holds it (%s).", p, filepath.Dir(p)),
-		Spec:    "vouch DESIGN §3 (one folder, several clients)"}
+		Spec:    "vouch README.md (one folder, several clients)"}
 }

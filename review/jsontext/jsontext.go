@@ -4,7 +4,7 @@
 // more: the byte offset of every key and value (diagnostics carry line numbers), object
 // members in document order with repeated names kept (display follows declaration order;
 // clients resolve a repeated name differently, so vouch must see every occurrence), and
-// bounds applied while parsing (DESIGN §10), so a hostile file costs linear work and a
+// bounds applied while parsing (Limits), so a hostile file costs linear work and a
 // diagnostic rather than memory or a crash.
 //
 // The Agent Plugins and Splice loaders both parse with it. Their differences are Options

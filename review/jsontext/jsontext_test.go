@@ -319,7 +319,7 @@ func checkOffsets(t *testing.T, data []byte, v *Value) {
 }
 
 // TestBadInputs: each file under testdata/bad is named <code>--<case>.json and must
-// produce that code, as the error or as an issue, under the DESIGN §10 limits.
+// produce that code, as the error or as an issue, under the default Limits.
 func TestBadInputs(t *testing.T) {
 	files, err := filepath.Glob("testdata/bad/*.json")
 	if err != nil || len(files) == 0 {

@@ -22,7 +22,7 @@ import (
 // Versions lists the manifest versions mcpb 2.1.2 has strict schemas for.
 var Versions = []string{"0.1", "0.2", "0.3", "0.4"}
 
-// parseOptions are DESIGN §10's bounds. Repeated names are kept and reported: JSON.parse
+// parseOptions are the bounds of jsontext.Limits. Repeated names are kept and reported: JSON.parse
 // (which mcpb and Claude Desktop use) keeps the last one, so Get is what the host reads.
 var parseOptions = jsontext.Options{MaxDepth: 32, MaxString: 16 << 10, MaxEntries: 1024}
 

@@ -52,7 +52,7 @@ const (
 	KindOther              // neither: a source diagnostic, never a Splice or MCPB error
 )
 
-// probeLimit bounds what classification reads: the manifest limit of DESIGN §10.
+// probeLimit bounds what classification reads: the 1 MiB limit vouch sets on a manifest.
 const probeLimit = 1 << 20
 
 // Classify reads dir/manifest.json (bounded, a regular file inside dir) and says whose it

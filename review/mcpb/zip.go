@@ -17,7 +17,7 @@ import (
 )
 
 // ZipLimits bound what a .mcpb may make vouch read and inflate. They default to the
-// reference limits of DESIGN §10 (a bundle is a package).
+// limits vouch sets on any package (a bundle is a package).
 type ZipLimits struct {
 	MaxArchiveBytes int64 // the .mcpb file itself
 	MaxEntries      int   // central directory records
@@ -29,7 +29,7 @@ type ZipLimits struct {
 	MaxRatio int64
 }
 
-// DefaultZipLimits are DESIGN §10's: 256 MiB per package, 64 MiB per file, 4096 entries.
+// DefaultZipLimits are vouch's package limits: 256 MiB per package, 64 MiB per file, 4096 entries.
 func DefaultZipLimits() ZipLimits {
 	return ZipLimits{MaxArchiveBytes: 256 << 20, MaxEntries: 4096, MaxFileBytes: 64 << 20, MaxTotalBytes: 256 << 20, MaxRatio: 1100}
 }

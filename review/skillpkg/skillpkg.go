@@ -36,7 +36,8 @@ func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
 // IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
 func IsRootIn(p *probe.Dir) bool { return p.Exists("SKILL.md") || p.Exists("skill.md") }
 
-// Clients that read standalone skill folders, with the version basis of DESIGN §1.
+// Clients that read standalone skill folders, each with the version its paths were
+// observed on.
 var clients = []struct{ id, version, where string }{
 	{model.ClientClaudeCode, "2.1.328", "~/.claude/skills/<name>/ and .claude/skills/<name>/"},
 	{model.ClientCodex, "0.169.0", "~/.codex/skills/<name>/ and .agents/skills/<name>/"},

@@ -120,7 +120,8 @@ func Chmod(rel string, mode os.FileMode) func(testing.TB, string) {
 	}
 }
 
-// Layouts are the hostile arrangements of issue 11. Paths sit below a directory named
+// Layouts are hostile arrangements of links and special files that an approval must
+// bind or block: links out of the package, dangling, looping, into subfolders. Paths sit below a directory named
 // "run/" and at the top, so a loader whose process runs from a subfolder can place them
 // under it; link targets are relative and stay inside the layout unless they must leave.
 func Layouts() []Layout {
