@@ -23,8 +23,9 @@ import (
 )
 
 // Benchmarks run at two sizes, 1,000 and 10,000 packages, so each figure has its
-// 1,000-package neighbour beside it, which shows how each cost grows. They run only with -bench: no test
-// asserts a time. Percentiles are computed here and reported with b.ReportMetric.
+// 1,000-package neighbour beside it, which shows how each cost grows. They run only with
+// -bench: no test asserts a time. Percentiles are computed here and reported with
+// b.ReportMetric.
 var benchSizes = []int{1000, 10000}
 
 // largeSource builds n packages of five components each, the shape loaders produce.

@@ -12,14 +12,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Text bodies on demand, to keep the console's memory small. The console shows one body at a time, yet loaders
-// hand over every skill's and command's text: at 10,000 packages that is most of the
-// memory the console keeps. So the load command lets go of each body the loader says
-// lies verbatim in its file (Component.BodyStart/BodyEnd) when that file's SHA-256 is
-// among the component's files, and the Content tab and the content filter read it back
-// in a command, through the package's bounded reader, checked against that digest. A
-// file edited since the load is never shown as the reviewed text: the approval binds
-// the bytes vouch loaded, so the tab says the file changed and R reloads it.
+// Text bodies on demand, to keep the console's memory small. The console shows one body at
+// a time, yet loaders hand over every skill's and command's text: at 10,000 packages that
+// is most of the memory the console keeps. So the load command lets go of each body the
+// loader says lies verbatim in its file (Component.BodyStart/BodyEnd) when that file's
+// SHA-256 is among the component's files, and the Content tab and the content filter read
+// it back in a command, through the package's bounded reader, checked against that digest.
+// A file edited since the load is never shown as the reviewed text: the approval binds the
+// bytes vouch loaded, so the tab says the file changed and R reloads it.
 
 // errBodyChanged says a body's file no longer holds the bytes vouch loaded.
 var errBodyChanged = errors.New("the file changed on disk since vouch loaded it")

@@ -13,12 +13,12 @@ import (
 	"vouch/model"
 )
 
-// The filter's text index, so a keystroke stays fast at 10,000 packages. The load command writes the filter text of every
-// row of a batch into one string, entries separated by '\n' (a filter word never holds
-// white space, so no match spans two), and each row's own text is a substring of it. A
-// keystroke that must search every row then runs one strings.Index over each batch's
-// text for the query's longest word, which reads memory in order and skips rows at
-// vector speed, and checks the other words only on the rows that passed.
+// The filter's text index, so a keystroke stays fast at 10,000 packages. The load command
+// writes the filter text of every row of a batch into one string, entries separated by '\n'
+// (a filter word never holds white space, so no match spans two), and each row's own text
+// is a substring of it. A keystroke that must search every row then runs one strings.Index
+// over each batch's text for the query's longest word, which reads memory in order and
+// skips rows at vector speed, and checks the other words only on the rows that passed.
 //
 // A part of the filter text that several rows of one package hold (the package's name
 // and format, the files of a server that runs from the package root, the root itself)

@@ -12,13 +12,13 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// Filter matches in tree rows, highlighted so the reviewer sees why a row matched. Package text is escaped first and styled
-// after: the matches are found in the escaped text, the text the reviewer sees, and a
-// match that touches an escape token (␛[31m, ⟨U+202E RLO⟩) covers the whole token, so
-// highlighting never splits one. Between building a row and styling it, a match is held
-// between two C0 marks that display.Escape never lets through from package text, so they
-// can only come from here; ansi.Truncate and ansi.Strip keep them (zero width), which
-// lets a row be cut to the pane first and styled after.
+// Filter matches in tree rows, highlighted so the reviewer sees why a row matched. Package
+// text is escaped first and styled after: the matches are found in the escaped text, the
+// text the reviewer sees, and a match that touches an escape token (␛[31m, ⟨U+202E RLO⟩)
+// covers the whole token, so highlighting never splits one. Between building a row and
+// styling it, a match is held between two C0 marks that display.Escape never lets through
+// from package text, so they can only come from here; ansi.Truncate and ansi.Strip keep
+// them (zero width), which lets a row be cut to the pane first and styled after.
 const (
 	markOn  = "\x02"
 	markOff = "\x03"

@@ -8,11 +8,11 @@ import (
 	"vouch/trust"
 )
 
-// Statuses as the console keeps them, compact to keep memory small at scale. trust rates a package as a map from
-// ref to a full Status; at 10,000 packages those maps are a tenth of the console's
-// memory, although nearly every status says only "unreviewed at this digest". So the
-// command that asked trust turns each package's map into one record per component, in
-// component order: the authorization and the digest inline, the whole Status kept only
+// Statuses as the console keeps them, compact to keep memory small at scale. trust rates a
+// package as a map from ref to a full Status; at 10,000 packages those maps are a tenth of
+// the console's memory, although nearly every status says only "unreviewed at this digest".
+// So the command that asked trust turns each package's map into one record per component,
+// in component order: the authorization and the digest inline, the whole Status kept only
 // when it says more (a decision, a reason, changes, needs).
 
 // compStatus is trust's status of one component.

@@ -9,11 +9,12 @@ import (
 	"testing"
 )
 
-// The hostile layouts of closuretest.Layouts, run end to end through the CLI for every format with
-// runnable components (Agent Plugins stdio servers, Dalo tools and hooks, Splice tools).
-// Each builds the package, approves what a person would, and then asserts one of: the
-// approval is refused; a mutation of what the client would run makes check exit 1; or the
-// component lists the dependency under not_covered (in the report and on check's stderr).
+// The hostile layouts of closuretest.Layouts, run end to end through the CLI for every
+// format with runnable components (Agent Plugins stdio servers, Dalo tools and hooks,
+// Splice tools). Each builds the package, approves what a person would, and then asserts
+// one of: the approval is refused; a mutation of what the client would run makes check exit
+// 1; or the component lists the dependency under not_covered (in the report and on check's
+// stderr).
 
 type hostileCase struct {
 	name  string

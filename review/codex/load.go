@@ -252,9 +252,9 @@ func (l *loader) iface(v *jsontext.Value) {
 }
 
 // manifestPath applies Codex's path rule to one manifest path (Codex 0.169.0,
-// resolve_manifest_path in its source): it must start with ./, must not be exactly ./, and must have no
-// .. or absolute part. Otherwise the field is ignored with a warning and the plugin still
-// loads, as if the field were absent.
+// resolve_manifest_path in its source): it must start with ./, must not be exactly ./, and
+// must have no .. or absolute part. Otherwise the field is ignored with a warning and the
+// plugin still loads, as if the field were absent.
 func (l *loader) manifestPath(field string, ptr string, v *jsontext.Value) (string, bool) {
 	s := v.Str
 	bad := ""

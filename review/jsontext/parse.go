@@ -41,7 +41,8 @@ type Options struct {
 	Lenient bool
 }
 
-// Limits are vouch's bounds on any one manifest, so a hostile file stays cheap: 32 nesting levels, 16 KiB strings, 1,024 entries.
+// Limits are vouch's bounds on any one manifest, so a hostile file stays cheap: 32 nesting
+// levels, 16 KiB strings, 1,024 entries.
 var Limits = Options{MaxDepth: 32, MaxString: 16 << 10, MaxEntries: 1024}
 
 // Codes of Error and Issue. Loaders put their own prefix in place of "json-".

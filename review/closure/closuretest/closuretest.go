@@ -120,10 +120,11 @@ func Chmod(rel string, mode os.FileMode) func(testing.TB, string) {
 	}
 }
 
-// Layouts are hostile arrangements of links and special files that an approval must
-// bind or block: links out of the package, dangling, looping, into subfolders. Paths sit below a directory named
-// "run/" and at the top, so a loader whose process runs from a subfolder can place them
-// under it; link targets are relative and stay inside the layout unless they must leave.
+// Layouts are hostile arrangements of links and special files that an approval must bind or
+// block: links out of the package, dangling, looping, into subfolders. Paths sit below a
+// directory named "run/" and at the top, so a loader whose process runs from a subfolder
+// can place them under it; link targets are relative and stay inside the layout unless they
+// must leave.
 func Layouts() []Layout {
 	same := "module.exports = 1\n" // both targets hold the same bytes: only the link differs
 	return []Layout{
