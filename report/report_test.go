@@ -24,7 +24,7 @@ func samplePackage() *model.Package {
 
 func TestBuildValidation(t *testing.T) {
 	r := Build([]*model.Package{samplePackage()}, nil, nil)
-	// Issue 10: an invalid component alone leaves the package valid (accepted at its
+	// An invalid component alone leaves the package valid (accepted at its
 	// boundary) but the report, which gates CI, is invalid while any error exists.
 	if r.Valid || !r.Packages[0].Valid {
 		t.Fatalf("report valid=%v package valid=%v: want an invalid report of a valid package", r.Valid, r.Packages[0].Valid)

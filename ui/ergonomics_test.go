@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Issue 15.4 and 15.6: progress in the header and on package rows, the position of the
+// Progress in the header and on package rows, the position of the
 // selection, next/previous package, folding, "nothing to approve" instead of blocked.
 func TestTreeErgonomics(t *testing.T) {
 	pkgs := fixturePackages()
@@ -69,7 +69,7 @@ func TestDetailMoreBelow(t *testing.T) {
 	}
 }
 
-// Issue 15.5: the filter finds commands, file names and diagnostic codes.
+// The filter finds commands, file names and diagnostic codes.
 func TestFilterFindsCommandsFilesCodes(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	for _, tc := range []struct{ query, want string }{
@@ -98,7 +98,7 @@ func TestFilterFindsCommandsFilesCodes(t *testing.T) {
 	}
 }
 
-// Issue 15.6: a click selects the row or tab under it; behind a dialog it does nothing.
+// A click selects the row or tab under it; behind a dialog it does nothing.
 func TestClickSelectsRowsAndTabs(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 120, 40)
 	// Line 0 header, 1 border, 2 first row: the tree is wide, one line a row.
@@ -120,7 +120,7 @@ func TestClickSelectsRowsAndTabs(t *testing.T) {
 	}
 }
 
-// Issue 15.5: tab while filtering searches skill and instruction text too.
+// tab while filtering searches skill and instruction text too.
 func TestFilterContentOnSecondKey(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	press(t, m, "/")
@@ -146,7 +146,7 @@ func TestFilterContentOnSecondKey(t *testing.T) {
 	}
 }
 
-// Issue 15.4: ':' opens the command bar; views combine with words, across packages.
+// ':' opens the command bar; views combine with words, across packages.
 func TestCommandBarViews(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	for _, tc := range []struct {
@@ -178,7 +178,7 @@ func TestCommandBarViews(t *testing.T) {
 	}
 }
 
-// Issue 15.4: S orders each package's components by risk: the gating hook first, then
+// S orders each package's components by risk: the gating hook first, then
 // code that runs, then instructions; S again restores the package order.
 func TestSortByRisk(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)

@@ -36,7 +36,7 @@ func longScript(n int) string {
 	return b.String()
 }
 
-// Issue 15.1: f opens the tool's file: line numbers, colours, mode; the scrolling keys,
+// f opens the tool's file: line numbers, colours, mode; the scrolling keys,
 // search with n, go to line, and q back to the tree.
 func TestFileViewOpenScrollSearchGoto(t *testing.T) {
 	m := newTestModel(t, withToolFile(longScript(300), true), 100, 30)

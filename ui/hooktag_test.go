@@ -6,7 +6,7 @@ import (
 	"vouch/model"
 )
 
-// Issue 12: every hook row says its event, matcher and effect.
+// Every hook row says its event, matcher and effect.
 func TestHookTag(t *testing.T) {
 	hook := func(details model.Fields, caps ...model.Capability) *model.Component {
 		return &model.Component{Kind: model.KindHook, ID: "h", Details: details, Capabilities: caps}

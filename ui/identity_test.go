@@ -37,7 +37,7 @@ func editTool(t *testing.T, src string) {
 
 const exampleTool = "design-review#tool:context"
 
-// Issue 14: R, then a before the reload lands, then y. The dialog was explained from the
+// R, then a before the reload lands, then y. The dialog was explained from the
 // old packages; the reload marks it stale, and y records nothing.
 func TestReloadMarksOpenDialogStale(t *testing.T) {
 	m, src := loadedCopy(t)
@@ -113,7 +113,7 @@ func TestDigestMismatchRefused(t *testing.T) {
 	}
 }
 
-// Issue 14: below the size floor no action key does anything, whatever was open.
+// Below the size floor no action key does anything, whatever was open.
 func TestTooSmallIgnoresActionKeys(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
 	selectRef(t, m, toolRef)
@@ -147,14 +147,14 @@ func TestTooSmallIgnoresActionKeys(t *testing.T) {
 	if got := ledgerAuth(t, m, toolRef); got != model.Approved {
 		t.Fatalf("y after enlarging recorded %s", got)
 	}
-	_, cmd := m.Update(keyMsg("q"))
+	m.Update(keyMsg("q"))
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 10})
-	if _, cmd = m.Update(keyMsg("q")); cmd == nil {
+	if _, cmd := m.Update(keyMsg("q")); cmd == nil {
 		t.Fatal("q does not quit below the floor")
 	}
 }
 
-// Issue 14: two copies of one package: rows and dialogs show where each lies, and a
+// Two copies of one package: rows and dialogs show where each lies, and a
 // decision refreshes every row it affects (identical bytes: approving one copy's tool
 // approves the other's digest too).
 func TestCopiesShareNameShowLocationAndRefresh(t *testing.T) {
@@ -192,7 +192,7 @@ func TestCopiesShareNameShowLocationAndRefresh(t *testing.T) {
 	}
 }
 
-// Issue 14: the instruction prompt carries (root, ref, digest); a reload that lands while
+// The instruction prompt carries (root, ref, digest); a reload that lands while
 // it shows a preview marks it stale, and y writes nothing.
 func TestReloadMarksInstructionPromptStale(t *testing.T) {
 	m, _ := loadedCopy(t)

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Issue 15.8: the preview says which directories y creates, and an instruction's
+// The preview says which directories y creates, and an instruction's
 // Overview lists every file it is active in, with a hand-edited copy named as such.
 
 func TestPreviewNamesDirectoriesItCreates(t *testing.T) {

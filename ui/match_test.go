@@ -16,7 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Issue 15.5: filter matches highlighted in the tree, n/N between matching rows.
+// Filter matches highlighted in the tree, n/N between matching rows.
 
 func TestMarkMatches(t *testing.T) {
 	for _, tc := range []struct {

@@ -181,7 +181,7 @@ func TestActivateInstructionInsidePackage(t *testing.T) {
 	}
 }
 
-// Issue 15.8: the activation prompt offers the scopes; ↓ fills the input, global ones are
+// The activation prompt offers the scopes; ↓ fills the input, global ones are
 // named as global, and the preview still comes only on enter.
 func TestActivationPickerScopes(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 110, 40)

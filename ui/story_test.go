@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Issue 15.3: the approval dialog shows the hidden content found in the text.
+// The approval dialog shows the hidden content found in the text.
 func TestDialogShowsHiddenContent(t *testing.T) {
 	pkgs := fixturePackages()
 	skill := pkgs[0].Component(model.KindSkill, "design-review")
@@ -32,7 +32,7 @@ func TestDialogShowsHiddenContent(t *testing.T) {
 	assertNoRawControls(t, "dialog", m.View().Content)
 }
 
-// Issue 15.3: what changed since the last approval is in the dialog: the modified file,
+// What changed since the last approval is in the dialog: the modified file,
 // the mode change, the contract field.
 func TestDialogShowsChangesSinceApproval(t *testing.T) {
 	home := t.TempDir()
@@ -68,7 +68,7 @@ func TestDialogShowsChangesSinceApproval(t *testing.T) {
 	}
 }
 
-// Issue 15.3: a note typed in the dialog is recorded with the decision; n typed into the
+// A note typed in the dialog is recorded with the decision; n typed into the
 // note does not cancel, enter does not confirm.
 func TestDialogNoteIsRecorded(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
@@ -101,7 +101,7 @@ func TestDialogNoteIsRecorded(t *testing.T) {
 	}
 }
 
-// Issue 15.3: the scrolling keys the dialog names scroll it.
+// The scrolling keys the dialog names scroll it.
 func TestDialogScrollKeys(t *testing.T) {
 	pkgs := fixturePackages()
 	tool := pkgs[0].Component(model.KindTool, "review-context")
@@ -159,7 +159,7 @@ func TestDialogScrollKeys(t *testing.T) {
 	}
 }
 
-// Issue 15.7: the wheel over an open dialog scrolls the dialog, never the tree behind it.
+// The wheel over an open dialog scrolls the dialog, never the tree behind it.
 func TestWheelBehindModalKeepsSelection(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	selectRef(t, m, toolRef)
@@ -180,7 +180,7 @@ func TestWheelBehindModalKeepsSelection(t *testing.T) {
 	}
 }
 
-// Issue 15.2: A approves every approvable component of the package in one dialog, one
+// A approves every approvable component of the package in one dialog, one
 // ledger decision per component, tools before the hooks that need them.
 func TestApprovePackageInOneDialog(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
@@ -254,7 +254,7 @@ func TestKeySheetListsDisabledWithReason(t *testing.T) {
 	}
 }
 
-// Issue 15.7: y copies the REF with OSC 52 written by vouch: base64 only; a REF with
+// y copies the REF with OSC 52 written by vouch: base64 only; a REF with
 // hidden characters is not copied.
 func TestCopyREF(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
