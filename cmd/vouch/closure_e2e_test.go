@@ -463,7 +463,7 @@ func TestStageDaloUnlistedImport(t *testing.T) {
 		t.Errorf("the hook's staged copy lacks its tool's entry: %v", err)
 	}
 	// A non-empty directory is refused, and left as it was.
-	code, out, errs = trustRun(t, home, "stage", src, "p#tool:t", stage)
+	code, _, errs = trustRun(t, home, "stage", src, "p#tool:t", stage)
 	if code != 1 || !strings.Contains(errs, "not empty") {
 		t.Fatalf("stage into a non-empty directory: exit %d\n%s", code, errs)
 	}

@@ -114,7 +114,7 @@ func TestGuardSessionStartAndStatusNameEveryWayAround(t *testing.T) {
 	if code != 0 || out != "" {
 		t.Fatalf("nothing loads outside vouch, yet SessionStart said: exit %d %s%s", code, out, errs)
 	}
-	code, out, errs = hookRun(t, w.home, "claude-user-prompt-submit", session)
+	code, _, errs = hookRun(t, w.home, "claude-user-prompt-submit", session)
 	if code != 0 {
 		t.Fatalf("strict blocked a prompt with nothing outside vouch: %s", errs)
 	}
@@ -141,7 +141,7 @@ func TestGuardSessionStartAndStatusNameEveryWayAround(t *testing.T) {
 		if code != 0 || json.Unmarshal([]byte(out), &msg) != nil || !strings.Contains(msg.SystemMessage, way.want) {
 			t.Fatalf("SessionStart does not list %s: exit %d %s%s", way.want, code, out, errs)
 		}
-		code, out, errs = hookRun(t, w.home, "claude-user-prompt-submit", session)
+		code, _, errs = hookRun(t, w.home, "claude-user-prompt-submit", session)
 		if code != 2 || !strings.Contains(errs, way.want) {
 			t.Fatalf("strict did not block with %s: exit %d %s", way.want, code, errs)
 		}

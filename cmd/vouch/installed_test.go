@@ -49,10 +49,10 @@ func TestClaudeInstalledReadsWhatRuns(t *testing.T) {
 		t.Fatalf("%v %s", err, out)
 	}
 	cache := filepath.Join(cfg, "plugins", "cache", "example-tools", "format-on-save", "0.1.0")
-	if out, err := exec.Command("cp", "-r", filepath.Join(market, "plugins", "format-on-save"), cache).CombinedOutput(); err != nil {
+	if _, err := exec.Command("cp", "-r", filepath.Join(market, "plugins", "format-on-save"), cache).CombinedOutput(); err != nil {
 		// cp -r needs the parent.
 		os.MkdirAll(filepath.Dir(cache), 0o755)
-		if out, err = exec.Command("cp", "-r", filepath.Join(market, "plugins", "format-on-save"), cache).CombinedOutput(); err != nil {
+		if out, err := exec.Command("cp", "-r", filepath.Join(market, "plugins", "format-on-save"), cache).CombinedOutput(); err != nil {
 			t.Fatalf("%v %s", err, out)
 		}
 	}

@@ -7,12 +7,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"vouch/model"
 	"vouch/schemas"
 )
-
-type fieldsT = model.Fields
-type fieldT = model.Field
 
 // compiled holds the embedded official schemas, compiled once and shared: a
 // *jsonschema.Schema is safe for concurrent validation.

@@ -781,9 +781,7 @@ func matcherLabel(m string, has bool) string {
 
 func orList(xs []string) string {
 	q := make([]string, len(xs))
-	for i, x := range xs {
-		q[i] = x
-	}
+	copy(q, xs)
 	switch len(q) {
 	case 0:
 		return "(nothing)"

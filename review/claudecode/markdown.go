@@ -160,9 +160,7 @@ func (fm *frontmatter) list(k string) []string {
 	var out []string
 	switch n.Kind {
 	case yaml.ScalarNode:
-		for _, p := range skills.SplitAllowedTools(strings.ReplaceAll(n.Value, ",", " ")) {
-			out = append(out, p)
-		}
+		out = append(out, skills.SplitAllowedTools(strings.ReplaceAll(n.Value, ",", " "))...)
 	case yaml.SequenceNode:
 		for _, e := range n.Content {
 			if e.Kind == yaml.ScalarNode && strings.TrimSpace(e.Value) != "" {

@@ -103,12 +103,11 @@ var (
 // launcherKinds: the launcher's name (and sub-command) → the ecosystem it downloads from
 // and the flags that take a value; the package flag names the package when given.
 type launcherKind struct {
-	name      string
-	sub       []string // leading arguments that make the command a launcher ("dlx")
-	python    bool
-	pkgFlags  []string // flags whose value is the package spec
-	valFlags  []string // other flags that take a value
-	skipFirst bool
+	name     string
+	sub      []string // leading arguments that make the command a launcher ("dlx")
+	python   bool
+	pkgFlags []string // flags whose value is the package spec
+	valFlags []string // other flags that take a value
 }
 
 var launchers = map[string][]launcherKind{
