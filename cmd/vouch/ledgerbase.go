@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"vouch/internal/atomicfile"
 
-	"vouch/internal/boundedread"
 	"vouch/model"
 	"vouch/report"
 	"vouch/trust"
@@ -121,7 +120,7 @@ func headLedgerPath(ledger string) (string, error) {
 
 // readLedgerFile reads a ledger file as the gate sees it; a missing file is empty.
 func readLedgerFile(path string) ([]trust.Decision, error) {
-	data, err := readRegular(path, maxBaseLedger)
+	data, err := atomicfile.ReadRegular(path, maxBaseLedger)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -136,7 +135,7 @@ func readLedgerFile(path string) ([]trust.Decision, error) {
 // exist there yet).
 func readBaseLedger(base, head string) ([]byte, error) {
 	if st, err := os.Stat(base); err == nil && !st.IsDir() {
-		return readRegular(base, maxBaseLedger)
+		return atomicfile.ReadRegular(base, maxBaseLedger)
 	}
 	dir := filepath.Dir(head)
 	for { // the ledger's folder may not exist yet: git runs from the nearest one that does
@@ -205,34 +204,6 @@ func gitOutput(dir string, args ...string) (string, error) {
 		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
 	}
 	return out.String(), nil
-}
-
-// readRegular reads a regular file up to max bytes; a FIFO or device is refused rather
-// than waited on.
-func readRegular(path string, max int64) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	data, err := boundedread.Read(f, st.Size(), max)
-	if err != nil && err != io.EOF {
-		return nil, fmt.Errorf("cannot read %s: %v", path, err)
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s is larger than %d MiB", path, max>>20)
-	}
-	return data, nil
 }
 
 // label rewrites what the statuses say about the gate's ledger: decisions read from the
