@@ -1,0 +1,346 @@
+package review
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"vouch/model"
+)
+
+// The oracle records: what real releases of Claude Code and Codex answered for every
+// plugin fixture and example, run offline by scripts/record-oracles. The test compares
+// vouch with them without any client installed.
+const oracleRoot = "testdata/oracles"
+
+// oracleKinds are the component kinds compared per client: what the client's own
+// answer counts. Claude Code's runtime log counts hooks, hooks modules, MCP and LSP
+// servers, skills, commands, agents and output styles; Codex's hooks/list and plugin/read
+// answer hooks, MCP servers and skills, and whether each marketplace entry installs.
+var oracleKinds = map[string][]model.Kind{
+	model.ClientClaudeCode: {model.KindHook, model.KindHookModule, model.KindMCPServer, model.KindLSPServer, model.KindSkill, model.KindCommand, model.KindAgent, model.KindOutputStyle},
+	model.ClientCodex:      {model.KindHook, model.KindMCPServer, model.KindSkill, model.KindPlugin},
+}
+
+// knownDifference is a place where vouch's count of what a client runs differs from the
+// client's own, and vouch says so: the diagnostic named by code must be in vouch's
+// review of the fixture and its message must name the client. Versions empty: every
+// recorded release. An entry that no recorded answer needs any more fails the test, so
+// the table cannot hide a difference it no longer describes.
+type knownDifference struct {
+	client, fixture string
+	kind            model.Kind
+	versions        []string
+	code            string
+}
+
+var knownDifferences = []knownDifference{}
+
+// oracleIndex is index.json of one recorded release.
+type oracleIndex struct {
+	Client   string   `json:"client"`
+	Version  string   `json:"version"`
+	Fixtures []string `json:"fixtures"`
+}
+
+// oracleAnswer is one fixture's record, read as the recorder wrote it.
+type oracleAnswer struct {
+	Fixture string `json:"fixture"`
+	// Claude Code: the runtime's load counts by kind.
+	Runtime struct {
+		Loads map[string]int `json:"loads"`
+	} `json:"runtime"`
+	// Codex: the install of each entry, hooks/list and plugin/read.
+	Kind    string `json:"kind"`
+	Install map[string]struct {
+		Exit any    `json:"exit"`
+		Text string `json:"text"`
+	} `json:"install"`
+	Hooks []struct {
+		PluginID string `json:"pluginId"`
+	} `json:"hooks"`
+	Answered bool `json:"answered"`
+	Plugins  map[string]*struct {
+		Skills     []string `json:"skills"`
+		MCPServers []string `json:"mcpServers"`
+	} `json:"plugins"`
+}
+
+// offline matches an install that failed only because the recording had no network (a
+// git or npm source): what the client would do online is not recorded.
+var offline = regexp.MustCompile(`Could not resolve host|EAI_AGAIN|getaddrinfo|Network is unreachable`)
+
+// clientCounts is what the client said it runs from the fixture, by kind, and the
+// marketplace entries whose install could not be tried offline.
+func clientCounts(client string, a oracleAnswer) (map[model.Kind]int, map[string]bool) {
+	got := map[model.Kind]int{}
+	if client == model.ClientClaudeCode {
+		for k, n := range a.Runtime.Loads {
+			got[model.Kind(k)] = n
+		}
+		return got, nil
+	}
+	skipped := map[string]bool{}
+	for name, in := range a.Install {
+		switch {
+		case in.Exit == float64(0):
+			if a.Kind == "marketplace" {
+				got[model.KindPlugin]++
+			}
+			if p := a.Plugins[name]; p != nil {
+				got[model.KindSkill] += len(p.Skills)
+				got[model.KindMCPServer] += len(p.MCPServers)
+			}
+		case offline.MatchString(in.Text):
+			skipped[name] = true
+		}
+	}
+	for _, h := range a.Hooks {
+		if a.Kind != "marketplace" || !skipped[strings.SplitN(h.PluginID, "@", 2)[0]] {
+			got[model.KindHook]++
+		}
+	}
+	return got, skipped
+}
+
+// vouchCounts is what vouch says the client runs from the folder at root: the valid
+// components of every package rooted there that vouch marks supported by that release.
+// A marketplace's plugins are packages of their own folders and are compared there.
+func vouchCounts(pkgs []*model.Package, root, client, version string, skipped map[string]bool) map[model.Kind]int {
+	got := map[model.Kind]int{}
+	for _, p := range pkgs {
+		if p.Root != root {
+			continue
+		}
+		for _, c := range p.Components {
+			if c.Validity != model.Valid || c.Kind == model.KindPlugin && skipped[c.ID] {
+				continue
+			}
+			for _, s := range c.Support {
+				if s.Provider == client && s.Status == model.Supported && (s.Version == "" || s.Version == version) {
+					got[c.Kind]++
+				}
+			}
+		}
+	}
+	return got
+}
+
+// compareOracle returns one sentence per kind where vouch and the client disagree and
+// no known difference names a diagnostic that vouch emitted; used records the entries of
+// known that explained a difference.
+func compareOracle(client, version string, a oracleAnswer, pkgs []*model.Package, root string, known []knownDifference, used map[int]bool) []string {
+	want, skipped := clientCounts(client, a)
+	got := vouchCounts(pkgs, root, client, version, skipped)
+	var out []string
+	for _, k := range oracleKinds[client] {
+		if got[k] == want[k] {
+			continue
+		}
+		what := fmt.Sprintf("%s %s: %s %s runs %d, vouch lists %d", a.Fixture, k, model.ClientName(client), version, want[k], got[k])
+		i := findDifference(known, client, version, a.Fixture, k)
+		switch {
+		case i < 0:
+			out = append(out, what+", and no known difference names a diagnostic that says why")
+		case !emits(pkgs, known[i].code, model.ClientName(client)):
+			out = append(out, fmt.Sprintf("%s; the known difference names %s, which vouch did not emit naming %s", what, known[i].code, model.ClientName(client)))
+		default:
+			used[i] = true
+		}
+	}
+	return out
+}
+
+func findDifference(known []knownDifference, client, version, fixture string, k model.Kind) int {
+	for i, d := range known {
+		if d.client == client && d.fixture == fixture && d.kind == k && (len(d.versions) == 0 || contains(d.versions, version)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// emits reports whether any package or component carries a diagnostic with code whose
+// message names the client: a difference is explained only by a sentence about what
+// that client does.
+func emits(pkgs []*model.Package, code, client string) bool {
+	ok := func(ds []model.Diagnostic) bool {
+		for _, d := range ds {
+			if d.Code == code && strings.Contains(d.Message, client) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range pkgs {
+		if ok(p.Diagnostics) {
+			return true
+		}
+		for _, c := range p.Components {
+			if ok(c.Diagnostics) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// recordedReleases reads every index.json under oracleRoot.
+func recordedReleases(t *testing.T) []oracleIndex {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(oracleRoot, "*", "*", "index.json"))
+	var out []oracleIndex
+	for _, f := range files {
+		var ix oracleIndex
+		if err := readJSON(f, &ix); err != nil {
+			t.Fatal(err)
+		}
+		c, ok := model.LookupClient(ix.Client)
+		if !ok || !c.Models(ix.Version) {
+			t.Fatalf("%s records %s %s, which model/clients.go does not model", f, ix.Client, ix.Version)
+		}
+		out = append(out, ix)
+	}
+	return out
+}
+
+func readJSON(file string, v any) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %v", file, err)
+	}
+	return nil
+}
+
+// TestMatchesRecordedClients: for every recorded release of Claude Code and Codex and
+// every fixture and example it was run on, vouch lists as runnable by that release what
+// the release itself loads, per component kind, or vouch emits the diagnostic that says
+// what the client does instead.
+func TestMatchesRecordedClients(t *testing.T) {
+	releases := recordedReleases(t)
+	want := map[string][]string{model.ClientClaudeCode: {"2.1.328", "2.1.332"}, model.ClientCodex: {"0.169.0", "0.171.0"}}
+	for client, versions := range want {
+		for _, v := range versions {
+			if !hasRelease(releases, client, v) {
+				t.Errorf("no record of %s %s: run scripts/record-oracles %s %s", client, v, client, v)
+			}
+		}
+	}
+	fixtures := oracleFixtures(t)
+	used := map[int]bool{}
+	for _, ix := range releases {
+		missing := missingFixtures(fixtures, ix.Fixtures)
+		if len(missing) > 0 {
+			t.Errorf("%s %s has no record of %s: run scripts/record-oracles %s %s --only FIXTURE", ix.Client, ix.Version, strings.Join(missing, ", "), ix.Client, ix.Version)
+		}
+		for _, f := range ix.Fixtures {
+			var a oracleAnswer
+			if err := readJSON(filepath.Join(oracleRoot, ix.Client, ix.Version, filepath.FromSlash(f)+".json"), &a); err != nil {
+				t.Error(err)
+				continue
+			}
+			dir, _ := filepath.Abs(filepath.Join("..", filepath.FromSlash(f)))
+			res, err := Open(Options{ClientVersions: map[string]string{ix.Client: ix.Version}}, dir)
+			if err != nil {
+				t.Errorf("%s: %v", f, err)
+				continue
+			}
+			for _, p := range compareOracle(ix.Client, ix.Version, a, res.Packages, dir, knownDifferences, used) {
+				t.Error(p)
+			}
+		}
+	}
+	for i, d := range knownDifferences {
+		if !used[i] {
+			t.Errorf("known difference %+v explains nothing any more: remove it", d)
+		}
+	}
+}
+
+func hasRelease(rs []oracleIndex, client, version string) bool {
+	for _, r := range rs {
+		if r.Client == client && r.Version == version {
+			return true
+		}
+	}
+	return false
+}
+
+func missingFixtures(all, recorded []string) []string {
+	have := map[string]bool{}
+	for _, f := range recorded {
+		have[f] = true
+	}
+	var out []string
+	for _, f := range all {
+		if !have[f] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// The recording rule, as scripts/record-oracles applies it: the case folders of the
+// plugin loaders (a default-layout plugin has no marker), and every folder under
+// examples/ or a testdata folder of review/, cmd/ or enforce/ that holds a Claude Code or
+// Codex marker. Fuzz corpora and the records themselves are not fixtures.
+var (
+	oracleCaseDirs = []string{"review/claudecode/testdata/cases", "review/codex/testdata/cases", "review/testdata/markers", "review/testdata/lenient"}
+	oracleSearch   = []string{"examples", "review", "cmd", "enforce"}
+	oracleMarkers  = []string{".claude-plugin", ".codex-plugin", ".agents/plugins/marketplace.json"}
+)
+
+func oracleFixtures(t *testing.T) []string {
+	t.Helper()
+	found := map[string]bool{}
+	for _, d := range oracleCaseDirs {
+		entries, err := os.ReadDir(filepath.Join("..", filepath.FromSlash(d)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				found[d+"/"+e.Name()] = true
+			}
+		}
+	}
+	for _, top := range oracleSearch {
+		err := filepath.WalkDir(filepath.Join("..", top), func(path string, e fs.DirEntry, err error) error {
+			if err != nil || !e.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel("..", path)
+			rel = filepath.ToSlash(rel)
+			if e.Name() == "fuzz" || e.Name() == ".git" || strings.HasPrefix(rel, "review/"+oracleRoot) {
+				return filepath.SkipDir
+			}
+			if top != "examples" && !contains(strings.Split(rel, "/"), "testdata") {
+				return nil
+			}
+			for _, m := range oracleMarkers {
+				if _, err := os.Lstat(filepath.Join(path, filepath.FromSlash(m))); err == nil {
+					found[rel] = true
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := make([]string, 0, len(found))
+	for f := range found {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
