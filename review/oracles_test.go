@@ -42,6 +42,22 @@ type knownDifference struct {
 
 var knownDifferences = []knownDifference{}
 
+// unexplainedDifference is a place where vouch disagrees with a client today and says
+// nothing about it: a bug in vouch, listed so that it is visible (the test logs each one)
+// and pinned to both counts, so the test fails as soon as either side changes: fixed,
+// explained by a diagnostic (move it to knownDifferences) or different again. what says
+// what the client does.
+type unexplainedDifference struct {
+	client, fixture string
+	kind            model.Kind
+	versions        []string
+	clientRuns      int
+	vouchLists      int
+	what            string
+}
+
+var unexplainedDifferences = []unexplainedDifference{}
+
 // oracleIndex is index.json of one recorded release.
 type oracleIndex struct {
 	Client   string   `json:"client"`
@@ -57,19 +73,25 @@ type oracleAnswer struct {
 		Loads map[string]int `json:"loads"`
 	} `json:"runtime"`
 	// Codex: the install of each entry, hooks/list and plugin/read.
-	Kind    string `json:"kind"`
-	Install map[string]struct {
-		Exit any    `json:"exit"`
-		Text string `json:"text"`
-	} `json:"install"`
-	Hooks []struct {
-		PluginID string `json:"pluginId"`
-	} `json:"hooks"`
-	Answered bool `json:"answered"`
-	Plugins  map[string]*struct {
-		Skills     []string `json:"skills"`
-		MCPServers []string `json:"mcpServers"`
-	} `json:"plugins"`
+	Kind     string                   `json:"kind"`
+	Install  map[string]oracleInstall `json:"install"`
+	Hooks    []oracleHook             `json:"hooks"`
+	Answered bool                     `json:"answered"`
+	Plugins  map[string]*oraclePlugin `json:"plugins"`
+}
+
+type oracleInstall struct {
+	Exit any    `json:"exit"` // the exit status, or "timeout"
+	Text string `json:"text"`
+}
+
+type oracleHook struct {
+	PluginID string `json:"pluginId"`
+}
+
+type oraclePlugin struct {
+	Skills     []string `json:"skills"`
+	MCPServers []string `json:"mcpServers"`
 }
 
 // offline matches an install that failed only because the recording had no network (a
@@ -101,11 +123,11 @@ func clientCounts(client string, a oracleAnswer) (map[model.Kind]int, map[string
 			skipped[name] = true
 		}
 	}
-	for _, h := range a.Hooks {
-		if a.Kind != "marketplace" || !skipped[strings.SplitN(h.PluginID, "@", 2)[0]] {
-			got[model.KindHook]++
-		}
+	if a.Kind == "marketplace" {
+		// What an installed entry brings is compared in the entry's own folder.
+		return map[model.Kind]int{model.KindPlugin: got[model.KindPlugin]}, skipped
 	}
+	got[model.KindHook] = len(a.Hooks)
 	return got, skipped
 }
 
@@ -135,7 +157,10 @@ func vouchCounts(pkgs []*model.Package, root, client, version string, skipped ma
 // compareOracle returns one sentence per kind where vouch and the client disagree and
 // no known difference names a diagnostic that vouch emitted; used records the entries of
 // known that explained a difference.
-func compareOracle(client, version string, a oracleAnswer, pkgs []*model.Package, root string, known []knownDifference, used map[int]bool) []string {
+//
+// unexplained, when not nil, admits the differences of unexplainedDifferences (exactly
+// as listed) and records which it admitted.
+func compareOracle(client, version string, a oracleAnswer, pkgs []*model.Package, root string, known []knownDifference, used, unexplained map[int]bool) []string {
 	want, skipped := clientCounts(client, a)
 	got := vouchCounts(pkgs, root, client, version, skipped)
 	var out []string
@@ -146,6 +171,12 @@ func compareOracle(client, version string, a oracleAnswer, pkgs []*model.Package
 		what := fmt.Sprintf("%s %s: %s %s runs %d, vouch lists %d", a.Fixture, k, model.ClientName(client), version, want[k], got[k])
 		i := findDifference(known, client, version, a.Fixture, k)
 		switch {
+		case i < 0 && unexplained != nil:
+			if j := findUnexplained(client, version, a.Fixture, k, want[k], got[k]); j >= 0 {
+				unexplained[j] = true
+				continue
+			}
+			out = append(out, what+", and no known difference names a diagnostic that says why")
 		case i < 0:
 			out = append(out, what+", and no known difference names a diagnostic that says why")
 		case !emits(pkgs, known[i].code, model.ClientName(client)):
@@ -155,6 +186,16 @@ func compareOracle(client, version string, a oracleAnswer, pkgs []*model.Package
 		}
 	}
 	return out
+}
+
+func findUnexplained(client, version, fixture string, k model.Kind, clientRuns, vouchLists int) int {
+	for i, d := range unexplainedDifferences {
+		if d.client == client && d.fixture == fixture && d.kind == k && (len(d.versions) == 0 || contains(d.versions, version)) &&
+			d.clientRuns == clientRuns && d.vouchLists == vouchLists {
+			return i
+		}
+	}
+	return -1
 }
 
 func findDifference(known []knownDifference, client, version, fixture string, k model.Kind) int {
@@ -236,7 +277,7 @@ func TestMatchesRecordedClients(t *testing.T) {
 		}
 	}
 	fixtures := oracleFixtures(t)
-	used := map[int]bool{}
+	used, unexplained := map[int]bool{}, map[int]bool{}
 	for _, ix := range releases {
 		missing := missingFixtures(fixtures, ix.Fixtures)
 		if len(missing) > 0 {
@@ -254,7 +295,7 @@ func TestMatchesRecordedClients(t *testing.T) {
 				t.Errorf("%s: %v", f, err)
 				continue
 			}
-			for _, p := range compareOracle(ix.Client, ix.Version, a, res.Packages, dir, knownDifferences, used) {
+			for _, p := range compareOracle(ix.Client, ix.Version, a, res.Packages, dir, knownDifferences, used, unexplained) {
 				t.Error(p)
 			}
 		}
@@ -263,6 +304,13 @@ func TestMatchesRecordedClients(t *testing.T) {
 		if !used[i] {
 			t.Errorf("known difference %+v explains nothing any more: remove it", d)
 		}
+	}
+	for i, d := range unexplainedDifferences {
+		if !unexplained[i] {
+			t.Errorf("unexplained difference %+v is not what the records and vouch say any more: update or remove it", d)
+			continue
+		}
+		t.Logf("vouch disagrees with %s on %s (%s): the client runs %d, vouch lists %d: %s", model.ClientName(d.client), d.fixture, d.kind, d.clientRuns, d.vouchLists, d.what)
 	}
 }
 
@@ -343,4 +391,106 @@ func oracleFixtures(t *testing.T) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestOracleComparisonCatchesPerturbation: a recorded answer that vouch agrees with stops
+// agreeing when any one compared count is changed, and a known difference explains a
+// changed count only while vouch emits its diagnostic naming the client.
+func TestOracleComparisonCatchesPerturbation(t *testing.T) {
+	plugin := []model.Kind{model.KindHook, model.KindMCPServer, model.KindSkill}
+	for _, tc := range []struct {
+		client, version, fixture string
+		kinds                    []model.Kind
+	}{
+		{model.ClientClaudeCode, "2.1.332", "examples/claude-code/commit-guard", oracleKinds[model.ClientClaudeCode]},
+		{model.ClientCodex, "0.171.0", "examples/codex/commit-guard", plugin},
+		{model.ClientCodex, "0.171.0", "review/codex/testdata/marketplaces/good", []model.Kind{model.KindPlugin}},
+	} {
+		var a oracleAnswer
+		if err := readJSON(filepath.Join(oracleRoot, tc.client, tc.version, filepath.FromSlash(tc.fixture)+".json"), &a); err != nil {
+			t.Fatal(err)
+		}
+		dir, _ := filepath.Abs(filepath.Join("..", filepath.FromSlash(tc.fixture)))
+		res, err := Open(Options{ClientVersions: map[string]string{tc.client: tc.version}}, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := compareOracle(tc.client, tc.version, a, res.Packages, dir, nil, map[int]bool{}, nil); len(p) != 0 {
+			t.Fatalf("%s as recorded: %v", tc.fixture, p)
+		}
+		for _, k := range tc.kinds {
+			b := perturb(a, k)
+			if p := compareOracle(tc.client, tc.version, b, res.Packages, dir, nil, map[int]bool{}, nil); len(p) != 1 || !strings.Contains(p[0], " "+string(k)+": ") {
+				t.Errorf("%s with one %s more: %v, want one disagreement about %s", tc.fixture, k, p, k)
+			}
+			// A known difference whose diagnostic vouch emits explains it; one whose code
+			// vouch does not emit does not.
+			code := anyDiagnostic(res.Packages, model.ClientName(tc.client))
+			known := []knownDifference{{client: tc.client, fixture: tc.fixture, kind: k, code: code}}
+			used := map[int]bool{}
+			if p := compareOracle(tc.client, tc.version, b, res.Packages, dir, known, used, nil); code != "" && (len(p) != 0 || !used[0]) {
+				t.Errorf("%s %s: a known difference with %s did not explain it: %v", tc.fixture, k, code, p)
+			}
+			known[0].code = "no-such-diagnostic"
+			if p := compareOracle(tc.client, tc.version, b, res.Packages, dir, known, map[int]bool{}, nil); len(p) != 1 {
+				t.Errorf("%s %s: a known difference vouch does not emit explained it", tc.fixture, k)
+			}
+		}
+	}
+}
+
+// perturb returns a copy of a in which the client runs one more component of kind k.
+func perturb(a oracleAnswer, k model.Kind) oracleAnswer {
+	b := a
+	b.Runtime.Loads = map[string]int{string(k): a.Runtime.Loads[string(k)] + 1}
+	for key, n := range a.Runtime.Loads {
+		if key != string(k) {
+			b.Runtime.Loads[key] = n
+		}
+	}
+	b.Hooks = append([]oracleHook(nil), a.Hooks...)
+	b.Plugins = map[string]*oraclePlugin{}
+	for name, p := range a.Plugins {
+		if p != nil {
+			q := oraclePlugin{Skills: append([]string(nil), p.Skills...), MCPServers: append([]string(nil), p.MCPServers...)}
+			p = &q
+		}
+		b.Plugins[name] = p
+	}
+	if k == model.KindPlugin {
+		b.Install = map[string]oracleInstall{"extra": {Exit: float64(0)}}
+		for name, in := range a.Install {
+			b.Install[name] = in
+		}
+		return b
+	}
+	for name, in := range a.Install {
+		if in.Exit != float64(0) || b.Plugins[name] == nil {
+			continue
+		}
+		switch k {
+		case model.KindHook:
+			b.Hooks = append(b.Hooks, oracleHook{PluginID: name + "@oracle"})
+		case model.KindSkill:
+			b.Plugins[name].Skills = append(b.Plugins[name].Skills, "extra")
+		case model.KindMCPServer:
+			b.Plugins[name].MCPServers = append(b.Plugins[name].MCPServers, "extra")
+		}
+		break
+	}
+	return b
+}
+
+// anyDiagnostic is the code of a diagnostic vouch emitted naming the client, or "".
+func anyDiagnostic(pkgs []*model.Package, client string) string {
+	for _, p := range pkgs {
+		for _, c := range p.Components {
+			for _, d := range append(append([]model.Diagnostic(nil), p.Diagnostics...), c.Diagnostics...) {
+				if strings.Contains(d.Message, client) {
+					return d.Code
+				}
+			}
+		}
+	}
+	return ""
 }
