@@ -40,7 +40,9 @@ type knownDifference struct {
 	code            string
 }
 
-var knownDifferences = []knownDifference{}
+var knownDifferences = []knownDifference{
+	{model.ClientClaudeCode, "examples/codex/empty-hooks-two-clients", model.KindHook, nil, "hooks-default-replaced"},
+}
 
 // unexplainedDifference is a place where vouch disagrees with a client today and says
 // nothing about it: a bug in vouch, listed so that it is visible (the test logs each one)
@@ -56,7 +58,68 @@ type unexplainedDifference struct {
 	what            string
 }
 
-var unexplainedDifferences = []unexplainedDifference{}
+// What the clients do where vouch does not say so (each observed offline on the
+// releases named; the records hold the clients' own words).
+const (
+	claudeReadsDefaultLayout = "Claude Code 2.1.328 and 2.1.332 load a folder without .claude-plugin/ as one plugin by its default layout under --plugin-dir (hooks/hooks.json, .mcp.json, skills/ at its top), so this Codex plugin's components run in Claude Code; vouch gives the folder no Claude Code reading"
+	claudeRefusesModules     = "Claude Code 2.1.328 and 2.1.332 refuse the whole hooks.json when `modules` holds a second entry or a non-string (\"names one hooks module per plugin; a second entry is refused\"), so none of its hooks or modules run; vouch lists the first module and the Stop hook"
+	codexRefusesModulesField = "Codex 0.169.0 and 0.171.0 reject a hooks.json with a `modules` key (\"unknown field `modules`\"), so none of its hooks run; vouch marks the Stop hook supported by Codex"
+	codexRunsLiteralRoot     = "Codex 0.169.0 and 0.171.0 start this server (plugin/read lists it) with ${CLAUDE_PLUGIN_ROOT} kept literally in its args; vouch says so in the summary but marks the server unsupported by Codex instead of listing it as running"
+	codexRunsURLWithoutType  = "Codex 0.169.0 and 0.171.0 list the server that has a url and no type, which Claude Code rejects; vouch marks it invalid for both clients"
+	codexListsNoServers      = "Codex 0.169.0 and 0.171.0 read no MCP server from a manifest whose mcpServers is an array (paths and inline objects); vouch marks both servers supported by Codex"
+	codexReadsInlineWrapper  = "Codex 0.169.0 and 0.171.0 run the inline hooks of plugin.json inside the {\"hooks\": ...} wrapper that Claude Code ignores; vouch lists no hook"
+	codexIgnoresShell        = "Codex 0.169.0 and 0.171.0 run the hook whose shell is not bash or powershell (the field is Claude's); vouch marks it invalid for both clients"
+	codexInstallsRejected    = "Codex 0.169.0 and 0.171.0 install this plugin and run its hooks/hooks.json although Claude Code rejects its manifest; vouch rejects the package for both clients"
+	codexRefusesManifest     = "Codex 0.169.0 and 0.171.0 refuse to install the plugin (\"missing or invalid plugin.json\"); vouch marks its components supported by Codex"
+	codexSkillsPathReplaces  = "Codex 0.169.0 and 0.171.0 read only the skills folder the manifest names (it replaces skills/), Claude Code both; vouch marks both skills supported by Codex"
+	codexSkipsInlineHooks    = "Codex 0.169.0 and 0.171.0 run no inline hook of a Claude Code plugin.json; vouch marks the inline Stop hook supported by Codex"
+	codexInstallsClaudeEntry = "Codex 0.169.0 and 0.171.0 install a Codex marketplace entry whose folder has only .claude-plugin/plugin.json; vouch's diagnostic says they fail to install it"
+	codexRefusesMarketplace  = "Codex 0.169.0 and 0.171.0 refuse the whole marketplace file when one entry has no source (\"missing field `source`\"), so no entry installs; vouch marks the other entries supported"
+	codexNoRootSkill         = "Codex 0.169.0 and 0.171.0 list no skill for a plugin folder whose SKILL.md is at its top; vouch's Claude Code package marks that skill supported by Codex"
+)
+
+var unexplainedDifferences = []unexplainedDifference{
+	{model.ClientCodex, "enforce/claude/testdata/e2e/p", model.KindMCPServer, nil, 1, 0, codexRunsLiteralRoot},
+	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "examples/claude-code/broken-duplicate-server", model.KindMCPServer, nil, 1, 0, codexRunsLiteralRoot},
+	{model.ClientCodex, "examples/claude-code/broken-inline-hooks-wrapper", model.KindHook, nil, 1, 0, codexReadsInlineWrapper},
+	{model.ClientCodex, "examples/claude-code/broken-path-prefix", model.KindHook, nil, 1, 0, codexInstallsRejected},
+	{model.ClientCodex, "examples/claude-code/commit-guard", model.KindMCPServer, nil, 1, 0, codexRunsLiteralRoot},
+	{model.ClientClaudeCode, "examples/codex/broken-hooks-schema", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "examples/codex/broken-matcher", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/claudecode/testdata/cases/codex-literal-root", model.KindMCPServer, nil, 2, 1, codexRunsLiteralRoot},
+	{model.ClientCodex, "review/claudecode/testdata/cases/handler-types", model.KindMCPServer, nil, 0, 2, codexListsNoServers},
+	{model.ClientClaudeCode, "review/claudecode/testdata/cases/hook-modules", model.KindHook, nil, 0, 1, claudeRefusesModules},
+	{model.ClientCodex, "review/claudecode/testdata/cases/hook-modules", model.KindHook, nil, 0, 1, codexRefusesModulesField},
+	{model.ClientClaudeCode, "review/claudecode/testdata/cases/hook-modules", model.KindHookModule, nil, 0, 1, claudeRefusesModules},
+	{model.ClientCodex, "review/claudecode/testdata/cases/hooks-bad-shell", model.KindHook, nil, 1, 0, codexIgnoresShell},
+	{model.ClientCodex, "review/claudecode/testdata/cases/hooks-inline-wrapper", model.KindHook, nil, 1, 0, codexReadsInlineWrapper},
+	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-keywords-string", model.KindHook, nil, 0, 1, codexRefusesManifest},
+	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-missing-name", model.KindHook, nil, 1, 0, codexInstallsRejected},
+	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-path-no-prefix", model.KindHook, nil, 1, 0, codexInstallsRejected},
+	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-path-traversal", model.KindHook, nil, 1, 0, codexInstallsRejected},
+	{model.ClientCodex, "review/claudecode/testdata/cases/mcp-duplicate-name", model.KindMCPServer, nil, 1, 0, codexRunsLiteralRoot},
+	{model.ClientCodex, "review/claudecode/testdata/cases/mcp-flat", model.KindMCPServer, nil, 2, 1, codexRunsLiteralRoot},
+	{model.ClientCodex, "review/claudecode/testdata/cases/mcp-url-without-type", model.KindMCPServer, nil, 2, 1, codexRunsURLWithoutType},
+	{model.ClientCodex, "review/claudecode/testdata/cases/paths-replace", model.KindSkill, nil, 1, 2, codexSkillsPathReplaces},
+	{model.ClientCodex, "review/codex/testdata/cases/claude-inline-hooks", model.KindHook, nil, 0, 1, codexSkipsInlineHooks},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-rejected-http", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-rejected-schema", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/codex/testdata/cases/manifest-array", model.KindHook, nil, 0, 1, codexRefusesManifest},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/codex/testdata/cases/manifest-array", model.KindMCPServer, nil, 0, 1, codexRefusesManifest},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/codex/testdata/cases/manifest-array", model.KindSkill, nil, 0, 1, codexRefusesManifest},
+	{model.ClientCodex, "review/codex/testdata/marketplaces/claude-only", model.KindPlugin, nil, 1, 0, codexInstallsClaudeEntry},
+	{model.ClientCodex, "review/codex/testdata/marketplaces/mismatch", model.KindPlugin, nil, 0, 1, codexRefusesMarketplace},
+	{model.ClientCodex, "review/testdata/markers/root-skill-claude", model.KindSkill, nil, 0, 1, codexNoRootSkill},
+}
 
 // oracleIndex is index.json of one recorded release.
 type oracleIndex struct {
@@ -95,7 +158,8 @@ type oraclePlugin struct {
 }
 
 // offline matches an install that failed only because the recording had no network (a
-// git or npm source): what the client would do online is not recorded.
+// git or npm source): what the client would do online is not recorded. An install that
+// did not end within the recorder's time is not an answer either.
 var offline = regexp.MustCompile(`Could not resolve host|EAI_AGAIN|getaddrinfo|Network is unreachable`)
 
 // clientCounts is what the client said it runs from the fixture, by kind, and the
@@ -119,7 +183,7 @@ func clientCounts(client string, a oracleAnswer) (map[model.Kind]int, map[string
 				got[model.KindSkill] += len(p.Skills)
 				got[model.KindMCPServer] += len(p.MCPServers)
 			}
-		case offline.MatchString(in.Text):
+		case in.Exit == "timeout" || offline.MatchString(in.Text):
 			skipped[name] = true
 		}
 	}
@@ -133,11 +197,13 @@ func clientCounts(client string, a oracleAnswer) (map[model.Kind]int, map[string
 
 // vouchCounts is what vouch says the client runs from the folder at root: the valid
 // components of every package rooted there that vouch marks supported by that release.
-// A marketplace's plugins are packages of their own folders and are compared there.
+// A marketplace's plugins are packages of their own folders and are compared there. A
+// standalone skill's support says what a client does with the folder copied into its
+// skills folder, not with the folder installed as a plugin, which is what was recorded.
 func vouchCounts(pkgs []*model.Package, root, client, version string, skipped map[string]bool) map[model.Kind]int {
 	got := map[model.Kind]int{}
 	for _, p := range pkgs {
-		if p.Root != root {
+		if p.Root != root || p.Format == model.FormatAgentSkills {
 			continue
 		}
 		for _, c := range p.Components {
