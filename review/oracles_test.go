@@ -42,6 +42,7 @@ type knownDifference struct {
 
 var knownDifferences = []knownDifference{
 	{model.ClientClaudeCode, "examples/codex/empty-hooks-two-clients", model.KindHook, nil, "hooks-default-replaced"},
+	{model.ClientClaudeCode, "review/claudecode/testdata/cases/mcp-bundles", model.KindMCPServer, nil, "plugin-dependencies"},
 }
 
 // unexplainedDifference is a place where vouch disagrees with a client today and says
@@ -107,7 +108,16 @@ var unexplainedDifferences = []unexplainedDifference{
 	{model.ClientCodex, "review/claudecode/testdata/cases/mcp-flat", model.KindMCPServer, nil, 2, 1, codexRunsLiteralRoot},
 	{model.ClientCodex, "review/claudecode/testdata/cases/mcp-url-without-type", model.KindMCPServer, nil, 2, 1, codexRunsURLWithoutType},
 	{model.ClientCodex, "review/claudecode/testdata/cases/paths-replace", model.KindSkill, nil, 1, 2, codexSkillsPathReplaces},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "review/codex/testdata/cases/claude-inline-hooks", model.KindHook, nil, 0, 1, codexSkipsInlineHooks},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-default", model.KindHook, nil, 5, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-default", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-empty-object", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-escapes", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-handler-types", model.KindHook, nil, 4, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-invalid-matcher", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-manifest-path", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-rejected-http", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
 	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-rejected-schema", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
@@ -116,7 +126,18 @@ var unexplainedDifferences = []unexplainedDifference{
 	{model.ClientCodex, "review/codex/testdata/cases/manifest-array", model.KindMCPServer, nil, 0, 1, codexRefusesManifest},
 	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "review/codex/testdata/cases/manifest-array", model.KindSkill, nil, 0, 1, codexRefusesManifest},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-flat", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-manifest-path", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-wrapped", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/precedence-root", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "review/codex/testdata/marketplaces/claude-only", model.KindPlugin, nil, 1, 0, codexInstallsClaudeEntry},
+	{model.ClientClaudeCode, "review/codex/testdata/marketplaces/good/plugins/alpha", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "review/codex/testdata/marketplaces/mismatch", model.KindPlugin, nil, 0, 1, codexRefusesMarketplace},
 	{model.ClientCodex, "review/testdata/markers/root-skill-claude", model.KindSkill, nil, 0, 1, codexNoRootSkill},
 }
