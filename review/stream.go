@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"vouch/model"
+	"vouch/review/netrisk"
 )
 
 // Stream reviews each path like Open, but hands packages over as they finish loading
@@ -183,6 +184,7 @@ func loadAll(opts Options, q *jobQueue, emit func([]*model.Package) bool) {
 				pkgs := j.load(opts)
 				for _, p := range pkgs {
 					p.SortComponents()
+					netrisk.Attach(p) // every format's runnable components, after loading
 				}
 				mu.Lock()
 				out[i] = pkgs
