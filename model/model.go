@@ -193,8 +193,8 @@ const (
 	CapRemoteConnect    CapabilityKind = "remote-connect"
 	// CapRemoteCode is code fetched over the network and run: a download piped to a
 	// shell, a package runner (npx pkg@ver), a package install.
-	CapRemoteCode CapabilityKind = "remote-code"
-	CapCodeExecution    CapabilityKind = "code-execution" // a local tool run by the harness
+	CapRemoteCode    CapabilityKind = "remote-code"
+	CapCodeExecution CapabilityKind = "code-execution" // a local tool run by the harness
 	// CapHostCapability is a call through a host-provided broker (Splice capabilities such
 	// as web search), where the host, not the package, performs the effect.
 	CapHostCapability CapabilityKind = "host-capability"
