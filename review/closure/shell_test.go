@@ -120,6 +120,15 @@ func TestShellExpandsAsTheShellDoes(t *testing.T) {
 		{`case "$1" in */x) continue;; esac`, nil},
 		{`command -v jq >/dev/null || exit 0`, nil},
 		{`sed -e 's/a\/b/c/' -n`, []string{"path-program:sed"}},
+		{`sed -e 's|/usr/local|/opt|g' -e "s/a\/b/c/" x.txt`, []string{"path-program:sed"}},
+		{`sed -e 's/a/b/' ../x.txt`, []string{"path-program:sed", "outside-path:../x.txt"}}, // after -e, the operand is a file
+		{`grep -e /usr/lib -e /opt file`, []string{"path-program:grep"}},
+		{`awk -v dir=/etc -F / '{print $1}'`, []string{"path-program:awk"}},
+		{`jq --arg p /etc/x -r '.a // empty'`, []string{"path-program:jq"}},
+		// A set variable's default is never evaluated: neither a command nor a word vouch cannot place.
+		{`"${ROOT:-$(dirname "$0")/..}"/bin/run --x`, nil},
+		{`node "${ROOT:-$PLUGIN_ROOT}/x.js"`, []string{"path-program:node"}},
+		{`node "${UNSET:-$(git root)}/x.js"`, []string{"path-program:node", "unresolved-word:\"${UNSET:-$(git root)}/x.js\"", "path-program:git"}},
 		{`grep -q "$PATTERN"`, []string{"path-program:grep"}},
 		{`echo "it's \"here\"" $HOME`, nil},
 		{`f() { /p/bin/x; }; f`, nil},
