@@ -254,6 +254,7 @@ const (
 	NotCoveredUnlisted    = "unlisted-file"     // files beside an entry that a narrower closure leaves out
 	NotCoveredUnbound     = "unbound-directory" // a directory left out of the closure (for example .git)
 	NotCoveredUnresolved  = "unresolved-word"   // a shell word whose value is decided at run time
+	NotCoveredMissing     = "missing-file"      // a file of the package the command runs, which is not there
 )
 
 // HiddenContent is text a markdown renderer would not show a reviewer but an agent reads.
