@@ -38,3 +38,28 @@ func TestOpenAttachesNetworkRisk(t *testing.T) {
 		}
 	}
 }
+
+// Loading orders every not-covered list: the download piped to a shell comes before the
+// programs the line finds on PATH.
+func TestOpenOrdersNotCovered(t *testing.T) {
+	res, err := Open(Options{}, filepath.Join("testdata", "netrisk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Packages {
+		for _, c := range p.Components {
+			if c.ID != "SessionStart:0:0" {
+				continue
+			}
+			var kinds []string
+			for _, n := range c.NotCovered {
+				kinds = append(kinds, n.Kind+":"+n.Subject)
+			}
+			if len(kinds) < 2 || kinds[0] != "fetched-at-start:curl | sh" || !strings.HasPrefix(kinds[len(kinds)-1], "path-program:") {
+				t.Fatalf("not covered %q", kinds)
+			}
+			return
+		}
+	}
+	t.Fatal("no SessionStart hook")
+}

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"vouch/model"
-	"vouch/review/netrisk"
 )
 
 // Stream reviews each path like Open, but hands packages over as they finish loading
@@ -184,7 +183,7 @@ func loadAll(opts Options, q *jobQueue, emit func([]*model.Package) bool) {
 				pkgs := j.load(opts)
 				for _, p := range pkgs {
 					p.SortComponents()
-					netrisk.Attach(p) // every format's runnable components, after loading
+					postPass(p)
 				}
 				mu.Lock()
 				out[i] = pkgs

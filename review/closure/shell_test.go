@@ -192,3 +192,27 @@ func FuzzSplitShell(f *testing.F) {
 		NotCoveredByShell(s, Process{Root: "/p", Vars: map[string]string{"ROOT": "/p"}}, nil)
 	})
 }
+
+// TestOrder: real risks come before programs looked up on PATH, and within a kind the
+// order the line runs in is kept.
+func TestOrder(t *testing.T) {
+	base := Process{Root: "/p", Cwd: "/proj", Starts: "the hook runs", Vars: map[string]string{"ROOT": "/p"}}
+	for _, tc := range []struct {
+		line string
+		want []string
+	}{
+		{`jq -r .x | sort | npx -y left-pad | tee /tmp/out`, []string{"fetched-at-start:left-pad", "outside-path:/tmp/out", "path-program:jq", "path-program:sort", "path-program:npx", "path-program:tee"}},
+		{`sort x | node "$TMPDIR/a.js"`, []string{"unresolved-word:\"$TMPDIR/a.js\"", "path-program:sort", "path-program:node"}},
+		{`echo ok`, nil},
+	} {
+		nc := NotCoveredByShell(tc.line, base, nil)
+		Order(nc)
+		var got []string
+		for _, n := range nc {
+			got = append(got, n.Kind+":"+n.Subject)
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%q: got %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
