@@ -93,3 +93,13 @@ func TestNetworkBadgeKeys(t *testing.T) {
 		}
 	}
 }
+
+// S ranks a component that fetches code and runs it with the ones that run programs,
+// before one that only reaches hosts.
+func TestRiskRanksRemoteCode(t *testing.T) {
+	remote := &model.Component{Kind: model.KindMCPServer, Capabilities: []model.Capability{{Kind: model.CapRemoteCode}}}
+	net := &model.Component{Kind: model.KindMCPServer, Capabilities: []model.Capability{{Kind: model.CapNetwork}}}
+	if risk(remote) != 2 || risk(net) != 3 {
+		t.Fatalf("risk(remote code) = %d, risk(network) = %d", risk(remote), risk(net))
+	}
+}

@@ -1237,7 +1237,7 @@ func risk(c *model.Component) int {
 					r = 0
 				}
 			}
-		case cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch:
+		case cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch || cp.Kind == model.CapRemoteCode:
 			r = min(r, 2)
 		case cp.Kind == model.CapNetwork || cp.Kind == model.CapRemoteConnect:
 			r = min(r, 3)
