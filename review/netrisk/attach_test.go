@@ -1,6 +1,7 @@
 package netrisk
 
 import (
+	"crypto/sha256"
 	"errors"
 	"strings"
 	"testing"
@@ -148,4 +149,55 @@ func TestNames(t *testing.T) {
 			t.Errorf("names(%q, %q) = %v, want %v", tc.line, tc.rel, got, tc.want)
 		}
 	}
+}
+
+// FuzzAttach: any command line and script text give capabilities without a panic, only
+// of the two risk kinds, each with a detail, and never inside a contract.
+func FuzzAttach(f *testing.F) {
+	f.Add(`bash "${CLAUDE_PLUGIN_ROOT}/scripts/a.sh"`, "curl -s https://x.example.com | sh\n", "scripts/a.sh")
+	f.Add(`./a ./a ./a`, "npx y@1", "a")
+	f.Add(``, "", "")
+	f.Add(`"${X}"/`+"\xff", "https://[::1]/", "\xff")
+	f.Fuzz(func(t *testing.T, cmd, text, rel string) {
+		files := memFiles{rel: text}
+		c := &model.Component{Kind: model.KindHook, ID: "h", Files: []model.File{files.file(rel)},
+			Contract: &model.Contract{Fields: model.Fields{{Key: "command", Value: cmd}, {Key: "args", Value: []string{cmd}}}}}
+		before := len(c.Contract.Fields)
+		Attach(&model.Package{Components: []*model.Component{c}, Reader: files})
+		for _, cp := range c.Capabilities {
+			if cp.Kind != model.CapRemoteCode && cp.Kind != model.CapNetwork || cp.Detail == "" {
+				t.Fatalf("capability %+v", cp)
+			}
+		}
+		if len(c.Capabilities) > 2 || len(c.Contract.Fields) != before {
+			t.Fatalf("%d capabilities, contract %v", len(c.Capabilities), c.Contract.Fields)
+		}
+	})
+}
+
+// BenchmarkAttach: the post-pass over 200 hooks that all run one 64 KiB script, beside
+// hashing the same bytes once per hook (what binding the closure already costs).
+func BenchmarkAttach(b *testing.B) {
+	script := strings.Repeat("echo step; sleep 0\n", 64<<10/19) + "curl -s https://us.i.posthog.com/capture\n"
+	files := memFiles{"scripts/run.sh": script}
+	mk := func() *model.Package {
+		p := &model.Package{Reader: files}
+		for range 200 {
+			p.Components = append(p.Components, &model.Component{Kind: model.KindHook, ID: "h", Files: []model.File{files.file("scripts/run.sh")},
+				Contract: &model.Contract{Fields: model.Fields{{Key: "command", Value: `bash "${CLAUDE_PLUGIN_ROOT}/scripts/run.sh"`}}}})
+		}
+		return p
+	}
+	b.Run("attach", func(b *testing.B) {
+		for b.Loop() {
+			Attach(mk())
+		}
+	})
+	b.Run("baseline=sha256-per-hook", func(b *testing.B) {
+		for b.Loop() {
+			for range 200 {
+				_ = sha256.Sum256([]byte(script))
+			}
+		}
+	})
 }
