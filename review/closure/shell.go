@@ -41,13 +41,40 @@ func SplitShell(line string) []SimpleCommand {
 	var cur strings.Builder
 	inWord, single, double := false, false, false
 	count := 0
+	// A case's patterns ("a|*/b)") are words to match, not commands: pattern is set from
+	// "case X in" and after each ";;" until the ")" that ends the pattern; depth counts
+	// the cases open, so "esac" closes one.
+	pattern, depth := false, 0
 	endWord := func() {
 		if inWord {
-			words = append(words, cur.String())
+			w := cur.String()
+			switch {
+			case pattern && w == "esac" && len(words) == 0:
+				pattern, depth = false, depth-1
+				words = append(words, w)
+			case pattern:
+				// a pattern word: dropped at the ) or | that follows
+				words = append(words, w)
+			default:
+				words = append(words, w)
+				if len(words) >= 3 && words[len(words)-3] == "case" && w == "in" {
+					pattern, depth = true, depth+1
+				}
+			}
 			count++
 		}
 		cur.Reset()
 		inWord = false
+	}
+	// dropPattern forgets the pattern words read so far; the words before them (case X
+	// in) stay one command.
+	dropPattern := func() {
+		endWord()
+		if i := slices.Index(words, "in"); len(words) > 0 && words[0] == "case" && i >= 0 {
+			words = words[:i+1]
+			return
+		}
+		words = nil
 	}
 	endCmd := func(pipe bool) {
 		endWord()
@@ -96,6 +123,16 @@ func SplitShell(line string) []SimpleCommand {
 			double, inWord = true, true
 		case ch == ' ' || ch == '\t':
 			endWord()
+		case pattern && (ch == '|' || ch == '(' && len(words) == 0 && !inWord):
+			dropPattern() // a|b) or (a) : alternatives of one pattern
+		case pattern && ch == ')':
+			dropPattern()
+			pattern = false
+			endCmd(false)
+		case ch == ';' && i+1 < len(line) && line[i+1] == ';' && depth > 0:
+			endCmd(false)
+			i++
+			pattern = true // the next pattern
 		case ch == '|' && i+1 < len(line) && line[i+1] == '|':
 			endCmd(false)
 			i++

@@ -216,3 +216,32 @@ func TestOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitShellCasePatterns: the lexical reading (a line the parser refuses) keeps a
+// case's patterns out of the commands: "a|*/b)" is two words to match, not a pipe into
+// the program b, nor a path.
+func TestSplitShellCasePatterns(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want []string // the commands found
+	}{
+		{`case $x in a|b) echo;; */c|d) node x.js ;; esac; echo "unterminated`, []string{"case", "echo", "node", "esac", "echo"}},
+		{`case "$1" in (*.ts) npx tsc;; esac; "`, []string{"case", "npx", "esac"}},
+		{`a | b; case x in y) c | d;; esac`, []string{"a", "b", "case", "c", "d", "esac"}},
+		{`case a in b) case c in d|e) f;; esac;; g|h) i;; esac; j '`, []string{"case", "case", "f", "esac", "i", "esac", "j"}},
+	} {
+		var got []string
+		for _, sc := range SplitShell(tc.line) {
+			got = append(got, sc.Command)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%q: commands %q, want %q", tc.line, got, tc.want)
+		}
+	}
+	// Through the classifier: no pattern is listed as a program or a path.
+	for _, n := range NotCoveredByShell(`case $x in a|b) echo;; */c|d) exit 0;; esac; echo "unterminated`, Process{Root: "/p", Cwd: "/proj"}, nil) {
+		if n.Kind != model.NotCoveredUnresolved {
+			t.Errorf("a case pattern is listed: %s %s", n.Kind, n.Subject)
+		}
+	}
+}
