@@ -103,3 +103,15 @@ func TestRiskRanksRemoteCode(t *testing.T) {
 		t.Fatalf("risk(remote code) = %d, risk(network) = %d", risk(remote), risk(net))
 	}
 }
+
+// The approval dialog says what the component fetches and runs or reaches, before its
+// contract fields, remote code first.
+func TestApproveDialogShowsNetworkRisk(t *testing.T) {
+	m := newTestModel(t, riskPackages(), 120, 60)
+	press(t, m, "j", "j", "a") // the curl | sh hook
+	view := ansi.Strip(m.View().Content)
+	remote, net, fields := strings.Index(view, "[! REMOTE CODE]"), strings.Index(view, "[! NET]"), strings.Index(view, "Contract fields")
+	if remote < 0 || net < remote || fields < net {
+		t.Fatalf("the dialog does not show the risk first (remote %d, net %d, fields %d):\n%s", remote, net, fields, view)
+	}
+}
