@@ -5,9 +5,10 @@
 package netrisk
 
 import (
-	"regexp"
 	"sort"
 	"strings"
+
+	"vouch/internal/lazyre"
 )
 
 // Kind is what a finding says the text does.
@@ -34,12 +35,14 @@ const maxInput = 1 << 20
 
 const maxText = 120
 
+// The patterns compile on first use: every command that loads packages imports this
+// package, and a console's first frame should not wait for them.
 var (
-	pipeShell = regexp.MustCompile(`(?i)\b(curl|wget)\b[^|\n;]*\|\s*(sudo\s+)?(ba|z|da|k)?sh\b`)
-	fetchCmd  = regexp.MustCompile(`(?i)(^|[\s;&|(` + "`" + `"'])(curl|wget|nc|ncat|ssh|scp|rsync)\s`)
-	runner    = regexp.MustCompile(`(?i)(^|[\s;&|(` + "`" + `"'])(npx|bunx|uvx|pipx\s+run|pnpm\s+dlx|yarn\s+dlx|deno\s+run)\s+(-\S+\s+)*([@\w][\w./@-]*)`)
-	install   = regexp.MustCompile(`(?i)(^|[\s;&|(` + "`" + `"'])(npm\s+(install|i|ci)|bun\s+(install|add|i)|pnpm\s+(install|add|i)|yarn\s+(install|add)|pip3?\s+install|uv\s+(pip\s+install|add|sync)|go\s+install|cargo\s+install|gem\s+install)\b`)
-	urlRe     = regexp.MustCompile(`(?i)\b(https?|wss?|ftp)://([a-z0-9.-]+\.[a-z]{2,}|\[[0-9a-f:]+\]|\d{1,3}(\.\d{1,3}){3})(:\d+)?[^\s"'<>)\]]*`)
+	pipeShell = lazyre.New(`(?i)\b(curl|wget)\b[^|\n;]*\|\s*(sudo\s+)?(ba|z|da|k)?sh\b`)
+	fetchCmd  = lazyre.New(`(?i)(^|[\s;&|(` + "`" + `"'])(curl|wget|nc|ncat|ssh|scp|rsync)\s`)
+	runner    = lazyre.New(`(?i)(^|[\s;&|(` + "`" + `"'])(npx|bunx|uvx|pipx\s+run|pnpm\s+dlx|yarn\s+dlx|deno\s+run)\s+(-\S+\s+)*([@\w][\w./@-]*)`)
+	install   = lazyre.New(`(?i)(^|[\s;&|(` + "`" + `"'])(npm\s+(install|i|ci)|bun\s+(install|add|i)|pnpm\s+(install|add|i)|yarn\s+(install|add)|pip3?\s+install|uv\s+(pip\s+install|add|sync)|go\s+install|cargo\s+install|gem\s+install)\b`)
+	urlRe     = lazyre.New(`(?i)\b(https?|wss?|ftp)://([a-z0-9.-]+\.[a-z]{2,}|\[[0-9a-f:]+\]|\d{1,3}(\.\d{1,3}){3})(:\d+)?[^\s"'<>)\]]*`)
 )
 
 // Scan returns what text reaches the network or fetches code, remote code first, each
@@ -59,7 +62,8 @@ func Scan(text string) []Finding {
 			out = append(out, f)
 		}
 	}
-	for _, m := range pipeShell.FindAllString(lines(pipeKeys), -1) {
+	for _, mm := range pipeShell.FindAllStringSubmatch(lines(pipeKeys), -1) {
+		m := mm[0]
 		add(Finding{Kind: RemoteCode, What: "downloads a script and runs it with a shell", Text: strings.TrimSpace(m), Host: firstHost(m)})
 	}
 	for _, m := range runner.FindAllStringSubmatch(lines(runnerKeys), -1) {
