@@ -410,10 +410,14 @@ func TestMatchesRecordedClients(t *testing.T) {
 	}
 }
 
-// cutShort says why a record holds no complete answer, or "". The recorder stops a
-// Claude Code session that waits on the model it cannot reach (a prompt hook); its counts
-// are complete only if the log already held every count line.
+// cutShort says why a record holds no complete answer, or "": Codex's app-server
+// sometimes leaves a call unanswered, and the recorder stops a Claude Code session that
+// waits on the model it cannot reach (a prompt hook), whose counts are complete only if
+// the log already held every count line.
 func cutShort(client string, a oracleAnswer) string {
+	if client == model.ClientCodex && !a.Answered {
+		return "codex app-server left a call unanswered"
+	}
 	if client != model.ClientClaudeCode || a.Runtime.Exit != "timeout" {
 		return ""
 	}
