@@ -33,21 +33,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.keysHelp != nil {
-		return m.keySheetKey(msg)
-	}
-	if m.dialog != nil {
-		return m.dialogKey(msg)
-	}
-	if m.prompt != nil {
-		return m.promptKey(msg)
-	}
-	if m.fileView != nil {
-		return m.fileViewKey(msg)
-	}
-	if m.tree.editing {
-		cmd := m.tree.updateFilter(msg)
-		return tea.Batch(cmd, m.selectionChanged())
+	if top := m.top(); top != nil {
+		return top.key(m, msg)
 	}
 	k := &m.keys
 	m.flash = ""
@@ -140,13 +127,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.tree.filter.CursorEnd()
 		m.tree.cursor = 0
 		m.tree.applyFilter() // the tree lists the views until one is named
-		m.layout()
-		m.updateKeys()
+		m.push(&filterMode{})
 		return cmd
 	case key.Matches(msg, k.Filter):
 		cmd := m.tree.startFilter()
-		m.layout()
-		m.updateKeys()
+		m.push(&filterMode{})
 		return cmd
 	case key.Matches(msg, k.ClearFilter):
 		m.tree.clearFilter()
@@ -265,28 +250,15 @@ func (m *Model) onWheel(msg tea.MouseWheelMsg) {
 	}
 	mouse := msg.Mouse()
 	// A modal takes the wheel: the selection hidden behind it never moves.
-	switch {
-	case m.keysHelp != nil:
-		m.keysHelp.scroll(mouse.Button)
-		return
-	case m.dialog != nil:
-		m.dialog.scroll(mouse.Button)
-		return
-	case m.prompt != nil:
-		if mouse.Button == tea.MouseWheelUp {
-			m.prompt.vp.ScrollUp(3)
-		} else if mouse.Button == tea.MouseWheelDown {
-			m.prompt.vp.ScrollDown(3)
-		}
-		return
-	case m.fileView != nil:
-		if mouse.Button == tea.MouseWheelUp {
-			m.fileView.scrollBy(-3)
-		} else if mouse.Button == tea.MouseWheelDown {
-			m.fileView.scrollBy(3)
-		}
+	if top := m.top(); top != nil {
+		top.wheel(m, mouse)
 		return
 	}
+	m.wheelBase(mouse)
+}
+
+// wheelBase scrolls the pane under the pointer: the tree or the detail pane.
+func (m *Model) wheelBase(mouse tea.Mouse) {
 	treeRight := m.treeOuterWidth()
 	up := mouse.Button == tea.MouseWheelUp
 	down := mouse.Button == tea.MouseWheelDown
@@ -385,37 +357,16 @@ func (m *Model) openDialog(msg explainedMsg) {
 			entries = keep
 		}
 	}
-	m.dialog = newDialog(m.common, msg.action, msg.group, msg.gen, entries)
-	m.dialog.offered = msg.offered
-	m.dialog.leftOut = left
-	m.dialog.build()
-	m.layout()
-	m.updateKeys()
+	d := newDialog(m.common, msg.action, msg.group, msg.gen, entries)
+	d.offered = msg.offered
+	d.leftOut = left
+	d.build()
+	m.push(d)
 }
 
-func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
+// key is a key press while the dialog is on top.
+func (d *dialog) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
-	d := m.dialog
-	if d.noting {
-		switch msg.String() {
-		case "enter":
-			d.noting = false
-			d.note.Blur()
-		case "esc":
-			d.noting = false
-			d.note.SetValue("")
-			d.note.Blur()
-		default:
-			var cmd tea.Cmd
-			d.note, cmd = d.note.Update(msg)
-			d.build()
-			d.vp.GotoBottom() // the note is the body's last block: keep it in view
-			return cmd
-		}
-		d.build()
-		m.updateKeys()
-		return nil
-	}
 	switch {
 	case key.Matches(msg, k.Confirm):
 		return m.decide(d)
@@ -427,10 +378,8 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.setFlash("Cannot "+strings.ToLower(d.verb())+": "+d.blocked, true)
 		}
 	case key.Matches(msg, k.Cancel):
-		m.dialog = nil
 		m.setFlash("Cancelled: nothing was recorded.", false)
-		m.layout()
-		m.updateKeys()
+		m.pop(d)
 	case d.picking() && (msg.String() == "tab" || msg.String() == "shift+tab"):
 		step := 1
 		if msg.String() == "shift+tab" {
@@ -448,11 +397,7 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		d.hideDiff = !d.hideDiff
 		d.build()
 	case msg.String() == "m" && !d.stale:
-		d.noting = true
-		d.build()
-		d.vp.GotoBottom() // a long dialog would leave the input below the screen
-		m.updateKeys()
-		return d.note.Focus()
+		return m.startNote(d)
 	default:
 		d.scrollKey(msg.String())
 	}
@@ -467,9 +412,7 @@ func (m *Model) decide(d *dialog) tea.Cmd {
 		return nil
 	}
 	m.busy = true
-	m.dialog = nil
-	m.layout()
-	m.updateKeys()
+	m.pop(d)
 	box := m.trust
 	action := d.action
 	var reqs []trust.Request
@@ -602,8 +545,7 @@ func (m *Model) shown(p *model.Package) bool {
 // size floor, a click does nothing: it would act on what the person cannot see.
 func (m *Model) onClick(msg tea.MouseClickMsg) tea.Cmd {
 	mouse := msg.Mouse()
-	if m.tooSmallNow() || mouse.Button != tea.MouseLeft || m.dialog != nil || m.prompt != nil ||
-		m.fileView != nil || m.keysHelp != nil || m.tree.editing || !m.loaded {
+	if m.tooSmallNow() || mouse.Button != tea.MouseLeft || m.top() != nil || !m.loaded {
 		return nil
 	}
 	const bodyTop = 1 // the header line

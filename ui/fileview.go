@@ -119,9 +119,7 @@ func (m *Model) openFileView(idx int) tea.Cmd {
 	fv.input = textinput.New()
 	fv.input.CharLimit = 200
 	fv.input.SetStyles(inputStyles(m.styles.IsDark))
-	m.fileView = fv
-	m.layout()
-	m.updateKeys()
+	m.push(fv)
 	return fv.load(idx)
 }
 
@@ -438,7 +436,7 @@ func (fv *fileView) showMatch() {
 }
 
 func (m *Model) fileViewKey(msg tea.KeyPressMsg) tea.Cmd {
-	fv := m.fileView
+	fv := m.fileView()
 	if fv.inputFor != "" {
 		switch msg.String() {
 		case "esc":
@@ -468,9 +466,7 @@ func (m *Model) fileViewKey(msg tea.KeyPressMsg) tea.Cmd {
 	page := fv.bodyHeight()
 	switch msg.String() {
 	case "q", "esc", "backspace":
-		m.fileView = nil
-		m.layout()
-		m.updateKeys()
+		m.pop(fv)
 		return m.detail.refresh()
 	case "j", "down":
 		fv.scrollBy(1)

@@ -104,17 +104,13 @@ func (m *Model) openKeySheet() {
 		"  y                  copy the file's path",
 		"  q esc              back",
 	)
-	m.keysHelp = &keySheet{lines: lines}
-	m.layout()
+	m.push(&keySheet{lines: lines})
 }
 
-func (m *Model) keySheetKey(msg tea.KeyPressMsg) tea.Cmd {
-	ks := m.keysHelp
+func (m *Model) keySheetKey(ks *keySheet, msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "?", "esc", "q", "enter":
-		m.keysHelp = nil
-		m.layout()
-		m.updateKeys()
+		m.pop(ks)
 	case "j", "down":
 		ks.scrollBy(1)
 	case "k", "up":

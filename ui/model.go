@@ -217,13 +217,11 @@ type Model struct {
 
 	tree   *treePane
 	detail *detailPane
-	dialog *dialog
-	prompt *targetPrompt
-	// fileView, when set, is a closure file opened full-screen from the detail pane.
-	fileView *fileView
-	// keysHelp is the `?` sheet: every binding, disabled ones with their reason.
-	keysHelp *keySheet
-	help     help.Model
+	// modals is the stack of layers over the browsing screen (dialogs, the instruction
+	// prompt, the note input, the file view, the `?` sheet, the filter input), the top
+	// last: it alone gets keys and is drawn.
+	modals []layer
+	help   help.Model
 	// clipboard receives OSC 52 copies (y); nil writes to the terminal through a command.
 	clipboard func(seq string)
 
@@ -539,8 +537,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, more
 	case fileLoadedMsg:
-		if m.fileView != nil {
-			m.fileView.onLoaded(msg)
+		if fv := m.fileView(); fv != nil {
+			fv.onLoaded(msg)
 		}
 		return m, nil
 	case pagerReadyMsg:
@@ -548,13 +546,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setFlash("Could not prepare the pager copy: "+msg.err.Error(), true)
 			return m, nil
 		}
-		if m.fileView == nil {
+		if m.fileView() == nil {
 			return m, nil
 		}
 		return m, pagerCmd(msg.path)
 	case pagerDoneMsg:
-		if msg.err != nil && m.fileView != nil {
-			m.fileView.flash = display.Line("The pager ended with: " + msg.err.Error())
+		if fv := m.fileView(); msg.err != nil && fv != nil {
+			fv.flash = display.Line("The pager ended with: " + msg.err.Error())
 		}
 		return m, nil
 	case activationsMsg, previewMsg, committedMsg:
@@ -567,10 +565,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseClickMsg:
 		return m, m.onClick(msg)
 	case tea.PasteMsg:
-		if m.prompt != nil {
-			return m, m.prompt.update(msg)
-		}
-		if m.tree.editing {
+		// A paste is text for the input on top; no other layer takes one.
+		switch top := m.top().(type) {
+		case *targetPrompt:
+			return m, top.update(msg)
+		case *filterMode:
 			var cmd tea.Cmd
 			m.tree.filter, cmd = m.tree.filter.Update(msg)
 			m.tree.applyFilter()
@@ -625,14 +624,8 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		m.tree.gen = m.dataGen
 		// What an open dialog or prompt shows came from the data just replaced: it can
 		// no longer record anything (otherwise R then a then y would approve a tool the
-		// reviewer never saw).
-		if m.dialog != nil {
-			m.dialog.markStale()
-		}
-		if m.prompt != nil {
-			m.prompt.markStale()
-		}
-		m.fileView = nil
+		// reviewer never saw); a file view of the old packages closes.
+		m.reloadStack()
 		m.tree.setItems(nil)
 		m.detail.invalidateRendering()
 		m.detail.bodies.reset()
@@ -790,7 +783,7 @@ func (m *Model) selectionChanged() tea.Cmd {
 func (m *Model) updateKeys() {
 	k := &m.keys
 	_, c, _, ok := m.selection()
-	browsing := m.dialog == nil && m.prompt == nil && !m.tree.editing && m.fileView == nil && m.keysHelp == nil
+	browsing := m.top() == nil
 	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.Tab, &k.Filter, &k.Help, &k.Quit, &k.PageUp, &k.PageDown, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Views, &k.Sort} {
 		b.SetEnabled(browsing)
 	}
@@ -821,9 +814,9 @@ func (m *Model) updateKeys() {
 	k.NextMatch.SetEnabled(browsing && filtered)
 	k.PrevMatch.SetEnabled(browsing && filtered)
 	k.ClearFilter.SetEnabled(browsing && m.tree.filter.Value() != "")
-	k.Confirm.SetEnabled(!m.busy && (m.dialog.canConfirm() || m.prompt.ready()))
-	k.Overwrite.SetEnabled(!m.busy && m.prompt.needsOverwrite())
-	k.Cancel.SetEnabled(m.dialog != nil || m.prompt != nil)
+	k.Confirm.SetEnabled(!m.busy && (m.dialog().canConfirm() || m.prompt().ready()))
+	k.Overwrite.SetEnabled(!m.busy && m.prompt().needsOverwrite())
+	k.Cancel.SetEnabled(m.dialog() != nil || m.prompt() != nil)
 }
 
 // approveReason says why `a` cannot apply to the selection, "" when it can.
@@ -979,7 +972,7 @@ func (m *Model) statusLine() string {
 		}
 		return fit(st.Render(m.flash), m.width)
 	}
-	if n := len(m.tree.visible); n > 0 && m.fileView == nil {
+	if n := len(m.tree.visible); n > 0 && m.fileView() == nil {
 		// Where the selection is in a long list: "row 312 of 10,000".
 		return fit(s.Dim.Render("row "+thousands(m.tree.cursor+1)+" of "+thousands(n)), m.width)
 	}
@@ -992,18 +985,9 @@ func (m *Model) helpView() string { return strings.Join(m.helpLines(), "\n") }
 // for it and the window leaves the panes enough room.
 func (m *Model) helpLines() []string {
 	var km help.KeyMap = m.keys
-	browsing := false
-	switch {
-	case m.dialog != nil:
-		km = dialogKeys{&m.keys}
-	case m.prompt != nil:
-		km = promptKeys{&m.keys, m.prompt}
-	case m.tree.editing:
-		km = filterKeys{&m.keys}
-	case m.fileView != nil || m.keysHelp != nil:
-		km = closeKeys{}
-	default:
-		browsing = true
+	browsing := true
+	if top := m.top(); top != nil {
+		km, browsing = top.keyMap(m), false
 	}
 	m.help.SetWidth(m.width)
 	var out string
@@ -1036,18 +1020,11 @@ func (m *Model) bodyView() string {
 		msg := ansi.Wrap(display.String("Could not load: "+m.loadErr.Error()), bw-4, "")
 		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.styles.Error.Render(msg))
 	}
-	if m.keysHelp != nil {
-		return m.keysHelp.view(m, bw, bh)
-	}
-	if m.dialog != nil {
-		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.dialog.View())
-	}
-	if m.prompt != nil {
-		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.prompt.View())
-	}
-	if m.fileView != nil {
-		return m.fileView.View()
-	}
+	return m.bodyOf(len(m.modals)-1, bw, bh)
+}
+
+// baseView is the browsing screen under every layer: the tree and the detail pane.
+func (m *Model) baseView() string {
 	left := frame(m.styles.PaneFocused, m.tree.View(), m.tree.width)
 	right := frame(m.styles.Pane, m.detail.View(), m.detail.width)
 	lines := make([]string, len(left))

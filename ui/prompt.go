@@ -182,10 +182,8 @@ func (m *Model) openPrompt() tea.Cmd {
 	pr.input.Placeholder = "codex, claude or a file path"
 	pr.input.CharLimit = 4096
 	pr.input.SetStyles(inputStyles(m.styles.IsDark))
-	m.prompt = pr
-	m.layout()
-	m.updateKeys()
-	return m.prompt.input.Focus()
+	m.push(pr)
+	return pr.input.Focus()
 }
 
 // openRemoval starts the removal flow: the ledger is read again in a command, so the
@@ -197,9 +195,7 @@ func (m *Model) openRemoval() tea.Cmd {
 	}
 	pr := m.newPrompt(instructions.ActionRemove)
 	pr.loading = true
-	m.prompt = pr
-	m.layout()
-	m.updateKeys()
+	m.push(pr)
 	ref, box := pr.ref, m.trust
 	return func() tea.Msg {
 		msg := activationsMsg{ref: ref}
@@ -250,14 +246,12 @@ func (t *targetPrompt) update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Model) closePrompt(flash string) {
-	m.prompt = nil
 	m.setFlash(flash, false)
-	m.layout()
-	m.updateKeys()
+	m.pop(m.prompt())
 }
 
 func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
-	pr := m.prompt
+	pr := m.prompt()
 	k := &m.keys
 	if msg.String() == "esc" || (pr.stale && (msg.String() == "n" || msg.String() == "N")) {
 		m.closePrompt("Cancelled: nothing was written.")
@@ -354,8 +348,9 @@ var targetChoices = []struct{ spec, label string }{
 }
 
 func (m *Model) previewCmd(spec string) tea.Cmd {
-	p, c := m.prompt.pkg, m.prompt.comp
-	ref := m.prompt.ref
+	pr := m.prompt()
+	p, c := pr.pkg, pr.comp
+	ref := pr.ref
 	box := m.trust
 	return func() tea.Msg {
 		msg := previewMsg{ref: ref, action: instructions.ActionApply}
@@ -385,7 +380,7 @@ func (m *Model) previewCmd(spec string) tea.Cmd {
 }
 
 func (m *Model) previewRemoveCmd(target instructions.Target) tea.Cmd {
-	pr := m.prompt
+	pr := m.prompt()
 	pr.loading, pr.picking, pr.err = true, false, ""
 	m.updateKeys()
 	p, c := pr.pkg, pr.comp
@@ -451,7 +446,7 @@ func activeCounts(t *trust.Trust) (counts map[string]int, files map[string][]ins
 // (approve with the target for an activation, revoke with the target for a removal). If
 // the ledger refuses, the file is put back: the file and the ledger must agree.
 func (m *Model) commitPreview() tea.Cmd {
-	pr := m.prompt
+	pr := m.prompt()
 	pv, overwrite, action := pr.preview, pr.overwrite, pr.action
 	// The box showed the file a linked target resolves to, and y was pressed on a line
 	// naming it: that confirms exactly this destination (Commit checks it again).
@@ -461,10 +456,8 @@ func (m *Model) commitPreview() tea.Cmd {
 	}
 	p, c, shown := pr.pkg, pr.comp, pr.digest
 	affected := m.data.sameName(p)
-	m.prompt = nil
 	m.busy = true
-	m.layout()
-	m.updateKeys()
+	m.pop(pr)
 	box := m.trust
 	return func() tea.Msg {
 		msg := committedMsg{action: action, ref: p.Ref(c), target: pv.Target.Path}
@@ -490,7 +483,7 @@ func (m *Model) commitPreview() tea.Cmd {
 func (m *Model) onInstructions(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case activationsMsg:
-		pr := m.prompt
+		pr := m.prompt()
 		if pr == nil || pr.ref != msg.ref || !pr.removing() || !pr.loading {
 			return nil
 		}
@@ -508,7 +501,7 @@ func (m *Model) onInstructions(msg tea.Msg) tea.Cmd {
 		}
 		m.updateKeys()
 	case previewMsg:
-		pr := m.prompt
+		pr := m.prompt()
 		if pr == nil || pr.ref != msg.ref || pr.action != msg.action || !pr.loading {
 			return nil
 		}

@@ -65,7 +65,7 @@ func TestApproveFlow(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 80, 24)
 	selectRef(t, m, toolRef)
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("a did not open the confirmation")
 	}
 	v := screen(m)
@@ -78,7 +78,7 @@ func TestApproveFlow(t *testing.T) {
 		t.Fatal("opening the dialog changed the status")
 	}
 	press(t, m, "y")
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatal("y left the dialog open")
 	}
 	if got := authIn(t, m, toolRef); got != model.Approved {
@@ -100,7 +100,7 @@ func TestEnterNeverConfirms(t *testing.T) {
 	selectRef(t, m, toolRef)
 	press(t, m, "a", "enter", "enter", "space", "Y"[:0]+"q")
 	// q inside the dialog must not quit or confirm either; the dialog is still open.
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("enter, space or q closed the dialog")
 	}
 	if got := ledgerAuth(t, m, toolRef); got != model.Unreviewed {
@@ -114,7 +114,7 @@ func TestCancel(t *testing.T) {
 			m := newTestModel(t, fixturePackages(), 80, 24)
 			selectRef(t, m, toolRef)
 			press(t, m, "a", k)
-			if m.dialog != nil {
+			if m.dialog() != nil {
 				t.Fatalf("%s did not close the dialog", k)
 			}
 			if got := ledgerAuth(t, m, toolRef); got != model.Unreviewed {
@@ -138,14 +138,14 @@ func TestHookNeedsToolFirst(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
 	selectRef(t, m, hookRef)
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("no dialog for the hook")
 	}
-	if len(m.dialog.entries) != 2 || m.dialog.entries[0].ref != toolRef || m.dialog.entries[1].ref != hookRef {
-		t.Fatalf("dialog entries not tool then hook: %+v", m.dialog.entries)
+	if len(m.dialog().entries) != 2 || m.dialog().entries[0].ref != toolRef || m.dialog().entries[1].ref != hookRef {
+		t.Fatalf("dialog entries not tool then hook: %+v", m.dialog().entries)
 	}
-	if m.dialog.entries[1].grant.Blocked == "" {
-		t.Fatalf("trust did not say the hook alone is blocked: %+v", m.dialog.entries[1].grant)
+	if m.dialog().entries[1].grant.Blocked == "" {
+		t.Fatalf("trust did not say the hook alone is blocked: %+v", m.dialog().entries[1].grant)
 	}
 	v := screen(m)
 	for _, want := range []string{"and what it needs (2)", "1. " + toolRef, "2. " + hookRef} {
@@ -153,14 +153,14 @@ func TestHookNeedsToolFirst(t *testing.T) {
 			t.Errorf("dialog lacks %q:\n%s", want, v)
 		}
 	}
-	if !strings.Contains(m.dialog.body, "(in this dialog, decided first)") {
-		t.Errorf("the hook's need is not marked as resolved by the dialog:\n%s", m.dialog.body)
+	if !strings.Contains(m.dialog().body, "(in this dialog, decided first)") {
+		t.Errorf("the hook's need is not marked as resolved by the dialog:\n%s", m.dialog().body)
 	}
 	if !m.keys.Confirm.Enabled() {
 		t.Fatal("y is disabled for a hook with its tool")
 	}
 	press(t, m, "enter")
-	if ledgerAuth(t, m, hookRef) == model.Approved || m.dialog == nil {
+	if ledgerAuth(t, m, hookRef) == model.Approved || m.dialog() == nil {
 		t.Fatal("enter confirmed the group")
 	}
 	press(t, m, "y")
@@ -182,11 +182,11 @@ func TestHookWithInvalidToolIsBlocked(t *testing.T) {
 	m := newTestModel(t, pkgs, 100, 40)
 	selectRef(t, m, hookRef)
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("no dialog")
 	}
-	if m.dialog.blocked == "" || m.keys.Confirm.Enabled() {
-		t.Fatalf("a hook whose tool is invalid is confirmable: %q", m.dialog.blocked)
+	if m.dialog().blocked == "" || m.keys.Confirm.Enabled() {
+		t.Fatalf("a hook whose tool is invalid is confirmable: %q", m.dialog().blocked)
 	}
 	if !strings.Contains(screen(m), "Cannot approve yet") {
 		t.Errorf("dialog does not explain why:\n%s", screen(m))
@@ -204,14 +204,14 @@ func TestRevokeFlow(t *testing.T) {
 		t.Error("x enabled for an unreviewed component")
 	}
 	press(t, m, "x")
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatal("x opened a dialog for an unreviewed component")
 	}
 	if !strings.Contains(screen(m), "Cannot revoke") {
 		t.Errorf("disabled x does not say why:\n%s", screen(m))
 	}
 	press(t, m, "a", "y", "x")
-	if m.dialog == nil || m.dialog.action != trust.ActionRevoke {
+	if m.dialog() == nil || m.dialog().action != trust.ActionRevoke {
 		t.Fatal("x did not open the revocation")
 	}
 	if !strings.Contains(screen(m), "Revoke design-review#tool:review-context?") || !strings.Contains(screen(m), hookRef) {
@@ -236,7 +236,7 @@ func TestPackageRowCannotBeApproved(t *testing.T) {
 		t.Error("help offers approve on a package row")
 	}
 	press(t, m, "a")
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatal("a opened a dialog on a package row")
 	}
 	press(t, m, "j")
@@ -264,7 +264,7 @@ func TestFilter(t *testing.T) {
 		t.Fatalf("filter 'skill' shows %v", rows)
 	}
 	// Keys typed into the filter are text, not commands.
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatal("typing in the filter ran a command")
 	}
 	press(t, m, "enter")
