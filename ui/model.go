@@ -195,11 +195,14 @@ type trustBox struct {
 
 // Model is the root model.
 type Model struct {
-	opts   Options
-	keys   KeyMap
-	styles Styles
-	data   data
-	common *common
+	opts Options
+	keys KeyMap
+	// actions are the browsing screen's key bindings (browseActions): the dispatcher,
+	// the help line and the `?` sheet all read them.
+	actions []action
+	styles  Styles
+	data    data
+	common  *common
 
 	width, height int
 	loaded        bool // the first batch (or a load error) arrived
@@ -243,13 +246,14 @@ func New(opts Options) *Model {
 		opts.Sources = []string{"."}
 	}
 	m := &Model{
-		opts:   opts,
-		keys:   DefaultKeyMap(),
-		styles: NewStyles(true),
-		data:   data{status: statusMap{}},
-		trust:  &trustBox{},
-		md:     newMarkdownRenderer(),
-		help:   help.New(),
+		opts:    opts,
+		keys:    DefaultKeyMap(),
+		actions: browseActions(),
+		styles:  NewStyles(true),
+		data:    data{status: statusMap{}},
+		trust:   &trustBox{},
+		md:      newMarkdownRenderer(),
+		help:    help.New(),
 	}
 	m.data.cwd, _ = os.Getwd()
 	m.data.enforced = opts.Enforced
@@ -779,41 +783,10 @@ func (m *Model) selectionChanged() tea.Cmd {
 	return m.detail.refresh()
 }
 
-// updateKeys enables exactly the bindings that can apply now, so help tells the truth.
+// updateKeys enables the modal layers' keys that can apply now, so their help tells the
+// truth; the browsing screen's actions say so themselves (keys.go).
 func (m *Model) updateKeys() {
 	k := &m.keys
-	_, c, _, ok := m.selection()
-	browsing := m.top() == nil
-	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.Tab, &k.Filter, &k.Help, &k.Quit, &k.PageUp, &k.PageDown, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Views, &k.Sort} {
-		b.SetEnabled(browsing)
-	}
-	k.Up.SetEnabled(browsing && ok)
-	k.NextPkg.SetEnabled(browsing && ok)
-	k.PrevPkg.SetEnabled(browsing && ok)
-	k.Fold.SetEnabled(browsing && ok && m.tree.filter.Value() == "")
-	k.Down.SetEnabled(browsing && ok)
-	k.Approve.SetEnabled(browsing && m.approveReason() == "")
-	k.ApproveAll.SetEnabled(browsing && m.approveAllReason() == "")
-	k.OpenFile.SetEnabled(browsing && m.openFileReason() == "")
-	k.Copy.SetEnabled(browsing && ok)
-	k.CopyDigest.SetEnabled(browsing && ok && c != nil && c.Contract != nil)
-	k.Revoke.SetEnabled(browsing && m.revokeReason() == "")
-	if m.removalApplies() {
-		k.Revoke.SetHelp("x", "remove instruction")
-	} else {
-		k.Revoke.SetHelp("x", "revoke")
-	}
-	k.Raw.SetEnabled(browsing && c != nil && hasText(c) && m.detail.tab == tabContent && m.data.slowToRender(c) == "")
-	// Packages handed in memory (tests, benchmarks) have no source to read again.
-	k.Reload.SetEnabled(browsing && m.loaded && m.opts.Packages == nil)
-	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")
-	review := m.nReview > 0 // counted when statuses change, not on every key
-	filtered := m.tree.filter.Value() != ""
-	k.NextReview.SetEnabled(browsing && review && !filtered)
-	k.PrevReview.SetEnabled(browsing && review && !filtered)
-	k.NextMatch.SetEnabled(browsing && filtered)
-	k.PrevMatch.SetEnabled(browsing && filtered)
-	k.ClearFilter.SetEnabled(browsing && m.tree.filter.Value() != "")
 	k.Confirm.SetEnabled(!m.busy && (m.dialog().canConfirm() || m.prompt().ready()))
 	k.Overwrite.SetEnabled(!m.busy && m.prompt().needsOverwrite())
 	k.Cancel.SetEnabled(m.dialog() != nil || m.prompt() != nil)
@@ -981,33 +954,21 @@ func (m *Model) statusLine() string {
 
 func (m *Model) helpView() string { return strings.Join(m.helpLines(), "\n") }
 
-// helpLines is the help at the bottom: the one-line help, or the full help when ? asked
-// for it and the window leaves the panes enough room.
+// helpLines is the one-line help at the bottom, for the layer on top (the `?` sheet
+// lists every key).
 func (m *Model) helpLines() []string {
-	var km help.KeyMap = m.keys
-	browsing := true
+	var km help.KeyMap = browseKeys{m}
 	if top := m.top(); top != nil {
-		km, browsing = top.keyMap(m), false
+		km = top.keyMap(m)
 	}
 	m.help.SetWidth(m.width)
-	var out string
-	if m.help.ShowAll && browsing {
-		out = m.help.FullHelpView(km.FullHelp())
-		if strings.Count(out, "\n")+1 > m.height-2-minBodyHeight {
-			out = m.help.ShortHelpView(km.ShortHelp())
-		}
-	} else {
-		out = m.help.ShortHelpView(km.ShortHelp())
-	}
+	out := m.help.ShortHelpView(km.ShortHelp())
 	lines := strings.Split(out, "\n")
 	for i := range lines {
 		lines[i] = fit(lines[i], m.width)
 	}
 	return lines
 }
-
-// minBodyHeight keeps the panes usable when the full help is open.
-const minBodyHeight = 8
 
 func (m *Model) helpHeight() int { return len(m.helpLines()) }
 

@@ -125,7 +125,7 @@ func (p promptKeys) ShortHelp() []key.Binding {
 		if pr.canGoBack() {
 			out = append(out, key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "other target")))
 		}
-		return append(out, p.k.PageDown)
+		return out
 	case pr.picking:
 		return []key.Binding{
 			key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("↑/↓", "choose")),
@@ -281,9 +281,9 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.updateKeys()
 		case msg.String() == "n" || msg.String() == "N":
 			m.closePrompt("Cancelled: nothing was written.")
-		case msg.String() == "j" || msg.String() == "down" || key.Matches(msg, k.PageDown):
+		case msg.String() == "j" || msg.String() == "down":
 			pr.vp.ScrollDown(1)
-		case msg.String() == "k" || msg.String() == "up" || key.Matches(msg, k.PageUp):
+		case msg.String() == "k" || msg.String() == "up":
 			pr.vp.ScrollUp(1)
 		case msg.String() == "backspace" && pr.canGoBack():
 			pr.preview, pr.err, pr.body, pr.note, pr.overwrite = nil, "", "", "", false

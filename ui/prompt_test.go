@@ -26,11 +26,11 @@ func TestActivateInstruction(t *testing.T) {
 		t.Fatal(err)
 	}
 	selectRef(t, m, toolRef)
-	if m.keys.Instructions.Enabled() {
+	if applies(m, "instructions") {
 		t.Error("i enabled on a tool")
 	}
 	selectRef(t, m, instrRef)
-	if !m.keys.Instructions.Enabled() || !strings.Contains(screen(m), "i activate instruction") {
+	if !applies(m, "instructions") || !strings.Contains(screen(m), "i activate instruction") {
 		t.Fatal("i not offered on an instruction")
 	}
 	press(t, m, "i")

@@ -10,7 +10,6 @@ import (
 	"vouch/model"
 	"vouch/ui/display"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -877,12 +876,6 @@ func (t *treePane) clearFilter() {
 		t.selectItem(sel)
 	}
 }
-
-// ShortHelp and FullHelp make the pane a help.KeyMap.
-func (t *treePane) ShortHelp() []key.Binding {
-	return []key.Binding{t.c.keys.Up, t.c.keys.Down, t.c.keys.Filter, t.c.keys.NextReview}
-}
-func (t *treePane) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }
 
 // View renders the visible rows, each exactly t.width cells wide.
 func (t *treePane) View() string {

@@ -200,7 +200,7 @@ func TestHookWithInvalidToolIsBlocked(t *testing.T) {
 func TestRevokeFlow(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 80, 24)
 	selectRef(t, m, toolRef)
-	if m.keys.Revoke.Enabled() {
+	if applies(m, "revoke") {
 		t.Error("x enabled for an unreviewed component")
 	}
 	press(t, m, "x")
@@ -229,7 +229,7 @@ func TestRevokeFlow(t *testing.T) {
 func TestPackageRowCannotBeApproved(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 80, 24)
 	press(t, m, "g")
-	if m.keys.Approve.Enabled() {
+	if applies(m, "approve") {
 		t.Error("approve enabled on a package row")
 	}
 	if strings.Contains(screen(m), "a approve") {
@@ -240,7 +240,7 @@ func TestPackageRowCannotBeApproved(t *testing.T) {
 		t.Fatal("a opened a dialog on a package row")
 	}
 	press(t, m, "j")
-	if !m.keys.Approve.Enabled() || !strings.Contains(screen(m), "a approve") {
+	if !applies(m, "approve") || !strings.Contains(screen(m), "a approve") {
 		t.Error("approve not offered on an approvable component")
 	}
 }
@@ -357,7 +357,7 @@ func TestRawToggle(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	selectRef(t, m, skillRef)
 	press(t, m, "3")
-	if !m.keys.Raw.Enabled() {
+	if !applies(m, "raw") {
 		t.Fatal("r disabled on a skill's Content tab")
 	}
 	v := screen(m)
@@ -372,7 +372,7 @@ func TestRawToggle(t *testing.T) {
 		t.Errorf("raw view lacks numbered source:\n%s", v)
 	}
 	press(t, m, "1")
-	if m.keys.Raw.Enabled() {
+	if applies(m, "raw") {
 		t.Error("r enabled outside the Content tab")
 	}
 }
