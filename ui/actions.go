@@ -250,7 +250,7 @@ func (m *Model) reviewReason() string {
 	switch {
 	case m.tree.filter.Value() != "":
 		return "a filter is set: n and N move between its matches (esc clears it)."
-	case m.nReview == 0: // counted when statuses change, not on every key
+	case m.data.nReview == 0: // counted when statuses change, not on every key
 		return "nothing here needs review."
 	}
 	return ""
@@ -376,7 +376,7 @@ func (m *Model) explain(action trust.Action, group string, p *model.Package, com
 	}
 	m.busy = true
 	m.updateKeys()
-	box, gen := m.trust, m.dataGen
+	box, gen := m.trust, m.data.gen
 	return func() tea.Msg {
 		reqs := make([]trust.Request, len(comps))
 		for i, c := range comps {
@@ -419,7 +419,7 @@ func fallbackGrant(p *model.Package, c *model.Component) trust.Grant {
 }
 
 func (m *Model) openDialog(msg explainedMsg) {
-	if msg.gen != m.dataGen {
+	if msg.gen != m.data.gen {
 		// Explained from packages a reload has replaced: showing it would ask about
 		// something no longer on screen.
 		m.setFlash("The sources were reloaded meanwhile: press the key again.", false)
@@ -498,7 +498,7 @@ func (d *dialog) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 // decide records the decision in a command and re-evaluates there every package it can
 // affect: the decided one and the copies that share its name (they share its refs).
 func (m *Model) decide(d *dialog) tea.Cmd {
-	if !d.canConfirm() || d.gen != m.dataGen {
+	if !d.canConfirm() || d.gen != m.data.gen {
 		return nil
 	}
 	m.busy = true

@@ -352,7 +352,7 @@ func TestContentSearchTextBuiltOffTheLoop(t *testing.T) {
 		t.Fatalf("doc matches %d rows by name; the test needs a word only text holds", len(m.tree.visible))
 	}
 	_, cmd := m.Update(keyMsg("tab"))
-	if cmd == nil || !m.tree.indexing {
+	if cmd == nil || !m.data.indexing {
 		t.Fatal("tab did not start building the text")
 	}
 	m.Update(keyMsg("s"))

@@ -63,9 +63,17 @@ const (
 	MinHeight = 18
 )
 
-// data is what the console shows: packages and their statuses. Statuses are kept per
-// package: one source may hold several packages with the same name (and so the same refs).
+// data is what one load brought and everything worked out from it: packages, their
+// statuses, the filter's index and the header's counts. A reload's first batch replaces
+// the whole value (nothing of the old load can be left behind); only env and the
+// generation's number carry over. Statuses are kept per package: one source may hold
+// several packages with the same name (and so the same refs).
 type data struct {
+	// env is what every load shares: where the console runs and who enforces what.
+	env *dataEnv
+	// gen numbers the data shown: each load's first batch brings the next number. A
+	// dialog explained from an older generation records nothing.
+	gen int
 	// slowRender caches skills.SlowToRender per body: the key state asks on every key
 	// press, and scanning a large body each time is work the answer never needs again.
 	slowRender map[*model.Component]string
@@ -85,10 +93,6 @@ type data struct {
 	// progress is, per package, how many of its approvable components are reviewed
 	// (approved or revoked) and how many there are.
 	progress map[*model.Package][2]int
-	// cwd shortens locations shown in the tree.
-	cwd string
-	// enforced is Options.Enforced (nil: nothing is shown as enforced).
-	enforced func(*model.Package) []string
 	// lowBodies is, per package and component, the lowercased text body, for the
 	// filter's content search (tab): the first packages' bodies, as far as lowBodiesCmd
 	// has built them (packages streamed in later get theirs from another run).
@@ -106,12 +110,34 @@ type data struct {
 	pkgChunk []int32
 	pkgLocal []int32 // each package's index in its chunk
 	nrows    int
+	// scanned is what the last index search found, per chunk (filterindex.go).
+	scanned scanRecord
+	// indexing is true while lowBodiesCmd runs for this generation.
+	indexing bool
+
+	// counts for the header, recomputed when statuses change
+	nPackages, nReview, nChanged, nInvalid int
+	nReviewed, nReviewable                 int
+}
+
+// dataEnv is what the console knows of where it runs, the same for every load.
+type dataEnv struct {
+	// cwd shortens locations shown in the tree.
+	cwd string
+	// enforced is Options.Enforced (nil: nothing is shown as enforced).
+	enforced func(*model.Package) []string
+}
+
+// nextLoad is the data a load's first batch starts: empty but for what the batch read
+// of the ledger, numbered after d.
+func (d *data) nextLoad(active map[string]int, files map[string][]instructions.InForce) data {
+	return data{env: d.env, gen: d.gen + 1, status: statusMap{}, active: active, files: files}
 }
 
 // location is where p lies, relative to the working directory when under it.
 func (d *data) location(p *model.Package) string {
-	if d.cwd != "" {
-		if rel, err := filepath.Rel(d.cwd, p.Root); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+	if d.env.cwd != "" {
+		if rel, err := filepath.Rel(d.env.cwd, p.Root); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 			return rel
 		}
 	}
@@ -211,9 +237,6 @@ type Model struct {
 	loading bool
 	// loadGen numbers loads; a batch from an earlier load (before R) is dropped.
 	loadGen int
-	// dataGen numbers the data shown: it grows when a load's first batch replaces the
-	// packages. A dialog explained from an older generation records nothing.
-	dataGen int
 	// reselect is what was selected before a reload, until the batch holding it arrives.
 	reselect  *selTarget
 	reloading bool // the load in progress is a reload: say so when it ends
@@ -234,10 +257,6 @@ type Model struct {
 
 	trust *trustBox
 	md    *markdownRenderer
-
-	// counts for the header, recomputed when data changes
-	nPackages, nReview, nChanged, nInvalid int
-	nReviewed, nReviewable                 int
 }
 
 // New returns the root model.
@@ -255,8 +274,8 @@ func New(opts Options) *Model {
 		md:      newMarkdownRenderer(),
 		help:    help.New(),
 	}
-	m.data.cwd, _ = os.Getwd()
-	m.data.enforced = opts.Enforced
+	m.data.env = &dataEnv{enforced: opts.Enforced}
+	m.data.env.cwd, _ = os.Getwd()
 	m.common = &common{styles: &m.styles, keys: &m.keys, data: &m.data}
 	m.tree = newTreePane(m.common)
 	m.detail = newDetailPane(m.common)
@@ -522,13 +541,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case renderedMsg, diffMsg, bodyReadMsg:
 		return m, m.detail.Update(msg)
 	case lowBodiesMsg:
-		if msg.gen != m.dataGen || msg.from != len(m.data.lowBodies) {
+		if msg.gen != m.data.gen || msg.from != len(m.data.lowBodies) {
 			return m, nil
 		}
 		m.data.lowBodies = append(m.data.lowBodies, msg.bodies...)
 		m.data.bodyIdx = append(m.data.bodyIdx, msg.index)
 		m.data.bodyRows += msg.rows
-		m.tree.indexing = false
+		m.data.indexing = false
 		if msg.changed > 0 || msg.unreadable > 0 {
 			m.setFlash(bodiesLeftOut(msg.changed, msg.unreadable), true)
 		}
@@ -617,15 +636,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 				m.reselect.kind, m.reselect.id = c.Kind, c.ID
 			}
 		}
-		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
-		m.data.files = msg.files
-		m.data.chunks, m.data.pkgBase, m.data.pkgChunk, m.data.pkgLocal, m.data.nrows, m.data.lowBodies = nil, nil, nil, nil, 0, nil
-		m.data.bodyIdx, m.data.bodyRows = nil, 0
-		m.tree.scanned = scanRecord{} // it names the chunks just replaced
-		m.tree.indexing = false
-		m.data.status = statusMap{}
-		m.dataGen++
-		m.tree.gen = m.dataGen
+		m.data = m.data.nextLoad(msg.active, msg.files)
 		// What an open dialog or prompt shows came from the data just replaced: it can
 		// no longer record anything (otherwise R then a then y would approve a tool the
 		// reviewer never saw); a file view of the old packages closes.
@@ -665,7 +676,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		m.reselect = nil
 		if m.reloading {
 			m.reloading = false
-			m.setFlash(fmt.Sprintf("Reloaded: %d packages, %d changed since approval.", m.nPackages, m.nChanged), false)
+			m.setFlash(fmt.Sprintf("Reloaded: %d packages, %d changed since approval.", m.data.nPackages, m.data.nChanged), false)
 		}
 	}
 	if msg.trustErr != nil {
@@ -714,35 +725,35 @@ func findItem(pkgs []*model.Package, r selTarget) item {
 
 func (m *Model) recount() {
 	m.tree.statusChanged()
-	m.nPackages, m.nReview, m.nChanged, m.nInvalid = 0, 0, 0, 0
+	m.data.nPackages, m.data.nReview, m.data.nChanged, m.data.nInvalid = 0, 0, 0, 0
 	m.data.names = make(map[string]int, len(m.data.pkgs))
 	m.data.progress = make(map[*model.Package][2]int, len(m.data.pkgs))
-	m.nReviewable, m.nReviewed = 0, 0
+	m.data.nReviewable, m.data.nReviewed = 0, 0
 	m.recountAdd(0)
 }
 
 // recountAdd adds the packages from index from on to the header's counts: a streamed
 // batch counts its own packages only (statuses of those already shown do not change).
 func (m *Model) recountAdd(from int) {
-	if m.data.names == nil || m.data.progress == nil || from > len(m.data.pkgs) || from != m.nPackages {
+	if m.data.names == nil || m.data.progress == nil || from > len(m.data.pkgs) || from != m.data.nPackages {
 		m.recount()
 		return
 	}
-	m.nPackages = len(m.data.pkgs)
+	m.data.nPackages = len(m.data.pkgs)
 	// One pass, one status per component: the counts all come from it.
 	for _, p := range m.data.pkgs[from:] {
 		m.data.names[p.Name]++
 		if !p.Valid() {
-			m.nInvalid++
+			m.data.nInvalid++
 		}
 		var pr [2]int
 		for j, c := range p.Components {
 			a := m.data.authAt(p, j)
 			if needsReviewAuth(c, a) {
-				m.nReview++
+				m.data.nReview++
 			}
 			if a == model.Changed {
-				m.nChanged++
+				m.data.nChanged++
 			}
 			if c.Contract == nil {
 				continue
@@ -753,8 +764,8 @@ func (m *Model) recountAdd(from int) {
 			}
 		}
 		m.data.progress[p] = pr
-		m.nReviewed += pr[0]
-		m.nReviewable += pr[1]
+		m.data.nReviewed += pr[0]
+		m.data.nReviewable += pr[1]
 	}
 }
 
@@ -910,17 +921,17 @@ func (m *Model) headerView() string {
 		parts = append(parts, "loading…")
 	case m.loading:
 		parts = append(parts,
-			"loading… "+plural(m.nPackages, "package")+" so far",
-			fmt.Sprintf("%d need review", m.nReview),
-			fmt.Sprintf("%d changed", m.nChanged),
-			fmt.Sprintf("%d invalid", m.nInvalid))
+			"loading… "+plural(m.data.nPackages, "package")+" so far",
+			fmt.Sprintf("%d need review", m.data.nReview),
+			fmt.Sprintf("%d changed", m.data.nChanged),
+			fmt.Sprintf("%d invalid", m.data.nInvalid))
 	default:
 		parts = append(parts,
-			plural(m.nPackages, "package"),
-			fmt.Sprintf("%d of %d reviewed", m.nReviewed, m.nReviewable),
-			fmt.Sprintf("%d need review", m.nReview),
-			fmt.Sprintf("%d changed", m.nChanged),
-			fmt.Sprintf("%d invalid", m.nInvalid))
+			plural(m.data.nPackages, "package"),
+			fmt.Sprintf("%d of %d reviewed", m.data.nReviewed, m.data.nReviewable),
+			fmt.Sprintf("%d need review", m.data.nReview),
+			fmt.Sprintf("%d changed", m.data.nChanged),
+			fmt.Sprintf("%d invalid", m.data.nInvalid))
 	}
 	line := s.Header.Render("vouch review") + " " + s.HeaderDim.Render(src) + "  " + strings.Join(parts, " · ")
 	return fit(line, m.width)
@@ -1040,10 +1051,10 @@ func thousands(n int) string {
 // "enforced (claude-code)" or "enforced (claude-code, codex)", and "" when none does.
 // The client ids come from a file on disk, so they are escaped like package text.
 func (d *data) enforcedBy(p *model.Package) string {
-	if d.enforced == nil {
+	if d.env.enforced == nil {
 		return ""
 	}
-	ids := d.enforced(p)
+	ids := d.env.enforced(p)
 	if len(ids) == 0 {
 		return ""
 	}

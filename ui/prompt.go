@@ -167,7 +167,7 @@ func (m *Model) removalApplies() bool {
 
 func (m *Model) newPrompt(action string) *targetPrompt {
 	p, c, _, _ := m.selection()
-	pr := &targetPrompt{c: m.common, action: action, pkg: p, comp: c, root: p.Root, digest: trust.DigestOf(c), gen: m.dataGen, ref: p.Ref(c), vp: viewport.New()}
+	pr := &targetPrompt{c: m.common, action: action, pkg: p, comp: c, root: p.Root, digest: trust.DigestOf(c), gen: m.data.gen, ref: p.Ref(c), vp: viewport.New()}
 	pr.vp.SoftWrap = true
 	return pr
 }
@@ -451,7 +451,7 @@ func (m *Model) commitPreview() tea.Cmd {
 	// The box showed the file a linked target resolves to, and y was pressed on a line
 	// naming it: that confirms exactly this destination (Commit checks it again).
 	pv.Confirmed = pv.Target.Resolved
-	if pr.stale || pr.gen != m.dataGen {
+	if pr.stale || pr.gen != m.data.gen {
 		return nil
 	}
 	p, c, shown := pr.pkg, pr.comp, pr.digest

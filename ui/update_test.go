@@ -90,8 +90,8 @@ func TestApproveFlow(t *testing.T) {
 	if !strings.Contains(screen(m), "✓ approved") {
 		t.Errorf("tree row does not show the approval:\n%s", screen(m))
 	}
-	if m.nReview != 3 {
-		t.Errorf("header count %d need review, want 3", m.nReview)
+	if m.data.nReview != 3 {
+		t.Errorf("header count %d need review, want 3", m.data.nReview)
 	}
 }
 
@@ -399,7 +399,7 @@ func TestChangedShowsDiff(t *testing.T) {
 	if got := authIn(t, m2, toolRef); got != model.Changed {
 		t.Fatalf("tool = %s after its file changed, want changed", got)
 	}
-	if m2.nChanged != 1 || !strings.Contains(screen(m2), "1 changed") {
+	if m2.data.nChanged != 1 || !strings.Contains(screen(m2), "1 changed") {
 		t.Errorf("header does not count the change:\n%s", screen(m2))
 	}
 	selectRef(t, m2, toolRef)
