@@ -11,7 +11,6 @@ import (
 	"vouch/trust/instructions"
 	"vouch/ui/display"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -452,47 +451,6 @@ func (m *Model) openDialog(msg explainedMsg) {
 	d.leftOut = left
 	d.build()
 	m.push(d)
-}
-
-// key is a key press while the dialog is on top.
-func (d *dialog) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	switch {
-	case key.Matches(msg, k.Confirm):
-		return m.decide(d)
-	case pressed(msg, k.Confirm):
-		switch {
-		case d.stale:
-			m.setFlash("Nothing recorded: the sources were reloaded while the dialog was open. Close it and decide again.", true)
-		case d.blocked != "":
-			m.setFlash("Cannot "+strings.ToLower(d.verb())+": "+d.blocked, true)
-		}
-	case key.Matches(msg, k.Cancel):
-		m.setFlash("Cancelled: nothing was recorded.", false)
-		m.pop(d)
-	case d.picking() && (msg.String() == "tab" || msg.String() == "shift+tab"):
-		step := 1
-		if msg.String() == "shift+tab" {
-			step = len(d.entries) - 1
-		}
-		d.pick = (d.pick + step) % len(d.entries)
-		d.build()
-		m.updateKeys()
-	case d.picking() && msg.String() == "space" && !d.stale:
-		d.entries[d.pick].out = !d.entries[d.pick].out
-		d.resolve()
-		d.build()
-		m.updateKeys()
-	case msg.String() == "d" && d.hasDiff():
-		d.hideDiff = !d.hideDiff
-		d.build()
-	case msg.String() == "m" && !d.stale:
-		return m.startNote(d)
-	default:
-		d.scrollKey(msg.String())
-	}
-	// Enter and every other key do nothing: only y records a decision.
-	return nil
 }
 
 // decide records the decision in a command and re-evaluates there every package it can

@@ -39,15 +39,9 @@ func (m *Model) openKeySheet(tea.KeyPressMsg) tea.Cmd {
 		lines = append(lines, fmt.Sprintf("  %-18s %s", n, views[n]))
 	}
 	lines = append(lines, "")
-	lines = append(lines, s.Title.Render("In a confirmation"),
-		"  y                  record the decision (enter never does)",
-		"  n esc              cancel",
-		"  m                  add a note",
-		"  tab space          a package approval: move ▸, leave the ▸ one out",
-		"  j/k space pgup ctrl+d/u home/end  scroll (space marks in a package approval)",
-		"",
-		s.Title.Render("In the file view (f)"),
-	)
+	lines = append(lines, s.Title.Render("In a confirmation"))
+	lines = append(lines, dialogSheet()...)
+	lines = append(lines, "", s.Title.Render("In the file view (f)"))
 	lines = append(lines, fileSheet()...)
 	m.push(&keySheet{lines: lines})
 	return nil

@@ -32,7 +32,7 @@ func modalWidth(w int) int { return min(w-2, 100) }
 // The confirmation of an approval or revocation.
 
 func (d *dialog) wheel(_ *Model, mouse tea.Mouse)                 { d.scroll(mouse.Button) }
-func (d *dialog) draw(_ *Model, w, h int, _ func() string) string { return centred(w, h, d.View()) }
+func (d *dialog) draw(m *Model, w, h int, _ func() string) string { return centred(w, h, d.view(m)) }
 func (d *dialog) keyMap(m *Model) help.KeyMap                     { return dialogKeys{&m.keys} }
 func (d *dialog) setSize(w, h int)                                { d.SetSize(modalWidth(w), h) }
 
