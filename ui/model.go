@@ -209,7 +209,6 @@ func (d *data) statusOf(p *model.Package, c *model.Component) trust.Status {
 // common is shared by every pane.
 type common struct {
 	styles *Styles
-	keys   *KeyMap
 	data   *data
 }
 
@@ -276,7 +275,7 @@ func New(opts Options) *Model {
 	}
 	m.data.env = &dataEnv{enforced: opts.Enforced}
 	m.data.env.cwd, _ = os.Getwd()
-	m.common = &common{styles: &m.styles, keys: &m.keys, data: &m.data}
+	m.common = &common{styles: &m.styles, data: &m.data}
 	m.tree = newTreePane(m.common)
 	m.detail = newDetailPane(m.common)
 	m.detail.md, m.detail.trust = m.md, m.trust

@@ -68,11 +68,9 @@ func onStack[T layer](m *Model) T {
 }
 
 // The layers a message or a test asks for by kind.
-func (m *Model) dialog() *dialog          { return onStack[*dialog](m) }
-func (m *Model) prompt() *targetPrompt    { return onStack[*targetPrompt](m) }
-func (m *Model) fileView() *fileView      { return onStack[*fileView](m) }
-func (m *Model) keysHelp() *keySheet      { return onStack[*keySheet](m) }
-func (m *Model) filterInput() *filterMode { return onStack[*filterMode](m) }
+func (m *Model) dialog() *dialog       { return onStack[*dialog](m) }
+func (m *Model) prompt() *targetPrompt { return onStack[*targetPrompt](m) }
+func (m *Model) fileView() *fileView   { return onStack[*fileView](m) }
 
 // reloadStack is what a reload does to the stack: each layer says whether it stays.
 func (m *Model) reloadStack() {

@@ -6,6 +6,10 @@ import (
 	"testing"
 )
 
+// The layers tests ask for by kind.
+func (m *Model) keysHelp() *keySheet      { return onStack[*keySheet](m) }
+func (m *Model) filterInput() *filterMode { return onStack[*filterMode](m) }
+
 // stackKinds names the layers on the stack, bottom first.
 func stackKinds(m *Model) []string {
 	out := []string{}
