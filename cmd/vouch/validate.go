@@ -197,7 +197,16 @@ func (a *app) load(paths []string, sourceID string) (*review.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := review.Open(opts, paths...)
+	// Streamed rather than opened whole only so the progress line can count packages as
+	// they arrive; the result is the same.
+	res := &review.Result{}
+	prog := a.startProgress()
+	res.Diagnostics, err = review.Stream(opts, paths, func(batch []*model.Package) bool {
+		res.Packages = append(res.Packages, batch...)
+		prog.add(len(batch))
+		return true
+	})
+	prog.end()
 	if err != nil {
 		return nil, a.loadFailed(err)
 	}
@@ -212,6 +221,7 @@ func (a *app) load(paths []string, sourceID string) (*review.Result, error) {
 func (a *app) openOptions(sourceID string) (review.Options, error) {
 	opts := a.loadBase
 	opts.SourceID = sourceID
+	opts.Exclude = a.exclude
 	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
 		opts.DataDir = trust.DataDir(home)
 		roots, err := signingRoots(home)
@@ -497,6 +507,7 @@ func (a *app) outputFormat(format string, jsonOut bool) (string, error) {
 		return "", a.fail(2, "usage", fmt.Sprintf("--format %q is not one of text, json, sarif, github.", format))
 	}
 	a.jsonErrors = format == "json"
+	a.machine = format != "text"
 	return format, nil
 }
 
