@@ -283,10 +283,13 @@ func discoverOne(p string, opts Options, sink func([]job) bool) (jobs []job, dia
 		})
 	}
 	if s.excluded > 0 {
+		what := fmt.Sprintf("%d folders and files that an exclude pattern matches (the first is %s)", s.excluded, s.excludedFirst)
+		if s.excluded == 1 {
+			what = s.excludedFirst + ", which an exclude pattern matches"
+		}
 		s.diags = append(s.diags, model.Diagnostic{
 			Code: "search-excluded", Severity: model.SeverityInfo, Boundary: model.BoundarySource, File: p,
-			Message: fmt.Sprintf("The search of %s left out %d folders and files that an exclude pattern matches (the first is %s); packages there were not reviewed.",
-				p, s.excluded, s.excludedFirst),
+			Message: fmt.Sprintf("The search of %s left out %s; packages there were not reviewed.", p, what),
 		})
 	}
 	if s.diags == nil {

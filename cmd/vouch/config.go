@@ -342,11 +342,16 @@ func (a *app) applyConfig(cmd *cobra.Command, path string, args []string, exclud
 	if exclude != nil {
 		patterns := cfg.exclude
 		if cmd.Flags().Changed("exclude") {
-			patterns = *exclude
-			for _, p := range patterns {
+			// --exclude '' is how a command line says "none" over the config's list.
+			patterns = nil
+			for _, p := range *exclude {
+				if p == "" {
+					continue
+				}
 				if err := checkPattern(p); err != nil {
 					return nil, a.fail(2, "usage", "--exclude "+err.Error()+".")
 				}
+				patterns = append(patterns, p)
 			}
 		}
 		a.exclude = excludeMatcher(patterns)
@@ -372,4 +377,46 @@ func commandTree(root *cobra.Command) map[string]*cobra.Command {
 	}
 	walk(root, "")
 	return out
+}
+
+// configTopic is "vouch help config": the config file, its keys and how flags win.
+func configTopic() *cobra.Command {
+	return &cobra.Command{
+		Use:   "config",
+		Short: "The project config file .vouch/config.toml: sources, exclude, ledger, format",
+		Long: `A project can keep vouch's defaults in .vouch/config.toml. vouch looks for it in the
+working directory and each folder above it up to the repository's top (outside a
+repository, in the working directory only); --config PATH reads another file and
+--no-config reads none. Every key is optional; a relative path in it is relative to the
+folder that holds .vouch, wherever vouch runs from.
+
+  sources   SOURCEs for validate, status and review when the command line gives none
+  exclude   patterns the search below each SOURCE leaves out (as --exclude GLOB)
+  ledger    the team ledger status, check, diff, stage and ledger read (as --ledger);
+            approve and revoke still record in the personal ledger unless --ledger is given
+  format    the output of validate and status: text, json, sarif or github (as --format)
+
+A flag on the command line wins over its key: SOURCE arguments over sources, --exclude
+over exclude (it replaces the list), --ledger over ledger, --format or --json over format.
+
+The file is read strictly: a key vouch does not know, a value of the wrong type, a format
+outside the four, or a pattern that is not a glob is an error (exit 2) naming the file and
+the line, never ignored. A config file comes with the repository, as a team ledger does:
+a change can edit it, so scripts/ci-gate reads none (it passes --no-config) and every
+excluded folder is named in the report's search-excluded note.
+
+Patterns: a GLOB without / matches a folder or file name at any depth (node_modules,
+*.tar.gz); one with / matches the path from the SOURCE (vendor/*, /old, **/testdata), ** standing for
+any number of folders. An excluded folder is not searched; a path given as SOURCE is
+reviewed whatever the patterns say.`,
+		Example: `  # .vouch/config.toml
+  sources = ["plugins", ".claude/skills"]
+  exclude = ["node_modules", "**/testdata"]
+  ledger  = ".vouch/ledger.toml"
+  format  = "text"
+
+  vouch status                       # plugins and .claude/skills, less what exclude names
+  vouch status --exclude '' plugins  # a flag wins: only plugins, nothing excluded
+  vouch validate --no-config examples`,
+	}
 }

@@ -79,6 +79,7 @@ func TestConfigPrecedence(t *testing.T) {
 		{"--format wins over format", "", []string{"validate", "--format", "text"}, 1, "alpha - -", false},
 		{"--json wins over format", "", []string{"validate", "--json"}, 1, "alpha - -", true},
 		{"--exclude replaces exclude", "", []string{"validate", "--exclude", "alpha", "."}, 0, "- beta gamma", true},
+		{"--exclude '' drops exclude", "", []string{"validate", "--exclude", "", "vendor"}, 0, "- - gamma", true},
 		{"--no-config reads nothing", "", []string{"validate", "--no-config", "."}, 0, "alpha beta gamma", false},
 		{"--no-config without SOURCE is a usage error", "", []string{"validate", "--no-config"}, 2, "- - -", false},
 		{"--config names another file", "", []string{"validate", "--config", "other.toml"}, 0, "- beta -", false},

@@ -8,7 +8,7 @@ import (
 
 // excludeHelp says what an --exclude pattern matches; the config file's exclude key
 // takes the same patterns.
-const excludeHelp = "leave out of the search below each SOURCE what `GLOB` matches (repeatable): a GLOB without / matches a folder or file name at any depth (node_modules, *.tar.gz), one with / the path from the SOURCE (vendor/*, **/testdata); an excluded folder is not entered, and the report notes what was left out. Replaces the config file's exclude"
+const excludeHelp = "leave out of the search below each SOURCE what `GLOB` matches (repeatable): a GLOB without / matches a folder or file name at any depth (node_modules, *.tar.gz), one with / the path from the SOURCE (vendor/*, **/testdata); an excluded folder is not entered, and the report notes what was left out. Replaces the config file's exclude (--exclude '' for none)"
 
 // excludeMatcher is the search's Exclude for patterns: whether a path relative to the
 // SOURCE, in slash form, is left out. nil when there are no patterns.

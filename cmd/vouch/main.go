@@ -119,10 +119,16 @@ Validating or selecting a package never authorizes anything; only "vouch approve
 console) records an approval, bound to the digest of the component's contract.
 
 Nothing in vouch ever runs package code. Exit status: 0 success, 1 invalid, changed, refused
-or nothing found, 2 usage error or missing path; "vouch help exit-codes" has the details.`,
+or nothing found, 2 usage error or missing path; "vouch help exit-codes" has the details.
+
+A project can keep its SOURCEs, excludes, team ledger and output format in
+.vouch/config.toml ("vouch help config"); flags win over it. On a terminal, text reports go
+through $VOUCH_PAGER, $PAGER or less -FRX (--no-pager to print directly), and a long run
+shows a progress line on stderr (--quiet for none).`,
 		Example: `  vouch review examples                       # the console
   vouch status --require-approved plugins/     # the CI gate
-  vouch approve ./my-plugin 'my-plugin#hook:format'`,
+  vouch approve ./my-plugin 'my-plugin#hook:format'
+  vouch status --exclude node_modules --no-pager .   # no pager, node_modules left out`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
@@ -142,7 +148,7 @@ or nothing found, 2 usage error or missing path; "vouch help exit-codes" has the
 	a.usePager(root)
 	a.useConfig(root)
 	a.addCompletion(root)
-	root.AddCommand(exitCodesTopic())
+	root.AddCommand(exitCodesTopic(), configTopic())
 	return root
 }
 

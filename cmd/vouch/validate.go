@@ -56,7 +56,8 @@ was not searched completely (a folder that cannot be listed, a search bound reac
 error (including a malformed --integrity) or missing path.`,
 		Example: `  vouch validate examples
   vouch validate --json ./my-plugin | jq '.packages[].components[] | select(.validity != "valid")'
-  vouch validate --integrity sha256-3f4a... package.tar.gz`,
+  vouch validate --integrity sha256-3f4a... package.tar.gz
+  vouch validate --exclude node_modules --exclude '**/testdata' .`,
 		Args: sourcesOrInstalled(&opts.claude),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.sources = args
