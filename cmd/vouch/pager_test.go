@@ -66,6 +66,8 @@ func TestPager(t *testing.T) {
 		{"VOUCH_PAGER", validate, map[string]string{"VOUCH_PAGER": "FAKE", "PAGER": "false"}, "", false, true, "fake pager LESS=FRX"},
 		{"PAGER", validate, map[string]string{"PAGER": "FAKE"}, "", false, true, "fake pager"},
 		{"status text", "status ../../examples", map[string]string{"PAGER": "FAKE"}, "", false, true, ""},
+		{"ledger", "ledger", map[string]string{"PAGER": "FAKE"}, "", false, true, ""},
+		{"ledger --json", "ledger --json", map[string]string{"PAGER": "FAKE"}, "", false, false, ""},
 		{"LESS kept", validate, map[string]string{"PAGER": "FAKE", "LESS": "-S"}, "", false, true, "fake pager LESS=-S"},
 		// Over 200 KB, more than a pipe holds: writes after the pager quit fail.
 		{"quit early", "status ../../examples ../../examples ../../examples", map[string]string{"PAGER": "FAKE"}, "100", false, true, ""},
