@@ -73,9 +73,14 @@ func FuzzExclude(f *testing.F) {
 		if checkPattern(pattern) != nil {
 			return
 		}
-		excludeMatcher([]string{pattern})(rel)
-		if !strings.Contains(rel, "/") {
-			return
+		m := excludeMatcher([]string{pattern})
+		got := m(rel)
+		// A pattern with no slash is about the name alone, wherever it is.
+		if !strings.Contains(strings.TrimSuffix(pattern, "/"), "/") {
+			name := rel[strings.LastIndex(rel, "/")+1:]
+			if m(name) != got {
+				t.Fatalf("%q matches %q: %v, but its name %q: %v", pattern, rel, got, name, !got)
+			}
 		}
 	})
 }
