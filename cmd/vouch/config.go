@@ -285,7 +285,6 @@ func (a *app) useConfig(root *cobra.Command) {
 		if !sourceCommands[path] && !configLedgerCommands[path] {
 			continue
 		}
-		path, c := path, c
 		var exclude *[]string
 		if sourceCommands[path] {
 			exclude = c.Flags().StringArray("exclude", nil, excludeHelp)

@@ -58,9 +58,19 @@ func TestExcludeFlag(t *testing.T) {
 	if code, _, errs := runIn(t, dir, "validate", "--exclude", "[", "."); code != 2 || !strings.Contains(errs, `--exclude pattern "[" is not a glob`) {
 		t.Errorf("bad pattern: exit %d %q", code, errs)
 	}
-	// approve takes SOURCEs: gamma, excluded, is not found there.
+	// approve and check take SOURCEs too: gamma, excluded, is not found there, though it
+	// is without the pattern.
 	if code, _, errs := runIn(t, dir, "approve", "--yes", "--exclude", "gamma", ".", "gamma#skill:gamma"); code == 0 {
 		t.Errorf("approve found an excluded package: %s", errs)
+	}
+	home := t.TempDir()
+	for _, args := range [][]string{{"approve", "--yes", ".", "gamma#skill:gamma"}, {"check", ".", "gamma#skill:gamma"}} {
+		if code, _, errs := runIn(t, dir, append([]string{"--home", home}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errs)
+		}
+	}
+	if code, _, errs := runIn(t, dir, "--home", home, "check", "--exclude", "vendor", ".", "gamma#skill:gamma"); code == 0 || !strings.Contains(errs, "gamma#skill:gamma") {
+		t.Errorf("check found an excluded package: exit %d %s", code, errs)
 	}
 }
 
