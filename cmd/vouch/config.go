@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -141,6 +142,13 @@ func readConfig(file string) (projectConfig, error) {
 			return c, fmt.Errorf("%s line %s: %s: %s.", file, m[1], m[2], m[3])
 		}
 		return c, fmt.Errorf("%s: %s.", file, msg)
+	}
+	// The decoder matches a key to a field ignoring case, so "Sources" would be read as
+	// sources: every key must be spelled exactly as vouch names it.
+	for _, k := range md.Keys() {
+		if !slices.Contains(configKeys, k[0]) {
+			return c, fmt.Errorf("%s: unknown key %q; a config file holds %s.", at(file, data, k[0]), k[0], strings.Join(configKeys, ", "))
+		}
 	}
 	if keys := md.Undecoded(); len(keys) > 0 {
 		// The first part is what is unknown: a table or dotted key under it is no better.

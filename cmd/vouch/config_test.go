@@ -130,6 +130,7 @@ func TestConfigBadFile(t *testing.T) {
 		want         string // in the message, after the file name
 	}{
 		{"unknown key", "sources = [\"alpha\"]\nsourcez = [\"beta\"]\n", ` line 2: unknown key "sourcez"; a config file holds sources, exclude, ledger, format.`},
+		{"key spelled in another case", "format = \"text\"\nSources = [\"alpha\"]\n", ` line 2: unknown key "Sources"`},
 		{"unknown table", "format = \"text\"\n\n[paths]\nsources = []\n", ` line 3: unknown key "paths"`},
 		{"unknown dotted key", "ui.colour = \"no\"\n", ` line 1: unknown key "ui"`},
 		{"quoted unknown key", "\"exclude \" = []\n", ` line 1: unknown key "exclude "`},
