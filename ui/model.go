@@ -55,6 +55,9 @@ type Options struct {
 	Enforced func(p *model.Package) []string
 	// SignatureRoots are the certificates MCP Bundle signatures must chain to (nil: none).
 	SignatureRoots *x509.CertPool
+	// Exclude is what the search below each source leaves out (review.Options.Exclude):
+	// the command line's --exclude and the project's config file.
+	Exclude func(rel string) bool
 }
 
 // Minimum terminal size; below it the console shows a "terminal too small" view.
@@ -339,7 +342,7 @@ func (m *Model) loadCmd() tea.Cmd {
 		var s *loadStream
 		if opts.Packages == nil {
 			// Loading starts before the ledger is opened: they overlap.
-			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots}, opts.Sources)
+			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots, Exclude: opts.Exclude}, opts.Sources)
 		}
 		t, err := trust.Open(trust.Options{Home: opts.Home})
 		box.mu.Lock()
