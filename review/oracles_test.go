@@ -62,7 +62,7 @@ type unexplainedDifference struct {
 // What the clients do where vouch does not say so (each observed offline on the
 // releases named; the records hold the clients' own words).
 const (
-	claudeReadsDefaultLayout = "Claude Code 2.1.328 and 2.1.332 load a folder without .claude-plugin/ as one plugin by its default layout under --plugin-dir (hooks/hooks.json, .mcp.json, skills/ at its top), so this Codex plugin's components run in Claude Code; vouch gives the folder no Claude Code reading"
+	claudeReadsDefaultLayout = "Claude Code 2.1.328 and 2.1.332 load a folder without .claude-plugin/ as one plugin by its default layout under --plugin-dir (hooks/hooks.json, .mcp.json, skills/ at its top), so this folder's components (a Codex plugin's, or a standalone skill's) run in Claude Code; vouch gives the folder no Claude Code reading"
 	claudeRefusesModules     = "Claude Code 2.1.328 and 2.1.332 refuse the whole hooks.json when `modules` holds a second entry or a non-string (\"names one hooks module per plugin; a second entry is refused\"), so none of its hooks or modules run; vouch lists the first module and the Stop hook"
 	codexRefusesModulesField = "Codex 0.169.0 and 0.171.0 reject a hooks.json with a `modules` key (\"unknown field `modules`\"), so none of its hooks run; vouch marks the Stop hook supported by Codex"
 	codexRunsLiteralRoot     = "Codex 0.169.0 and 0.171.0 start this server (plugin/read lists it) with ${CLAUDE_PLUGIN_ROOT} kept literally in its args; vouch says so in the summary but marks the server unsupported by Codex instead of listing it as running"
