@@ -84,7 +84,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 	}
 	popts := opts
 	popts.Marketplace = mp.Name
-	badAuth := ""
+	badAuth, noSource := "", ""
 	for i, e := range plugins.Val.Arr {
 		ptr := jsontext.Pointer("plugins", strconv.Itoa(i))
 		line := jsontext.Line(data, e.Off)
@@ -140,7 +140,10 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 		local := ""
 		switch {
 		case src == nil:
-			bad("marketplace-entry-source-missing", errorf("Entry %q has no source.", clip(name)))
+			bad("marketplace-entry-source-missing", errorf("Entry %q has no source: Codex 0.169.0 and 0.171.0 refuse the whole marketplace file for it (\"missing field `source`\").", clip(name)))
+			if noSource == "" {
+				noSource = name
+			}
 			continue
 		case src.Val.Kind == jsontext.String:
 			local = src.Val.Str
@@ -174,11 +177,12 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 			continue
 		}
 		pdir := filepath.Join(root.Path(), filepath.FromSlash(real))
-		if !IsRoot(pdir) {
-			// Codex 0.169.0 and 0.171.0 install a marketplace entry only from a folder with
-			// .codex-plugin/plugin.json: any other fails with "missing plugin.json".
-			bad("marketplace-entry-no-codex-manifest", errorf("Entry %q points to %s, which has no .codex-plugin/plugin.json: Codex 0.169.0 and 0.171.0 fail to install it (\"missing plugin.json\"), whatever other manifest the folder holds.", clip(name), rel))
-			c.Support = codexSupport(model.NotSupported, "Codex fails to install an entry whose folder has no .codex-plugin/plugin.json.")
+		claudeOnly := !IsRoot(pdir) && hasClaudeManifest(root, real)
+		if !IsRoot(pdir) && !claudeOnly {
+			// Codex 0.169.0 and 0.171.0 install a marketplace entry from a folder with
+			// .codex-plugin/plugin.json or, without it, .claude-plugin/plugin.json.
+			bad("marketplace-entry-no-codex-manifest", errorf("Entry %q points to %s, which has neither .codex-plugin/plugin.json nor .claude-plugin/plugin.json: Codex 0.169.0 and 0.171.0 fail to install it (\"missing plugin.json\").", clip(name), rel))
+			c.Support = codexSupport(model.NotSupported, "Codex fails to install an entry whose folder has no plugin manifest it reads.")
 			continue
 		}
 		pkg := Load(pdir, popts)
@@ -191,6 +195,12 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 		}
 		c.Summary = append(c.Summary, "Installs the plugin in "+rel+" (reviewed as its own package, "+pkg.Name+").")
 		c.Support = codexSupport(model.Supported, "")
+		if claudeOnly {
+			// Observed: the entry installs and plugin/read answers the version of the
+			// Claude Code manifest, so Codex read that file.
+			c.Summary = append(c.Summary, "The folder has only .claude-plugin/plugin.json: Codex 0.169.0 and 0.171.0 install it all the same, reading the Claude Code manifest (its skills, hooks and MCP servers; not its commands or agents).")
+			c.Support = codexSupport(model.Supported, "Codex installs it from .claude-plugin/plugin.json, having no .codex-plugin/plugin.json to read.")
+		}
 	}
 	if badAuth != "" {
 		// An authentication policy Codex does not know makes it reject the whole file.
@@ -200,7 +210,23 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 			c.Support = codexSupport(model.NotSupported, "Codex rejects the whole marketplace file (an unknown authentication policy), so it installs nothing from it.")
 		}
 	}
+	if noSource != "" {
+		// Codex reads the marketplace file as one typed document: an entry without a
+		// source fails the whole read, so no entry of the file installs.
+		mp.Diagnostics = append(mp.Diagnostics, d("marketplace-source-missing", model.SeverityError, model.BoundaryPackage, "", 0,
+			errorf("Entry %q has no source: Codex 0.169.0 and 0.171.0 reject the whole marketplace file for it (\"invalid marketplace file …: missing field `source`\"), so none of its plugins installs.", clip(noSource))))
+		for _, c := range mp.Components {
+			c.Support = codexSupport(model.NotSupported, "Codex rejects the whole marketplace file (an entry has no source), so it installs nothing from it.")
+		}
+	}
 	return out
+}
+
+// hasClaudeManifest reports whether the folder rel inside root holds
+// .claude-plugin/plugin.json, the manifest Codex falls back to.
+func hasClaudeManifest(root *fsguard.Root, rel string) bool {
+	_, err := root.Lstat(path.Join(rel, claudeManifest))
+	return err == nil
 }
 
 // withinLexical reports whether a relative slash path stays below its base.
