@@ -358,7 +358,9 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: contract}
 	c.Support = l.mcpSupport(src, typ)
 	if typ == "stdio" {
-		codexLiteralRoot(c)
+		codexLiteralRoot(c, func(code, msg string) {
+			c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityWarning, model.BoundaryComponent, src.file, ptr, line, msg, "1.5"))
+		})
 	}
 	if typ == "stdio" || v.Get("headersHelper") != nil {
 		l.bindClosure(c, "server")
