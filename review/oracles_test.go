@@ -65,7 +65,6 @@ const (
 	claudeReadsDefaultLayout = "Claude Code 2.1.328 and 2.1.332 load a folder without .claude-plugin/ as one plugin by its default layout under --plugin-dir (hooks/hooks.json, .mcp.json, skills/ at its top), so this folder's components (a Codex plugin's, or a standalone skill's) run in Claude Code; vouch gives the folder no Claude Code reading"
 	claudeRefusesModules     = "Claude Code 2.1.328 and 2.1.332 refuse the whole hooks.json when `modules` holds a second entry or a non-string (\"names one hooks module per plugin; a second entry is refused\"), so none of its hooks or modules run; vouch lists the first module and the Stop hook"
 	codexRefusesModulesField = "Codex 0.169.0 and 0.171.0 reject a hooks.json with a `modules` key (\"unknown field `modules`\"), so none of its hooks run; vouch marks the Stop hook supported by Codex"
-	codexRunsURLWithoutType  = "Codex 0.169.0 and 0.171.0 list the server that has a url and no type, which Claude Code rejects; vouch marks it invalid for both clients"
 	codexListsNoServers      = "Codex 0.169.0 and 0.171.0 read no MCP server from a manifest whose mcpServers is an array (paths and inline objects); vouch marks both servers supported by Codex"
 	codexReadsInlineWrapper  = "Codex 0.169.0 and 0.171.0 run the inline hooks of plugin.json inside the {\"hooks\": ...} wrapper that Claude Code ignores; vouch lists no hook"
 	codexIgnoresShell        = "Codex 0.169.0 and 0.171.0 run the hook whose shell is not bash or powershell (the field is Claude's); vouch marks it invalid for both clients"
@@ -97,7 +96,6 @@ var unexplainedDifferences = []unexplainedDifference{
 	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-missing-name", model.KindHook, nil, 1, 0, codexInstallsRejected},
 	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-path-no-prefix", model.KindHook, nil, 1, 0, codexInstallsRejected},
 	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-path-traversal", model.KindHook, nil, 1, 0, codexInstallsRejected},
-	{model.ClientCodex, "review/claudecode/testdata/cases/mcp-url-without-type", model.KindMCPServer, nil, 2, 1, codexRunsURLWithoutType},
 	{model.ClientCodex, "review/claudecode/testdata/cases/paths-replace", model.KindSkill, nil, 1, 2, codexSkillsPathReplaces},
 	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},

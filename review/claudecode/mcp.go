@@ -196,12 +196,18 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 		bad("mcp-server-type", fmt.Sprintf("Server %q has a %s \"type\"; it must be stdio, http, sse or ws.", clip(name), tm.Val.Kind))
 		return l.serverInvalid(c)
 	}
+	claudeDrops := false
 	if !hasType {
-		if v.Get("url") != nil {
-			bad("mcp-server-url-without-type", fmt.Sprintf("Server %q has a url but no type; Claude reads it as a stdio server, which fails for lacking a command, and silently drops it at load. Add \"type\": \"http\" (or sse, ws). `claude plugin validate` fails the whole plugin for it; Claude Code loads the plugin's other servers and components (observed), so they are listed.", clip(name)))
-			return l.serverInvalid(c)
-		}
 		typ = "stdio"
+		if v.Get("url") != nil {
+			// The clients part here: Claude Code reads a server without a type as stdio and
+			// drops it for lacking a command, while Codex picks the transport from the
+			// fields and connects over streamable HTTP (recorded: plugin/read lists it).
+			claudeDrops, typ = true, "http"
+			c.Details = append(c.Details, model.Field{Key: "type (as Codex reads it)", Value: "http"})
+			c.Diagnostics = append(c.Diagnostics, l.diag("mcp-server-url-without-type", model.SeverityWarning, model.BoundaryComponent, src.file, ptr, line,
+				fmt.Sprintf("Server %q has a url but no type. Claude Code reads it as a stdio server, which fails for lacking a command, and silently drops it at load (`claude plugin validate` fails the whole plugin for it; the plugin's other servers and components load). Codex 0.169.0 and 0.171.0 connect to it over streamable HTTP. Add \"type\": \"http\" (or sse, ws).", clip(name)), "1.5"))
+		}
 	}
 	switch typ {
 	case "stdio", "http", "sse", "ws":
@@ -357,6 +363,9 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 	contract = append(contract, model.Field{Key: "name", Value: name}, model.Field{Key: "file", Value: displayFile(src.file)})
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: contract}
 	c.Support = l.mcpSupport(src, typ)
+	if claudeDrops {
+		c.Support[0] = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "Claude Code reads a server without a type as stdio and drops it for lacking a command."}
+	}
 	if typ == "stdio" {
 		codexLiteralRoot(c, func(code, msg string) {
 			c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityWarning, model.BoundaryComponent, src.file, ptr, line, msg, "1.5"))

@@ -133,3 +133,27 @@ func TestCodexKeepsPluginRootInArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestURLWithoutTypeRunsInCodex: a server with a url and no type is dropped by Claude
+// Code (read as stdio, it has no command) but listed and connected to by Codex 0.169.0
+// and 0.171.0, so the server is valid, unsupported by Claude Code, supported by Codex,
+// and the warning names both clients.
+func TestURLWithoutTypeRunsInCodex(t *testing.T) {
+	p := LoadPlugin("testdata/cases/mcp-url-without-type", Options{})
+	c := p.Component(model.KindMCPServer, "remote")
+	if c == nil || c.Validity != model.Valid {
+		t.Fatalf("remote: %+v", c)
+	}
+	want := map[string]model.SupportStatus{clientClaude: model.NotSupported, clientCodex: model.Supported}
+	for _, s := range c.Support {
+		if s.Status != want[s.Provider] {
+			t.Errorf("%s: %s (%s), want %s", s.Provider, s.Status, s.Detail, want[s.Provider])
+		}
+	}
+	if len(c.Support) != 2 {
+		t.Errorf("support: %+v", c.Support)
+	}
+	if len(c.Diagnostics) != 1 || c.Diagnostics[0].Severity != model.SeverityWarning || !strings.Contains(c.Diagnostics[0].Message, "Codex 0.169.0 and 0.171.0 connect") {
+		t.Errorf("diagnostics: %+v", c.Diagnostics)
+	}
+}
