@@ -15,6 +15,7 @@ import (
 	"vouch/review/probe"
 	"vouch/review/rootmanifest"
 	"vouch/review/skillpkg"
+	"vouch/review/skills"
 	"vouch/review/splice"
 )
 
@@ -113,7 +114,7 @@ var formats = []*format{
 		alongside: true,
 		manifests: []string{".codex-plugin/plugin.json"},
 		load: func(path string, opts Options) []*model.Package {
-			pkgs := []*model.Package{codex.Load(path, codex.Options{Limits: opts.Limits})}
+			pkgs := []*model.Package{codex.Load(path, codex.Options{Limits: opts.Limits, Skills: opts.skills})}
 			codex.StampVersion(pkgs, opts.ClientVersions[model.ClientCodex])
 			return pkgs
 		},
@@ -125,7 +126,7 @@ var formats = []*format{
 		manifests: []string{".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"},
 		load: func(path string, opts Options) []*model.Package {
 			return claudecode.Load(path, claudecode.Options{Limits: opts.Limits,
-				ClaudeVersion: opts.ClientVersions[model.ClientClaudeCode], CodexVersion: opts.ClientVersions[model.ClientCodex]})
+				ClaudeVersion: opts.ClientVersions[model.ClientClaudeCode], CodexVersion: opts.ClientVersions[model.ClientCodex], Skills: opts.skills})
 		},
 	},
 	{
@@ -160,7 +161,7 @@ var formats = []*format{
 		notBeside: model.FormatSplice,
 		manifests: []string{"SKILL.md"},
 		load: func(path string, opts Options) []*model.Package {
-			return []*model.Package{skillpkg.Load(path, skillpkg.Options{Limits: opts.Limits})}
+			return []*model.Package{skillpkg.Load(path, skillpkg.Options{Limits: opts.Limits, Skills: opts.skills})}
 		},
 	},
 }
@@ -225,6 +226,13 @@ func detectProbed(p *probe.Dir) []job {
 		}
 		jobs = append(jobs, job{format: f, path: dir, dir: true})
 		claimed = true
+	}
+	if len(jobs) > 1 {
+		// The formats of one folder read its skills once between them.
+		shared := skills.NewShared()
+		for i := range jobs {
+			jobs[i].skills = shared
+		}
 	}
 	return jobs
 }

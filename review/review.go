@@ -20,6 +20,7 @@ import (
 	"vouch/review/fsguard"
 	"vouch/review/probe"
 	"vouch/review/skillpkg"
+	"vouch/review/skills"
 )
 
 // Options configure a review run.
@@ -53,6 +54,9 @@ type Options struct {
 	// source that was not searched completely is never reported as valid.
 	MaxPackages      int
 	MaxSearchEntries int
+
+	// skills is the cache of skills shared by the loaders of one folder (set per job).
+	skills *skills.Shared
 
 	// skipNotes leaves out the findings about folders that no package carries
 	// (sourceNotes): Locate's caller reads packages only, and on a wide SOURCE the notes
@@ -130,9 +134,12 @@ type job struct {
 	// loadAs, when set, loads path instead of the format's own loader: an installed
 	// Claude Code plugin merged with the entry of a marketplace kept elsewhere.
 	loadAs func(path string, opts Options) []*model.Package
+	// skills is shared by the jobs of one folder, which read its skills once.
+	skills *skills.Shared
 }
 
 func (j job) load(opts Options) []*model.Package {
+	opts.skills = j.skills
 	var pkgs []*model.Package
 	if j.loadAs != nil {
 		pkgs = j.loadAs(j.path, opts)

@@ -22,6 +22,7 @@ import (
 	"vouch/review/jsontext"
 	"vouch/review/probe"
 	"vouch/review/rootmanifest"
+	"vouch/review/skills"
 )
 
 // The releases the support answers describe when the caller names none: the newest that
@@ -58,6 +59,9 @@ type Options struct {
 	// ClaudeVersion and CodexVersion name the client releases to answer for (the one the
 	// user has installed, when known); "" means the newest modelled.
 	ClaudeVersion, CodexVersion string
+	// Skills, when set, is shared with the other formats' loaders of the same folder, so
+	// that a skill both clients read is read and parsed once (nil: each is read here).
+	Skills *skills.Shared
 }
 
 func (o Options) withDefaults() Options {

@@ -516,20 +516,20 @@ func (l *loader) skillsStep() {
 		add(".")
 	}
 	for _, d := range dirs {
-		c := skills.Load(l.root, d)
+		c, data := l.opts.Skills.LoadText(l.root, d, nil, "")
 		if d == "." {
 			c.ID = l.pkg.Name
 		}
 		if l.pkg.Component(model.KindSkill, c.ID) != nil {
 			c.ID = d
 		}
-		l.claudeSkill(c)
+		l.claudeSkill(c, data)
 		l.pkg.Components = append(l.pkg.Components, c)
 	}
 }
 
 // claudeSkill adapts an Agent Skills component to Claude's reading of it.
-func (l *loader) claudeSkill(c *model.Component) {
+func (l *loader) claudeSkill(c *model.Component, data []byte) {
 	// skills.Load leaves a valid skill without a contract when a link or special file in
 	// it leads where no approval reaches: it stays blocked here too, never re-bound.
 	blocked := c.Validity == model.Valid && c.Contract == nil
@@ -549,7 +549,9 @@ func (l *loader) claudeSkill(c *model.Component) {
 	}
 	text := c.Body
 	var fm frontmatter
-	if data, err := l.root.ReadFile(c.BodyFile, skills.MaxSkillFile); err == nil {
+	if data != nil {
+		// SKILL.md as the skill reader read it: parsed again the way Claude parses it,
+		// not read again.
 		fm = splitFrontmatter(strings.ToValidUTF8(string(data), "\uFFFD"))
 		text = fm.body
 	}

@@ -17,6 +17,7 @@ import (
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/probe"
+	"vouch/review/skills"
 )
 
 // Client and version every support answer names.
@@ -50,6 +51,9 @@ type Options struct {
 	// (a marketplace load passes its own name): Codex keys hook trust by
 	// <plugin>@<marketplace>. Empty means unknown; keys are then shown with "<marketplace>".
 	Marketplace string
+	// Skills, when set, is shared with the other formats' loaders of the same folder, so
+	// that a skill both clients read is read and parsed once (nil: each is read here).
+	Skills *skills.Shared
 }
 
 // StampVersion names, in every Codex support answer of pkgs, the release asked for (the

@@ -6,7 +6,6 @@ import (
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
-	"vouch/review/skills"
 )
 
 // skills loads the skills Codex reads: skills/ is always scanned, and the manifest's
@@ -80,7 +79,7 @@ func (l *loader) skillDirs(dir string) []string {
 func codexTolerated(code string) bool { return code == "skill-unknown-field" }
 
 func (l *loader) skill(dir string) {
-	c := skills.LoadTolerant(l.root, dir, codexTolerated, "an Agent Skills rule Codex does not enforce: Codex 0.169.0 and 0.171.0 load the skill")
+	c := l.opts.Skills.Load(l.root, dir, codexTolerated, "an Agent Skills rule Codex does not enforce: Codex 0.169.0 and 0.171.0 load the skill")
 	if c == nil {
 		return
 	}

@@ -27,6 +27,9 @@ import (
 // Options configure the loader.
 type Options struct {
 	Limits fsguard.Limits
+	// Skills, when set, is shared with the other formats' loaders of the same folder (a
+	// root SKILL.md that a Claude Code plugin there also loads), so the skill is read once.
+	Skills *skills.Shared
 }
 
 // IsRoot reports whether dir holds a SKILL.md (or the skill.md that skills-ref accepts as
@@ -65,7 +68,7 @@ func Load(dir string, opts Options) *model.Package {
 	defer root.Close()
 	pkg.Root = root.Path()
 	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
-	c := skills.LoadTolerant(root, ".", clientTolerated, toleratedNote)
+	c := opts.Skills.Load(root, ".", clientTolerated, toleratedNote)
 	c.Kind, c.ID = model.KindSkill, pkg.Name
 	if d, ok := c.Details.Get("description"); ok {
 		pkg.Description, _ = d.(string)
