@@ -515,6 +515,7 @@ func (l *loader) skillsStep() {
 	if !l.rootHas("skills") && l.paths["skills"] == nil && l.rootHas("SKILL.md") {
 		add(".")
 	}
+	l.opts.Skills.Prepare(l.root, dirs)
 	for _, d := range dirs {
 		c, data := l.opts.Skills.LoadText(l.root, d, nil, "")
 		if d == "." {

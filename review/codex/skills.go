@@ -35,14 +35,18 @@ func (l *loader) skills() {
 		}
 	}
 	seen := map[string]bool{}
+	var all []string
 	for _, d := range dirs {
 		for _, sd := range l.skillDirs(d) {
-			if seen[sd] {
-				continue
+			if !seen[sd] {
+				seen[sd] = true
+				all = append(all, sd)
 			}
-			seen[sd] = true
-			l.skill(sd)
 		}
+	}
+	l.opts.Skills.Prepare(l.root, all)
+	for _, sd := range all {
+		l.skill(sd)
 	}
 }
 

@@ -38,6 +38,8 @@ type sharedSkill struct {
 	r    *readSkill    // as read; never handed out, only copies of it
 	// reads is what reading it cost the root it was read through.
 	reads fsguard.Reads
+	// by is the root it was read through, which has counted the read already.
+	by *fsguard.Root
 	// own: the read met a limit of its root's package, which another package's budget
 	// need not share; every other reader reads the skill itself.
 	own bool
@@ -58,24 +60,49 @@ func (s *Shared) LoadText(root *fsguard.Root, dir string, tolerated func(code st
 	return r.c, r.data
 }
 
+// Prepare reads, through root, each skill of dirs that no reader of the folder has
+// started on, leaving those another reader is reading to it: two readers that prepare
+// the same list at once share the reading between them instead of one waiting for the
+// other skill by skill. The Load calls that follow take every skill from the cache.
+func (s *Shared) Prepare(root *fsguard.Root, dirs []string) {
+	if s == nil {
+		return
+	}
+	for _, dir := range dirs {
+		if e, mine := s.claim(root, dir); mine {
+			e.fill(root, dir)
+		}
+	}
+}
+
+// claim returns the entry of dir under root, and whether it is new, so that the caller
+// must fill it.
+func (s *Shared) claim(root *fsguard.Root, dir string) (*sharedSkill, bool) {
+	k := sharedKey{root: root.Path(), limits: root.Limits(), dir: path.Clean(strings.TrimPrefix(dir, "./"))}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.skills[k]; ok {
+		return e, false
+	}
+	e := &sharedSkill{done: make(chan struct{})}
+	s.skills[k] = e
+	return e, true
+}
+
 // read returns a copy of the skill at dir as read through root, or as another root of
 // the same folder read it.
 func (s *Shared) read(root *fsguard.Root, dir string) *readSkill {
 	if s == nil {
 		return read(root, dir)
 	}
-	k := sharedKey{root: root.Path(), limits: root.Limits(), dir: path.Clean(strings.TrimPrefix(dir, "./"))}
-	s.mu.Lock()
-	e, ok := s.skills[k]
-	if !ok {
-		e = &sharedSkill{done: make(chan struct{})}
-		s.skills[k] = e
-	}
-	s.mu.Unlock()
-	if !ok {
+	e, mine := s.claim(root, dir)
+	if mine {
 		return e.fill(root, dir)
 	}
 	<-e.done
+	if e.by == root {
+		return e.r.copy() // read through this root, which counted it then
+	}
 	if e.own || root.Charge(dir, e.reads) != nil {
 		// What this root's budget allows is its own question: reading the skill through
 		// it answers it with the diagnostic the limit gives.
@@ -92,7 +119,7 @@ func (e *sharedSkill) fill(root *fsguard.Root, dir string) *readSkill {
 	defer close(e.done)
 	mark := root.Mark()
 	r := read(root, dir)
-	e.r, e.reads, e.own = r, root.ReadsSince(mark), limited(r.c)
+	e.r, e.reads, e.by, e.own = r, root.ReadsSince(mark), root, limited(r.c)
 	return r.copy()
 }
 
