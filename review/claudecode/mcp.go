@@ -19,6 +19,7 @@ type serverSource struct {
 	servers *jsontext.Value
 	codex   string // why Codex does not read it ("" when it does)
 	rank    int    // place in Claude's merge order (placedServer)
+	entry   bool   // the servers of a marketplace entry (inline, in marketplace.json)
 }
 
 // mcpStep lists the MCP servers of .mcp.json and of the manifest's mcpServers (paths,

@@ -160,17 +160,66 @@ func (l *loader) lspStep() {
 	}
 	for _, iv := range l.inline["lspServers"] {
 		file, data := l.inlineSrc(iv)
-		srcs = append(srcs, &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v})
+		srcs = append(srcs, &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v, entry: iv.entry})
 	}
+	inFile := map[string]*model.Component{} // the servers of .lsp.json, by name
 	for _, src := range srcs {
 		for _, m := range src.servers.Obj {
 			mm := src.servers.Get(m.Key)
 			if mm.KeyOff != m.KeyOff {
 				continue
 			}
-			l.pkg.Components = append(l.pkg.Components, l.lspServer(src, names, m))
+			if first := inFile[m.Key]; first != nil && src.entry {
+				l.lspDeclaredAgain(first, m)
+				continue
+			}
+			c := l.lspServer(src, names, m)
+			if src.file == lspFile {
+				inFile[m.Key] = c
+			}
+			l.pkg.Components = append(l.pkg.Components, c)
 		}
 	}
+}
+
+// lspDeclaredAgain folds a marketplace entry's declaration of an LSP server that the
+// folder's .lsp.json declares too into the .lsp.json server: every Claude Code release
+// vouch models runs such a server once (observed offline), and of two servers registered for one file
+// extension the first wins, so the one that starts is the .lsp.json declaration, which
+// Claude reads from the plugin folder before the entry's. Where the entry's declaration
+// differs, it is bound in the contract too, so an approval still covers whichever of the
+// two starts.
+func (l *loader) lspDeclaredAgain(first *model.Component, m jsontext.Member) {
+	name := clip(m.Key)
+	same := false
+	again := model.Fields{{Key: "file", Value: displayFile("")}}
+	if m.Val.Kind == jsontext.Object {
+		cmd, _ := strVal(m.Val, "command")
+		var args []string
+		if a := m.Val.Get("args"); a != nil && a.Val.Kind == jsontext.Array {
+			for _, e := range a.Val.Arr {
+				args = append(args, e.Str)
+			}
+		}
+		if args == nil {
+			args = []string{}
+		}
+		again = append(again, model.Field{Key: "command", Value: cmd}, model.Field{Key: "args", Value: args})
+		if first.Contract != nil {
+			c0, _ := first.Contract.Fields.Get("command")
+			a0, _ := first.Contract.Fields.Get("args")
+			same = c0 == cmd && fmt.Sprint(a0) == fmt.Sprint(args)
+		}
+	}
+	msg := fmt.Sprintf("The marketplace entry declares LSP server %q too; Claude Code %s starts it once, from .lsp.json (read first, and the first server registered for a file extension wins).", name, l.opts.ClaudeVersion)
+	if !same {
+		msg = strings.TrimSuffix(msg, ".") + "; the entry's declaration differs, so it is part of what the approval covers as well."
+		if first.Contract != nil {
+			first.Contract.Fields = append(first.Contract.Fields, model.Field{Key: "declared_again", Value: again})
+		}
+	}
+	first.Details = append(first.Details, model.Field{Key: "also declared in", Value: displayFile("")})
+	first.Diagnostics = append(first.Diagnostics, l.diag("lsp-server-declared-twice", model.SeverityInfo, model.BoundaryComponent, lspFile, "", 0, msg, "1.6"))
 }
 
 func (l *loader) lspServer(src *serverSource, names map[string]int, m jsontext.Member) *model.Component {
