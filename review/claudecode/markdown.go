@@ -315,6 +315,10 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 	name := id
 	if n := fm.str("name"); n != "" && kind != model.KindCommand {
 		name = n
+		if n != id && (kind == model.KindAgent || kind == model.KindOutputStyle) {
+			// Claude lists agents and output styles by their frontmatter name.
+			c.DisplayNames = map[string]string{clientClaude: n}
+		}
 	}
 	qualified := l.pkg.Name + ":" + name
 	desc := strings.Join(strings.Fields(fm.str("description")), " ")

@@ -101,6 +101,10 @@ func (l *loader) skill(dir string) {
 			name = s
 		}
 	}
+	if name != c.ID {
+		// Codex lists a skill by its frontmatter name, not its folder.
+		c.DisplayNames = map[string]string{ClientCodex: name}
+	}
 	if c.Validity == "" {
 		c.Validity = model.Valid
 	}
