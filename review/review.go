@@ -35,6 +35,11 @@ type Options struct {
 	// release the support answers are for: the one installed, when the caller found it.
 	// A client not named is answered for the newest release vouch models.
 	ClientVersions map[string]string
+	// ClaudeSkillsDir, when set, is Claude Code's skills folder ($CLAUDE_CONFIG_DIR/skills):
+	// each folder in it that holds .claude-plugin/plugin.json is reviewed after the
+	// sources as the plugin <name>@skills-dir, which Claude Code loads with no install
+	// step (status --claude).
+	ClaudeSkillsDir string
 	// DataDir is the directory shown for ${PLUGIN_DATA}; a plugin's data dir is DataDir/<name>.
 	// Validation never creates it.
 	DataDir string

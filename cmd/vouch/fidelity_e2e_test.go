@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -88,6 +90,45 @@ func TestValidateLSPDeclaredTwice(t *testing.T) {
 	for _, ref := range []string{"claude-code same#lsp-server:rust~2", "claude-code differs#lsp-server:lua~2"} {
 		if got[ref] != nil {
 			t.Errorf("%s: the entry's declaration is reported as a second server", ref)
+		}
+	}
+}
+
+// TestClaudeSkillsDirPlugins: status --claude reviews a plugin in Claude Code's skills
+// folder (<name>@skills-dir: loaded with no install step), with a note saying so, both
+// beside recorded installs and with no plugins folder at all; a plain skill folder there
+// is not called a plugin.
+func TestClaudeSkillsDirPlugins(t *testing.T) {
+	for _, withInstalls := range []bool{false, true} {
+		cfg := t.TempDir()
+		if out, err := exec.Command("cp", "-r", filepath.Join("testdata", "skills-dir", "skills"), cfg).CombinedOutput(); err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+		if withInstalls {
+			writeTree(t, filepath.Join(cfg, "plugins"), map[string]string{"installed_plugins.json": `{"version":2,"plugins":{}}`})
+		}
+		t.Setenv("CLAUDE_CONFIG_DIR", cfg)
+		home := t.TempDir()
+		code, out, errs := runVouch(t, home, "status", "--claude", "--json")
+		expect(t, "status --claude", code, 0, out, errs)
+		validateReport(t, reportSchema(t), out)
+		got := reportComponents(t, out)
+		if got["claude-code session-notes#hook:SessionStart:0:0"] == nil {
+			t.Fatalf("installs %v: the skills-dir plugin's hook is not reviewed: %v", withInstalls, got)
+		}
+		if !strings.Contains(out, "session-notes@skills-dir") || !strings.Contains(out, "claude-skills-dir-plugin") {
+			t.Errorf("installs %v: no note naming session-notes@skills-dir:\n%s", withInstalls, out)
+		}
+		if strings.Contains(out, "tidy@skills-dir") {
+			t.Errorf("installs %v: a plain skill folder is called a plugin", withInstalls)
+		}
+		// The hook can be approved and checked through the folder Claude loads.
+		src := filepath.Join(cfg, "skills", "session-notes")
+		code, out, errs = trustRun(t, home, "approve", "--yes", src, "session-notes#hook:SessionStart:0:0")
+		expect(t, "approve", code, 0, out, errs)
+		code, out, errs = runVouch(t, home, "status", "--claude")
+		if code != 0 || !strings.Contains(out, "approved") {
+			t.Errorf("installs %v: status --claude after approval: exit %d\n%s%s", withInstalls, code, out, errs)
 		}
 	}
 }
