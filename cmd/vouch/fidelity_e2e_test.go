@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -129,6 +130,69 @@ func TestClaudeSkillsDirPlugins(t *testing.T) {
 		code, out, errs = runVouch(t, home, "status", "--claude")
 		if code != 0 || !strings.Contains(out, "approved") {
 			t.Errorf("installs %v: status --claude after approval: exit %d\n%s%s", withInstalls, code, out, errs)
+		}
+	}
+}
+
+// TestCodexTrustOfClaudePlugin: a Claude Code plugin installed in Codex as it is (no
+// .codex-plugin/) has Codex's own hook trust beside vouch's answer in status --codex,
+// under the keys Codex gives it, and trusting a hook's definition in config.toml shows.
+func TestCodexTrustOfClaudePlugin(t *testing.T) {
+	src := filepath.Join("testdata", "codex-claude-plugin")
+	codexHome := t.TempDir()
+	t.Setenv("CODEX_HOME", codexHome)
+	cfgPath := filepath.Join(codexHome, "config.toml")
+	cfg := "[plugins.\"shellguard@team\"]\nenabled = true\n"
+	writeTree(t, codexHome, map[string]string{"config.toml": cfg})
+	home := t.TempDir()
+	trustOf := func() map[string][]any {
+		t.Helper()
+		code, out, errs := runVouch(t, home, "status", "--json", "--codex", src)
+		expect(t, "status --codex", code, 0, out, errs)
+		validateReport(t, reportSchema(t), out)
+		got := map[string][]any{}
+		for ref, c := range reportComponents(t, out) {
+			if tr, ok := c["codex_trust"].([]any); ok {
+				got[ref] = tr
+			}
+		}
+		return got
+	}
+	got := trustOf()
+	hook := got["claude-code shellguard#hook:PreToolUse:0:0"]
+	if len(hook) != 1 || len(got) != 2 {
+		t.Fatalf("codex_trust of the Claude plugin's hooks: %v", got)
+	}
+	first := hook[0].(map[string]any)
+	if first["key"] != "shellguard@team:hooks/hooks.json:pre_tool_use:0:0" || first["status"] != "untrusted" {
+		t.Fatalf("Codex's record of the PreToolUse hook: %v", first)
+	}
+	cfg += "\n[hooks.state.\"shellguard@team:hooks/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"" + first["definition_hash"].(string) + "\"\n"
+	writeTree(t, codexHome, map[string]string{"config.toml": cfg})
+	if tr := trustOf()["claude-code shellguard#hook:PreToolUse:0:0"]; len(tr) != 1 || tr[0].(map[string]any)["status"] != "trusted" {
+		t.Errorf("after trusting the definition in config.toml: %v", tr)
+	}
+	if tr := trustOf()["claude-code shellguard#hook:SessionStart:0:0"]; len(tr) != 1 || tr[0].(map[string]any)["status"] != "untrusted" {
+		t.Errorf("the other hook: %v", tr)
+	}
+	if after, _ := os.ReadFile(cfgPath); string(after) != cfg {
+		t.Error("status --codex changed Codex's config.toml")
+	}
+	// A plugin with its own Codex manifest answers through its Codex package only.
+	both := t.TempDir()
+	if out, err := exec.Command("cp", "-r", src+"/.", both).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	writeTree(t, both, map[string]string{".codex-plugin/plugin.json": `{"name": "shellguard", "version": "2.0.0"}`})
+	code, out, errs := runVouch(t, home, "status", "--json", "--codex", both)
+	expect(t, "status --codex of a two-manifest plugin", code, 0, out, errs)
+	comps := reportComponents(t, out)
+	if comps["codex shellguard#hook:hooks/hooks.json:pre_tool_use:0:0"]["codex_trust"] == nil {
+		t.Fatalf("the Codex package's hook has no Codex trust: %v", comps)
+	}
+	for ref, c := range comps {
+		if strings.HasPrefix(ref, "claude-code ") && c["codex_trust"] != nil {
+			t.Errorf("%s: a Claude package beside a Codex manifest got Codex trust", ref)
 		}
 	}
 }
