@@ -9,8 +9,8 @@ import (
 	"vouch/enforce/codex"
 	"vouch/model"
 	"vouch/report"
-	"vouch/review/fsguard"
 	rcodex "vouch/review/codex"
+	"vouch/review/fsguard"
 )
 
 // addCodexTrust puts Codex's own trust for each Codex hook beside vouch's answer (status
