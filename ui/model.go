@@ -55,6 +55,9 @@ type Options struct {
 	Enforced func(p *model.Package) []string
 	// SignatureRoots are the certificates MCP Bundle signatures must chain to (nil: none).
 	SignatureRoots *x509.CertPool
+	// ClaudeSkillsDir is Claude Code's skills folder when the console reviews what Claude
+	// loads (review --claude): its plugins (<name>@skills-dir) are loaded after Sources.
+	ClaudeSkillsDir string
 }
 
 // Minimum terminal size; below it the console shows a "terminal too small" view.
@@ -319,7 +322,7 @@ func (m *Model) loadCmd() tea.Cmd {
 		var s *loadStream
 		if opts.Packages == nil {
 			// Loading starts before the ledger is opened: they overlap.
-			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots}, opts.Sources)
+			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots, ClaudeSkillsDir: opts.ClaudeSkillsDir}, opts.Sources)
 		}
 		t, err := trust.Open(trust.Options{Home: opts.Home})
 		box.mu.Lock()
