@@ -67,7 +67,7 @@ func (l *loader) mcpStep() {
 
 // markHiddenServers answers, for each name several servers share, which one Claude Code
 // runs: it merges .mcp.json first and then the manifest's mcpServers in list order, a
-// later server replacing an earlier one of the same name (observed with 2.1.328: `claude
+// later server replacing an earlier one of the same name (observed offline: `claude
 // --plugin-dir P mcp list` shows one server per name, the last in that order). The others
 // never start under Claude, so they are not supported there.
 func (l *loader) markHiddenServers() {

@@ -65,7 +65,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 		l.otherManifest = ".codex-plugin/plugin.json"
 	case l.rootHas(rootmanifest.File):
 		l.pkgDiag(l.diag("root-manifest-foreign", model.SeverityWarning, model.BoundaryPackage, rootmanifest.File, "", 0,
-			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema): Claude Code 2.1.328 and 2.1.332 never read it and load this folder by its own markers, and Codex 0.169.0 and 0.171.0 ignore it too.", "2.1"))
+			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema): "+model.Releases(model.ClientClaudeCode, model.ClaudeCode328)+" never read it and load this folder by its own markers, and "+model.Releases(model.ClientCodex, model.Codex169)+" ignore it too.", "2.1"))
 	}
 	if !l.manifestStep() {
 		pkg.Rejected = true
@@ -120,13 +120,13 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	if m := l.manifestMember("dependencies"); m != nil {
 		l.pkgDiag(l.diag("plugin-dependencies", model.SeverityInfo, model.BoundaryPackage, manifestFile, "/dependencies", 0,
-			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin. While one of them is not installed, Claude Code disables this whole plugin (observed with 2.1.328: \"Dependency … is not installed\"), and the components below start once it is.", "1.2"))
+			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin. While one of them is not installed, Claude Code disables this whole plugin (observed with "+model.ClaudeCode328+": \"Dependency … is not installed\"), and the components below start once it is.", "1.2"))
 	}
 	l.optionalDependenciesStep()
 	l.networkNote()
 	if !l.rootHas(manifestFile) && l.entry == nil {
 		l.pkgDiag(l.diag("claude-no-manifest", model.SeverityInfo, model.BoundaryPackage, "", "", 0,
-			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with 2.1.328 --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), "1.1"))
+			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), "1.1"))
 	}
 	if l.rootHas("CLAUDE.md") {
 		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by Claude Code; put instructions in a skill, command or agent.", "1.2")
@@ -388,7 +388,7 @@ func (l *loader) settingsStep() {
 		{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex does not read a Claude plugin's settings.json."},
 	}
 	if _, ok := honoured["agent"]; ok {
-		c.Summary = append(c.Summary, "Claude Code 2.1.328 notes that a plugin's agent setting is deprecated and will stop applying in a future release.")
+		c.Summary = append(c.Summary, model.Releases(model.ClientClaudeCode, model.ClaudeCode328)+" note that a plugin's agent setting is deprecated and will stop applying in a future release.")
 	}
 	if _, ok := honoured["subagentStatusLine"]; ok {
 		l.bindClosure(c, "settings file")

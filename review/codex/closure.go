@@ -13,7 +13,7 @@ import (
 // fields: every file of the plugin folder, manifests included (closure.Collect, the one
 // rule every loader shares). A hook command such as `${PLUGIN_ROOT}/hooks/check.sh` or
 // `node ./x.js` runs plugin files no field names, and Codex's own trust marks a hook
-// modified when any plugin file changes (observed on Codex 0.169.0), so the closure is the whole
+// modified when any plugin file changes (observed on Codex), so the closure is the whole
 // folder and nothing is skipped (a skill's files already hashed are taken from it). Links are bound as links; one that leaves the folder,
 // dangles, loops or is absolute makes the list incomplete, and the components that need
 // it are blocked.

@@ -9,7 +9,7 @@ import (
 )
 
 // skills loads the skills Codex reads: skills/ is always scanned, and the manifest's
-// skills path (a string or an array) is added to it (Codex 0.169.0, loader.rs). A skill is a
+// skills path (a string or an array) is added to it (Codex, loader.rs). A skill is a
 // directory holding SKILL.md, directly in the scanned directory or the directory itself.
 // Codex names it <plugin>:<skill>.
 func (l *loader) skills() {
@@ -77,13 +77,13 @@ func (l *loader) skillDirs(dir string) []string {
 	return out
 }
 
-// codexTolerated: Codex 0.169.0 and 0.171.0 load a skill whose frontmatter has keys
+// codexTolerated: the Codex releases vouch models load a skill whose frontmatter has keys
 // outside the Agent Skills spec and ignore them (observed offline); the spec finding stays
 // as a warning.
 func codexTolerated(code string) bool { return code == "skill-unknown-field" }
 
 func (l *loader) skill(dir string) {
-	c := l.opts.Skills.Load(l.root, dir, codexTolerated, "an Agent Skills rule Codex does not enforce: Codex 0.169.0 and 0.171.0 load the skill")
+	c := l.opts.Skills.Load(l.root, dir, codexTolerated, "an Agent Skills rule Codex does not enforce: "+model.Releases(model.ClientCodex, model.Codex169)+" load the skill")
 	if c == nil {
 		return
 	}
