@@ -229,7 +229,7 @@ func detectProbed(p *probe.Dir) []job {
 	}
 	if len(jobs) > 1 {
 		// The formats of one folder read its skills once between them.
-		shared := skills.NewShared()
+		shared := skills.NewShared(len(jobs))
 		for i := range jobs {
 			jobs[i].skills = shared
 		}

@@ -145,6 +145,7 @@ type job struct {
 
 func (j job) load(opts Options) []*model.Package {
 	opts.skills = j.skills
+	defer j.skills.Done()
 	var pkgs []*model.Package
 	if j.loadAs != nil {
 		pkgs = j.loadAs(j.path, opts)

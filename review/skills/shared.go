@@ -19,11 +19,27 @@ import (
 // itself. A nil *Shared reads every skill afresh. It is safe for concurrent use.
 type Shared struct {
 	mu     sync.Mutex
-	skills map[sharedKey]*sharedSkill
+	skills map[sharedKey]*sharedSkill // nil once every reader is done
+	// readers is how many loaders have yet to call Done.
+	readers int
 }
 
-// NewShared returns an empty cache for the loaders of one folder.
-func NewShared() *Shared { return &Shared{skills: map[sharedKey]*sharedSkill{}} }
+// NewShared returns an empty cache for the n loaders of one folder.
+func NewShared(n int) *Shared { return &Shared{skills: map[sharedKey]*sharedSkill{}, readers: n} }
+
+// Done says one loader has finished with the cache. Once every one has, the cache lets go
+// of what it holds (each skill's text and bytes), which a search of many folders would
+// otherwise keep until its end; a later reader reads afresh.
+func (s *Shared) Done() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.readers--; s.readers <= 0 {
+		s.skills = nil
+	}
+}
 
 // sharedKey names one skill: the real root it was read under, with the limits that
 // bounded the read, and its directory there.
@@ -85,7 +101,9 @@ func (s *Shared) claim(root *fsguard.Root, dir string) (*sharedSkill, bool) {
 		return e, false
 	}
 	e := &sharedSkill{done: make(chan struct{})}
-	s.skills[k] = e
+	if s.skills != nil {
+		s.skills[k] = e
+	}
 	return e, true
 }
 

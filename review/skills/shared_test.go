@@ -28,7 +28,7 @@ func TestSharedReadsOnce(t *testing.T) {
 			LoadTolerant(openRoot(t, dir, lim), sd, nil, ""),
 			LoadTolerant(openRoot(t, dir, lim), sd, unknown, "tolerated here"),
 		}
-		shared := NewShared()
+		shared := NewShared(2)
 		roots := []*fsguard.Root{openRoot(t, dir, lim), openRoot(t, dir, lim)}
 		before := reads.Load()
 		got := make([]*model.Component, 2)
@@ -74,7 +74,7 @@ func TestSharedReadsOnce(t *testing.T) {
 func TestSharedKeepsEachBudget(t *testing.T) {
 	dir := tree(t, map[string]string{"skills/review/SKILL.md": goodSkill, "skills/review/big.md": string(make([]byte, 4096))})
 	lim := fsguard.DefaultLimits()
-	shared := NewShared()
+	shared := NewShared(2)
 	if c := shared.Load(openRoot(t, dir, lim), "skills/review", nil, ""); c.Validity != model.Valid {
 		t.Fatalf("first reader: %v %v", c.Validity, c.Diagnostics)
 	}
@@ -108,5 +108,25 @@ func TestNilSharedReads(t *testing.T) {
 	s.Load(openRoot(t, dir, fsguard.DefaultLimits()), ".", nil, "")
 	if n := reads.Load() - before; n != 2 {
 		t.Errorf("nil cache read %d times, want 2", n)
+	}
+}
+
+// TestSharedLetsGo: once every loader of the folder is done, the cache holds nothing,
+// and a reader after that still gets the skill.
+func TestSharedLetsGo(t *testing.T) {
+	dir := tree(t, map[string]string{"skills/review/SKILL.md": goodSkill})
+	lim := fsguard.DefaultLimits()
+	s := NewShared(2)
+	s.Load(openRoot(t, dir, lim), "skills/review", nil, "")
+	s.Done()
+	if len(s.skills) != 1 {
+		t.Fatalf("the cache let go before its last reader was done: %d entries", len(s.skills))
+	}
+	s.Done()
+	if s.skills != nil {
+		t.Fatalf("every reader is done and the cache still holds %d skills", len(s.skills))
+	}
+	if c := s.Load(openRoot(t, dir, lim), "skills/review", nil, ""); c.Validity != model.Valid {
+		t.Errorf("a reader after the last Done: %v %v", c.Validity, c.Diagnostics)
 	}
 }
