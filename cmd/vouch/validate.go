@@ -259,7 +259,7 @@ func runValidate(opts *validateOptions) error {
 		res.Diagnostics = append(res.Diagnostics, checkIntegrity(res.Packages, want)...)
 	}
 	rep := report.Build(res.Packages, res.Diagnostics, nil)
-	if err := a.writeReport(rep, format, false, opts.sarifRoot, a.printValidation); err != nil {
+	if err := a.writeReport(rep, format, false, opts.sarifRoot, report.WriteValidationText); err != nil {
 		return err
 	}
 	if !rep.Valid {
@@ -394,7 +394,7 @@ func statusData(opts *statusOptions, paths []string) (*report.Report, instrState
 			return nil, st, a.fail(1, "codex-config", err.Error())
 		}
 	}
-	if err := a.writeReport(rep, opts.format, opts.requireApproved, opts.sarifRoot, a.printStatus); err != nil {
+	if err := a.writeReport(rep, opts.format, opts.requireApproved, opts.sarifRoot, report.WriteStatusText); err != nil {
 		return nil, st, err
 	}
 	return rep, st, nil
@@ -503,7 +503,7 @@ func (a *app) outputFormat(format string, jsonOut bool) (string, error) {
 // writeReport prints rep in format; text goes through the command's printer. With
 // requireApproved, SARIF and GitHub output mark what the gate fails on as errors. With
 // github, the full list also goes to $GITHUB_STEP_SUMMARY when GitHub Actions sets it.
-func (a *app) writeReport(rep *report.Report, format string, requireApproved bool, sarifRoot string, text func(*report.Report)) error {
+func (a *app) writeReport(rep *report.Report, format string, requireApproved bool, sarifRoot string, text func(io.Writer, *report.Report, report.TextOptions) error) error {
 	so := report.SARIFOptions{Base: resolveSARIFRoot(sarifRoot), Version: currentVersion().Version, ProjectURL: projectURL(),
 		Manifest: review.ManifestFile, RequireApproved: requireApproved}
 	var err error
@@ -518,7 +518,7 @@ func (a *app) writeReport(rep *report.Report, format string, requireApproved boo
 			err = a.writeStepSummary(rep, so)
 		}
 	default:
-		text(rep)
+		err = text(a.stdout, rep, report.TextOptions{Rel: rel})
 	}
 	if err != nil {
 		return a.fail(1, "write", fmt.Sprintf("cannot write the report: %v", err))
