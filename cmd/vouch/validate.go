@@ -37,11 +37,8 @@ func newValidateCommand(a *app) *cobra.Command {
 		Use:   "validate [--json] [--source-id ID] [--integrity sha256-HEX] SOURCE...",
 		Short: "Check packages against their format (valid / invalid), without authorizing anything",
 		Long: `Validate finds every package under each SOURCE and checks each against its specification. It
-reads seven formats: Agent Plugins 1.0.0 (plugin.json), Portable Agent Packages 0.1 "Dalo"
-(plugins/<name>/PLUGIN.toml), Splice v1 (a package directory, .tar.gz archive or bundle), Claude
-Code plugins (.claude-plugin/ or the default layout) and marketplaces, Codex plugins
-(.codex-plugin/) and marketplaces, MCP Bundles (manifest.json, .mcpb and .dxt) and Agent Skills
-(SKILL.md folders). A SOURCE may be any directory holding those up to 4 levels down, searched
+reads these formats:
+` + review.FormatLines("  ") + `A SOURCE may be any directory holding those up to 4 levels down, searched
 completely up to 100,000 package roots and 2,000,000 directory entries.
 Each problem is reported at the narrowest boundary the specification gives it: the whole package,
 one component type, one component or one entry.
@@ -226,7 +223,7 @@ func (a *app) openOptions(sourceID string) (review.Options, error) {
 // loadFailed is a load error as the commands report it: a missing path is exit 2.
 func (a *app) loadFailed(err error) error {
 	if errors.Is(err, review.ErrNotFound) {
-		return a.fail(2, "path-not-found", strings.TrimPrefix(err.Error(), review.ErrNotFound.Error()+": ")+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
+		return a.fail(2, "path-not-found", strings.TrimPrefix(err.Error(), review.ErrNotFound.Error()+": ")+" does not exist; give "+sourceForms()+".")
 	}
 	return a.fail(2, "load-failed", err.Error())
 }
