@@ -154,6 +154,7 @@ func WriteValidationText(out io.Writer, rep *Report, o TextOptions) error {
 				bad++
 			}
 			fmt.Fprintf(w, "    %-14s %s:%s\n", ValidityAnswer(model.Validity(c.Validity)).String(), c.Kind, safe(c.ID))
+			printRisks(w, c)
 			for _, d := range c.Diagnostics {
 				printDiag(w, "        ", d)
 			}
@@ -202,6 +203,7 @@ func WriteStatusText(out io.Writer, rep *Report, o TextOptions) error {
 				supText = strings.Join(sup, " ")
 			}
 			fmt.Fprintf(w, "    %-14s %-14s %s:%s  support: %s\n", ValidityAnswer(model.Validity(c.Validity)).String(), AuthAnswer(c.Authorization).String(), c.Kind, safe(c.ID), supText)
+			printRisks(w, c)
 			// A changed component's reason repeats its changes; print the specific list.
 			if len(c.Changes) > 0 {
 				for _, ch := range c.Changes {
