@@ -13,7 +13,6 @@ import (
 	"vouch/trust/instructions"
 	"vouch/ui/display"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -114,13 +113,6 @@ func (d *detailPane) invalidateRendering() {
 func (d *detailPane) forgetDiffs() {
 	d.diffs = map[string]diffResult{}
 }
-
-// ShortHelp and FullHelp make the pane a help.KeyMap.
-func (d *detailPane) ShortHelp() []key.Binding {
-	k := d.c.keys
-	return []key.Binding{k.NextTab, k.PageDown, k.Raw}
-}
-func (d *detailPane) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 
 // Update takes the results of the pane's commands.
 func (d *detailPane) Update(msg tea.Msg) tea.Cmd {

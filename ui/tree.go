@@ -10,7 +10,6 @@ import (
 	"vouch/model"
 	"vouch/ui/display"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -67,12 +66,6 @@ type treePane struct {
 	rowOf    []int32
 	cand     []bool
 	candBody []bool // the same for the text bodies, merged into cand
-	// scanned is what the last index search found, per chunk (filterindex.go).
-	scanned scanRecord
-	// indexing is true while lowBodiesCmd runs; gen is the data generation it was
-	// started for (Model.dataGen, kept here by the model).
-	indexing bool
-	gen      int
 	// measured and searched count calls of rowHeight and matches: tests assert that a
 	// jump or a keystroke does work in proportion to the screen or to the last result.
 	measured, searched int
@@ -480,7 +473,7 @@ func (t *treePane) body(idx int, it item) string {
 		return lb[it.pkg][it.comp]
 	}
 	c := t.c.data.pkgs[it.pkg].Components[it.comp]
-	if c.Body == "" || t.indexing {
+	if c.Body == "" || t.c.data.indexing {
 		return "" // no text, text let go (only the command reads it back), or being built
 	}
 	if len(t.bodies) != len(t.all) {
@@ -861,11 +854,11 @@ func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 // text search is on and no run is under way (nil otherwise).
 func (t *treePane) indexBodies() tea.Cmd {
 	d := t.c.data
-	if !t.content || t.indexing || len(d.lowBodies) >= len(d.pkgs) {
+	if !t.content || d.indexing || len(d.lowBodies) >= len(d.pkgs) {
 		return nil
 	}
-	t.indexing = true
-	return lowBodiesCmd(d.pkgs, len(d.lowBodies), t.gen)
+	d.indexing = true
+	return lowBodiesCmd(d.pkgs, len(d.lowBodies), d.gen)
 }
 
 func (t *treePane) clearFilter() {
@@ -880,12 +873,6 @@ func (t *treePane) clearFilter() {
 		t.selectItem(sel)
 	}
 }
-
-// ShortHelp and FullHelp make the pane a help.KeyMap.
-func (t *treePane) ShortHelp() []key.Binding {
-	return []key.Binding{t.c.keys.Up, t.c.keys.Down, t.c.keys.Filter, t.c.keys.NextReview}
-}
-func (t *treePane) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }
 
 // View renders the visible rows, each exactly t.width cells wide.
 func (t *treePane) View() string {
@@ -1130,7 +1117,7 @@ func (t *treePane) rowAt(y int) (int, bool) {
 
 func (t *treePane) setPrompt() {
 	switch {
-	case t.content && t.indexing:
+	case t.content && t.c.data.indexing:
 		t.filter.Prompt = "/(+text, reading…) "
 	case t.content:
 		t.filter.Prompt = "/(+text) "
