@@ -238,13 +238,7 @@ func (b *handlerBuild) commandDetails(cmd string, args []string, hasArgs bool, s
 	}
 	if hasArgs {
 		b.c.Details = append(b.c.Details, model.Field{Key: "args", Value: args})
-		exp := make([]string, len(args))
-		changed := false
-		for i, a := range args {
-			exp[i] = b.l.expand(a)
-			changed = changed || exp[i] != a
-		}
-		if changed {
+		if exp, changed := b.l.expandAll(args); changed {
 			b.c.Details = append(b.c.Details, model.Field{Key: "args (expanded)", Value: exp})
 		}
 	}

@@ -49,6 +49,16 @@ func (l *loader) expand(s string) string {
 	return userConfigVar.ReplaceAllString(s, "<user_config.$1>")
 }
 
+// expandAll expands each argument, and says whether any of them changed.
+func (l *loader) expandAll(args []string) ([]string, bool) {
+	exp, changed := make([]string, len(args)), false
+	for i, a := range args {
+		exp[i] = l.expand(a)
+		changed = changed || exp[i] != a
+	}
+	return exp, changed
+}
+
 // expandedField returns the expanded text when it differs from s.
 func (l *loader) expandedField(s string) (string, bool) {
 	x := l.expand(s)
