@@ -92,11 +92,11 @@ func (l *loader) hook(at hookAt) *model.Component {
 }
 
 func (b *handlerBuild) bad(code, msg string, off int) {
-	b.c.Diagnostics = append(b.c.Diagnostics, b.l.diag(code, model.SeverityError, model.BoundaryComponent, b.src.file, b.ptr, b.l.line(b.src.data, off), msg, "1.4"))
+	b.c.Diagnostics = append(b.c.Diagnostics, model.Place{File: b.src.file, Pointer: b.ptr, Line: b.l.line(b.src.data, off)}.Component(code, model.SeverityError, msg, specRef("1.4")))
 }
 
 func (b *handlerBuild) warn(code, msg string, off int) {
-	b.c.Diagnostics = append(b.c.Diagnostics, b.l.diag(code, model.SeverityWarning, model.BoundaryComponent, b.src.file, b.ptr, b.l.line(b.src.data, off), msg, "1.4"))
+	b.c.Diagnostics = append(b.c.Diagnostics, model.Place{File: b.src.file, Pointer: b.ptr, Line: b.l.line(b.src.data, off)}.Component(code, model.SeverityWarning, msg, specRef("1.4")))
 }
 
 // readType decides whether the handler is an object of a known type; a handler that is

@@ -41,8 +41,8 @@ func (l *loader) hooksStep() {
 	}
 	for _, p := range l.paths["hooks"] {
 		if p == hooksFile {
-			l.pkgDiag(l.diag("hooks-file-listed-twice", model.SeverityInfo, model.BoundaryComponentType, manifestFile, "/hooks", 0,
-				"The manifest lists ./hooks/hooks.json, which Claude Code loads by default anyway; its hooks are listed once.", "1.2"))
+			l.pkgDiag(model.Place{File: manifestFile, Pointer: "/hooks"}.ComponentType("hooks-file-listed-twice", model.SeverityInfo,
+				"The manifest lists ./hooks/hooks.json, which Claude Code loads by default anyway; its hooks are listed once.", specRef("1.2")))
 			codexSkipDefault = ""
 			continue
 		}
@@ -76,8 +76,8 @@ func (l *loader) hooksStep() {
 			if w.Val.Get("PreToolUse") != nil || w.Val.Get("PermissionRequest") != nil {
 				sev, effect = model.SeverityError, "it holds PreToolUse/PermissionRequest hooks, so Claude's validator rejects it (Unrecognized key \"hooks\") and none of them runs"
 			}
-			l.pkgDiag(l.diag("hooks-inline-wrapper", sev, model.BoundaryComponentType, file, iv.ptr+"/hooks", l.line(data, w.KeyOff),
-				"Inline hooks in plugin.json must be the event map itself, without the \"hooks\" wrapper a hooks file has; "+effect+".", "1.4"))
+			l.pkgDiag(model.Place{File: file, Pointer: iv.ptr + "/hooks", Line: l.line(data, w.KeyOff)}.ComponentType("hooks-inline-wrapper", sev,
+				"Inline hooks in plugin.json must be the event map itself, without the \"hooks\" wrapper a hooks file has; "+effect+".", specRef("1.4")))
 			continue
 		}
 		srcs = append(srcs, src)
@@ -107,8 +107,8 @@ func (l *loader) gateFile(src *hookSource, cs []*model.Component) {
 	if broken == "" {
 		return
 	}
-	l.pkgDiag(l.diag("hooks-file-not-applied", model.SeverityError, model.BoundaryComponentType, src.file, jsontext.Pointer(src.base...), 0,
-		fmt.Sprintf("The %s handler %s cannot be loaded, and it may be what guards the permissions beside it, so Claude Code applies none of the hooks in %s until it is fixed or removed.", brokenEvent, broken, displayFile(src.file)), "1.4"))
+	l.pkgDiag(model.Place{File: src.file, Pointer: jsontext.Pointer(src.base...)}.ComponentType("hooks-file-not-applied", model.SeverityError,
+		fmt.Sprintf("The %s handler %s cannot be loaded, and it may be what guards the permissions beside it, so Claude Code applies none of the hooks in %s until it is fixed or removed.", brokenEvent, broken, displayFile(src.file)), specRef("1.4")))
 	for _, c := range cs {
 		if c.Validity != model.Valid {
 			continue
@@ -154,11 +154,11 @@ func (l *loader) hookFile(rel string) *hookSource {
 		if is.Code == jsontext.CodeDuplicateKey {
 			sev = model.SeverityWarning
 		}
-		l.pkgDiag(l.diag("hooks-file-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryComponentType, rel, is.Pointer, jsontext.Line(data, is.Off),
-			fmt.Sprintf("In %s, %s.", rel, is.Msg), "1.4"))
+		l.pkgDiag(model.Place{File: rel, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.ComponentType("hooks-file-"+strings.TrimPrefix(is.Code, "json-"), sev,
+			fmt.Sprintf("In %s, %s.", rel, is.Msg), specRef("1.4")))
 	}
 	bad := func(code, ptr string, off int, msg string) *hookSource {
-		l.pkgDiag(l.diag(code, model.SeverityError, model.BoundaryComponentType, rel, ptr, jsontext.Line(data, off), msg, "1.4"))
+		l.pkgDiag(model.Place{File: rel, Pointer: ptr, Line: jsontext.Line(data, off)}.ComponentType(code, model.SeverityError, msg, specRef("1.4")))
 		return nil
 	}
 	if doc.Kind != jsontext.Object {
@@ -190,8 +190,8 @@ func (l *loader) hookFile(rel string) *hookSource {
 		case "$schema":
 			src.codexReject = "Codex rejects the whole hooks file because it has \"$schema\" (unknown field `$schema`, expected `description` or `hooks`)."
 		default:
-			l.pkgDiag(l.diag("hooks-file-unknown-field", model.SeverityWarning, model.BoundaryComponentType, rel, jsontext.Pointer(m.Key), jsontext.Line(data, m.KeyOff),
-				fmt.Sprintf("%s has the top-level field %q, which Claude Code does not read (and Codex rejects the whole file for it).", rel, clip(m.Key)), "1.4"))
+			l.pkgDiag(model.Place{File: rel, Pointer: jsontext.Pointer(m.Key), Line: jsontext.Line(data, m.KeyOff)}.ComponentType("hooks-file-unknown-field", model.SeverityWarning,
+				fmt.Sprintf("%s has the top-level field %q, which Claude Code does not read (and Codex rejects the whole file for it).", rel, clip(m.Key)), specRef("1.4")))
 			src.codexReject = fmt.Sprintf("Codex rejects the whole hooks file because of the unknown top-level field %q.", clip(m.Key))
 		}
 	}
@@ -229,33 +229,33 @@ func (l *loader) hookEvents(src *hookSource) {
 			if _, ok := codexOnlyEvents[m.Key]; ok {
 				msg = fmt.Sprintf("%q is not a Claude Code hook event, so Claude Code ignores its hooks; Codex 0.169.0 and 0.171.0 run them.", m.Key)
 			}
-			l.pkgDiag(l.diag("hook-unknown-event", model.SeverityWarning, model.BoundaryComponentType, src.file, ptr, l.line(src.data, em.KeyOff), msg, "1.4"))
+			l.pkgDiag(model.Place{File: src.file, Pointer: ptr, Line: l.line(src.data, em.KeyOff)}.ComponentType("hook-unknown-event", model.SeverityWarning, msg, specRef("1.4")))
 		}
 		if em.Val.Kind != jsontext.Array {
-			l.pkgDiag(l.diag("hook-event-not-array", model.SeverityError, model.BoundaryComponentType, src.file, ptr, l.line(src.data, em.KeyOff),
-				fmt.Sprintf("The value of event %q is a %s; it must be an array of matcher groups, so these hooks are not loaded.", clip(m.Key), em.Val.Kind), "1.4"))
+			l.pkgDiag(model.Place{File: src.file, Pointer: ptr, Line: l.line(src.data, em.KeyOff)}.ComponentType("hook-event-not-array", model.SeverityError,
+				fmt.Sprintf("The value of event %q is a %s; it must be an array of matcher groups, so these hooks are not loaded.", clip(m.Key), em.Val.Kind), specRef("1.4")))
 			continue
 		}
 		for gi, g := range em.Val.Arr {
 			gptr := ptr + "/" + fmt.Sprint(gi)
 			if g.Kind != jsontext.Object {
-				l.pkgDiag(l.diag("hook-group-not-object", model.SeverityError, model.BoundaryComponentType, src.file, gptr, l.line(src.data, g.Off),
-					fmt.Sprintf("Matcher group %d of %q is a %s; it must be an object with \"hooks\", so it is not loaded.", gi, clip(m.Key), g.Kind), "1.4"))
+				l.pkgDiag(model.Place{File: src.file, Pointer: gptr, Line: l.line(src.data, g.Off)}.ComponentType("hook-group-not-object", model.SeverityError,
+					fmt.Sprintf("Matcher group %d of %q is a %s; it must be an object with \"hooks\", so it is not loaded.", gi, clip(m.Key), g.Kind), specRef("1.4")))
 				continue
 			}
 			matcher, hasMatcher := "", false
 			if mm := g.Get("matcher"); mm != nil {
 				if mm.Val.Kind != jsontext.String {
-					l.pkgDiag(l.diag("hook-matcher-type", model.SeverityError, model.BoundaryComponentType, src.file, gptr+"/matcher", l.line(src.data, mm.KeyOff),
-						fmt.Sprintf("The matcher of group %d of %q is a %s; it must be a string, so the group is not loaded.", gi, clip(m.Key), mm.Val.Kind), "1.4"))
+					l.pkgDiag(model.Place{File: src.file, Pointer: gptr + "/matcher", Line: l.line(src.data, mm.KeyOff)}.ComponentType("hook-matcher-type", model.SeverityError,
+						fmt.Sprintf("The matcher of group %d of %q is a %s; it must be a string, so the group is not loaded.", gi, clip(m.Key), mm.Val.Kind), specRef("1.4")))
 					continue
 				}
 				matcher, hasMatcher = mm.Val.Str, true
 			}
 			hs := g.Get("hooks")
 			if hs == nil || hs.Val.Kind != jsontext.Array {
-				l.pkgDiag(l.diag("hook-group-no-hooks", model.SeverityError, model.BoundaryComponentType, src.file, gptr, l.line(src.data, g.Off),
-					fmt.Sprintf("Matcher group %d of %q has no \"hooks\" array, so it is not loaded.", gi, clip(m.Key)), "1.4"))
+				l.pkgDiag(model.Place{File: src.file, Pointer: gptr, Line: l.line(src.data, g.Off)}.ComponentType("hook-group-no-hooks", model.SeverityError,
+					fmt.Sprintf("Matcher group %d of %q has no \"hooks\" array, so it is not loaded.", gi, clip(m.Key)), specRef("1.4")))
 				continue
 			}
 			for hi, h := range hs.Val.Arr {

@@ -94,8 +94,8 @@ func (l *loader) manifestStep() bool {
 		if is.Code != jsontext.CodeDuplicateKey {
 			sev = model.SeverityError
 		}
-		d := l.diag("manifest-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryPackage, manifestFile, is.Pointer, jsontext.Line(data, is.Off),
-			fmt.Sprintf("In plugin.json, %s.", is.Msg), "1.1")
+		d := model.Place{File: manifestFile, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.Package("manifest-"+strings.TrimPrefix(is.Code, "json-"), sev,
+			fmt.Sprintf("In plugin.json, %s.", is.Msg), specRef("1.1"))
 		if is.Code == jsontext.CodeDuplicateKey {
 			d.Message = fmt.Sprintf("In plugin.json, %s; Claude Code keeps the last occurrence, other readers may keep the first.", is.Msg)
 		}
@@ -488,7 +488,7 @@ func (l *loader) checkPath(field, p, file, ptr string, line int) (string, bool) 
 			l.pathFatal = true
 			msg = strings.TrimSuffix(msg, ", so it is not loaded.") + "; the manifest fails Claude's schema, so Claude Code fails to load the plugin."
 		}
-		l.pkgDiag(l.diag(code, model.SeverityError, b, file, ptr, line, msg, "1.2"))
+		l.pkgDiag(model.Place{File: file, Pointer: ptr, Line: line}.Finding(b, code, model.SeverityError, msg, specRef("1.2")))
 		return "", false
 	}
 	if field == "skills" && p == "." {

@@ -52,7 +52,7 @@ func LoadMarketplace(dir string, opts Options) (*model.Package, []*model.Package
 		if is.Code == jsontext.CodeDuplicateKey {
 			sev = model.SeverityWarning
 		}
-		l.pkgDiag(l.diag("marketplace-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryPackage, marketplaceFile, is.Pointer, jsontext.Line(data, is.Off), fmt.Sprintf("In marketplace.json, %s.", is.Msg), "1.8"))
+		l.pkgDiag(model.Place{File: marketplaceFile, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.Package("marketplace-"+strings.TrimPrefix(is.Code, "json-"), sev, fmt.Sprintf("In marketplace.json, %s.", is.Msg), specRef("1.8")))
 	}
 	if hasErrors(pkg.Diagnostics) {
 		pkg.Rejected = true
@@ -169,7 +169,7 @@ type entryBuild struct {
 }
 
 func (b *entryBuild) bad(code, msg string) {
-	b.c.Diagnostics = append(b.c.Diagnostics, b.l.diag(code, model.SeverityError, model.BoundaryComponent, marketplaceFile, b.ptr, b.line, msg, "1.8"))
+	b.c.Diagnostics = append(b.c.Diagnostics, model.Place{File: marketplaceFile, Pointer: b.ptr, Line: b.line}.Component(code, model.SeverityError, msg, specRef("1.8")))
 }
 
 // marketEntry builds the plugin component of one entry, and returns the plugin's path
@@ -241,8 +241,8 @@ func (b *entryBuild) pathSource(p, pluginRoot string) {
 	}
 	rel := b.rel
 	if rel == manifestDir || strings.HasSuffix(rel, "/"+manifestDir) {
-		c.Diagnostics = append(c.Diagnostics, b.l.diag("marketplace-source-manifest-dir", model.SeverityWarning, model.BoundaryComponent, marketplaceFile, b.ptr, b.line,
-			fmt.Sprintf("Entry %q points to %q, a .claude-plugin folder: Claude installs that folder as the plugin, and its components sit beside it, not in it (did you mean %q?).", clip(name), clip(p), "./"+strings.TrimSuffix(strings.TrimSuffix(rel, manifestDir), "/")), "1.8"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: marketplaceFile, Pointer: b.ptr, Line: b.line}.Component("marketplace-source-manifest-dir", model.SeverityWarning,
+			fmt.Sprintf("Entry %q points to %q, a .claude-plugin folder: Claude installs that folder as the plugin, and its components sit beside it, not in it (did you mean %q?).", clip(name), clip(p), "./"+strings.TrimSuffix(strings.TrimSuffix(rel, manifestDir), "/")), specRef("1.8")))
 	}
 	if rel != "" {
 		if st, err := b.l.root.Stat(rel); err != nil || st.Type != fsguard.TypeDir {

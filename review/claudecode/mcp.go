@@ -99,7 +99,7 @@ func (l *loader) markHiddenServers() {
 		default:
 			msg += "."
 		}
-		p.c.Diagnostics = append(p.c.Diagnostics, l.diag("mcp-server-duplicate-name", model.SeverityWarning, model.BoundaryComponent, p.file, p.ptr, p.line, msg, "1.5"))
+		p.c.Diagnostics = append(p.c.Diagnostics, model.Place{File: p.file, Pointer: p.ptr, Line: p.line}.Component("mcp-server-duplicate-name", model.SeverityWarning, msg, specRef("1.5")))
 		if w == nil || w == p {
 			continue
 		}
@@ -134,12 +134,12 @@ func (l *loader) serverFile(rel, kind string, wrapped bool) *serverSource {
 		if is.Code == jsontext.CodeDuplicateKey {
 			sev = model.SeverityWarning
 		}
-		l.pkgDiag(l.diag(kind+"-file-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryComponentType, rel, is.Pointer, jsontext.Line(data, is.Off),
-			fmt.Sprintf("In %s, %s.", rel, is.Msg), "1.5"))
+		l.pkgDiag(model.Place{File: rel, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.ComponentType(kind+"-file-"+strings.TrimPrefix(is.Code, "json-"), sev,
+			fmt.Sprintf("In %s, %s.", rel, is.Msg), specRef("1.5")))
 	}
 	if doc.Kind != jsontext.Object {
-		l.pkgDiag(l.diag(kind+"-file-not-object", model.SeverityError, model.BoundaryComponentType, rel, "", jsontext.Line(data, doc.Off),
-			fmt.Sprintf("%s holds a JSON %s; it must be an object, so its servers are not loaded.", rel, doc.Kind), "1.5"))
+		l.pkgDiag(model.Place{File: rel, Line: jsontext.Line(data, doc.Off)}.ComponentType(kind+"-file-not-object", model.SeverityError,
+			fmt.Sprintf("%s holds a JSON %s; it must be an object, so its servers are not loaded.", rel, doc.Kind), specRef("1.5")))
 		return nil
 	}
 	src := &serverSource{file: rel, data: data, servers: doc}
@@ -192,7 +192,7 @@ type serverBuild struct {
 }
 
 func (b *serverBuild) bad(code, msg string) {
-	b.c.Diagnostics = append(b.c.Diagnostics, b.l.diag(code, model.SeverityError, model.BoundaryComponent, b.src.file, b.ptr, b.line, msg, "1.5"))
+	b.c.Diagnostics = append(b.c.Diagnostics, model.Place{File: b.src.file, Pointer: b.ptr, Line: b.line}.Component(code, model.SeverityError, msg, specRef("1.5")))
 }
 
 // mcpServer builds the component of one server of an MCP server map: an invalid one as

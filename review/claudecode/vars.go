@@ -367,8 +367,8 @@ func (l *loader) namedFiles(c *model.Component, text, file, ptr string) {
 		}
 		st, err := l.root.Stat(p)
 		if err != nil {
-			c.Diagnostics = append(c.Diagnostics, l.diag("named-file-missing", model.SeverityWarning, model.BoundaryComponent, file, ptr, 0,
-				fmt.Sprintf("It runs ${CLAUDE_PLUGIN_ROOT}/%s, which is not in the plugin; the command will fail.", clip(p)), "1.3"))
+			c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Pointer: ptr}.Component("named-file-missing", model.SeverityWarning,
+				fmt.Sprintf("It runs ${CLAUDE_PLUGIN_ROOT}/%s, which is not in the plugin; the command will fail.", clip(p)), specRef("1.3")))
 			continue
 		}
 		if st.Type != fsguard.TypeFile || c.Contract == nil {
