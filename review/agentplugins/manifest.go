@@ -95,8 +95,7 @@ func (l *loader) manifestIssues(data []byte, issues []jsontext.Issue) (fatal boo
 		if len(toks) >= 2 && toks[0] == "extensions" {
 			// Inside a namespace value: inert data vouch does not interpret. Note it on the
 			// extension and keep loading (agent-plugins §8.1).
-			l.extIssues[toks[1]] = append(l.extIssues[toks[1]], l.diag("extension-"+strings.TrimPrefix(is.Code, "json-"), model.SeverityWarning, model.BoundaryComponent,
-				manifestFile, is.Pointer, jsontext.Line(data, is.Off), fmt.Sprintf("In plugin.json, %s; this data is shown but never interpreted.", is.Msg), "8.1"))
+			l.extIssues[toks[1]] = append(l.extIssues[toks[1]], model.Place{File: manifestFile, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.Component("extension-"+strings.TrimPrefix(is.Code, "json-"), model.SeverityWarning, fmt.Sprintf("In plugin.json, %s; this data is shown but never interpreted.", is.Msg), specRef("8.1")))
 			continue
 		}
 		if is.Code == jsontext.CodeDuplicateKey {
@@ -169,13 +168,13 @@ func (l *loader) manifestInstance(doc *jsontext.Value, data []byte) map[string]a
 			if n > 1 {
 				times = fmt.Sprintf(" (%d times)", n)
 			}
-			l.pkgDiag(l.diag("manifest-unknown-field", model.SeverityWarning, model.BoundaryPackage, manifestFile, jsontext.Pointer(m.Key), jsontext.Line(data, m.KeyOff),
-				fmt.Sprintf("plugin.json has the unknown top-level field %q%s; it is ignored (client-specific data belongs under \"extensions\").", clip(m.Key), times), "5.2"))
+			l.pkgDiag(model.Place{File: manifestFile, Pointer: jsontext.Pointer(m.Key), Line: jsontext.Line(data, m.KeyOff)}.Package("manifest-unknown-field", model.SeverityWarning,
+				fmt.Sprintf("plugin.json has the unknown top-level field %q%s; it is ignored (client-specific data belongs under \"extensions\").", clip(m.Key), times), specRef("5.2")))
 			continue
 		}
 		if m.Key == "extensions" && m.Val.Kind != jsontext.Object {
-			l.pkgDiag(l.diag("manifest-extensions-not-object", model.SeverityWarning, model.BoundaryPackage, manifestFile, "/extensions", jsontext.Line(data, m.KeyOff),
-				fmt.Sprintf("\"extensions\" in plugin.json is a %s, not an object; it is ignored.", m.Val.Kind), "8.1"))
+			l.pkgDiag(model.Place{File: manifestFile, Pointer: "/extensions", Line: jsontext.Line(data, m.KeyOff)}.Package("manifest-extensions-not-object", model.SeverityWarning,
+				fmt.Sprintf("\"extensions\" in plugin.json is a %s, not an object; it is ignored.", m.Val.Kind), specRef("8.1")))
 			continue
 		}
 		inst[m.Key] = m.Val.Any()

@@ -72,8 +72,8 @@ func (l *loader) mcp() {
 			if len(toks) == 2 && is.Code == jsontext.CodeDuplicateKey {
 				code = "mcp-server-duplicate-name"
 			}
-			serverIssues[toks[1]] = append(serverIssues[toks[1]], l.diag(code, model.SeverityError, model.BoundaryComponent, mcpFile, is.Pointer, jsontext.Line(data, is.Off),
-				fmt.Sprintf("In mcp.json, %s, so this server is skipped.", is.Msg), "7.2.2"))
+			serverIssues[toks[1]] = append(serverIssues[toks[1]], model.Place{File: mcpFile, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.Component(code, model.SeverityError,
+				fmt.Sprintf("In mcp.json, %s, so this server is skipped.", is.Msg), specRef("7.2.2")))
 			continue
 		}
 		disabled = true
@@ -143,8 +143,8 @@ func (l *loader) mcp() {
 			// text, so vouch can neither show it apart from U+FFFD nor give the server a
 			// ref of its own. It is named here instead of becoming a component.
 			ptr := jsontext.Pointer("mcpServers", m.Key)
-			l.pkgDiag(l.diag("mcp-server-name-not-unicode", model.SeverityError, model.BoundaryComponent, mcpFile, ptr, jsontext.Line(data, m.KeyOff),
-				fmt.Sprintf("In mcp.json, the server name %s holds a lone UTF-16 surrogate escape, which is not Unicode text; vouch cannot show or approve it apart from other names, so it is not reviewed (JavaScript clients such as Pi load it under that name).", clip(jsontext.Literal(data, m.KeyOff))), "7.2.2"))
+			l.pkgDiag(model.Place{File: mcpFile, Pointer: ptr, Line: jsontext.Line(data, m.KeyOff)}.Component("mcp-server-name-not-unicode", model.SeverityError,
+				fmt.Sprintf("In mcp.json, the server name %s holds a lone UTF-16 surrogate escape, which is not Unicode text; vouch cannot show or approve it apart from other names, so it is not reviewed (JavaScript clients such as Pi load it under that name).", clip(jsontext.Literal(data, m.KeyOff))), specRef("7.2.2")))
 			continue
 		}
 		last := servers.Val.Get(m.Key)
@@ -161,7 +161,7 @@ func (l *loader) mcp() {
 }
 
 func (l *loader) mcpDisabled(code, ptr string, line int, msg, section string) {
-	l.pkgDiag(l.diag(code, model.SeverityError, model.BoundaryComponentType, mcpFile, ptr, line, msg, section))
+	l.pkgDiag(model.Place{File: mcpFile, Pointer: ptr, Line: line}.ComponentType(code, model.SeverityError, msg, specRef(section)))
 }
 
 // server validates one entry alone against the closed variant its type selects, then the
@@ -179,11 +179,11 @@ func (l *loader) server(data []byte, m jsontext.Member, issues []model.Diagnosti
 	}
 	bad := func(code, msg, section string, toks ...string) {
 		ptr, line := at(toks...)
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityError, model.BoundaryComponent, mcpFile, ptr, line, msg, section))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: mcpFile, Pointer: ptr, Line: line}.Component(code, model.SeverityError, msg, specRef(section)))
 	}
 	warn := func(code, msg, section string, toks ...string) {
 		ptr, line := at(toks...)
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityWarning, model.BoundaryComponent, mcpFile, ptr, line, msg, section))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: mcpFile, Pointer: ptr, Line: line}.Component(code, model.SeverityWarning, msg, specRef(section)))
 	}
 	v := m.Val
 	if v.Kind != jsontext.Object {
