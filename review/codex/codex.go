@@ -97,10 +97,6 @@ func Detect(dir string) []model.Format {
 	return out
 }
 
-func diag(code string, sev model.Severity, b model.Boundary, file, ptr string, line int, msg, spec string) model.Diagnostic {
-	return model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: file, Pointer: ptr, Line: line, Message: msg, Spec: spec}
-}
-
 func codexSupport(status model.SupportStatus, detail string) []model.Support {
 	return []model.Support{{Provider: ClientCodex, Version: CodexVersion, Status: status, Detail: detail}}
 }

@@ -91,7 +91,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 }
 
 func marketDiag(code string, sev model.Severity, b model.Boundary, ptr string, line int, msg string) model.Diagnostic {
-	return diag(code, sev, b, marketplaceFile, ptr, line, msg, specMarketplace)
+	return model.Place{File: marketplaceFile, Pointer: ptr, Line: line}.Finding(b, code, sev, msg, specMarketplace)
 }
 
 // readMarketplace reads and parses marketplace.json; false when Codex cannot add the
@@ -257,7 +257,7 @@ func (me *marketEntry) local(name, local string) *model.Package {
 	pkg := Load(pdir, me.opts)
 	if !pkg.Rejected && pkg.Name != name {
 		me.bad("marketplace-name-mismatch", errorf("plugin.json name %q does not match marketplace plugin name %q: `codex plugin add` refuses to install it.", clip(pkg.Name), clip(name)))
-		pkg.Diagnostics = append(pkg.Diagnostics, diag("marketplace-name-mismatch", model.SeverityError, model.BoundaryPackage, manifestFile, "/name", 0,
+		pkg.Diagnostics = append(pkg.Diagnostics, model.Place{File: manifestFile, Pointer: "/name"}.Package("marketplace-name-mismatch", model.SeverityError,
 			errorf("The marketplace %q lists this plugin as %q, but its name is %q; Codex refuses to install it.", clip(me.mp.Name), clip(name), clip(pkg.Name)), specMarketplace))
 		return pkg
 	}
