@@ -6,6 +6,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"vouch/internal/textclip"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
@@ -300,13 +301,4 @@ func quoteList(ss []string) string {
 }
 
 // clip shortens package text quoted in messages so a hostile 16 KiB value cannot flood a report.
-func clip(s string) string {
-	if len(s) <= 120 {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= 120 {
-		return s
-	}
-	return string(r[:117]) + "..."
-}
+func clip(s string) string { return textclip.Clip(s, 120, "...") }

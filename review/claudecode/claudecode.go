@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"vouch/internal/textclip"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
@@ -207,13 +208,7 @@ func (l *loader) pkgWarn(code, file, ptr string, line int, msg, section string) 
 }
 
 // clip shortens package text quoted in messages.
-func clip(s string) string {
-	r := []rune(s)
-	if len(r) <= 120 {
-		return s
-	}
-	return string(r[:117]) + "..."
-}
+func clip(s string) string { return textclip.Clip(s, 120, "...") }
 
 func hasErrors(ds []model.Diagnostic) bool {
 	for _, d := range ds {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"vouch/internal/textclip"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/probe"
@@ -102,16 +103,6 @@ func codexSupport(status model.SupportStatus, detail string) []model.Support {
 }
 
 // clip shortens package text quoted in messages; the display layer escapes it.
-func clip(s string) string {
-	const max = 80
-	if len(s) <= max {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	return string(r[:max]) + "…"
-}
+func clip(s string) string { return textclip.Clip(s, 81, "…") }
 
 func errorf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
