@@ -596,7 +596,7 @@ func (l *loader) stdioLink(command, resolvedCmd string, args []string, cwd strin
 		if !ok && i == 0 {
 			rel, ok = strings.CutPrefix(p, "./")
 		}
-		if ok && rel != "" && withinLexical(rel) && l.viaSymlink(rel) {
+		if ok && rel != "" && fsguard.WithinLexical(rel) && l.viaSymlink(rel) {
 			return p
 		}
 	}
@@ -644,7 +644,7 @@ func (l *loader) commandFile(name, command string, bad, warn problemFn) (string,
 		bad("mcp-command-form", fmt.Sprintf("Server %q has command %q, which names a directory, not an executable; it is skipped.", clip(name), clip(command)), "7.2.1", "command")
 		return "", nil
 	}
-	if !withinLexical(rel) {
+	if !fsguard.WithinLexical(rel) {
 		// ./bin/../../x leaves the root once cleaned, whether or not bin exists (a bin
 		// created later makes it run what lies outside), as the cwd check already says.
 		bad("mcp-command-escape", fmt.Sprintf("Server %q runs %s, which resolves outside the plugin root, so the server is skipped.", clip(name), clip(command)), "4.1", "command")
@@ -721,7 +721,7 @@ func (l *loader) checkCwd(name, cwd, exp string, bad, warn problemFn) {
 		rel = strings.TrimPrefix(strings.TrimPrefix(exp, l.root.Path()), "/")
 	case cwd == data || strings.HasPrefix(cwd, data+"/"):
 		inner := strings.TrimPrefix(strings.TrimPrefix(exp, l.dataDir), "/")
-		if !withinLexical(inner) {
+		if !fsguard.WithinLexical(inner) {
 			bad("mcp-cwd-escape", fmt.Sprintf("Server %q has cwd %q, which leaves the plugin data directory after expansion, so it is skipped.", clip(name), clip(cwd)), "7.2.1", "cwd")
 		}
 		return // the data directory is the client's, created at launch: nothing on disk to resolve
@@ -732,7 +732,7 @@ func (l *loader) checkCwd(name, cwd, exp string, bad, warn problemFn) {
 	if rel == "" {
 		rel = "."
 	}
-	if !withinLexical(rel) {
+	if !fsguard.WithinLexical(rel) {
 		bad("mcp-cwd-escape", fmt.Sprintf("Server %q has cwd %q, which leaves the plugin root after expansion, so it is skipped.", clip(name), clip(cwd)), "4.1", "cwd")
 		return
 	}
@@ -751,25 +751,6 @@ func (l *loader) checkCwd(name, cwd, exp string, bad, warn problemFn) {
 	if st, err := l.root.Stat(real); err == nil && st.Type != fsguard.TypeDir {
 		warn("mcp-cwd-not-directory", fmt.Sprintf("Server %q has cwd %q, which is a %s, not a directory; the server will fail to start.", clip(name), clip(cwd), st.Type), "7.2.1", "cwd")
 	}
-}
-
-// withinLexical reports whether a relative slash path stays below its base when "." and
-// ".." are applied textually.
-func withinLexical(rel string) bool {
-	depth := 0
-	for _, seg := range strings.Split(rel, "/") {
-		switch seg {
-		case "", ".":
-		case "..":
-			depth--
-			if depth < 0 {
-				return false
-			}
-		default:
-			depth++
-		}
-	}
-	return true
 }
 
 func (l *loader) remote(c *model.Component, typ string, str func(string) (string, bool), strMap func(string) []jsontext.Member, bad, warn problemFn) *model.Component {

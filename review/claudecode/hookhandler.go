@@ -567,12 +567,19 @@ func (b *handlerBuild) finish() *model.Component {
 }
 
 func (l *loader) hookInvalid(c *model.Component) *model.Component {
+	return notLoaded(c, "Not loaded: this handler is invalid (see its diagnostics).",
+		"The handler is invalid, so Claude Code does not load it.", "The handler is invalid.")
+}
+
+// notLoaded marks a component neither client loads because its declaration is invalid:
+// no contract, the summary first, and each client's reason.
+func notLoaded(c *model.Component, summary, claude, codex string) *model.Component {
 	c.Validity = model.Invalid
 	c.Contract = nil
-	c.Summary = append([]string{"Not loaded: this handler is invalid (see its diagnostics)."}, c.Summary...)
+	c.Summary = append([]string{summary}, c.Summary...)
 	c.Support = []model.Support{
-		{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "The handler is invalid, so Claude Code does not load it."},
-		{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "The handler is invalid."},
+		{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: claude},
+		{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: codex},
 	}
 	return c
 }

@@ -473,14 +473,8 @@ func (l *loader) mcpRemoteBundle(u string) {
 }
 
 func (l *loader) serverInvalid(c *model.Component) *model.Component {
-	c.Validity = model.Invalid
-	c.Contract = nil
-	c.Summary = append([]string{"Not loaded: this server entry is invalid (see its diagnostics)."}, c.Summary...)
-	c.Support = []model.Support{
-		{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "The entry is invalid, so Claude Code skips it."},
-		{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "The entry is invalid."},
-	}
-	return c
+	return notLoaded(c, "Not loaded: this server entry is invalid (see its diagnostics).",
+		"The entry is invalid, so Claude Code skips it.", "The entry is invalid.")
 }
 
 func mapValues(m map[string]string) []string {

@@ -235,7 +235,7 @@ func (me *marketEntry) source(name string, summary []string) (string, []string, 
 func (me *marketEntry) local(name, local string) *model.Package {
 	c, root := me.c, me.root
 	rel := strings.TrimPrefix(local, "./")
-	if !strings.HasPrefix(local, "./") || rel == "" || !withinLexical(rel) {
+	if !strings.HasPrefix(local, "./") || rel == "" || !fsguard.WithinLexical(rel) {
 		me.bad("marketplace-entry-path", errorf("Entry %q has the local path %q; it must start with ./ and stay inside the marketplace.", clip(name), clip(local)))
 		return nil
 	}
@@ -264,22 +264,4 @@ func (me *marketEntry) local(name, local string) *model.Package {
 	c.Summary = append(c.Summary, "Installs the plugin in "+rel+" (reviewed as its own package, "+pkg.Name+").")
 	c.Support = codexSupport(model.Supported, "")
 	return pkg
-}
-
-// withinLexical reports whether a relative slash path stays below its base.
-func withinLexical(rel string) bool {
-	depth := 0
-	for _, seg := range strings.Split(rel, "/") {
-		switch seg {
-		case "", ".":
-		case "..":
-			depth--
-			if depth < 0 {
-				return false
-			}
-		default:
-			depth++
-		}
-	}
-	return true
 }
