@@ -37,94 +37,133 @@ const maxShellWords = 4096
 // parentheses, honouring single and double quotes and backslashes. $(…) and `…` are not
 // nested: their words start a new command, which is what they run.
 func SplitShell(line string) []SimpleCommand {
-	var out []SimpleCommand
-	var words []string
-	var cur strings.Builder
-	inWord, single, double := false, false, false
-	count := 0
-	endWord := func() {
-		if inWord {
-			words = append(words, cur.String())
-			count++
-		}
-		cur.Reset()
-		inWord = false
-	}
-	endCmd := func(pipe bool) {
-		endWord()
-		if len(words) > 0 && !(len(words) == 1 && words[0] == "") {
-			sc := simple(words)
-			sc.Pipe = pipe
-			out = append(out, sc)
-		}
-		words = nil
-	}
-	for i := 0; i < len(line) && count < maxShellWords; i++ {
+	s := &shellSplitter{line: line}
+	for i := 0; i < len(line) && s.count < maxShellWords; i++ {
 		ch := line[i]
 		switch {
-		case single:
+		case s.single:
 			if ch == '\'' {
-				single = false
+				s.single = false
 			} else {
-				cur.WriteByte(ch)
+				s.cur.WriteByte(ch)
 			}
 		case ch == '\\' && i+1 < len(line):
 			i++
-			cur.WriteByte(line[i])
-			inWord = true
-		case double:
-			switch {
-			case ch == '"':
-				double = false
-			case ch == '`' || (ch == '$' && i+1 < len(line) && line[i+1] == '('):
-				// A command substitution inside quotes still runs its command.
-				endCmd(false)
-				if ch == '$' {
-					i++
-				}
-				double = false
-			default:
-				cur.WriteByte(ch)
-			}
-		case ch == '#' && !inWord:
-			// A comment runs to the end of the line.
-			for i+1 < len(line) && line[i+1] != '\n' {
-				i++
-			}
-		case ch == '\'':
-			single, inWord = true, true
-		case ch == '"':
-			double, inWord = true, true
-		case ch == ' ' || ch == '\t':
-			endWord()
-		case ch == '|' && i+1 < len(line) && line[i+1] == '|':
-			endCmd(false)
-			i++
-		case ch == '|':
-			endCmd(true)
-		case ch == ';' || ch == '&' || ch == '\n' || ch == '\r' || ch == '(' || ch == ')' || ch == '`':
-			endCmd(false)
-		case ch == '$' && i+1 < len(line) && line[i+1] == '(':
-			endCmd(false)
-			i++
-		case ch == '<' || ch == '>':
-			// A redirection's target is a path, not an argument: keep it as one word so
-			// an outside path is still seen, without the operator (or the fd before it).
-			if w := cur.String(); inWord && w != "" && strings.Trim(w, "0123456789") == "" {
-				cur.Reset()
-				inWord = false
-			}
-			endWord()
-			for i+1 < len(line) && (line[i+1] == '>' || line[i+1] == '&') {
-				i++
-			}
+			s.cur.WriteByte(line[i])
+			s.inWord = true
+		case s.double:
+			i = s.inDouble(i)
 		default:
-			cur.WriteByte(ch)
-			inWord = true
+			i = s.unquoted(i)
 		}
 	}
-	endCmd(false)
-	return out
+	s.endCmd(false)
+	return s.out
+}
+
+// shellSplitter is SplitShell's state: the commands so far, the words of the current
+// one, the word being read, and which quotes are open.
+type shellSplitter struct {
+	line           string
+	out            []SimpleCommand
+	words          []string
+	cur            strings.Builder
+	inWord         bool
+	single, double bool
+	count          int // words read, bounded by maxShellWords
+}
+
+func (s *shellSplitter) endWord() {
+	if s.inWord {
+		s.words = append(s.words, s.cur.String())
+		s.count++
+	}
+	s.cur.Reset()
+	s.inWord = false
+}
+
+func (s *shellSplitter) endCmd(pipe bool) {
+	s.endWord()
+	if len(s.words) > 0 && !(len(s.words) == 1 && s.words[0] == "") {
+		sc := simple(s.words)
+		sc.Pipe = pipe
+		s.out = append(s.out, sc)
+	}
+	s.words = nil
+}
+
+// startsSubst reports whether $( opens a command substitution at i.
+func (s *shellSplitter) startsSubst(i int) bool {
+	return s.line[i] == '$' && i+1 < len(s.line) && s.line[i+1] == '('
+}
+
+// inDouble reads the byte at i inside double quotes, and returns the index of the last
+// byte it used.
+func (s *shellSplitter) inDouble(i int) int {
+	switch ch := s.line[i]; {
+	case ch == '"':
+		s.double = false
+	case ch == '`' || s.startsSubst(i):
+		// A command substitution inside quotes still runs its command.
+		s.endCmd(false)
+		if ch == '$' {
+			i++
+		}
+		s.double = false
+	default:
+		s.cur.WriteByte(ch)
+	}
+	return i
+}
+
+// unquoted reads the byte at i outside quotes: a comment, a quote that opens, a word
+// break, a command break or a redirection. It returns the index of the last byte it used.
+func (s *shellSplitter) unquoted(i int) int {
+	line := s.line
+	switch ch := line[i]; {
+	case ch == '#' && !s.inWord:
+		// A comment runs to the end of the line.
+		for i+1 < len(line) && line[i+1] != '\n' {
+			i++
+		}
+	case ch == '\'':
+		s.single, s.inWord = true, true
+	case ch == '"':
+		s.double, s.inWord = true, true
+	case ch == ' ' || ch == '\t':
+		s.endWord()
+	case ch == '|' && i+1 < len(line) && line[i+1] == '|':
+		s.endCmd(false)
+		i++
+	case ch == '|':
+		s.endCmd(true)
+	case ch == ';' || ch == '&' || ch == '\n' || ch == '\r' || ch == '(' || ch == ')' || ch == '`':
+		s.endCmd(false)
+	case s.startsSubst(i):
+		s.endCmd(false)
+		i++
+	case ch == '<' || ch == '>':
+		i = s.redirect(i)
+	default:
+		s.cur.WriteByte(ch)
+		s.inWord = true
+	}
+	return i
+}
+
+// redirect reads a redirection operator at i. Its target is a path, not an argument: it
+// is kept as one word so an outside path is still seen, without the operator (or the fd
+// before it).
+func (s *shellSplitter) redirect(i int) int {
+	if w := s.cur.String(); s.inWord && w != "" && strings.Trim(w, "0123456789") == "" {
+		s.cur.Reset()
+		s.inWord = false
+	}
+	s.endWord()
+	for i+1 < len(s.line) && (s.line[i+1] == '>' || s.line[i+1] == '&') {
+		i++
+	}
+	return i
 }
 
 // simple reads leading NAME=value words as assignments and skips shell keywords that
