@@ -336,3 +336,49 @@ func TestStreamEmitsBeforeDiscoveryEnds(t *testing.T) {
 		t.Fatal("Stream emitted nothing before the search ended (deadlock guard)")
 	}
 }
+
+// Exclude leaves out what it matches below a SOURCE, is asked with the path relative to
+// the SOURCE, never enters an excluded folder, says what it left out in a note, and
+// never excludes a path given as SOURCE itself.
+func TestDiscoveryExclude(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "keep", "plugin.json"), manifest)
+	write(t, filepath.Join(dir, "vendor", "a", "plugin.json"), manifest)
+	write(t, filepath.Join(dir, "vendor", "b", "plugin.json"), manifest)
+	write(t, filepath.Join(dir, "nested", "testdata", "plugin.json"), manifest)
+	var asked []string
+	exclude := func(rel string) bool {
+		asked = append(asked, rel)
+		return rel == "vendor" || strings.HasSuffix(rel, "/testdata")
+	}
+	res, err := Open(Options{Exclude: exclude}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Packages) != 1 || res.Packages[0].Root != filepath.Join(dir, "keep") {
+		t.Fatalf("packages %v", res.Packages)
+	}
+	for _, rel := range asked {
+		if strings.HasPrefix(rel, "vendor/") {
+			t.Errorf("asked about %s: the search entered an excluded folder", rel)
+		}
+	}
+	if len(res.Diagnostics) != 1 {
+		t.Fatalf("diagnostics %+v", res.Diagnostics)
+	}
+	d := res.Diagnostics[0]
+	if d.Code != "search-excluded" || d.Severity != model.SeverityInfo || !strings.Contains(d.Message, "left out 2 folders") ||
+		!strings.Contains(d.Message, "(the first is "+filepath.Join(dir, "vendor")+")") {
+		t.Errorf("got %s %s %q", d.Code, d.Severity, d.Message)
+	}
+	// A SOURCE the pattern would match is still reviewed: the user named it.
+	res, _ = Open(Options{Exclude: func(string) bool { return true }}, filepath.Join(dir, "vendor", "a"))
+	if len(res.Packages) != 1 {
+		t.Fatalf("a SOURCE given by name was excluded: %v %+v", res.Packages, res.Diagnostics)
+	}
+	// Everything excluded is still "no packages", an error.
+	res, _ = Open(Options{Exclude: func(string) bool { return true }}, dir)
+	if len(res.Packages) != 0 || len(res.Diagnostics) != 2 || res.Diagnostics[1].Code != "no-packages" {
+		t.Fatalf("all excluded: %v %+v", res.Packages, res.Diagnostics)
+	}
+}

@@ -53,6 +53,12 @@ type Options struct {
 	// source that was not searched completely is never reported as valid.
 	MaxPackages      int
 	MaxSearchEntries int
+	// Exclude, when set, names what the search below a SOURCE leaves out: it is asked
+	// about every folder and file the search meets, with its path relative to the SOURCE
+	// in slash form, and a folder it excludes is not entered. A path given as SOURCE is
+	// reviewed whatever Exclude says. What it left out is counted in a note
+	// (search-excluded), so a report never hides that part of a SOURCE was skipped.
+	Exclude func(rel string) bool
 
 	// skipNotes leaves out the findings about folders that no package carries
 	// (sourceNotes): Locate's caller reads packages only, and on a wide SOURCE the notes
@@ -233,6 +239,9 @@ type search struct {
 	// is the first of them in search order, named in the warning.
 	deep      int
 	deepFirst string
+	// excluded counts what Options.Exclude left out; excludedFirst is the first of it.
+	excluded      int
+	excludedFirst string
 }
 
 // discover finds package roots under p. A package root is never searched further;
@@ -271,6 +280,16 @@ func discoverOne(p string, opts Options, sink func([]job) bool) (jobs []job, dia
 			Code: "search-depth-reached", Severity: model.SeverityWarning, Boundary: model.BoundarySource, File: p,
 			Message: fmt.Sprintf("%s searched %d directory levels deep; %d directories below that were not searched (the first is %s): give a deeper folder as SOURCE to review packages there.",
 				p, opts.SearchDepth, s.deep, s.deepFirst),
+		})
+	}
+	if s.excluded > 0 {
+		what := fmt.Sprintf("%d folders and files that an exclude pattern matches (the first is %s)", s.excluded, s.excludedFirst)
+		if s.excluded == 1 {
+			what = s.excludedFirst + ", which an exclude pattern matches"
+		}
+		s.diags = append(s.diags, model.Diagnostic{
+			Code: "search-excluded", Severity: model.SeverityInfo, Boundary: model.BoundarySource, File: p,
+			Message: fmt.Sprintf("The search of %s left out %s; packages there were not reviewed.", p, what),
 		})
 	}
 	if s.diags == nil {
@@ -321,6 +340,7 @@ func (s *search) walk(dir string, depth int) {
 	if !ok {
 		return
 	}
+	entries = s.exclude(dir, entries)
 	// Detecting a folder is a few Lstats: for a listing of many folders (a plugin cache)
 	// they are made on every core at once, a chunk at a time, then used in listing order
 	// as before; chunks let the first packages go to the loaders while the rest of a
@@ -380,6 +400,27 @@ func (s *search) walk(dir string, depth int) {
 		}
 		s.walk(child, depth+1)
 	}
+}
+
+// exclude drops the entries of dir that Options.Exclude matches, counting them.
+func (s *search) exclude(dir string, entries []os.DirEntry) []os.DirEntry {
+	if s.opts.Exclude == nil {
+		return entries
+	}
+	kept := entries[:0]
+	for _, e := range entries {
+		child := filepath.Join(dir, e.Name())
+		rel, err := filepath.Rel(s.source, child)
+		if err == nil && s.opts.Exclude(filepath.ToSlash(rel)) {
+			if s.excluded == 0 {
+				s.excludedFirst = child
+			}
+			s.excluded++
+			continue
+		}
+		kept = append(kept, e)
+	}
+	return kept
 }
 
 // parallelDetect is the listing size from which its folders are detected concurrently,

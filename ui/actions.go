@@ -11,7 +11,6 @@ import (
 	"vouch/trust/instructions"
 	"vouch/ui/display"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -33,177 +32,252 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.keysHelp != nil {
-		return m.keySheetKey(msg)
+	if top := m.top(); top != nil {
+		return top.key(m, msg)
 	}
-	if m.dialog != nil {
-		return m.dialogKey(msg)
-	}
-	if m.prompt != nil {
-		return m.promptKey(msg)
-	}
-	if m.fileView != nil {
-		return m.fileViewKey(msg)
-	}
-	if m.tree.editing {
-		cmd := m.tree.updateFilter(msg)
-		return tea.Batch(cmd, m.selectionChanged())
-	}
-	k := &m.keys
 	m.flash = ""
 	// A key pressed while a reload streams in: the person has taken over the selection.
 	m.reselect = nil
-	switch {
-	case key.Matches(msg, k.Quit):
-		return tea.Quit
-	case key.Matches(msg, k.Reload):
-		// Files may have changed since loading (a tool edited after its approval): read
-		// every source again; the selection follows its package and component.
-		m.setFlash("Reloading "+strings.Join(m.opts.Sources, " ")+"…", false)
-		return m.loadCmd()
-	case key.Matches(msg, k.Help):
-		m.openKeySheet()
-		return nil
-	case key.Matches(msg, k.Up):
-		m.tree.move(-1)
+	return m.dispatch(msg)
+}
+
+// The handlers of the browsing screen's actions (the table in keys.go).
+
+func moveBy(n int) func(*Model, tea.KeyPressMsg) tea.Cmd {
+	return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+		m.tree.move(n)
 		return m.selectionChanged()
-	case key.Matches(msg, k.Down):
-		m.tree.move(1)
-		return m.selectionChanged()
-	case key.Matches(msg, k.Top):
-		m.tree.move(-len(m.tree.visible))
-		return m.selectionChanged()
-	case key.Matches(msg, k.Bottom):
-		m.tree.move(len(m.tree.visible))
-		return m.selectionChanged()
-	case key.Matches(msg, k.NextPkg), key.Matches(msg, k.PrevPkg):
-		dir := 1
-		if key.Matches(msg, k.PrevPkg) {
-			dir = -1
-		}
+	}
+}
+
+func moveToEnd(dir int) func(*Model, tea.KeyPressMsg) tea.Cmd {
+	return func(m *Model, msg tea.KeyPressMsg) tea.Cmd { return moveBy(dir*len(m.tree.visible))(m, msg) }
+}
+
+func jumpPackage(dir int) func(*Model, tea.KeyPressMsg) tea.Cmd {
+	return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		m.tree.jump(dir, item.isPackage)
 		return m.selectionChanged()
-	case key.Matches(msg, k.Sort):
-		m.tree.byRisk = !m.tree.byRisk
-		m.tree.setItems(m.tree.order(itemsFor(m.data.pkgs)))
-		if m.tree.byRisk {
-			m.setFlash("Components by risk: gating hooks, hooks, code that runs, network, instructions, the rest.", false)
-		} else {
-			m.setFlash("Components in package order.", false)
-		}
-		return m.selectionChanged()
-	case key.Matches(msg, k.Fold):
-		m.tree.toggleFold()
-		return m.selectionChanged()
-	case key.Matches(msg, k.PageDown):
-		m.detail.vp.PageDown()
-	case key.Matches(msg, k.PageUp):
-		m.detail.vp.PageUp()
-	case key.Matches(msg, k.NextTab):
-		m.detail.setTab((m.detail.tab + 1) % numTabs)
-		m.updateKeys()
-		return m.detail.refresh()
-	case key.Matches(msg, k.PrevTab):
-		m.detail.setTab((m.detail.tab + numTabs - 1) % numTabs)
-		m.updateKeys()
-		return m.detail.refresh()
-	case key.Matches(msg, k.Tab):
-		m.detail.setTab(tab(msg.Text[0] - '1'))
-		m.updateKeys()
-		return m.detail.refresh()
-	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
-		dir := 1
-		if key.Matches(msg, k.PrevMatch) {
-			dir = -1
-		}
+	}
+}
+
+func jumpMatch(dir int) func(*Model, tea.KeyPressMsg) tea.Cmd {
+	return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		if !m.tree.jumpMatch(dir) {
 			m.setFlash("No row matches the filter by its own text.", false)
 		}
 		return m.selectionChanged()
-	case key.Matches(msg, k.NextReview), key.Matches(msg, k.PrevReview):
-		dir := 1
-		if key.Matches(msg, k.PrevReview) {
-			dir = -1
-		}
+	}
+}
+
+func jumpReview(dir int) func(*Model, tea.KeyPressMsg) tea.Cmd {
+	return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		// First what can be approved now (a hook's tool before the hook), then anything
 		// that needs review.
 		if !m.tree.jumpNow(dir) && !m.tree.jumpReview(dir) {
 			m.setFlash("Nothing here needs review.", false)
 		}
 		return m.selectionChanged()
-	case pressed(msg, k.NextReview):
-		m.setFlash("Nothing here needs review.", false)
-	case key.Matches(msg, k.Views):
-		// The command bar is the filter with a view word: it combines with other words.
-		cmd := m.tree.startFilter()
-		m.tree.filter.SetValue(":")
-		m.tree.filter.CursorEnd()
-		m.tree.cursor = 0
-		m.tree.applyFilter() // the tree lists the views until one is named
-		m.layout()
-		m.updateKeys()
-		return cmd
-	case key.Matches(msg, k.Filter):
-		cmd := m.tree.startFilter()
-		m.layout()
-		m.updateKeys()
-		return cmd
-	case key.Matches(msg, k.ClearFilter):
-		m.tree.clearFilter()
-		m.layout()
-		return m.selectionChanged()
-	case key.Matches(msg, k.Raw):
-		m.detail.raw = !m.detail.raw
-		return m.detail.refresh()
-	case pressed(msg, k.Raw):
-		m.setFlash("r switches between rendered and raw text on the Content tab of a skill or instruction.", false)
-	case key.Matches(msg, k.Approve):
-		p, c, _, _ := m.selection()
-		if deps := m.unapprovedDeps(p, c); len(deps) > 0 {
-			// A hook whose tool is not approved: one dialog for both, tools first.
-			return m.explain(trust.ActionApprove, groupWithDep, p, append(deps, c))
-		}
-		return m.explain(trust.ActionApprove, groupOne, p, []*model.Component{c})
-	case pressed(msg, k.Approve):
-		m.setFlash("Cannot approve: "+m.approveReason(), true)
-	case key.Matches(msg, k.ApproveAll):
-		p, _, _, _ := m.selection()
-		all := m.approvableOf(p)
-		shown := m.tree.shownOf(p, all)
-		if len(shown) == 0 {
-			m.setFlash("Nothing the filter shows in this package can be approved.", false)
-			return nil
-		}
-		explain := m.explain(trust.ActionApprove, groupPackage, p, shown)
-		return func() tea.Msg {
-			msg := explain()
-			if e, ok := msg.(explainedMsg); ok {
-				e.offered = len(all)
-				return e
-			}
-			return msg
-		}
-	case pressed(msg, k.ApproveAll):
-		m.setFlash("Cannot approve the package: "+m.approveAllReason(), true)
-	case key.Matches(msg, k.Revoke) && m.removalApplies():
-		return m.openRemoval()
-	case key.Matches(msg, k.Revoke):
-		p, c, _, _ := m.selection()
-		return m.explain(trust.ActionRevoke, groupOne, p, []*model.Component{c})
-	case pressed(msg, k.Revoke):
-		m.setFlash("Cannot revoke: "+m.revokeReason(), true)
-	case key.Matches(msg, k.Instructions):
-		return m.openPrompt()
-	case pressed(msg, k.Instructions):
-		m.setFlash("Cannot activate: "+m.instructionsReason(), true)
-	case key.Matches(msg, k.OpenFile):
-		return m.openFileView(0)
-	case pressed(msg, k.OpenFile):
-		m.setFlash("Cannot open a file: "+m.openFileReason(), true)
-	case key.Matches(msg, k.Copy), key.Matches(msg, k.CopyDigest):
-		return m.copySelection(key.Matches(msg, k.CopyDigest))
 	}
+}
+
+func (m *Model) fold(tea.KeyPressMsg) tea.Cmd {
+	m.tree.toggleFold()
+	return m.selectionChanged()
+}
+
+func (m *Model) toggleSort(tea.KeyPressMsg) tea.Cmd {
+	m.tree.byRisk = !m.tree.byRisk
+	m.tree.setItems(m.tree.order(itemsFor(m.data.pkgs)))
+	if m.tree.byRisk {
+		m.setFlash("Components by risk: gating hooks, hooks, code that runs, network, instructions, the rest.", false)
+	} else {
+		m.setFlash("Components in package order.", false)
+	}
+	return m.selectionChanged()
+}
+
+func (m *Model) startFilter(tea.KeyPressMsg) tea.Cmd {
+	cmd := m.tree.startFilter()
+	m.push(&filterMode{})
+	return cmd
+}
+
+// startViews opens the command bar: the filter with a view word, which combines with
+// other words.
+func (m *Model) startViews(tea.KeyPressMsg) tea.Cmd {
+	cmd := m.tree.startFilter()
+	m.tree.filter.SetValue(":")
+	m.tree.filter.CursorEnd()
+	m.tree.cursor = 0
+	m.tree.applyFilter() // the tree lists the views until one is named
+	m.push(&filterMode{})
+	return cmd
+}
+
+func (m *Model) clearFilter(tea.KeyPressMsg) tea.Cmd {
+	m.tree.clearFilter()
+	m.layout()
+	return m.selectionChanged()
+}
+
+// stepTab moves to the tab step places on (numTabs-1 is one back).
+func stepTab(step int) func(*Model, tea.KeyPressMsg) tea.Cmd {
+	return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+		m.detail.setTab((m.detail.tab + tab(step)) % numTabs)
+		m.updateKeys()
+		return m.detail.refresh()
+	}
+}
+
+func (m *Model) pickTab(msg tea.KeyPressMsg) tea.Cmd {
+	m.detail.setTab(tab(msg.Text[0] - '1'))
+	m.updateKeys()
+	return m.detail.refresh()
+}
+
+func (m *Model) pageDown(tea.KeyPressMsg) tea.Cmd {
+	m.detail.vp.PageDown()
 	return nil
+}
+
+func (m *Model) pageUp(tea.KeyPressMsg) tea.Cmd {
+	m.detail.vp.PageUp()
+	return nil
+}
+
+func (m *Model) toggleRaw(tea.KeyPressMsg) tea.Cmd {
+	m.detail.raw = !m.detail.raw
+	return m.detail.refresh()
+}
+
+func (m *Model) openFiles(tea.KeyPressMsg) tea.Cmd { return m.openFileView(0) }
+
+func (m *Model) approve(tea.KeyPressMsg) tea.Cmd {
+	p, c, _, _ := m.selection()
+	if deps := m.unapprovedDeps(p, c); len(deps) > 0 {
+		// A hook whose tool is not approved: one dialog for both, tools first.
+		return m.explain(trust.ActionApprove, groupWithDep, p, append(deps, c))
+	}
+	return m.explain(trust.ActionApprove, groupOne, p, []*model.Component{c})
+}
+
+func (m *Model) approveAll(tea.KeyPressMsg) tea.Cmd {
+	p, _, _, _ := m.selection()
+	all := m.approvableOf(p)
+	shown := m.tree.shownOf(p, all)
+	if len(shown) == 0 {
+		m.setFlash("Nothing the filter shows in this package can be approved.", false)
+		return nil
+	}
+	explain := m.explain(trust.ActionApprove, groupPackage, p, shown)
+	return func() tea.Msg {
+		msg := explain()
+		if e, ok := msg.(explainedMsg); ok {
+			e.offered = len(all)
+			return e
+		}
+		return msg
+	}
+}
+
+// revoke revokes the selection's approval, or removes an instruction's block from the
+// files the ledger has it active in.
+func (m *Model) revoke(tea.KeyPressMsg) tea.Cmd {
+	if m.removalApplies() {
+		return m.openRemoval()
+	}
+	p, c, _, _ := m.selection()
+	return m.explain(trust.ActionRevoke, groupOne, p, []*model.Component{c})
+}
+
+func (m *Model) revokeLabel() string {
+	if m.removalApplies() {
+		return "remove instruction"
+	}
+	return "revoke"
+}
+
+func (m *Model) activate(tea.KeyPressMsg) tea.Cmd { return m.openPrompt() }
+
+func copyWhat(digest bool) func(*Model, tea.KeyPressMsg) tea.Cmd {
+	return func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.copySelection(digest) }
+}
+
+// reload reads every source again: files may have changed since loading (a tool edited
+// after its approval); the selection follows its package and component.
+func (m *Model) reload(tea.KeyPressMsg) tea.Cmd {
+	m.setFlash("Reloading "+strings.Join(m.opts.Sources, " ")+"…", false)
+	return m.loadCmd()
+}
+
+// Why an action of the browsing screen does nothing now ("" when it applies). The
+// reasons of a, A, x, i and f sit beside their flows.
+
+func (m *Model) selectReason() string {
+	if _, _, _, ok := m.selection(); !ok {
+		return "nothing is selected."
+	}
+	return ""
+}
+
+func (m *Model) foldReason() string {
+	if why := m.selectReason(); why != "" {
+		return why
+	}
+	if m.tree.filter.Value() != "" {
+		return "a filter is set: esc clears it."
+	}
+	return ""
+}
+
+func (m *Model) digestReason() string {
+	if _, c, _, ok := m.selection(); !ok || c == nil || c.Contract == nil {
+		return "nothing is selected."
+	}
+	return ""
+}
+
+func (m *Model) matchReason() string {
+	if m.tree.filter.Value() == "" {
+		return "no filter is set (/ starts one)."
+	}
+	return ""
+}
+
+func (m *Model) reviewReason() string {
+	switch {
+	case m.tree.filter.Value() != "":
+		return "a filter is set: n and N move between its matches (esc clears it)."
+	case m.data.nReview == 0: // counted when statuses change, not on every key
+		return "nothing here needs review."
+	}
+	return ""
+}
+
+func (m *Model) clearReason() string {
+	if m.tree.filter.Value() == "" {
+		return "no filter is set."
+	}
+	return ""
+}
+
+func (m *Model) rawReason() string {
+	_, c, _, _ := m.selection()
+	if c == nil || !hasText(c) || m.detail.tab != tabContent || m.data.slowToRender(c) != "" {
+		return "only on the Content tab of a skill or instruction with a text body."
+	}
+	return ""
+}
+
+func (m *Model) reloadReason() string {
+	switch {
+	case m.opts.Packages != nil:
+		return "packages handed in memory have no source to read again."
+	case !m.loaded:
+		return "the sources are still loading."
+	}
+	return ""
 }
 
 // unapprovedDeps lists the components of p that c needs and that are not approved.
@@ -265,28 +339,15 @@ func (m *Model) onWheel(msg tea.MouseWheelMsg) {
 	}
 	mouse := msg.Mouse()
 	// A modal takes the wheel: the selection hidden behind it never moves.
-	switch {
-	case m.keysHelp != nil:
-		m.keysHelp.scroll(mouse.Button)
-		return
-	case m.dialog != nil:
-		m.dialog.scroll(mouse.Button)
-		return
-	case m.prompt != nil:
-		if mouse.Button == tea.MouseWheelUp {
-			m.prompt.vp.ScrollUp(3)
-		} else if mouse.Button == tea.MouseWheelDown {
-			m.prompt.vp.ScrollDown(3)
-		}
-		return
-	case m.fileView != nil:
-		if mouse.Button == tea.MouseWheelUp {
-			m.fileView.scrollBy(-3)
-		} else if mouse.Button == tea.MouseWheelDown {
-			m.fileView.scrollBy(3)
-		}
+	if top := m.top(); top != nil {
+		top.wheel(m, mouse)
 		return
 	}
+	m.wheelBase(mouse)
+}
+
+// wheelBase scrolls the pane under the pointer: the tree or the detail pane.
+func (m *Model) wheelBase(mouse tea.Mouse) {
 	treeRight := m.treeOuterWidth()
 	up := mouse.Button == tea.MouseWheelUp
 	down := mouse.Button == tea.MouseWheelDown
@@ -314,7 +375,7 @@ func (m *Model) explain(action trust.Action, group string, p *model.Package, com
 	}
 	m.busy = true
 	m.updateKeys()
-	box, gen := m.trust, m.dataGen
+	box, gen := m.trust, m.data.gen
 	return func() tea.Msg {
 		reqs := make([]trust.Request, len(comps))
 		for i, c := range comps {
@@ -357,7 +418,7 @@ func fallbackGrant(p *model.Package, c *model.Component) trust.Grant {
 }
 
 func (m *Model) openDialog(msg explainedMsg) {
-	if msg.gen != m.dataGen {
+	if msg.gen != m.data.gen {
 		// Explained from packages a reload has replaced: showing it would ask about
 		// something no longer on screen.
 		m.setFlash("The sources were reloaded meanwhile: press the key again.", false)
@@ -385,91 +446,21 @@ func (m *Model) openDialog(msg explainedMsg) {
 			entries = keep
 		}
 	}
-	m.dialog = newDialog(m.common, msg.action, msg.group, msg.gen, entries)
-	m.dialog.offered = msg.offered
-	m.dialog.leftOut = left
-	m.dialog.build()
-	m.layout()
-	m.updateKeys()
-}
-
-func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	d := m.dialog
-	if d.noting {
-		switch msg.String() {
-		case "enter":
-			d.noting = false
-			d.note.Blur()
-		case "esc":
-			d.noting = false
-			d.note.SetValue("")
-			d.note.Blur()
-		default:
-			var cmd tea.Cmd
-			d.note, cmd = d.note.Update(msg)
-			d.build()
-			d.vp.GotoBottom() // the note is the body's last block: keep it in view
-			return cmd
-		}
-		d.build()
-		m.updateKeys()
-		return nil
-	}
-	switch {
-	case key.Matches(msg, k.Confirm):
-		return m.decide(d)
-	case pressed(msg, k.Confirm):
-		switch {
-		case d.stale:
-			m.setFlash("Nothing recorded: the sources were reloaded while the dialog was open. Close it and decide again.", true)
-		case d.blocked != "":
-			m.setFlash("Cannot "+strings.ToLower(d.verb())+": "+d.blocked, true)
-		}
-	case key.Matches(msg, k.Cancel):
-		m.dialog = nil
-		m.setFlash("Cancelled: nothing was recorded.", false)
-		m.layout()
-		m.updateKeys()
-	case d.picking() && (msg.String() == "tab" || msg.String() == "shift+tab"):
-		step := 1
-		if msg.String() == "shift+tab" {
-			step = len(d.entries) - 1
-		}
-		d.pick = (d.pick + step) % len(d.entries)
-		d.build()
-		m.updateKeys()
-	case d.picking() && msg.String() == "space" && !d.stale:
-		d.entries[d.pick].out = !d.entries[d.pick].out
-		d.resolve()
-		d.build()
-		m.updateKeys()
-	case msg.String() == "d" && d.hasDiff():
-		d.hideDiff = !d.hideDiff
-		d.build()
-	case msg.String() == "m" && !d.stale:
-		d.noting = true
-		d.build()
-		d.vp.GotoBottom() // a long dialog would leave the input below the screen
-		m.updateKeys()
-		return d.note.Focus()
-	default:
-		d.scrollKey(msg.String())
-	}
-	// Enter and every other key do nothing: only y records a decision.
-	return nil
+	d := newDialog(m.common, msg.action, msg.group, msg.gen, entries)
+	d.offered = msg.offered
+	d.leftOut = left
+	d.build()
+	m.push(d)
 }
 
 // decide records the decision in a command and re-evaluates there every package it can
 // affect: the decided one and the copies that share its name (they share its refs).
 func (m *Model) decide(d *dialog) tea.Cmd {
-	if !d.canConfirm() || d.gen != m.dataGen {
+	if !d.canConfirm() || d.gen != m.data.gen {
 		return nil
 	}
 	m.busy = true
-	m.dialog = nil
-	m.layout()
-	m.updateKeys()
+	m.pop(d)
 	box := m.trust
 	action := d.action
 	var reqs []trust.Request
@@ -602,8 +593,7 @@ func (m *Model) shown(p *model.Package) bool {
 // size floor, a click does nothing: it would act on what the person cannot see.
 func (m *Model) onClick(msg tea.MouseClickMsg) tea.Cmd {
 	mouse := msg.Mouse()
-	if m.tooSmallNow() || mouse.Button != tea.MouseLeft || m.dialog != nil || m.prompt != nil ||
-		m.fileView != nil || m.keysHelp != nil || m.tree.editing || !m.loaded {
+	if m.tooSmallNow() || mouse.Button != tea.MouseLeft || m.top() != nil || !m.loaded {
 		return nil
 	}
 	const bodyTop = 1 // the header line

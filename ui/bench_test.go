@@ -245,7 +245,7 @@ func BenchmarkFilterKeystrokeContentDistinct(b *testing.B) {
 			m.Update(keyMsg("/"))
 			_, cmd := m.Update(keyMsg("tab"))
 			run(b, m, cmd)
-			if m.tree.indexing || len(m.data.lowBodies) != len(distinct) {
+			if m.data.indexing || len(m.data.lowBodies) != len(distinct) {
 				b.Fatal("the text bodies were not indexed")
 			}
 			runtime.GC()

@@ -69,7 +69,7 @@ func TestContentTabReadsTheBodyBack(t *testing.T) {
 	if v := screen(m); !strings.Contains(v, "Reading…") || strings.Contains(v, "marmalade") {
 		t.Fatalf("before the read the tab must say it is reading:\n%s", v)
 	}
-	if !m.keys.Raw.Enabled() {
+	if !applies(m, "raw") {
 		t.Error("r (raw) is disabled on a skill whose text was let go")
 	}
 	run(t, m, cmd)

@@ -13,7 +13,6 @@ import (
 	"vouch/trust/instructions"
 	"vouch/ui/display"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -114,13 +113,6 @@ func (d *detailPane) invalidateRendering() {
 func (d *detailPane) forgetDiffs() {
 	d.diffs = map[string]diffResult{}
 }
-
-// ShortHelp and FullHelp make the pane a help.KeyMap.
-func (d *detailPane) ShortHelp() []key.Binding {
-	k := d.c.keys
-	return []key.Binding{k.NextTab, k.PageDown, k.Raw}
-}
-func (d *detailPane) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 
 // Update takes the results of the pane's commands.
 func (d *detailPane) Update(msg tea.Msg) tea.Cmd {
@@ -493,20 +485,32 @@ func linkText(b *textBuilder, link, sum string) string {
 	return "(absent)"
 }
 
-// capOrder puts hooks first: they run without being asked.
+// capOrder puts what reaches the network first (code fetched and run, then hosts
+// reached), then hooks, which run without being asked, then the rest as declared.
 func capOrder(caps []model.Capability) []model.Capability {
 	out := append([]model.Capability(nil), caps...)
-	sort.SliceStable(out, func(i, j int) bool {
-		return out[i].Kind == model.CapHook && out[j].Kind != model.CapHook
-	})
+	sort.SliceStable(out, func(i, j int) bool { return capRank(out[i].Kind) < capRank(out[j].Kind) })
 	return out
+}
+
+func capRank(k model.CapabilityKind) int {
+	switch k {
+	case model.CapRemoteCode:
+		return 0
+	case model.CapNetwork:
+		return 1
+	case model.CapHook:
+		return 2
+	}
+	return 3
 }
 
 var capLabels = map[model.CapabilityKind]string{
 	model.CapHook:             "[HOOK]",
 	model.CapSubprocess:       "[! EXEC]",
 	model.CapCodeExecution:    "[! EXEC]",
-	model.CapNetwork:          "[NET]",
+	model.CapNetwork:          "[! NET]",
+	model.CapRemoteCode:       "[! REMOTE CODE]",
 	model.CapFilesystemRead:   "[FS READ]",
 	model.CapFilesystemWrite:  "[! FS WRITE]",
 	model.CapEnv:              "[ENV]",

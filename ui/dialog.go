@@ -302,6 +302,15 @@ func (d *dialog) writeEntry(b *textBuilder, e *dialogEntry) {
 			b.line("  " + b.esc(l))
 		}
 	}
+	if d.action == trust.ActionApprove && e.comp != nil {
+		// What it fetches and runs or sends out is said where the person says yes.
+		for _, cp := range capOrder(e.comp.Capabilities) {
+			if cp.Kind == model.CapRemoteCode || cp.Kind == model.CapNetwork {
+				b.blank()
+				b.line(s.Bad.Render(capLabels[cp.Kind]) + " " + b.esc(cp.Detail))
+			}
+		}
+	}
 	if d.action == trust.ActionApprove && e.comp != nil && len(e.comp.Hidden) > 0 {
 		// What the agent reads and a rendered view hides is said where the person says yes.
 		b.blank()
@@ -557,33 +566,9 @@ func (d *dialog) scroll(b tea.MouseButton) {
 	}
 }
 
-// scrollKey scrolls for the keys the dialog's footer names; false for any other key.
-func (d *dialog) scrollKey(k string) bool {
-	switch k {
-	case "j", "down":
-		d.vp.ScrollDown(1)
-	case "k", "up":
-		d.vp.ScrollUp(1)
-	case "pgdown", "space", "f":
-		d.vp.PageDown()
-	case "pgup", "b":
-		d.vp.PageUp()
-	case "ctrl+d":
-		d.vp.HalfPageDown()
-	case "ctrl+u":
-		d.vp.HalfPageUp()
-	case "home", "g":
-		d.vp.GotoTop()
-	case "end", "G":
-		d.vp.GotoBottom()
-	default:
-		return false
-	}
-	return true
-}
-
-// View renders the framed dialog, at most width × height.
-func (d *dialog) View() string {
+// view renders the framed dialog, at most width × height; its footer names the keys that
+// apply now (the table in dialog_keys.go).
+func (d *dialog) view(m *Model) string {
 	s := d.c.styles
 	fw := s.Dialog.GetHorizontalFrameSize()
 	inner := max(1, d.width-fw)
@@ -603,12 +588,12 @@ func (d *dialog) View() string {
 		foot = s.Bold.Render("esc close") + "   " + s.Dim.Render("(y records nothing: reloaded)")
 	case d.blocked != "":
 		foot = s.Dim.Render("n or esc closes this dialog; nothing is recorded.")
-	case d.picking():
-		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render("n/esc cancel   space leave out   tab next   m note")
-	case d.hasDiff():
-		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render("n/esc cancel   d line diff   m note   (enter does nothing)")
 	default:
-		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render("n/esc cancel   m note   (enter does nothing)")
+		keys := strings.Join(d.footParts(m), "   ")
+		if !d.picking() {
+			keys += "   (enter does nothing)" // a package approval's line is full without it
+		}
+		foot = s.Bold.Render("y "+strings.ToLower(d.verb())) + "   " + s.Dim.Render(keys)
 	}
 	scrollHelp := s.Dim.Render("j/k ↑/↓ · space/pgdn pgup · ctrl+d/u · home/end scroll")
 	if d.picking() {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -119,9 +118,7 @@ func (m *Model) openFileView(idx int) tea.Cmd {
 	fv.input = textinput.New()
 	fv.input.CharLimit = 200
 	fv.input.SetStyles(inputStyles(m.styles.IsDark))
-	m.fileView = fv
-	m.layout()
-	m.updateKeys()
+	m.push(fv)
 	return fv.load(idx)
 }
 
@@ -438,7 +435,7 @@ func (fv *fileView) showMatch() {
 }
 
 func (m *Model) fileViewKey(msg tea.KeyPressMsg) tea.Cmd {
-	fv := m.fileView
+	fv := m.fileView()
 	if fv.inputFor != "" {
 		switch msg.String() {
 		case "esc":
@@ -465,78 +462,7 @@ func (m *Model) fileViewKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	fv.flash = ""
-	page := fv.bodyHeight()
-	switch msg.String() {
-	case "q", "esc", "backspace":
-		m.fileView = nil
-		m.layout()
-		m.updateKeys()
-		return m.detail.refresh()
-	case "j", "down":
-		fv.scrollBy(1)
-	case "k", "up":
-		fv.scrollBy(-1)
-	case "space", "pgdown", "f", "ctrl+f":
-		fv.scrollBy(page)
-	case "pgup", "b", "ctrl+b":
-		fv.scrollBy(-page)
-	case "ctrl+d":
-		fv.scrollBy(page / 2)
-	case "ctrl+u":
-		fv.scrollBy(-page / 2)
-	case "g", "home":
-		fv.top = 0
-	case "G", "end":
-		fv.top = fv.lineCount()
-		fv.clamp()
-	case "tab", "]", "l", "right":
-		if len(fv.files) > 1 {
-			return fv.load(fv.idx + 1)
-		}
-	case "shift+tab", "[", "h", "left":
-		if len(fv.files) > 1 {
-			return fv.load(fv.idx - 1)
-		}
-	case "/":
-		fv.inputFor = "search"
-		fv.input.Prompt = "/"
-		fv.input.SetValue(fv.query)
-		return fv.input.Focus()
-	case ":":
-		fv.inputFor = "goto"
-		fv.input.Prompt = "go to line: "
-		fv.input.SetValue("")
-		return fv.input.Focus()
-	case "n":
-		if len(fv.matches) > 0 {
-			fv.match = (fv.match + 1) % len(fv.matches)
-			fv.showMatch()
-		}
-	case "N":
-		if len(fv.matches) > 0 {
-			fv.match = (fv.match + len(fv.matches) - 1) % len(fv.matches)
-			fv.showMatch()
-		}
-	case "!":
-		hs := fv.hiddenHere()
-		if len(hs) == 0 {
-			fv.flash = "No hidden content recorded in this file."
-			break
-		}
-		fv.hiddenAt = (fv.hiddenAt + 1) % len(hs)
-		h := hs[fv.hiddenAt]
-		fv.gotoLine(h.Line)
-		fv.flash = fmt.Sprintf("hidden %d of %d: line %d %s", fv.hiddenAt+1, len(hs), h.Line, display.Line(h.Kind))
-	case "y":
-		return m.copyText("path", filepath.Join(fv.pkg.Root, filepath.FromSlash(fv.files[fv.idx].Path)))
-	case "e":
-		if fv.loaded == nil {
-			fv.flash = "Nothing to hand to the pager yet."
-			break
-		}
-		return pagerCopyCmd(fv.loaded)
-	}
-	return nil
+	return m.fileKey(fv, msg)
 }
 
 // pagerCopyCmd writes the escaped lines (never the package's bytes: a pager would send
@@ -680,7 +606,7 @@ func (fv *fileView) View() string {
 	case fv.flash != "":
 		foot = s.Flash.Render(fv.flash)
 	default:
-		foot = s.Dim.Render("j/k space/pgup g/G scroll · / search n/N · : line · ! hidden · tab next file · e pager · y copy path · q back")
+		foot = s.Dim.Render(fileFooter())
 	}
 	out = append(out, fit(foot, w))
 	return strings.Join(out, "\n")

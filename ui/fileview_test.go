@@ -42,7 +42,7 @@ func TestFileViewOpenScrollSearchGoto(t *testing.T) {
 	m := newTestModel(t, withToolFile(longScript(300), true), 100, 30)
 	selectRef(t, m, toolRef)
 	press(t, m, "f")
-	fv := m.fileView
+	fv := m.fileView()
 	if fv == nil || fv.loaded == nil {
 		t.Fatal("f did not open and load the tool's file")
 	}
@@ -91,7 +91,7 @@ func TestFileViewOpenScrollSearchGoto(t *testing.T) {
 		t.Fatalf("go to 250: top %d", fv.top)
 	}
 	press(t, m, "q")
-	if m.fileView != nil {
+	if m.fileView() != nil {
 		t.Fatal("q did not close the file view")
 	}
 	if _, c, _, _ := m.selection(); c == nil || c.Kind != model.KindTool {
@@ -131,7 +131,7 @@ func TestFileViewJumpsToHiddenItem(t *testing.T) {
 	m := newTestModel(t, pkgs, 100, 30)
 	selectRef(t, m, skillRef)
 	press(t, m, "f", "!")
-	fv := m.fileView
+	fv := m.fileView()
 	if fv == nil || fv.hiddenAt != 0 {
 		t.Fatal("! did not jump to the hidden item")
 	}
@@ -149,7 +149,7 @@ func TestFileViewHostileText(t *testing.T) {
 		m := newTestModel(t, withToolFile(content, false), size[0], size[1])
 		selectRef(t, m, toolRef)
 		press(t, m, "f")
-		if m.fileView == nil || m.fileView.loaded == nil {
+		if m.fileView() == nil || m.fileView().loaded == nil {
 			t.Fatal("no file view")
 		}
 		assertNoRawControls(t, "file view", m.View().Content)
@@ -186,7 +186,7 @@ func TestFileViewFromDisk(t *testing.T) {
 	m, _ := loadedCopy(t)
 	selectRef(t, m, exampleTool)
 	press(t, m, "f")
-	fv := m.fileView
+	fv := m.fileView()
 	if fv == nil || fv.loaded == nil {
 		t.Fatal("no file view")
 	}

@@ -263,7 +263,7 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 	// A chunk in which the last word searched occurs nowhere cannot hold a word that
 	// contains it: typing on after a word left the filter text ("ste" in "step") searches
 	// only the text bodies.
-	prev := t.scanned
+	prev := t.c.data.scanned
 	skip := func(chunk any, i int) bool {
 		return strings.Contains(w, prev.word) && i < len(prev.chunks) && prev.chunks[i] == chunk && !prev.hit[i]
 	}
@@ -344,7 +344,7 @@ func (t *treePane) prefilter(q []string) ([]bool, string) {
 			break
 		}
 	}
-	t.scanned = next
+	t.c.data.scanned = next
 	return cand, w
 }
 

@@ -45,11 +45,11 @@ func TestReloadMarksOpenDialogStale(t *testing.T) {
 	editTool(t, src)
 	_, reload := m.Update(keyMsg("R")) // the reload is under way, not yet landed
 	press(t, m, "a")
-	if m.dialog == nil || m.dialog.stale {
-		t.Fatalf("a did not open a fresh dialog: %+v", m.dialog)
+	if m.dialog() == nil || m.dialog().stale {
+		t.Fatalf("a did not open a fresh dialog: %+v", m.dialog())
 	}
 	run(t, m, reload)
-	if m.dialog == nil || !m.dialog.stale {
+	if m.dialog() == nil || !m.dialog().stale {
 		t.Fatal("the reload did not mark the open dialog stale")
 	}
 	if !strings.Contains(screen(m), "The sources were reloaded while this dialog was open") {
@@ -66,7 +66,7 @@ func TestReloadMarksOpenDialogStale(t *testing.T) {
 		t.Errorf("flash after y on a stale dialog: %q", m.flash)
 	}
 	press(t, m, "esc", "a")
-	if m.dialog == nil || m.dialog.stale || !strings.Contains(m.dialog.entries[0].digest, "sha256:") {
+	if m.dialog() == nil || m.dialog().stale || !strings.Contains(m.dialog().entries[0].digest, "sha256:") {
 		t.Fatal("a after the reload did not open a fresh dialog")
 	}
 	press(t, m, "y")
@@ -85,7 +85,7 @@ func TestExplainOvertakenByReload(t *testing.T) {
 	_, reload := m.Update(keyMsg("R"))
 	run(t, m, reload)
 	run(t, m, explain)
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatal("a dialog opened from packages a reload replaced")
 	}
 	if got := ledgerAuth(t, m, exampleTool); got != model.Unreviewed {
@@ -99,7 +99,7 @@ func TestDigestMismatchRefused(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
 	selectRef(t, m, toolRef)
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("no dialog")
 	}
 	_, c, _, _ := m.selection()
@@ -122,7 +122,7 @@ func TestTooSmallIgnoresActionKeys(t *testing.T) {
 		t.Fatalf("not the too-small view:\n%s", screen(m))
 	}
 	press(t, m, "a", "y", "A", "y", "x", "y", "i", "f", "j", "R", "/")
-	if m.dialog != nil || m.prompt != nil || m.fileView != nil || m.tree.editing || m.busy {
+	if m.dialog() != nil || m.prompt() != nil || m.fileView() != nil || m.tree.editing || m.busy {
 		t.Fatal("a key acted while the too-small view showed")
 	}
 	if got := ledgerAuth(t, m, toolRef); got != model.Unreviewed {
@@ -140,7 +140,7 @@ func TestTooSmallIgnoresActionKeys(t *testing.T) {
 		t.Fatalf("y recorded %s while the dialog was hidden by the too-small view", got)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("the dialog was lost")
 	}
 	press(t, m, "y")
@@ -202,14 +202,14 @@ func TestReloadMarksInstructionPromptStale(t *testing.T) {
 	press(t, m, "i")
 	typeText(t, m, target)
 	press(t, m, "enter")
-	if m.prompt == nil || m.prompt.preview == nil {
+	if m.prompt() == nil || m.prompt().preview == nil {
 		t.Fatal("no preview")
 	}
-	if !strings.Contains(screen(m), "Location: ") || m.prompt.digest == "" {
+	if !strings.Contains(screen(m), "Location: ") || m.prompt().digest == "" {
 		t.Errorf("the prompt does not carry its location and digest:\n%s", screen(m))
 	}
 	run(t, m, reload)
-	if m.prompt == nil || !m.prompt.stale || m.keys.Confirm.Enabled() {
+	if m.prompt() == nil || !m.prompt().stale || m.keys.Confirm.Enabled() {
 		t.Fatal("the reload did not mark the prompt stale")
 	}
 	press(t, m, "y")
@@ -223,7 +223,7 @@ func TestReloadMarksInstructionPromptStale(t *testing.T) {
 		t.Errorf("the stale prompt does not say so:\n%s", screen(m))
 	}
 	press(t, m, "esc")
-	if m.prompt != nil {
+	if m.prompt() != nil {
 		t.Fatal("esc did not close the stale prompt")
 	}
 }

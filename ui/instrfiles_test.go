@@ -31,10 +31,10 @@ func TestPreviewNamesDirectoriesItCreates(t *testing.T) {
 			press(t, m, "i")
 			typeText(t, m, target)
 			press(t, m, "enter")
-			if m.prompt == nil || m.prompt.preview == nil {
-				t.Fatalf("no preview: %+v", m.prompt)
+			if m.prompt() == nil || m.prompt().preview == nil {
+				t.Fatalf("no preview: %+v", m.prompt())
 			}
-			body := ansi.Strip(m.prompt.body)
+			body := ansi.Strip(m.prompt().body)
 			for _, w := range tc.want {
 				if !strings.Contains(body, w) {
 					t.Fatalf("preview lacks %q:\n%s", w, body)
@@ -60,7 +60,7 @@ func TestPreviewNamesDirectoriesItCreates(t *testing.T) {
 	press(t, m, "i")
 	typeText(t, m, target)
 	press(t, m, "enter")
-	if body := ansi.Strip(m.prompt.body); strings.Contains(body, "creates") || strings.Contains(body, "does not exist") {
+	if body := ansi.Strip(m.prompt().body); strings.Contains(body, "creates") || strings.Contains(body, "does not exist") {
 		t.Fatalf("preview of an existing file talks of creating:\n%s", body)
 	}
 	// A file where a directory would be: the preview says the write cannot happen.
@@ -71,7 +71,7 @@ func TestPreviewNamesDirectoriesItCreates(t *testing.T) {
 	press(t, m, "i")
 	typeText(t, m, filepath.Join(blocker, "sub", "AGENTS.md"))
 	press(t, m, "enter")
-	if m.prompt == nil {
+	if m.prompt() == nil {
 		t.Fatal("prompt closed")
 	}
 	if v := screen(m); !strings.Contains(v, "not a directory") {
@@ -100,7 +100,7 @@ func TestOverviewListsActiveFiles(t *testing.T) {
 		press(t, m, "i")
 		typeText(t, m, target)
 		press(t, m, "enter", "y")
-		if m.prompt != nil || m.flashIsErr {
+		if m.prompt() != nil || m.flashIsErr {
 			t.Fatalf("activation in %s failed: %s", target, m.flash)
 		}
 	}

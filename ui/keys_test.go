@@ -16,11 +16,11 @@ func TestCapitalYNeverConfirmsADialog(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	selectRef(t, m, toolRef)
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("a opened no dialog")
 	}
 	press(t, m, "Y")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("Y closed the dialog")
 	}
 	if got := ledgerAuth(t, m, toolRef); got != model.Unreviewed {
@@ -38,17 +38,17 @@ func TestNoteInputTakesEveryLetterAndIsOnScreen(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 80, MinHeight)
 	selectRef(t, m, toolRef)
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("a opened no dialog")
 	}
 	press(t, m, "m")
 	for _, k := range []string{"n", "o", " ", "N", "y", "Y", "q"} {
 		press(t, m, k)
 	}
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("typing the note closed the dialog")
 	}
-	if got := m.dialog.note.Value(); got != "no NyYq" {
+	if got := m.dialog().note.Value(); got != "no NyYq" {
 		t.Fatalf("note %q, want %q", got, "no NyYq")
 	}
 	if v := screen(m); !strings.Contains(v, "note> no NyYq") {
@@ -140,8 +140,8 @@ func treeText(m *Model) string { return strings.Join(strings.Fields(ansi.Strip(m
 func TestPackageApprovalOffersWhatIsShownAndLeavesOutWhatIsMarked(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	press(t, m, "A")
-	if m.dialog == nil || len(m.dialog.entries) != 4 || !strings.Contains(m.dialog.title, "Approve 4 components of design-review?") {
-		t.Fatalf("A without a filter: %v", m.dialog)
+	if m.dialog() == nil || len(m.dialog().entries) != 4 || !strings.Contains(m.dialog().title, "Approve 4 components of design-review?") {
+		t.Fatalf("A without a filter: %v", m.dialog())
 	}
 	press(t, m, "esc", "/", "s", "k", "i", "l", "l", ":", "enter", "g")
 	shown := 0
@@ -154,15 +154,15 @@ func TestPackageApprovalOffersWhatIsShownAndLeavesOutWhatIsMarked(t *testing.T) 
 		t.Fatalf("the filter shows %d components of design-review", shown)
 	}
 	press(t, m, "A")
-	if m.dialog == nil || len(m.dialog.entries) != shown {
-		t.Fatalf("A with a filter showing %d offered %v", shown, m.dialog)
+	if m.dialog() == nil || len(m.dialog().entries) != shown {
+		t.Fatalf("A with a filter showing %d offered %v", shown, m.dialog())
 	}
-	if want := fmt.Sprintf("Approve %d of 4 components of design-review?", shown); !strings.Contains(ansi.Strip(m.dialog.title), want) {
-		t.Fatalf("title %q, want %q", ansi.Strip(m.dialog.title), want)
+	if want := fmt.Sprintf("Approve %d of 4 components of design-review?", shown); !strings.Contains(ansi.Strip(m.dialog().title), want) {
+		t.Fatalf("title %q, want %q", ansi.Strip(m.dialog().title), want)
 	}
 	press(t, m, "esc", "esc") // the dialog, then the filter
 	press(t, m, "g", "A")
-	d := m.dialog
+	d := m.dialog()
 	if d == nil || len(d.entries) != 4 {
 		t.Fatal("A did not offer the package's four components")
 	}

@@ -11,14 +11,8 @@ func (m *Model) layout() {
 	vframe := m.styles.Pane.GetVerticalFrameSize()
 	m.tree.SetSize(tw-frame, bh-vframe)
 	m.detail.SetSize(m.width-tw-frame, bh-vframe)
-	if m.dialog != nil {
-		m.dialog.SetSize(min(m.width-2, 100), bh)
-	}
-	if m.prompt != nil {
-		m.prompt.SetSize(min(m.width-2, 100), bh)
-	}
-	if m.fileView != nil {
-		m.fileView.SetSize(m.width, bh)
+	for _, l := range m.modals {
+		l.setSize(m.width, bh)
 	}
 	m.help.SetWidth(m.width)
 }

@@ -165,7 +165,7 @@ func TestNextMatchKeys(t *testing.T) {
 		t.Fatalf("n typed while editing the filter was not text: %q", got)
 	}
 	press(t, m, "enter")
-	if !m.keys.NextMatch.Enabled() || m.keys.NextReview.Enabled() {
+	if !applies(m, "next-match") || applies(m, "next-review") {
 		t.Fatal("with a filter set, n is next match and not next approvable")
 	}
 	if m.tree.hit[0] {
@@ -211,7 +211,7 @@ func TestNextMatchKeys(t *testing.T) {
 	}
 	press(t, m, "?", "esc")
 	// Cleared: n is next approvable again.
-	if m.keys.NextMatch.Enabled() || !m.keys.NextReview.Enabled() {
+	if applies(m, "next-match") || !applies(m, "next-review") {
 		t.Fatal("after esc, n is next approvable again")
 	}
 	if h := ansi.Strip(m.helpView()); strings.Contains(h, "next match") {
@@ -352,7 +352,7 @@ func TestContentSearchTextBuiltOffTheLoop(t *testing.T) {
 		t.Fatalf("doc matches %d rows by name; the test needs a word only text holds", len(m.tree.visible))
 	}
 	_, cmd := m.Update(keyMsg("tab"))
-	if cmd == nil || !m.tree.indexing {
+	if cmd == nil || !m.data.indexing {
 		t.Fatal("tab did not start building the text")
 	}
 	m.Update(keyMsg("s"))

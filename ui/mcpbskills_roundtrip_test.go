@@ -37,15 +37,15 @@ func TestConsoleRoundTripMCPBAndSkill(t *testing.T) {
 			}
 			selectRef(t, m, tc.ref)
 			press(t, m, "a")
-			if m.dialog == nil || !strings.Contains(screen(m), "Approve "+tc.ref) {
+			if m.dialog() == nil || !strings.Contains(screen(m), "Approve "+tc.ref) {
 				t.Fatalf("a did not open the confirmation:\n%s", screen(m))
 			}
 			listed := false
-			for _, f := range m.dialog.grant.Files {
+			for _, f := range m.dialog().grant.Files {
 				listed = listed || f.Path == tc.dialog
 			}
 			if !listed {
-				t.Fatalf("the confirmation does not grant %s: %+v", tc.dialog, m.dialog.grant.Files)
+				t.Fatalf("the confirmation does not grant %s: %+v", tc.dialog, m.dialog().grant.Files)
 			}
 			press(t, m, "y")
 			if got := ledgerAuth(t, m, tc.ref); got != model.Approved {

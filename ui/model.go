@@ -55,6 +55,9 @@ type Options struct {
 	Enforced func(p *model.Package) []string
 	// SignatureRoots are the certificates MCP Bundle signatures must chain to (nil: none).
 	SignatureRoots *x509.CertPool
+	// Exclude is what the search below each source leaves out (review.Options.Exclude):
+	// the command line's --exclude and the project's config file.
+	Exclude func(rel string) bool
 }
 
 // Minimum terminal size; below it the console shows a "terminal too small" view.
@@ -63,9 +66,17 @@ const (
 	MinHeight = 18
 )
 
-// data is what the console shows: packages and their statuses. Statuses are kept per
-// package: one source may hold several packages with the same name (and so the same refs).
+// data is what one load brought and everything worked out from it: packages, their
+// statuses, the filter's index and the header's counts. A reload's first batch replaces
+// the whole value (nothing of the old load can be left behind); only env and the
+// generation's number carry over. Statuses are kept per package: one source may hold
+// several packages with the same name (and so the same refs).
 type data struct {
+	// env is what every load shares: where the console runs and who enforces what.
+	env *dataEnv
+	// gen numbers the data shown: each load's first batch brings the next number. A
+	// dialog explained from an older generation records nothing.
+	gen int
 	// slowRender caches skills.SlowToRender per body: the key state asks on every key
 	// press, and scanning a large body each time is work the answer never needs again.
 	slowRender map[*model.Component]string
@@ -85,10 +96,6 @@ type data struct {
 	// progress is, per package, how many of its approvable components are reviewed
 	// (approved or revoked) and how many there are.
 	progress map[*model.Package][2]int
-	// cwd shortens locations shown in the tree.
-	cwd string
-	// enforced is Options.Enforced (nil: nothing is shown as enforced).
-	enforced func(*model.Package) []string
 	// lowBodies is, per package and component, the lowercased text body, for the
 	// filter's content search (tab): the first packages' bodies, as far as lowBodiesCmd
 	// has built them (packages streamed in later get theirs from another run).
@@ -106,12 +113,34 @@ type data struct {
 	pkgChunk []int32
 	pkgLocal []int32 // each package's index in its chunk
 	nrows    int
+	// scanned is what the last index search found, per chunk (filterindex.go).
+	scanned scanRecord
+	// indexing is true while lowBodiesCmd runs for this generation.
+	indexing bool
+
+	// counts for the header, recomputed when statuses change
+	nPackages, nReview, nChanged, nInvalid int
+	nReviewed, nReviewable                 int
+}
+
+// dataEnv is what the console knows of where it runs, the same for every load.
+type dataEnv struct {
+	// cwd shortens locations shown in the tree.
+	cwd string
+	// enforced is Options.Enforced (nil: nothing is shown as enforced).
+	enforced func(*model.Package) []string
+}
+
+// nextLoad is the data a load's first batch starts: empty but for what the batch read
+// of the ledger, numbered after d.
+func (d *data) nextLoad(active map[string]int, files map[string][]instructions.InForce) data {
+	return data{env: d.env, gen: d.gen + 1, status: statusMap{}, active: active, files: files}
 }
 
 // location is where p lies, relative to the working directory when under it.
 func (d *data) location(p *model.Package) string {
-	if d.cwd != "" {
-		if rel, err := filepath.Rel(d.cwd, p.Root); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+	if d.env.cwd != "" {
+		if rel, err := filepath.Rel(d.env.cwd, p.Root); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 			return rel
 		}
 	}
@@ -183,7 +212,6 @@ func (d *data) statusOf(p *model.Package, c *model.Component) trust.Status {
 // common is shared by every pane.
 type common struct {
 	styles *Styles
-	keys   *KeyMap
 	data   *data
 }
 
@@ -195,11 +223,14 @@ type trustBox struct {
 
 // Model is the root model.
 type Model struct {
-	opts   Options
-	keys   KeyMap
-	styles Styles
-	data   data
-	common *common
+	opts Options
+	keys KeyMap
+	// actions are the browsing screen's key bindings (browseActions): the dispatcher,
+	// the help line and the `?` sheet all read them.
+	actions []action
+	styles  Styles
+	data    data
+	common  *common
 
 	width, height int
 	loaded        bool // the first batch (or a load error) arrived
@@ -208,22 +239,17 @@ type Model struct {
 	loading bool
 	// loadGen numbers loads; a batch from an earlier load (before R) is dropped.
 	loadGen int
-	// dataGen numbers the data shown: it grows when a load's first batch replaces the
-	// packages. A dialog explained from an older generation records nothing.
-	dataGen int
 	// reselect is what was selected before a reload, until the batch holding it arrives.
 	reselect  *selTarget
 	reloading bool // the load in progress is a reload: say so when it ends
 
 	tree   *treePane
 	detail *detailPane
-	dialog *dialog
-	prompt *targetPrompt
-	// fileView, when set, is a closure file opened full-screen from the detail pane.
-	fileView *fileView
-	// keysHelp is the `?` sheet: every binding, disabled ones with their reason.
-	keysHelp *keySheet
-	help     help.Model
+	// modals is the stack of layers over the browsing screen (dialogs, the instruction
+	// prompt, the note input, the file view, the `?` sheet, the filter input), the top
+	// last: it alone gets keys and is drawn.
+	modals []layer
+	help   help.Model
 	// clipboard receives OSC 52 copies (y); nil writes to the terminal through a command.
 	clipboard func(seq string)
 
@@ -233,10 +259,6 @@ type Model struct {
 
 	trust *trustBox
 	md    *markdownRenderer
-
-	// counts for the header, recomputed when data changes
-	nPackages, nReview, nChanged, nInvalid int
-	nReviewed, nReviewable                 int
 }
 
 // New returns the root model.
@@ -245,17 +267,18 @@ func New(opts Options) *Model {
 		opts.Sources = []string{"."}
 	}
 	m := &Model{
-		opts:   opts,
-		keys:   DefaultKeyMap(),
-		styles: NewStyles(true),
-		data:   data{status: statusMap{}},
-		trust:  &trustBox{},
-		md:     newMarkdownRenderer(),
-		help:   help.New(),
+		opts:    opts,
+		keys:    DefaultKeyMap(),
+		actions: browseActions(),
+		styles:  NewStyles(true),
+		data:    data{status: statusMap{}},
+		trust:   &trustBox{},
+		md:      newMarkdownRenderer(),
+		help:    help.New(),
 	}
-	m.data.cwd, _ = os.Getwd()
-	m.data.enforced = opts.Enforced
-	m.common = &common{styles: &m.styles, keys: &m.keys, data: &m.data}
+	m.data.env = &dataEnv{enforced: opts.Enforced}
+	m.data.env.cwd, _ = os.Getwd()
+	m.common = &common{styles: &m.styles, data: &m.data}
 	m.tree = newTreePane(m.common)
 	m.detail = newDetailPane(m.common)
 	m.detail.md, m.detail.trust = m.md, m.trust
@@ -319,7 +342,7 @@ func (m *Model) loadCmd() tea.Cmd {
 		var s *loadStream
 		if opts.Packages == nil {
 			// Loading starts before the ledger is opened: they overlap.
-			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots}, opts.Sources)
+			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots, Exclude: opts.Exclude}, opts.Sources)
 		}
 		t, err := trust.Open(trust.Options{Home: opts.Home})
 		box.mu.Lock()
@@ -520,13 +543,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case renderedMsg, diffMsg, bodyReadMsg:
 		return m, m.detail.Update(msg)
 	case lowBodiesMsg:
-		if msg.gen != m.dataGen || msg.from != len(m.data.lowBodies) {
+		if msg.gen != m.data.gen || msg.from != len(m.data.lowBodies) {
 			return m, nil
 		}
 		m.data.lowBodies = append(m.data.lowBodies, msg.bodies...)
 		m.data.bodyIdx = append(m.data.bodyIdx, msg.index)
 		m.data.bodyRows += msg.rows
-		m.tree.indexing = false
+		m.data.indexing = false
 		if msg.changed > 0 || msg.unreadable > 0 {
 			m.setFlash(bodiesLeftOut(msg.changed, msg.unreadable), true)
 		}
@@ -539,8 +562,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, more
 	case fileLoadedMsg:
-		if m.fileView != nil {
-			m.fileView.onLoaded(msg)
+		if fv := m.fileView(); fv != nil {
+			fv.onLoaded(msg)
 		}
 		return m, nil
 	case pagerReadyMsg:
@@ -548,13 +571,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setFlash("Could not prepare the pager copy: "+msg.err.Error(), true)
 			return m, nil
 		}
-		if m.fileView == nil {
+		if m.fileView() == nil {
 			return m, nil
 		}
 		return m, pagerCmd(msg.path)
 	case pagerDoneMsg:
-		if msg.err != nil && m.fileView != nil {
-			m.fileView.flash = display.Line("The pager ended with: " + msg.err.Error())
+		if fv := m.fileView(); msg.err != nil && fv != nil {
+			fv.flash = display.Line("The pager ended with: " + msg.err.Error())
 		}
 		return m, nil
 	case activationsMsg, previewMsg, committedMsg:
@@ -567,10 +590,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseClickMsg:
 		return m, m.onClick(msg)
 	case tea.PasteMsg:
-		if m.prompt != nil {
-			return m, m.prompt.update(msg)
-		}
-		if m.tree.editing {
+		// A paste is text for the input on top; no other layer takes one.
+		switch top := m.top().(type) {
+		case *targetPrompt:
+			return m, top.update(msg)
+		case *filterMode:
 			var cmd tea.Cmd
 			m.tree.filter, cmd = m.tree.filter.Update(msg)
 			m.tree.applyFilter()
@@ -614,25 +638,11 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 				m.reselect.kind, m.reselect.id = c.Kind, c.ID
 			}
 		}
-		m.data.pkgs, m.data.sourceDiags, m.data.active, m.data.slowRender = nil, nil, msg.active, nil
-		m.data.files = msg.files
-		m.data.chunks, m.data.pkgBase, m.data.pkgChunk, m.data.pkgLocal, m.data.nrows, m.data.lowBodies = nil, nil, nil, nil, 0, nil
-		m.data.bodyIdx, m.data.bodyRows = nil, 0
-		m.tree.scanned = scanRecord{} // it names the chunks just replaced
-		m.tree.indexing = false
-		m.data.status = statusMap{}
-		m.dataGen++
-		m.tree.gen = m.dataGen
+		m.data = m.data.nextLoad(msg.active, msg.files)
 		// What an open dialog or prompt shows came from the data just replaced: it can
 		// no longer record anything (otherwise R then a then y would approve a tool the
-		// reviewer never saw).
-		if m.dialog != nil {
-			m.dialog.markStale()
-		}
-		if m.prompt != nil {
-			m.prompt.markStale()
-		}
-		m.fileView = nil
+		// reviewer never saw); a file view of the old packages closes.
+		m.reloadStack()
 		m.tree.setItems(nil)
 		m.detail.invalidateRendering()
 		m.detail.bodies.reset()
@@ -668,7 +678,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 		m.reselect = nil
 		if m.reloading {
 			m.reloading = false
-			m.setFlash(fmt.Sprintf("Reloaded: %d packages, %d changed since approval.", m.nPackages, m.nChanged), false)
+			m.setFlash(fmt.Sprintf("Reloaded: %d packages, %d changed since approval.", m.data.nPackages, m.data.nChanged), false)
 		}
 	}
 	if msg.trustErr != nil {
@@ -717,35 +727,35 @@ func findItem(pkgs []*model.Package, r selTarget) item {
 
 func (m *Model) recount() {
 	m.tree.statusChanged()
-	m.nPackages, m.nReview, m.nChanged, m.nInvalid = 0, 0, 0, 0
+	m.data.nPackages, m.data.nReview, m.data.nChanged, m.data.nInvalid = 0, 0, 0, 0
 	m.data.names = make(map[string]int, len(m.data.pkgs))
 	m.data.progress = make(map[*model.Package][2]int, len(m.data.pkgs))
-	m.nReviewable, m.nReviewed = 0, 0
+	m.data.nReviewable, m.data.nReviewed = 0, 0
 	m.recountAdd(0)
 }
 
 // recountAdd adds the packages from index from on to the header's counts: a streamed
 // batch counts its own packages only (statuses of those already shown do not change).
 func (m *Model) recountAdd(from int) {
-	if m.data.names == nil || m.data.progress == nil || from > len(m.data.pkgs) || from != m.nPackages {
+	if m.data.names == nil || m.data.progress == nil || from > len(m.data.pkgs) || from != m.data.nPackages {
 		m.recount()
 		return
 	}
-	m.nPackages = len(m.data.pkgs)
+	m.data.nPackages = len(m.data.pkgs)
 	// One pass, one status per component: the counts all come from it.
 	for _, p := range m.data.pkgs[from:] {
 		m.data.names[p.Name]++
 		if !p.Valid() {
-			m.nInvalid++
+			m.data.nInvalid++
 		}
 		var pr [2]int
 		for j, c := range p.Components {
 			a := m.data.authAt(p, j)
 			if needsReviewAuth(c, a) {
-				m.nReview++
+				m.data.nReview++
 			}
 			if a == model.Changed {
-				m.nChanged++
+				m.data.nChanged++
 			}
 			if c.Contract == nil {
 				continue
@@ -756,8 +766,8 @@ func (m *Model) recountAdd(from int) {
 			}
 		}
 		m.data.progress[p] = pr
-		m.nReviewed += pr[0]
-		m.nReviewable += pr[1]
+		m.data.nReviewed += pr[0]
+		m.data.nReviewable += pr[1]
 	}
 }
 
@@ -786,44 +796,13 @@ func (m *Model) selectionChanged() tea.Cmd {
 	return m.detail.refresh()
 }
 
-// updateKeys enables exactly the bindings that can apply now, so help tells the truth.
+// updateKeys enables the modal layers' keys that can apply now, so their help tells the
+// truth; the browsing screen's actions say so themselves (keys.go).
 func (m *Model) updateKeys() {
 	k := &m.keys
-	_, c, _, ok := m.selection()
-	browsing := m.dialog == nil && m.prompt == nil && !m.tree.editing && m.fileView == nil && m.keysHelp == nil
-	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.Tab, &k.Filter, &k.Help, &k.Quit, &k.PageUp, &k.PageDown, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Views, &k.Sort} {
-		b.SetEnabled(browsing)
-	}
-	k.Up.SetEnabled(browsing && ok)
-	k.NextPkg.SetEnabled(browsing && ok)
-	k.PrevPkg.SetEnabled(browsing && ok)
-	k.Fold.SetEnabled(browsing && ok && m.tree.filter.Value() == "")
-	k.Down.SetEnabled(browsing && ok)
-	k.Approve.SetEnabled(browsing && m.approveReason() == "")
-	k.ApproveAll.SetEnabled(browsing && m.approveAllReason() == "")
-	k.OpenFile.SetEnabled(browsing && m.openFileReason() == "")
-	k.Copy.SetEnabled(browsing && ok)
-	k.CopyDigest.SetEnabled(browsing && ok && c != nil && c.Contract != nil)
-	k.Revoke.SetEnabled(browsing && m.revokeReason() == "")
-	if m.removalApplies() {
-		k.Revoke.SetHelp("x", "remove instruction")
-	} else {
-		k.Revoke.SetHelp("x", "revoke")
-	}
-	k.Raw.SetEnabled(browsing && c != nil && hasText(c) && m.detail.tab == tabContent && m.data.slowToRender(c) == "")
-	// Packages handed in memory (tests, benchmarks) have no source to read again.
-	k.Reload.SetEnabled(browsing && m.loaded && m.opts.Packages == nil)
-	k.Instructions.SetEnabled(browsing && m.instructionsReason() == "")
-	review := m.nReview > 0 // counted when statuses change, not on every key
-	filtered := m.tree.filter.Value() != ""
-	k.NextReview.SetEnabled(browsing && review && !filtered)
-	k.PrevReview.SetEnabled(browsing && review && !filtered)
-	k.NextMatch.SetEnabled(browsing && filtered)
-	k.PrevMatch.SetEnabled(browsing && filtered)
-	k.ClearFilter.SetEnabled(browsing && m.tree.filter.Value() != "")
-	k.Confirm.SetEnabled(!m.busy && (m.dialog.canConfirm() || m.prompt.ready()))
-	k.Overwrite.SetEnabled(!m.busy && m.prompt.needsOverwrite())
-	k.Cancel.SetEnabled(m.dialog != nil || m.prompt != nil)
+	k.Confirm.SetEnabled(!m.busy && (m.dialog().canConfirm() || m.prompt().ready()))
+	k.Overwrite.SetEnabled(!m.busy && m.prompt().needsOverwrite())
+	k.Cancel.SetEnabled(m.dialog() != nil || m.prompt() != nil)
 }
 
 // approveReason says why `a` cannot apply to the selection, "" when it can.
@@ -944,17 +923,17 @@ func (m *Model) headerView() string {
 		parts = append(parts, "loading…")
 	case m.loading:
 		parts = append(parts,
-			"loading… "+plural(m.nPackages, "package")+" so far",
-			fmt.Sprintf("%d need review", m.nReview),
-			fmt.Sprintf("%d changed", m.nChanged),
-			fmt.Sprintf("%d invalid", m.nInvalid))
+			"loading… "+plural(m.data.nPackages, "package")+" so far",
+			fmt.Sprintf("%d need review", m.data.nReview),
+			fmt.Sprintf("%d changed", m.data.nChanged),
+			fmt.Sprintf("%d invalid", m.data.nInvalid))
 	default:
 		parts = append(parts,
-			plural(m.nPackages, "package"),
-			fmt.Sprintf("%d of %d reviewed", m.nReviewed, m.nReviewable),
-			fmt.Sprintf("%d need review", m.nReview),
-			fmt.Sprintf("%d changed", m.nChanged),
-			fmt.Sprintf("%d invalid", m.nInvalid))
+			plural(m.data.nPackages, "package"),
+			fmt.Sprintf("%d of %d reviewed", m.data.nReviewed, m.data.nReviewable),
+			fmt.Sprintf("%d need review", m.data.nReview),
+			fmt.Sprintf("%d changed", m.data.nChanged),
+			fmt.Sprintf("%d invalid", m.data.nInvalid))
 	}
 	line := s.Header.Render("vouch review") + " " + s.HeaderDim.Render(src) + "  " + strings.Join(parts, " · ")
 	return fit(line, m.width)
@@ -979,7 +958,7 @@ func (m *Model) statusLine() string {
 		}
 		return fit(st.Render(m.flash), m.width)
 	}
-	if n := len(m.tree.visible); n > 0 && m.fileView == nil {
+	if n := len(m.tree.visible); n > 0 && m.fileView() == nil {
 		// Where the selection is in a long list: "row 312 of 10,000".
 		return fit(s.Dim.Render("row "+thousands(m.tree.cursor+1)+" of "+thousands(n)), m.width)
 	}
@@ -988,42 +967,21 @@ func (m *Model) statusLine() string {
 
 func (m *Model) helpView() string { return strings.Join(m.helpLines(), "\n") }
 
-// helpLines is the help at the bottom: the one-line help, or the full help when ? asked
-// for it and the window leaves the panes enough room.
+// helpLines is the one-line help at the bottom, for the layer on top (the `?` sheet
+// lists every key).
 func (m *Model) helpLines() []string {
-	var km help.KeyMap = m.keys
-	browsing := false
-	switch {
-	case m.dialog != nil:
-		km = dialogKeys{&m.keys}
-	case m.prompt != nil:
-		km = promptKeys{&m.keys, m.prompt}
-	case m.tree.editing:
-		km = filterKeys{&m.keys}
-	case m.fileView != nil || m.keysHelp != nil:
-		km = closeKeys{}
-	default:
-		browsing = true
+	var km help.KeyMap = browseKeys{m}
+	if top := m.top(); top != nil {
+		km = top.keyMap(m)
 	}
 	m.help.SetWidth(m.width)
-	var out string
-	if m.help.ShowAll && browsing {
-		out = m.help.FullHelpView(km.FullHelp())
-		if strings.Count(out, "\n")+1 > m.height-2-minBodyHeight {
-			out = m.help.ShortHelpView(km.ShortHelp())
-		}
-	} else {
-		out = m.help.ShortHelpView(km.ShortHelp())
-	}
+	out := m.help.ShortHelpView(km.ShortHelp())
 	lines := strings.Split(out, "\n")
 	for i := range lines {
 		lines[i] = fit(lines[i], m.width)
 	}
 	return lines
 }
-
-// minBodyHeight keeps the panes usable when the full help is open.
-const minBodyHeight = 8
 
 func (m *Model) helpHeight() int { return len(m.helpLines()) }
 
@@ -1036,18 +994,11 @@ func (m *Model) bodyView() string {
 		msg := ansi.Wrap(display.String("Could not load: "+m.loadErr.Error()), bw-4, "")
 		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.styles.Error.Render(msg))
 	}
-	if m.keysHelp != nil {
-		return m.keysHelp.view(m, bw, bh)
-	}
-	if m.dialog != nil {
-		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.dialog.View())
-	}
-	if m.prompt != nil {
-		return lipgloss.Place(bw, bh, lipgloss.Center, lipgloss.Center, m.prompt.View())
-	}
-	if m.fileView != nil {
-		return m.fileView.View()
-	}
+	return m.bodyOf(len(m.modals)-1, bw, bh)
+}
+
+// baseView is the browsing screen under every layer: the tree and the detail pane.
+func (m *Model) baseView() string {
 	left := frame(m.styles.PaneFocused, m.tree.View(), m.tree.width)
 	right := frame(m.styles.Pane, m.detail.View(), m.detail.width)
 	lines := make([]string, len(left))
@@ -1102,10 +1053,10 @@ func thousands(n int) string {
 // "enforced (claude-code)" or "enforced (claude-code, codex)", and "" when none does.
 // The client ids come from a file on disk, so they are escaped like package text.
 func (d *data) enforcedBy(p *model.Package) string {
-	if d.enforced == nil {
+	if d.env.enforced == nil {
 		return ""
 	}
-	ids := d.enforced(p)
+	ids := d.env.enforced(p)
 	if len(ids) == 0 {
 		return ""
 	}

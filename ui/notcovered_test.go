@@ -25,7 +25,7 @@ func TestDialogShowsNotCoveredAndLinks(t *testing.T) {
 		t.Errorf("the overview does not show what is not covered, or the link:\n%s", v)
 	}
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("a did not open the confirmation")
 	}
 	v := screen(m)
@@ -55,7 +55,7 @@ func TestDialogShowsSigner(t *testing.T) {
 		t.Fatal("a signed package's tool is approved before anyone approved it")
 	}
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("a did not open the confirmation")
 	}
 	v := screen(m)

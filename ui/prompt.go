@@ -125,7 +125,7 @@ func (p promptKeys) ShortHelp() []key.Binding {
 		if pr.canGoBack() {
 			out = append(out, key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "other target")))
 		}
-		return append(out, p.k.PageDown)
+		return out
 	case pr.picking:
 		return []key.Binding{
 			key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("↑/↓", "choose")),
@@ -167,7 +167,7 @@ func (m *Model) removalApplies() bool {
 
 func (m *Model) newPrompt(action string) *targetPrompt {
 	p, c, _, _ := m.selection()
-	pr := &targetPrompt{c: m.common, action: action, pkg: p, comp: c, root: p.Root, digest: trust.DigestOf(c), gen: m.dataGen, ref: p.Ref(c), vp: viewport.New()}
+	pr := &targetPrompt{c: m.common, action: action, pkg: p, comp: c, root: p.Root, digest: trust.DigestOf(c), gen: m.data.gen, ref: p.Ref(c), vp: viewport.New()}
 	pr.vp.SoftWrap = true
 	return pr
 }
@@ -182,10 +182,8 @@ func (m *Model) openPrompt() tea.Cmd {
 	pr.input.Placeholder = "codex, claude or a file path"
 	pr.input.CharLimit = 4096
 	pr.input.SetStyles(inputStyles(m.styles.IsDark))
-	m.prompt = pr
-	m.layout()
-	m.updateKeys()
-	return m.prompt.input.Focus()
+	m.push(pr)
+	return pr.input.Focus()
 }
 
 // openRemoval starts the removal flow: the ledger is read again in a command, so the
@@ -197,9 +195,7 @@ func (m *Model) openRemoval() tea.Cmd {
 	}
 	pr := m.newPrompt(instructions.ActionRemove)
 	pr.loading = true
-	m.prompt = pr
-	m.layout()
-	m.updateKeys()
+	m.push(pr)
 	ref, box := pr.ref, m.trust
 	return func() tea.Msg {
 		msg := activationsMsg{ref: ref}
@@ -250,14 +246,12 @@ func (t *targetPrompt) update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Model) closePrompt(flash string) {
-	m.prompt = nil
 	m.setFlash(flash, false)
-	m.layout()
-	m.updateKeys()
+	m.pop(m.prompt())
 }
 
 func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
-	pr := m.prompt
+	pr := m.prompt()
 	k := &m.keys
 	if msg.String() == "esc" || (pr.stale && (msg.String() == "n" || msg.String() == "N")) {
 		m.closePrompt("Cancelled: nothing was written.")
@@ -287,9 +281,9 @@ func (m *Model) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.updateKeys()
 		case msg.String() == "n" || msg.String() == "N":
 			m.closePrompt("Cancelled: nothing was written.")
-		case msg.String() == "j" || msg.String() == "down" || key.Matches(msg, k.PageDown):
+		case msg.String() == "j" || msg.String() == "down":
 			pr.vp.ScrollDown(1)
-		case msg.String() == "k" || msg.String() == "up" || key.Matches(msg, k.PageUp):
+		case msg.String() == "k" || msg.String() == "up":
 			pr.vp.ScrollUp(1)
 		case msg.String() == "backspace" && pr.canGoBack():
 			pr.preview, pr.err, pr.body, pr.note, pr.overwrite = nil, "", "", "", false
@@ -354,8 +348,9 @@ var targetChoices = []struct{ spec, label string }{
 }
 
 func (m *Model) previewCmd(spec string) tea.Cmd {
-	p, c := m.prompt.pkg, m.prompt.comp
-	ref := m.prompt.ref
+	pr := m.prompt()
+	p, c := pr.pkg, pr.comp
+	ref := pr.ref
 	box := m.trust
 	return func() tea.Msg {
 		msg := previewMsg{ref: ref, action: instructions.ActionApply}
@@ -385,7 +380,7 @@ func (m *Model) previewCmd(spec string) tea.Cmd {
 }
 
 func (m *Model) previewRemoveCmd(target instructions.Target) tea.Cmd {
-	pr := m.prompt
+	pr := m.prompt()
 	pr.loading, pr.picking, pr.err = true, false, ""
 	m.updateKeys()
 	p, c := pr.pkg, pr.comp
@@ -451,20 +446,18 @@ func activeCounts(t *trust.Trust) (counts map[string]int, files map[string][]ins
 // (approve with the target for an activation, revoke with the target for a removal). If
 // the ledger refuses, the file is put back: the file and the ledger must agree.
 func (m *Model) commitPreview() tea.Cmd {
-	pr := m.prompt
+	pr := m.prompt()
 	pv, overwrite, action := pr.preview, pr.overwrite, pr.action
 	// The box showed the file a linked target resolves to, and y was pressed on a line
 	// naming it: that confirms exactly this destination (Commit checks it again).
 	pv.Confirmed = pv.Target.Resolved
-	if pr.stale || pr.gen != m.dataGen {
+	if pr.stale || pr.gen != m.data.gen {
 		return nil
 	}
 	p, c, shown := pr.pkg, pr.comp, pr.digest
 	affected := m.data.sameName(p)
-	m.prompt = nil
 	m.busy = true
-	m.layout()
-	m.updateKeys()
+	m.pop(pr)
 	box := m.trust
 	return func() tea.Msg {
 		msg := committedMsg{action: action, ref: p.Ref(c), target: pv.Target.Path}
@@ -490,7 +483,7 @@ func (m *Model) commitPreview() tea.Cmd {
 func (m *Model) onInstructions(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case activationsMsg:
-		pr := m.prompt
+		pr := m.prompt()
 		if pr == nil || pr.ref != msg.ref || !pr.removing() || !pr.loading {
 			return nil
 		}
@@ -508,7 +501,7 @@ func (m *Model) onInstructions(msg tea.Msg) tea.Cmd {
 		}
 		m.updateKeys()
 	case previewMsg:
-		pr := m.prompt
+		pr := m.prompt()
 		if pr == nil || pr.ref != msg.ref || pr.action != msg.action || !pr.loading {
 			return nil
 		}

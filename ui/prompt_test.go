@@ -26,22 +26,22 @@ func TestActivateInstruction(t *testing.T) {
 		t.Fatal(err)
 	}
 	selectRef(t, m, toolRef)
-	if m.keys.Instructions.Enabled() {
+	if applies(m, "instructions") {
 		t.Error("i enabled on a tool")
 	}
 	selectRef(t, m, instrRef)
-	if !m.keys.Instructions.Enabled() || !strings.Contains(screen(m), "i activate instruction") {
+	if !applies(m, "instructions") || !strings.Contains(screen(m), "i activate instruction") {
 		t.Fatal("i not offered on an instruction")
 	}
 	press(t, m, "i")
-	if m.prompt == nil {
+	if m.prompt() == nil {
 		t.Fatal("i did not ask for a target")
 	}
 	// Keys are text here: a, y and q must not approve, confirm or quit.
 	typeText(t, m, target)
 	press(t, m, "enter")
-	if m.prompt == nil || m.prompt.preview == nil {
-		t.Fatalf("enter did not show a preview: %+v", m.prompt)
+	if m.prompt() == nil || m.prompt().preview == nil {
+		t.Fatalf("enter did not show a preview: %+v", m.prompt())
 	}
 	v := screen(m)
 	for _, want := range []string{"+ <!-- vouch:start", "+ Always ask for the design doc first.", "y write this change"} {
@@ -58,7 +58,7 @@ func TestActivateInstruction(t *testing.T) {
 	if !strings.HasPrefix(string(got), "# Mine\n\nKeep this.\n\n<!-- vouch:start") || !strings.Contains(string(got), "Always ask for the design doc first.") {
 		t.Fatalf("file after y: %q", got)
 	}
-	if m.prompt != nil {
+	if m.prompt() != nil {
 		t.Fatal("prompt still open after y")
 	}
 	if a := authIn(t, m, instrRef); a != model.Approved {
@@ -78,14 +78,14 @@ func TestActivateInstructionCancel(t *testing.T) {
 	press(t, m, "i")
 	typeText(t, m, target)
 	press(t, m, "enter", "n")
-	if m.prompt != nil {
+	if m.prompt() != nil {
 		t.Fatal("n did not close the preview")
 	}
 	if _, err := os.Stat(target); !os.IsNotExist(err) {
 		t.Fatalf("cancel created the target: %v", err)
 	}
 	press(t, m, "i", "esc")
-	if m.prompt != nil {
+	if m.prompt() != nil {
 		t.Fatal("esc did not close the prompt")
 	}
 }
@@ -94,8 +94,8 @@ func TestActivateInstructionBadTarget(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	selectRef(t, m, instrRef)
 	press(t, m, "i", "enter")
-	if m.prompt == nil || m.prompt.err == "" || m.prompt.preview != nil {
-		t.Fatalf("an empty target did not report an error: %+v", m.prompt)
+	if m.prompt() == nil || m.prompt().err == "" || m.prompt().preview != nil {
+		t.Fatalf("an empty target did not report an error: %+v", m.prompt())
 	}
 	if !strings.Contains(screen(m), "no instruction target") {
 		t.Errorf("error not shown:\n%s", screen(m))
@@ -121,8 +121,8 @@ func TestActivateInstructionThroughSymlink(t *testing.T) {
 		press(t, m, "i")
 		typeText(t, m, link)
 		press(t, m, "enter")
-		if m.prompt == nil || m.prompt.preview == nil {
-			t.Fatalf("no preview: %+v", m.prompt)
+		if m.prompt() == nil || m.prompt().preview == nil {
+			t.Fatalf("no preview: %+v", m.prompt())
 		}
 	}
 	m := newTestModel(t, fixturePackages(), 160, 40)
@@ -173,8 +173,8 @@ func TestActivateInstructionInsidePackage(t *testing.T) {
 	target := filepath.Join(pkgs[0].Root, "AGENTS.md")
 	typeText(t, m, target)
 	press(t, m, "enter")
-	if m.prompt == nil || m.prompt.preview != nil || !strings.Contains(m.prompt.err, "inside") {
-		t.Fatalf("a target inside the package got a preview: %+v", m.prompt)
+	if m.prompt() == nil || m.prompt().preview != nil || !strings.Contains(m.prompt().err, "inside") {
+		t.Fatalf("a target inside the package got a preview: %+v", m.prompt())
 	}
 	if _, err := os.Lstat(target); !os.IsNotExist(err) {
 		t.Fatal("the target was created")
@@ -194,14 +194,14 @@ func TestActivationPickerScopes(t *testing.T) {
 		}
 	}
 	press(t, m, "down", "down")
-	if m.prompt.input.Value() != "CLAUDE.md" || !strings.Contains(screen(m), "› 2. CLAUDE.md") {
-		t.Fatalf("down down: input %q\n%s", m.prompt.input.Value(), screen(m))
+	if m.prompt().input.Value() != "CLAUDE.md" || !strings.Contains(screen(m), "› 2. CLAUDE.md") {
+		t.Fatalf("down down: input %q\n%s", m.prompt().input.Value(), screen(m))
 	}
 	press(t, m, "up", "up")
-	if m.prompt.input.Value() != "" {
-		t.Fatalf("back to typing: input %q", m.prompt.input.Value())
+	if m.prompt().input.Value() != "" {
+		t.Fatalf("back to typing: input %q", m.prompt().input.Value())
 	}
-	if m.prompt.preview != nil || m.prompt.loading {
+	if m.prompt().preview != nil || m.prompt().loading {
 		t.Fatal("moving in the picker asked for a preview")
 	}
 }

@@ -35,7 +35,7 @@ func TestReapprovalDialogShowsTheChangeFirst(t *testing.T) {
 	press(t, m, "R")
 	selectRef(t, m, tool)
 	press(t, m, "a")
-	d := m.dialog
+	d := m.dialog()
 	if d == nil {
 		t.Fatal("a opened no dialog on the changed tool")
 	}
@@ -51,11 +51,11 @@ func TestReapprovalDialogShowsTheChangeFirst(t *testing.T) {
 		t.Fatalf("no inline line diff:\n%s", body)
 	}
 	press(t, m, "d")
-	if strings.Contains(ansi.Strip(m.dialog.body), "+// edited after approval") {
+	if strings.Contains(ansi.Strip(m.dialog().body), "+// edited after approval") {
 		t.Fatal("d did not hide the line diff")
 	}
 	press(t, m, "d")
-	if !strings.Contains(ansi.Strip(m.dialog.body), "+// edited after approval") {
+	if !strings.Contains(ansi.Strip(m.dialog().body), "+// edited after approval") {
 		t.Fatal("d did not show the line diff again")
 	}
 	press(t, m, "y")
@@ -67,10 +67,10 @@ func TestReapprovalDialogShowsTheChangeFirst(t *testing.T) {
 	press(t, m, "R")
 	selectRef(t, m, tool)
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("a opened no dialog after chmod")
 	}
-	if body := ansi.Strip(m.dialog.body); !strings.Contains(body, "~ mode changed, same bytes") || !strings.Contains(body, "mode: now executable") {
+	if body := ansi.Strip(m.dialog().body); !strings.Contains(body, "~ mode changed, same bytes") || !strings.Contains(body, "mode: now executable") {
 		t.Fatalf("the mode change is not said as one:\n%s", body)
 	}
 }

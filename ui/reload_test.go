@@ -62,7 +62,7 @@ func TestReloadShowsAChangeMadeAfterApproval(t *testing.T) {
 // Packages handed in memory have no source to read again: R is disabled and says nothing.
 func TestReloadDisabledForInMemoryPackages(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
-	if m.keys.Reload.Enabled() {
+	if applies(m, "reload") {
 		t.Fatal("reload is enabled without a source to read")
 	}
 }

@@ -22,11 +22,11 @@ func activate(t *testing.T, m *Model, spec string) {
 	press(t, m, "i")
 	typeText(t, m, spec)
 	press(t, m, "enter")
-	if m.prompt == nil || m.prompt.preview == nil {
-		t.Fatalf("no preview for %s: %+v\n%s", spec, m.prompt, screen(m))
+	if m.prompt() == nil || m.prompt().preview == nil {
+		t.Fatalf("no preview for %s: %+v\n%s", spec, m.prompt(), screen(m))
 	}
 	press(t, m, "y")
-	if m.prompt != nil || m.flashIsErr {
+	if m.prompt() != nil || m.flashIsErr {
 		t.Fatalf("activation in %s did not complete: %s", spec, m.flash)
 	}
 }
@@ -80,26 +80,26 @@ func TestRemoveInstruction(t *testing.T) {
 	writeFile(t, target, original)
 
 	selectRef(t, m, instrRef)
-	if m.keys.Revoke.Enabled() {
+	if applies(m, "revoke") {
 		t.Fatal("x enabled on an instruction active nowhere and never approved")
 	}
 	press(t, m, "x")
-	if m.prompt != nil || m.dialog != nil || !strings.Contains(m.flash, "active in no file and was never approved") {
-		t.Fatalf("disabled x does not say why: prompt %v dialog %v flash %q", m.prompt, m.dialog, m.flash)
+	if m.prompt() != nil || m.dialog() != nil || !strings.Contains(m.flash, "active in no file and was never approved") {
+		t.Fatalf("disabled x does not say why: prompt %v dialog %v flash %q", m.prompt(), m.dialog(), m.flash)
 	}
 
 	activate(t, m, target)
 	written := readFile(t, target)
-	if !strings.Contains(screen(m), "x remove instruction") || !m.keys.Revoke.Enabled() {
+	if !strings.Contains(screen(m), "x remove instruction") || !applies(m, "revoke") {
 		t.Fatalf("help does not offer x as removal:\n%s", screen(m))
 	}
 
 	press(t, m, "x")
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatal("x on an active instruction opened the revoke dialog, not the removal")
 	}
-	if m.prompt == nil || m.prompt.preview == nil || m.prompt.action != instructions.ActionRemove {
-		t.Fatalf("x did not preview the removal: %+v", m.prompt)
+	if m.prompt() == nil || m.prompt().preview == nil || m.prompt().action != instructions.ActionRemove {
+		t.Fatalf("x did not preview the removal: %+v", m.prompt())
 	}
 	v := screen(m)
 	for _, want := range []string{"Remove " + instrRef, target, "- <!-- vouch:start", "- Always ask for the design doc first.", "y write this change", "(enter does nothing)"} {
@@ -111,7 +111,7 @@ func TestRemoveInstruction(t *testing.T) {
 		t.Error("one target, yet the preview offers another")
 	}
 	press(t, m, "enter", "enter", "space", "q", "o")
-	if m.prompt == nil || readFile(t, target) != written {
+	if m.prompt() == nil || readFile(t, target) != written {
 		t.Fatal("enter, space, q or o closed the preview or wrote")
 	}
 	if got := activeTargets(t, m, instrRef); len(got) != 1 {
@@ -122,8 +122,8 @@ func TestRemoveInstruction(t *testing.T) {
 	if got := readFile(t, target); got != original {
 		t.Fatalf("after removal the file is %q, want %q", got, original)
 	}
-	if m.prompt != nil || m.flashIsErr || !strings.Contains(m.flash, "Removed "+instrRef) {
-		t.Fatalf("removal did not complete: prompt %v flash %q", m.prompt, m.flash)
+	if m.prompt() != nil || m.flashIsErr || !strings.Contains(m.flash, "Removed "+instrRef) {
+		t.Fatalf("removal did not complete: prompt %v flash %q", m.prompt(), m.flash)
 	}
 	d := decisions(t, m)[0]
 	if d.Action != trust.ActionRevoke || d.Target != target || d.ReviewerKind != trust.ReviewerHuman || d.Component != instrRef {
@@ -136,7 +136,7 @@ func TestRemoveInstruction(t *testing.T) {
 		t.Fatalf("tree shows %s after removal, want revoked", a)
 	}
 	// Active nowhere now: x is disabled again, and says why.
-	if m.keys.Revoke.Enabled() || strings.Contains(screen(m), "remove instruction") {
+	if applies(m, "revoke") || strings.Contains(screen(m), "remove instruction") {
 		t.Fatalf("x still offered after the last removal:\n%s", screen(m))
 	}
 }
@@ -150,11 +150,11 @@ func TestRemoveInstructionCancel(t *testing.T) {
 			activate(t, m, target)
 			written := readFile(t, target)
 			press(t, m, "x")
-			if m.prompt == nil || m.prompt.preview == nil {
+			if m.prompt() == nil || m.prompt().preview == nil {
 				t.Fatal("x did not preview")
 			}
 			press(t, m, k)
-			if m.prompt != nil {
+			if m.prompt() != nil {
 				t.Fatalf("%s did not close the removal", k)
 			}
 			if readFile(t, target) != written {
@@ -185,8 +185,8 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 	aBytes := readFile(t, a)
 
 	press(t, m, "x")
-	if m.prompt == nil || !m.prompt.picking || len(m.prompt.targets) != 2 {
-		t.Fatalf("x did not offer a choice of two targets: %+v", m.prompt)
+	if m.prompt() == nil || !m.prompt().picking || len(m.prompt().targets) != 2 {
+		t.Fatalf("x did not offer a choice of two targets: %+v", m.prompt())
 	}
 	v := screen(m)
 	for _, want := range []string{"Active in 2 files", "1. " + a, "2. " + b, "present: Unchanged"} {
@@ -199,18 +199,18 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 	}
 	bBytes := readFile(t, b)
 	press(t, m, "y")
-	if m.prompt == nil || m.prompt.preview != nil || readFile(t, b) != bBytes || readFile(t, a) != aBytes {
+	if m.prompt() == nil || m.prompt().preview != nil || readFile(t, b) != bBytes || readFile(t, a) != aBytes {
 		t.Fatal("y in the picker did something")
 	}
 	press(t, m, "j", "enter")
-	if m.prompt == nil || m.prompt.preview == nil || m.prompt.preview.Target.Path != b {
-		t.Fatalf("enter did not preview the chosen target: %+v", m.prompt)
+	if m.prompt() == nil || m.prompt().preview == nil || m.prompt().preview.Target.Path != b {
+		t.Fatalf("enter did not preview the chosen target: %+v", m.prompt())
 	}
 	if !strings.Contains(screen(m), "backspace: other target") {
 		t.Error("two targets, yet the preview offers no way back")
 	}
 	press(t, m, "backspace")
-	if !m.prompt.picking || m.prompt.preview != nil {
+	if !m.prompt().picking || m.prompt().preview != nil {
 		t.Fatal("backspace did not go back to the choice")
 	}
 	press(t, m, "enter", "enter", "y")
@@ -228,8 +228,8 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 		t.Fatalf("instruction %s while active in a, want approved", st)
 	}
 	press(t, m, "x")
-	if m.prompt == nil || m.prompt.picking || m.prompt.preview == nil || m.prompt.preview.Target.Path != a {
-		t.Fatalf("with one target left x should preview it directly: %+v", m.prompt)
+	if m.prompt() == nil || m.prompt().picking || m.prompt().preview == nil || m.prompt().preview.Target.Path != a {
+		t.Fatalf("with one target left x should preview it directly: %+v", m.prompt())
 	}
 	press(t, m, "y")
 	if got := readFile(t, a); got != "" {
@@ -245,7 +245,7 @@ func TestRemoveInstructionLedgerFailureReverts(t *testing.T) {
 	activate(t, m, target)
 	written := readFile(t, target)
 	press(t, m, "x")
-	if m.prompt == nil || m.prompt.preview == nil {
+	if m.prompt() == nil || m.prompt().preview == nil {
 		t.Fatal("no preview")
 	}
 	ledger := filepath.Join(m.opts.Home, "ledger.toml")
@@ -276,7 +276,7 @@ func TestOverwriteHandEditedBlock(t *testing.T) {
 	press(t, m, "i")
 	typeText(t, m, target)
 	press(t, m, "enter")
-	pr := m.prompt
+	pr := m.prompt()
 	if pr == nil || pr.preview == nil || pr.preview.Conflict == nil {
 		t.Fatalf("no conflict for a hand-edited block: %+v", pr)
 	}
@@ -296,14 +296,14 @@ func TestOverwriteHandEditedBlock(t *testing.T) {
 	}
 
 	press(t, m, "y", "Y", "enter")
-	if readFile(t, target) != edited || m.prompt == nil {
+	if readFile(t, target) != edited || m.prompt() == nil {
 		t.Fatal("y before o wrote over hand edits")
 	}
 	if !strings.Contains(m.flash, "press o") {
 		t.Errorf("y before o does not say what to do: %q", m.flash)
 	}
 	press(t, m, "o")
-	if !m.prompt.overwrite || !m.keys.Confirm.Enabled() || m.keys.Overwrite.Enabled() {
+	if !m.prompt().overwrite || !m.keys.Confirm.Enabled() || m.keys.Overwrite.Enabled() {
 		t.Fatal("o did not arm the overwrite")
 	}
 	if !strings.Contains(screen(m), "y overwrite and write") {
@@ -324,8 +324,8 @@ func TestOverwriteHandEditedBlock(t *testing.T) {
 	// The block now holds exactly what vouch wrote: removal has no conflict and restores
 	// the original bytes.
 	press(t, m, "x")
-	if m.prompt == nil || m.prompt.preview == nil || m.prompt.preview.Conflict != nil {
-		t.Fatalf("removal after overwrite: %+v", m.prompt)
+	if m.prompt() == nil || m.prompt().preview == nil || m.prompt().preview.Conflict != nil {
+		t.Fatalf("removal after overwrite: %+v", m.prompt())
 	}
 	press(t, m, "y")
 	if got := readFile(t, target); got != original {
@@ -344,15 +344,15 @@ func TestOverwriteCancel(t *testing.T) {
 	press(t, m, "i")
 	typeText(t, m, target)
 	press(t, m, "enter", "o", "backspace")
-	if m.prompt == nil || m.prompt.preview != nil || m.prompt.overwrite {
+	if m.prompt() == nil || m.prompt().preview != nil || m.prompt().overwrite {
 		t.Fatal("backspace kept the preview or the overwrite choice")
 	}
 	press(t, m, "enter")
-	if m.prompt.preview == nil || m.prompt.overwrite {
+	if m.prompt().preview == nil || m.prompt().overwrite {
 		t.Fatal("a new preview starts armed")
 	}
 	press(t, m, "o", "n")
-	if m.prompt != nil || readFile(t, target) != edited {
+	if m.prompt() != nil || readFile(t, target) != edited {
 		t.Fatal("n after o did not cancel cleanly")
 	}
 }
@@ -366,8 +366,8 @@ func TestRemoveHandEditedBlock(t *testing.T) {
 	edited := strings.Replace(readFile(t, target), "first.", "first, always.", 1)
 	writeFile(t, target, edited)
 	press(t, m, "x")
-	if m.prompt == nil || m.prompt.preview == nil || m.prompt.preview.Conflict == nil {
-		t.Fatalf("no conflict: %+v", m.prompt)
+	if m.prompt() == nil || m.prompt().preview == nil || m.prompt().preview.Conflict == nil {
+		t.Fatalf("no conflict: %+v", m.prompt())
 	}
 	v := screen(m)
 	for _, want := range []string{"Removing it deletes those edits", "│ Always ask for the design doc first, always.", "After removal", "(no block: it and the edits are gone)"} {
@@ -404,17 +404,17 @@ func TestConflictVersionsClipped(t *testing.T) {
 	press(t, m, "i")
 	typeText(t, m, target)
 	press(t, m, "enter")
-	if m.prompt == nil || m.prompt.preview == nil || m.prompt.preview.Conflict == nil {
+	if m.prompt() == nil || m.prompt().preview == nil || m.prompt().preview.Conflict == nil {
 		t.Fatal("no conflict")
 	}
-	if !strings.Contains(m.prompt.body, "… 18 more lines") {
-		t.Errorf("long version not clipped with a count:\n%s", m.prompt.body)
+	if !strings.Contains(m.prompt().body, "… 18 more lines") {
+		t.Errorf("long version not clipped with a count:\n%s", m.prompt().body)
 	}
 	for _, w := range []int{80, 120} {
 		m.Update(tea.WindowSizeMsg{Width: w, Height: 24})
-		vw := m.prompt.vp.Width()
+		vw := m.prompt().vp.Width()
 		n := 0
-		for _, l := range strings.Split(m.prompt.body, "\n") {
+		for _, l := range strings.Split(m.prompt().body, "\n") {
 			if !strings.HasPrefix(ansi.Strip(l), "│ ") {
 				continue
 			}
@@ -456,7 +456,7 @@ func TestInstructionFlowLayout(t *testing.T) {
 	for _, st := range states {
 		m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 		st.keys()
-		if m.prompt == nil {
+		if m.prompt() == nil {
 			t.Fatalf("%s: no prompt", st.name)
 		}
 		for w := MinWidth; w <= 200; w += 17 {
@@ -496,18 +496,18 @@ func TestRemoveInstructionDamagedMarkers(t *testing.T) {
 	damaged := strings.Replace(readFile(t, target), "<!-- vouch:end", "<!-- vouch:end-oops", 1)
 	writeFile(t, target, damaged)
 	press(t, m, "x")
-	if m.prompt == nil || m.prompt.preview != nil || m.prompt.err == "" {
-		t.Fatalf("damaged markers did not stop the removal: %+v", m.prompt)
+	if m.prompt() == nil || m.prompt().preview != nil || m.prompt().err == "" {
+		t.Fatalf("damaged markers did not stop the removal: %+v", m.prompt())
 	}
 	if !strings.Contains(screen(m), "esc closes") || m.keys.Confirm.Enabled() {
 		t.Errorf("error state:\n%s", screen(m))
 	}
 	press(t, m, "y", "enter", "o")
-	if readFile(t, target) != damaged || m.prompt == nil {
+	if readFile(t, target) != damaged || m.prompt() == nil {
 		t.Fatal("a key other than esc acted on the error state")
 	}
 	press(t, m, "esc")
-	if m.prompt != nil {
+	if m.prompt() != nil {
 		t.Fatal("esc did not close")
 	}
 }

@@ -61,8 +61,8 @@ func TestRoundTripProviderAliases(t *testing.T) {
 			press(t, m, "i")
 			typeText(t, m, tc.alias)
 			press(t, m, "enter")
-			if m.prompt == nil || m.prompt.preview == nil || m.prompt.preview.Target.Path != target {
-				t.Fatalf("%s did not resolve to %s: %+v", tc.alias, target, m.prompt)
+			if m.prompt() == nil || m.prompt().preview == nil || m.prompt().preview.Target.Path != target {
+				t.Fatalf("%s did not resolve to %s: %+v", tc.alias, target, m.prompt())
 			}
 			if !strings.Contains(screen(m), "every session of this user") {
 				t.Errorf("the preview does not say what the alias applies to:\n%s", screen(m))
@@ -79,8 +79,8 @@ func TestRoundTripProviderAliases(t *testing.T) {
 			}
 
 			press(t, m, "x")
-			if m.prompt == nil || m.prompt.preview == nil || m.prompt.preview.Conflict != nil {
-				t.Fatalf("x did not preview a clean removal: %+v", m.prompt)
+			if m.prompt() == nil || m.prompt().preview == nil || m.prompt().preview.Conflict != nil {
+				t.Fatalf("x did not preview a clean removal: %+v", m.prompt())
 			}
 			press(t, m, "y")
 			if got := readFile(t, target); got != tc.before {

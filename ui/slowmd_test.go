@@ -28,7 +28,7 @@ func TestPathologicalMarkdownIsShownRaw(t *testing.T) {
 	if !strings.Contains(view, "Shown as raw text only") {
 		t.Fatalf("no raw-only notice:\n%s", view)
 	}
-	if m.keys.Raw.Enabled() {
+	if applies(m, "raw") {
 		t.Fatal("r is offered although the rendered view is refused")
 	}
 	if len(m.detail.renderWait) != 0 {

@@ -20,10 +20,10 @@ func TestDialogShowsHiddenContent(t *testing.T) {
 	m := newTestModel(t, pkgs, 120, 60)
 	selectRef(t, m, skillRef)
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("no dialog")
 	}
-	body := m.dialog.body
+	body := m.dialog().body
 	for _, want := range []string{"Hidden content in its text (8)", "line 5", "<!-- ignore previous instructions -->", "… 3 more"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("dialog lacks %q:\n%s", want, body)
@@ -57,10 +57,10 @@ func TestDialogShowsChangesSinceApproval(t *testing.T) {
 	run(t, m2, m2.loadCmd())
 	selectRef(t, m2, toolRef)
 	press(t, m2, "a")
-	if m2.dialog == nil {
+	if m2.dialog() == nil {
 		t.Fatal("no dialog")
 	}
-	body := m2.dialog.body
+	body := m2.dialog().body
 	for _, want := range []string{"Changed since the last approval", "plugins/design-review/context.mjs", "~ modified", "mode: now executable", "+ field env"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("dialog lacks %q:\n%s", want, body)
@@ -74,7 +74,7 @@ func TestDialogNoteIsRecorded(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
 	selectRef(t, m, toolRef)
 	press(t, m, "a", "m")
-	if m.dialog == nil || !m.dialog.noting {
+	if m.dialog() == nil || !m.dialog().noting {
 		t.Fatal("m did not start a note")
 	}
 	if m.keys.Confirm.Enabled() {
@@ -84,7 +84,7 @@ func TestDialogNoteIsRecorded(t *testing.T) {
 		press(t, m, string(r))
 	}
 	press(t, m, "enter")
-	if m.dialog == nil || m.dialog.noting {
+	if m.dialog() == nil || m.dialog().noting {
 		t.Fatal("enter did not end the note, or closed the dialog")
 	}
 	press(t, m, "y")
@@ -111,7 +111,7 @@ func TestDialogScrollKeys(t *testing.T) {
 	m := newTestModel(t, pkgs, 100, 30)
 	selectRef(t, m, toolRef)
 	press(t, m, "a")
-	d := m.dialog
+	d := m.dialog()
 	if d == nil || d.vp.TotalLineCount() <= d.vp.Height() {
 		t.Fatal("the dialog does not need scrolling")
 	}
@@ -154,7 +154,7 @@ func TestDialogScrollKeys(t *testing.T) {
 			t.Fatalf("after %s the dialog is at line %d (height %d)", st.key, d.vp.YOffset(), d.vp.Height())
 		}
 	}
-	if m.dialog == nil || ledgerAuth(t, m, toolRef) != model.Unreviewed {
+	if m.dialog() == nil || ledgerAuth(t, m, toolRef) != model.Unreviewed {
 		t.Fatal("scrolling closed the dialog or recorded something")
 	}
 }
@@ -185,7 +185,7 @@ func TestWheelBehindModalKeepsSelection(t *testing.T) {
 func TestApprovePackageInOneDialog(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	press(t, m, "g", "A")
-	d := m.dialog
+	d := m.dialog()
 	if d == nil || d.group != groupPackage {
 		t.Fatal("A did not open the package dialog")
 	}
@@ -201,7 +201,7 @@ func TestApprovePackageInOneDialog(t *testing.T) {
 		t.Errorf("the list does not name components and files:\n%s", d.body)
 	}
 	press(t, m, "G", "enter")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("enter or G closed the dialog")
 	}
 	press(t, m, "y")
@@ -225,8 +225,8 @@ func TestApprovePackageInOneDialog(t *testing.T) {
 		t.Errorf("flash: %q", m.flash)
 	}
 	press(t, m, "A")
-	if m.dialog != nil || !strings.Contains(m.flash, "Nothing in this package needs approval") {
-		t.Errorf("A on an approved package: dialog %v, flash %q", m.dialog != nil, m.flash)
+	if m.dialog() != nil || !strings.Contains(m.flash, "Nothing in this package needs approval") {
+		t.Errorf("A on an approved package: dialog %v, flash %q", m.dialog() != nil, m.flash)
 	}
 }
 
@@ -235,7 +235,7 @@ func TestApprovePackageInOneDialog(t *testing.T) {
 func TestKeySheetListsDisabledWithReason(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 120, 50)
 	press(t, m, "G", "?")
-	if m.keysHelp == nil {
+	if m.keysHelp() == nil {
 		t.Fatal("? did not open the key list")
 	}
 	v := screen(m)
@@ -245,11 +245,11 @@ func TestKeySheetListsDisabledWithReason(t *testing.T) {
 		}
 	}
 	press(t, m, "a")
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatal("a acted behind the key list")
 	}
 	press(t, m, "esc")
-	if m.keysHelp != nil {
+	if m.keysHelp() != nil {
 		t.Fatal("esc did not close the key list")
 	}
 }

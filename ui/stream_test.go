@@ -84,7 +84,7 @@ func TestStreamingLoadAppendsWithoutMovingTheSelection(t *testing.T) {
 	if strings.Contains(h, "loading") || !strings.Contains(h, plural(n, "package")) {
 		t.Fatalf("header after loading: %q", h)
 	}
-	if m.nReview == 0 {
+	if m.data.nReview == 0 {
 		t.Fatal("nothing needs review in a fresh home after streaming")
 	}
 }
@@ -169,7 +169,7 @@ func TestAppendedBatchesMatchAFullRebuild(t *testing.T) {
 				t.Fatalf("%d batches (%d appended), %d packages: the test needs appended batches", batches, m.tree.appended, len(m.data.pkgs))
 			}
 			all, visible, pkgRow, rowOf := slices.Clone(m.tree.all), slices.Clone(m.tree.visible), slices.Clone(m.tree.pkgRow), slices.Clone(m.tree.rowOf)
-			counts := []int{m.nPackages, m.nReview, m.nChanged, m.nInvalid, m.nReviewed, m.nReviewable}
+			counts := []int{m.data.nPackages, m.data.nReview, m.data.nChanged, m.data.nInvalid, m.data.nReviewed, m.data.nReviewable}
 			progress := maps.Clone(m.data.progress)
 			names := maps.Clone(m.data.names)
 			sel, _ := m.tree.selected()
@@ -179,7 +179,7 @@ func TestAppendedBatchesMatchAFullRebuild(t *testing.T) {
 			if !slices.Equal(all, m.tree.all) || !slices.Equal(visible, m.tree.visible) || !slices.Equal(pkgRow, m.tree.pkgRow) || !slices.Equal(rowOf, m.tree.rowOf) {
 				t.Fatalf("rows appended batch by batch differ from a rebuild (%d/%d rows, %d/%d visible)", len(all), len(m.tree.all), len(visible), len(m.tree.visible))
 			}
-			if want := []int{m.nPackages, m.nReview, m.nChanged, m.nInvalid, m.nReviewed, m.nReviewable}; !slices.Equal(counts, want) {
+			if want := []int{m.data.nPackages, m.data.nReview, m.data.nChanged, m.data.nInvalid, m.data.nReviewed, m.data.nReviewable}; !slices.Equal(counts, want) {
 				t.Fatalf("counts %v, rebuilt %v", counts, want)
 			}
 			if !maps.Equal(progress, m.data.progress) || !maps.Equal(names, m.data.names) {

@@ -59,7 +59,7 @@ func TestProgramCancelAndQuit(t *testing.T) {
 	}, teatest.WithDuration(patience(t)))
 	typeKeys(tm, "esc", "q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
-	if final.dialog != nil {
+	if final.dialog() != nil {
 		t.Fatal("dialog still open at quit")
 	}
 	if got := ledgerAuth(t, final, toolRef); got != model.Unreviewed {

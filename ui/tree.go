@@ -10,7 +10,6 @@ import (
 	"vouch/model"
 	"vouch/ui/display"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -67,12 +66,6 @@ type treePane struct {
 	rowOf    []int32
 	cand     []bool
 	candBody []bool // the same for the text bodies, merged into cand
-	// scanned is what the last index search found, per chunk (filterindex.go).
-	scanned scanRecord
-	// indexing is true while lowBodiesCmd runs; gen is the data generation it was
-	// started for (Model.dataGen, kept here by the model).
-	indexing bool
-	gen      int
 	// measured and searched count calls of rowHeight and matches: tests assert that a
 	// jump or a keystroke does work in proportion to the screen or to the last result.
 	measured, searched int
@@ -480,7 +473,7 @@ func (t *treePane) body(idx int, it item) string {
 		return lb[it.pkg][it.comp]
 	}
 	c := t.c.data.pkgs[it.pkg].Components[it.comp]
-	if c.Body == "" || t.indexing {
+	if c.Body == "" || t.c.data.indexing {
 		return "" // no text, text let go (only the command reads it back), or being built
 	}
 	if len(t.bodies) != len(t.all) {
@@ -502,6 +495,7 @@ var views = map[string]string{
 	":unreviewed": "components that need review",
 	":hidden":     "text with hidden content",
 	":notcovered": "dependencies an approval cannot bind",
+	":net":        "reach the network or fetch code to run",
 }
 
 // view reports whether it belongs to view w; an unknown view matches nothing.
@@ -536,6 +530,8 @@ func (t *treePane) view(w string, it item) bool {
 		return len(c.Hidden) > 0
 	case ":notcovered":
 		return len(c.NotCovered) > 0
+	case ":net":
+		return netBadge(c) != ""
 	}
 	return false
 }
@@ -858,11 +854,11 @@ func (t *treePane) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 // text search is on and no run is under way (nil otherwise).
 func (t *treePane) indexBodies() tea.Cmd {
 	d := t.c.data
-	if !t.content || t.indexing || len(d.lowBodies) >= len(d.pkgs) {
+	if !t.content || d.indexing || len(d.lowBodies) >= len(d.pkgs) {
 		return nil
 	}
-	t.indexing = true
-	return lowBodiesCmd(d.pkgs, len(d.lowBodies), t.gen)
+	d.indexing = true
+	return lowBodiesCmd(d.pkgs, len(d.lowBodies), d.gen)
 }
 
 func (t *treePane) clearFilter() {
@@ -877,12 +873,6 @@ func (t *treePane) clearFilter() {
 		t.selectItem(sel)
 	}
 }
-
-// ShortHelp and FullHelp make the pane a help.KeyMap.
-func (t *treePane) ShortHelp() []key.Binding {
-	return []key.Binding{t.c.keys.Up, t.c.keys.Down, t.c.keys.Filter, t.c.keys.NextReview}
-}
-func (t *treePane) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }
 
 // View renders the visible rows, each exactly t.width cells wide.
 func (t *treePane) View() string {
@@ -1013,10 +1003,35 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 	}
 	// Padded to the widest word of each answer, so the three columns line up row to row.
 	answers := padTo(validityAnswer(s, c).render(), 9) + " " + padTo(supportAnswer(s, c).render(), 13) + " " + padTo(authAnswer(s, authOf(st)).render(), 12)
+	// The network badge sits on the right of the row's first line, which pad keeps
+	// whole when the pane is narrow: the id is cut before the risk is.
+	badge := ""
+	if b := netBadge(c); b != "" {
+		badge = s.Bad.Render(b)
+	}
 	if t.wide() {
+		if badge != "" {
+			answers = badge + " " + answers
+		}
 		return append([]string{t.pad(label, answers, selected)}, tagLine...)
 	}
-	return append([]string{t.pad(label, "", selected), t.pad("   "+answers, "", selected)}, tagLine...)
+	return append([]string{t.pad(label, badge, selected), t.pad("   "+answers, "", selected)}, tagLine...)
+}
+
+// netBadge is what a row says when its component reaches the network: "! remote code"
+// when it fetches code and runs it, "! net" when it reaches hosts; words, so the badge
+// reads the same without colour.
+func netBadge(c *model.Component) string {
+	badge := ""
+	for _, cp := range c.Capabilities {
+		switch cp.Kind {
+		case model.CapRemoteCode:
+			return "! remote code"
+		case model.CapNetwork, model.CapRemoteConnect:
+			badge = "! net"
+		}
+	}
+	return badge
 }
 
 // pad lays out left and right parts on one line of exactly t.width cells, cutting the
@@ -1102,7 +1117,7 @@ func (t *treePane) rowAt(y int) (int, bool) {
 
 func (t *treePane) setPrompt() {
 	switch {
-	case t.content && t.indexing:
+	case t.content && t.c.data.indexing:
 		t.filter.Prompt = "/(+text, reading…) "
 	case t.content:
 		t.filter.Prompt = "/(+text) "
@@ -1209,7 +1224,7 @@ func risk(c *model.Component) int {
 					r = 0
 				}
 			}
-		case cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch:
+		case cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch || cp.Kind == model.CapRemoteCode:
 			r = min(r, 2)
 		case cp.Kind == model.CapNetwork || cp.Kind == model.CapRemoteConnect:
 			r = min(r, 3)

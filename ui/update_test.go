@@ -65,7 +65,7 @@ func TestApproveFlow(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 80, 24)
 	selectRef(t, m, toolRef)
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("a did not open the confirmation")
 	}
 	v := screen(m)
@@ -78,7 +78,7 @@ func TestApproveFlow(t *testing.T) {
 		t.Fatal("opening the dialog changed the status")
 	}
 	press(t, m, "y")
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatal("y left the dialog open")
 	}
 	if got := authIn(t, m, toolRef); got != model.Approved {
@@ -90,8 +90,8 @@ func TestApproveFlow(t *testing.T) {
 	if !strings.Contains(screen(m), "✓ approved") {
 		t.Errorf("tree row does not show the approval:\n%s", screen(m))
 	}
-	if m.nReview != 3 {
-		t.Errorf("header count %d need review, want 3", m.nReview)
+	if m.data.nReview != 3 {
+		t.Errorf("header count %d need review, want 3", m.data.nReview)
 	}
 }
 
@@ -100,7 +100,7 @@ func TestEnterNeverConfirms(t *testing.T) {
 	selectRef(t, m, toolRef)
 	press(t, m, "a", "enter", "enter", "space", "Y"[:0]+"q")
 	// q inside the dialog must not quit or confirm either; the dialog is still open.
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("enter, space or q closed the dialog")
 	}
 	if got := ledgerAuth(t, m, toolRef); got != model.Unreviewed {
@@ -114,7 +114,7 @@ func TestCancel(t *testing.T) {
 			m := newTestModel(t, fixturePackages(), 80, 24)
 			selectRef(t, m, toolRef)
 			press(t, m, "a", k)
-			if m.dialog != nil {
+			if m.dialog() != nil {
 				t.Fatalf("%s did not close the dialog", k)
 			}
 			if got := ledgerAuth(t, m, toolRef); got != model.Unreviewed {
@@ -138,14 +138,14 @@ func TestHookNeedsToolFirst(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
 	selectRef(t, m, hookRef)
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("no dialog for the hook")
 	}
-	if len(m.dialog.entries) != 2 || m.dialog.entries[0].ref != toolRef || m.dialog.entries[1].ref != hookRef {
-		t.Fatalf("dialog entries not tool then hook: %+v", m.dialog.entries)
+	if len(m.dialog().entries) != 2 || m.dialog().entries[0].ref != toolRef || m.dialog().entries[1].ref != hookRef {
+		t.Fatalf("dialog entries not tool then hook: %+v", m.dialog().entries)
 	}
-	if m.dialog.entries[1].grant.Blocked == "" {
-		t.Fatalf("trust did not say the hook alone is blocked: %+v", m.dialog.entries[1].grant)
+	if m.dialog().entries[1].grant.Blocked == "" {
+		t.Fatalf("trust did not say the hook alone is blocked: %+v", m.dialog().entries[1].grant)
 	}
 	v := screen(m)
 	for _, want := range []string{"and what it needs (2)", "1. " + toolRef, "2. " + hookRef} {
@@ -153,14 +153,14 @@ func TestHookNeedsToolFirst(t *testing.T) {
 			t.Errorf("dialog lacks %q:\n%s", want, v)
 		}
 	}
-	if !strings.Contains(m.dialog.body, "(in this dialog, decided first)") {
-		t.Errorf("the hook's need is not marked as resolved by the dialog:\n%s", m.dialog.body)
+	if !strings.Contains(m.dialog().body, "(in this dialog, decided first)") {
+		t.Errorf("the hook's need is not marked as resolved by the dialog:\n%s", m.dialog().body)
 	}
 	if !m.keys.Confirm.Enabled() {
 		t.Fatal("y is disabled for a hook with its tool")
 	}
 	press(t, m, "enter")
-	if ledgerAuth(t, m, hookRef) == model.Approved || m.dialog == nil {
+	if ledgerAuth(t, m, hookRef) == model.Approved || m.dialog() == nil {
 		t.Fatal("enter confirmed the group")
 	}
 	press(t, m, "y")
@@ -182,11 +182,11 @@ func TestHookWithInvalidToolIsBlocked(t *testing.T) {
 	m := newTestModel(t, pkgs, 100, 40)
 	selectRef(t, m, hookRef)
 	press(t, m, "a")
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatal("no dialog")
 	}
-	if m.dialog.blocked == "" || m.keys.Confirm.Enabled() {
-		t.Fatalf("a hook whose tool is invalid is confirmable: %q", m.dialog.blocked)
+	if m.dialog().blocked == "" || m.keys.Confirm.Enabled() {
+		t.Fatalf("a hook whose tool is invalid is confirmable: %q", m.dialog().blocked)
 	}
 	if !strings.Contains(screen(m), "Cannot approve yet") {
 		t.Errorf("dialog does not explain why:\n%s", screen(m))
@@ -200,18 +200,18 @@ func TestHookWithInvalidToolIsBlocked(t *testing.T) {
 func TestRevokeFlow(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 80, 24)
 	selectRef(t, m, toolRef)
-	if m.keys.Revoke.Enabled() {
+	if applies(m, "revoke") {
 		t.Error("x enabled for an unreviewed component")
 	}
 	press(t, m, "x")
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatal("x opened a dialog for an unreviewed component")
 	}
 	if !strings.Contains(screen(m), "Cannot revoke") {
 		t.Errorf("disabled x does not say why:\n%s", screen(m))
 	}
 	press(t, m, "a", "y", "x")
-	if m.dialog == nil || m.dialog.action != trust.ActionRevoke {
+	if m.dialog() == nil || m.dialog().action != trust.ActionRevoke {
 		t.Fatal("x did not open the revocation")
 	}
 	if !strings.Contains(screen(m), "Revoke design-review#tool:review-context?") || !strings.Contains(screen(m), hookRef) {
@@ -229,18 +229,18 @@ func TestRevokeFlow(t *testing.T) {
 func TestPackageRowCannotBeApproved(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 80, 24)
 	press(t, m, "g")
-	if m.keys.Approve.Enabled() {
+	if applies(m, "approve") {
 		t.Error("approve enabled on a package row")
 	}
 	if strings.Contains(screen(m), "a approve") {
 		t.Error("help offers approve on a package row")
 	}
 	press(t, m, "a")
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatal("a opened a dialog on a package row")
 	}
 	press(t, m, "j")
-	if !m.keys.Approve.Enabled() || !strings.Contains(screen(m), "a approve") {
+	if !applies(m, "approve") || !strings.Contains(screen(m), "a approve") {
 		t.Error("approve not offered on an approvable component")
 	}
 }
@@ -264,7 +264,7 @@ func TestFilter(t *testing.T) {
 		t.Fatalf("filter 'skill' shows %v", rows)
 	}
 	// Keys typed into the filter are text, not commands.
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatal("typing in the filter ran a command")
 	}
 	press(t, m, "enter")
@@ -357,7 +357,7 @@ func TestRawToggle(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	selectRef(t, m, skillRef)
 	press(t, m, "3")
-	if !m.keys.Raw.Enabled() {
+	if !applies(m, "raw") {
 		t.Fatal("r disabled on a skill's Content tab")
 	}
 	v := screen(m)
@@ -372,7 +372,7 @@ func TestRawToggle(t *testing.T) {
 		t.Errorf("raw view lacks numbered source:\n%s", v)
 	}
 	press(t, m, "1")
-	if m.keys.Raw.Enabled() {
+	if applies(m, "raw") {
 		t.Error("r enabled outside the Content tab")
 	}
 }
@@ -399,7 +399,7 @@ func TestChangedShowsDiff(t *testing.T) {
 	if got := authIn(t, m2, toolRef); got != model.Changed {
 		t.Fatalf("tool = %s after its file changed, want changed", got)
 	}
-	if m2.nChanged != 1 || !strings.Contains(screen(m2), "1 changed") {
+	if m2.data.nChanged != 1 || !strings.Contains(screen(m2), "1 changed") {
 		t.Errorf("header does not count the change:\n%s", screen(m2))
 	}
 	selectRef(t, m2, toolRef)

@@ -193,20 +193,20 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 				}
 			}
 			press(t, m, "a")
-			if m.dialog != nil {
+			if m.dialog() != nil {
 				assertNoRawControls(t, fmt.Sprintf("row %d dialog", row), m.View().Content)
 				press(t, m, "esc")
 			}
 			press(t, m, "A")
-			if m.dialog != nil {
+			if m.dialog() != nil {
 				assertNoRawControls(t, fmt.Sprintf("row %d package dialog", row), m.View().Content)
 				press(t, m, "G")
 				assertNoRawControls(t, fmt.Sprintf("row %d package dialog end", row), m.View().Content)
 				press(t, m, "esc")
 			}
 			press(t, m, "f")
-			if m.fileView != nil {
-				for i := 0; i < len(m.fileView.files); i++ {
+			if m.fileView() != nil {
+				for i := 0; i < len(m.fileView().files); i++ {
 					assertNoRawControls(t, fmt.Sprintf("row %d file %d", row, i), m.View().Content)
 					press(t, m, "tab")
 				}

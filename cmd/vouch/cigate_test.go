@@ -125,4 +125,42 @@ func TestCIGateScript(t *testing.T) {
 	if code, out = gate("VOUCH_LEDGER=" + team); code != 0 {
 		t.Fatalf("gate with the formatted team ledger: exit %d\n%s", code, out)
 	}
+
+	// A change that adds a config file excluding its own unreviewed package does not
+	// pass the gate: the gate reads no config unless VOUCH_CONFIG names one.
+	repo := filepath.Join(dir, "repo")
+	writeTree(t, filepath.Join(repo, "plugins"), skillTree("alpha"))
+	writeTree(t, filepath.Join(repo, "plugins"), skillTree("beta"))
+	writeTree(t, repo, map[string]string{".vouch/config.toml": "exclude = [\"beta\"]\n", ".git/HEAD": ""})
+	if c, _, e := runVouch(t, home, "approve", "--yes", filepath.Join(repo, "plugins", "alpha"), "alpha#skill:alpha"); c != 0 {
+		t.Fatalf("approve: %d %s", c, e)
+	}
+	inRepo := func(env ...string) (int, string) {
+		cmd := exec.Command("bash", filepath.Join(here(t), "..", "..", "scripts", "ci-gate"), "plugins")
+		cmd.Dir = repo
+		cmd.Env = append(append(os.Environ(), "VOUCH="+bin, "VOUCH_HOME="+home, "VOUCH_SARIF="+sarif), env...)
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	if code, out = inRepo(); code != 1 || !strings.Contains(out, "beta#skill:beta") {
+		t.Fatalf("gate with a config file excluding an unreviewed package: exit %d\n%s", code, out)
+	}
+	if code, out = inRepo("VOUCH_CONFIG=" + filepath.Join(repo, ".vouch", "config.toml")); code != 0 {
+		t.Fatalf("gate told to read the config file: exit %d\n%s", code, out)
+	}
+}
+
+// here is the test's package directory.
+func here(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
 }

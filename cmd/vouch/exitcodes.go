@@ -27,7 +27,8 @@ func exitCodesTopic() *cobra.Command {
                   refused (a digest that moved, a damaged ledger, a target edited by hand)
      and for every command: a write that failed (a full disk, a read-only home), with
      the path it went to.
-  2  usage error (an unknown flag, a malformed --integrity) or a path that does not exist.`,
+  2  usage error (an unknown flag, a malformed --integrity, a config file that cannot be
+     used: an unknown key, a bad value) or a path that does not exist.`,
 		Example: `  vouch help exit-codes
   vouch status --require-approved plugins/ || echo "gate failed with $?"`,
 	}

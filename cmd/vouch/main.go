@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -38,6 +39,20 @@ type app struct {
 	// clientNotes say which client release the support answers are for (--claude,
 	// --codex); every report of the run carries them.
 	clientNotes []model.Diagnostic
+
+	configFile string            // --config
+	noConfig   bool              // --no-config
+	cfg        *loadedConfig     // the config file, once read (a.config)
+	exclude    func(string) bool // --exclude or the config file's exclude, once applied
+	quiet      bool              // --quiet: no progress line
+	noPager    bool              // --no-pager
+	// machine is set by a command printing a machine format (JSON, SARIF, annotations):
+	// no progress line then, whatever stderr is.
+	machine bool
+	// progressDelay is how long a run goes before its progress line appears, and
+	// progressEvery how often the line is redrawn; zero means the defaults.
+	progressDelay, progressEvery time.Duration
+	pager                        *pager // the pager text output goes through, once started
 }
 
 func main() {
@@ -52,6 +67,7 @@ func main() {
 func (a *app) run(args []string) int {
 	out := a.checkStdout()
 	code := a.runCommand(args)
+	a.stopPager()
 	if out != nil && out.err != nil && code != 2 && a.lastErrKind != "write" {
 		a.printError(&cliError{code: 1, kind: "write", msg: "cannot write to " + out.name + ": " + out.err.Error()})
 		if code == 0 {
@@ -103,22 +119,36 @@ Validating or selecting a package never authorizes anything; only "vouch approve
 console) records an approval, bound to the digest of the component's contract.
 
 Nothing in vouch ever runs package code. Exit status: 0 success, 1 invalid, changed, refused
-or nothing found, 2 usage error or missing path; "vouch help exit-codes" has the details.`,
+or nothing found, 2 usage error or missing path; "vouch help exit-codes" has the details.
+
+A project can keep its SOURCEs, excludes, team ledger and output format in
+.vouch/config.toml ("vouch help config"); flags win over it. On a terminal, text reports go
+through $VOUCH_PAGER, $PAGER or less -FRX (--no-pager to print directly), and a long run
+shows a progress line on stderr (--quiet for none).`,
 		Example: `  vouch review examples                       # the console
   vouch status --require-approved plugins/     # the CI gate
-  vouch approve ./my-plugin 'my-plugin#hook:format'`,
+  vouch approve ./my-plugin 'my-plugin#hook:format'
+  vouch status --exclude node_modules --no-pager .   # no pager, node_modules left out`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
 	root.Version = currentVersion().String()
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.PersistentFlags().StringVar(&a.home, "home", "", "vouch home directory (default $VOUCH_HOME, else $XDG_DATA_HOME/vouch, else ~/.local/share/vouch)")
+	root.PersistentFlags().StringVar(&a.configFile, "config", "", "read this config file instead of "+configPath+" from the working directory up to the repository's top")
+	root.PersistentFlags().BoolVar(&a.noConfig, "no-config", false, "read no config file")
+	root.PersistentFlags().BoolVarP(&a.quiet, "quiet", "q", false, "no progress line on stderr during a long run")
+	root.PersistentFlags().BoolVar(&a.noPager, "no-pager", false, "print text output directly, not through $VOUCH_PAGER, $PAGER or less")
 	root.AddCommand(newValidateCommand(a), newStatusCommand(a), newVersionCommand(a),
 		newDecideCommand(a, trust.ActionApprove), newDecideCommand(a, trust.ActionRevoke),
 		newDiffCommand(a), newCheckCommand(a), newStageCommand(a), newLedgerCommand(a),
 		newReviewCommand(a), newInstructionsCommand(a), newEnforceCommand(a), newHookCommand(a))
+	// The pager's wrapper first, so the config's wrapper runs before it: a format set in
+	// the config file decides whether text is paged.
+	a.usePager(root)
+	a.useConfig(root)
 	a.addCompletion(root)
-	root.AddCommand(exitCodesTopic())
+	root.AddCommand(exitCodesTopic(), configTopic())
 	return root
 }
 

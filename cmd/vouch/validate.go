@@ -56,7 +56,8 @@ was not searched completely (a folder that cannot be listed, a search bound reac
 error (including a malformed --integrity) or missing path.`,
 		Example: `  vouch validate examples
   vouch validate --json ./my-plugin | jq '.packages[].components[] | select(.validity != "valid")'
-  vouch validate --integrity sha256-3f4a... package.tar.gz`,
+  vouch validate --integrity sha256-3f4a... package.tar.gz
+  vouch validate --exclude node_modules --exclude '**/testdata' .`,
 		Args: sourcesOrInstalled(&opts.claude),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.sources = args
@@ -197,7 +198,16 @@ func (a *app) load(paths []string, sourceID string) (*review.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := review.Open(opts, paths...)
+	// Streamed rather than opened whole only so the progress line can count packages as
+	// they arrive; the result is the same.
+	res := &review.Result{}
+	prog := a.startProgress()
+	res.Diagnostics, err = review.Stream(opts, paths, func(batch []*model.Package) bool {
+		res.Packages = append(res.Packages, batch...)
+		prog.add(len(batch))
+		return true
+	})
+	prog.end()
 	if err != nil {
 		return nil, a.loadFailed(err)
 	}
@@ -212,6 +222,7 @@ func (a *app) load(paths []string, sourceID string) (*review.Result, error) {
 func (a *app) openOptions(sourceID string) (review.Options, error) {
 	opts := a.loadBase
 	opts.SourceID = sourceID
+	opts.Exclude = a.exclude
 	if home, err := trust.ResolveHome(a.home); err == nil && home != "" {
 		opts.DataDir = trust.DataDir(home)
 		roots, err := signingRoots(home)
@@ -497,6 +508,7 @@ func (a *app) outputFormat(format string, jsonOut bool) (string, error) {
 		return "", a.fail(2, "usage", fmt.Sprintf("--format %q is not one of text, json, sarif, github.", format))
 	}
 	a.jsonErrors = format == "json"
+	a.machine = format != "text"
 	return format, nil
 }
 

@@ -607,7 +607,8 @@ func (b *handlerBuild) claudeSupport() model.Support {
 // codexSupport answers whether Codex runs the handler, and when it does, how its reading
 // differs from Claude's.
 func (b *handlerBuild) codexSupport() model.Support {
-	if why := b.codexSkips(); why != "" {
+	same := b.l.codexSameHooks(b.src)
+	if why := b.codexSkips(same); why != "" {
 		return model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: why}
 	}
 	matcher := b.matcher
@@ -621,17 +622,21 @@ func (b *handlerBuild) codexSupport() model.Support {
 	}
 	notes = append(notes, b.codexDifferences()...)
 	sort.Strings(notes)
-	lead := "Codex runs plugin hooks only after the user trusts them; commands run as $SHELL -lc with ${CLAUDE_PLUGIN_ROOT} and ${PLUGIN_ROOT} replaced at load."
-	return model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.Supported, Detail: strings.Join(append([]string{lead}, notes...), " ")}
+	lead := []string{"Codex runs plugin hooks only after the user trusts them; commands run as $SHELL -lc with ${CLAUDE_PLUGIN_ROOT} and ${PLUGIN_ROOT} replaced at load."}
+	if same {
+		lead = append([]string{b.l.codexAlsoLoads(hooksFile)}, lead...)
+	}
+	return model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.Supported, Detail: strings.Join(append(lead, notes...), " ")}
 }
 
-// codexSkips is why Codex does not run the handler at all ("" when it does).
-func (b *handlerBuild) codexSkips() string {
+// codexSkips is why Codex does not run the handler at all ("" when it does). same says
+// Codex reads this very hooks file through its own manifest.
+func (b *handlerBuild) codexSkips(same bool) string {
 	src := b.src
 	switch {
-	case b.l.otherManifest != "":
+	case b.l.otherManifest != "" && !same:
 		return fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json, so it does not load this plugin's hooks.", b.l.otherManifest)
-	case src.codexSkip != "":
+	case src.codexSkip != "" && !same:
 		return src.codexSkip
 	case src.codexReject != "":
 		return src.codexReject

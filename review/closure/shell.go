@@ -37,133 +37,131 @@ const maxShellWords = 4096
 // parentheses, honouring single and double quotes and backslashes. $(…) and `…` are not
 // nested: their words start a new command, which is what they run.
 func SplitShell(line string) []SimpleCommand {
-	s := &shellSplitter{line: line}
-	for i := 0; i < len(line) && s.count < maxShellWords; i++ {
+	var out []SimpleCommand
+	var words []string
+	var cur strings.Builder
+	inWord, single, double := false, false, false
+	count := 0
+	// A case's patterns ("a|*/b)") are words to match, not commands: pattern is set from
+	// "case X in" and after each ";;" until the ")" that ends the pattern; depth counts
+	// the cases open, so "esac" closes one.
+	pattern, depth := false, 0
+	endWord := func() {
+		if inWord {
+			w := cur.String()
+			switch {
+			case pattern && w == "esac" && len(words) == 0:
+				pattern, depth = false, depth-1
+				words = append(words, w)
+			case pattern:
+				// a pattern word: dropped at the ) or | that follows
+				words = append(words, w)
+			default:
+				words = append(words, w)
+				if len(words) >= 3 && words[len(words)-3] == "case" && w == "in" {
+					pattern, depth = true, depth+1
+				}
+			}
+			count++
+		}
+		cur.Reset()
+		inWord = false
+	}
+	// dropPattern forgets the pattern words read so far; the words before them (case X
+	// in) stay one command.
+	dropPattern := func() {
+		endWord()
+		if i := slices.Index(words, "in"); len(words) > 0 && words[0] == "case" && i >= 0 {
+			words = words[:i+1]
+			return
+		}
+		words = nil
+	}
+	endCmd := func(pipe bool) {
+		endWord()
+		if len(words) > 0 && !(len(words) == 1 && words[0] == "") {
+			sc := simple(words)
+			sc.Pipe = pipe
+			out = append(out, sc)
+		}
+		words = nil
+	}
+	for i := 0; i < len(line) && count < maxShellWords; i++ {
 		ch := line[i]
 		switch {
-		case s.single:
+		case single:
 			if ch == '\'' {
-				s.single = false
+				single = false
 			} else {
-				s.cur.WriteByte(ch)
+				cur.WriteByte(ch)
 			}
 		case ch == '\\' && i+1 < len(line):
 			i++
-			s.cur.WriteByte(line[i])
-			s.inWord = true
-		case s.double:
-			i = s.inDouble(i)
+			cur.WriteByte(line[i])
+			inWord = true
+		case double:
+			switch {
+			case ch == '"':
+				double = false
+			case ch == '`' || (ch == '$' && i+1 < len(line) && line[i+1] == '('):
+				// A command substitution inside quotes still runs its command.
+				endCmd(false)
+				if ch == '$' {
+					i++
+				}
+				double = false
+			default:
+				cur.WriteByte(ch)
+			}
+		case ch == '#' && !inWord:
+			// A comment runs to the end of the line.
+			for i+1 < len(line) && line[i+1] != '\n' {
+				i++
+			}
+		case ch == '\'':
+			single, inWord = true, true
+		case ch == '"':
+			double, inWord = true, true
+		case ch == ' ' || ch == '\t':
+			endWord()
+		case pattern && (ch == '|' || ch == '(' && len(words) == 0 && !inWord):
+			dropPattern() // a|b) or (a) : alternatives of one pattern
+		case pattern && ch == ')':
+			dropPattern()
+			pattern = false
+			endCmd(false)
+		case ch == ';' && i+1 < len(line) && line[i+1] == ';' && depth > 0:
+			endCmd(false)
+			i++
+			pattern = true // the next pattern
+		case ch == '|' && i+1 < len(line) && line[i+1] == '|':
+			endCmd(false)
+			i++
+		case ch == '|':
+			endCmd(true)
+		case ch == ';' || ch == '&' || ch == '\n' || ch == '\r' || ch == '(' || ch == ')' || ch == '`':
+			endCmd(false)
+		case ch == '$' && i+1 < len(line) && line[i+1] == '(':
+			endCmd(false)
+			i++
+		case ch == '<' || ch == '>':
+			// A redirection's target is a path, not an argument: keep it as one word so
+			// an outside path is still seen, without the operator (or the fd before it).
+			if w := cur.String(); inWord && w != "" && strings.Trim(w, "0123456789") == "" {
+				cur.Reset()
+				inWord = false
+			}
+			endWord()
+			for i+1 < len(line) && (line[i+1] == '>' || line[i+1] == '&') {
+				i++
+			}
 		default:
-			i = s.unquoted(i)
+			cur.WriteByte(ch)
+			inWord = true
 		}
 	}
-	s.endCmd(false)
-	return s.out
-}
-
-// shellSplitter is SplitShell's state: the commands so far, the words of the current
-// one, the word being read, and which quotes are open.
-type shellSplitter struct {
-	line           string
-	out            []SimpleCommand
-	words          []string
-	cur            strings.Builder
-	inWord         bool
-	single, double bool
-	count          int // words read, bounded by maxShellWords
-}
-
-func (s *shellSplitter) endWord() {
-	if s.inWord {
-		s.words = append(s.words, s.cur.String())
-		s.count++
-	}
-	s.cur.Reset()
-	s.inWord = false
-}
-
-func (s *shellSplitter) endCmd(pipe bool) {
-	s.endWord()
-	if len(s.words) > 0 && !(len(s.words) == 1 && s.words[0] == "") {
-		sc := simple(s.words)
-		sc.Pipe = pipe
-		s.out = append(s.out, sc)
-	}
-	s.words = nil
-}
-
-// startsSubst reports whether $( opens a command substitution at i.
-func (s *shellSplitter) startsSubst(i int) bool {
-	return s.line[i] == '$' && i+1 < len(s.line) && s.line[i+1] == '('
-}
-
-// inDouble reads the byte at i inside double quotes, and returns the index of the last
-// byte it used.
-func (s *shellSplitter) inDouble(i int) int {
-	switch ch := s.line[i]; {
-	case ch == '"':
-		s.double = false
-	case ch == '`' || s.startsSubst(i):
-		// A command substitution inside quotes still runs its command.
-		s.endCmd(false)
-		if ch == '$' {
-			i++
-		}
-		s.double = false
-	default:
-		s.cur.WriteByte(ch)
-	}
-	return i
-}
-
-// unquoted reads the byte at i outside quotes: a comment, a quote that opens, a word
-// break, a command break or a redirection. It returns the index of the last byte it used.
-func (s *shellSplitter) unquoted(i int) int {
-	line := s.line
-	switch ch := line[i]; {
-	case ch == '#' && !s.inWord:
-		// A comment runs to the end of the line.
-		for i+1 < len(line) && line[i+1] != '\n' {
-			i++
-		}
-	case ch == '\'':
-		s.single, s.inWord = true, true
-	case ch == '"':
-		s.double, s.inWord = true, true
-	case ch == ' ' || ch == '\t':
-		s.endWord()
-	case ch == '|' && i+1 < len(line) && line[i+1] == '|':
-		s.endCmd(false)
-		i++
-	case ch == '|':
-		s.endCmd(true)
-	case ch == ';' || ch == '&' || ch == '\n' || ch == '\r' || ch == '(' || ch == ')' || ch == '`':
-		s.endCmd(false)
-	case s.startsSubst(i):
-		s.endCmd(false)
-		i++
-	case ch == '<' || ch == '>':
-		i = s.redirect(i)
-	default:
-		s.cur.WriteByte(ch)
-		s.inWord = true
-	}
-	return i
-}
-
-// redirect reads a redirection operator at i. Its target is a path, not an argument: it
-// is kept as one word so an outside path is still seen, without the operator (or the fd
-// before it).
-func (s *shellSplitter) redirect(i int) int {
-	if w := s.cur.String(); s.inWord && w != "" && strings.Trim(w, "0123456789") == "" {
-		s.cur.Reset()
-		s.inWord = false
-	}
-	s.endWord()
-	for i+1 < len(s.line) && (s.line[i+1] == '>' || s.line[i+1] == '&') {
-		i++
-	}
-	return i
+	endCmd(false)
+	return out
 }
 
 // simple reads leading NAME=value words as assignments and skips shell keywords that
@@ -548,6 +546,23 @@ var (
 	textOnly    = map[string]bool{"tr": true, "expr": true, "basename": true, "dirname": true, "seq": true, "sleep": true, "date": true, "uname": true, "whoami": true, "id": true}
 )
 
+// scriptFlags are the options of scriptFirst programs whose values are not files: the
+// number of words they take and whether the value is the script itself (sed -e 's|/a|/b|',
+// grep -e pat: then the first operand is a file, not the script). awk -v a=b, rg -g glob
+// and jq --arg name value leave the script the first operand.
+var scriptFlags = map[string]map[string]valueFlagOf{
+	"sed": {"-e": {1, true}, "--expression": {1, true}},
+	"awk": {"-v": {1, false}, "-F": {1, false}}, "gawk": {"-v": {1, false}, "-F": {1, false}}, "mawk": {"-v": {1, false}, "-F": {1, false}},
+	"grep": {"-e": {1, true}, "--regexp": {1, true}}, "egrep": {"-e": {1, true}, "--regexp": {1, true}}, "fgrep": {"-e": {1, true}, "--regexp": {1, true}},
+	"rg": {"-e": {1, true}, "--regexp": {1, true}, "-g": {1, false}, "--glob": {1, false}, "-t": {1, false}, "--type": {1, false}},
+	"jq": {"--arg": {2, false}, "--argjson": {2, false}}, "yq": {"--arg": {2, false}},
+}
+
+type valueFlagOf struct {
+	words  int
+	script bool
+}
+
 // operands sorts the arguments of a program: resolved ones are classified as paths by
 // NotCoveredBy, one the shell expands at run time is named as unresolved (a text-only
 // operand, a pattern, is neither).
@@ -560,8 +575,20 @@ func (s *shellRun) operands(p *Process, name string, args []item) {
 	if name == "source" {
 		interp = true
 	}
+	skip := 0 // words that are an option's value, not files
 	for _, a := range args {
+		if skip > 0 {
+			skip--
+			continue
+		}
 		operand := !strings.HasPrefix(a.value, "-") || !a.resolved
+		if f, ok := scriptFlags[name][a.value]; ok && !operand {
+			skip = f.words
+			if f.script {
+				first = false
+			}
+			continue
+		}
 		if operand && first {
 			first = false
 			if scriptFirst[name] {
