@@ -20,6 +20,7 @@ import (
 	"vouch/review/fsguard"
 	"vouch/review/probe"
 	"vouch/review/skillpkg"
+	"vouch/review/skills"
 )
 
 // Options configure a review run.
@@ -34,6 +35,11 @@ type Options struct {
 	// release the support answers are for: the one installed, when the caller found it.
 	// A client not named is answered for the newest release vouch models.
 	ClientVersions map[string]string
+	// ClaudeSkillsDir, when set, is Claude Code's skills folder ($CLAUDE_CONFIG_DIR/skills):
+	// each folder in it that holds .claude-plugin/plugin.json is reviewed after the
+	// sources as the plugin <name>@skills-dir, which Claude Code loads with no install
+	// step (status --claude).
+	ClaudeSkillsDir string
 	// DataDir is the directory shown for ${PLUGIN_DATA}; a plugin's data dir is DataDir/<name>.
 	// Validation never creates it.
 	DataDir string
@@ -59,6 +65,9 @@ type Options struct {
 	// reviewed whatever Exclude says. What it left out is counted in a note
 	// (search-excluded), so a report never hides that part of a SOURCE was skipped.
 	Exclude func(rel string) bool
+
+	// skills is the cache of skills shared by the loaders of one folder (set per job).
+	skills *skills.Shared
 
 	// skipNotes leaves out the findings about folders that no package carries
 	// (sourceNotes): Locate's caller reads packages only, and on a wide SOURCE the notes
@@ -136,9 +145,13 @@ type job struct {
 	// loadAs, when set, loads path instead of the format's own loader: an installed
 	// Claude Code plugin merged with the entry of a marketplace kept elsewhere.
 	loadAs func(path string, opts Options) []*model.Package
+	// skills is shared by the jobs of one folder, which read its skills once.
+	skills *skills.Shared
 }
 
 func (j job) load(opts Options) []*model.Package {
+	opts.skills = j.skills
+	defer j.skills.Done()
 	var pkgs []*model.Package
 	if j.loadAs != nil {
 		pkgs = j.loadAs(j.path, opts)
@@ -310,7 +323,7 @@ func discoverDirect(p string, opts Options) ([]job, []model.Diagnostic) {
 	} else if jobs := detect(p, opts.Limits); len(jobs) > 0 {
 		return jobs, nil
 	}
-	if st, err := os.Stat(p); err == nil && st.IsDir() && foreign.IsClientDir(filepath.Base(p)) {
+	if st, err := os.Stat(p); err == nil && st.IsDir() && isManifestDir(filepath.Base(p)) {
 		return nil, []model.Diagnostic{foreign.ClientDirSource(p)}
 	}
 	if jobs := detectInside(p); len(jobs) > 0 {
@@ -331,7 +344,7 @@ func discoverDirect(p string, opts Options) ([]job, []model.Diagnostic) {
 	}
 	return nil, []model.Diagnostic{{
 		Code: "unrecognized-source", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
-		Message: fmt.Sprintf("%s is not a package directory, a Splice archive or bundle, or an MCP Bundle (.mcpb).", p),
+		Message: fmt.Sprintf("%s is not %s.", p, OrList(SourceForms())),
 	}}
 }
 
@@ -355,7 +368,7 @@ func (s *search) walk(dir string, depth int) {
 			chunk := entries[i:min(i+detectChunk, len(entries))]
 			parallel.For(len(chunk), ioWorkers(), func(k int) {
 				e := chunk[k]
-				if e.IsDir() && e.Type()&os.ModeSymlink == 0 && !foreign.IsClientDir(e.Name()) {
+				if e.IsDir() && e.Type()&os.ModeSymlink == 0 && !isManifestDir(e.Name()) {
 					child := filepath.Join(dir, e.Name())
 					detected[i+k], notes[i+k] = s.opts.detectNotes(child)
 				}
@@ -376,7 +389,7 @@ func (s *search) walk(dir string, depth int) {
 			}
 			continue
 		}
-		if foreign.IsClientDir(e.Name()) {
+		if isManifestDir(e.Name()) {
 			continue // a plugin's manifest folder is read with the plugin, never alone
 		}
 		jobs, ns := detected[i], notes[i]

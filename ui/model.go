@@ -58,6 +58,9 @@ type Options struct {
 	// Exclude is what the search below each source leaves out (review.Options.Exclude):
 	// the command line's --exclude and the project's config file.
 	Exclude func(rel string) bool
+	// ClaudeSkillsDir is Claude Code's skills folder when the console reviews what Claude
+	// loads (review --claude): its plugins (<name>@skills-dir) are loaded after Sources.
+	ClaudeSkillsDir string
 }
 
 // Minimum terminal size; below it the console shows a "terminal too small" view.
@@ -342,7 +345,7 @@ func (m *Model) loadCmd() tea.Cmd {
 		var s *loadStream
 		if opts.Packages == nil {
 			// Loading starts before the ledger is opened: they overlap.
-			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots, Exclude: opts.Exclude}, opts.Sources)
+			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots, Exclude: opts.Exclude, ClaudeSkillsDir: opts.ClaudeSkillsDir}, opts.Sources)
 		}
 		t, err := trust.Open(trust.Options{Home: opts.Home})
 		box.mu.Lock()

@@ -18,7 +18,7 @@ func (a *app) runConsole(sources []string, home string) error {
 	if err != nil {
 		return a.fail(2, "signing-roots", errSentence(err.Error()))
 	}
-	if err := ui.Run(ui.Options{Sources: sources, Home: home, SignatureRoots: roots, Enforced: enforcedClients(home), Exclude: a.exclude}, progOpts...); err != nil {
+	if err := ui.Run(ui.Options{Sources: sources, Home: home, SignatureRoots: roots, Enforced: enforcedClients(home), Exclude: a.exclude, ClaudeSkillsDir: a.loadBase.ClaudeSkillsDir}, progOpts...); err != nil {
 		return a.fail(1, "console", "The console stopped: "+err.Error()+".")
 	}
 	return nil

@@ -1,11 +1,11 @@
-// Package claudecode loads Claude Code plugins and marketplaces as Claude Code 2.1.328
+// Package claudecode loads Claude Code plugins and marketplaces as Claude Code
 // reads them (../shared/reference/native/NOTES.md §1): the plugin root is the folder that
 // holds .claude-plugin/plugin.json, or a folder with the default layout and no manifest;
 // every hook handler, MCP and LSP server, command, skill, agent, output style, bin/
 // executable, settings file and monitor becomes one component with its own three answers.
 // Claude Code has no per-hook trust (a plugin's hooks run whenever it is enabled), so
 // each hook says in plain language when it fires, what it receives and what it can do.
-// Support is answered for Claude Code 2.1.328 and for Codex 0.169.0, which reads a Claude
+// Support is answered for Claude Code and for Codex, which reads a Claude
 // plugin's skills, hooks and .mcp.json in its own way. A marketplace
 // (.claude-plugin/marketplace.json) is a package of its own; each relative-path entry is
 // also loaded as a plugin. Nothing is executed, fetched or written: every read goes
@@ -17,20 +17,22 @@ import (
 	"path/filepath"
 	"strings"
 
+	"vouch/internal/textclip"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 	"vouch/review/probe"
 	"vouch/review/rootmanifest"
+	"vouch/review/skills"
 )
 
 // The releases the support answers describe when the caller names none: the newest that
-// vouch's rules model. The rules were observed on Claude Code 2.1.328 and 2.1.332 and Codex
-// 0.169.0 and 0.171.0, which answered alike except where a rule is keyed by version
-// (eventInfo.Since, the manifest fields a release first reads).
+// vouch's rules model. The rules were observed on every Claude Code and Codex release the
+// registry models for native plugins, which answered alike except where a rule is keyed
+// by version (eventInfo.Since, the manifest fields a release first reads).
 const (
-	ClaudeVersion = "2.1.332"
-	CodexVersion  = "0.171.0"
+	ClaudeVersion = model.ClaudeCode332
+	CodexVersion  = model.Codex171
 	clientClaude  = model.ClientClaudeCode
 	clientCodex   = model.ClientCodex
 )
@@ -58,6 +60,9 @@ type Options struct {
 	// ClaudeVersion and CodexVersion name the client releases to answer for (the one the
 	// user has installed, when known); "" means the newest modelled.
 	ClaudeVersion, CodexVersion string
+	// Skills, when set, is shared with the other formats' loaders of the same folder, so
+	// that a skill both clients read is read and parsed once (nil: each is read here).
+	Skills *skills.Shared
 }
 
 func (o Options) withDefaults() Options {
@@ -81,7 +86,7 @@ func (o Options) withDefaults() Options {
 // default layout's hooks/hooks.json or .lsp.json at its top, and neither another
 // client's manifest (.codex-plugin/, an Agent Plugins root plugin.json) claims it. A
 // root plugin.json that is not an Agent Plugins manifest (a catalogue's metadata) does
-// not: Claude Code 2.1.328 and 2.1.332 never read it, and with --plugin-dir they load
+// not: the Claude Code releases vouch models never read it, and with --plugin-dir they load
 // the folder by its own markers ("`.lsp.json` at its top marks it").
 func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
 
@@ -198,28 +203,18 @@ type loader struct {
 	userConfig    map[string]bool // option key -> sensitive
 }
 
-func (l *loader) diag(code string, sev model.Severity, b model.Boundary, file, ptr string, line int, msg, section string) model.Diagnostic {
-	return model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: file, Pointer: ptr, Line: line, Message: msg, Spec: specRef(section)}
-}
-
 func (l *loader) pkgDiag(d model.Diagnostic) { l.pkg.Diagnostics = append(l.pkg.Diagnostics, d) }
 
 func (l *loader) pkgErr(code, file, ptr string, line int, msg, section string) {
-	l.pkgDiag(l.diag(code, model.SeverityError, model.BoundaryPackage, file, ptr, line, msg, section))
+	l.pkgDiag(model.Place{File: file, Pointer: ptr, Line: line}.Package(code, model.SeverityError, msg, specRef(section)))
 }
 
 func (l *loader) pkgWarn(code, file, ptr string, line int, msg, section string) {
-	l.pkgDiag(l.diag(code, model.SeverityWarning, model.BoundaryPackage, file, ptr, line, msg, section))
+	l.pkgDiag(model.Place{File: file, Pointer: ptr, Line: line}.Package(code, model.SeverityWarning, msg, specRef(section)))
 }
 
 // clip shortens package text quoted in messages.
-func clip(s string) string {
-	r := []rune(s)
-	if len(r) <= 120 {
-		return s
-	}
-	return string(r[:117]) + "..."
-}
+func clip(s string) string { return textclip.Clip(s, 120, "...") }
 
 func hasErrors(ds []model.Diagnostic) bool {
 	for _, d := range ds {
@@ -239,8 +234,8 @@ func (l *loader) parseJSON(rel, stem string, b model.Boundary, effect string) (d
 		if fsguard.CodeOf(err) == fsguard.CodeNotFound {
 			return nil, nil, nil, true, false
 		}
-		l.pkgDiag(l.diag(stem+"-"+fsguard.CodeSuffix(err), model.SeverityError, b, rel, "", 0,
-			fmt.Sprintf("%s %s, so %s.", rel, fsguard.Reason(err), effect), "1.2"))
+		l.pkgDiag(model.Place{File: rel}.Finding(b, stem+"-"+fsguard.CodeSuffix(err), model.SeverityError,
+			fmt.Sprintf("%s %s, so %s.", rel, fsguard.Reason(err), effect), specRef("1.2")))
 		return nil, nil, nil, false, false
 	}
 	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
@@ -249,8 +244,8 @@ func (l *loader) parseJSON(rel, stem string, b model.Boundary, effect string) (d
 		if code == "" {
 			code = "invalid-json"
 		}
-		l.pkgDiag(l.diag(stem+"-"+code, model.SeverityError, b, rel, "", jsontext.Line(data, jerr.Off),
-			fmt.Sprintf("%s %s, so %s.", rel, jerr.Msg, effect), "1.4"))
+		l.pkgDiag(model.Place{File: rel, Line: jsontext.Line(data, jerr.Off)}.Finding(b, stem+"-"+code, model.SeverityError,
+			fmt.Sprintf("%s %s, so %s.", rel, jerr.Msg, effect), specRef("1.4")))
 		return nil, data, nil, false, false
 	}
 	for _, is := range issues {
@@ -280,8 +275,8 @@ func (l *loader) blockCut() {
 		}
 		c.Contract = nil
 		c.Summary = append([]string{fmt.Sprintf("Blocked: %s holds more than vouch reads (%s), and Claude Code reads all of it, so no approval of this %s can cover what runs.", file, why, c.Kind)}, c.Summary...)
-		c.Diagnostics = append(c.Diagnostics, l.diag("entries-limit", model.SeverityError, model.BoundaryComponent, file, "", 0,
-			fmt.Sprintf("%s holds more than vouch reads (%s): every %s it defines is unapprovable until it is split or shortened.", file, why, c.Kind), "1.2"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component("entries-limit", model.SeverityError,
+			fmt.Sprintf("%s holds more than vouch reads (%s): every %s it defines is unapprovable until it is split or shortened.", file, why, c.Kind), specRef("1.2")))
 	}
 }
 

@@ -27,14 +27,14 @@ type frontmatter struct {
 	ok   bool // a (terminated) frontmatter block was found and parsed
 	err  string
 	// lenient holds the YAML error of a header read line by line instead: Claude Code
-	// (2.1.328, 2.1.332) loads such a command or agent with every field.
+	// (every release vouch models) loads such a command or agent with every field.
 	lenient string
 	body    string
 	bline   int
 }
 
 // splitFrontmatter separates the YAML header. A YAML error leaves ok false with err set:
-// Claude Code 2.1.328's validator reports it, and at runtime every field is dropped.
+// Claude Code's validator reports it, and at runtime every field is dropped.
 func splitFrontmatter(text string) (fm frontmatter) {
 	fm.body, fm.bline = text, 1
 	t := strings.TrimPrefix(text, "\uFEFF")
@@ -243,7 +243,7 @@ func (l *loader) mdFiles(rel string) []string {
 }
 
 // markdownStep lists commands, agents and output styles. A manifest path replaces the
-// default folder (Claude Code 2.1.328).
+// default folder (Claude Code).
 func (l *loader) markdownStep() {
 	for _, k := range []struct {
 		field, dir string
@@ -278,12 +278,12 @@ func (l *loader) markdownStep() {
 func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 	c := &model.Component{Kind: kind, ID: id, BodyFile: file}
 	warn := func(code, msg string) {
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityWarning, model.BoundaryComponent, file, "", 0, msg, "1.7"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component(code, model.SeverityWarning, msg, specRef("1.7")))
 	}
 	data, err := l.root.ReadFile(file, maxMarkdown)
 	if err != nil {
-		c.Diagnostics = append(c.Diagnostics, l.diag(string(kind)+"-"+fsguard.CodeSuffix(err), model.SeverityError, model.BoundaryComponent, file, "", 0,
-			fmt.Sprintf("%s %s, so it cannot be reviewed.", file, fsguard.Reason(err)), "1.7"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component(string(kind)+"-"+fsguard.CodeSuffix(err), model.SeverityError,
+			fmt.Sprintf("%s %s, so it cannot be reviewed.", file, fsguard.Reason(err)), specRef("1.7")))
 		c.Validity = model.Invalid
 		c.Support = unsupportedBoth("The file cannot be read.")
 		return c
@@ -301,12 +301,12 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 	}
 	c.Hidden = skills.ScanHidden(fm.body, fm.bline)
 	if fm.err != "" {
-		c.Diagnostics = append(c.Diagnostics, l.diag("frontmatter-invalid-yaml", model.SeverityError, model.BoundaryComponent, file, "", 1,
-			fmt.Sprintf("The frontmatter of %s cannot be parsed (%s); Claude's validator rejects it, and at runtime every field is dropped.", file, clip(fm.err)), "1.7"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Line: 1}.Component("frontmatter-invalid-yaml", model.SeverityError,
+			fmt.Sprintf("The frontmatter of %s cannot be parsed (%s); Claude's validator rejects it, and at runtime every field is dropped.", file, clip(fm.err)), specRef("1.7")))
 	}
 	if fm.lenient != "" {
-		c.Diagnostics = append(c.Diagnostics, l.diag("frontmatter-lenient", model.SeverityInfo, model.BoundaryComponent, file, "", 1,
-			fmt.Sprintf("The frontmatter of %s is not valid YAML (%s), but Claude Code 2.1.328 and 2.1.332 read it line by line as key: value: every field below loads, and neither validator reports it.", file, clip(fm.lenient)), "1.7"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Line: 1}.Component("frontmatter-lenient", model.SeverityInfo,
+			fmt.Sprintf("The frontmatter of %s is not valid YAML (%s), but %s read it line by line as key: value: every field below loads, and neither validator reports it.", file, clip(fm.lenient), model.Releases(model.ClientClaudeCode, model.ClaudeCode328)), specRef("1.7")))
 	}
 	c.Details = append(model.Fields{{Key: "file", Value: file}}, fm.display()...)
 	sum := sha256.Sum256(data)
@@ -315,6 +315,10 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 	name := id
 	if n := fm.str("name"); n != "" && kind != model.KindCommand {
 		name = n
+		if n != id && (kind == model.KindAgent || kind == model.KindOutputStyle) {
+			// Claude lists agents and output styles by their frontmatter name.
+			c.DisplayNames = map[string]string{clientClaude: n}
+		}
 	}
 	qualified := l.pkg.Name + ":" + name
 	desc := strings.Join(strings.Fields(fm.str("description")), " ")
@@ -330,8 +334,8 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 			warn("agent-description-missing", fmt.Sprintf("%s has no description; Claude's validator warns, and Claude cannot tell when to use the agent.", file))
 		}
 		if strings.Contains(fm.str("name"), ":") {
-			c.Diagnostics = append(c.Diagnostics, l.diag("agent-name-colon", model.SeverityError, model.BoundaryComponent, file, "/name", 0,
-				fmt.Sprintf("The agent name %q contains \":\", so Claude skips the file.", clip(fm.str("name"))), "1.7"))
+			c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Pointer: "/name"}.Component("agent-name-colon", model.SeverityError,
+				fmt.Sprintf("The agent name %q contains \":\", so Claude skips the file.", clip(fm.str("name"))), specRef("1.7")))
 		}
 	case model.KindOutputStyle:
 		c.Summary = append(c.Summary, fmt.Sprintf("Adds the output style %s: its text replaces or extends Claude's system prompt while selected.", qualified))
@@ -378,7 +382,7 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 func (l *loader) frontmatterCaps(c *model.Component, kind model.Kind, fm *frontmatter, file string) bool {
 	runs := false
 	warn := func(code, msg string) {
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityWarning, model.BoundaryComponent, file, "", 0, msg, "1.7"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component(code, model.SeverityWarning, msg, specRef("1.7")))
 	}
 	if kind != model.KindAgent {
 		if tools := fm.list("allowed-tools"); len(tools) > 0 {
@@ -399,8 +403,8 @@ func (l *loader) frontmatterCaps(c *model.Component, kind model.Kind, fm *frontm
 			c.Summary = append(c.Summary, "context: fork: it runs in a forked subagent"+agentPhrase(fm.str("agent"))+".")
 		}
 		if sh := fm.str("shell"); sh != "" && sh != "bash" && sh != "powershell" {
-			c.Diagnostics = append(c.Diagnostics, l.diag("frontmatter-shell-invalid", model.SeverityError, model.BoundaryComponent, file, "/shell", 0,
-				fmt.Sprintf("shell: %q is not bash or powershell; Claude's validator rejects it.", clip(sh)), "1.7"))
+			c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Pointer: "/shell"}.Component("frontmatter-shell-invalid", model.SeverityError,
+				fmt.Sprintf("shell: %q is not bash or powershell; Claude's validator rejects it.", clip(sh)), specRef("1.7")))
 		}
 		if fm.truthy("disable-model-invocation") {
 			c.Summary = append(c.Summary, "disable-model-invocation: only the user can invoke it.")
@@ -450,7 +454,7 @@ func unsupportedBoth(why string) []model.Support {
 	}
 }
 
-// claudeSkillFields are the skill frontmatter fields Claude Code 2.1.328 defines.
+// claudeSkillFields are the skill frontmatter fields Claude Code defines.
 var claudeSkillFields = map[string]bool{
 	"name": true, "description": true, "when_to_use": true, "argument-hint": true, "arguments": true,
 	"disable-model-invocation": true, "user-invocable": true, "allowed-tools": true, "disallowed-tools": true,
@@ -459,7 +463,7 @@ var claudeSkillFields = map[string]bool{
 }
 
 // claudeLenient are Agent Skills rules Claude Code does not enforce on plugin skills
-// (Claude Code 2.1.328: the validator did not flag an uppercase or mismatched name or unknown
+// (Claude Code: the validator did not flag an uppercase or mismatched name or unknown
 // keys): they become warnings that name the difference.
 func claudeLenient(code string) bool {
 	for _, p := range []string{"skill-name-", "skill-unknown-field", "skill-allowed-tools-list", "skill-description-", "skill-metadata-", "skill-compatibility-", "skill-frontmatter-missing", "skill-field-"} {
@@ -515,21 +519,22 @@ func (l *loader) skillsStep() {
 	if !l.rootHas("skills") && l.paths["skills"] == nil && l.rootHas("SKILL.md") {
 		add(".")
 	}
+	l.opts.Skills.Prepare(l.root, dirs)
 	for _, d := range dirs {
-		c := skills.Load(l.root, d)
+		c, data := l.opts.Skills.LoadText(l.root, d, nil, "")
 		if d == "." {
 			c.ID = l.pkg.Name
 		}
 		if l.pkg.Component(model.KindSkill, c.ID) != nil {
 			c.ID = d
 		}
-		l.claudeSkill(c)
+		l.claudeSkill(c, data)
 		l.pkg.Components = append(l.pkg.Components, c)
 	}
 }
 
 // claudeSkill adapts an Agent Skills component to Claude's reading of it.
-func (l *loader) claudeSkill(c *model.Component) {
+func (l *loader) claudeSkill(c *model.Component, data []byte) {
 	// skills.Load leaves a valid skill without a contract when a link or special file in
 	// it leads where no approval reaches: it stays blocked here too, never re-bound.
 	blocked := c.Validity == model.Valid && c.Contract == nil
@@ -549,7 +554,9 @@ func (l *loader) claudeSkill(c *model.Component) {
 	}
 	text := c.Body
 	var fm frontmatter
-	if data, err := l.root.ReadFile(c.BodyFile, skills.MaxSkillFile); err == nil {
+	if data != nil {
+		// SKILL.md as the skill reader read it: parsed again the way Claude parses it,
+		// not read again.
 		fm = splitFrontmatter(strings.ToValidUTF8(string(data), "\uFFFD"))
 		text = fm.body
 	}

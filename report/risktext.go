@@ -1,11 +1,10 @@
-package main
+package report
 
 import (
 	"fmt"
 	"io"
 
 	"vouch/model"
-	"vouch/report"
 )
 
 // riskWords name a risk capability in the text reports.
@@ -14,7 +13,7 @@ var riskWords = map[model.CapabilityKind]string{model.CapRemoteCode: "remote cod
 // printRisks writes what a component reaches on the network or fetches and runs, remote
 // code first, one line each, package text escaped: the host and the command come from
 // the package.
-func printRisks(w io.Writer, c report.Component) {
+func printRisks(w io.Writer, c Component) {
 	for _, r := range c.Risks {
 		fmt.Fprintf(w, "        %s: %s\n", riskWords[r.Kind], safe(r.Detail))
 	}
