@@ -96,14 +96,8 @@ func (m *Model) openKeySheet() {
 		"  j/k space pgup ctrl+d/u home/end  scroll (space marks in a package approval)",
 		"",
 		s.Title.Render("In the file view (f)"),
-		"  / n N              search, next, previous match",
-		"  :                  go to line",
-		"  !                  next hidden item",
-		"  tab shift+tab      next, previous closure file",
-		"  e                  open an escaped read-only copy in $PAGER",
-		"  y                  copy the file's path",
-		"  q esc              back",
 	)
+	lines = append(lines, fileViewSheet()...)
 	m.keysHelp = &keySheet{lines: lines}
 	m.layout()
 }

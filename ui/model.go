@@ -185,6 +185,8 @@ type common struct {
 	styles *Styles
 	keys   *KeyMap
 	data   *data
+	// highlightBudget bounds the file view's lexer on one file (0: no bound).
+	highlightBudget time.Duration
 }
 
 // trustBox serializes access to trust: commands run on their own goroutines.
@@ -255,7 +257,7 @@ func New(opts Options) *Model {
 	}
 	m.data.cwd, _ = os.Getwd()
 	m.data.enforced = opts.Enforced
-	m.common = &common{styles: &m.styles, keys: &m.keys, data: &m.data}
+	m.common = &common{styles: &m.styles, keys: &m.keys, data: &m.data, highlightBudget: defaultHighlightBudget}
 	m.tree = newTreePane(m.common)
 	m.detail = newDetailPane(m.common)
 	m.detail.md, m.detail.trust = m.md, m.trust
