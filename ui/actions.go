@@ -45,6 +45,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.fileView != nil {
 		return m.fileViewKey(msg)
 	}
+	if m.marketView != nil {
+		return m.marketKey(msg)
+	}
 	if m.tree.editing {
 		cmd := m.tree.updateFilter(msg)
 		return tea.Batch(cmd, m.selectionChanged())
@@ -200,6 +203,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openFileView(0)
 	case pressed(msg, k.OpenFile):
 		m.setFlash("Cannot open a file: "+m.openFileReason(), true)
+	case key.Matches(msg, k.Market):
+		m.openMarketView()
+	case pressed(msg, k.Market) && msg.String() == "M":
+		// Enter elsewhere does nothing, quietly; M was pressed for this.
+		m.setFlash("Cannot open the marketplace table: "+m.marketReason(), true)
 	case key.Matches(msg, k.Copy), key.Matches(msg, k.CopyDigest):
 		return m.copySelection(key.Matches(msg, k.CopyDigest))
 	}
@@ -603,7 +611,7 @@ func (m *Model) shown(p *model.Package) bool {
 func (m *Model) onClick(msg tea.MouseClickMsg) tea.Cmd {
 	mouse := msg.Mouse()
 	if m.tooSmallNow() || mouse.Button != tea.MouseLeft || m.dialog != nil || m.prompt != nil ||
-		m.fileView != nil || m.keysHelp != nil || m.tree.editing || !m.loaded {
+		m.fileView != nil || m.marketView != nil || m.keysHelp != nil || m.tree.editing || !m.loaded {
 		return nil
 	}
 	const bodyTop = 1 // the header line

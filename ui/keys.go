@@ -24,6 +24,7 @@ type KeyMap struct {
 	Approve, Revoke      key.Binding
 	ApproveAll           key.Binding // every approvable component of the package, one dialog
 	OpenFile             key.Binding // the file view of the selection's closure files
+	Market               key.Binding // the table of a marketplace's entries
 	Copy, CopyDigest     key.Binding // OSC 52: the REF (a package's location), the digest
 	Instructions         key.Binding
 	Raw                  key.Binding
@@ -62,6 +63,7 @@ func DefaultKeyMap() KeyMap {
 		Revoke:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke")),
 		ApproveAll:   key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "approve package")),
 		OpenFile:     key.NewBinding(key.WithKeys("f", "o"), key.WithHelp("f", "open files")),
+		Market:       key.NewBinding(key.WithKeys("M", "enter"), key.WithHelp("M/enter", "marketplace table"), key.WithDisabled()),
 		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy REF")),
 		CopyDigest:   key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy digest")),
 		Instructions: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "activate instruction")),
@@ -87,7 +89,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.NextMatch, k.PrevMatch, k.NextReview, k.PrevReview, k.NextPkg, k.PrevPkg, k.Fold},
 		{k.NextTab, k.PrevTab, k.Tab, k.PageUp, k.PageDown, k.Raw},
-		{k.Approve, k.ApproveAll, k.Revoke, k.Instructions, k.OpenFile, k.Copy, k.CopyDigest},
+		{k.Approve, k.ApproveAll, k.Revoke, k.Instructions, k.OpenFile, k.Market, k.Copy, k.CopyDigest},
 		{k.Filter, k.ClearFilter, k.Reload, k.Help, k.Quit},
 	}
 }

@@ -95,6 +95,11 @@ func (m *Model) openKeySheet() {
 		"  tab space          a package approval: move ▸, leave the ▸ one out",
 		"  j/k space pgup ctrl+d/u home/end  scroll (space marks in a package approval)",
 		"",
+		s.Title.Render("In the marketplace table (M or enter on a marketplace)"),
+		"  j/k g/G            move",
+		"  enter              open the entry's plugin (a local folder loaded as a package)",
+		"  q esc              back",
+		"",
 		s.Title.Render("In the file view (f)"),
 	)
 	lines = append(lines, fileViewSheet()...)

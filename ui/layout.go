@@ -20,6 +20,9 @@ func (m *Model) layout() {
 	if m.fileView != nil {
 		m.fileView.SetSize(m.width, bh)
 	}
+	if m.marketView != nil {
+		m.marketView.SetSize(m.width, bh)
+	}
 	m.help.SetWidth(m.width)
 }
 

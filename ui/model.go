@@ -223,6 +223,8 @@ type Model struct {
 	prompt *targetPrompt
 	// fileView, when set, is a closure file opened full-screen from the detail pane.
 	fileView *fileView
+	// marketView, when set, is the table of a marketplace's entries.
+	marketView *marketView
 	// keysHelp is the `?` sheet: every binding, disabled ones with their reason.
 	keysHelp *keySheet
 	help     help.Model
@@ -635,6 +637,7 @@ func (m *Model) onLoaded(msg loadedMsg) tea.Cmd {
 			m.prompt.markStale()
 		}
 		m.fileView = nil
+		m.marketView = nil
 		m.tree.setItems(nil)
 		m.detail.invalidateRendering()
 		m.detail.bodies.reset()
@@ -792,7 +795,7 @@ func (m *Model) selectionChanged() tea.Cmd {
 func (m *Model) updateKeys() {
 	k := &m.keys
 	_, c, _, ok := m.selection()
-	browsing := m.dialog == nil && m.prompt == nil && !m.tree.editing && m.fileView == nil && m.keysHelp == nil
+	browsing := m.dialog == nil && m.prompt == nil && !m.tree.editing && m.fileView == nil && m.keysHelp == nil && m.marketView == nil
 	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.Tab, &k.Filter, &k.Help, &k.Quit, &k.PageUp, &k.PageDown, &k.NextPkg, &k.PrevPkg, &k.Fold, &k.Views, &k.Sort} {
 		b.SetEnabled(browsing)
 	}
@@ -804,6 +807,7 @@ func (m *Model) updateKeys() {
 	k.Approve.SetEnabled(browsing && m.approveReason() == "")
 	k.ApproveAll.SetEnabled(browsing && m.approveAllReason() == "")
 	k.OpenFile.SetEnabled(browsing && m.openFileReason() == "")
+	k.Market.SetEnabled(browsing && m.marketReason() == "")
 	k.Copy.SetEnabled(browsing && ok)
 	k.CopyDigest.SetEnabled(browsing && ok && c != nil && c.Contract != nil)
 	k.Revoke.SetEnabled(browsing && m.revokeReason() == "")
@@ -1002,7 +1006,7 @@ func (m *Model) helpLines() []string {
 		km = promptKeys{&m.keys, m.prompt}
 	case m.tree.editing:
 		km = filterKeys{&m.keys}
-	case m.fileView != nil || m.keysHelp != nil:
+	case m.fileView != nil || m.keysHelp != nil || m.marketView != nil:
 		km = closeKeys{}
 	default:
 		browsing = true
@@ -1049,6 +1053,9 @@ func (m *Model) bodyView() string {
 	}
 	if m.fileView != nil {
 		return m.fileView.View()
+	}
+	if m.marketView != nil {
+		return m.marketView.View()
 	}
 	left := frame(m.styles.PaneFocused, m.tree.View(), m.tree.width)
 	right := frame(m.styles.Pane, m.detail.View(), m.detail.width)
