@@ -55,6 +55,10 @@ type Options struct {
 	Enforced func(p *model.Package) []string
 	// SignatureRoots are the certificates MCP Bundle signatures must chain to (nil: none).
 	SignatureRoots *x509.CertPool
+	// Width and Height, when known, are the terminal's size at start: the first frame
+	// is then the console's own layout saying it is loading, not a bare "Loading…" that
+	// waits for the runtime's first size message.
+	Width, Height int
 }
 
 // Minimum terminal size; below it the console shows a "terminal too small" view.
@@ -265,6 +269,10 @@ func New(opts Options) *Model {
 	m.detail.md, m.detail.trust = m.md, m.trust
 	m.help.Styles = m.styles.Help
 	m.updateKeys()
+	if opts.Width > 0 && opts.Height > 0 {
+		m.width, m.height = opts.Width, opts.Height
+		m.layout()
+	}
 	return m
 }
 

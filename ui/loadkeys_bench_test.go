@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// timedKey is a key press and when it was sent.
+type timedKey struct {
+	key  string
+	sent time.Time
+}
+
+// BenchmarkKeyWhileLoading presses j and k every 5 ms while n generated packages stream in
+// from disk, with a small runtime of its own shaped like Bubble Tea's: one loop takes
+// messages in turn (Update, then View), commands run on their own goroutines and send
+// what they return back to the loop. A key's latency is from its send to the end of the
+// View after its Update, so it includes the wait behind a batch being drawn: what a
+// person feels while the tree fills. Reported: the keys' p50/p99/max, the batches'
+// p99 (Update and View of one batch), and how many keys a load took.
+func BenchmarkKeyWhileLoading(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("pkgs=%d", n), func(b *testing.B) {
+			_, dir := generatedSource(b, n)
+			home := b.TempDir()
+			var keys, batches []time.Duration
+			for b.Loop() {
+				k, bt := loadWithKeys(b, dir, home, n)
+				keys, batches = append(keys, k...), append(batches, bt...)
+			}
+			percentiles(b, keys)
+			b.ReportMetric(float64(len(keys))/float64(b.N), "keys/load")
+			if len(batches) > 0 {
+				slices.Sort(batches)
+				b.ReportMetric(float64(batches[len(batches)*99/100].Microseconds()), "batch-p99-µs")
+			}
+		})
+	}
+}
+
+// loadWithKeys runs one load of dir with keys pressed during it, and returns the keys'
+// latencies and the batches' Update-and-View times.
+func loadWithKeys(b *testing.B, dir, home string, n int) (keys, batches []time.Duration) {
+	m := New(Options{Sources: []string{dir}, Home: home})
+	m.common.highlightBudget = 0
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	msgs := make(chan tea.Msg, 256)
+	var loading atomic.Bool
+	loading.Store(true)
+	var exec func(cmd tea.Cmd)
+	exec = func(cmd tea.Cmd) {
+		if cmd == nil {
+			return
+		}
+		go func() {
+			switch msg := cmd().(type) {
+			case tea.BatchMsg:
+				for _, c := range msg {
+					exec(c)
+				}
+			case nil:
+			default:
+				if isInternal(msg) {
+					msgs <- msg
+				}
+			}
+		}()
+	}
+	exec(m.loadCmd())
+	stop := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case now := <-tick.C:
+				k := "j"
+				if i%2 == 1 {
+					k = "k"
+				}
+				select {
+				case msgs <- timedKey{k, now}:
+				case <-stop:
+					return
+				}
+			}
+		}
+	}()
+	deadline := time.After(10 * time.Minute)
+	for loading.Load() {
+		var msg tea.Msg
+		select {
+		case msg = <-msgs:
+		case <-deadline:
+			b.Fatalf("the load of %d packages did not end", n)
+		}
+		switch msg := msg.(type) {
+		case timedKey:
+			_, cmd := m.Update(keyMsg(msg.key))
+			_ = m.View()
+			keys = append(keys, time.Since(msg.sent))
+			exec(cmd)
+		case loadedMsg:
+			start := time.Now()
+			_, cmd := m.Update(msg)
+			_ = m.View()
+			batches = append(batches, time.Since(start))
+			exec(cmd)
+			if msg.last || msg.err != nil {
+				loading.Store(false)
+			}
+		default:
+			_, cmd := m.Update(msg)
+			exec(cmd)
+		}
+	}
+	close(stop)
+	if len(m.data.pkgs) != n {
+		b.Fatalf("loaded %d of %d packages", len(m.data.pkgs), n)
+	}
+	return keys, batches
+}
