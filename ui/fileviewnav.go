@@ -280,7 +280,6 @@ func (fv *fileView) listRows(body, w int) []string {
 	s := fv.c.styles
 	var rows []string
 	head := func(t string) { rows = append(rows, fit(s.Title.Render(t), w)) }
-	first := max(0, fv.pick-body/2)
 	for i := range fv.files {
 		if i == 0 {
 			head(fmt.Sprintf("What %s binds (%d)", display.Line(fv.pkg.Ref(fv.comp)), fv.closure))
@@ -317,7 +316,7 @@ func (fv *fileView) listRows(body, w int) []string {
 		if fv.pick >= fv.closure {
 			at++
 		}
-		first = max(0, min(at-body/2, len(rows)-body))
+		first := max(0, min(at-body/2, len(rows)-body))
 		rows = rows[first : first+body]
 	}
 	return rows
