@@ -28,12 +28,16 @@ func BenchmarkKeyWhileLoading(b *testing.B) {
 		b.Run(fmt.Sprintf("pkgs=%d", n), func(b *testing.B) {
 			_, dir := generatedSource(b, n)
 			home := b.TempDir()
-			var keys, batches []time.Duration
+			var keys, batches, idle []time.Duration
 			for b.Loop() {
-				k, bt := loadWithKeys(b, dir, home, n)
-				keys, batches = append(keys, k...), append(batches, bt...)
+				k, bt, id := loadWithKeys(b, dir, home, n)
+				keys, batches, idle = append(keys, k...), append(batches, bt...), append(idle, id...)
 			}
 			percentiles(b, keys)
+			// The baseline, from the same runs: the same keys once the load has ended.
+			slices.Sort(idle)
+			b.ReportMetric(float64(idle[len(idle)*99/100].Microseconds()), "loaded-p99-µs")
+			b.ReportMetric(float64(idle[len(idle)/2].Microseconds()), "loaded-p50-µs")
 			b.ReportMetric(float64(len(keys))/float64(b.N), "keys/load")
 			if len(batches) > 0 {
 				slices.Sort(batches)
@@ -44,8 +48,8 @@ func BenchmarkKeyWhileLoading(b *testing.B) {
 }
 
 // loadWithKeys runs one load of dir with keys pressed during it, and returns the keys'
-// latencies and the batches' Update-and-View times.
-func loadWithKeys(b *testing.B, dir, home string, n int) (keys, batches []time.Duration) {
+// latencies, the batches' Update-and-View times, and the same keys' times once loaded.
+func loadWithKeys(b *testing.B, dir, home string, n int) (keys, batches, loaded []time.Duration) {
 	m := New(Options{Sources: []string{dir}, Home: home})
 	m.common.highlightBudget = 0
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
@@ -132,5 +136,15 @@ func loadWithKeys(b *testing.B, dir, home string, n int) (keys, batches []time.D
 	if len(m.data.pkgs) != n {
 		b.Fatalf("loaded %d of %d packages", len(m.data.pkgs), n)
 	}
-	return keys, batches
+	for i := 0; i < 100; i++ {
+		k := "j"
+		if i%2 == 1 {
+			k = "k"
+		}
+		start := time.Now()
+		m.Update(keyMsg(k))
+		_ = m.View()
+		loaded = append(loaded, time.Since(start))
+	}
+	return keys, batches, loaded
 }
