@@ -120,3 +120,21 @@ func hookComp(id, event, cmd string) *model.Component {
 	}
 	return c
 }
+
+// A hook that runs a tool (Dalo) has no files of its own: f opens the tool's script, and
+// the title counts it as what the hook binds.
+func TestFileViewHookRunsItsTool(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	selectRef(t, m, hookRef)
+	if !m.keys.OpenFile.Enabled() {
+		t.Fatal("f is off on a hook that runs a tool")
+	}
+	press(t, m, "f")
+	fv := m.fileView
+	if fv == nil || fv.loaded == nil || fv.files[fv.idx].Path != "plugins/design-review/context.mjs" || fv.closure != 1 {
+		t.Fatalf("f on the hook opened %+v", fv)
+	}
+	if !strings.Contains(screen(m), "(file 1 of 1 of "+hookRef+")") {
+		t.Errorf("title:\n%s", screen(m))
+	}
+}
