@@ -411,7 +411,7 @@ func (d *dialog) writeChanges(b *textBuilder, e *dialogEntry) {
 		case f.New == "":
 			b.line("  " + s.Removed.Render("- field "+b.esc(f.Key)) + " " + b.esc(oneLine(f.Old, 80)))
 		default:
-			b.line("  " + s.Warn.Render("~ field "+b.esc(f.Key)) + " " + b.esc(oneLine(f.Old, 40)) + " → " + b.esc(oneLine(f.New, 40)))
+			b.line("  " + s.Warn.Render("~ field "+b.esc(f.Key)) + " " + d.fieldChange(b, oneLine(f.Old, 40), oneLine(f.New, 40)))
 		}
 	}
 	for _, f := range df.Files {
@@ -458,6 +458,20 @@ func (d *dialog) writeChanges(b *textBuilder, e *dialogEntry) {
 	} else {
 		b.line(s.Dim.Render("  d hides the line diff; the Changes tab shows it whole."))
 	}
+}
+
+// fieldChange is "old → new" for a changed contract field, the words that changed
+// marked on each side as in a changed line.
+func (d *dialog) fieldChange(b *textBuilder, old, new string) string {
+	s := d.c.styles
+	oa, n1 := atomize(old)
+	na, n2 := atomize(new)
+	b.hidden += n1 + n2
+	plain := lipgloss.NewStyle()
+	if os, ns, ok := wordDiff(oa, na); ok {
+		return renderWords(os, plain, s.RemovedWord, s.Token) + " → " + renderWords(ns, plain, s.AddedWord, s.Token)
+	}
+	return renderAtoms(oa, plain, s.Token) + " → " + renderAtoms(na, plain, s.Token)
 }
 
 // maxInlineDiff bounds the diff lines a dialog shows per file: the Changes tab has them all.
