@@ -191,7 +191,10 @@ const (
 	CapInstructionWrite CapabilityKind = "instruction-write"
 	CapServerLaunch     CapabilityKind = "server-launch"
 	CapRemoteConnect    CapabilityKind = "remote-connect"
-	CapCodeExecution    CapabilityKind = "code-execution" // a local tool run by the harness
+	// CapRemoteCode is code fetched over the network and run: a download piped to a
+	// shell, a package runner (npx pkg@ver), a package install.
+	CapRemoteCode    CapabilityKind = "remote-code"
+	CapCodeExecution CapabilityKind = "code-execution" // a local tool run by the harness
 	// CapHostCapability is a call through a host-provided broker (Splice capabilities such
 	// as web search), where the host, not the package, performs the effect.
 	CapHostCapability CapabilityKind = "host-capability"
@@ -251,6 +254,7 @@ const (
 	NotCoveredUnlisted    = "unlisted-file"     // files beside an entry that a narrower closure leaves out
 	NotCoveredUnbound     = "unbound-directory" // a directory left out of the closure (for example .git)
 	NotCoveredUnresolved  = "unresolved-word"   // a shell word whose value is decided at run time
+	NotCoveredMissing     = "missing-file"      // a file of the package the command runs, which is not there
 )
 
 // HiddenContent is text a markdown renderer would not show a reviewer but an agent reads.

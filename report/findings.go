@@ -95,6 +95,12 @@ func findings(r *Report, o SARIFOptions) []finding {
 				f.file, f.line = at("", 0)
 				out = append(out, f)
 			}
+			for _, r := range c.Risks {
+				f := riskFinding(c, r)
+				f.pkg, f.ref = p.Name, c.Ref
+				f.file, f.line = at("", 0)
+				out = append(out, f)
+			}
 			if c.Authorization == "" || c.Authorization == model.Approved || model.Kind(c.Kind).Inert() {
 				continue
 			}
@@ -125,6 +131,23 @@ func findings(r *Report, o SARIFOptions) []finding {
 		}
 	}
 	return out
+}
+
+// riskFinding reports what a component reaches on the network: code fetched and run is
+// a warning, hosts reached a note. The message holds package text (a host, a command);
+// each writer makes it safe for its sink.
+func riskFinding(c Component, r model.Capability) finding {
+	f := finding{level: "note", message: c.Ref + ": " + clip(r.Detail, 600), key: "risk\x00" + c.Ref + "\x00" + string(r.Kind) + "\x00" + strings.Join(r.Scope, "\x00")}
+	f.rule = ruleInfo{id: "network", short: "Reaches the network",
+		full:     "The component's command line or a bundled script it runs names a host or runs a network tool: what it sends and receives there is not part of what vouch can show.",
+		severity: 4.0, tags: []string{"security", "network"}}
+	if r.Kind == model.CapRemoteCode {
+		f.level = "warning"
+		f.rule = ruleInfo{id: "remote-code", short: "Fetches code over the network and runs it",
+			full:     "The component's command line or a bundled script it runs downloads code and runs it (a download piped to a shell, a package runner, a package install): those bytes are not part of any approval.",
+			severity: 7.0, tags: []string{"security", "supply-chain"}}
+	}
+	return f
 }
 
 // filesBase is the folder a package's file paths are relative to: its root, except for a

@@ -82,6 +82,10 @@ type Component struct {
 	// NotCovered is what a runnable component depends on that no approval can bind, in
 	// validation and status reports alike (it does not change validity).
 	NotCovered []model.NotCovered `json:"not_covered,omitempty"`
+	// Risks is what the component reaches on the network or fetches and runs, from its
+	// command line and the bundled scripts it runs: its remote-code and network
+	// capabilities, remote code first.
+	Risks []model.Capability `json:"risks,omitempty"`
 	// Codex is Codex's own trust for a Codex hook (status --codex), read-only, beside
 	// vouch's answer: one entry per installed copy.
 	Codex       []CodexTrust       `json:"codex_trust,omitempty"`
@@ -165,6 +169,7 @@ func buildPackage(p *model.Package, statuses Statuses) (Package, bool) {
 		if len(c.Hidden) > 0 {
 			rc.BodyFile = c.BodyFile
 		}
+		rc.Risks = Risks(c)
 		if statuses == nil && c.Contract != nil {
 			rc.Digest = c.Contract.MustDigest()
 		}
@@ -351,4 +356,20 @@ func plainASCII(c byte) bool { return c >= 0x20 && c < 0x7f || c == '\n' || c ==
 func surrogates(r rune) (rune, rune) {
 	r -= 0x10000
 	return 0xD800 + (r>>10)&0x3FF, 0xDC00 + r&0x3FF
+}
+
+// RiskKinds are the capability kinds a report lists under risks, in the order it lists them.
+var RiskKinds = []model.CapabilityKind{model.CapRemoteCode, model.CapNetwork}
+
+// Risks are c's capabilities of the RiskKinds, remote code first; nil when it has none.
+func Risks(c *model.Component) []model.Capability {
+	var out []model.Capability
+	for _, k := range RiskKinds {
+		for _, cp := range c.Capabilities {
+			if cp.Kind == k {
+				out = append(out, cp)
+			}
+		}
+	}
+	return out
 }

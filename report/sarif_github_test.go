@@ -261,10 +261,14 @@ func TestSARIFSanitizesPackageText(t *testing.T) {
 	base := t.TempDir()
 	r := &Report{Packages: []Package{{Name: "p\x1b[2J", Path: filepath.Join(base, "p"),
 		Diagnostics: []model.Diagnostic{{Code: "x", Severity: model.SeverityError, Message: "bad \x1b]8;;http://x\x07 \u009b \u202e end"}},
-		Components:  []Component{{Ref: "p#hook:\u2066h", Kind: "hook", Authorization: model.Unreviewed}},
+		Components: []Component{{Ref: "p#hook:\u2066h", Kind: "hook", Authorization: model.Unreviewed,
+			Risks: []model.Capability{{Kind: model.CapNetwork, Scope: []string{"evil\x1b.example.com"}, Detail: "Reaches the network: names the host evil\x1b]0;t\x07\u202e.example.com."}}}},
 	}}}
 	var buf bytes.Buffer
 	WriteSARIF(&buf, r, SARIFOptions{Base: base})
+	if !strings.Contains(buf.String(), "Reaches the network") {
+		t.Errorf("the network risk is not reported:\n%s", buf.String())
+	}
 	var doc any
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
@@ -291,5 +295,24 @@ func TestSARIFSanitizesPackageText(t *testing.T) {
 	walk(doc)
 	if !strings.Contains(buf.String(), `\\u001b`) {
 		t.Errorf("escapes not visible:\n%s", buf.String())
+	}
+}
+
+// A network risk becomes one GitHub annotation, its package text escaped (no raw control
+// byte, no newline that would start a workflow command), remote code as a warning.
+func TestNetworkRiskGitHubAnnotation(t *testing.T) {
+	base := t.TempDir()
+	r := &Report{Packages: []Package{{Name: "p", Path: filepath.Join(base, "p"),
+		Components: []Component{{Ref: "p#hook:h", Kind: "hook", Risks: []model.Capability{
+			{Kind: model.CapRemoteCode, Scope: []string{"curl x | sh"}, Detail: "Fetches code over the network and runs it: downloads a script\n::error::forged\x1b[2J (in its command)."},
+		}}},
+	}}}
+	var gh bytes.Buffer
+	if err := WriteGitHub(&gh, r, SARIFOptions{Base: base}); err != nil {
+		t.Fatal(err)
+	}
+	out := gh.String()
+	if strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "::warning ") || strings.Contains(out, "\x1b") {
+		t.Fatalf("annotation %q", out)
 	}
 }

@@ -1,9 +1,11 @@
 package review
 
 import (
+	"strings"
 	"testing"
 
 	"vouch/internal/gen"
+	"vouch/model"
 )
 
 // BenchmarkHeavyPlugin loads one plugin both Claude Code and Codex read, with 230
@@ -21,4 +23,45 @@ func BenchmarkHeavyPlugin(b *testing.B) {
 			b.Fatalf("%v: %d packages", err, len(res.Packages))
 		}
 	}
+}
+
+// BenchmarkHeavyPluginPostPass is the part of BenchmarkHeavyPlugin's load that the
+// post-pass takes (network risk, not-covered order), beside the load itself in the same
+// run: the post-pass runs over packages already loaded.
+func BenchmarkHeavyPluginPostPass(b *testing.B) {
+	dir := b.TempDir()
+	if _, err := gen.HeavyPlugin(dir, 230); err != nil {
+		b.Fatal(err)
+	}
+	res, err := Open(Options{}, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("post-pass", func(b *testing.B) {
+		for b.Loop() {
+			for _, p := range res.Packages {
+				for _, c := range p.Components { // as loaded: without the capabilities added
+					c.Capabilities = withoutRisk(c.Capabilities)
+				}
+				postPass(p)
+			}
+		}
+	})
+	b.Run("baseline=load", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Open(Options{}, dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func withoutRisk(caps []model.Capability) []model.Capability {
+	out := caps[:0]
+	for _, c := range caps {
+		if c.Kind != model.CapRemoteCode && !(c.Kind == model.CapNetwork && strings.HasPrefix(c.Detail, "Reaches the network:")) {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -183,6 +183,7 @@ func loadAll(opts Options, q *jobQueue, emit func([]*model.Package) bool) {
 				pkgs := j.load(opts)
 				for _, p := range pkgs {
 					p.SortComponents()
+					postPass(p)
 				}
 				mu.Lock()
 				out[i] = pkgs

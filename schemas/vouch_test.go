@@ -2,9 +2,11 @@ package schemas_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"vouch/model"
+	"vouch/report"
 	"vouch/schemas"
 )
 
@@ -44,5 +46,32 @@ func TestReportSupportKeysAreTheRegistry(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("schema support key %d = %q, registry %q", i, got[i], want[i])
 		}
+	}
+}
+
+// TestReportRiskKindsAreTheReport: the report schema's risks kinds are exactly the kinds
+// the report lists there, in its order.
+func TestReportRiskKindsAreTheReport(t *testing.T) {
+	var doc struct {
+		Defs map[string]struct {
+			Properties map[string]struct {
+				Items struct {
+					Properties map[string]struct {
+						Enum []string `json:"enum"`
+					} `json:"properties"`
+				} `json:"items"`
+			} `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(schemas.ReportV1, &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := doc.Defs["component"].Properties["risks"].Items.Properties["kind"].Enum
+	var want []string
+	for _, k := range report.RiskKinds {
+		want = append(want, string(k))
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("schema risks kinds %v, report %v", got, want)
 	}
 }

@@ -493,20 +493,32 @@ func linkText(b *textBuilder, link, sum string) string {
 	return "(absent)"
 }
 
-// capOrder puts hooks first: they run without being asked.
+// capOrder puts what reaches the network first (code fetched and run, then hosts
+// reached), then hooks, which run without being asked, then the rest as declared.
 func capOrder(caps []model.Capability) []model.Capability {
 	out := append([]model.Capability(nil), caps...)
-	sort.SliceStable(out, func(i, j int) bool {
-		return out[i].Kind == model.CapHook && out[j].Kind != model.CapHook
-	})
+	sort.SliceStable(out, func(i, j int) bool { return capRank(out[i].Kind) < capRank(out[j].Kind) })
 	return out
+}
+
+func capRank(k model.CapabilityKind) int {
+	switch k {
+	case model.CapRemoteCode:
+		return 0
+	case model.CapNetwork:
+		return 1
+	case model.CapHook:
+		return 2
+	}
+	return 3
 }
 
 var capLabels = map[model.CapabilityKind]string{
 	model.CapHook:             "[HOOK]",
 	model.CapSubprocess:       "[! EXEC]",
 	model.CapCodeExecution:    "[! EXEC]",
-	model.CapNetwork:          "[NET]",
+	model.CapNetwork:          "[! NET]",
+	model.CapRemoteCode:       "[! REMOTE CODE]",
 	model.CapFilesystemRead:   "[FS READ]",
 	model.CapFilesystemWrite:  "[! FS WRITE]",
 	model.CapEnv:              "[ENV]",

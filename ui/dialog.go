@@ -301,6 +301,15 @@ func (d *dialog) writeEntry(b *textBuilder, e *dialogEntry) {
 			b.line("  " + b.esc(l))
 		}
 	}
+	if d.action == trust.ActionApprove && e.comp != nil {
+		// What it fetches and runs or sends out is said where the person says yes.
+		for _, cp := range capOrder(e.comp.Capabilities) {
+			if cp.Kind == model.CapRemoteCode || cp.Kind == model.CapNetwork {
+				b.blank()
+				b.line(s.Bad.Render(capLabels[cp.Kind]) + " " + b.esc(cp.Detail))
+			}
+		}
+	}
 	if d.action == trust.ActionApprove && e.comp != nil && len(e.comp.Hidden) > 0 {
 		// What the agent reads and a rendered view hides is said where the person says yes.
 		b.blank()

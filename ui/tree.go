@@ -502,6 +502,7 @@ var views = map[string]string{
 	":unreviewed": "components that need review",
 	":hidden":     "text with hidden content",
 	":notcovered": "dependencies an approval cannot bind",
+	":net":        "reach the network or fetch code to run",
 }
 
 // view reports whether it belongs to view w; an unknown view matches nothing.
@@ -536,6 +537,8 @@ func (t *treePane) view(w string, it item) bool {
 		return len(c.Hidden) > 0
 	case ":notcovered":
 		return len(c.NotCovered) > 0
+	case ":net":
+		return netBadge(c) != ""
 	}
 	return false
 }
@@ -1013,10 +1016,35 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 	}
 	// Padded to the widest word of each answer, so the three columns line up row to row.
 	answers := padTo(validityAnswer(s, c).render(), 9) + " " + padTo(supportAnswer(s, c).render(), 13) + " " + padTo(authAnswer(s, authOf(st)).render(), 12)
+	// The network badge sits on the right of the row's first line, which pad keeps
+	// whole when the pane is narrow: the id is cut before the risk is.
+	badge := ""
+	if b := netBadge(c); b != "" {
+		badge = s.Bad.Render(b)
+	}
 	if t.wide() {
+		if badge != "" {
+			answers = badge + " " + answers
+		}
 		return append([]string{t.pad(label, answers, selected)}, tagLine...)
 	}
-	return append([]string{t.pad(label, "", selected), t.pad("   "+answers, "", selected)}, tagLine...)
+	return append([]string{t.pad(label, badge, selected), t.pad("   "+answers, "", selected)}, tagLine...)
+}
+
+// netBadge is what a row says when its component reaches the network: "! remote code"
+// when it fetches code and runs it, "! net" when it reaches hosts; words, so the badge
+// reads the same without colour.
+func netBadge(c *model.Component) string {
+	badge := ""
+	for _, cp := range c.Capabilities {
+		switch cp.Kind {
+		case model.CapRemoteCode:
+			return "! remote code"
+		case model.CapNetwork, model.CapRemoteConnect:
+			badge = "! net"
+		}
+	}
+	return badge
 }
 
 // pad lays out left and right parts on one line of exactly t.width cells, cutting the
@@ -1209,7 +1237,7 @@ func risk(c *model.Component) int {
 					r = 0
 				}
 			}
-		case cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch:
+		case cp.Kind == model.CapSubprocess || cp.Kind == model.CapCodeExecution || cp.Kind == model.CapServerLaunch || cp.Kind == model.CapRemoteCode:
 			r = min(r, 2)
 		case cp.Kind == model.CapNetwork || cp.Kind == model.CapRemoteConnect:
 			r = min(r, 3)

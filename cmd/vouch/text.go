@@ -164,6 +164,7 @@ func (a *app) printValidation(rep *report.Report) {
 				bad++
 			}
 			fmt.Fprintf(w, "    %-14s %s:%s\n", validityWord(c.Validity), c.Kind, safe(c.ID))
+			printRisks(w, c)
 			for _, d := range c.Diagnostics {
 				printDiag(w, "        ", d)
 			}
@@ -209,6 +210,7 @@ func (a *app) printStatus(rep *report.Report) {
 				supText = strings.Join(sup, " ")
 			}
 			fmt.Fprintf(w, "    %-14s %-14s %s:%s  support: %s\n", validityWord(c.Validity), authWord(c.Authorization), c.Kind, safe(c.ID), supText)
+			printRisks(w, c)
 			// A changed component's reason repeats its changes; print the specific list.
 			if len(c.Changes) > 0 {
 				for _, ch := range c.Changes {

@@ -161,11 +161,13 @@ func specRef(section string) string { return "claude-code " + section }
 
 // loader holds the state of one plugin load.
 type loader struct {
-	opts  Options
-	root  *fsguard.Root
-	pkg   *model.Package
-	name  string
-	entry *entry // the marketplace entry this plugin was listed as, or nil
+	opts Options
+	root *fsguard.Root
+	// codexDoc is .codex-plugin/plugin.json as Codex reads it (codexother.go).
+	codexDoc *jsontext.Value
+	pkg      *model.Package
+	name     string
+	entry    *entry // the marketplace entry this plugin was listed as, or nil
 	// manifest is the parsed plugin.json (nil when absent or broken).
 	manifest *jsontext.Value
 	mdata    []byte

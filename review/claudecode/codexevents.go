@@ -31,7 +31,7 @@ func (l *loader) codexOnlyHook(c *model.Component, src *hookSource, event, typ s
 		}
 		s := &c.Support[i]
 		switch {
-		case l.otherManifest != "" || src.codexSkip != "" || src.codexReject != "":
+		case (l.otherManifest != "" || src.codexSkip != "") && !l.codexSameHooks(src) || src.codexReject != "":
 			// Codex does not read this source at all; the answer already says why.
 		case typ == "prompt" || typ == "agent":
 			s.Detail = fmt.Sprintf("Codex skips %s handlers (\"not supported yet\").", typ)

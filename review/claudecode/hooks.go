@@ -835,10 +835,11 @@ func (l *loader) hookSupport(src *hookSource, canon string, exact bool, typ stri
 	un := func(why string) {
 		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: why}
 	}
+	same := l.codexSameHooks(src)
 	switch {
-	case l.otherManifest != "":
+	case l.otherManifest != "" && !same:
 		un(fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json, so it does not load this plugin's hooks.", l.otherManifest))
-	case src.codexSkip != "":
+	case src.codexSkip != "" && !same:
 		un(src.codexSkip)
 	case src.codexReject != "":
 		un(src.codexReject)
@@ -877,6 +878,9 @@ func (l *loader) hookSupport(src *hookSource, canon string, exact bool, typ stri
 		}
 		if cx.Status == model.Supported {
 			sort.Strings(notes[1:])
+			if same {
+				notes = append([]string{l.codexAlsoLoads(hooksFile)}, notes...)
+			}
 			cx.Detail = strings.Join(notes, " ")
 		}
 	}

@@ -570,7 +570,10 @@ func (l *loader) claudeSkill(c *model.Component) {
 		c.Contract = &model.Contract{Kind: model.KindSkill, Fields: model.Fields{{Key: "file", Value: c.BodyFile}, {Key: "frontmatter", Value: fm.contractMap()}}, Files: append([]model.File(nil), c.Files...)}
 	}
 	cx := model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.Supported, Detail: "Codex loads a Claude plugin's skills."}
-	if l.otherManifest != "" {
+	switch {
+	case l.otherManifest != "" && strings.HasPrefix(c.BodyFile, "skills/") && l.codexLoadsDefault("skills"):
+		cx.Detail = l.codexAlsoLoads("skills/ folder")
+	case l.otherManifest != "":
 		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json.", l.otherManifest)}
 	}
 	c.Support = []model.Support{{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: fmt.Sprintf("Claude Code loads it as %s:%s.", l.pkg.Name, c.ID)}, cx}

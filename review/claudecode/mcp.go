@@ -370,8 +370,12 @@ func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Componen
 func (l *loader) mcpSupport(src *serverSource, typ string) []model.Support {
 	cl := model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code starts or connects to it whenever the plugin is enabled."}
 	cx := model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.Supported, Detail: "Codex loads a Claude plugin's .mcp.json."}
+	same := l.otherManifest != "" && src.file == mcpFile && l.codexLoadsDefault("mcpServers")
+	if same {
+		cx.Detail = l.codexAlsoLoads(mcpFile)
+	}
 	switch {
-	case l.otherManifest != "":
+	case l.otherManifest != "" && !same:
 		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json.", l.otherManifest)}
 	case src.codex != "":
 		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: src.codex}

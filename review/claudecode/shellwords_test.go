@@ -113,3 +113,40 @@ func TestExecFormsCleaned(t *testing.T) {
 		}
 	}
 }
+
+// TestHookPluginRootDefault: ${CLAUDE_PLUGIN_ROOT:-$PLUGIN_ROOT} is the plugin in Claude
+// Code (it sets CLAUDE_PLUGIN_ROOT for hooks, so the default is never used): no warning
+// that ${PLUGIN_ROOT} collapses, while a bare ${PLUGIN_ROOT} still gets it.
+func TestHookPluginRootDefault(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		warn bool
+	}{
+		{`"${CLAUDE_PLUGIN_ROOT:-$PLUGIN_ROOT}"/run.sh`, false},
+		{`"${CLAUDE_PLUGIN_ROOT:-${PLUGIN_ROOT:-.}}"/run.sh`, false},
+		{`"${CLAUDE_PLUGIN_ROOT:-x}/run.sh" "$PLUGIN_ROOT"`, true},
+		{`"${PLUGIN_ROOT}"/run.sh`, true},
+	} {
+		c := hookWith(t, tc.line)
+		got := false
+		for _, d := range c.Diagnostics {
+			got = got || d.Code == "hook-plain-plugin-root"
+		}
+		if got != tc.warn {
+			t.Errorf("%q: hook-plain-plugin-root %v, want %v (%v)", tc.line, got, tc.warn, c.Diagnostics)
+		}
+	}
+}
+
+// TestHookMissingFileNotCovered: a bundled file the hook runs that is not there is listed
+// as missing in the not-covered list, besides its warning.
+func TestHookMissingFileNotCovered(t *testing.T) {
+	c := hookWith(t, `node "${CLAUDE_PLUGIN_ROOT}/scripts/missing.js"`)
+	got := strings.Join(notCoveredKinds(c), ",")
+	if !strings.Contains(got, "missing-file:${CLAUDE_PLUGIN_ROOT}/scripts/missing.js") {
+		t.Fatalf("not covered %q", got)
+	}
+	if c := hookWith(t, `"${CLAUDE_PLUGIN_ROOT}"/run.sh`); hasKind(c, model.NotCoveredMissing) {
+		t.Fatalf("a file that is there is listed as missing: %q", notCoveredKinds(c))
+	}
+}

@@ -312,6 +312,7 @@ func isWordByte(c byte) bool {
 // plainPluginRoot reports a ${PLUGIN_ROOT}/${PLUGIN_DATA} in a Claude command: not a Claude
 // placeholder, a plain shell variable (usually unset).
 func plainPluginRoot(s string) []string {
+	s = withoutSetDefaults(s)
 	var out []string
 	for _, v := range []string{"PLUGIN_ROOT", "PLUGIN_DATA"} {
 		if strings.Contains(s, "${"+v+"}") || strings.Contains(s, "${"+v+":") {
@@ -359,6 +360,8 @@ func (l *loader) namedFiles(c *model.Component, text, file, ptr string) {
 		if err != nil {
 			c.Diagnostics = append(c.Diagnostics, l.diag("named-file-missing", model.SeverityWarning, model.BoundaryComponent, file, ptr, 0,
 				fmt.Sprintf("It runs ${CLAUDE_PLUGIN_ROOT}/%s, which is not in the plugin; the command will fail.", clip(p)), "1.3"))
+			markNotCovered(c, []model.NotCovered{{Kind: model.NotCoveredMissing, Subject: varRoot + "/" + p,
+				Detail: fmt.Sprintf("It runs %s/%s, which is not in the plugin: the command fails until a file is put there, and that file is not part of this approval.", varRoot, p)}})
 			continue
 		}
 		if st.Type != fsguard.TypeFile || c.Contract == nil {
@@ -379,6 +382,36 @@ func (l *loader) namedFiles(c *model.Component, text, file, ptr string) {
 			}
 		}
 	}
+}
+
+// withoutSetDefaults drops the defaults of ${CLAUDE_PLUGIN_ROOT:-…} and
+// ${CLAUDE_PLUGIN_DATA:-…}: Claude Code sets both variables in a hook's environment, so
+// the shell never evaluates what follows :- (a fallback such as $PLUGIN_ROOT for Codex).
+func withoutSetDefaults(s string) string {
+	for _, v := range []string{"CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"} {
+		for i := 0; ; {
+			j := strings.Index(s[i:], "${"+v+":")
+			if j < 0 {
+				break
+			}
+			j += i
+			k, depth := j+len(v)+3, 1
+			for ; k < len(s) && depth > 0; k++ {
+				switch s[k] {
+				case '{':
+					depth++
+				case '}':
+					depth--
+				}
+			}
+			if depth > 0 {
+				break
+			}
+			s = s[:j] + "${" + v + "}" + s[k:]
+			i = j + len(v) + 3
+		}
+	}
+	return s
 }
 
 func withinPlugin(p string) bool {

@@ -41,13 +41,40 @@ func SplitShell(line string) []SimpleCommand {
 	var cur strings.Builder
 	inWord, single, double := false, false, false
 	count := 0
+	// A case's patterns ("a|*/b)") are words to match, not commands: pattern is set from
+	// "case X in" and after each ";;" until the ")" that ends the pattern; depth counts
+	// the cases open, so "esac" closes one.
+	pattern, depth := false, 0
 	endWord := func() {
 		if inWord {
-			words = append(words, cur.String())
+			w := cur.String()
+			switch {
+			case pattern && w == "esac" && len(words) == 0:
+				pattern, depth = false, depth-1
+				words = append(words, w)
+			case pattern:
+				// a pattern word: dropped at the ) or | that follows
+				words = append(words, w)
+			default:
+				words = append(words, w)
+				if len(words) >= 3 && words[len(words)-3] == "case" && w == "in" {
+					pattern, depth = true, depth+1
+				}
+			}
 			count++
 		}
 		cur.Reset()
 		inWord = false
+	}
+	// dropPattern forgets the pattern words read so far; the words before them (case X
+	// in) stay one command.
+	dropPattern := func() {
+		endWord()
+		if i := slices.Index(words, "in"); len(words) > 0 && words[0] == "case" && i >= 0 {
+			words = words[:i+1]
+			return
+		}
+		words = nil
 	}
 	endCmd := func(pipe bool) {
 		endWord()
@@ -96,6 +123,16 @@ func SplitShell(line string) []SimpleCommand {
 			double, inWord = true, true
 		case ch == ' ' || ch == '\t':
 			endWord()
+		case pattern && (ch == '|' || ch == '(' && len(words) == 0 && !inWord):
+			dropPattern() // a|b) or (a) : alternatives of one pattern
+		case pattern && ch == ')':
+			dropPattern()
+			pattern = false
+			endCmd(false)
+		case ch == ';' && i+1 < len(line) && line[i+1] == ';' && depth > 0:
+			endCmd(false)
+			i++
+			pattern = true // the next pattern
 		case ch == '|' && i+1 < len(line) && line[i+1] == '|':
 			endCmd(false)
 			i++
@@ -513,6 +550,23 @@ var (
 	textOnly    = map[string]bool{"tr": true, "expr": true, "basename": true, "dirname": true, "seq": true, "sleep": true, "date": true, "uname": true, "whoami": true, "id": true}
 )
 
+// scriptFlags are the options of scriptFirst programs whose values are not files: the
+// number of words they take and whether the value is the script itself (sed -e 's|/a|/b|',
+// grep -e pat: then the first operand is a file, not the script). awk -v a=b, rg -g glob
+// and jq --arg name value leave the script the first operand.
+var scriptFlags = map[string]map[string]valueFlagOf{
+	"sed": {"-e": {1, true}, "--expression": {1, true}},
+	"awk": {"-v": {1, false}, "-F": {1, false}}, "gawk": {"-v": {1, false}, "-F": {1, false}}, "mawk": {"-v": {1, false}, "-F": {1, false}},
+	"grep": {"-e": {1, true}, "--regexp": {1, true}}, "egrep": {"-e": {1, true}, "--regexp": {1, true}}, "fgrep": {"-e": {1, true}, "--regexp": {1, true}},
+	"rg": {"-e": {1, true}, "--regexp": {1, true}, "-g": {1, false}, "--glob": {1, false}, "-t": {1, false}, "--type": {1, false}},
+	"jq": {"--arg": {2, false}, "--argjson": {2, false}}, "yq": {"--arg": {2, false}},
+}
+
+type valueFlagOf struct {
+	words  int
+	script bool
+}
+
 // operands sorts the arguments of a program: resolved ones are classified as paths by
 // NotCoveredBy, one the shell expands at run time is named as unresolved (a text-only
 // operand, a pattern, is neither).
@@ -525,8 +579,20 @@ func (s *shellRun) operands(p *Process, name string, args []item) {
 	if name == "source" {
 		interp = true
 	}
+	skip := 0 // words that are an option's value, not files
 	for _, a := range args {
+		if skip > 0 {
+			skip--
+			continue
+		}
 		operand := !strings.HasPrefix(a.value, "-") || !a.resolved
+		if f, ok := scriptFlags[name][a.value]; ok && !operand {
+			skip = f.words
+			if f.script {
+				first = false
+			}
+			continue
+		}
 		if operand && first {
 			first = false
 			if scriptFirst[name] {

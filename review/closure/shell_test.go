@@ -120,6 +120,15 @@ func TestShellExpandsAsTheShellDoes(t *testing.T) {
 		{`case "$1" in */x) continue;; esac`, nil},
 		{`command -v jq >/dev/null || exit 0`, nil},
 		{`sed -e 's/a\/b/c/' -n`, []string{"path-program:sed"}},
+		{`sed -e 's|/usr/local|/opt|g' -e "s/a\/b/c/" x.txt`, []string{"path-program:sed"}},
+		{`sed -e 's/a/b/' ../x.txt`, []string{"path-program:sed", "outside-path:../x.txt"}}, // after -e, the operand is a file
+		{`grep -e /usr/lib -e /opt file`, []string{"path-program:grep"}},
+		{`awk -v dir=/etc -F / '{print $1}'`, []string{"path-program:awk"}},
+		{`jq --arg p /etc/x -r '.a // empty'`, []string{"path-program:jq"}},
+		// A set variable's default is never evaluated: neither a command nor a word vouch cannot place.
+		{`"${ROOT:-$(dirname "$0")/..}"/bin/run --x`, nil},
+		{`node "${ROOT:-$PLUGIN_ROOT}/x.js"`, []string{"path-program:node"}},
+		{`node "${UNSET:-$(git root)}/x.js"`, []string{"path-program:node", "unresolved-word:\"${UNSET:-$(git root)}/x.js\"", "path-program:git"}},
 		{`grep -q "$PATTERN"`, []string{"path-program:grep"}},
 		{`echo "it's \"here\"" $HOME`, nil},
 		{`f() { /p/bin/x; }; f`, nil},
@@ -182,4 +191,57 @@ func FuzzSplitShell(f *testing.F) {
 		}
 		NotCoveredByShell(s, Process{Root: "/p", Vars: map[string]string{"ROOT": "/p"}}, nil)
 	})
+}
+
+// TestOrder: real risks come before programs looked up on PATH, and within a kind the
+// order the line runs in is kept.
+func TestOrder(t *testing.T) {
+	base := Process{Root: "/p", Cwd: "/proj", Starts: "the hook runs", Vars: map[string]string{"ROOT": "/p"}}
+	for _, tc := range []struct {
+		line string
+		want []string
+	}{
+		{`jq -r .x | sort | npx -y left-pad | tee /tmp/out`, []string{"fetched-at-start:left-pad", "outside-path:/tmp/out", "path-program:jq", "path-program:sort", "path-program:npx", "path-program:tee"}},
+		{`sort x | node "$TMPDIR/a.js"`, []string{"unresolved-word:\"$TMPDIR/a.js\"", "path-program:sort", "path-program:node"}},
+		{`echo ok`, nil},
+	} {
+		nc := NotCoveredByShell(tc.line, base, nil)
+		Order(nc)
+		var got []string
+		for _, n := range nc {
+			got = append(got, n.Kind+":"+n.Subject)
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%q: got %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
+
+// TestSplitShellCasePatterns: the lexical reading (a line the parser refuses) keeps a
+// case's patterns out of the commands: "a|*/b)" is two words to match, not a pipe into
+// the program b, nor a path.
+func TestSplitShellCasePatterns(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want []string // the commands found
+	}{
+		{`case $x in a|b) echo;; */c|d) node x.js ;; esac; echo "unterminated`, []string{"case", "echo", "node", "esac", "echo"}},
+		{`case "$1" in (*.ts) npx tsc;; esac; "`, []string{"case", "npx", "esac"}},
+		{`a | b; case x in y) c | d;; esac`, []string{"a", "b", "case", "c", "d", "esac"}},
+		{`case a in b) case c in d|e) f;; esac;; g|h) i;; esac; j '`, []string{"case", "case", "f", "esac", "i", "esac", "j"}},
+	} {
+		var got []string
+		for _, sc := range SplitShell(tc.line) {
+			got = append(got, sc.Command)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%q: commands %q, want %q", tc.line, got, tc.want)
+		}
+	}
+	// Through the classifier: no pattern is listed as a program or a path.
+	for _, n := range NotCoveredByShell(`case $x in a|b) echo;; */c|d) exit 0;; esac; echo "unterminated`, Process{Root: "/p", Cwd: "/proj"}, nil) {
+		if n.Kind != model.NotCoveredUnresolved {
+			t.Errorf("a case pattern is listed: %s %s", n.Kind, n.Subject)
+		}
+	}
 }

@@ -51,6 +51,10 @@ func parseShell(line string, vars map[string]string) (cmds []parsedCommand, func
 	funcs = map[string]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.ParamExp:
+			// ${ROOT:-$(dirname "$0")/..} with ROOT set never runs its default: what
+			// the default holds is not a command of the line.
+			return !r.setDefault(n)
 		case *syntax.FuncDecl:
 			if n.Name != nil {
 				funcs[n.Name.Value] = true
@@ -137,7 +141,7 @@ func (r *resolver) word(w *syntax.Word) word {
 	if !r.static(w.Parts) {
 		return out
 	}
-	fields, err := expand.Fields(r.cfg, w)
+	fields, err := expand.Fields(r.cfg, r.withoutDefaults(w))
 	if err != nil {
 		return out
 	}
@@ -208,6 +212,50 @@ func (r *resolver) knownParam(p *syntax.ParamExp) bool {
 		return v != ""
 	}
 	return false
+}
+
+// setDefault reports whether p is a known, non-empty variable with a default (or an
+// error message) that the shell therefore never evaluates.
+func (r *resolver) setDefault(p *syntax.ParamExp) bool {
+	if p.Exp == nil || p.Param == nil || r.vars[p.Param.Value] == "" {
+		return false
+	}
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		return r.knownParam(p)
+	}
+	return false
+}
+
+// withoutDefaults is w with the defaults of set variables dropped: the expander would
+// otherwise refuse a default it never needs ($(…) there runs nothing).
+func (r *resolver) withoutDefaults(w *syntax.Word) *syntax.Word {
+	var parts func(ps []syntax.WordPart) ([]syntax.WordPart, bool)
+	parts = func(ps []syntax.WordPart) ([]syntax.WordPart, bool) {
+		out, changed := make([]syntax.WordPart, len(ps)), false
+		for i, p := range ps {
+			out[i] = p
+			switch p := p.(type) {
+			case *syntax.ParamExp:
+				if r.setDefault(p) {
+					plain := *p
+					plain.Exp = nil
+					out[i], changed = &plain, true
+				}
+			case *syntax.DblQuoted:
+				if inner, ok := parts(p.Parts); ok {
+					q := *p
+					q.Parts = inner
+					out[i], changed = &q, true
+				}
+			}
+		}
+		return out, changed
+	}
+	if ps, ok := parts(w.Parts); ok {
+		return &syntax.Word{Parts: ps}
+	}
+	return w
 }
 
 // environ gives the expander the known variables only. "HOME name" is how the expander

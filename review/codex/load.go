@@ -203,6 +203,13 @@ func (l *loader) readManifest() bool {
 		}
 		l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "keywords", Value: ks})
 	}
+	for _, m := range doc.Obj {
+		// The component fields as written, "hooks": {} included: an empty object there
+		// means no hooks at all in Codex, which a reviewer must see beside hooks/hooks.json.
+		if componentField[m.Key] {
+			l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: m.Key, Value: jsontext.Display(m.Val)})
+		}
+	}
 	if iface != nil && iface.Kind == jsontext.Object {
 		l.iface(iface)
 	}
@@ -213,6 +220,9 @@ func (l *loader) readManifest() bool {
 	l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "read by", Value: clients})
 	return true
 }
+
+// componentField are the manifest fields that say where Codex finds components.
+var componentField = map[string]bool{"skills": true, "mcpServers": true, "apps": true, "hooks": true}
 
 // iface shows the interface block; defaultPrompt keeps at most three entries of at most
 // 128 characters, the rest dropped with a warning, as Codex 0.169.0 does.

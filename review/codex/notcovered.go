@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/closure"
 )
@@ -66,7 +67,41 @@ var loginProfile = model.NotCovered{Kind: model.NotCoveredPathProgram, Subject: 
 func (l *loader) hookNotCovered(command string) []model.NotCovered {
 	p := l.process("the hook runs")
 	p.Vars = map[string]string{"PLUGIN_ROOT": rootMark, "CLAUDE_PLUGIN_ROOT": rootMark, "PLUGIN_DATA": l.dataMark(), "CLAUDE_PLUGIN_DATA": l.dataMark(), "CODEX_HOME": codexHome, "HOME": "~"}
-	return tidy(append([]model.NotCovered{loginProfile}, closure.NotCoveredByShell(l.expandPlaceholders(command), p, l.interp)...))
+	nc := append([]model.NotCovered{loginProfile}, closure.NotCoveredByShell(l.expandPlaceholders(command), p, l.interp)...)
+	return tidy(append(nc, l.missingFiles(command)...))
+}
+
+// rootPath is a plugin path named after the root variable, as Codex substitutes or the
+// hook's shell expands it: ${PLUGIN_ROOT}/x, "$CLAUDE_PLUGIN_ROOT"/x.
+var rootPath = lazyre.New(`\$\{?(?:CLAUDE_)?PLUGIN_ROOT\}?"?/([^\s"'$;|&()<>` + "`" + `]+)`)
+
+// missingFiles names the plugin files a hook command runs or reads that are not in the
+// plugin (when every file of it was read): the command fails there until one is put in
+// place, and that file is not part of the approval.
+func (l *loader) missingFiles(command string) []model.NotCovered {
+	cl := l.closure()
+	if !cl.complete {
+		return nil
+	}
+	var out []model.NotCovered
+	for _, m := range rootPath.FindAllStringSubmatch(command, -1) {
+		rel := path.Clean(m[1])
+		if strings.HasPrefix(rel, "..") || rel == "." {
+			continue // outside: the shell rule names it
+		}
+		found := false
+		for _, f := range cl.files {
+			if f.Path == rel || strings.HasPrefix(f.Path, rel+"/") {
+				found = true // the file, or a directory of the plugin
+				break
+			}
+		}
+		if !found {
+			out = append(out, model.NotCovered{Kind: model.NotCoveredMissing, Subject: "${PLUGIN_ROOT}/" + rel,
+				Detail: "It names ${PLUGIN_ROOT}/" + rel + ", which is not in the plugin: the hook fails until a file is put there, and that file is not part of this approval."})
+		}
+	}
+	return out
 }
 
 // expandPlaceholders substitutes what Codex replaces in a hook command at load, as

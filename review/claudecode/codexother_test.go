@@ -1,0 +1,67 @@
+package claudecode
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"vouch/model"
+)
+
+// TestCodexAlsoLoadsDefaultFiles: in a folder with both manifests, Codex (0.169.0,
+// 0.171.0) reads .codex-plugin/plugin.json, which still loads hooks/hooks.json, .mcp.json
+// and skills/ unless its own fields replace them. The Claude package's Codex answer says
+// Codex loads a component from such a file, and says it does not only when it does not.
+func TestCodexAlsoLoadsDefaultFiles(t *testing.T) {
+	const hooks = `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}], "Notification": [{"hooks": [{"type": "command", "command": "echo n"}]}]}}`
+	for _, tc := range []struct {
+		name, claude, codex string
+		hook, server, skill model.SupportStatus
+	}{
+		{"codex manifest without component fields", `{"name": "p"}`, `{"name": "p"}`, model.Supported, model.Supported, model.Supported},
+		{"codex hooks {} is none at all", `{"name": "p"}`, `{"name": "p", "hooks": {}}`, model.NotSupported, model.Supported, model.Supported},
+		{"codex hooks another file", `{"name": "p"}`, `{"name": "p", "hooks": "./other.json"}`, model.NotSupported, model.Supported, model.Supported},
+		{"codex hooks lists the default", `{"name": "p"}`, `{"name": "p", "hooks": ["./hooks/hooks.json"]}`, model.Supported, model.Supported, model.Supported},
+		{"codex hooks of a kind Codex ignores", `{"name": "p"}`, `{"name": "p", "hooks": 5}`, model.Supported, model.Supported, model.Supported},
+		{"codex mcpServers inline", `{"name": "p"}`, `{"name": "p", "mcpServers": {}}`, model.Supported, model.NotSupported, model.Supported},
+		{"the Claude manifest's hooks do not decide for Codex", `{"name": "p", "hooks": "./other.json"}`, `{"name": "p"}`, model.Supported, model.Supported, model.Supported},
+		{"a codex manifest that is not JSON", `{"name": "p"}`, `{`, model.NotSupported, model.NotSupported, model.NotSupported},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, manifestFile), tc.claude, 0o644)
+			writeFile(t, filepath.Join(dir, ".codex-plugin", "plugin.json"), tc.codex, 0o644)
+			writeFile(t, filepath.Join(dir, hooksFile), hooks, 0o644)
+			writeFile(t, filepath.Join(dir, "other.json"), `{"hooks": {}}`, 0o644)
+			writeFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {"s": {"command": "node", "args": ["x.js"]}}}`, 0o644)
+			writeFile(t, filepath.Join(dir, "skills", "k", "SKILL.md"), "---\nname: k\ndescription: d\n---\nbody\n", 0o644)
+			p := LoadPlugin(dir, Options{})
+			for _, w := range []struct {
+				kind model.Kind
+				id   string
+				want model.SupportStatus
+			}{
+				{model.KindHook, "PreToolUse:0:0", tc.hook},
+				{model.KindMCPServer, "s", tc.server},
+				{model.KindSkill, "k", tc.skill},
+				{model.KindHook, "Notification:0:0", model.NotSupported}, // Codex has no such event
+			} {
+				c := p.Component(w.kind, w.id)
+				if c == nil {
+					t.Fatalf("no %s:%s", w.kind, w.id)
+				}
+				for _, s := range c.Support {
+					if s.Provider != clientCodex {
+						continue
+					}
+					if s.Status != w.want {
+						t.Errorf("%s:%s: codex %s (%s), want %s", w.kind, w.id, s.Status, s.Detail, w.want)
+					}
+					if s.Status == model.Supported && strings.Contains(s.Detail, "does not") {
+						t.Errorf("%s:%s: supported, but it says %q", w.kind, w.id, s.Detail)
+					}
+				}
+			}
+		})
+	}
+}

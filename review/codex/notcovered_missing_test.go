@@ -1,0 +1,42 @@
+package codex
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"vouch/model"
+)
+
+// TestHookMissingFile: a Codex hook that names a plugin file that is not there lists it as
+// missing-file; a file or a directory that is there is not listed.
+func TestHookMissingFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, data string) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".codex-plugin/plugin.json", `{"name": "p"}`)
+	write("hooks/there.sh", "#!/bin/sh\n")
+	write("hooks/hooks.json", `{"hooks": {"PreToolUse": [{"hooks": [
+		{"type": "command", "command": "sh \"${PLUGIN_ROOT}/hooks/missing.sh\""},
+		{"type": "command", "command": "sh \"${PLUGIN_ROOT}/hooks/there.sh\" && cd $CLAUDE_PLUGIN_ROOT/hooks"}]}]}}`)
+	p := Load(dir, Options{})
+	got := map[string][]string{}
+	for _, c := range p.Components {
+		for _, n := range c.NotCovered {
+			if n.Kind == model.NotCoveredMissing {
+				got[c.ID] = append(got[c.ID], n.Subject)
+			}
+		}
+	}
+	if len(got) != 1 || strings.Join(got["hooks/hooks.json:pre_tool_use:0:0"], ",") != "${PLUGIN_ROOT}/hooks/missing.sh" {
+		t.Fatalf("missing files %v", got)
+	}
+}
