@@ -169,3 +169,32 @@ func TestEntrySourceCodex(t *testing.T) {
 		}
 	}
 }
+
+// The table is a layer of the console's stack: on top it takes every key (a, / and x do
+// nothing to the screen under it), the help line is its own, and a reload closes it, as
+// it closes the file view, since its rows came from the packages just replaced.
+func TestMarketViewIsALayer(t *testing.T) {
+	m := marketModel(t, nil)
+	selectRef(t, m, marketRef)
+	press(t, m, "M")
+	mv := m.marketView()
+	if mv == nil || m.top() != layer(mv) {
+		t.Fatalf("M did not put the table on top: %v", stackKinds(m))
+	}
+	p, c, _, _ := m.selection()
+	press(t, m, "a", "/", "x")
+	if m.top() != layer(mv) || len(m.modals) != 1 || m.tree.editing {
+		t.Fatalf("keys on the table reached the screen under it: %v", stackKinds(m))
+	}
+	if p2, c2, _, _ := m.selection(); p2 != p || c2 != c {
+		t.Fatal("keys on the table moved the selection under it")
+	}
+	lines := strings.Split(screen(m), "\n")
+	if foot := lines[len(lines)-1]; !strings.Contains(foot, "back") || strings.Contains(foot, "approve") {
+		t.Fatalf("the help line under the table is not the table's: %q", foot)
+	}
+	run(t, m, m.loadCmd())
+	if m.marketView() != nil || m.top() != nil {
+		t.Fatalf("a reload left the table of the old packages open: %v", stackKinds(m))
+	}
+}
