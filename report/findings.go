@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vouch/internal/textclip"
 	"vouch/model"
 )
 
@@ -227,11 +228,11 @@ func githubOrder(fs []finding) []finding {
 
 // clip shortens s to n runes, saying so.
 func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
+	head, more := textclip.Cut(s, n)
+	if more == 0 {
 		return s
 	}
-	return string(r[:n]) + "… (" + strconv.Itoa(len(r)-n) + " more characters)"
+	return head + "… (" + strconv.Itoa(more) + " more characters)"
 }
 
 // safeText makes package text safe for SARIF and the step summary: control, C1, bidi

@@ -225,7 +225,7 @@ func TestManifestFileAsSource(t *testing.T) {
 			dalo + "/PLUGIN.toml is the manifest of the Dalo package in " + dalo + ": give the folder " + dalo + " as SOURCE, not the file."},
 		// A file named like a manifest in a folder that is no package of that format.
 		{filepath.Join(dir, "notes", "manifest.json.txt"), "unrecognized-source",
-			filepath.Join(dir, "notes", "manifest.json.txt") + " is not a package directory, a Splice archive or bundle, or an MCP Bundle (.mcpb)."},
+			filepath.Join(dir, "notes", "manifest.json.txt") + " is not a package directory, an MCP Bundle (.mcpb), or a Splice archive or bundle."},
 	}
 	write(t, filepath.Join(dir, "notes", "manifest.json.txt"), "x")
 	for _, tt := range tests {

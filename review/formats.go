@@ -27,15 +27,17 @@ import (
 //  1. write its package under review/ with a cheap detection test (a few Lstats, no
 //     parsing: discovery calls it on every directory it lists) and a pure Load (files in,
 //     model out, no writes; bounded reads through fsguard);
-//  2. add its model.Format constant (and the name to the report schema's format enum);
+//  2. add its model.Format constant (and the name to the report schema's format enum,
+//     which TestFormatListsFollowTheTable holds to this table);
 //  3. add one entry to formats below: name and title, dir and/or file detection, load,
-//     and the manifest file names a user might give instead of the folder. The entry's
-//     position is its detection priority: the first entry that recognises a directory
-//     claims it, unless it is marked alongside (see below).
+//     the manifest file names a user might give instead of the folder, its help line and
+//     its locate probe. The entry's position is its detection priority: the first entry
+//     that recognises a directory claims it, unless it is marked alongside (see below).
 //
-// Nothing else in review changes: the search, the messages that list the formats
-// ("No Agent Plugins, Dalo or Splice package was found"), the hint for a manifest file
-// given as SOURCE and the concurrent loading all read the table.
+// Nothing else changes: the search, the messages that list the formats ("No Agent
+// Plugins, Dalo or Splice package was found"), the hint for a manifest file given as
+// SOURCE, the manifest folders the search never enters, Locate's probes, the commands'
+// help and the concurrent loading all read the table.
 type format struct {
 	name  model.Format
 	title string // as messages name it: "Agent Plugins"
@@ -73,20 +75,38 @@ type format struct {
 	notBeside model.Format
 
 	load func(path string, opts Options) []*model.Package
+
+	// emits are the formats, besides name, of the packages load may return (Claude Code's
+	// loader reads a marketplace beside a plugin).
+	emits []model.Format
+	// doc names the format as help text lists it ("Agent Plugins 1.0.0") and docWhere
+	// says what of it vouch reads ("plugin.json"); fileDoc names its file form as a
+	// message does ("a Splice archive or bundle"), for a format that has one.
+	doc, docWhere, fileDoc string
+	// manifestDir is the folder holding the format's manifest (".claude-plugin"): never a
+	// package root of its own, its plugin is the folder above it.
+	manifestDir string
+	// probe is how Locate rules a package of this format out without loading it; nil:
+	// every package of the format is loaded.
+	probe *nameProbe
 }
 
 // formats is the table, in detection priority order.
 var formats = []*format{
 	{
 		name: model.FormatAgentPlugins, title: "Agent Plugins",
+		doc: "Agent Plugins 1.0.0", docWhere: "plugin.json",
 		dir:       isAgentPluginsRoot,
 		manifests: []string{"plugin.json"},
+		// agentplugins.Load: plugin.json's name, else the folder's.
+		probe: &nameProbe{manifests: []string{"plugin.json"}},
 		load: func(path string, opts Options) []*model.Package {
 			return []*model.Package{agentplugins.Load(path, agentplugins.Options{DataDir: opts.DataDir, Limits: opts.Limits, Retained: opts.Retained})}
 		},
 	},
 	{
 		name: model.FormatDalo, title: "Dalo",
+		doc: `Portable Agent Packages 0.1 "Dalo"`, docWhere: "plugins/<name>/PLUGIN.toml",
 		dir:       dalo.IsSourceIn,
 		inside:    dalo.PackageDir,
 		manifests: []string{"PLUGIN.toml"},
@@ -96,6 +116,7 @@ var formats = []*format{
 	},
 	{
 		name: model.FormatCodexMarketplace, title: "Codex marketplace",
+		doc: "Codex marketplaces", docWhere: ".agents/plugins/marketplace.json",
 		dir:       codex.IsMarketplaceIn,
 		alongside: true,
 		manifests: []string{".agents/plugins/marketplace.json"},
@@ -109,9 +130,14 @@ var formats = []*format{
 		// Codex reads a root Agent Plugins plugin.json before .codex-plugin/: read
 		// beside it, the Codex package says it is shadowed for Codex.
 		name: model.FormatCodex, title: "Codex",
-		dir:       codex.IsRootIn,
-		alongside: true,
-		manifests: []string{".codex-plugin/plugin.json"},
+		doc: "Codex plugins", docWhere: ".codex-plugin/",
+		dir:         codex.IsRootIn,
+		alongside:   true,
+		manifests:   []string{".codex-plugin/plugin.json"},
+		manifestDir: ".codex-plugin",
+		// codex.Load: .codex-plugin/plugin.json's name, or Claude Code's manifest it falls
+		// back to, else the folder's.
+		probe: &nameProbe{manifests: []string{".codex-plugin/plugin.json", ".claude-plugin/plugin.json", "plugin.json"}},
 		load: func(path string, opts Options) []*model.Package {
 			pkgs := []*model.Package{codex.Load(path, codex.Options{Limits: opts.Limits})}
 			codex.StampVersion(pkgs, opts.ClientVersions[model.ClientCodex])
@@ -120,9 +146,12 @@ var formats = []*format{
 	},
 	{
 		name: model.FormatClaudeCode, title: "Claude Code",
-		dir:       claudecode.DetectIn,
-		alongside: true,
-		manifests: []string{".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"},
+		doc: "Claude Code plugins and marketplaces", docWhere: ".claude-plugin/ or the default layout",
+		emits:       []model.Format{model.FormatClaudeCodeMarketplace},
+		dir:         claudecode.DetectIn,
+		alongside:   true,
+		manifests:   []string{".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"},
+		manifestDir: ".claude-plugin",
 		load: func(path string, opts Options) []*model.Package {
 			return claudecode.Load(path, claudecode.Options{Limits: opts.Limits,
 				ClaudeVersion: opts.ClientVersions[model.ClientClaudeCode], CodexVersion: opts.ClientVersions[model.ClientCodex]})
@@ -130,6 +159,9 @@ var formats = []*format{
 	},
 	{
 		name: model.FormatMCPB, title: "MCP Bundle",
+		doc: "MCP Bundles", docWhere: "manifest.json, .mcpb and .dxt", fileDoc: "an MCP Bundle (.mcpb)",
+		// mcpb.Load: manifest.json's name, else the folder's (or the file's without .mcpb).
+		probe:        &nameProbe{manifests: []string{"manifest.json"}, trim: []string{".mcpb", ".dxt", ".MCPB", ".DXT", ".zip"}},
 		manifestKind: mcpb.KindMCPB,
 		file:         func(path string, _ fsguard.Limits) bool { return mcpb.IsArtifact(path) },
 		fileName:     mcpb.HasBundleName,
@@ -141,6 +173,7 @@ var formats = []*format{
 	},
 	{
 		name: model.FormatSplice, title: "Splice",
+		doc: "Splice v1", docWhere: "a package directory, .tar.gz archive or bundle", fileDoc: "a Splice archive or bundle",
 		// manifest.json is Splice's only with specVersion (an MCP Bundle's has
 		// manifest_version); any other is a source diagnostic (sourceNotes), not a package.
 		manifestKind: mcpb.KindSplice,
@@ -155,6 +188,9 @@ var formats = []*format{
 		// A root SKILL.md is a skill wherever it sits (copied into a skills folder, every
 		// client loads it), so its package is read beside any other format's.
 		name: model.FormatAgentSkills, title: "Agent Skills",
+		doc: "Agent Skills", docWhere: "SKILL.md folders",
+		// skillpkg.Load: always the folder's.
+		probe:     &nameProbe{},
 		dir:       skillpkg.IsRootIn,
 		alongside: true,
 		notBeside: model.FormatSplice,
@@ -207,7 +243,7 @@ func detectDir(dir string) []job { return detectProbed(probe.New(dir)) }
 // notes ask one probe, which lists the folder once.
 func detectProbed(p *probe.Dir) []job {
 	dir := p.Path()
-	if foreign.IsClientDir(filepath.Base(dir)) {
+	if isManifestDir(filepath.Base(dir)) {
 		// A client's manifest folder is never a package root of its own (an Agent
 		// Plugins root named ".claude-plugin" would look for skills inside it); given
 		// alone, Claude Code's stands for its plugin.
@@ -296,8 +332,8 @@ func formatTitles() string {
 // IsFormat reports whether name is the name of a format in the table, as a qualified
 // component ref (<format>:<package>#<kind>:<id>) puts it in front.
 func IsFormat(name string) bool {
-	for _, f := range formats {
-		if string(f.name) == name {
+	for _, f := range Formats() {
+		if string(f) == name {
 			return true
 		}
 	}
@@ -335,4 +371,75 @@ func hasFormat(jobs []job, f model.Format) bool {
 func manifestKindOf(p *probe.Dir) mcpb.Kind {
 	k, _ := mcpb.ClassifyIn(p)
 	return k
+}
+
+// isManifestDir reports whether a directory name is a client plugin's manifest folder, a
+// read format's or a foreign one's, which discovery must never take for a package root.
+func isManifestDir(name string) bool {
+	for _, f := range formats {
+		if f.manifestDir != "" && f.manifestDir == name {
+			return true
+		}
+	}
+	return foreign.IsClientDir(name)
+}
+
+// FormatNames lists the formats vouch reads as the help's sentence does: "Agent Plugins
+// 1.0.0, ... and Agent Skills".
+func FormatNames() string {
+	var names []string
+	for _, f := range formats {
+		names = append(names, f.doc)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// FormatLines are the formats vouch reads, one line each, as a command's help lists
+// them: "  Agent Plugins 1.0.0 (plugin.json)\n".
+func FormatLines(indent string) string {
+	var b strings.Builder
+	for _, f := range formats {
+		b.WriteString(indent + f.doc)
+		if f.docWhere != "" {
+			b.WriteString(" (" + f.docWhere + ")")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// SourceForms are what a SOURCE that is a package may be: a package directory, then
+// each format's file form ("an MCP Bundle (.mcpb)"), for the messages that list them.
+func SourceForms() []string {
+	forms := []string{"a package directory"}
+	for _, f := range formats {
+		if f.fileDoc != "" {
+			forms = append(forms, f.fileDoc)
+		}
+	}
+	return forms
+}
+
+// OrList joins phrases as a sentence does: "a, b, or c".
+func OrList(phrases []string) string {
+	if len(phrases) < 3 {
+		return strings.Join(phrases, " or ")
+	}
+	return strings.Join(phrases[:len(phrases)-1], ", ") + ", or " + phrases[len(phrases)-1]
+}
+
+// Formats are the names of every format a package can have, table entries first and
+// then the formats they also emit: the values of a report's "format".
+func Formats() []model.Format {
+	var out []model.Format
+	for _, f := range formats {
+		out = append(out, f.name)
+	}
+	for _, f := range formats {
+		out = append(out, f.emits...)
+	}
+	return out
 }

@@ -50,34 +50,22 @@ func Locate(opts Options, path, ref string) (*Result, error) {
 }
 
 // nameProbe is how a format names a package: after the folder (with the extensions in
-// trim removed), unless one of manifests holds a JSON string naming it.
+// trim removed), unless one of manifests holds a JSON string naming it. A format's table
+// entry holds its probe; one without (Dalo sources, marketplaces and Claude Code plugins
+// name packages from several files, and Splice archives must be decoded first) is always
+// loaded.
 type nameProbe struct {
 	manifests []string
 	trim      []string
-}
-
-// nameProbes are the formats whose naming Locate can test without loading. A format
-// missing here is always loaded: Dalo sources, marketplaces and Claude Code plugins name
-// packages from several files, and Splice archives must be decoded first.
-var nameProbes = map[model.Format]nameProbe{
-	// agentplugins.Load: plugin.json's name, else the folder's.
-	model.FormatAgentPlugins: {manifests: []string{"plugin.json"}},
-	// codex.Load: .codex-plugin/plugin.json's name, or Claude Code's manifest it falls
-	// back to, else the folder's.
-	model.FormatCodex: {manifests: []string{".codex-plugin/plugin.json", ".claude-plugin/plugin.json", "plugin.json"}},
-	// skillpkg.Load: always the folder's.
-	model.FormatAgentSkills: {},
-	// mcpb.Load: manifest.json's name, else the folder's (or the file's without .mcpb).
-	model.FormatMCPB: {manifests: []string{"manifest.json"}, trim: []string{".mcpb", ".dxt", ".MCPB", ".DXT", ".zip"}},
 }
 
 // mayHold reports whether the package j loads could hold ref; true when unsure. A package
 // name may itself hold "#", so the ref's package is some prefix ending before a "#": the
 // folder test tries each, and a manifest naming any of them holds the shortest.
 func mayHold(j job, ref string, limits fsguard.Limits) bool {
-	probe, ok := nameProbes[j.format.name]
+	probe := j.format.probe
 	hash := strings.IndexByte(ref, '#')
-	if !ok || j.only != "" || hash <= 0 {
+	if probe == nil || j.only != "" || hash <= 0 {
 		return true
 	}
 	shortest := ref[:hash]

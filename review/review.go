@@ -310,7 +310,7 @@ func discoverDirect(p string, opts Options) ([]job, []model.Diagnostic) {
 	} else if jobs := detect(p, opts.Limits); len(jobs) > 0 {
 		return jobs, nil
 	}
-	if st, err := os.Stat(p); err == nil && st.IsDir() && foreign.IsClientDir(filepath.Base(p)) {
+	if st, err := os.Stat(p); err == nil && st.IsDir() && isManifestDir(filepath.Base(p)) {
 		return nil, []model.Diagnostic{foreign.ClientDirSource(p)}
 	}
 	if jobs := detectInside(p); len(jobs) > 0 {
@@ -331,7 +331,7 @@ func discoverDirect(p string, opts Options) ([]job, []model.Diagnostic) {
 	}
 	return nil, []model.Diagnostic{{
 		Code: "unrecognized-source", Severity: model.SeverityError, Boundary: model.BoundarySource, File: p,
-		Message: fmt.Sprintf("%s is not a package directory, a Splice archive or bundle, or an MCP Bundle (.mcpb).", p),
+		Message: fmt.Sprintf("%s is not %s.", p, OrList(SourceForms())),
 	}}
 }
 
@@ -355,7 +355,7 @@ func (s *search) walk(dir string, depth int) {
 			chunk := entries[i:min(i+detectChunk, len(entries))]
 			parallel.For(len(chunk), ioWorkers(), func(k int) {
 				e := chunk[k]
-				if e.IsDir() && e.Type()&os.ModeSymlink == 0 && !foreign.IsClientDir(e.Name()) {
+				if e.IsDir() && e.Type()&os.ModeSymlink == 0 && !isManifestDir(e.Name()) {
 					child := filepath.Join(dir, e.Name())
 					detected[i+k], notes[i+k] = s.opts.detectNotes(child)
 				}
@@ -376,7 +376,7 @@ func (s *search) walk(dir string, depth int) {
 			}
 			continue
 		}
-		if foreign.IsClientDir(e.Name()) {
+		if isManifestDir(e.Name()) {
 			continue // a plugin's manifest folder is read with the plugin, never alone
 		}
 		jobs, ns := detected[i], notes[i]

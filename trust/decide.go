@@ -71,24 +71,10 @@ func (t *Trust) Decide(action Action, reqs []Request, o DecideOptions) ([]Decisi
 	if _, err := t.newDecision(&model.Package{}, "", action, "", o); err != nil {
 		return nil, err
 	}
-	order := make([]int, len(reqs))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		return len(reqs[order[a]].Comp.DependsOn) == 0 && len(reqs[order[b]].Comp.DependsOn) > 0
-	})
-	paths := make([]string, len(reqs))
-	files := map[string]*pendingFile{}
-	for i, r := range reqs {
-		p, err := t.target(r.Pkg, o)
-		if err != nil {
-			return nil, err
-		}
-		paths[i] = p
-		if files[p] == nil {
-			files[p] = &pendingFile{path: p, origin: t.origin(p)}
-		}
+	order := dependenciesFirst(reqs)
+	paths, files, err := t.pendingFiles(reqs, o)
+	if err != nil {
+		return nil, err
 	}
 	unlock, err := t.lockAll(files)
 	if err != nil {
@@ -101,48 +87,8 @@ func (t *Trust) Decide(action Action, reqs []Request, o DecideOptions) ([]Decisi
 		}
 	}
 
-	// Ledgers that are read but not written (the team ledger of a personal decision).
-	others := states{}
-	viewOf := func(pkg *model.Package) (*view, error) {
-		v := &view{}
-		if f := files[t.PersonalLedger()]; f != nil {
-			v.personal = formatLayer(f.fold.Comps[pkg.Name], string(pkg.Format), false)
-		} else {
-			s, err := t.stateOf(others, t.PersonalLedger(), false)
-			if err != nil {
-				return nil, err
-			}
-			if v.personal, err = s.comps(pkg); err != nil {
-				return nil, err
-			}
-		}
-		if tp := t.TeamLedgerFor(pkg); tp != "" {
-			if f := files[tp]; f != nil {
-				v.team = formatLayer(f.fold.Comps[pkg.Name], string(pkg.Format), true)
-			} else {
-				s, err := t.stateOf(others, tp, true)
-				if err != nil {
-					return nil, err
-				}
-				if v.team, err = s.comps(pkg); err != nil {
-					return nil, err
-				}
-			}
-		}
-		return v, nil
-	}
-	byRef := map[*model.Package]map[string]*model.Component{}
-	compOf := func(pkg *model.Package, ref string) *model.Component {
-		m := byRef[pkg]
-		if m == nil {
-			m = make(map[string]*model.Component, len(pkg.Components))
-			for _, c := range pkg.Components {
-				m[pkg.Ref(c)] = c
-			}
-			byRef[pkg] = m
-		}
-		return m[ref]
-	}
+	viewOf := t.viewsOf(files)
+	compOf := componentsByRef()
 
 	first := make([]Decision, len(reqs))
 	var blobs [][]byte
@@ -185,6 +131,88 @@ func (t *Trust) Decide(action Action, reqs []Request, o DecideOptions) ([]Decisi
 		}
 	}
 	return first, nil
+}
+
+// dependenciesFirst is the order requests are decided in: components that depend on
+// nothing (tools) before those that do (hooks), so a hook's tool is approved first.
+func dependenciesFirst(reqs []Request) []int {
+	order := make([]int, len(reqs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		return len(reqs[order[a]].Comp.DependsOn) == 0 && len(reqs[order[b]].Comp.DependsOn) > 0
+	})
+	return order
+}
+
+// pendingFiles names the ledger each request is written to (paths[i] for reqs[i]) and
+// one pending file for each ledger named.
+func (t *Trust) pendingFiles(reqs []Request, o DecideOptions) ([]string, map[string]*pendingFile, error) {
+	paths := make([]string, len(reqs))
+	files := map[string]*pendingFile{}
+	for i, r := range reqs {
+		p, err := t.target(r.Pkg, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		paths[i] = p
+		if files[p] == nil {
+			files[p] = &pendingFile{path: p, origin: t.origin(p)}
+		}
+	}
+	return paths, files, nil
+}
+
+// viewsOf gives a package's decisions as the ledgers hold them now: a ledger being
+// written is read from its locked, pending state; one that is only read (the team ledger
+// of a personal decision) is read once and kept.
+func (t *Trust) viewsOf(files map[string]*pendingFile) func(pkg *model.Package) (*view, error) {
+	others := states{}
+	return func(pkg *model.Package) (*view, error) {
+		v := &view{}
+		if f := files[t.PersonalLedger()]; f != nil {
+			v.personal = formatLayer(f.fold.Comps[pkg.Name], string(pkg.Format), false)
+		} else {
+			s, err := t.stateOf(others, t.PersonalLedger(), false)
+			if err != nil {
+				return nil, err
+			}
+			if v.personal, err = s.comps(pkg); err != nil {
+				return nil, err
+			}
+		}
+		if tp := t.TeamLedgerFor(pkg); tp != "" {
+			if f := files[tp]; f != nil {
+				v.team = formatLayer(f.fold.Comps[pkg.Name], string(pkg.Format), true)
+			} else {
+				s, err := t.stateOf(others, tp, true)
+				if err != nil {
+					return nil, err
+				}
+				if v.team, err = s.comps(pkg); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return v, nil
+	}
+}
+
+// componentsByRef finds a package's component by its ref, indexing each package once.
+func componentsByRef() func(pkg *model.Package, ref string) *model.Component {
+	byRef := map[*model.Package]map[string]*model.Component{}
+	return func(pkg *model.Package, ref string) *model.Component {
+		m := byRef[pkg]
+		if m == nil {
+			m = make(map[string]*model.Component, len(pkg.Components))
+			for _, c := range pkg.Components {
+				m[pkg.Ref(c)] = c
+			}
+			byRef[pkg] = m
+		}
+		return m[ref]
+	}
 }
 
 func mismatch(ref, shown, now string) error {

@@ -2,13 +2,15 @@ package ui
 
 import (
 	"vouch/model"
+	"vouch/report"
 	"vouch/trust"
 
 	"charm.land/lipgloss/v2"
 )
 
-// answer is one of the three answers as a glyph, a word and a style: the glyph and the
-// word carry the meaning, the colour only repeats it.
+// answer is one of the three answers as a glyph, a word and a style. Glyph and word come
+// from report's answer table, which the text report prints too; the colour only repeats
+// them.
 type answer struct {
 	Glyph, Word string
 	Style       lipgloss.Style
@@ -16,27 +18,28 @@ type answer struct {
 
 func (a answer) render() string { return a.Style.Render(a.Glyph + " " + a.Word) }
 
-func validityAnswer(s *Styles, c *model.Component) answer {
-	switch c.Validity {
-	case model.Valid, "":
-		return answer{"✓", "valid", s.Good}
-	case model.Skipped:
-		return answer{"–", "skipped", s.Warn}
-	case model.Unsupported:
-		return answer{"✗", "unsupported", s.Bad}
-	default:
-		return answer{"✗", "invalid", s.Bad}
+// styled gives a table answer the console's style for its tone.
+func styled(s *Styles, a report.Answer) answer {
+	st := s.Dim
+	switch a.Tone {
+	case report.ToneGood:
+		st = s.Good
+	case report.ToneWarn:
+		st = s.Warn
+	case report.ToneBad:
+		st = s.Bad
+	case report.ToneInfo:
+		st = s.Info
 	}
+	return answer{a.Glyph, a.Word, st}
+}
+
+func validityAnswer(s *Styles, c *model.Component) answer {
+	return styled(s, report.ValidityAnswer(c.Validity))
 }
 
 func packageValidityAnswer(s *Styles, p *model.Package) answer {
-	if p.Rejected {
-		return answer{"✗", "rejected", s.Bad}
-	}
-	if !p.Valid() {
-		return answer{"✗", "invalid", s.Bad}
-	}
-	return answer{"✓", "valid", s.Good}
+	return styled(s, report.PackageValidityAnswer(p.Valid(), p.Rejected))
 }
 
 // supportAnswer folds the per-provider answers: supported by every provider that
@@ -51,36 +54,14 @@ func supportAnswer(s *Styles, c *model.Component) answer {
 			no++
 		}
 	}
-	switch {
-	case yes > 0 && no == 0:
-		return answer{"✓", "supported", s.Good}
-	case yes > 0:
-		return answer{"◐", "partial", s.Warn}
-	case no > 0:
-		return answer{"✗", "unsupported", s.Bad}
-	}
-	return answer{"–", "n/a", s.Dim}
+	return styled(s, report.SupportAnswer(yes, no))
 }
 
 // authNothing is the console's answer for a valid component with nothing to approve
 // (inert data): not an authorization trust records, and not "blocked".
-const authNothing model.Authorization = "nothing-to-approve"
+const authNothing = report.AuthNothing
 
-func authAnswer(s *Styles, a model.Authorization) answer {
-	switch a {
-	case model.Approved:
-		return answer{"✓", "approved", s.Good}
-	case model.Changed:
-		return answer{"△", "changed", s.Warn}
-	case model.Revoked:
-		return answer{"✗", "revoked", s.Bad}
-	case model.Blocked:
-		return answer{"⊘", "blocked", s.Bad}
-	case authNothing:
-		return answer{"–", "inert", s.Dim} // nothing to approve: not an alarm
-	}
-	return answer{"○", "unreviewed", s.Info}
-}
+func authAnswer(s *Styles, a model.Authorization) answer { return styled(s, report.AuthAnswer(a)) }
 
 // needsReview reports whether a person still has to look at a component.
 func needsReview(c *model.Component, st trust.Status) bool {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"vouch/internal/textclip"
 	"vouch/model"
 	"vouch/trust"
 
@@ -579,14 +580,14 @@ func (d *dialog) has(ref string) bool {
 	return false
 }
 
-// oneLine cuts s to its first line and at most n runes (before escaping).
+// oneLine cuts s to its first line and at most n characters (before escaping).
 func oneLine(s string, n int) string {
 	cut := false
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s, cut = s[:i], true
 	}
-	if r := []rune(s); len(r) > n {
-		s, cut = string(r[:n]), true
+	if head, more := textclip.Cut(s, n); more > 0 {
+		s, cut = head, true
 	}
 	if cut {
 		s += "…"

@@ -84,3 +84,15 @@ func TestPlainRefStillWorks(t *testing.T) {
 		t.Errorf("want unknown-ref: %s", errs)
 	}
 }
+
+// Every format a report names can be put in front of a ref, the formats a loader emits
+// beside its own too: a Claude Code marketplace entry is "claude-code-marketplace:...".
+func TestQualifiedRefOfEmittedFormat(t *testing.T) {
+	home := t.TempDir()
+	src := filepath.Join("..", "..", "examples", "claude-code", "marketplace")
+	const ref = "claude-code-marketplace:example-tools#plugin:format-on-save"
+	code, out, errs := trustRun(t, home, "approve", "--yes", src, ref)
+	expect(t, "approve of a qualified marketplace ref", code, 0, out, errs)
+	code, out, errs = trustRun(t, home, "check", src, ref)
+	expect(t, "check of the approved marketplace entry", code, 0, out, errs)
+}

@@ -108,10 +108,8 @@ func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "vouch",
 		Short: "Review AI-agent packages before they run, and approve them piece by piece",
-		Long: `vouch is a review console for AI-agent packages: Agent Plugins 1.0.0, Portable Agent
-Packages 0.1 "Dalo", Splice v1, Claude Code plugins, Codex plugins, MCP Bundles and Agent
-Skills. It shows what a package contains and can do: skills, standing
-instructions, local tools, hooks and MCP servers. Each piece gets three separate answers:
+		Long: wrapText("vouch is a review console for AI-agent packages: "+review.FormatNames()+". It shows what a package contains and can do: skills, standing instructions, local tools, hooks and MCP servers.", helpWidth) + `
+Each piece gets three separate answers:
   valid       does it follow its format?
   supported   can a named client run it as declared?
   authorized  has a person approved exactly these bytes and this contract?

@@ -75,7 +75,7 @@ func runReview(opts *reviewOptions) error {
 	}
 	for _, p := range args {
 		if _, err := os.Lstat(p); err != nil {
-			return a.fail(2, "path-not-found", p+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
+			return a.fail(2, "path-not-found", p+" does not exist; give "+sourceForms()+".")
 		}
 	}
 	if !a.stdoutIsTerminal() {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"vouch/model"
-	"vouch/report"
 )
 
 const riskFixture = "../../review/testdata/netrisk"
@@ -61,17 +60,4 @@ func TestNetworkRiskInReports(t *testing.T) {
 			}
 		}
 	}
-}
-
-// A host or command with control characters reaches the terminal escaped.
-func TestNetworkRiskTextIsEscaped(t *testing.T) {
-	var b strings.Builder
-	printRisks(&b, reportComponent(model.Capability{Kind: model.CapNetwork, Detail: "Reaches the network: names the host evil.example.com\x1b]0;pwned\x07."}))
-	if strings.ContainsAny(b.String(), "\x1b\x07") {
-		t.Fatalf("raw control bytes: %q", b.String())
-	}
-}
-
-func reportComponent(risks ...model.Capability) report.Component {
-	return report.Component{Risks: risks}
 }

@@ -37,11 +37,8 @@ func newValidateCommand(a *app) *cobra.Command {
 		Use:   "validate [--json] [--source-id ID] [--integrity sha256-HEX] SOURCE...",
 		Short: "Check packages against their format (valid / invalid), without authorizing anything",
 		Long: `Validate finds every package under each SOURCE and checks each against its specification. It
-reads seven formats: Agent Plugins 1.0.0 (plugin.json), Portable Agent Packages 0.1 "Dalo"
-(plugins/<name>/PLUGIN.toml), Splice v1 (a package directory, .tar.gz archive or bundle), Claude
-Code plugins (.claude-plugin/ or the default layout) and marketplaces, Codex plugins
-(.codex-plugin/) and marketplaces, MCP Bundles (manifest.json, .mcpb and .dxt) and Agent Skills
-(SKILL.md folders). A SOURCE may be any directory holding those up to 4 levels down, searched
+reads these formats:
+` + review.FormatLines("  ") + `A SOURCE may be any directory holding those up to 4 levels down, searched
 completely up to 100,000 package roots and 2,000,000 directory entries.
 Each problem is reported at the narrowest boundary the specification gives it: the whole package,
 one component type, one component or one entry.
@@ -237,7 +234,7 @@ func (a *app) openOptions(sourceID string) (review.Options, error) {
 // loadFailed is a load error as the commands report it: a missing path is exit 2.
 func (a *app) loadFailed(err error) error {
 	if errors.Is(err, review.ErrNotFound) {
-		return a.fail(2, "path-not-found", strings.TrimPrefix(err.Error(), review.ErrNotFound.Error()+": ")+" does not exist; give a package directory, a Splice archive or bundle, or a directory that holds them.")
+		return a.fail(2, "path-not-found", strings.TrimPrefix(err.Error(), review.ErrNotFound.Error()+": ")+" does not exist; give "+sourceForms()+".")
 	}
 	return a.fail(2, "load-failed", err.Error())
 }
@@ -270,7 +267,7 @@ func runValidate(opts *validateOptions) error {
 		res.Diagnostics = append(res.Diagnostics, checkIntegrity(res.Packages, want)...)
 	}
 	rep := report.Build(res.Packages, res.Diagnostics, nil)
-	if err := a.writeReport(rep, format, false, opts.sarifRoot, a.printValidation); err != nil {
+	if err := a.writeReport(rep, format, false, opts.sarifRoot, report.WriteValidationText); err != nil {
 		return err
 	}
 	if !rep.Valid {
@@ -405,7 +402,7 @@ func statusData(opts *statusOptions, paths []string) (*report.Report, instrState
 			return nil, st, a.fail(1, "codex-config", err.Error())
 		}
 	}
-	if err := a.writeReport(rep, opts.format, opts.requireApproved, opts.sarifRoot, a.printStatus); err != nil {
+	if err := a.writeReport(rep, opts.format, opts.requireApproved, opts.sarifRoot, report.WriteStatusText); err != nil {
 		return nil, st, err
 	}
 	return rep, st, nil
@@ -515,7 +512,7 @@ func (a *app) outputFormat(format string, jsonOut bool) (string, error) {
 // writeReport prints rep in format; text goes through the command's printer. With
 // requireApproved, SARIF and GitHub output mark what the gate fails on as errors. With
 // github, the full list also goes to $GITHUB_STEP_SUMMARY when GitHub Actions sets it.
-func (a *app) writeReport(rep *report.Report, format string, requireApproved bool, sarifRoot string, text func(*report.Report)) error {
+func (a *app) writeReport(rep *report.Report, format string, requireApproved bool, sarifRoot string, text func(io.Writer, *report.Report, report.TextOptions) error) error {
 	so := report.SARIFOptions{Base: resolveSARIFRoot(sarifRoot), Version: currentVersion().Version, ProjectURL: projectURL(),
 		Manifest: review.ManifestFile, RequireApproved: requireApproved}
 	var err error
@@ -530,7 +527,7 @@ func (a *app) writeReport(rep *report.Report, format string, requireApproved boo
 			err = a.writeStepSummary(rep, so)
 		}
 	default:
-		text(rep)
+		err = text(a.stdout, rep, report.TextOptions{Rel: rel})
 	}
 	if err != nil {
 		return a.fail(1, "write", fmt.Sprintf("cannot write the report: %v", err))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"vouch/enforce"
+	"vouch/internal/textclip"
 )
 
 // clientCLI runs Claude Code's own plugin commands, or, when no claude program is
@@ -42,9 +43,7 @@ func (c *clientCLI) run(args ...string) error {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(out.String())
-		if len(msg) > 500 {
-			msg = msg[:500] + "…"
-		}
+		msg = textclip.Clip(msg, 501, "…")
 		return fmt.Errorf("%s failed (%v): %s", shellLine(append([]string{c.path}, args...)), err, msg)
 	}
 	return nil

@@ -106,8 +106,8 @@ func Load(dir string, opts Options) *model.Package {
 	}
 	l.dataDir = filepath.Join(dataBase(opts.DataDir), pkg.Name)
 	if _, err := root.Lstat(".codex-plugin/plugin.json"); err == nil {
-		l.pkgDiag(l.diag("codex-prefers-root-manifest", model.SeverityInfo, model.BoundaryPackage, ".codex-plugin/plugin.json", "", 0,
-			"Codex "+codexVersion+" reads this root plugin.json and prefers it over .codex-plugin/plugin.json, so Codex loads the Agent Plugins view of this folder.", "10"))
+		l.pkgDiag(model.Place{File: ".codex-plugin/plugin.json"}.Package("codex-prefers-root-manifest", model.SeverityInfo,
+			"Codex "+codexVersion+" reads this root plugin.json and prefers it over .codex-plugin/plugin.json, so Codex loads the Agent Plugins view of this folder.", specRef("10")))
 	}
 	l.skills()
 	l.mcp()
@@ -124,14 +124,10 @@ func dataBase(d string) string {
 	return d
 }
 
-func (l *loader) diag(code string, sev model.Severity, b model.Boundary, file, ptr string, line int, msg, section string) model.Diagnostic {
-	return model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: file, Pointer: ptr, Line: line, Message: msg, Spec: specRef(section)}
-}
-
 func (l *loader) pkgDiag(d model.Diagnostic) { l.pkg.Diagnostics = append(l.pkg.Diagnostics, d) }
 
 // reject records a fatal package-level error.
 func (l *loader) reject(code, file, ptr string, line int, msg, section string) {
-	l.pkgDiag(l.diag(code, model.SeverityError, model.BoundaryPackage, file, ptr, line, msg, section))
+	l.pkgDiag(model.Place{File: file, Pointer: ptr, Line: line}.Package(code, model.SeverityError, msg, specRef(section)))
 	l.pkg.Rejected = true
 }

@@ -44,17 +44,16 @@ func (l *loader) extensions() {
 		c.Details = append(c.Details, model.Field{Key: "manifest data", Value: jsontext.Display(m.Val)})
 		c.Diagnostics = append(c.Diagnostics, l.extIssues[m.Key]...)
 		if !reverseDomain.MatchString(m.Key) {
-			c.Diagnostics = append(c.Diagnostics, l.diag("extension-namespace-not-reverse-domain", model.SeverityWarning, model.BoundaryComponent,
-				manifestFile, jsontext.Pointer("extensions", m.Key), jsontext.Line(l.manifestData, m.KeyOff),
-				fmt.Sprintf("The extension namespace %q is not a reverse-domain name such as com.example.client.", clip(m.Key)), "8"))
+			c.Diagnostics = append(c.Diagnostics, model.Place{File: manifestFile, Pointer: jsontext.Pointer("extensions", m.Key), Line: jsontext.Line(l.manifestData, m.KeyOff)}.Component("extension-namespace-not-reverse-domain", model.SeverityWarning,
+				fmt.Sprintf("The extension namespace %q is not a reverse-domain name such as com.example.client.", clip(m.Key)), specRef("8")))
 		}
 	}
 	// Only names that can be namespaces are described: a Stat of every top-level entry
 	// would cost a syscall each for nothing.
 	names, err := l.root.ReadDirNames(".")
 	if err != nil {
-		l.pkgDiag(l.diag("root-unlistable", model.SeverityWarning, model.BoundaryPackage, "", "", 0,
-			fmt.Sprintf("The plugin root could not be listed (%s), so extension directories are not shown.", fsguard.Reason(err)), "8.2"))
+		l.pkgDiag(model.Place{}.Package("root-unlistable", model.SeverityWarning,
+			fmt.Sprintf("The plugin root could not be listed (%s), so extension directories are not shown.", fsguard.Reason(err)), specRef("8.2")))
 	}
 	for _, name := range names {
 		// The fixed locations are never namespaces, whatever they are on disk: mcp.json
@@ -78,17 +77,17 @@ func (l *loader) extensions() {
 				c := get(e.Name)
 				c.Details = append(c.Details, model.Field{Key: "directory", Value: e.Name + "/ (" + fsguard.Reason(err) + ")"})
 				if escape {
-					c.Diagnostics = append(c.Diagnostics, l.diag("extension-directory-escape", model.SeverityWarning, model.BoundaryComponent, e.Name, "", 0,
-						fmt.Sprintf("The extension directory %s resolves outside the plugin root; a client must deny access to it.", e.Name), "4.1"))
+					c.Diagnostics = append(c.Diagnostics, model.Place{File: e.Name}.Component("extension-directory-escape", model.SeverityWarning,
+						fmt.Sprintf("The extension directory %s resolves outside the plugin root; a client must deny access to it.", e.Name), specRef("4.1")))
 				}
 				continue
 			}
 			if escape {
-				l.pkgDiag(l.diag("extension-directory-escape", model.SeverityWarning, model.BoundaryPackage, e.Name, "", 0,
-					fmt.Sprintf("%s resolves outside the plugin root, so it is not an extension directory; a client must deny access to it.", e.Name), "4.1"))
+				l.pkgDiag(model.Place{File: e.Name}.Package("extension-directory-escape", model.SeverityWarning,
+					fmt.Sprintf("%s resolves outside the plugin root, so it is not an extension directory; a client must deny access to it.", e.Name), specRef("4.1")))
 			} else {
-				l.pkgDiag(l.diag("extension-entry-not-directory", model.SeverityInfo, model.BoundaryPackage, e.Name, "", 0,
-					fmt.Sprintf("%s is not an extension directory (%s).", e.Name, fsguard.Reason(err)), "8.2"))
+				l.pkgDiag(model.Place{File: e.Name}.Package("extension-entry-not-directory", model.SeverityInfo,
+					fmt.Sprintf("%s is not an extension directory (%s).", e.Name, fsguard.Reason(err)), specRef("8.2")))
 			}
 			continue
 		}
@@ -114,9 +113,8 @@ func (l *loader) extensions() {
 		}
 		c.Summary = append([]string{fmt.Sprintf("Client-specific data for %s (%s).", owner, joinAnd(where))}, readSentences(ns, readers, hasData)...)
 		if ns == codexNamespaceName && hasData && slices.Contains(keys, "hooks") {
-			c.Diagnostics = append(c.Diagnostics, l.diag("extension-codex-hooks-not-run", model.SeverityWarning, model.BoundaryComponent,
-				manifestFile, jsontext.Pointer("extensions", ns, "hooks"), 0,
-				"extensions[\"com.openai\"].hooks is not run by Codex "+codexVersion+": it runs no hooks from a folder with a root Agent Plugins plugin.json (observed), whatever form they take.", "8"))
+			c.Diagnostics = append(c.Diagnostics, model.Place{File: manifestFile, Pointer: jsontext.Pointer("extensions", ns, "hooks")}.Component("extension-codex-hooks-not-run", model.SeverityWarning,
+				"extensions[\"com.openai\"].hooks is not run by Codex "+codexVersion+": it runs no hooks from a folder with a root Agent Plugins plugin.json (observed), whatever form they take.", specRef("8")))
 		}
 		l.pkg.Components = append(l.pkg.Components, c)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"vouch/internal/textclip"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
@@ -32,20 +33,8 @@ func isManifestField(k string) bool {
 // manifest loads and validates plugin.json. It returns false when the plugin is rejected:
 // then nothing else is discovered (agent-plugins §5.2, §11.3).
 func (l *loader) manifest() bool {
-	data, err := l.root.ReadFile(manifestFile, l.opts.Limits.MaxManifestSize)
-	if err != nil {
-		sec := "5.1"
-		msg := fmt.Sprintf("plugin.json %s; an Agent Plugins root must hold a readable manifest, so the plugin is rejected.", fsguard.Reason(err))
-		switch fsguard.CodeOf(err) {
-		case fsguard.CodeEscape:
-			sec = "4.1"
-			msg = "plugin.json resolves outside the plugin root, so the plugin is rejected; replace the symlink with the file."
-		case fsguard.CodeTooLarge:
-			msg = fmt.Sprintf("plugin.json %s; vouch reads manifests up to %d bytes, so the plugin is rejected.", fsguard.Reason(err), l.opts.Limits.MaxManifestSize)
-		case fsguard.CodeNotRegular:
-			msg = fmt.Sprintf("plugin.json %s; the manifest must be a regular file, so the plugin is rejected.", fsguard.Reason(err))
-		}
-		l.reject("manifest-"+fsguard.CodeSuffix(err), manifestFile, "", 0, msg, sec)
+	data, ok := l.readManifest()
+	if !ok {
 		return false
 	}
 	l.manifestData = data
@@ -55,23 +44,65 @@ func (l *loader) manifest() bool {
 		l.reject(code, manifestFile, "", jsontext.Line(data, jerr.Off), fmt.Sprintf("plugin.json %s, so the plugin is rejected.", jerr.Msg), "5.2")
 		return false
 	}
-	fatal := false
+	fatal := l.manifestIssues(data, issues)
+	if doc.Kind != jsontext.Object {
+		l.reject("manifest-not-object", manifestFile, "", jsontext.Line(data, doc.Off), fmt.Sprintf("plugin.json holds a JSON %s; it must hold an object, so the plugin is rejected.", doc.Kind), "5.2")
+		return false
+	}
+	if !l.manifestSchemaField(doc, data) {
+		return false
+	}
+	inst := l.manifestInstance(doc, data)
+	if l.manifestInvalid(doc, data, inst) || fatal {
+		if nm := doc.Get("name"); nm != nil && nm.Val.Kind == jsontext.String && nm.Val.Str != "" && nameProblem(nm.Val.Str) == "" {
+			l.pkg.Name = nm.Val.Str
+		}
+		return false
+	}
+	l.acceptManifest(doc, inst)
+	return true
+}
+
+// readManifest reads plugin.json within the manifest limit; false when it cannot be
+// read, which rejects the plugin.
+func (l *loader) readManifest() ([]byte, bool) {
+	data, err := l.root.ReadFile(manifestFile, l.opts.Limits.MaxManifestSize)
+	if err == nil {
+		return data, true
+	}
+	sec := "5.1"
+	msg := fmt.Sprintf("plugin.json %s; an Agent Plugins root must hold a readable manifest, so the plugin is rejected.", fsguard.Reason(err))
+	switch fsguard.CodeOf(err) {
+	case fsguard.CodeEscape:
+		sec = "4.1"
+		msg = "plugin.json resolves outside the plugin root, so the plugin is rejected; replace the symlink with the file."
+	case fsguard.CodeTooLarge:
+		msg = fmt.Sprintf("plugin.json %s; vouch reads manifests up to %d bytes, so the plugin is rejected.", fsguard.Reason(err), l.opts.Limits.MaxManifestSize)
+	case fsguard.CodeNotRegular:
+		msg = fmt.Sprintf("plugin.json %s; the manifest must be a regular file, so the plugin is rejected.", fsguard.Reason(err))
+	}
+	l.reject("manifest-"+fsguard.CodeSuffix(err), manifestFile, "", 0, msg, sec)
+	return nil, false
+}
+
+// manifestIssues reports the parser's findings: inside an extension namespace they are
+// notes on the extension; a repeated unknown field is left to the unknown-field report; a
+// repeated known field or any other finding rejects the plugin (returns true).
+func (l *loader) manifestIssues(data []byte, issues []jsontext.Issue) (fatal bool) {
 	l.extIssues = map[string][]model.Diagnostic{}
-	// A repeated unknown field is ignored like the field itself (§5.2: report, ignore,
-	// continue); it is counted here and reported once with the unknown field below.
-	unknownCount := map[string]int{}
 	dupReported := map[string]bool{}
 	for _, is := range issues {
 		toks := jsontext.SplitPointer(is.Pointer)
 		if len(toks) >= 2 && toks[0] == "extensions" {
 			// Inside a namespace value: inert data vouch does not interpret. Note it on the
 			// extension and keep loading (agent-plugins §8.1).
-			l.extIssues[toks[1]] = append(l.extIssues[toks[1]], l.diag("extension-"+strings.TrimPrefix(is.Code, "json-"), model.SeverityWarning, model.BoundaryComponent,
-				manifestFile, is.Pointer, jsontext.Line(data, is.Off), fmt.Sprintf("In plugin.json, %s; this data is shown but never interpreted.", is.Msg), "8.1"))
+			l.extIssues[toks[1]] = append(l.extIssues[toks[1]], model.Place{File: manifestFile, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.Component("extension-"+strings.TrimPrefix(is.Code, "json-"), model.SeverityWarning, fmt.Sprintf("In plugin.json, %s; this data is shown but never interpreted.", is.Msg), specRef("8.1")))
 			continue
 		}
 		if is.Code == jsontext.CodeDuplicateKey {
 			if len(toks) == 1 && !isManifestField(toks[0]) {
+				// A repeated unknown field is ignored like the field itself (§5.2: report,
+				// ignore, continue); it is reported once with the unknown field.
 				continue
 			}
 			// A repeated known field: JSON leaves the winner to the parser, so two clients
@@ -92,12 +123,12 @@ func (l *loader) manifest() bool {
 		l.reject("manifest-"+strings.TrimPrefix(is.Code, "json-"), manifestFile, is.Pointer, jsontext.Line(data, is.Off),
 			fmt.Sprintf("In plugin.json, %s, so the plugin is rejected.", is.Msg), "5.2")
 	}
-	if doc.Kind != jsontext.Object {
-		l.reject("manifest-not-object", manifestFile, "", jsontext.Line(data, doc.Off), fmt.Sprintf("plugin.json holds a JSON %s; it must hold an object, so the plugin is rejected.", doc.Kind), "5.2")
-		return false
-	}
+	return fatal
+}
 
-	// $schema selects the rules before anything else is interpreted (§5.2).
+// manifestSchemaField checks $schema, which selects the rules before anything else is
+// interpreted (§5.2); false when it rejects the plugin.
+func (l *loader) manifestSchemaField(doc *jsontext.Value, data []byte) bool {
 	sm := doc.Get("$schema")
 	switch {
 	case sm == nil:
@@ -113,10 +144,15 @@ func (l *loader) manifest() bool {
 			fmt.Sprintf("plugin.json declares $schema %q; vouch supports Agent Plugins 1.0.0 (%s) only, so the plugin is rejected.", clip(sm.Val.Str), schemas.AgentPluginsManifestID), "5.2")
 		return false
 	}
+	return true
+}
 
-	// The two non-fatal exceptions: unknown fields and a non-object extensions field are
-	// reported and left out of what is validated and interpreted (§5.2, §8.1).
+// manifestInstance is the manifest as validated and interpreted: the two non-fatal
+// exceptions, unknown fields and a non-object extensions field, are reported and left
+// out (§5.2, §8.1).
+func (l *loader) manifestInstance(doc *jsontext.Value, data []byte) map[string]any {
 	inst := make(map[string]any, len(doc.Obj))
+	unknownCount := map[string]int{}
 	for _, m := range doc.Obj {
 		if !isManifestField(m.Key) {
 			unknownCount[m.Key]++
@@ -133,17 +169,24 @@ func (l *loader) manifest() bool {
 			if n > 1 {
 				times = fmt.Sprintf(" (%d times)", n)
 			}
-			l.pkgDiag(l.diag("manifest-unknown-field", model.SeverityWarning, model.BoundaryPackage, manifestFile, jsontext.Pointer(m.Key), jsontext.Line(data, m.KeyOff),
-				fmt.Sprintf("plugin.json has the unknown top-level field %q%s; it is ignored (client-specific data belongs under \"extensions\").", clip(m.Key), times), "5.2"))
+			l.pkgDiag(model.Place{File: manifestFile, Pointer: jsontext.Pointer(m.Key), Line: jsontext.Line(data, m.KeyOff)}.Package("manifest-unknown-field", model.SeverityWarning,
+				fmt.Sprintf("plugin.json has the unknown top-level field %q%s; it is ignored (client-specific data belongs under \"extensions\").", clip(m.Key), times), specRef("5.2")))
 			continue
 		}
 		if m.Key == "extensions" && m.Val.Kind != jsontext.Object {
-			l.pkgDiag(l.diag("manifest-extensions-not-object", model.SeverityWarning, model.BoundaryPackage, manifestFile, "/extensions", jsontext.Line(data, m.KeyOff),
-				fmt.Sprintf("\"extensions\" in plugin.json is a %s, not an object; it is ignored.", m.Val.Kind), "8.1"))
+			l.pkgDiag(model.Place{File: manifestFile, Pointer: "/extensions", Line: jsontext.Line(data, m.KeyOff)}.Package("manifest-extensions-not-object", model.SeverityWarning,
+				fmt.Sprintf("\"extensions\" in plugin.json is a %s, not an object; it is ignored.", m.Val.Kind), specRef("8.1")))
 			continue
 		}
 		inst[m.Key] = m.Val.Any()
 	}
+	return inst
+}
+
+// manifestInvalid validates the instance against the manifest schema, and the name
+// against the specification's text, which wins over the schema; true when that rejects
+// the plugin.
+func (l *loader) manifestInvalid(doc *jsontext.Value, data []byte, inst map[string]any) (fatal bool) {
 	nameReported := false
 	if err := l.schemas.manifest.Validate(inst); err != nil {
 		for _, lf := range leaves(err) {
@@ -163,21 +206,17 @@ func (l *loader) manifest() bool {
 		}
 		fatal = true
 	}
-	// The specification text wins over the schema: check the name rules directly too.
 	if nm := doc.Get("name"); nm != nil && nm.Val.Kind == jsontext.String && !nameReported {
 		if problem := nameProblem(nm.Val.Str); problem != "" {
 			l.reject("manifest-invalid-name", manifestFile, "/name", jsontext.Line(data, nm.KeyOff), nameMessage(nm.Val.Str), "5.5")
 			fatal = true
 		}
 	}
-	if fatal {
-		if nm := doc.Get("name"); nm != nil && nm.Val.Kind == jsontext.String && nm.Val.Str != "" && nameProblem(nm.Val.Str) == "" {
-			l.pkg.Name = nm.Val.Str
-		}
-		return false
-	}
+	return fatal
+}
 
-	// Accepted: fill the package identity and the display manifest.
+// acceptManifest fills the package identity and the display manifest of an accepted plugin.
+func (l *loader) acceptManifest(doc *jsontext.Value, inst map[string]any) {
 	for _, key := range manifestFields {
 		m := doc.Get(key)
 		if _, kept := inst[key]; m == nil || !kept {
@@ -195,7 +234,6 @@ func (l *loader) manifest() bool {
 	if e := doc.Get("extensions"); e != nil && e.Val.Kind == jsontext.Object {
 		l.extData = e.Val.Obj
 	}
-	return true
 }
 
 func manifestSchemaMessage(lf schemaLeaf, ptr string) (string, string) {
@@ -263,13 +301,4 @@ func quoteList(ss []string) string {
 }
 
 // clip shortens package text quoted in messages so a hostile 16 KiB value cannot flood a report.
-func clip(s string) string {
-	if len(s) <= 120 {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= 120 {
-		return s
-	}
-	return string(r[:117]) + "..."
-}
+func clip(s string) string { return textclip.Clip(s, 120, "...") }

@@ -72,8 +72,8 @@ func (l *loader) mcp() {
 			if len(toks) == 2 && is.Code == jsontext.CodeDuplicateKey {
 				code = "mcp-server-duplicate-name"
 			}
-			serverIssues[toks[1]] = append(serverIssues[toks[1]], l.diag(code, model.SeverityError, model.BoundaryComponent, mcpFile, is.Pointer, jsontext.Line(data, is.Off),
-				fmt.Sprintf("In mcp.json, %s, so this server is skipped.", is.Msg), "7.2.2"))
+			serverIssues[toks[1]] = append(serverIssues[toks[1]], model.Place{File: mcpFile, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.Component(code, model.SeverityError,
+				fmt.Sprintf("In mcp.json, %s, so this server is skipped.", is.Msg), specRef("7.2.2")))
 			continue
 		}
 		disabled = true
@@ -143,8 +143,8 @@ func (l *loader) mcp() {
 			// text, so vouch can neither show it apart from U+FFFD nor give the server a
 			// ref of its own. It is named here instead of becoming a component.
 			ptr := jsontext.Pointer("mcpServers", m.Key)
-			l.pkgDiag(l.diag("mcp-server-name-not-unicode", model.SeverityError, model.BoundaryComponent, mcpFile, ptr, jsontext.Line(data, m.KeyOff),
-				fmt.Sprintf("In mcp.json, the server name %s holds a lone UTF-16 surrogate escape, which is not Unicode text; vouch cannot show or approve it apart from other names, so it is not reviewed (JavaScript clients such as Pi load it under that name).", clip(jsontext.Literal(data, m.KeyOff))), "7.2.2"))
+			l.pkgDiag(model.Place{File: mcpFile, Pointer: ptr, Line: jsontext.Line(data, m.KeyOff)}.Component("mcp-server-name-not-unicode", model.SeverityError,
+				fmt.Sprintf("In mcp.json, the server name %s holds a lone UTF-16 surrogate escape, which is not Unicode text; vouch cannot show or approve it apart from other names, so it is not reviewed (JavaScript clients such as Pi load it under that name).", clip(jsontext.Literal(data, m.KeyOff))), specRef("7.2.2")))
 			continue
 		}
 		last := servers.Val.Get(m.Key)
@@ -161,7 +161,7 @@ func (l *loader) mcp() {
 }
 
 func (l *loader) mcpDisabled(code, ptr string, line int, msg, section string) {
-	l.pkgDiag(l.diag(code, model.SeverityError, model.BoundaryComponentType, mcpFile, ptr, line, msg, section))
+	l.pkgDiag(model.Place{File: mcpFile, Pointer: ptr, Line: line}.ComponentType(code, model.SeverityError, msg, specRef(section)))
 }
 
 // server validates one entry alone against the closed variant its type selects, then the
@@ -179,11 +179,11 @@ func (l *loader) server(data []byte, m jsontext.Member, issues []model.Diagnosti
 	}
 	bad := func(code, msg, section string, toks ...string) {
 		ptr, line := at(toks...)
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityError, model.BoundaryComponent, mcpFile, ptr, line, msg, section))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: mcpFile, Pointer: ptr, Line: line}.Component(code, model.SeverityError, msg, specRef(section)))
 	}
 	warn := func(code, msg, section string, toks ...string) {
 		ptr, line := at(toks...)
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityWarning, model.BoundaryComponent, mcpFile, ptr, line, msg, section))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: mcpFile, Pointer: ptr, Line: line}.Component(code, model.SeverityWarning, msg, specRef(section)))
 	}
 	v := m.Val
 	if v.Kind != jsontext.Object {
@@ -376,87 +376,51 @@ func controlName(s string) string {
 	return fmt.Sprintf("U+%04X", r)
 }
 
-func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (string, bool), strMap func(string) []jsontext.Member, bad, warn problemFn, badField map[string]bool) *model.Component {
-	name := c.ID
-	command, hasCmd := str("command")
-	var args []string
-	if a := v.Get("args"); a != nil && a.Val.Kind == jsontext.Array && !badField["args"] {
-		args = make([]string, 0, len(a.Val.Arr))
-		for _, e := range a.Val.Arr {
-			args = append(args, e.Str)
-		}
-	}
-	env := strMap("env")
-	cwd, hasCwd := str("cwd")
-	var cmdFile *model.File
-	resolvedCmd := ""
+// stdioDecl is what a stdio server entry declares, as its checks read it.
+type stdioDecl struct {
+	name        string
+	command     string
+	hasCmd      bool
+	args        []string // nil when absent or not an array of strings
+	env         []jsontext.Member
+	envMap      map[string]string // the last value of each name
+	envNames    []string          // each name once, in declaration order
+	cwd         string
+	hasCwd      bool
+	resolvedCmd string      // the plugin file a ./ command names ("" otherwise)
+	cmdFile     *model.File // that file, bound
+}
 
-	if hasCmd {
-		c.Details = append(c.Details, model.Field{Key: "command", Value: command})
-		switch {
-		case strings.TrimSpace(command) == "":
-			bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has a command made only of whitespace, which names no program; command must be one executable token. It is skipped.", clip(name)), "7.2.1", "command")
-		case commandControl(command) >= 0:
-			bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has command %q, which contains the control character %s; no program name or file name passed as one token can carry it, so the server is skipped.", clip(name), clip(command), controlName(command)), "7.2.1", "command")
-		case strings.HasPrefix(command, "./"):
-			resolvedCmd, cmdFile = l.commandFile(name, command, bad, warn)
-		case strings.Contains(command, "${"):
-			bad("mcp-command-form", fmt.Sprintf("Server %q has command %q: placeholders are not expanded in command; use a path starting with ./ for a bundled executable. It is skipped.", clip(name), clip(command)), "7.2.1", "command")
-		case strings.ContainsAny(command, "/\\") || command == "." || command == "..":
-			bad("mcp-command-form", fmt.Sprintf("Server %q has command %q; it must be a bare executable name or a plugin-relative path starting with ./, so it is skipped.", clip(name), clip(command)), "7.2.1", "command")
-		case strings.ContainsAny(command, " \t") || shellMeta.MatchString(command):
-			warn("mcp-command-looks-like-shell-string", fmt.Sprintf("Server %q has command %q: clients run it as one token, the program named exactly that on the user's PATH, and no shell splits it; if you meant a program with arguments, put the arguments in \"args\".", clip(name), clip(command)), "7.2.1", "command")
+// stdio checks a stdio server's command, args, env and cwd, and builds its component:
+// invalid with its diagnostics, blocked when the plugin's files cannot all be bound, else
+// valid with the closure it runs with.
+func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (string, bool), strMap func(string) []jsontext.Member, bad, warn problemFn, badField map[string]bool) *model.Component {
+	d := &stdioDecl{name: c.ID}
+	d.command, d.hasCmd = str("command")
+	if a := v.Get("args"); a != nil && a.Val.Kind == jsontext.Array && !badField["args"] {
+		d.args = make([]string, 0, len(a.Val.Arr))
+		for _, e := range a.Val.Arr {
+			d.args = append(d.args, e.Str)
 		}
 	}
-	if args != nil {
-		c.Details = append(c.Details, model.Field{Key: "args", Value: args})
-		exp := make([]string, len(args))
-		changed := false
-		for i, a := range args {
-			exp[i] = l.expand(a)
-			changed = changed || exp[i] != a
-		}
-		if changed {
+	d.env = strMap("env")
+	d.cwd, d.hasCwd = str("cwd")
+	if d.hasCmd {
+		c.Details = append(c.Details, model.Field{Key: "command", Value: d.command})
+		d.resolvedCmd, d.cmdFile = l.checkCommand(d.name, d.command, bad, warn)
+	}
+	if d.args != nil {
+		c.Details = append(c.Details, model.Field{Key: "args", Value: d.args})
+		if exp, changed := l.expandAll(d.args); changed {
 			c.Details = append(c.Details, model.Field{Key: "args (expanded)", Value: exp})
 		}
 	}
-	envMap := map[string]string{}
-	var envNames []string
-	if env != nil {
-		lit, exp := model.Fields{}, model.Fields{}
-		changed := false
-		for _, e := range env {
-			k := e.Key
-			if _, dup := envMap[k]; !dup {
-				envNames = append(envNames, k)
-			}
-			envMap[k] = e.Val.Str
-			lit = append(lit, model.Field{Key: k, Value: e.Val.Str})
-			x := l.expand(e.Val.Str)
-			changed = changed || x != e.Val.Str
-			exp = append(exp, model.Field{Key: k, Value: x})
-			switch up := strings.ToUpper(k); {
-			case k == "PLUGIN_ROOT" || k == "PLUGIN_DATA":
-				bad("mcp-env-reserved", fmt.Sprintf("Server %q sets the reserved variable %s in env; the client supplies it, so the server is skipped.", clip(name), k), "9.2", "env", k)
-			case up == "PLUGIN_ROOT" || up == "PLUGIN_DATA":
-				warn("mcp-env-reserved-case", fmt.Sprintf("Server %q sets %s in env, which names the reserved %s on platforms with case-insensitive environment names (Windows).", clip(name), clip(k), up), "9.1", "env", k)
-			case k == "" || strings.ContainsAny(k, "=\x00"):
-				warn("mcp-env-name-unusable", fmt.Sprintf("Server %q has the env name %q, which no platform can set.", clip(name), clip(k)), "9.1", "env", k)
-			}
-			if looksSecret(k) && e.Val.Str != "" && !strings.HasPrefix(e.Val.Str, "${PLUGIN_") {
-				warn("mcp-possible-secret", fmt.Sprintf("Server %q sets %s to a literal value in env; env values are visible package data and must not hold credentials.", clip(name), clip(k)), "9.2", "env", k)
-			}
-		}
-		c.Details = append(c.Details, model.Field{Key: "env", Value: lit})
-		if changed {
-			c.Details = append(c.Details, model.Field{Key: "env (expanded)", Value: exp})
-		}
-	}
-	if hasCwd {
-		c.Details = append(c.Details, model.Field{Key: "cwd", Value: cwd})
-		exp := l.expand(cwd)
+	l.stdioEnv(c, d, bad, warn)
+	if d.hasCwd {
+		c.Details = append(c.Details, model.Field{Key: "cwd", Value: d.cwd})
+		exp := l.expand(d.cwd)
 		c.Details = append(c.Details, model.Field{Key: "cwd (expanded)", Value: exp})
-		l.checkCwd(name, cwd, exp, bad, warn)
+		l.checkCwd(d.name, d.cwd, exp, bad, warn)
 	} else if !badField["cwd"] {
 		c.Details = append(c.Details, model.Field{Key: "cwd (expanded)", Value: l.defaultCwd()})
 	}
@@ -465,7 +429,7 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	}
 	c.Validity = model.Valid
 	c.Support = serverSupport("stdio", 0, "")
-	if link := l.stdioLink(command, resolvedCmd, args, cwd); link != "" {
+	if link := l.stdioLink(d.command, d.resolvedCmd, d.args, d.cwd); link != "" {
 		c.Support = slices.Clone(c.Support) // serverSupport's slice is shared
 		for i := range c.Support {
 			if c.Support[i].Provider == clientCodex {
@@ -473,59 +437,148 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 			}
 		}
 	}
+	if !l.stdioBind(c, d) {
+		return c
+	}
+	l.stdioAccount(c, d)
+	return c
+}
+
+// checkCommand holds a command to one executable token: a bare program name found on
+// PATH, or a ./ path to a plugin file, which it returns resolved and bound.
+func (l *loader) checkCommand(name, command string, bad, warn problemFn) (string, *model.File) {
+	switch {
+	case strings.TrimSpace(command) == "":
+		bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has a command made only of whitespace, which names no program; command must be one executable token. It is skipped.", clip(name)), "7.2.1", "command")
+	case commandControl(command) >= 0:
+		bad("mcp-command-not-single-token", fmt.Sprintf("Server %q has command %q, which contains the control character %s; no program name or file name passed as one token can carry it, so the server is skipped.", clip(name), clip(command), controlName(command)), "7.2.1", "command")
+	case strings.HasPrefix(command, "./"):
+		return l.commandFile(name, command, bad, warn)
+	case strings.Contains(command, "${"):
+		bad("mcp-command-form", fmt.Sprintf("Server %q has command %q: placeholders are not expanded in command; use a path starting with ./ for a bundled executable. It is skipped.", clip(name), clip(command)), "7.2.1", "command")
+	case strings.ContainsAny(command, "/\\") || command == "." || command == "..":
+		bad("mcp-command-form", fmt.Sprintf("Server %q has command %q; it must be a bare executable name or a plugin-relative path starting with ./, so it is skipped.", clip(name), clip(command)), "7.2.1", "command")
+	case strings.ContainsAny(command, " \t") || shellMeta.MatchString(command):
+		warn("mcp-command-looks-like-shell-string", fmt.Sprintf("Server %q has command %q: clients run it as one token, the program named exactly that on the user's PATH, and no shell splits it; if you meant a program with arguments, put the arguments in \"args\".", clip(name), clip(command)), "7.2.1", "command")
+	}
+	return "", nil
+}
+
+// expandAll expands each argument, and says whether any of them changed.
+func (l *loader) expandAll(args []string) ([]string, bool) {
+	exp, changed := make([]string, len(args)), false
+	for i, a := range args {
+		exp[i] = l.expand(a)
+		changed = changed || exp[i] != a
+	}
+	return exp, changed
+}
+
+// stdioEnv lists env as written and expanded, and checks each name and value.
+func (l *loader) stdioEnv(c *model.Component, d *stdioDecl, bad, warn problemFn) {
+	d.envMap = map[string]string{}
+	if d.env == nil {
+		return
+	}
+	lit, exp := model.Fields{}, model.Fields{}
+	changed := false
+	for _, e := range d.env {
+		k := e.Key
+		if _, dup := d.envMap[k]; !dup {
+			d.envNames = append(d.envNames, k)
+		}
+		d.envMap[k] = e.Val.Str
+		lit = append(lit, model.Field{Key: k, Value: e.Val.Str})
+		x := l.expand(e.Val.Str)
+		changed = changed || x != e.Val.Str
+		exp = append(exp, model.Field{Key: k, Value: x})
+		checkEnvEntry(d.name, k, e.Val.Str, bad, warn)
+	}
+	c.Details = append(c.Details, model.Field{Key: "env", Value: lit})
+	if changed {
+		c.Details = append(c.Details, model.Field{Key: "env (expanded)", Value: exp})
+	}
+}
+
+// checkEnvEntry refuses the reserved names the client supplies, and warns of names no
+// platform can set and of literal values that look like credentials.
+func checkEnvEntry(name, k, val string, bad, warn problemFn) {
+	switch up := strings.ToUpper(k); {
+	case k == "PLUGIN_ROOT" || k == "PLUGIN_DATA":
+		bad("mcp-env-reserved", fmt.Sprintf("Server %q sets the reserved variable %s in env; the client supplies it, so the server is skipped.", clip(name), k), "9.2", "env", k)
+	case up == "PLUGIN_ROOT" || up == "PLUGIN_DATA":
+		warn("mcp-env-reserved-case", fmt.Sprintf("Server %q sets %s in env, which names the reserved %s on platforms with case-insensitive environment names (Windows).", clip(name), clip(k), up), "9.1", "env", k)
+	case k == "" || strings.ContainsAny(k, "=\x00"):
+		warn("mcp-env-name-unusable", fmt.Sprintf("Server %q has the env name %q, which no platform can set.", clip(name), clip(k)), "9.1", "env", k)
+	}
+	if looksSecret(k) && val != "" && !strings.HasPrefix(val, "${PLUGIN_") {
+		warn("mcp-possible-secret", fmt.Sprintf("Server %q sets %s to a literal value in env; env values are visible package data and must not hold credentials.", clip(name), clip(k)), "9.2", "env", k)
+	}
+}
+
+// stdioBind binds the server's closure (every file of the plugin, and a ./ command
+// outside it) into its contract; false when a file could not be read, so the server
+// cannot be approved.
+func (l *loader) stdioBind(c *model.Component, d *stdioDecl) bool {
 	cl := l.closure()
 	c.Diagnostics = append(c.Diagnostics, cl.diags...)
 	if !cl.complete {
 		// The entry is valid and a client would run it, but vouch cannot say what it runs:
 		// no contract, so it can never be approved.
 		c.Summary = append(c.Summary, "Blocked: vouch could not read every file of the plugin within its limits (see the diagnostics), so an approval could not cover everything this server may run; it cannot be approved.")
-		return c
+		return false
 	}
 	files := cl.files
-	if cmdFile != nil {
-		if _, in := cl.byPath[cmdFile.Path]; !in {
+	if d.cmdFile != nil {
+		if _, in := cl.byPath[d.cmdFile.Path]; !in {
 			// A command under skills/ (or plugin.json itself): outside the closure but run.
-			files = append(append(make([]model.File, 0, len(files)+1), files...), *cmdFile)
+			files = append(append(make([]model.File, 0, len(files)+1), files...), *d.cmdFile)
 			sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 		}
 	}
 	c.Files = files
 	contract := make(model.Fields, 0, 6) // its size: a console keeps one per server
-	contract = append(contract, model.Field{Key: "type", Value: "stdio"}, model.Field{Key: "command", Value: command})
-	if resolvedCmd != "" {
-		contract = append(contract, model.Field{Key: "command_file", Value: resolvedCmd})
+	contract = append(contract, model.Field{Key: "type", Value: "stdio"}, model.Field{Key: "command", Value: d.command})
+	if d.resolvedCmd != "" {
+		contract = append(contract, model.Field{Key: "command_file", Value: d.resolvedCmd})
 	}
-	if args == nil {
-		args = []string{}
+	if d.args == nil {
+		d.args = []string{}
 	}
 	contract = append(contract,
-		model.Field{Key: "args", Value: args},
-		model.Field{Key: "env", Value: model.FieldsOf(envMap)},
-		model.Field{Key: "cwd", Value: cwd},
+		model.Field{Key: "args", Value: d.args},
+		model.Field{Key: "env", Value: model.FieldsOf(d.envMap)},
+		model.Field{Key: "cwd", Value: d.cwd},
 	)
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: contract, Files: files}
-	launch := strings.Join(append([]string{command}, args...), " ")
+	return true
+}
+
+// stdioAccount says in plain language what starts, with which environment, where, and
+// from which program, and lists what no approval binds.
+func (l *loader) stdioAccount(c *model.Component, d *stdioDecl) {
+	command := d.command
+	launch := strings.Join(append([]string{command}, d.args...), " ")
 	c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{command},
 		Detail: fmt.Sprintf("Starts `%s` as a local process when the client loads the plugin.", launch)})
 	summary := fmt.Sprintf("Starts `%s` as a local process when the client loads the plugin", launch)
-	if len(envNames) > 0 {
-		sort.Strings(envNames)
-		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: envNames,
-			Detail: "Passes environment variables " + strings.Join(envNames, ", ") + " to the process."})
-		summary += "; passes environment variables " + strings.Join(envNames, ", ")
+	if names := d.envNames; len(names) > 0 {
+		sort.Strings(names)
+		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: names,
+			Detail: "Passes environment variables " + strings.Join(names, ", ") + " to the process."})
+		summary += "; passes environment variables " + strings.Join(names, ", ")
 	}
 	c.Summary = append(c.Summary, summary+".")
-	if hasCwd {
-		c.Summary = append(c.Summary, fmt.Sprintf("Runs in %s.", l.expand(cwd)))
+	if d.hasCwd {
+		c.Summary = append(c.Summary, fmt.Sprintf("Runs in %s.", l.expand(d.cwd)))
 	}
-	if cmdFile != nil {
-		c.Summary = append(c.Summary, fmt.Sprintf("Runs the bundled file %s (sha256 %s).", resolvedCmd, cmdFile.SHA256[:12]))
-	} else if resolvedCmd == "" {
+	if d.cmdFile != nil {
+		c.Summary = append(c.Summary, fmt.Sprintf("Runs the bundled file %s (sha256 %s).", d.resolvedCmd, d.cmdFile.SHA256[:12]))
+	} else if d.resolvedCmd == "" {
 		c.Summary = append(c.Summary, fmt.Sprintf("%s is found on the user's PATH, so that program is outside this package.", command))
 	}
 	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin, its skills, plugin.json and mcp.json included, is part of what you approve, and symlinks are bound as links; editing or retargeting any of them needs a new approval.")
-	c.NotCovered = l.notCovered(command, resolvedCmd, args, env, cwd, hasCwd)
-	return c
+	c.NotCovered = l.notCovered(command, d.resolvedCmd, d.args, d.env, d.cwd, d.hasCwd)
 }
 
 // stdioLink returns the first path a stdio server names that goes through a symlink in
@@ -543,7 +596,7 @@ func (l *loader) stdioLink(command, resolvedCmd string, args []string, cwd strin
 		if !ok && i == 0 {
 			rel, ok = strings.CutPrefix(p, "./")
 		}
-		if ok && rel != "" && withinLexical(rel) && l.viaSymlink(rel) {
+		if ok && rel != "" && fsguard.WithinLexical(rel) && l.viaSymlink(rel) {
 			return p
 		}
 	}
@@ -591,7 +644,7 @@ func (l *loader) commandFile(name, command string, bad, warn problemFn) (string,
 		bad("mcp-command-form", fmt.Sprintf("Server %q has command %q, which names a directory, not an executable; it is skipped.", clip(name), clip(command)), "7.2.1", "command")
 		return "", nil
 	}
-	if !withinLexical(rel) {
+	if !fsguard.WithinLexical(rel) {
 		// ./bin/../../x leaves the root once cleaned, whether or not bin exists (a bin
 		// created later makes it run what lies outside), as the cwd check already says.
 		bad("mcp-command-escape", fmt.Sprintf("Server %q runs %s, which resolves outside the plugin root, so the server is skipped.", clip(name), clip(command)), "4.1", "command")
@@ -668,7 +721,7 @@ func (l *loader) checkCwd(name, cwd, exp string, bad, warn problemFn) {
 		rel = strings.TrimPrefix(strings.TrimPrefix(exp, l.root.Path()), "/")
 	case cwd == data || strings.HasPrefix(cwd, data+"/"):
 		inner := strings.TrimPrefix(strings.TrimPrefix(exp, l.dataDir), "/")
-		if !withinLexical(inner) {
+		if !fsguard.WithinLexical(inner) {
 			bad("mcp-cwd-escape", fmt.Sprintf("Server %q has cwd %q, which leaves the plugin data directory after expansion, so it is skipped.", clip(name), clip(cwd)), "7.2.1", "cwd")
 		}
 		return // the data directory is the client's, created at launch: nothing on disk to resolve
@@ -679,7 +732,7 @@ func (l *loader) checkCwd(name, cwd, exp string, bad, warn problemFn) {
 	if rel == "" {
 		rel = "."
 	}
-	if !withinLexical(rel) {
+	if !fsguard.WithinLexical(rel) {
 		bad("mcp-cwd-escape", fmt.Sprintf("Server %q has cwd %q, which leaves the plugin root after expansion, so it is skipped.", clip(name), clip(cwd)), "4.1", "cwd")
 		return
 	}
@@ -698,25 +751,6 @@ func (l *loader) checkCwd(name, cwd, exp string, bad, warn problemFn) {
 	if st, err := l.root.Stat(real); err == nil && st.Type != fsguard.TypeDir {
 		warn("mcp-cwd-not-directory", fmt.Sprintf("Server %q has cwd %q, which is a %s, not a directory; the server will fail to start.", clip(name), clip(cwd), st.Type), "7.2.1", "cwd")
 	}
-}
-
-// withinLexical reports whether a relative slash path stays below its base when "." and
-// ".." are applied textually.
-func withinLexical(rel string) bool {
-	depth := 0
-	for _, seg := range strings.Split(rel, "/") {
-		switch seg {
-		case "", ".":
-		case "..":
-			depth--
-			if depth < 0 {
-				return false
-			}
-		default:
-			depth++
-		}
-	}
-	return true
 }
 
 func (l *loader) remote(c *model.Component, typ string, str func(string) (string, bool), strMap func(string) []jsontext.Member, bad, warn problemFn) *model.Component {

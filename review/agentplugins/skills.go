@@ -27,18 +27,18 @@ func (l *loader) skills() {
 		if fsguard.CodeOf(err) == fsguard.CodeEscape {
 			sec, msg = "4.1", "skills resolves outside the plugin root, so no skill of this plugin is loaded."
 		}
-		l.pkgDiag(l.diag("skills-location-"+fsguard.CodeSuffix(err), model.SeverityError, model.BoundaryComponentType, skillsDir, "", 0, msg, sec))
+		l.pkgDiag(model.Place{File: skillsDir}.ComponentType("skills-location-"+fsguard.CodeSuffix(err), model.SeverityError, msg, specRef(sec)))
 		return
 	}
 	if e.Type != fsguard.TypeDir {
-		l.pkgDiag(l.diag("skills-not-directory", model.SeverityError, model.BoundaryComponentType, skillsDir, "", 0,
-			fmt.Sprintf("skills is a %s, not a directory, so no skill of this plugin is loaded.", e.Type), "6.2"))
+		l.pkgDiag(model.Place{File: skillsDir}.ComponentType("skills-not-directory", model.SeverityError,
+			fmt.Sprintf("skills is a %s, not a directory, so no skill of this plugin is loaded.", e.Type), specRef("6.2")))
 		return
 	}
 	entries, errs, err := l.root.ReadDirTypes(skillsDir)
 	if err != nil {
-		l.pkgDiag(l.diag("skills-location-"+fsguard.CodeSuffix(err), model.SeverityError, model.BoundaryComponentType, skillsDir, "", 0,
-			fmt.Sprintf("skills/ could not be listed (%s), so no skill of this plugin is loaded.", fsguard.Reason(err)), "6.2"))
+		l.pkgDiag(model.Place{File: skillsDir}.ComponentType("skills-location-"+fsguard.CodeSuffix(err), model.SeverityError,
+			fmt.Sprintf("skills/ could not be listed (%s), so no skill of this plugin is loaded.", fsguard.Reason(err)), specRef("6.2")))
 		return
 	}
 	for _, ent := range entries {
@@ -48,14 +48,14 @@ func (l *loader) skills() {
 				l.skippedSkill(ent.Name, rel, "skill-escape", fmt.Sprintf("%s resolves outside the plugin root, so this skill is skipped.", rel), "4.1")
 				continue
 			}
-			l.pkgDiag(l.diag("skills-entry-unresolvable", model.SeverityWarning, model.BoundaryComponent, rel, "", 0,
-				fmt.Sprintf("%s %s; it is not a skill.", rel, fsguard.Reason(err)), "7.1"))
+			l.pkgDiag(model.Place{File: rel}.Component("skills-entry-unresolvable", model.SeverityWarning,
+				fmt.Sprintf("%s %s; it is not a skill.", rel, fsguard.Reason(err)), specRef("7.1")))
 			continue
 		}
 		if ent.Type != fsguard.TypeDir {
 			if ent.Name == "SKILL.md" {
-				l.pkgDiag(l.diag("skill-md-not-in-directory", model.SeverityWarning, model.BoundaryComponent, rel, "", 0,
-					"skills/SKILL.md is ignored: a skill is a subdirectory of skills/ holding its own SKILL.md.", "7.1"))
+				l.pkgDiag(model.Place{File: rel}.Component("skill-md-not-in-directory", model.SeverityWarning,
+					"skills/SKILL.md is ignored: a skill is a subdirectory of skills/ holding its own SKILL.md.", specRef("7.1")))
 			}
 			continue
 		}
@@ -64,19 +64,19 @@ func (l *loader) skills() {
 		if err != nil {
 			switch fsguard.CodeOf(err) {
 			case fsguard.CodeNotFound:
-				l.pkgDiag(l.diag("skill-md-missing", model.SeverityInfo, model.BoundaryComponent, rel, "", 0,
-					fmt.Sprintf("%s has no SKILL.md, so it is not a skill (skills are discovered one level deep only).", rel), "7.1"))
+				l.pkgDiag(model.Place{File: rel}.Component("skill-md-missing", model.SeverityInfo,
+					fmt.Sprintf("%s has no SKILL.md, so it is not a skill (skills are discovered one level deep only).", rel), specRef("7.1")))
 			case fsguard.CodeEscape:
 				l.skippedSkill(ent.Name, md, "skill-escape", fmt.Sprintf("%s resolves outside the plugin root, so this skill is skipped.", md), "4.1")
 			default:
-				l.pkgDiag(l.diag("skill-md-unresolvable", model.SeverityWarning, model.BoundaryComponent, md, "", 0,
-					fmt.Sprintf("%s %s, so %s is not a skill.", md, fsguard.Reason(err), rel), "7.1"))
+				l.pkgDiag(model.Place{File: md}.Component("skill-md-unresolvable", model.SeverityWarning,
+					fmt.Sprintf("%s %s, so %s is not a skill.", md, fsguard.Reason(err), rel), specRef("7.1")))
 			}
 			continue
 		}
 		if se.Type != fsguard.TypeFile {
-			l.pkgDiag(l.diag("skill-md-not-regular-file", model.SeverityWarning, model.BoundaryComponent, md, "", 0,
-				fmt.Sprintf("%s is a %s, not a regular file, so %s is not a skill.", md, se.Type, rel), "7.1"))
+			l.pkgDiag(model.Place{File: md}.Component("skill-md-not-regular-file", model.SeverityWarning,
+				fmt.Sprintf("%s is a %s, not a regular file, so %s is not a skill.", md, se.Type, rel), specRef("7.1")))
 			continue
 		}
 		c := skills.Load(l.root, rel)
@@ -106,7 +106,7 @@ func (l *loader) skippedSkill(id, file, code, msg, section string) {
 		Kind: model.KindSkill, ID: id, Validity: model.Skipped,
 		Summary:     []string{"Skipped: " + strings.TrimSuffix(msg, ".") + "; " + whoLoads(unsupportedEverywhere("")) + "."},
 		Support:     unsupportedEverywhere("skipped: " + msg),
-		Diagnostics: []model.Diagnostic{l.diag(code, model.SeverityError, model.BoundaryComponent, file, "", 0, msg, section)},
+		Diagnostics: []model.Diagnostic{model.Place{File: file}.Component(code, model.SeverityError, msg, specRef(section))},
 	})
 }
 

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"vouch/internal/textclip"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
@@ -198,28 +199,18 @@ type loader struct {
 	userConfig    map[string]bool // option key -> sensitive
 }
 
-func (l *loader) diag(code string, sev model.Severity, b model.Boundary, file, ptr string, line int, msg, section string) model.Diagnostic {
-	return model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: file, Pointer: ptr, Line: line, Message: msg, Spec: specRef(section)}
-}
-
 func (l *loader) pkgDiag(d model.Diagnostic) { l.pkg.Diagnostics = append(l.pkg.Diagnostics, d) }
 
 func (l *loader) pkgErr(code, file, ptr string, line int, msg, section string) {
-	l.pkgDiag(l.diag(code, model.SeverityError, model.BoundaryPackage, file, ptr, line, msg, section))
+	l.pkgDiag(model.Place{File: file, Pointer: ptr, Line: line}.Package(code, model.SeverityError, msg, specRef(section)))
 }
 
 func (l *loader) pkgWarn(code, file, ptr string, line int, msg, section string) {
-	l.pkgDiag(l.diag(code, model.SeverityWarning, model.BoundaryPackage, file, ptr, line, msg, section))
+	l.pkgDiag(model.Place{File: file, Pointer: ptr, Line: line}.Package(code, model.SeverityWarning, msg, specRef(section)))
 }
 
 // clip shortens package text quoted in messages.
-func clip(s string) string {
-	r := []rune(s)
-	if len(r) <= 120 {
-		return s
-	}
-	return string(r[:117]) + "..."
-}
+func clip(s string) string { return textclip.Clip(s, 120, "...") }
 
 func hasErrors(ds []model.Diagnostic) bool {
 	for _, d := range ds {
@@ -239,8 +230,8 @@ func (l *loader) parseJSON(rel, stem string, b model.Boundary, effect string) (d
 		if fsguard.CodeOf(err) == fsguard.CodeNotFound {
 			return nil, nil, nil, true, false
 		}
-		l.pkgDiag(l.diag(stem+"-"+fsguard.CodeSuffix(err), model.SeverityError, b, rel, "", 0,
-			fmt.Sprintf("%s %s, so %s.", rel, fsguard.Reason(err), effect), "1.2"))
+		l.pkgDiag(model.Place{File: rel}.Finding(b, stem+"-"+fsguard.CodeSuffix(err), model.SeverityError,
+			fmt.Sprintf("%s %s, so %s.", rel, fsguard.Reason(err), effect), specRef("1.2")))
 		return nil, nil, nil, false, false
 	}
 	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
@@ -249,8 +240,8 @@ func (l *loader) parseJSON(rel, stem string, b model.Boundary, effect string) (d
 		if code == "" {
 			code = "invalid-json"
 		}
-		l.pkgDiag(l.diag(stem+"-"+code, model.SeverityError, b, rel, "", jsontext.Line(data, jerr.Off),
-			fmt.Sprintf("%s %s, so %s.", rel, jerr.Msg, effect), "1.4"))
+		l.pkgDiag(model.Place{File: rel, Line: jsontext.Line(data, jerr.Off)}.Finding(b, stem+"-"+code, model.SeverityError,
+			fmt.Sprintf("%s %s, so %s.", rel, jerr.Msg, effect), specRef("1.4")))
 		return nil, data, nil, false, false
 	}
 	for _, is := range issues {
@@ -280,8 +271,8 @@ func (l *loader) blockCut() {
 		}
 		c.Contract = nil
 		c.Summary = append([]string{fmt.Sprintf("Blocked: %s holds more than vouch reads (%s), and Claude Code reads all of it, so no approval of this %s can cover what runs.", file, why, c.Kind)}, c.Summary...)
-		c.Diagnostics = append(c.Diagnostics, l.diag("entries-limit", model.SeverityError, model.BoundaryComponent, file, "", 0,
-			fmt.Sprintf("%s holds more than vouch reads (%s): every %s it defines is unapprovable until it is split or shortened.", file, why, c.Kind), "1.2"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component("entries-limit", model.SeverityError,
+			fmt.Sprintf("%s holds more than vouch reads (%s): every %s it defines is unapprovable until it is split or shortened.", file, why, c.Kind), specRef("1.2")))
 	}
 }
 

@@ -22,16 +22,16 @@ func (l *loader) hookModules(src *hookSource) {
 	}
 	ptr := "/modules"
 	if m.Val.Kind != jsontext.Array {
-		l.pkgDiag(l.diag("hook-modules-type", model.SeverityError, model.BoundaryComponentType, src.file, ptr, l.line(src.data, m.KeyOff),
-			fmt.Sprintf("\"modules\" in %s is a %s; it must be an array of module paths, so Claude Code loads none of them.", src.file, m.Val.Kind), "1.4"))
+		l.pkgDiag(model.Place{File: src.file, Pointer: ptr, Line: l.line(src.data, m.KeyOff)}.ComponentType("hook-modules-type", model.SeverityError,
+			fmt.Sprintf("\"modules\" in %s is a %s; it must be an array of module paths, so Claude Code loads none of them.", src.file, m.Val.Kind), specRef("1.4")))
 		return
 	}
 	names := map[string]int{}
 	for i, v := range m.Val.Arr {
 		eptr := fmt.Sprintf("%s/%d", ptr, i)
 		if v.Kind != jsontext.String || strings.TrimSpace(v.Str) == "" {
-			l.pkgDiag(l.diag("hook-module-type", model.SeverityError, model.BoundaryEntry, src.file, eptr, l.line(src.data, v.Off),
-				fmt.Sprintf("Entry %d of \"modules\" in %s is not a module path, so it is not loaded.", i, src.file), "1.4"))
+			l.pkgDiag(model.Place{File: src.file, Pointer: eptr, Line: l.line(src.data, v.Off)}.Entry("hook-module-type", model.SeverityError,
+				fmt.Sprintf("Entry %d of \"modules\" in %s is not a module path, so it is not loaded.", i, src.file), specRef("1.4")))
 			continue
 		}
 		id, _ := l.uniqueID(names, moduleID(src, v.Str))
@@ -52,11 +52,11 @@ func (l *loader) hookModule(src *hookSource, id, spec, ptr string, line int) *mo
 		Details: model.Fields{{Key: "module", Value: spec}, {Key: "file", Value: displayFile(src.file)}}}
 	rel, inside := modulePath(spec)
 	if !inside {
-		c.Diagnostics = append(c.Diagnostics, l.diag("hook-module-outside", model.SeverityError, model.BoundaryComponent, src.file, ptr, line,
-			fmt.Sprintf("Module %q is not a path inside the plugin, so no approval could bind the code Claude would load.", clip(spec)), "1.4"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: src.file, Pointer: ptr, Line: line}.Component("hook-module-outside", model.SeverityError,
+			fmt.Sprintf("Module %q is not a path inside the plugin, so no approval could bind the code Claude would load.", clip(spec)), specRef("1.4")))
 	} else if !l.rootHas(rel) {
-		c.Diagnostics = append(c.Diagnostics, l.diag("hook-module-missing", model.SeverityError, model.BoundaryComponent, src.file, ptr, line,
-			fmt.Sprintf("Module %q does not exist in the plugin (%s), so Claude Code cannot load it.", clip(spec), rel), "1.4"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: src.file, Pointer: ptr, Line: line}.Component("hook-module-missing", model.SeverityError,
+			fmt.Sprintf("Module %q does not exist in the plugin (%s), so Claude Code cannot load it.", clip(spec), rel), specRef("1.4")))
 	}
 	if hasErrors(c.Diagnostics) {
 		c.Validity = model.Invalid

@@ -94,8 +94,8 @@ func (l *loader) manifestStep() bool {
 		if is.Code != jsontext.CodeDuplicateKey {
 			sev = model.SeverityError
 		}
-		d := l.diag("manifest-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryPackage, manifestFile, is.Pointer, jsontext.Line(data, is.Off),
-			fmt.Sprintf("In plugin.json, %s.", is.Msg), "1.1")
+		d := model.Place{File: manifestFile, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.Package("manifest-"+strings.TrimPrefix(is.Code, "json-"), sev,
+			fmt.Sprintf("In plugin.json, %s.", is.Msg), specRef("1.1"))
 		if is.Code == jsontext.CodeDuplicateKey {
 			d.Message = fmt.Sprintf("In plugin.json, %s; Claude Code keeps the last occurrence, other readers may keep the first.", is.Msg)
 		}
@@ -140,86 +140,33 @@ func mergeEntry(doc, entry *jsontext.Value) *jsontext.Value {
 	return out
 }
 
+// manifestDoc is the effective manifest object and where its text is: data is the text
+// offsets refer to (nil for a marketplace entry, whose text is in another package).
+type manifestDoc struct {
+	doc       *jsontext.Value
+	data      []byte
+	file      string // "" for a marketplace entry
+	where     string // the manifest as messages name it
+	fromEntry bool
+}
+
+func (md manifestDoc) line(off int) int {
+	if md.data == nil || off < 0 {
+		return 0
+	}
+	return jsontext.Line(md.data, off)
+}
+
 // checkManifest applies the field rules to the effective manifest object. data is the
 // text offsets refer to (nil for a marketplace entry, whose text is in another package).
+// It returns false when Claude Code fails to load the plugin.
 func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fromEntry bool) bool {
-	line := func(off int) int {
-		if data == nil || off < 0 {
-			return 0
-		}
-		return jsontext.Line(data, off)
-	}
-	where := "plugin.json"
+	md := manifestDoc{doc: doc, data: data, file: file, where: "plugin.json", fromEntry: fromEntry}
 	if fromEntry {
-		where = "the marketplace entry"
-		file = ""
+		md.where, md.file = "the marketplace entry", ""
 	}
-	fatal := false
-	var shown model.Fields
-	seen := map[string]bool{}
-	for _, m := range doc.Obj {
-		if seen[m.Key] {
-			continue
-		}
-		seen[m.Key] = true
-		mm := doc.Get(m.Key)
-		t, known := manifestType(m.Key)
-		if since := fieldSince[m.Key]; known && since != "" && !model.AtLeast(l.opts.ClaudeVersion, since) {
-			l.pkgWarn("manifest-field-newer", file, jsontext.Pointer(m.Key), line(m.KeyOff),
-				fmt.Sprintf("%s has %q, which Claude Code reads from %s on; Claude Code %s rejects it as an unknown field, so nothing it names is installed there.", where, m.Key, since, l.opts.ClaudeVersion), "1.1")
-			continue
-		}
-		if !known {
-			if fromEntry && entryOnlyFields[m.Key] {
-				continue
-			}
-			msg := fmt.Sprintf("%s has the unknown field %q; Claude Code ignores unrecognized fields at load time, so it has no effect", where, clip(m.Key))
-			if s := suggest(m.Key); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			l.pkgWarn("manifest-unknown-field", file, jsontext.Pointer(m.Key), line(m.KeyOff), msg+".", "1.1")
-			continue
-		}
-		if !typeOK(mm.Val, t) {
-			if m.Key == "metadata" || m.Key == "experimental" {
-				l.pkgWarn("manifest-field-ignored", file, jsontext.Pointer(m.Key), line(m.KeyOff),
-					fmt.Sprintf("%q in %s is a %s, not an object; Claude Code ignores it.", m.Key, where, mm.Val.Kind), "1.1")
-				continue
-			}
-			if displayOnlyFields[m.Key] {
-				l.pkgWarn("manifest-field-type-loaded", file, jsontext.Pointer(m.Key), line(m.KeyOff),
-					fmt.Sprintf("%q in %s is a %s; it must be %s. `claude plugin validate` rejects the plugin for it, but Claude Code %s still loads it and everything in it runs, so its components are listed.", m.Key, where, mm.Val.Kind, t, ClaudeVersion), "1.1")
-				shown = append(shown, model.Field{Key: m.Key, Value: jsontext.Display(mm.Val)})
-				continue
-			}
-			l.pkgErr("manifest-field-type", file, jsontext.Pointer(m.Key), line(m.KeyOff),
-				fmt.Sprintf("%q in %s is a %s; it must be %s, and a recognised field of the wrong type makes Claude Code fail to load the plugin.", m.Key, where, mm.Val.Kind, t), "1.1")
-			fatal = true
-			continue
-		}
-		if m.Key == "author" {
-			for _, a := range mm.Val.Obj {
-				if (a.Key == "name" || a.Key == "email" || a.Key == "url") && a.Val.Kind != jsontext.String {
-					l.pkgWarn("manifest-field-type-loaded", file, jsontext.Pointer("author", a.Key), line(a.KeyOff),
-						fmt.Sprintf("author.%s in %s is a %s; it must be a string. `claude plugin validate` rejects the plugin for it, but Claude Code %s still loads it and everything in it runs.", a.Key, where, a.Val.Kind, ClaudeVersion), "1.1")
-				}
-			}
-		}
-		shown = append(shown, model.Field{Key: m.Key, Value: jsontext.Display(mm.Val)})
-	}
-	nm := doc.Get("name")
-	switch {
-	case nm == nil && fromEntry:
-	case nm == nil:
-		l.pkgErr("manifest-missing-name", file, "/name", line(doc.Off), fmt.Sprintf("%s has no \"name\"; it is the only required field, so Claude Code cannot load the plugin.", where), "1.1")
-		fatal = true
-	case nm.Val.Kind == jsontext.String:
-		l.name = nm.Val.Str
-		if !l.checkName(nm.Val.Str, file, line(nm.KeyOff)) {
-			fatal = true
-		}
-	}
-	if fatal {
+	shown, fatal := l.manifestFieldsShown(md)
+	if !l.manifestName(md) || fatal {
 		return false
 	}
 	if l.name != "" && !strings.ContainsAny(l.name, " \t#") {
@@ -232,12 +179,116 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 		l.pkg.Description = v
 	}
 	l.pkg.Manifest = shown
-	// Component paths: each must start ./, hold no "..", and exist.
+	if !l.componentPaths(md) {
+		return false
+	}
+	l.monitorsPath(md)
+	if uc := doc.Get("userConfig"); uc != nil && uc.Val.Kind == jsontext.Object {
+		l.userConfigStep(uc.Val, md.file, md.line)
+	}
+	return !l.pathFatal
+}
+
+// manifestFieldsShown checks each field's name and type (the first of a duplicated key
+// only), and returns the fields shown as the manifest, and whether a field fails the plugin.
+func (l *loader) manifestFieldsShown(md manifestDoc) (shown model.Fields, fatal bool) {
+	seen := map[string]bool{}
+	for _, m := range md.doc.Obj {
+		if seen[m.Key] {
+			continue
+		}
+		seen[m.Key] = true
+		// Claude keeps the last occurrence's value; messages point at the first.
+		last := md.doc.Get(m.Key)
+		show, bad := l.manifestField(md, m.Key, m.KeyOff, last.Val)
+		fatal = fatal || bad
+		if show {
+			shown = append(shown, model.Field{Key: m.Key, Value: jsontext.Display(last.Val)})
+		}
+	}
+	return shown, fatal
+}
+
+// manifestField decides one field: whether the release reads it, whether it is known,
+// and whether its type loads. It returns whether the field is shown and whether it fails
+// the plugin.
+func (l *loader) manifestField(md manifestDoc, key string, keyOff int, val *jsontext.Value) (show, fatal bool) {
+	file, where, ptr, line := md.file, md.where, jsontext.Pointer(key), md.line(keyOff)
+	t, known := manifestType(key)
+	if since := fieldSince[key]; known && since != "" && !model.AtLeast(l.opts.ClaudeVersion, since) {
+		l.pkgWarn("manifest-field-newer", file, ptr, line,
+			fmt.Sprintf("%s has %q, which Claude Code reads from %s on; Claude Code %s rejects it as an unknown field, so nothing it names is installed there.", where, key, since, l.opts.ClaudeVersion), "1.1")
+		return false, false
+	}
+	if !known {
+		if md.fromEntry && entryOnlyFields[key] {
+			return false, false
+		}
+		msg := fmt.Sprintf("%s has the unknown field %q; Claude Code ignores unrecognized fields at load time, so it has no effect", where, clip(key))
+		if s := suggest(key); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		l.pkgWarn("manifest-unknown-field", file, ptr, line, msg+".", "1.1")
+		return false, false
+	}
+	if !typeOK(val, t) {
+		return l.manifestFieldType(md, key, keyOff, val, t)
+	}
+	if key == "author" {
+		for _, a := range val.Obj {
+			if (a.Key == "name" || a.Key == "email" || a.Key == "url") && a.Val.Kind != jsontext.String {
+				l.pkgWarn("manifest-field-type-loaded", file, jsontext.Pointer("author", a.Key), md.line(a.KeyOff),
+					fmt.Sprintf("author.%s in %s is a %s; it must be a string. `claude plugin validate` rejects the plugin for it, but Claude Code %s still loads it and everything in it runs.", a.Key, where, a.Val.Kind, ClaudeVersion), "1.1")
+			}
+		}
+	}
+	return true, false
+}
+
+// manifestFieldType decides a known field of the wrong type: ignored (metadata,
+// experimental), shown and loaded anyway (display-only fields), or fatal.
+func (l *loader) manifestFieldType(md manifestDoc, key string, keyOff int, val *jsontext.Value, t fieldType) (show, fatal bool) {
+	file, where, ptr, line := md.file, md.where, jsontext.Pointer(key), md.line(keyOff)
+	switch {
+	case key == "metadata" || key == "experimental":
+		l.pkgWarn("manifest-field-ignored", file, ptr, line,
+			fmt.Sprintf("%q in %s is a %s, not an object; Claude Code ignores it.", key, where, val.Kind), "1.1")
+		return false, false
+	case displayOnlyFields[key]:
+		l.pkgWarn("manifest-field-type-loaded", file, ptr, line,
+			fmt.Sprintf("%q in %s is a %s; it must be %s. `claude plugin validate` rejects the plugin for it, but Claude Code %s still loads it and everything in it runs, so its components are listed.", key, where, val.Kind, t, ClaudeVersion), "1.1")
+		return true, false
+	}
+	l.pkgErr("manifest-field-type", file, ptr, line,
+		fmt.Sprintf("%q in %s is a %s; it must be %s, and a recognised field of the wrong type makes Claude Code fail to load the plugin.", key, where, val.Kind, t), "1.1")
+	return false, true
+}
+
+// manifestName checks "name", the only required field (a marketplace entry's name is its
+// own); it returns false when the plugin cannot load for it.
+func (l *loader) manifestName(md manifestDoc) bool {
+	nm := md.doc.Get("name")
+	switch {
+	case nm == nil && md.fromEntry:
+	case nm == nil:
+		l.pkgErr("manifest-missing-name", md.file, "/name", md.line(md.doc.Off), fmt.Sprintf("%s has no \"name\"; it is the only required field, so Claude Code cannot load the plugin.", md.where), "1.1")
+		return false
+	case nm.Val.Kind == jsontext.String:
+		l.name = nm.Val.Str
+		return l.checkName(nm.Val.Str, md.file, md.line(nm.KeyOff))
+	}
+	return true
+}
+
+// componentPaths reads the component fields: each path must start ./, hold no "..", and
+// exist; an object is an inline definition (hooks and servers). It returns false when a
+// path that is not a string fails the plugin.
+func (l *loader) componentPaths(md manifestDoc) bool {
 	l.paths = map[string][]string{}
 	l.pathOrder = map[string][]int{}
 	l.inline = map[string][]inlineVal{}
 	for _, f := range componentFields {
-		m := doc.Get(f)
+		m := md.doc.Get(f)
 		if m == nil {
 			continue
 		}
@@ -248,7 +299,7 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 		case jsontext.Array:
 			vals = m.Val.Arr
 		case jsontext.Object:
-			l.inline[f] = append(l.inline[f], inlineVal{v: m.Val, ptr: jsontext.Pointer(f), entry: fromEntry || m.KeyOff < 0})
+			l.inline[f] = append(l.inline[f], inlineVal{v: m.Val, ptr: jsontext.Pointer(f), entry: md.fromEntry || m.KeyOff < 0})
 			l.paths[f] = []string{}
 			continue
 		}
@@ -259,48 +310,56 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 			if m.Val.Kind == jsontext.Array {
 				ptr = jsontext.Pointer(f, fmt.Sprint(i))
 			}
-			switch v.Kind {
-			case jsontext.Object:
-				if f == "hooks" || f == "mcpServers" || f == "lspServers" {
-					l.inline[f] = append(l.inline[f], inlineVal{v: v, ptr: ptr, entry: fromEntry || m.KeyOff < 0, order: i})
-					continue
-				}
-				fallthrough
-			default:
-				if v.Kind != jsontext.String {
-					l.pkgErr("manifest-field-type", file, ptr, line(v.Off), fmt.Sprintf("%s in %s is a %s; paths must be strings, so Claude Code fails to load the plugin.", ptr, where, v.Kind), "1.2")
-					return false
-				}
-			}
-			if low := strings.ToLower(v.Str); f == "mcpServers" && strings.HasPrefix(low, "https://") && (strings.HasSuffix(low, ".mcpb") || strings.HasSuffix(low, ".dxt")) {
-				l.remoteBundles = append(l.remoteBundles, v.Str) // a bundle Claude downloads
-				continue
-			}
-			if p, ok := l.checkPath(f, v.Str, file, ptr, line(v.Off)); ok {
-				l.paths[f] = append(l.paths[f], p)
-				l.pathOrder[f] = append(l.pathOrder[f], i)
+			if !l.componentPath(md, m, f, i, v, ptr) {
+				return false
 			}
 		}
 	}
-	mon := doc.Get("monitors")
-	if exp := doc.Get("experimental"); mon == nil && exp != nil && exp.Val.Kind == jsontext.Object {
+	return true
+}
+
+// componentPath reads entry i of component field f: an inline object, a remote bundle
+// Claude downloads, or a path inside the plugin. It returns false when the entry fails the
+// plugin.
+func (l *loader) componentPath(md manifestDoc, m *jsontext.Member, f string, i int, v *jsontext.Value, ptr string) bool {
+	if v.Kind == jsontext.Object && (f == "hooks" || f == "mcpServers" || f == "lspServers") {
+		l.inline[f] = append(l.inline[f], inlineVal{v: v, ptr: ptr, entry: md.fromEntry || m.KeyOff < 0, order: i})
+		return true
+	}
+	if v.Kind != jsontext.String {
+		l.pkgErr("manifest-field-type", md.file, ptr, md.line(v.Off), fmt.Sprintf("%s in %s is a %s; paths must be strings, so Claude Code fails to load the plugin.", ptr, md.where, v.Kind), "1.2")
+		return false
+	}
+	if low := strings.ToLower(v.Str); f == "mcpServers" && strings.HasPrefix(low, "https://") && (strings.HasSuffix(low, ".mcpb") || strings.HasSuffix(low, ".dxt")) {
+		l.remoteBundles = append(l.remoteBundles, v.Str) // a bundle Claude downloads
+		return true
+	}
+	if p, ok := l.checkPath(f, v.Str, md.file, ptr, md.line(v.Off)); ok {
+		l.paths[f] = append(l.paths[f], p)
+		l.pathOrder[f] = append(l.pathOrder[f], i)
+	}
+	return true
+}
+
+// monitorsPath reads "monitors" (or, without it, experimental.monitors): a path, or an
+// inline definition.
+func (l *loader) monitorsPath(md manifestDoc) {
+	mon := md.doc.Get("monitors")
+	if exp := md.doc.Get("experimental"); mon == nil && exp != nil && exp.Val.Kind == jsontext.Object {
 		mon = exp.Val.Get("monitors")
 	}
-	if mon != nil {
-		switch mon.Val.Kind {
-		case jsontext.String:
-			if p, ok := l.checkPath("monitors", mon.Val.Str, file, "/monitors", line(mon.KeyOff)); ok {
-				l.paths["monitors"] = []string{p}
-			}
-		case jsontext.Array, jsontext.Object:
-			l.inline["monitors"] = []inlineVal{{v: mon.Val, ptr: "/monitors", entry: fromEntry || mon.KeyOff < 0}}
-			l.paths["monitors"] = []string{}
+	if mon == nil {
+		return
+	}
+	switch mon.Val.Kind {
+	case jsontext.String:
+		if p, ok := l.checkPath("monitors", mon.Val.Str, md.file, "/monitors", md.line(mon.KeyOff)); ok {
+			l.paths["monitors"] = []string{p}
 		}
+	case jsontext.Array, jsontext.Object:
+		l.inline["monitors"] = []inlineVal{{v: mon.Val, ptr: "/monitors", entry: md.fromEntry || mon.KeyOff < 0}}
+		l.paths["monitors"] = []string{}
 	}
-	if uc := doc.Get("userConfig"); uc != nil && uc.Val.Kind == jsontext.Object {
-		l.userConfigStep(uc.Val, file, line)
-	}
-	return !l.pathFatal
 }
 
 // inlineVal is an object given in the manifest instead of a path, with its pointer.
@@ -429,7 +488,7 @@ func (l *loader) checkPath(field, p, file, ptr string, line int) (string, bool) 
 			l.pathFatal = true
 			msg = strings.TrimSuffix(msg, ", so it is not loaded.") + "; the manifest fails Claude's schema, so Claude Code fails to load the plugin."
 		}
-		l.pkgDiag(l.diag(code, model.SeverityError, b, file, ptr, line, msg, "1.2"))
+		l.pkgDiag(model.Place{File: file, Pointer: ptr, Line: line}.Finding(b, code, model.SeverityError, msg, specRef("1.2")))
 		return "", false
 	}
 	if field == "skills" && p == "." {

@@ -278,12 +278,12 @@ func (l *loader) markdownStep() {
 func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 	c := &model.Component{Kind: kind, ID: id, BodyFile: file}
 	warn := func(code, msg string) {
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityWarning, model.BoundaryComponent, file, "", 0, msg, "1.7"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component(code, model.SeverityWarning, msg, specRef("1.7")))
 	}
 	data, err := l.root.ReadFile(file, maxMarkdown)
 	if err != nil {
-		c.Diagnostics = append(c.Diagnostics, l.diag(string(kind)+"-"+fsguard.CodeSuffix(err), model.SeverityError, model.BoundaryComponent, file, "", 0,
-			fmt.Sprintf("%s %s, so it cannot be reviewed.", file, fsguard.Reason(err)), "1.7"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component(string(kind)+"-"+fsguard.CodeSuffix(err), model.SeverityError,
+			fmt.Sprintf("%s %s, so it cannot be reviewed.", file, fsguard.Reason(err)), specRef("1.7")))
 		c.Validity = model.Invalid
 		c.Support = unsupportedBoth("The file cannot be read.")
 		return c
@@ -301,12 +301,12 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 	}
 	c.Hidden = skills.ScanHidden(fm.body, fm.bline)
 	if fm.err != "" {
-		c.Diagnostics = append(c.Diagnostics, l.diag("frontmatter-invalid-yaml", model.SeverityError, model.BoundaryComponent, file, "", 1,
-			fmt.Sprintf("The frontmatter of %s cannot be parsed (%s); Claude's validator rejects it, and at runtime every field is dropped.", file, clip(fm.err)), "1.7"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Line: 1}.Component("frontmatter-invalid-yaml", model.SeverityError,
+			fmt.Sprintf("The frontmatter of %s cannot be parsed (%s); Claude's validator rejects it, and at runtime every field is dropped.", file, clip(fm.err)), specRef("1.7")))
 	}
 	if fm.lenient != "" {
-		c.Diagnostics = append(c.Diagnostics, l.diag("frontmatter-lenient", model.SeverityInfo, model.BoundaryComponent, file, "", 1,
-			fmt.Sprintf("The frontmatter of %s is not valid YAML (%s), but Claude Code 2.1.328 and 2.1.332 read it line by line as key: value: every field below loads, and neither validator reports it.", file, clip(fm.lenient)), "1.7"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Line: 1}.Component("frontmatter-lenient", model.SeverityInfo,
+			fmt.Sprintf("The frontmatter of %s is not valid YAML (%s), but Claude Code 2.1.328 and 2.1.332 read it line by line as key: value: every field below loads, and neither validator reports it.", file, clip(fm.lenient)), specRef("1.7")))
 	}
 	c.Details = append(model.Fields{{Key: "file", Value: file}}, fm.display()...)
 	sum := sha256.Sum256(data)
@@ -330,8 +330,8 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 			warn("agent-description-missing", fmt.Sprintf("%s has no description; Claude's validator warns, and Claude cannot tell when to use the agent.", file))
 		}
 		if strings.Contains(fm.str("name"), ":") {
-			c.Diagnostics = append(c.Diagnostics, l.diag("agent-name-colon", model.SeverityError, model.BoundaryComponent, file, "/name", 0,
-				fmt.Sprintf("The agent name %q contains \":\", so Claude skips the file.", clip(fm.str("name"))), "1.7"))
+			c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Pointer: "/name"}.Component("agent-name-colon", model.SeverityError,
+				fmt.Sprintf("The agent name %q contains \":\", so Claude skips the file.", clip(fm.str("name"))), specRef("1.7")))
 		}
 	case model.KindOutputStyle:
 		c.Summary = append(c.Summary, fmt.Sprintf("Adds the output style %s: its text replaces or extends Claude's system prompt while selected.", qualified))
@@ -378,7 +378,7 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 func (l *loader) frontmatterCaps(c *model.Component, kind model.Kind, fm *frontmatter, file string) bool {
 	runs := false
 	warn := func(code, msg string) {
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityWarning, model.BoundaryComponent, file, "", 0, msg, "1.7"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component(code, model.SeverityWarning, msg, specRef("1.7")))
 	}
 	if kind != model.KindAgent {
 		if tools := fm.list("allowed-tools"); len(tools) > 0 {
@@ -399,8 +399,8 @@ func (l *loader) frontmatterCaps(c *model.Component, kind model.Kind, fm *frontm
 			c.Summary = append(c.Summary, "context: fork: it runs in a forked subagent"+agentPhrase(fm.str("agent"))+".")
 		}
 		if sh := fm.str("shell"); sh != "" && sh != "bash" && sh != "powershell" {
-			c.Diagnostics = append(c.Diagnostics, l.diag("frontmatter-shell-invalid", model.SeverityError, model.BoundaryComponent, file, "/shell", 0,
-				fmt.Sprintf("shell: %q is not bash or powershell; Claude's validator rejects it.", clip(sh)), "1.7"))
+			c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Pointer: "/shell"}.Component("frontmatter-shell-invalid", model.SeverityError,
+				fmt.Sprintf("shell: %q is not bash or powershell; Claude's validator rejects it.", clip(sh)), specRef("1.7")))
 		}
 		if fm.truthy("disable-model-invocation") {
 			c.Summary = append(c.Summary, "disable-model-invocation: only the user can invoke it.")

@@ -52,7 +52,7 @@ func LoadMarketplace(dir string, opts Options) (*model.Package, []*model.Package
 		if is.Code == jsontext.CodeDuplicateKey {
 			sev = model.SeverityWarning
 		}
-		l.pkgDiag(l.diag("marketplace-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryPackage, marketplaceFile, is.Pointer, jsontext.Line(data, is.Off), fmt.Sprintf("In marketplace.json, %s.", is.Msg), "1.8"))
+		l.pkgDiag(model.Place{File: marketplaceFile, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.Package("marketplace-"+strings.TrimPrefix(is.Code, "json-"), sev, fmt.Sprintf("In marketplace.json, %s.", is.Msg), specRef("1.8")))
 	}
 	if hasErrors(pkg.Diagnostics) {
 		pkg.Rejected = true
@@ -66,16 +66,38 @@ func LoadMarketplace(dir string, opts Options) (*model.Package, []*model.Package
 	if doc.Kind != jsontext.Object {
 		return fail("marketplace-not-object", "", doc.Off, "marketplace.json must hold an object.")
 	}
+	if !l.marketplaceHead(doc, data) {
+		return fail("marketplace-missing-name", "/name", doc.Off, "marketplace.json has no string \"name\", so Claude Code cannot add it.")
+	}
+	opts.Marketplace = pkg.Name
+	pluginRoot := ""
+	if md := doc.Get("metadata"); md != nil {
+		if pr, ok := strVal(md.Val, "pluginRoot"); ok {
+			pluginRoot = strings.TrimSuffix(strings.TrimPrefix(pr, "./"), "/")
+		}
+	}
+	pl := doc.Get("plugins")
+	if pl == nil || pl.Val.Kind != jsontext.Array {
+		return fail("marketplace-plugins-type", "/plugins", doc.Off, "marketplace.json has no \"plugins\" array, so it lists nothing.")
+	}
+	plugins, self := l.marketPlugins(pl.Val, data, pluginRoot, opts)
+	pkg.SortComponents()
+	return pkg, plugins, self
+}
+
+// marketplaceHead reads the marketplace's name, owner and descriptive fields into the
+// package; false when it has no string name, without which Claude Code cannot add it.
+func (l *loader) marketplaceHead(doc *jsontext.Value, data []byte) bool {
+	pkg := l.pkg
 	nm := doc.Get("name")
 	switch {
 	case nm == nil || nm.Val.Kind != jsontext.String:
-		return fail("marketplace-missing-name", "/name", doc.Off, "marketplace.json has no string \"name\", so Claude Code cannot add it.")
+		return false
 	case strings.ContainsAny(nm.Val.Str, " \t"):
 		l.pkgErr("marketplace-name-space", marketplaceFile, "/name", jsontext.Line(data, nm.KeyOff), fmt.Sprintf("The marketplace name %q contains a space; Claude rejects it.", clip(nm.Val.Str)), "1.8")
 	case nm.Val.Str != "" && !strings.Contains(nm.Val.Str, "#"):
 		pkg.Name = nm.Val.Str
 	}
-	opts.Marketplace = pkg.Name
 	pkg.Manifest = model.Fields{{Key: "name", Value: pkg.Name}}
 	if ow := doc.Get("owner"); ow != nil {
 		if ow.Val.Kind != jsontext.Object {
@@ -97,20 +119,15 @@ func LoadMarketplace(dir string, opts Options) (*model.Package, []*model.Package
 	if v, ok := strVal(doc, "version"); ok {
 		pkg.Version = v
 	}
-	pluginRoot := ""
-	if md := doc.Get("metadata"); md != nil {
-		if pr, ok := strVal(md.Val, "pluginRoot"); ok {
-			pluginRoot = strings.TrimSuffix(strings.TrimPrefix(pr, "./"), "/")
-		}
-	}
-	pl := doc.Get("plugins")
-	if pl == nil || pl.Val.Kind != jsontext.Array {
-		return fail("marketplace-plugins-type", "/plugins", doc.Off, "marketplace.json has no \"plugins\" array, so it lists nothing.")
-	}
-	var plugins []*model.Package
-	self := false
+	return true
+}
+
+// marketPlugins lists one component per entry and loads, with its entry merged, each
+// plugin a valid entry places in a folder of the marketplace; self says whether one of
+// them is the marketplace folder itself.
+func (l *loader) marketPlugins(entries *jsontext.Value, data []byte, pluginRoot string, opts Options) (plugins []*model.Package, self bool) {
 	names := map[string]int{}
-	for i, ev := range pl.Val.Arr {
+	for i, ev := range entries.Arr {
 		ptr := fmt.Sprintf("/plugins/%d", i)
 		c, rel := l.marketEntry(ev, ptr, data, names, pluginRoot)
 		l.pkg.Components = append(l.pkg.Components, c)
@@ -122,7 +139,7 @@ func LoadMarketplace(dir string, opts Options) (*model.Package, []*model.Package
 		if s := ev.Get("strict"); s != nil && s.Val.Kind == jsontext.Bool {
 			strict = s.Val.Bool
 		}
-		p := loadPlugin(filepath.Join(root.Path(), filepath.FromSlash(rel)), opts, &entry{name: name, obj: ev, strict: strict})
+		p := loadPlugin(filepath.Join(l.root.Path(), filepath.FromSlash(rel)), opts, &entry{name: name, obj: ev, strict: strict})
 		if p.Name != name {
 			p.Diagnostics = append(p.Diagnostics, model.Diagnostic{Code: "marketplace-name-mismatch", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage,
 				File: manifestFile, Pointer: "/name", Message: fmt.Sprintf("plugin.json names the plugin %q but the marketplace entry is %q; Claude installs it as %q, and Codex refuses to add it.", clip(p.Name), clip(name), clip(name)), Spec: specRef("1.8, 2.2")})
@@ -135,122 +152,180 @@ func LoadMarketplace(dir string, opts Options) (*model.Package, []*model.Package
 		}
 		plugins = append(plugins, p)
 	}
-	pkg.SortComponents()
-	return pkg, plugins, self
+	return plugins, self
+}
+
+// entryBuild is one marketplace entry's component while its source is read.
+type entryBuild struct {
+	l        *loader
+	c        *model.Component
+	name     string
+	ptr      string
+	line     int
+	kind     string // the source kind ("relative path" for a string source)
+	pin      string // what the source is pinned to
+	rel      string // the plugin folder relative to the marketplace, for a valid path source
+	contract model.Fields
+}
+
+func (b *entryBuild) bad(code, msg string) {
+	b.c.Diagnostics = append(b.c.Diagnostics, model.Place{File: marketplaceFile, Pointer: b.ptr, Line: b.line}.Component(code, model.SeverityError, msg, specRef("1.8")))
 }
 
 // marketEntry builds the plugin component of one entry, and returns the plugin's path
 // relative to the marketplace root for a valid relative-path source ("" otherwise).
 func (l *loader) marketEntry(ev *jsontext.Value, ptr string, data []byte, names map[string]int, pluginRoot string) (*model.Component, string) {
-	c := &model.Component{Kind: model.KindPlugin}
-	line := jsontext.Line(data, ev.Off)
-	bad := func(code, msg string) {
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityError, model.BoundaryComponent, marketplaceFile, ptr, line, msg, "1.8"))
-	}
+	b := &entryBuild{l: l, c: &model.Component{Kind: model.KindPlugin}, ptr: ptr, line: jsontext.Line(data, ev.Off), pin: "unpinned"}
+	c := b.c
 	name, _ := strVal(ev, "name")
 	if name == "" {
 		name = strings.TrimPrefix(ptr, "/plugins/")
-		bad("marketplace-entry-missing-name", "The entry has no string \"name\"; name and source are required.")
+		b.bad("marketplace-entry-missing-name", "The entry has no string \"name\"; name and source are required.")
 	}
+	b.name = name
 	c.ID, _ = l.uniqueID(names, name)
 	if c.ID != name {
-		bad("marketplace-entry-duplicate-name", fmt.Sprintf("Two entries are named %q.", clip(name)))
+		b.bad("marketplace-entry-duplicate-name", fmt.Sprintf("Two entries are named %q.", clip(name)))
 	}
 	c.Details = model.Fields{{Key: "name", Value: name}}
 	if ev.Kind != jsontext.Object {
-		bad("marketplace-entry-not-object", "The entry is not an object.")
+		b.bad("marketplace-entry-not-object", "The entry is not an object.")
 		return l.entryInvalid(c), ""
 	}
-	src := ev.Get("source")
-	kind, pin, rel := "", "unpinned", ""
-	contract := model.Fields{{Key: "name", Value: name}}
-	switch {
+	b.contract = model.Fields{{Key: "name", Value: name}}
+	switch src := ev.Get("source"); {
 	case src == nil:
-		bad("marketplace-entry-missing-source", fmt.Sprintf("Entry %q has no source.", clip(name)))
+		b.bad("marketplace-entry-missing-source", fmt.Sprintf("Entry %q has no source.", clip(name)))
 	case src.Val.Kind == jsontext.String:
-		kind = "relative path"
-		p := src.Val.Str
-		switch {
-		case strings.Contains(p, "://") || strings.HasPrefix(p, "git@"):
-			bad("marketplace-source-url-string", fmt.Sprintf("Entry %q gives a URL as a string source; use {\"source\": \"url\", \"url\": …}.", clip(name)))
-		case hasDotDot(p):
-			bad("marketplace-source-traversal", fmt.Sprintf("Entry %q has the source %q, which contains \"..\".", clip(name), clip(p)))
-		case strings.HasPrefix(p, "./") || p == ".":
-			rel = path.Clean(strings.TrimPrefix(p, "./"))
-		case pluginRoot != "":
-			rel = path.Join(pluginRoot, p)
-		default:
-			bad("marketplace-source-prefix", fmt.Sprintf("Entry %q has the source %q; a relative source must start with ./ (a bare name works only with metadata.pluginRoot).", clip(name), clip(p)))
-		}
-		if rel == manifestDir || strings.HasSuffix(rel, "/"+manifestDir) {
-			c.Diagnostics = append(c.Diagnostics, l.diag("marketplace-source-manifest-dir", model.SeverityWarning, model.BoundaryComponent, marketplaceFile, ptr, line,
-				fmt.Sprintf("Entry %q points to %q, a .claude-plugin folder: Claude installs that folder as the plugin, and its components sit beside it, not in it (did you mean %q?).", clip(name), clip(p), "./"+strings.TrimSuffix(strings.TrimSuffix(rel, manifestDir), "/")), "1.8"))
-		}
-		if rel != "" {
-			if st, err := l.root.Stat(rel); err != nil || st.Type != fsguard.TypeDir {
-				bad("marketplace-source-missing", fmt.Sprintf("Entry %q points to %q, which is not a folder in the marketplace.", clip(name), clip(p)))
-				rel = ""
-			}
-		}
-		pin = "the marketplace's own revision"
-		contract = append(contract, model.Field{Key: "source", Value: p})
-		c.Summary = append(c.Summary, fmt.Sprintf("Plugin %q comes from the folder %s of this marketplace; it is reviewed as its own claude-code package.", name, p))
+		b.pathSource(src.Val.Str, pluginRoot)
 	case src.Val.Kind == jsontext.Object:
-		s := src.Val
-		kind, _ = strVal(s, "source")
-		f := func(k string) string { v, _ := strVal(s, k); return v }
-		sha, ref, ver := f("sha"), f("ref"), f("version")
-		if sha != "" && !shaRE.MatchString(sha) {
-			bad("marketplace-source-sha", fmt.Sprintf("Entry %q has sha %q; it must be 40 lowercase hex characters.", clip(name), clip(sha)))
-		}
-		switch {
-		case sha != "":
-			pin = "sha " + sha
-		case f("sha256") != "":
-			pin = "sha256 " + f("sha256")
-		case ver != "":
-			pin = "version " + ver
-		case ref != "":
-			pin = "ref " + ref + " (a branch or tag can move)"
-		}
-		where := ""
-		switch kind {
-		case "github":
-			where = "GitHub repository " + f("repo")
-			if f("repo") == "" {
-				bad("marketplace-source-field", fmt.Sprintf("Entry %q (github) has no repo.", clip(name)))
-			}
-		case "url":
-			where = "git repository " + f("url")
-		case "git-subdir":
-			where = "the folder " + f("path") + " of git repository " + f("url")
-		case "npm":
-			where = "npm package " + f("package")
-			c.Summary = append(c.Summary, "npm runs the package's lifecycle scripts when Claude fetches the plugin: code runs at install, before any review.")
-		case "archive":
-			where = "the archive " + f("url")
-			if !strings.HasPrefix(f("url"), "https://") {
-				bad("marketplace-source-archive-url", fmt.Sprintf("Entry %q (archive) must use an https URL.", clip(name)))
-			}
-		case "command":
-			where = "the output of the shell command `" + f("command") + "`"
-			c.Summary = append(c.Summary, "A command source runs a shell command once per session to produce the plugin; the user accepts the exact string.")
-			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: []string{f("command")}, Detail: "Runs this shell command to fetch the plugin."})
-		default:
-			bad("marketplace-source-kind", fmt.Sprintf("Entry %q has the source kind %q; Claude knows github, url, git-subdir, npm, archive and command.", clip(name), clip(kind)))
-		}
-		contract = append(contract, model.Field{Key: "source", Value: fmt.Sprint(jsontext.Display(s))})
-		c.Summary = append([]string{fmt.Sprintf("Plugin %q is fetched from %s, pinned to %s; vouch lists remote sources and never fetches them, so its contents are not reviewed here.", name, where, pin)}, c.Summary...)
-		if kind != "command" {
-			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapNetwork, Scope: []string{where}, Detail: "Claude downloads the plugin from here on install and update."})
-		}
-		if pin == "unpinned" {
-			c.Summary = append(c.Summary, "Unpinned: every update may bring different code.")
-		}
+		b.remoteSource(src.Val)
 	default:
-		bad("marketplace-source-type", fmt.Sprintf("Entry %q has a %s source; it must be a ./path or an object.", clip(name), src.Val.Kind))
+		b.bad("marketplace-source-type", fmt.Sprintf("Entry %q has a %s source; it must be a ./path or an object.", clip(name), src.Val.Kind))
 	}
-	c.Details = append(c.Details, model.Field{Key: "source kind", Value: kind}, model.Field{Key: "pin", Value: pin})
+	b.entryDetails(ev)
+	if hasErrors(c.Diagnostics) {
+		return l.entryInvalid(c), ""
+	}
+	b.contract = append(b.contract, model.Field{Key: "source_kind", Value: b.kind}, model.Field{Key: "pin", Value: b.pin}, model.Field{Key: "entry", Value: fmt.Sprint(jsontext.Display(ev))})
+	c.Validity = model.Valid
+	c.Contract = &model.Contract{Kind: model.KindPlugin, Fields: b.contract}
+	c.Support = []model.Support{
+		{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code offers this plugin from the marketplace."},
+		{Provider: clientCodex, Version: CodexVersion, Status: model.Supported, Detail: "Codex also reads .claude-plugin/marketplace.json."},
+	}
+	if b.kind == "github" {
+		// Observed offline with Codex 0.169.0 and 0.171.0: a Claude marketplace's github
+		// entries are not offered.
+		c.Support[1] = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex reads .claude-plugin/marketplace.json but does not offer its github entries."}
+	}
+	return c, b.rel
+}
+
+// pathSource reads a string source: a folder of this marketplace, named ./path or (with
+// metadata.pluginRoot) by a bare name, that must exist and stay inside it.
+func (b *entryBuild) pathSource(p, pluginRoot string) {
+	name, c := b.name, b.c
+	b.kind = "relative path"
+	switch {
+	case strings.Contains(p, "://") || strings.HasPrefix(p, "git@"):
+		b.bad("marketplace-source-url-string", fmt.Sprintf("Entry %q gives a URL as a string source; use {\"source\": \"url\", \"url\": …}.", clip(name)))
+	case hasDotDot(p):
+		b.bad("marketplace-source-traversal", fmt.Sprintf("Entry %q has the source %q, which contains \"..\".", clip(name), clip(p)))
+	case strings.HasPrefix(p, "./") || p == ".":
+		b.rel = path.Clean(strings.TrimPrefix(p, "./"))
+	case pluginRoot != "":
+		b.rel = path.Join(pluginRoot, p)
+	default:
+		b.bad("marketplace-source-prefix", fmt.Sprintf("Entry %q has the source %q; a relative source must start with ./ (a bare name works only with metadata.pluginRoot).", clip(name), clip(p)))
+	}
+	rel := b.rel
+	if rel == manifestDir || strings.HasSuffix(rel, "/"+manifestDir) {
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: marketplaceFile, Pointer: b.ptr, Line: b.line}.Component("marketplace-source-manifest-dir", model.SeverityWarning,
+			fmt.Sprintf("Entry %q points to %q, a .claude-plugin folder: Claude installs that folder as the plugin, and its components sit beside it, not in it (did you mean %q?).", clip(name), clip(p), "./"+strings.TrimSuffix(strings.TrimSuffix(rel, manifestDir), "/")), specRef("1.8")))
+	}
+	if rel != "" {
+		if st, err := b.l.root.Stat(rel); err != nil || st.Type != fsguard.TypeDir {
+			b.bad("marketplace-source-missing", fmt.Sprintf("Entry %q points to %q, which is not a folder in the marketplace.", clip(name), clip(p)))
+			b.rel = ""
+		}
+	}
+	b.pin = "the marketplace's own revision"
+	b.contract = append(b.contract, model.Field{Key: "source", Value: p})
+	c.Summary = append(c.Summary, fmt.Sprintf("Plugin %q comes from the folder %s of this marketplace; it is reviewed as its own claude-code package.", name, p))
+}
+
+// remoteSource reads an object source: where Claude fetches the plugin from and what it
+// is pinned to. vouch lists it and never fetches it.
+func (b *entryBuild) remoteSource(s *jsontext.Value) {
+	c := b.c
+	b.kind, _ = strVal(s, "source")
+	f := func(k string) string { v, _ := strVal(s, k); return v }
+	if sha := f("sha"); sha != "" && !shaRE.MatchString(sha) {
+		b.bad("marketplace-source-sha", fmt.Sprintf("Entry %q has sha %q; it must be 40 lowercase hex characters.", clip(b.name), clip(sha)))
+	}
+	b.pin = sourcePin(f)
+	where := b.remoteWhere(f)
+	b.contract = append(b.contract, model.Field{Key: "source", Value: fmt.Sprint(jsontext.Display(s))})
+	c.Summary = append([]string{fmt.Sprintf("Plugin %q is fetched from %s, pinned to %s; vouch lists remote sources and never fetches them, so its contents are not reviewed here.", b.name, where, b.pin)}, c.Summary...)
+	if b.kind != "command" {
+		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapNetwork, Scope: []string{where}, Detail: "Claude downloads the plugin from here on install and update."})
+	}
+	if b.pin == "unpinned" {
+		c.Summary = append(c.Summary, "Unpinned: every update may bring different code.")
+	}
+}
+
+// sourcePin is what a remote source is pinned to, the strongest pin first.
+func sourcePin(f func(string) string) string {
+	switch {
+	case f("sha") != "":
+		return "sha " + f("sha")
+	case f("sha256") != "":
+		return "sha256 " + f("sha256")
+	case f("version") != "":
+		return "version " + f("version")
+	case f("ref") != "":
+		return "ref " + f("ref") + " (a branch or tag can move)"
+	}
+	return "unpinned"
+}
+
+// remoteWhere says where a remote source of this kind fetches from, and checks the fields
+// the kind requires.
+func (b *entryBuild) remoteWhere(f func(string) string) string {
+	c := b.c
+	switch b.kind {
+	case "github":
+		if f("repo") == "" {
+			b.bad("marketplace-source-field", fmt.Sprintf("Entry %q (github) has no repo.", clip(b.name)))
+		}
+		return "GitHub repository " + f("repo")
+	case "url":
+		return "git repository " + f("url")
+	case "git-subdir":
+		return "the folder " + f("path") + " of git repository " + f("url")
+	case "npm":
+		c.Summary = append(c.Summary, "npm runs the package's lifecycle scripts when Claude fetches the plugin: code runs at install, before any review.")
+		return "npm package " + f("package")
+	case "archive":
+		if !strings.HasPrefix(f("url"), "https://") {
+			b.bad("marketplace-source-archive-url", fmt.Sprintf("Entry %q (archive) must use an https URL.", clip(b.name)))
+		}
+		return "the archive " + f("url")
+	case "command":
+		c.Summary = append(c.Summary, "A command source runs a shell command once per session to produce the plugin; the user accepts the exact string.")
+		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: []string{f("command")}, Detail: "Runs this shell command to fetch the plugin."})
+		return "the output of the shell command `" + f("command") + "`"
+	}
+	b.bad("marketplace-source-kind", fmt.Sprintf("Entry %q has the source kind %q; Claude knows github, url, git-subdir, npm, archive and command.", clip(b.name), clip(b.kind)))
+	return ""
+}
+
+// entryDetails lists the entry's source kind, pin, strict: false and descriptive fields.
+func (b *entryBuild) entryDetails(ev *jsontext.Value) {
+	c := b.c
+	c.Details = append(c.Details, model.Field{Key: "source kind", Value: b.kind}, model.Field{Key: "pin", Value: b.pin})
 	if s := ev.Get("strict"); s != nil && s.Val.Kind == jsontext.Bool && !s.Val.Bool {
 		c.Details = append(c.Details, model.Field{Key: "strict", Value: false})
 		c.Summary = append(c.Summary, "strict: false: this entry is the plugin's whole definition (its components, LSP servers included, come from the entry).")
@@ -260,22 +335,6 @@ func (l *loader) marketEntry(ev *jsontext.Value, ptr string, data []byte, names 
 			c.Details = append(c.Details, model.Field{Key: k, Value: v})
 		}
 	}
-	if hasErrors(c.Diagnostics) {
-		return l.entryInvalid(c), ""
-	}
-	contract = append(contract, model.Field{Key: "source_kind", Value: kind}, model.Field{Key: "pin", Value: pin}, model.Field{Key: "entry", Value: fmt.Sprint(jsontext.Display(ev))})
-	c.Validity = model.Valid
-	c.Contract = &model.Contract{Kind: model.KindPlugin, Fields: contract}
-	c.Support = []model.Support{
-		{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code offers this plugin from the marketplace."},
-		{Provider: clientCodex, Version: CodexVersion, Status: model.Supported, Detail: "Codex also reads .claude-plugin/marketplace.json."},
-	}
-	if kind == "github" {
-		// Observed offline with Codex 0.169.0 and 0.171.0: a Claude marketplace's github
-		// entries are not offered.
-		c.Support[1] = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex reads .claude-plugin/marketplace.json but does not offer its github entries."}
-	}
-	return c, rel
 }
 
 func (l *loader) entryInvalid(c *model.Component) *model.Component {

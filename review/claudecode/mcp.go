@@ -99,7 +99,7 @@ func (l *loader) markHiddenServers() {
 		default:
 			msg += "."
 		}
-		p.c.Diagnostics = append(p.c.Diagnostics, l.diag("mcp-server-duplicate-name", model.SeverityWarning, model.BoundaryComponent, p.file, p.ptr, p.line, msg, "1.5"))
+		p.c.Diagnostics = append(p.c.Diagnostics, model.Place{File: p.file, Pointer: p.ptr, Line: p.line}.Component("mcp-server-duplicate-name", model.SeverityWarning, msg, specRef("1.5")))
 		if w == nil || w == p {
 			continue
 		}
@@ -134,12 +134,12 @@ func (l *loader) serverFile(rel, kind string, wrapped bool) *serverSource {
 		if is.Code == jsontext.CodeDuplicateKey {
 			sev = model.SeverityWarning
 		}
-		l.pkgDiag(l.diag(kind+"-file-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryComponentType, rel, is.Pointer, jsontext.Line(data, is.Off),
-			fmt.Sprintf("In %s, %s.", rel, is.Msg), "1.5"))
+		l.pkgDiag(model.Place{File: rel, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.ComponentType(kind+"-file-"+strings.TrimPrefix(is.Code, "json-"), sev,
+			fmt.Sprintf("In %s, %s.", rel, is.Msg), specRef("1.5")))
 	}
 	if doc.Kind != jsontext.Object {
-		l.pkgDiag(l.diag(kind+"-file-not-object", model.SeverityError, model.BoundaryComponentType, rel, "", jsontext.Line(data, doc.Off),
-			fmt.Sprintf("%s holds a JSON %s; it must be an object, so its servers are not loaded.", rel, doc.Kind), "1.5"))
+		l.pkgDiag(model.Place{File: rel, Line: jsontext.Line(data, doc.Off)}.ComponentType(kind+"-file-not-object", model.SeverityError,
+			fmt.Sprintf("%s holds a JSON %s; it must be an object, so its servers are not loaded.", rel, doc.Kind), specRef("1.5")))
 		return nil
 	}
 	src := &serverSource{file: rel, data: data, servers: doc}
@@ -175,194 +175,250 @@ func (l *loader) uniqueID(names map[string]int, name string) (string, int) {
 	return fmt.Sprintf("%s~%d", name, n), n
 }
 
+// serverBuild is one MCP server's component while its fields are read.
+type serverBuild struct {
+	l    *loader
+	src  *serverSource
+	name string
+	v    *jsontext.Value // the server object
+	ptr  string
+	line int
+	c    *model.Component
+
+	flowIn   []string           // environment variables its configuration reads
+	runs     []string           // what runs on this machine: the command and args, or the headersHelper
+	nc       []model.NotCovered // what the process (or the headersHelper) depends on that no approval binds
+	contract model.Fields
+}
+
+func (b *serverBuild) bad(code, msg string) {
+	b.c.Diagnostics = append(b.c.Diagnostics, model.Place{File: b.src.file, Pointer: b.ptr, Line: b.line}.Component(code, model.SeverityError, msg, specRef("1.5")))
+}
+
+// mcpServer builds the component of one server of an MCP server map: an invalid one as
+// soon as its shape or type is wrong, else a local process or a remote connection with
+// its contract, and the files a process binds.
 func (l *loader) mcpServer(src *serverSource, m jsontext.Member) *model.Component {
 	name := m.Key
 	id, _ := l.uniqueID(l.mcpNames, name)
-	c := &model.Component{Kind: model.KindMCPServer, ID: id}
-	ptr := jsontext.Pointer(append(append([]string(nil), src.base...), name)...)
-	line := l.line(src.data, m.KeyOff)
-	l.mcpPlaced = append(l.mcpPlaced, placedServer{c: c, name: name, rank: src.rank, file: src.file, ptr: ptr, line: line})
-	bad := func(code, msg string) {
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityError, model.BoundaryComponent, src.file, ptr, line, msg, "1.5"))
+	b := &serverBuild{l: l, src: src, name: name, v: m.Val, c: &model.Component{Kind: model.KindMCPServer, ID: id}}
+	b.ptr = jsontext.Pointer(append(append([]string(nil), src.base...), name)...)
+	b.line = l.line(src.data, m.KeyOff)
+	l.mcpPlaced = append(l.mcpPlaced, placedServer{c: b.c, name: name, rank: src.rank, file: src.file, ptr: b.ptr, line: b.line})
+	b.c.Details = model.Fields{{Key: "name", Value: name}, {Key: "file", Value: displayFile(src.file)}}
+	typ, ok := b.serverType()
+	if !ok {
+		return l.serverInvalid(b.c)
 	}
-	c.Details = model.Fields{{Key: "name", Value: name}, {Key: "file", Value: displayFile(src.file)}}
-	v := m.Val
+	b.c.Details = append(b.c.Details, model.Field{Key: "type", Value: typ})
+	if typ == "stdio" {
+		b.stdio()
+	} else {
+		b.remote(typ)
+	}
+	return b.finish(typ)
+}
+
+// serverType is the transport Claude reads the server as: stdio when "type" is absent,
+// http for streamable-http. False when the server cannot load for its type.
+func (b *serverBuild) serverType() (string, bool) {
+	v, name := b.v, clip(b.name)
 	if v.Kind != jsontext.Object {
-		bad("mcp-server-not-object", fmt.Sprintf("Server %q is a JSON %s, not an object, so it is not loaded.", clip(name), v.Kind))
-		return l.serverInvalid(c)
+		b.bad("mcp-server-not-object", fmt.Sprintf("Server %q is a JSON %s, not an object, so it is not loaded.", name, v.Kind))
+		return "", false
 	}
 	typ, hasType := strVal(v, "type")
 	if tm := v.Get("type"); tm != nil && !hasType {
-		bad("mcp-server-type", fmt.Sprintf("Server %q has a %s \"type\"; it must be stdio, http, sse or ws.", clip(name), tm.Val.Kind))
-		return l.serverInvalid(c)
+		b.bad("mcp-server-type", fmt.Sprintf("Server %q has a %s \"type\"; it must be stdio, http, sse or ws.", name, tm.Val.Kind))
+		return "", false
 	}
 	if !hasType {
 		if v.Get("url") != nil {
-			bad("mcp-server-url-without-type", fmt.Sprintf("Server %q has a url but no type; Claude reads it as a stdio server, which fails for lacking a command, and silently drops it at load. Add \"type\": \"http\" (or sse, ws). `claude plugin validate` fails the whole plugin for it; Claude Code loads the plugin's other servers and components (observed), so they are listed.", clip(name)))
-			return l.serverInvalid(c)
+			b.bad("mcp-server-url-without-type", fmt.Sprintf("Server %q has a url but no type; Claude reads it as a stdio server, which fails for lacking a command, and silently drops it at load. Add \"type\": \"http\" (or sse, ws). `claude plugin validate` fails the whole plugin for it; Claude Code loads the plugin's other servers and components (observed), so they are listed.", name))
+			return "", false
 		}
-		typ = "stdio"
+		return "stdio", true
 	}
 	switch typ {
 	case "stdio", "http", "sse", "ws":
+		return typ, true
 	case "streamable-http":
-		typ = "http"
-		c.Details = append(c.Details, model.Field{Key: "type (as written)", Value: "streamable-http"})
-	default:
-		bad("mcp-server-type", fmt.Sprintf("Server %q has the type %q; it must be stdio, http (streamable-http), sse or ws, so it is not loaded.", clip(name), clip(typ)))
-		return l.serverInvalid(c)
+		b.c.Details = append(b.c.Details, model.Field{Key: "type (as written)", Value: "streamable-http"})
+		return "http", true
 	}
-	c.Details = append(c.Details, model.Field{Key: "type", Value: typ})
-	strs := func(k string) ([]string, bool) {
-		am := v.Get(k)
-		if am == nil {
+	b.bad("mcp-server-type", fmt.Sprintf("Server %q has the type %q; it must be stdio, http (streamable-http), sse or ws, so it is not loaded.", name, clip(typ)))
+	return "", false
+}
+
+// strs reads an array of strings; another shape is an error and reads as absent.
+func (b *serverBuild) strs(k string) ([]string, bool) {
+	am := b.v.Get(k)
+	if am == nil {
+		return nil, false
+	}
+	if am.Val.Kind != jsontext.Array {
+		b.bad("mcp-server-field-type", fmt.Sprintf("%q of server %q is a %s; it must be an array of strings.", k, clip(b.name), am.Val.Kind))
+		return nil, false
+	}
+	out := []string{}
+	for _, a := range am.Val.Arr {
+		if a.Kind != jsontext.String {
+			b.bad("mcp-server-field-type", fmt.Sprintf("%q of server %q holds a %s; it must hold strings.", k, clip(b.name), a.Kind))
 			return nil, false
 		}
-		if am.Val.Kind != jsontext.Array {
-			bad("mcp-server-field-type", fmt.Sprintf("%q of server %q is a %s; it must be an array of strings.", k, clip(name), am.Val.Kind))
-			return nil, false
-		}
-		out := []string{}
-		for _, a := range am.Val.Arr {
-			if a.Kind != jsontext.String {
-				bad("mcp-server-field-type", fmt.Sprintf("%q of server %q holds a %s; it must hold strings.", k, clip(name), a.Kind))
-				return nil, false
-			}
-			out = append(out, a.Str)
-		}
-		return out, true
+		out = append(out, a.Str)
 	}
-	strMap := func(k string) (map[string]string, model.Fields, bool) {
-		mm := v.Get(k)
-		if mm == nil {
-			return map[string]string{}, nil, false
-		}
-		if mm.Val.Kind != jsontext.Object {
-			bad("mcp-server-field-type", fmt.Sprintf("%q of server %q is a %s; it must be an object of strings.", k, clip(name), mm.Val.Kind))
-			return map[string]string{}, nil, false
-		}
-		out, lit := map[string]string{}, model.Fields{}
-		for _, e := range mm.Val.Obj {
-			if e.Val.Kind != jsontext.String {
-				bad("mcp-server-field-type", fmt.Sprintf("%s.%s of server %q is a %s; it must be a string.", k, clip(e.Key), clip(name), e.Val.Kind))
-				continue
-			}
-			out[e.Key] = e.Val.Str
-			lit = append(lit, model.Field{Key: e.Key, Value: e.Val.Str})
-		}
-		return out, lit, true
+	return out, true
+}
+
+// strMap reads an object of strings: the values, the entries as written, and whether the
+// field is an object; an entry that is not a string is an error and left out.
+func (b *serverBuild) strMap(k string) (map[string]string, model.Fields, bool) {
+	mm := b.v.Get(k)
+	if mm == nil {
+		return map[string]string{}, nil, false
 	}
-	var flowIn []string
-	var runs []string
-	var stdioNC []model.NotCovered // what the process (or the headersHelper) depends on that no approval binds
-	var contract model.Fields
-	if typ == "stdio" {
-		cmd, hasCmd := strVal(v, "command")
-		if !hasCmd {
-			bad("mcp-server-missing-command", fmt.Sprintf("Stdio server %q has no string \"command\", so it is not loaded.", clip(name)))
+	if mm.Val.Kind != jsontext.Object {
+		b.bad("mcp-server-field-type", fmt.Sprintf("%q of server %q is a %s; it must be an object of strings.", k, clip(b.name), mm.Val.Kind))
+		return map[string]string{}, nil, false
+	}
+	out, lit := map[string]string{}, model.Fields{}
+	for _, e := range mm.Val.Obj {
+		if e.Val.Kind != jsontext.String {
+			b.bad("mcp-server-field-type", fmt.Sprintf("%s.%s of server %q is a %s; it must be a string.", k, clip(e.Key), clip(b.name), e.Val.Kind))
+			continue
 		}
-		args, _ := strs("args")
-		env, envLit, hasEnv := strMap("env")
-		cwd, hasCwd := strVal(v, "cwd")
-		c.Details = append(c.Details, model.Field{Key: "command", Value: cmd})
-		if x, ok := l.expandedField(cmd); ok {
-			c.Details = append(c.Details, model.Field{Key: "command (expanded)", Value: x})
-		}
-		if args != nil {
-			c.Details = append(c.Details, model.Field{Key: "args", Value: args})
-			exp, changed := make([]string, len(args)), false
-			for i, a := range args {
-				exp[i] = l.expand(a)
-				changed = changed || exp[i] != a
-			}
-			if changed {
-				c.Details = append(c.Details, model.Field{Key: "args (expanded)", Value: exp})
-			}
-		} else {
-			args = []string{}
-		}
-		if hasEnv {
-			c.Details = append(c.Details, model.Field{Key: "env", Value: envLit})
-		}
-		if hasCwd {
-			c.Details = append(c.Details, model.Field{Key: "cwd", Value: cwd})
-		}
-		vals := append(append([]string{cmd, cwd}, args...), mapValues(env)...)
-		flowIn = envFlow(vals...)
-		runs = append(append(runs, cmd), args...)
-		contract = model.Fields{{Key: "type", Value: "stdio"}, {Key: "command", Value: cmd}, {Key: "args", Value: args}, {Key: "env", Value: env}, {Key: "cwd", Value: cwd}}
-		launch := strings.TrimSpace(strings.Join(append([]string{cmd}, args...), " "))
-		c.Summary = append(c.Summary, fmt.Sprintf("Starts `%s` as a local process when Claude Code loads the plugin.", launch))
-		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{cmd}, Detail: fmt.Sprintf("Starts `%s` as a local MCP server process.", launch)})
-		stdioNC = l.stdioNotCovered(cmd, args, env, cwd)
-		if len(env) > 0 {
-			names := sortedKeys(env)
-			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: names, Detail: "Sets " + strings.Join(names, ", ") + " for the process."})
+		out[e.Key] = e.Val.Str
+		lit = append(lit, model.Field{Key: e.Key, Value: e.Val.Str})
+	}
+	return out, lit, true
+}
+
+// stdio reads a local server: the process Claude starts, its environment and folder.
+func (b *serverBuild) stdio() {
+	c, l := b.c, b.l
+	cmd, hasCmd := strVal(b.v, "command")
+	if !hasCmd {
+		b.bad("mcp-server-missing-command", fmt.Sprintf("Stdio server %q has no string \"command\", so it is not loaded.", clip(b.name)))
+	}
+	args, _ := b.strs("args")
+	env, envLit, hasEnv := b.strMap("env")
+	cwd, hasCwd := strVal(b.v, "cwd")
+	c.Details = append(c.Details, model.Field{Key: "command", Value: cmd})
+	if x, ok := l.expandedField(cmd); ok {
+		c.Details = append(c.Details, model.Field{Key: "command (expanded)", Value: x})
+	}
+	if args != nil {
+		c.Details = append(c.Details, model.Field{Key: "args", Value: args})
+		if exp, changed := l.expandAll(args); changed {
+			c.Details = append(c.Details, model.Field{Key: "args (expanded)", Value: exp})
 		}
 	} else {
-		u, hasURL := strVal(v, "url")
-		if !hasURL {
-			bad("mcp-server-missing-url", fmt.Sprintf("Remote server %q (%s) has no string \"url\", so it is not loaded.", clip(name), typ))
-		}
-		headers, hdrLit, hasHdr := strMap("headers")
-		helper, hasHelper := strVal(v, "headersHelper")
-		c.Details = append(c.Details, model.Field{Key: "url", Value: u})
-		if x, ok := l.expandedField(u); ok {
-			c.Details = append(c.Details, model.Field{Key: "url (expanded)", Value: x})
-		}
-		if hasHdr {
-			c.Details = append(c.Details, model.Field{Key: "headers", Value: hdrLit})
-		}
-		host := ""
-		if hasURL {
-			pu, err := url.Parse(l.expand(u))
-			if err != nil || pu.Scheme == "" || pu.Host == "" {
-				if !strings.Contains(u, "${") {
-					bad("mcp-server-url-invalid", fmt.Sprintf("Server %q has the url %q, which is not absolute, so it is not loaded.", clip(name), clip(u)))
-				}
-			} else {
-				host = pu.Hostname()
-			}
-		}
-		vals := append([]string{u, helper}, mapValues(headers)...)
-		flowIn = envFlow(vals...)
-		contract = model.Fields{{Key: "type", Value: typ}, {Key: "url", Value: u}, {Key: "headers", Value: headers}, {Key: "headersHelper", Value: helper}}
-		c.Summary = append(c.Summary, fmt.Sprintf("Connects to %s (%s)%s.", u, typ, headerPhrase(sortedKeys(headers))))
-		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapRemoteConnect, Scope: append([]string{host}, sortedKeys(headers)...), Detail: fmt.Sprintf("Connects to the MCP server at %s.", u)},
-			model.Capability{Kind: model.CapNetwork, Scope: []string{host}, Detail: fmt.Sprintf("Opens network connections to %s.", host)})
-		if hasHelper {
-			c.Details = append(c.Details, model.Field{Key: "headersHelper", Value: helper})
-			c.Summary = append(c.Summary, fmt.Sprintf("headersHelper runs the shell command `%s` on this machine to compute request headers.", helper))
-			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: []string{helper}, Detail: "Runs its headersHelper shell command to compute headers."})
-			runs = append(runs, helper)
-			for _, n := range l.shellNotCovered(helper, "Claude computes the headers", true) {
-				n.Detail = "headersHelper: " + n.Detail
-				stdioNC = append(stdioNC, n)
-			}
-			if userConfigVar.MatchString(helper) {
-				bad("mcp-headers-helper-user-config", fmt.Sprintf("Server %q uses ${user_config.…} in headersHelper; Claude rejects that since 2.1.207.", clip(name)))
-			}
-		}
+		args = []string{}
 	}
-	if len(flowIn) > 0 {
-		c.Summary = append(c.Summary, "Environment variables flow into the server from the user's environment (Claude expands ${VAR} and ${VAR:-default} in .mcp.json): "+strings.Join(flowIn, ", ")+".")
-		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: flowIn, Detail: "Reads " + strings.Join(flowIn, ", ") + " from the user's environment into its configuration."})
-		c.Details = append(c.Details, model.Field{Key: "environment read", Value: strings.Join(flowIn, ", ")})
+	if hasEnv {
+		c.Details = append(c.Details, model.Field{Key: "env", Value: envLit})
 	}
-	markNotCovered(c, stdioNC)
+	if hasCwd {
+		c.Details = append(c.Details, model.Field{Key: "cwd", Value: cwd})
+	}
+	b.flowIn = envFlow(append(append([]string{cmd, cwd}, args...), mapValues(env)...)...)
+	b.runs = append(append(b.runs, cmd), args...)
+	b.contract = model.Fields{{Key: "type", Value: "stdio"}, {Key: "command", Value: cmd}, {Key: "args", Value: args}, {Key: "env", Value: env}, {Key: "cwd", Value: cwd}}
+	launch := strings.TrimSpace(strings.Join(append([]string{cmd}, args...), " "))
+	c.Summary = append(c.Summary, fmt.Sprintf("Starts `%s` as a local process when Claude Code loads the plugin.", launch))
+	c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{cmd}, Detail: fmt.Sprintf("Starts `%s` as a local MCP server process.", launch)})
+	b.nc = l.stdioNotCovered(cmd, args, env, cwd)
+	if len(env) > 0 {
+		names := sortedKeys(env)
+		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: names, Detail: "Sets " + strings.Join(names, ", ") + " for the process."})
+	}
+}
+
+// remote reads an http, sse or ws server: where Claude connects, with which headers.
+func (b *serverBuild) remote(typ string) {
+	c, l := b.c, b.l
+	u, hasURL := strVal(b.v, "url")
+	if !hasURL {
+		b.bad("mcp-server-missing-url", fmt.Sprintf("Remote server %q (%s) has no string \"url\", so it is not loaded.", clip(b.name), typ))
+	}
+	headers, hdrLit, hasHdr := b.strMap("headers")
+	helper, hasHelper := strVal(b.v, "headersHelper")
+	c.Details = append(c.Details, model.Field{Key: "url", Value: u})
+	if x, ok := l.expandedField(u); ok {
+		c.Details = append(c.Details, model.Field{Key: "url (expanded)", Value: x})
+	}
+	if hasHdr {
+		c.Details = append(c.Details, model.Field{Key: "headers", Value: hdrLit})
+	}
+	host := ""
+	if hasURL {
+		host = b.urlHost(u)
+	}
+	b.flowIn = envFlow(append([]string{u, helper}, mapValues(headers)...)...)
+	b.contract = model.Fields{{Key: "type", Value: typ}, {Key: "url", Value: u}, {Key: "headers", Value: headers}, {Key: "headersHelper", Value: helper}}
+	c.Summary = append(c.Summary, fmt.Sprintf("Connects to %s (%s)%s.", u, typ, headerPhrase(sortedKeys(headers))))
+	c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapRemoteConnect, Scope: append([]string{host}, sortedKeys(headers)...), Detail: fmt.Sprintf("Connects to the MCP server at %s.", u)},
+		model.Capability{Kind: model.CapNetwork, Scope: []string{host}, Detail: fmt.Sprintf("Opens network connections to %s.", host)})
+	if hasHelper {
+		b.headersHelper(helper)
+	}
+}
+
+// urlHost is the host of the url as Claude expands it; a url that is not absolute (and
+// holds no variable that could make it so) is an error.
+func (b *serverBuild) urlHost(u string) string {
+	pu, err := url.Parse(b.l.expand(u))
+	if err == nil && pu.Scheme != "" && pu.Host != "" {
+		return pu.Hostname()
+	}
+	if !strings.Contains(u, "${") {
+		b.bad("mcp-server-url-invalid", fmt.Sprintf("Server %q has the url %q, which is not absolute, so it is not loaded.", clip(b.name), clip(u)))
+	}
+	return ""
+}
+
+// headersHelper records the shell command Claude runs to compute a remote server's headers.
+func (b *serverBuild) headersHelper(helper string) {
+	c := b.c
+	c.Details = append(c.Details, model.Field{Key: "headersHelper", Value: helper})
+	c.Summary = append(c.Summary, fmt.Sprintf("headersHelper runs the shell command `%s` on this machine to compute request headers.", helper))
+	c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: []string{helper}, Detail: "Runs its headersHelper shell command to compute headers."})
+	b.runs = append(b.runs, helper)
+	for _, n := range b.l.shellNotCovered(helper, "Claude computes the headers", true) {
+		n.Detail = "headersHelper: " + n.Detail
+		b.nc = append(b.nc, n)
+	}
+	if userConfigVar.MatchString(helper) {
+		b.bad("mcp-headers-helper-user-config", fmt.Sprintf("Server %q uses ${user_config.…} in headersHelper; Claude rejects that since 2.1.207.", clip(b.name)))
+	}
+}
+
+// finish states the environment the configuration reads, and turns the gathered answers
+// into the component: invalid when any error was found, else valid with its contract,
+// what each client does with it, and the closure of what runs on this machine.
+func (b *serverBuild) finish(typ string) *model.Component {
+	c, l := b.c, b.l
+	if len(b.flowIn) > 0 {
+		flow := strings.Join(b.flowIn, ", ")
+		c.Summary = append(c.Summary, "Environment variables flow into the server from the user's environment (Claude expands ${VAR} and ${VAR:-default} in .mcp.json): "+flow+".")
+		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: b.flowIn, Detail: "Reads " + flow + " from the user's environment into its configuration."})
+		c.Details = append(c.Details, model.Field{Key: "environment read", Value: flow})
+	}
+	markNotCovered(c, b.nc)
 	if hasErrors(c.Diagnostics) {
 		return l.serverInvalid(c)
 	}
 	c.Validity = model.Valid
-	contract = append(contract, model.Field{Key: "name", Value: name}, model.Field{Key: "file", Value: displayFile(src.file)})
+	contract := append(b.contract, model.Field{Key: "name", Value: b.name}, model.Field{Key: "file", Value: displayFile(b.src.file)})
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: contract}
-	c.Support = l.mcpSupport(src, typ)
+	c.Support = l.mcpSupport(b.src, typ)
 	if typ == "stdio" {
 		codexLiteralRoot(c)
 	}
-	if typ == "stdio" || v.Get("headersHelper") != nil {
+	if typ == "stdio" || b.v.Get("headersHelper") != nil {
 		l.bindClosure(c, "server")
-		l.namedFiles(c, strings.Join(runs, " "), src.file, ptr)
+		l.namedFiles(c, strings.Join(b.runs, " "), b.src.file, b.ptr)
 	}
 	return c
 }
@@ -421,14 +477,8 @@ func (l *loader) mcpRemoteBundle(u string) {
 }
 
 func (l *loader) serverInvalid(c *model.Component) *model.Component {
-	c.Validity = model.Invalid
-	c.Contract = nil
-	c.Summary = append([]string{"Not loaded: this server entry is invalid (see its diagnostics)."}, c.Summary...)
-	c.Support = []model.Support{
-		{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "The entry is invalid, so Claude Code skips it."},
-		{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "The entry is invalid."},
-	}
-	return c
+	return notLoaded(c, "Not loaded: this server entry is invalid (see its diagnostics).",
+		"The entry is invalid, so Claude Code skips it.", "The entry is invalid.")
 }
 
 func mapValues(m map[string]string) []string {

@@ -47,7 +47,7 @@ func (l *loader) optionalDependenciesStep() {
 // networkNote says what the manifest's network field does: nothing Claude Code enforces.
 func (l *loader) networkNote() {
 	if m := l.manifestMember("network"); m != nil {
-		l.pkgDiag(l.diag("manifest-network-shown", model.SeverityInfo, model.BoundaryPackage, manifestFile, "/network", 0,
-			"plugin.json declares network; Claude Code 2.1.332 shows it and limits nothing by it, so the plugin's servers and hooks reach whatever they connect to.", "1.1"))
+		l.pkgDiag(model.Place{File: manifestFile, Pointer: "/network"}.Package("manifest-network-shown", model.SeverityInfo,
+			"plugin.json declares network; Claude Code 2.1.332 shows it and limits nothing by it, so the plugin's servers and hooks reach whatever they connect to.", specRef("1.1")))
 	}
 }

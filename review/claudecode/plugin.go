@@ -64,8 +64,8 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	case l.rootHas(".codex-plugin/plugin.json"):
 		l.otherManifest = ".codex-plugin/plugin.json"
 	case l.rootHas(rootmanifest.File):
-		l.pkgDiag(l.diag("root-manifest-foreign", model.SeverityWarning, model.BoundaryPackage, rootmanifest.File, "", 0,
-			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema): Claude Code 2.1.328 and 2.1.332 never read it and load this folder by its own markers, and Codex 0.169.0 and 0.171.0 ignore it too.", "2.1"))
+		l.pkgDiag(model.Place{File: rootmanifest.File}.Package("root-manifest-foreign", model.SeverityWarning,
+			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema): Claude Code 2.1.328 and 2.1.332 never read it and load this folder by its own markers, and Codex 0.169.0 and 0.171.0 ignore it too.", specRef("2.1")))
 	}
 	if !l.manifestStep() {
 		pkg.Rejected = true
@@ -90,8 +90,8 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 		model.Field{Key: "${CLAUDE_PLUGIN_ROOT}", Value: fmt.Sprintf("%s here; once installed %s/plugins/cache/%s/%s/%s (it changes on every update)", root.Path(), strings.TrimSuffix(opts.ConfigDir, "/"), mk, pkg.Name, ver)},
 		model.Field{Key: "${CLAUDE_PLUGIN_DATA}", Value: l.dataDir() + " (kept across updates)"})
 	if l.otherManifest != "" {
-		l.pkgDiag(l.diag("codex-reads-other-manifest", model.SeverityInfo, model.BoundaryPackage, "", "", 0,
-			fmt.Sprintf("This folder also holds %s; Codex reads that manifest instead of .claude-plugin/ (root plugin.json > .codex-plugin > .claude-plugin), so it loads none of this plugin's hooks or servers.", l.otherManifest), "2.1"))
+		l.pkgDiag(model.Place{}.Package("codex-reads-other-manifest", model.SeverityInfo,
+			fmt.Sprintf("This folder also holds %s; Codex reads that manifest instead of .claude-plugin/ (root plugin.json > .codex-plugin > .claude-plugin), so it loads none of this plugin's hooks or servers.", l.otherManifest), specRef("2.1")))
 	}
 	// Skills and markdown first: the closure walk, on the first hook or server, reuses
 	// what they read.
@@ -110,23 +110,23 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	l.blockCut()
 	for _, d := range []struct{ field, dir, what string }{{"workflows", "workflows", "workflows"}, {"themes", "themes", "themes"}} {
 		if l.rootHas(d.dir) || l.paths[d.field] != nil {
-			l.pkgDiag(l.diag("component-not-reviewed", model.SeverityInfo, model.BoundaryComponentType, d.dir, "", 0,
-				fmt.Sprintf("Claude Code also loads this plugin's %s (%s/); vouch lists them here but does not review their contents yet.", d.what, d.dir), "1.2"))
+			l.pkgDiag(model.Place{File: d.dir}.ComponentType("component-not-reviewed", model.SeverityInfo,
+				fmt.Sprintf("Claude Code also loads this plugin's %s (%s/); vouch lists them here but does not review their contents yet.", d.what, d.dir), specRef("1.2")))
 		}
 	}
 	if m := l.manifestMember("defaultEnabled"); m != nil && m.Val.Kind == jsontext.Bool && !m.Val.Bool {
-		l.pkgDiag(l.diag("plugin-default-disabled", model.SeverityInfo, model.BoundaryPackage, manifestFile, "/defaultEnabled", 0,
-			"defaultEnabled is false: Claude Code (2.1.154 or later) installs the plugin disabled, and nothing in it runs until the user enables it.", "1.1"))
+		l.pkgDiag(model.Place{File: manifestFile, Pointer: "/defaultEnabled"}.Package("plugin-default-disabled", model.SeverityInfo,
+			"defaultEnabled is false: Claude Code (2.1.154 or later) installs the plugin disabled, and nothing in it runs until the user enables it.", specRef("1.1")))
 	}
 	if m := l.manifestMember("dependencies"); m != nil {
-		l.pkgDiag(l.diag("plugin-dependencies", model.SeverityInfo, model.BoundaryPackage, manifestFile, "/dependencies", 0,
-			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin. While one of them is not installed, Claude Code disables this whole plugin (observed with 2.1.328: \"Dependency … is not installed\"), and the components below start once it is.", "1.2"))
+		l.pkgDiag(model.Place{File: manifestFile, Pointer: "/dependencies"}.Package("plugin-dependencies", model.SeverityInfo,
+			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin. While one of them is not installed, Claude Code disables this whole plugin (observed with 2.1.328: \"Dependency … is not installed\"), and the components below start once it is.", specRef("1.2")))
 	}
 	l.optionalDependenciesStep()
 	l.networkNote()
 	if !l.rootHas(manifestFile) && l.entry == nil {
-		l.pkgDiag(l.diag("claude-no-manifest", model.SeverityInfo, model.BoundaryPackage, "", "", 0,
-			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with 2.1.328 --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), "1.1"))
+		l.pkgDiag(model.Place{}.Package("claude-no-manifest", model.SeverityInfo,
+			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with 2.1.328 --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), specRef("1.1")))
 	}
 	if l.rootHas("CLAUDE.md") {
 		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by Claude Code; put instructions in a skill, command or agent.", "1.2")
@@ -179,11 +179,11 @@ func (l *loader) lspServer(src *serverSource, names map[string]int, m jsontext.M
 	ptr := jsontext.Pointer(append(append([]string(nil), src.base...), m.Key)...)
 	line := l.line(src.data, m.KeyOff)
 	bad := func(code, msg string) {
-		c.Diagnostics = append(c.Diagnostics, l.diag(code, model.SeverityError, model.BoundaryComponent, src.file, ptr, line, msg, "1.6"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: src.file, Pointer: ptr, Line: line}.Component(code, model.SeverityError, msg, specRef("1.6")))
 	}
 	if n > 1 {
-		c.Diagnostics = append(c.Diagnostics, l.diag("lsp-server-duplicate-name", model.SeverityWarning, model.BoundaryComponent, src.file, ptr, line,
-			fmt.Sprintf("Two LSP servers are named %q; the first one registered for an extension wins.", clip(m.Key)), "1.6"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: src.file, Pointer: ptr, Line: line}.Component("lsp-server-duplicate-name", model.SeverityWarning,
+			fmt.Sprintf("Two LSP servers are named %q; the first one registered for an extension wins.", clip(m.Key)), specRef("1.6")))
 	}
 	c.Details = model.Fields{{Key: "name", Value: m.Key}, {Key: "file", Value: displayFile(src.file)}}
 	v := m.Val
@@ -259,7 +259,7 @@ func (l *loader) binStep() {
 	}
 	entries, _, err := l.root.ReadDir("bin")
 	if err != nil {
-		l.pkgDiag(l.diag("bin-"+fsguard.CodeSuffix(err), model.SeverityError, model.BoundaryComponentType, "bin", "", 0, fmt.Sprintf("bin/ %s, so its executables cannot be listed.", fsguard.Reason(err)), "1.2"))
+		l.pkgDiag(model.Place{File: "bin"}.ComponentType("bin-"+fsguard.CodeSuffix(err), model.SeverityError, fmt.Sprintf("bin/ %s, so its executables cannot be listed.", fsguard.Reason(err)), specRef("1.2")))
 		return
 	}
 	for _, e := range entries {
@@ -293,7 +293,7 @@ func (l *loader) settingsStep() {
 	}
 	c := &model.Component{Kind: model.KindSettings, ID: "settings.json", Details: model.Fields{{Key: "file", Value: settingsFile}}}
 	if doc.Kind != jsontext.Object {
-		c.Diagnostics = append(c.Diagnostics, l.diag("settings-not-object", model.SeverityError, model.BoundaryComponent, settingsFile, "", 1, "settings.json must hold an object.", "1.2"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: settingsFile, Line: 1}.Component("settings-not-object", model.SeverityError, "settings.json must hold an object.", specRef("1.2")))
 		c.Validity = model.Invalid
 		c.Support = unsupportedBoth("settings.json is not an object.")
 		l.pkg.Components = append(l.pkg.Components, c)
@@ -326,8 +326,8 @@ func (l *loader) settingsStep() {
 	if len(ignored) > 0 {
 		sort.Strings(ignored)
 		c.Summary = append(c.Summary, "Ignored by Claude Code (only agent and subagentStatusLine are honoured in a plugin's settings.json): "+strings.Join(ignored, ", ")+".")
-		c.Diagnostics = append(c.Diagnostics, l.diag("settings-keys-ignored", model.SeverityWarning, model.BoundaryComponent, settingsFile, "", jsontext.Line(data, doc.Off),
-			fmt.Sprintf("settings.json sets %s, which Claude Code silently ignores in a plugin; only agent and subagentStatusLine are honoured.", strings.Join(ignored, ", ")), "1.2"))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: settingsFile, Line: jsontext.Line(data, doc.Off)}.Component("settings-keys-ignored", model.SeverityWarning,
+			fmt.Sprintf("settings.json sets %s, which Claude Code silently ignores in a plugin; only agent and subagentStatusLine are honoured.", strings.Join(ignored, ", ")), specRef("1.2")))
 	}
 	if len(honoured) == 0 {
 		c.Summary = append([]string{"Has no effect: none of its keys is honoured."}, c.Summary...)
@@ -389,16 +389,16 @@ func (l *loader) monitorsStep() {
 		c := &model.Component{Kind: model.KindMonitor, ID: id, Details: model.Fields{{Key: "file", Value: file}}}
 		cmd, ok := strVal(it.Val, "command")
 		if !ok {
-			c.Diagnostics = append(c.Diagnostics, l.diag("monitor-missing-command", model.SeverityError, model.BoundaryComponent, file, "", l.line(data, it.KeyOff),
-				fmt.Sprintf("Monitor %q has no string \"command\".", clip(it.Key)), "1.2"))
+			c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Line: l.line(data, it.KeyOff)}.Component("monitor-missing-command", model.SeverityError,
+				fmt.Sprintf("Monitor %q has no string \"command\".", clip(it.Key)), specRef("1.2")))
 			c.Validity = model.Invalid
 			c.Support = unsupportedBoth("The monitor is invalid.")
 			l.pkg.Components = append(l.pkg.Components, c)
 			continue
 		}
 		if _, ok := strVal(it.Val, "description"); !ok && it.Val.Kind == jsontext.Object {
-			c.Diagnostics = append(c.Diagnostics, l.diag("monitor-missing-description", model.SeverityError, model.BoundaryComponent, file, "", l.line(data, it.KeyOff),
-				fmt.Sprintf("Monitor %q has no \"description\"; Claude requires name, command and description, so the monitors file cannot be read.", clip(it.Key)), "1.2"))
+			c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Line: l.line(data, it.KeyOff)}.Component("monitor-missing-description", model.SeverityError,
+				fmt.Sprintf("Monitor %q has no \"description\"; Claude requires name, command and description, so the monitors file cannot be read.", clip(it.Key)), specRef("1.2")))
 		}
 		c.Details = append(c.Details, model.Field{Key: "command", Value: cmd})
 		if x, ok := l.expandedField(cmd); ok {

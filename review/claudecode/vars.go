@@ -49,6 +49,16 @@ func (l *loader) expand(s string) string {
 	return userConfigVar.ReplaceAllString(s, "<user_config.$1>")
 }
 
+// expandAll expands each argument, and says whether any of them changed.
+func (l *loader) expandAll(args []string) ([]string, bool) {
+	exp, changed := make([]string, len(args)), false
+	for i, a := range args {
+		exp[i] = l.expand(a)
+		changed = changed || exp[i] != a
+	}
+	return exp, changed
+}
+
 // expandedField returns the expanded text when it differs from s.
 func (l *loader) expandedField(s string) (string, bool) {
 	x := l.expand(s)
@@ -358,8 +368,8 @@ func (l *loader) namedFiles(c *model.Component, text, file, ptr string) {
 		}
 		st, err := l.root.Stat(p)
 		if err != nil {
-			c.Diagnostics = append(c.Diagnostics, l.diag("named-file-missing", model.SeverityWarning, model.BoundaryComponent, file, ptr, 0,
-				fmt.Sprintf("It runs ${CLAUDE_PLUGIN_ROOT}/%s, which is not in the plugin; the command will fail.", clip(p)), "1.3"))
+			c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Pointer: ptr}.Component("named-file-missing", model.SeverityWarning,
+				fmt.Sprintf("It runs ${CLAUDE_PLUGIN_ROOT}/%s, which is not in the plugin; the command will fail.", clip(p)), specRef("1.3")))
 			markNotCovered(c, []model.NotCovered{{Kind: model.NotCoveredMissing, Subject: varRoot + "/" + p,
 				Detail: fmt.Sprintf("It runs %s/%s, which is not in the plugin: the command fails until a file is put there, and that file is not part of this approval.", varRoot, p)}})
 			continue

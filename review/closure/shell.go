@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"vouch/internal/textclip"
 	"vouch/model"
 )
 
@@ -385,12 +386,7 @@ func lexical(line string) []parsedCommand {
 	return out
 }
 
-func clipLine(s string) string {
-	if len(s) > 120 {
-		return strings.ToValidUTF8(s[:120], "") + "…"
-	}
-	return s
-}
+func clipLine(s string) string { return textclip.Clip(s, 121, "…") }
 
 // shellRun is the state of one line being classified: the directories relative paths
 // may be resolved against (a cd adds one; the subshell it ran in is not tracked, so a

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"vouch/internal/textclip"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/probe"
@@ -97,25 +98,11 @@ func Detect(dir string) []model.Format {
 	return out
 }
 
-func diag(code string, sev model.Severity, b model.Boundary, file, ptr string, line int, msg, spec string) model.Diagnostic {
-	return model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: file, Pointer: ptr, Line: line, Message: msg, Spec: spec}
-}
-
 func codexSupport(status model.SupportStatus, detail string) []model.Support {
 	return []model.Support{{Provider: ClientCodex, Version: CodexVersion, Status: status, Detail: detail}}
 }
 
 // clip shortens package text quoted in messages; the display layer escapes it.
-func clip(s string) string {
-	const max = 80
-	if len(s) <= max {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	return string(r[:max]) + "…"
-}
+func clip(s string) string { return textclip.Clip(s, 81, "…") }
 
 func errorf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

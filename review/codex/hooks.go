@@ -50,19 +50,19 @@ func (l *loader) hooks() {
 			case jsontext.Object:
 				useDefault = false
 				if len(e.Obj) > 0 && e.Get("hooks") == nil && e.Get("description") == nil {
-					l.pkgDiag(diag("hooks-inline-unwrapped", model.SeverityWarning, model.BoundaryComponentType, l.mf, ptr, jsontext.Line(l.data, e.Off),
+					l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, e.Off)}.ComponentType("hooks-inline-unwrapped", model.SeverityWarning,
 						"The inline hooks object lists events without a \"hooks\" wrapper: Claude Code runs them, but Codex 0.169 loads no hooks from it.", specHooks))
 					continue
 				}
 				sources = append(sources, hookSource{keySource: "plugin.json#hooks[" + strconv.Itoa(i) + "]", file: l.mf, doc: e, data: l.data})
 			default:
-				l.pkgDiag(diag("manifest-path-ignored", model.SeverityWarning, model.BoundaryComponentType, l.mf, ptr, jsontext.Line(l.data, e.Off),
+				l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, e.Off)}.ComponentType("manifest-path-ignored", model.SeverityWarning,
 					errorf("Codex ignores a hooks entry that is a %s.", e.Kind), specHooks))
 			}
 		}
 		if !useDefault {
 			if _, err := l.root.Lstat(defaultHooksFile); err == nil {
-				l.pkgDiag(diag("hooks-default-replaced", model.SeverityInfo, model.BoundaryComponentType, defaultHooksFile, "", 0,
+				l.pkgDiag(model.Place{File: defaultHooksFile}.ComponentType("hooks-default-replaced", model.SeverityInfo,
 					"Codex does not read hooks/hooks.json here: the manifest's hooks replace it (Claude Code still runs it).", specHooks))
 			}
 		}
@@ -85,7 +85,7 @@ func (l *loader) hookFile(rel string) (hookSource, bool) {
 		if fsguard.IsNotFound(err) && rel == defaultHooksFile {
 			return hookSource{}, false
 		}
-		l.pkgDiag(diag("hooks-file-unreadable", model.SeverityWarning, model.BoundaryComponentType, rel, "", 0,
+		l.pkgDiag(model.Place{File: rel}.ComponentType("hooks-file-unreadable", model.SeverityWarning,
 			errorf("The hooks file %s %s, so Codex loads no hooks from it.", rel, fsguard.Reason(err)), specHooks))
 		return hookSource{}, false
 	}
@@ -105,7 +105,7 @@ func (l *loader) hookFile(rel string) (hookSource, bool) {
 }
 
 func (l *loader) hooksRejected(file, ptr string, line int, why string) {
-	l.pkgDiag(diag("hooks-file-rejected", model.SeverityError, model.BoundaryComponentType, file, ptr, line,
+	l.pkgDiag(model.Place{File: file, Pointer: ptr, Line: line}.ComponentType("hooks-file-rejected", model.SeverityError,
 		errorf("Codex rejects the whole hooks document %s (%s), so none of its hooks run in Codex.", file, clip(why)), specHooks))
 }
 
@@ -116,7 +116,7 @@ func (l *loader) hookDoc(s hookSource) {
 		return
 	}
 	for _, name := range hf.Dropped {
-		l.pkgDiag(diag("hooks-event-unknown", model.SeverityInfo, model.BoundaryComponent, s.file, jsontext.Pointer("hooks", name), 0,
+		l.pkgDiag(model.Place{File: s.file, Pointer: jsontext.Pointer("hooks", name)}.Component("hooks-event-unknown", model.SeverityInfo,
 			errorf("Codex does not know the event %q and drops its hooks without a warning (Claude Code may run them).", clip(name)), specHooks))
 	}
 	for _, ev := range hf.Events {
@@ -129,7 +129,7 @@ func (l *loader) hookDoc(s hookSource) {
 			if matcher != nil {
 				ok, n := checkMatcher(*matcher)
 				if !ok {
-					l.pkgDiag(diag("hooks-matcher-invalid", model.SeverityError, model.BoundaryComponent, s.file, jsontext.Pointer("hooks", ev.Name, strconv.Itoa(gi), "matcher"), jsontext.Line(s.data, g.Off),
+					l.pkgDiag(model.Place{File: s.file, Pointer: jsontext.Pointer("hooks", ev.Name, strconv.Itoa(gi), "matcher"), Line: jsontext.Line(s.data, g.Off)}.Component("hooks-matcher-invalid", model.SeverityError,
 						errorf("The matcher %q is not a valid Rust regex (%s), so Codex skips this group of %d handler(s).", clip(*matcher), clip(n), len(g.Handlers)), specHooks))
 					continue
 				}
@@ -366,7 +366,7 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 				msg += ": without the `if` filter it runs on every matching event"
 			}
 		}
-		c.Diagnostics = append(c.Diagnostics, diag("hook-field-ignored", model.SeverityWarning, model.BoundaryComponent, s.file, "", jsontext.Line(s.data, h.Off), msg+".", specHooks))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: s.file, Line: jsontext.Line(s.data, h.Off)}.Component("hook-field-ignored", model.SeverityWarning, msg+".", specHooks))
 		c.Summary = append(c.Summary, msg+".")
 	}
 	c.NotCovered = l.hookNotCovered(h.Command)

@@ -54,7 +54,7 @@ func Load(dir string, opts Options) *model.Package {
 		// Without .codex-plugin/, Codex reads a Claude Code plugin's manifest the same way
 		// ([obs] probe cc: its skills, hooks/hooks.json and .mcp.json loaded; commands
 		// and agents are not read by Codex).
-		l.pkgDiag(diag("codex-reads-claude-manifest", model.SeverityInfo, model.BoundaryPackage, claudeManifest, "", 0,
+		l.pkgDiag(model.Place{File: claudeManifest}.Package("codex-reads-claude-manifest", model.SeverityInfo,
 			"There is no .codex-plugin/plugin.json: Codex reads .claude-plugin/plugin.json and loads the plugin's skills, hooks and MCP servers, but not its commands or agents.", specManifest))
 	}
 	if !l.readManifest() {
@@ -78,7 +78,7 @@ func Load(dir string, opts Options) *model.Package {
 func (l *loader) pkgDiag(d model.Diagnostic) { l.pkg.Diagnostics = append(l.pkg.Diagnostics, d) }
 
 func (l *loader) reject(code, file, ptr string, line int, msg string) {
-	l.pkgDiag(diag(code, model.SeverityError, model.BoundaryPackage, file, ptr, line, msg, specManifest))
+	l.pkgDiag(model.Place{File: file, Pointer: ptr, Line: line}.Package(code, model.SeverityError, msg, specManifest))
 	l.pkg.Rejected = true
 }
 
@@ -88,11 +88,11 @@ func (l *loader) reject(code, file, ptr string, line int, msg string) {
 // hidden, but it says that Codex does not read it.
 func (l *loader) precedence() {
 	if _, err := l.root.Lstat(rootManifestFile); err == nil && !rootmanifest.IsAgentPlugins(l.root.Path()) {
-		l.pkgDiag(diag("root-manifest-foreign", model.SeverityWarning, model.BoundaryPackage, rootManifestFile, "", 0,
+		l.pkgDiag(model.Place{File: rootManifestFile}.Package("root-manifest-foreign", model.SeverityWarning,
 			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema), so Codex 0.169.0 and 0.171.0 ignore it and read "+l.mf+".", specManifest))
 	} else if err == nil {
 		l.shadowed = true
-		l.pkgDiag(diag("codex-manifest-shadowed", model.SeverityWarning, model.BoundaryPackage, l.mf, "", 0,
+		l.pkgDiag(model.Place{File: l.mf}.Package("codex-manifest-shadowed", model.SeverityWarning,
 			"This folder also has a root plugin.json (Agent Plugins); Codex prefers it over .codex-plugin/plugin.json, so Codex does not read this package: see the Agent Plugins package for what Codex loads.", specManifest))
 	}
 	if _, err := l.root.Lstat(manifestFile); err != nil {
@@ -102,7 +102,7 @@ func (l *loader) precedence() {
 		}
 	}
 	if _, err := l.root.Lstat(claudeManifest); err == nil && !l.shadowed {
-		l.pkgDiag(diag("codex-manifest-preferred", model.SeverityInfo, model.BoundaryPackage, l.mf, "", 0,
+		l.pkgDiag(model.Place{File: l.mf}.Package("codex-manifest-preferred", model.SeverityInfo,
 			"This folder also has .claude-plugin/plugin.json; Codex reads .codex-plugin/plugin.json instead, Claude Code reads its own manifest.", specManifest))
 	}
 }
@@ -129,13 +129,13 @@ func (l *loader) readManifest() bool {
 		if is.Code != jsontext.CodeDuplicateKey {
 			sev = model.SeverityError
 		}
-		l.pkgDiag(diag("manifest-"+strings.TrimPrefix(is.Code, "json-"), sev, model.BoundaryPackage, l.mf, is.Pointer, jsontext.Line(data, is.Off),
+		l.pkgDiag(model.Place{File: l.mf, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.Package("manifest-"+strings.TrimPrefix(is.Code, "json-"), sev,
 			errorf("In %s, %s.", l.mf, is.Msg), specManifest))
 	}
 	if doc.Kind == jsontext.Array {
 		// [obs] Codex deserializes a manifest struct from a JSON array positionally
 		// (serde's sequence form): ["x"] is a plugin named x. vouch reads the name only.
-		l.pkgDiag(diag("manifest-not-object", model.SeverityWarning, model.BoundaryPackage, l.mf, "", jsontext.Line(data, doc.Off),
+		l.pkgDiag(model.Place{File: l.mf, Line: jsontext.Line(data, doc.Off)}.Package("manifest-not-object", model.SeverityWarning,
 			l.mf+" holds a JSON array; Codex reads it positionally (its first element is the name), and vouch reads nothing else from it.", specManifest))
 		name := &jsontext.Value{Kind: jsontext.Object}
 		if len(doc.Arr) > 0 && doc.Arr[0].Kind == jsontext.String {
@@ -162,7 +162,7 @@ func (l *loader) readManifest() bool {
 			}
 		}
 		l.ignored[key] = true
-		l.pkgDiag(diag("manifest-field-ignored", model.SeverityWarning, model.BoundaryComponentType, l.mf, jsontext.Pointer(key), jsontext.Line(data, m.KeyOff),
+		l.pkgDiag(model.Place{File: l.mf, Pointer: jsontext.Pointer(key), Line: jsontext.Line(data, m.KeyOff)}.ComponentType("manifest-field-ignored", model.SeverityWarning,
 			errorf("%q in %s is a %s; Codex ignores it as if it were absent.", key, l.mf, m.Val.Kind), specManifest))
 		return nil
 	}
@@ -178,7 +178,7 @@ func (l *loader) readManifest() bool {
 	if name != nil && name.Str != "" {
 		l.pkg.Name = name.Str
 	} else {
-		l.pkgDiag(diag("manifest-name-empty", model.SeverityInfo, model.BoundaryPackage, l.mf, "/name", 0,
+		l.pkgDiag(model.Place{File: l.mf, Pointer: "/name"}.Package("manifest-name-empty", model.SeverityInfo,
 			errorf("The manifest has no name; Codex uses the folder name %q.", clip(l.pkg.Name)), specManifest))
 	}
 	if version != nil && version.Kind == jsontext.String {
@@ -237,10 +237,10 @@ func (l *loader) iface(v *jsontext.Value) {
 				}
 				switch {
 				case len(prompts) >= maxDefaultPrompts:
-					l.pkgDiag(diag("manifest-default-prompt-dropped", model.SeverityWarning, model.BoundaryEntry, l.mf, jsontext.Pointer("interface", "defaultPrompt"), jsontext.Line(l.data, p.Off),
+					l.pkgDiag(model.Place{File: l.mf, Pointer: jsontext.Pointer("interface", "defaultPrompt"), Line: jsontext.Line(l.data, p.Off)}.Entry("manifest-default-prompt-dropped", model.SeverityWarning,
 						"Codex keeps at most 3 default prompts; this one is dropped.", specManifest))
 				case len([]rune(p.Str)) > maxDefaultPrompt:
-					l.pkgDiag(diag("manifest-default-prompt-dropped", model.SeverityWarning, model.BoundaryEntry, l.mf, jsontext.Pointer("interface", "defaultPrompt"), jsontext.Line(l.data, p.Off),
+					l.pkgDiag(model.Place{File: l.mf, Pointer: jsontext.Pointer("interface", "defaultPrompt"), Line: jsontext.Line(l.data, p.Off)}.Entry("manifest-default-prompt-dropped", model.SeverityWarning,
 						"Codex drops a default prompt longer than 128 characters.", specManifest))
 				default:
 					prompts = append(prompts, p.Str)
@@ -284,7 +284,7 @@ func (l *loader) manifestPath(field string, ptr string, v *jsontext.Value) (stri
 		}
 	}
 	if bad != "" {
-		l.pkgDiag(diag("manifest-path-ignored", model.SeverityWarning, model.BoundaryComponentType, l.mf, ptr, jsontext.Line(l.data, v.Off),
+		l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, v.Off)}.ComponentType("manifest-path-ignored", model.SeverityWarning,
 			errorf("Codex ignores %s %q because %s (paths must start with ./ and stay inside the plugin); the plugin still loads without it.", field, clip(s), bad), specManifest))
 		return "", false
 	}
@@ -324,7 +324,7 @@ func (l *loader) blockCut() {
 		}
 		c.Contract = nil
 		c.Summary = append([]string{errorf("Blocked: %s holds more than vouch reads (%s), and Codex reads all of it, so no approval of this %s can cover what runs.", file, why, c.Kind)}, c.Summary...)
-		c.Diagnostics = append(c.Diagnostics, diag("entries-limit", model.SeverityError, model.BoundaryComponent, file, "", 0,
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component("entries-limit", model.SeverityError,
 			errorf("%s holds more than vouch reads (%s): every %s it defines is unapprovable until it is split or shortened.", file, why, c.Kind), specManifest))
 	}
 }

@@ -32,7 +32,7 @@ func (l *loader) mcp() {
 		b, err := l.root.ReadFile(file, l.opts.Limits.MaxManifestSize)
 		if err != nil {
 			if !(fsguard.IsNotFound(err) && file == defaultMCPFile) {
-				l.pkgDiag(diag("mcp-file-unreadable", model.SeverityWarning, model.BoundaryComponentType, file, "", 0,
+				l.pkgDiag(model.Place{File: file}.ComponentType("mcp-file-unreadable", model.SeverityWarning,
 					errorf("The MCP file %s %s, so Codex starts no server from it.", file, fsguard.Reason(err)), specManifest))
 			}
 			return
@@ -40,12 +40,12 @@ func (l *loader) mcp() {
 		doc, issues, jerr := jsontext.Parse(b, jsontext.Limits)
 		l.noteCut(file, issues)
 		if jerr != nil {
-			l.pkgDiag(diag("mcp-invalid-json", model.SeverityError, model.BoundaryComponentType, file, "", jsontext.Line(b, jerr.Off),
+			l.pkgDiag(model.Place{File: file, Line: jsontext.Line(b, jerr.Off)}.ComponentType("mcp-invalid-json", model.SeverityError,
 				errorf("%s %s, so Codex starts no server from it.", file, jerr.Msg), specManifest))
 			return
 		}
 		if doc.Kind != jsontext.Object {
-			l.pkgDiag(diag("mcp-not-object", model.SeverityError, model.BoundaryComponentType, file, "", 0,
+			l.pkgDiag(model.Place{File: file}.ComponentType("mcp-not-object", model.SeverityError,
 				errorf("%s holds a JSON %s, not an object, so Codex starts no server from it.", file, doc.Kind), specManifest))
 			return
 		}
@@ -53,7 +53,7 @@ func (l *loader) mcp() {
 	}
 	if file != defaultMCPFile {
 		if _, err := l.root.Lstat(defaultMCPFile); err == nil {
-			l.pkgDiag(diag("mcp-default-replaced", model.SeverityInfo, model.BoundaryComponentType, defaultMCPFile, "", 0,
+			l.pkgDiag(model.Place{File: defaultMCPFile}.ComponentType("mcp-default-replaced", model.SeverityInfo,
 				"Codex does not read .mcp.json here: the manifest's mcpServers replaces it.", specManifest))
 		}
 	}
@@ -83,7 +83,7 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 	v := m.Val
 	bad := func(msg string) *model.Component {
 		c.Validity = model.Invalid
-		c.Diagnostics = append(c.Diagnostics, diag("mcp-server-invalid", model.SeverityError, model.BoundaryComponent, file, jsontext.Pointer(m.Key), jsontext.Line(data, m.KeyOff), msg, specManifest))
+		c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Pointer: jsontext.Pointer(m.Key), Line: jsontext.Line(data, m.KeyOff)}.Component("mcp-server-invalid", model.SeverityError, msg, specManifest))
 		c.Support = codexSupport(model.NotSupported, "Codex cannot read this server entry.")
 		c.Summary = []string{"Skipped: " + msg}
 		return c
@@ -175,7 +175,7 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 		if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
 			host = u.Hostname()
 		} else {
-			c.Diagnostics = append(c.Diagnostics, diag("mcp-url-invalid", model.SeverityWarning, model.BoundaryComponent, file, jsontext.Pointer(m.Key, "url"), jsontext.Line(data, m.KeyOff),
+			c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Pointer: jsontext.Pointer(m.Key, "url"), Line: jsontext.Line(data, m.KeyOff)}.Component("mcp-url-invalid", model.SeverityWarning,
 				errorf("Server %q has the url %q, which is not an absolute URL.", clip(m.Key), clip(rawURL)), specManifest))
 		}
 		fields = append(fields, model.Field{Key: "type", Value: "http"}, model.Field{Key: "url", Value: rawURL})
@@ -229,7 +229,7 @@ func (l *loader) apps() {
 	b, err := l.root.ReadFile(file, l.opts.Limits.MaxManifestSize)
 	if err != nil {
 		if !(fsguard.IsNotFound(err) && file == defaultAppsFile) {
-			l.pkgDiag(diag("apps-file-unreadable", model.SeverityWarning, model.BoundaryComponentType, file, "", 0,
+			l.pkgDiag(model.Place{File: file}.ComponentType("apps-file-unreadable", model.SeverityWarning,
 				errorf("The apps file %s %s, so Codex offers no app from it.", file, fsguard.Reason(err)), specManifest))
 		}
 		return
@@ -237,7 +237,7 @@ func (l *loader) apps() {
 	doc, issues, jerr := jsontext.Parse(b, jsontext.Limits)
 	l.noteCut(file, issues)
 	if jerr != nil || doc.Kind != jsontext.Object || doc.Get("apps") == nil || doc.Get("apps").Val.Kind != jsontext.Object {
-		l.pkgDiag(diag("apps-invalid", model.SeverityError, model.BoundaryComponentType, file, "", 0,
+		l.pkgDiag(model.Place{File: file}.ComponentType("apps-invalid", model.SeverityError,
 			errorf("%s is not {\"apps\": {name: {\"id\": ...}}}, so Codex offers no app from it.", file), specManifest))
 		return
 	}
@@ -252,7 +252,7 @@ func (l *loader) apps() {
 		if id == "" {
 			c.Validity = model.Invalid
 			c.Support = codexSupport(model.NotSupported, "The app entry has no id.")
-			c.Diagnostics = []model.Diagnostic{diag("app-missing-id", model.SeverityError, model.BoundaryComponent, file, jsontext.Pointer("apps", m.Key), jsontext.Line(b, m.KeyOff), errorf("App %q has no string id.", clip(m.Key)), specManifest)}
+			c.Diagnostics = []model.Diagnostic{model.Place{File: file, Pointer: jsontext.Pointer("apps", m.Key), Line: jsontext.Line(b, m.KeyOff)}.Component("app-missing-id", model.SeverityError, errorf("App %q has no string id.", clip(m.Key)), specManifest)}
 			l.pkg.Components = append(l.pkg.Components, c)
 			continue
 		}

@@ -26,7 +26,7 @@ func (l *loader) skills() {
 				ptr = jsontext.Pointer("skills", itoa(i))
 			}
 			if e.Kind != jsontext.String {
-				l.pkgDiag(diag("manifest-path-ignored", model.SeverityWarning, model.BoundaryComponentType, l.mf, ptr, jsontext.Line(l.data, e.Off),
+				l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, e.Off)}.ComponentType("manifest-path-ignored", model.SeverityWarning,
 					errorf("Codex ignores a skills entry that is a %s, not a path.", e.Kind), specManifest))
 				continue
 			}
@@ -56,7 +56,7 @@ func (l *loader) skillDirs(dir string) []string {
 	entries, _, err := l.root.ReadDir(dir)
 	if err != nil {
 		if !fsguard.IsNotFound(err) && fsguard.CodeOf(err) != fsguard.CodeNotDir {
-			l.pkgDiag(diag("skills-unreadable", model.SeverityWarning, model.BoundaryComponentType, dir, "", 0,
+			l.pkgDiag(model.Place{File: dir}.ComponentType("skills-unreadable", model.SeverityWarning,
 				errorf("%s cannot be listed (%s), so its skills are not reviewed.", dir, fsguard.Reason(err)), specManifest))
 		}
 		return nil

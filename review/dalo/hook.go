@@ -70,149 +70,201 @@ func (s *source) buildHooks(p *loaded, tools map[string]*builtTool, manifestFile
 	var hooks []*model.Component
 	for i, h := range p.man.Hooks {
 		ptr := fmt.Sprintf("/hook/%d", i)
-		where := fmt.Sprintf("hook %q", h.ID)
 		if seen[h.ID] {
 			p.pkg.Diagnostics = append(p.pkg.Diagnostics, manifestDiag(manifestFile, "hook-duplicate-id", ptr+"/id", 0,
 				"two hooks use the id %q; hook ids must be unique within a package", h.ID))
 			continue
 		}
 		seen[h.ID] = true
-		var diags []model.Diagnostic
-		bad := func(code, field, format string, args ...any) {
-			pt := ptr
-			if field != "" {
-				pt += "/" + field
-			}
-			diags = append(diags, componentDiag(manifestFile, code, pt, "dalo §hook", format, args...))
-		}
-		tool := tools[h.Tool]
-		if tool == nil {
-			bad("hook-tool-missing", "tool", "%s names the tool %q, which this package does not declare", where, h.Tool)
-		}
-		cb := findCombo(h.Subject, h.Phase)
-		if cb == nil {
-			bad("hook-subject-phase-not-admitted", "phase", "%s: subject %q with phase %q is not an admitted combination", where, h.Subject, h.Phase)
-		} else if !contains(cb.effects, h.Effect) {
-			bad("hook-effect-not-admitted", "effect", "%s: effect %q is not admitted for %s/%s (admitted: %s)", where, h.Effect, h.Subject, h.Phase, strings.Join(cb.effects, ", "))
-		}
-		if h.FailurePolicy == "fail_closed" {
-			ok := (h.Phase == "before" && (h.Effect == "allow_deny" || h.Effect == "rewrite_input")) ||
-				(h.Phase == "completion_attempt" && h.Effect == "continue_workflow")
-			if !ok {
-				bad("hook-fail-closed-not-allowed", "failure_policy", "%s: fail_closed is allowed only for pre-action allow_deny/rewrite_input or completion continue_workflow", where)
-			}
-		}
-		if (h.Effect == "observe" || h.Effect == "replace_output") && h.FailurePolicy != "report" {
-			bad("hook-failure-policy-must-report", "failure_policy", "%s: effect %s requires failure_policy = \"report\"", where, h.Effect)
-		}
-		switch {
-		case h.Requirement == "optional" && h.Fallback != "omit":
-			bad("hook-optional-needs-fallback", "fallback", "%s is optional and must declare fallback = \"omit\"", where)
-		case h.Requirement == "required" && h.Fallback != "":
-			bad("hook-required-forbids-fallback", "fallback", "%s is required and must not declare a weakening fallback", where)
-		}
-		if h.Matcher != nil {
-			if h.Subject != "tool_call" {
-				bad("hook-matcher-not-tool-call", "matcher", "%s: matcher is valid only for the tool_call subject", where)
-			}
-			if len(h.Matcher.ToolNames) > maxHookList {
-				bad("hook-matcher-limit", "matcher/tool_names", "%s has more than %d matcher tool names", where, maxHookList)
-			}
-			names := map[string]bool{}
-			for j, n := range h.Matcher.ToolNames {
-				if len(n) == 0 || len(n) > 512 || strings.IndexFunc(n, unicode.IsControl) >= 0 {
-					bad("hook-matcher-invalid-name", fmt.Sprintf("matcher/tool_names/%d", j), "%s: matcher tool name %q must be 1-512 bytes without control characters", where, n)
-				}
-				if names[n] {
-					bad("hook-matcher-duplicate-name", fmt.Sprintf("matcher/tool_names/%d", j), "%s lists the matcher tool name %q twice", where, n)
-				}
-				names[n] = true
-			}
-		}
-		if len(h.Bindings) > maxHookList {
-			bad("hook-bindings-limit", "bindings", "%s has more than %d bindings", where, maxHookList)
-		}
-		bound := map[string]bool{}
-		for j, b := range h.Bindings {
-			f := fmt.Sprintf("bindings/%d", j)
-			fi, known := eventFields[b.Field]
-			if !known {
-				bad("hook-binding-unknown-field", f+"/field", "%s binds the unknown event field %q", where, b.Field)
-			} else if !fi.available(h.Subject, h.Phase) {
-				bad("hook-binding-field-unavailable", f+"/field", "%s: the field %s does not exist for %s/%s", where, b.Field, h.Subject, h.Phase)
-			}
-			if bound[b.Input] {
-				bad("hook-binding-duplicate-input", f+"/input", "%s binds the input %q more than once", where, b.Input)
-			}
-			bound[b.Input] = true
-			if tool == nil {
-				continue
-			}
-			in, declared := tool.inputs[b.Input]
-			switch {
-			case !declared:
-				bad("hook-binding-undeclared-input", f+"/input", "%s binds %q, which tool %q does not declare", where, b.Input, h.Tool)
-			case in.Type == "integer":
-				bad("hook-binding-integer-input", f+"/input", "%s binds the integer input %q; no event field is an integer", where, b.Input)
-			case known && in.Type != fi.typ:
-				bad("hook-binding-type-mismatch", f, "%s binds %s (a %s) to the %s input %q", where, b.Field, fi.typ, in.Type, b.Input)
-			}
-		}
-		if tool != nil {
-			for _, in := range tool.desc.Inputs {
-				if in.required() && !bound[in.Name] {
-					bad("hook-binding-required-unbound", "bindings", "%s does not bind the required input %q of tool %q", where, in.Name, h.Tool)
-				}
-			}
-		}
-
-		c := &model.Component{Kind: model.KindHook, ID: h.ID, Requirement: h.Requirement, Diagnostics: diags}
-		toolRef := model.Ref(p.pkg.Name, model.KindTool, h.Tool)
-		c.DependsOn = []string{toolRef}
-		var td *toolDesc
-		if tool != nil {
-			td = &tool.desc
-		}
-		c.Summary = hookSummary(h, td)
-		if tool != nil {
-			// The hook runs its tool: what the tool's approval cannot bind, neither can this.
-			c.NotCovered = tool.comp.NotCovered
-		}
-		c.Capabilities = hookCapabilities(h)
-		c.Details = hookDetails(h, toolRef)
-		switch {
-		case len(diags) > 0:
-			c.Validity = model.Invalid
-		default:
-			c.Support = hookSupport(h, cb)
-			c.Validity = model.Valid
-			if !anySupported(c.Support) {
-				c.Validity = model.Unsupported
-				// A required hook nobody can run blocks the package (the reference
-				// validator rejects it); an optional one is omitted visibly.
-				sev, boundary := model.SeverityWarning, model.BoundaryComponent
-				if h.Requirement == "required" {
-					sev, boundary = model.SeverityError, model.BoundaryPackage
-				}
-				d := model.Diagnostic{
-					Code: "hook-unsupported", Severity: sev, Boundary: boundary, File: manifestFile,
-					Pointer: ptr, Phase: phaseContract, Spec: "dalo §hook",
-					Message: fmt.Sprintf("%s is well-formed but neither Claude Code %s nor Codex %s can run it as declared: %s.", where, ClaudeBaseline, CodexBaseline, strings.TrimSuffix(c.Support[0].Detail, ".")),
-				}
-				if boundary == model.BoundaryPackage {
-					p.pkg.Diagnostics = append(p.pkg.Diagnostics, d)
-				} else {
-					c.Diagnostics = append(c.Diagnostics, d)
-				}
-			}
-			if tool.comp.Contract != nil {
-				c.Contract = hookContract(h, toolRef, tool.comp.Contract.MustDigest())
-			}
-		}
+		hc := &hookCheck{h: h, tool: tools[h.Tool], file: manifestFile, ptr: ptr, where: fmt.Sprintf("hook %q", h.ID)}
+		cb := hc.check()
+		c := hc.component(p, cb)
 		p.pkg.Components = append(p.pkg.Components, c)
 		hooks = append(hooks, c)
 	}
 	p.pkg.Providers = providerReports(hooks)
+}
+
+// hookCheck is one [[hook]] while the descriptor's rules are applied to it.
+type hookCheck struct {
+	h     hookDesc
+	tool  *builtTool // the tool it names; nil when the package declares none of that id
+	file  string     // the manifest
+	ptr   string
+	where string // the hook as messages name it
+	diags []model.Diagnostic
+}
+
+func (hc *hookCheck) bad(code, field, format string, args ...any) {
+	pt := hc.ptr
+	if field != "" {
+		pt += "/" + field
+	}
+	hc.diags = append(hc.diags, componentDiag(hc.file, code, pt, "dalo §hook", format, args...))
+}
+
+// check applies every rule of the hook descriptor, and returns the admitted combination
+// of its subject and phase (nil when there is none).
+func (hc *hookCheck) check() *combo {
+	h, where := hc.h, hc.where
+	if hc.tool == nil {
+		hc.bad("hook-tool-missing", "tool", "%s names the tool %q, which this package does not declare", where, h.Tool)
+	}
+	cb := findCombo(h.Subject, h.Phase)
+	if cb == nil {
+		hc.bad("hook-subject-phase-not-admitted", "phase", "%s: subject %q with phase %q is not an admitted combination", where, h.Subject, h.Phase)
+	} else if !contains(cb.effects, h.Effect) {
+		hc.bad("hook-effect-not-admitted", "effect", "%s: effect %q is not admitted for %s/%s (admitted: %s)", where, h.Effect, h.Subject, h.Phase, strings.Join(cb.effects, ", "))
+	}
+	hc.checkPolicy()
+	if h.Matcher != nil {
+		hc.checkMatcher()
+	}
+	hc.checkBindings()
+	return cb
+}
+
+// checkPolicy holds failure_policy, requirement and fallback to the effect they go with.
+func (hc *hookCheck) checkPolicy() {
+	h, where := hc.h, hc.where
+	if h.FailurePolicy == "fail_closed" {
+		ok := (h.Phase == "before" && (h.Effect == "allow_deny" || h.Effect == "rewrite_input")) ||
+			(h.Phase == "completion_attempt" && h.Effect == "continue_workflow")
+		if !ok {
+			hc.bad("hook-fail-closed-not-allowed", "failure_policy", "%s: fail_closed is allowed only for pre-action allow_deny/rewrite_input or completion continue_workflow", where)
+		}
+	}
+	if (h.Effect == "observe" || h.Effect == "replace_output") && h.FailurePolicy != "report" {
+		hc.bad("hook-failure-policy-must-report", "failure_policy", "%s: effect %s requires failure_policy = \"report\"", where, h.Effect)
+	}
+	switch {
+	case h.Requirement == "optional" && h.Fallback != "omit":
+		hc.bad("hook-optional-needs-fallback", "fallback", "%s is optional and must declare fallback = \"omit\"", where)
+	case h.Requirement == "required" && h.Fallback != "":
+		hc.bad("hook-required-forbids-fallback", "fallback", "%s is required and must not declare a weakening fallback", where)
+	}
+}
+
+// checkMatcher holds the matcher to the tool_call subject and its names to their limits.
+func (hc *hookCheck) checkMatcher() {
+	h, where := hc.h, hc.where
+	if h.Subject != "tool_call" {
+		hc.bad("hook-matcher-not-tool-call", "matcher", "%s: matcher is valid only for the tool_call subject", where)
+	}
+	if len(h.Matcher.ToolNames) > maxHookList {
+		hc.bad("hook-matcher-limit", "matcher/tool_names", "%s has more than %d matcher tool names", where, maxHookList)
+	}
+	names := map[string]bool{}
+	for j, n := range h.Matcher.ToolNames {
+		if len(n) == 0 || len(n) > 512 || strings.IndexFunc(n, unicode.IsControl) >= 0 {
+			hc.bad("hook-matcher-invalid-name", fmt.Sprintf("matcher/tool_names/%d", j), "%s: matcher tool name %q must be 1-512 bytes without control characters", where, n)
+		}
+		if names[n] {
+			hc.bad("hook-matcher-duplicate-name", fmt.Sprintf("matcher/tool_names/%d", j), "%s lists the matcher tool name %q twice", where, n)
+		}
+		names[n] = true
+	}
+}
+
+// checkBindings holds each binding to an event field the subject and phase have, and to
+// an input of the tool of the same type; every required input must be bound.
+func (hc *hookCheck) checkBindings() {
+	h, where := hc.h, hc.where
+	if len(h.Bindings) > maxHookList {
+		hc.bad("hook-bindings-limit", "bindings", "%s has more than %d bindings", where, maxHookList)
+	}
+	bound := map[string]bool{}
+	for j, b := range h.Bindings {
+		f := fmt.Sprintf("bindings/%d", j)
+		fi, known := eventFields[b.Field]
+		if !known {
+			hc.bad("hook-binding-unknown-field", f+"/field", "%s binds the unknown event field %q", where, b.Field)
+		} else if !fi.available(h.Subject, h.Phase) {
+			hc.bad("hook-binding-field-unavailable", f+"/field", "%s: the field %s does not exist for %s/%s", where, b.Field, h.Subject, h.Phase)
+		}
+		if bound[b.Input] {
+			hc.bad("hook-binding-duplicate-input", f+"/input", "%s binds the input %q more than once", where, b.Input)
+		}
+		bound[b.Input] = true
+		if hc.tool != nil {
+			hc.checkBindingInput(f, b, fi, known)
+		}
+	}
+	if hc.tool != nil {
+		for _, in := range hc.tool.desc.Inputs {
+			if in.required() && !bound[in.Name] {
+				hc.bad("hook-binding-required-unbound", "bindings", "%s does not bind the required input %q of tool %q", where, in.Name, h.Tool)
+			}
+		}
+	}
+}
+
+// checkBindingInput holds one binding to an input the tool declares, of the field's type.
+func (hc *hookCheck) checkBindingInput(f string, b bindingDesc, fi fieldInfo, known bool) {
+	in, declared := hc.tool.inputs[b.Input]
+	switch {
+	case !declared:
+		hc.bad("hook-binding-undeclared-input", f+"/input", "%s binds %q, which tool %q does not declare", hc.where, b.Input, hc.h.Tool)
+	case in.Type == "integer":
+		hc.bad("hook-binding-integer-input", f+"/input", "%s binds the integer input %q; no event field is an integer", hc.where, b.Input)
+	case known && in.Type != fi.typ:
+		hc.bad("hook-binding-type-mismatch", f, "%s binds %s (a %s) to the %s input %q", hc.where, b.Field, fi.typ, in.Type, b.Input)
+	}
+}
+
+// component builds the hook's component: invalid with its diagnostics, else its support
+// per client (unsupported when no client can run it) and its contract, which includes
+// its tool's digest.
+func (hc *hookCheck) component(p *loaded, cb *combo) *model.Component {
+	h, tool := hc.h, hc.tool
+	c := &model.Component{Kind: model.KindHook, ID: h.ID, Requirement: h.Requirement, Diagnostics: hc.diags}
+	toolRef := model.Ref(p.pkg.Name, model.KindTool, h.Tool)
+	c.DependsOn = []string{toolRef}
+	var td *toolDesc
+	if tool != nil {
+		td = &tool.desc
+	}
+	c.Summary = hookSummary(h, td)
+	if tool != nil {
+		// The hook runs its tool: what the tool's approval cannot bind, neither can this.
+		c.NotCovered = tool.comp.NotCovered
+	}
+	c.Capabilities = hookCapabilities(h)
+	c.Details = hookDetails(h, toolRef)
+	if len(hc.diags) > 0 {
+		c.Validity = model.Invalid
+		return c
+	}
+	c.Support = hookSupport(h, cb)
+	c.Validity = model.Valid
+	if !anySupported(c.Support) {
+		hc.unsupported(p, c)
+	}
+	if tool.comp.Contract != nil {
+		c.Contract = hookContract(h, toolRef, tool.comp.Contract.MustDigest())
+	}
+	return c
+}
+
+// unsupported marks a well-formed hook no client can run. A required hook nobody can
+// run blocks the package (the reference validator rejects it); an optional one is
+// omitted visibly.
+func (hc *hookCheck) unsupported(p *loaded, c *model.Component) {
+	c.Validity = model.Unsupported
+	sev, boundary := model.SeverityWarning, model.BoundaryComponent
+	if hc.h.Requirement == "required" {
+		sev, boundary = model.SeverityError, model.BoundaryPackage
+	}
+	d := model.Diagnostic{
+		Code: "hook-unsupported", Severity: sev, Boundary: boundary, File: hc.file,
+		Pointer: hc.ptr, Phase: phaseContract, Spec: "dalo §hook",
+		Message: fmt.Sprintf("%s is well-formed but neither Claude Code %s nor Codex %s can run it as declared: %s.", hc.where, ClaudeBaseline, CodexBaseline, strings.TrimSuffix(c.Support[0].Detail, ".")),
+	}
+	if boundary == model.BoundaryPackage {
+		p.pkg.Diagnostics = append(p.pkg.Diagnostics, d)
+	} else {
+		c.Diagnostics = append(c.Diagnostics, d)
+	}
 }
 
 func contains(xs []string, x string) bool {

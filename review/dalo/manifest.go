@@ -252,30 +252,9 @@ func bracketDepth(data []byte, stop int) (int, int) {
 			}
 			i--
 		case '"', '\'':
-			multi := i+2 < n && data[i+1] == c && data[i+2] == c
-			if multi {
-				i += 3
-				for i < n && !(i+2 < n && data[i] == c && data[i+1] == c && data[i+2] == c) {
-					if c == '"' && data[i] == '\\' {
-						i++
-					} else if data[i] == '\n' {
-						line++
-					}
-					i++
-				}
-				i += 2
-				continue
-			}
-			i++
-			for i < n && data[i] != c && data[i] != '\n' {
-				if c == '"' && data[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			if i < n && data[i] == '\n' {
-				line++
-			}
+			var lines int
+			i, lines = skipString(data, i)
+			line += lines
 		case '[', '{':
 			depth++
 			if depth > max {
@@ -291,6 +270,37 @@ func bracketDepth(data []byte, stop int) (int, int) {
 		}
 	}
 	return max, maxLine
+}
+
+// skipString skips the TOML string that opens at data[i] (basic or literal, single-line or
+// multi-line) and returns the index of its last byte, and how many line breaks it held.
+// A single-line string ends at its closing quote or at the line break that leaves it
+// unclosed, which is counted; backslash escapes exist in basic strings only.
+func skipString(data []byte, i int) (int, int) {
+	n, c, lines := len(data), data[i], 0
+	if i+2 < n && data[i+1] == c && data[i+2] == c {
+		i += 3
+		for i < n && !(i+2 < n && data[i] == c && data[i+1] == c && data[i+2] == c) {
+			if c == '"' && data[i] == '\\' {
+				i++
+			} else if data[i] == '\n' {
+				lines++
+			}
+			i++
+		}
+		return i + 2, lines
+	}
+	i++
+	for i < n && data[i] != c && data[i] != '\n' {
+		if c == '"' && data[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	if i < n && data[i] == '\n' {
+		lines++
+	}
+	return i, lines
 }
 
 // boundTree enforces the string, entry-count and nesting limits on the decoded manifest

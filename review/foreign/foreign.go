@@ -14,17 +14,16 @@ import (
 	"vouch/review/probe"
 )
 
-// clientDirs are the manifest folders of client plugin formats.
+// clientDirs are the manifest folders of client plugin formats vouch does not read; the
+// folders of the formats it reads are in review's format table.
 var clientDirs = map[string]bool{
-	".claude-plugin": true,
-	".codex-plugin":  true,
 	".cursor-plugin": true,
 	".kimi-plugin":   true,
 	".devin-plugin":  true,
 }
 
-// IsClientDir reports whether a directory name is a client plugin manifest folder, which
-// discovery must never take for a package root.
+// IsClientDir reports whether a directory name is the manifest folder of a client plugin
+// format vouch does not read, which discovery must never take for a package root.
 func IsClientDir(name string) bool { return clientDirs[name] }
 
 // unread lists manifests of clients vouch has no loader for, by path below the folder.

@@ -33,12 +33,13 @@ func TestScan(t *testing.T) {
 	if ds := Scan(d); len(ds) != 0 {
 		t.Errorf("%+v", ds)
 	}
-	for _, n := range []string{".claude-plugin", ".codex-plugin", ".cursor-plugin", ".kimi-plugin", ".devin-plugin"} {
+	for _, n := range []string{".cursor-plugin", ".kimi-plugin", ".devin-plugin"} {
 		if !IsClientDir(n) {
 			t.Errorf("%s", n)
 		}
 	}
-	if IsClientDir("plugin") || IsClientDir(".agents") {
+	// The manifest folders of the formats vouch reads are review's format table's.
+	if IsClientDir("plugin") || IsClientDir(".agents") || IsClientDir(".claude-plugin") || IsClientDir(".codex-plugin") {
 		t.Error("not client manifest folders")
 	}
 }

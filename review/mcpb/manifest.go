@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/message"
 
 	"vouch/internal/lazyre"
+	"vouch/internal/textclip"
 	"vouch/model"
 	"vouch/review/jsontext"
 	"vouch/schemas"
@@ -299,12 +300,8 @@ func schemaCode(msg string) string {
 	return "manifest-schema"
 }
 
-func clip(s string) string {
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
-}
+// clip shortens package text quoted in messages to 200 characters and a mark.
+func clip(s string) string { return textclip.Clip(s, 201, "…") }
 
 // zodEmail is zod 3's email pattern without its lookaheads (checked by hand below).
 var zodEmail = lazyre.New(`(?i)^([A-Z0-9_'+\-\.]*)[A-Z0-9_+-]@([A-Z0-9][A-Z0-9\-]*\.)+[A-Z]{2,}$`)

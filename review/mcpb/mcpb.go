@@ -95,12 +95,6 @@ func ClassifyIn(d *probe.Dir) (Kind, *model.Diagnostic) {
 	return other("has no version field")
 }
 
-// IsRoot reports whether dir is an MCP Bundle folder.
-func IsRoot(dir string) bool {
-	k, _ := Classify(dir)
-	return k == KindMCPB
-}
-
 // HasBundleName reports whether a file name is a bundle's (.mcpb, or the legacy .dxt).
 func HasBundleName(name string) bool {
 	n := strings.ToLower(name)

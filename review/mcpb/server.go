@@ -39,21 +39,66 @@ type launch struct {
 	Env     [][2]string // in declaration order, last occurrence of a name kept
 }
 
+// serverDecl is what the manifest declares about the bundle's one server, read once and
+// used by the details, the summary, the contract and the not-covered list.
+type serverDecl struct {
+	c     *model.Component
+	typ   string // server.type
+	entry string // server.entry_point
+	cfg   *jsontext.Value
+	base  launch // mcp_config as written
+	opts  []userOption
+	vars  func(platform string) []variable
+
+	overrides        model.Fields      // each platform's effective launch, expanded, for display
+	overrideMap      map[string]any    // each platform's effective launch, for the contract
+	overrideLaunches map[string]launch // each platform's effective launch
+	tools, prompts   []string
+}
+
+// build makes the bundle's server component: what it declares, the plain-language
+// account, and, when the manifest passes and every file is bound, its contract.
 func (b *bundle) build() {
 	m := b.manifest
-	c := &model.Component{Kind: model.KindMCPServer, ID: b.pkg.Name, Validity: model.Invalid}
+	d := &serverDecl{c: &model.Component{Kind: model.KindMCPServer, ID: b.pkg.Name, Validity: model.Invalid}}
+	c := d.c
 	b.pkg.Components = append(b.pkg.Components, c)
-	typ, _ := m.str("server", "type")
-	entry, _ := m.str("server", "entry_point")
-	if typ != "" {
-		c.Details = append(c.Details, model.Field{Key: "server.type", Value: typ})
+	d.typ, _ = m.str("server", "type")
+	d.entry, _ = m.str("server", "entry_point")
+	if d.typ != "" {
+		c.Details = append(c.Details, model.Field{Key: "server.type", Value: d.typ})
 	}
-	if entry != "" {
-		c.Details = append(c.Details, model.Field{Key: "server.entry_point", Value: entry})
+	if d.entry != "" {
+		c.Details = append(c.Details, model.Field{Key: "server.entry_point", Value: d.entry})
 	}
-	cfg := m.value("server", "mcp_config")
-	base := readLaunch(cfg)
-	opts := readUserConfig(m.value("user_config"))
+	d.cfg = m.value("server", "mcp_config")
+	d.base = readLaunch(d.cfg)
+	d.opts = readUserConfig(m.value("user_config"))
+	d.vars = b.launchVars(d.opts)
+	if d.cfg != nil {
+		launchDetails(c, d.base, d.vars)
+	}
+	b.platformOverrides(d)
+	userConfigDetails(c, d.opts)
+	d.tools, d.prompts = declared(m.value("tools")), declared(m.value("prompts"))
+	if len(d.tools) > 0 {
+		c.Details = append(c.Details, model.Field{Key: "tools (declared, not enforced)", Value: d.tools})
+	}
+	if len(d.prompts) > 0 {
+		c.Details = append(c.Details, model.Field{Key: "prompts (declared, not enforced)", Value: d.prompts})
+	}
+	if b.sig != nil {
+		c.Details = append(c.Details, model.Field{Key: "signature", Value: fmt.Sprintf("MCPB_SIG_V1 block, %d-byte PKCS#7 (not verified by vouch)", b.sig.Length)})
+	}
+	b.account(d)
+	c.Support = b.support()
+	c.Diagnostics = append(c.Diagnostics, b.closureDiags...)
+	b.bind(d)
+}
+
+// launchVars gives the variables the host substitutes on a platform: the extension
+// folder, separators, home folders and each user_config default.
+func (b *bundle) launchVars(opts []userOption) func(platform string) []variable {
 	dir := b.pkg.Root
 	if b.archive {
 		dir = "<extension folder>"
@@ -66,7 +111,7 @@ func (b *bundle) build() {
 			home = "~"
 		}
 	}
-	vars := func(platform string) []variable {
+	return func(platform string) []variable {
 		sep, hj := "/", func(s string) string { return home + "/" + s }
 		if platform == "win32" {
 			sep, hj = "\\", func(s string) string { return home + "\\" + s }
@@ -81,149 +126,167 @@ func (b *bundle) build() {
 		}
 		return vs
 	}
-	if cfg != nil {
-		c.Details = append(c.Details, model.Field{Key: "command", Value: base.Command})
-		exp := base.expand(vars(""))
-		if exp.Command != base.Command {
-			c.Details = append(c.Details, model.Field{Key: "command (expanded)", Value: exp.Command})
-		}
-		if base.Args != nil {
-			c.Details = append(c.Details, model.Field{Key: "args", Value: base.Args})
-			if !equalStrings(exp.Args, base.Args) {
-				c.Details = append(c.Details, model.Field{Key: "args (expanded)", Value: exp.Args})
-			}
-		}
-		if base.Env != nil {
-			c.Details = append(c.Details, model.Field{Key: "env", Value: envFields(base.Env)})
-			if fmt.Sprint(exp.Env) != fmt.Sprint(base.Env) {
-				c.Details = append(c.Details, model.Field{Key: "env (expanded)", Value: envFields(exp.Env)})
-			}
-		}
-	}
-	overrides := model.Fields{}
-	overrideMap := map[string]any{}
-	overrideLaunches := map[string]launch{}
-	if po := cfg.Get("platform_overrides"); po != nil && po.Val.Kind == jsontext.Object {
-		for _, mem := range po.Val.Obj {
-			if mem.Val.Kind != jsontext.Object {
-				continue
-			}
-			eff := base.override(readLaunch(mem.Val))
-			overrideLaunches[mem.Key] = eff
-			exp := eff.expand(vars(mem.Key))
-			overrides = append(overrides, model.Field{Key: mem.Key + " (effective, expanded)", Value: exp.fields()})
-			overrideMap[mem.Key] = eff.contract()
-			if !isPlatform(mem.Key) {
-				b.pkg.Diagnostics = append(b.pkg.Diagnostics, mdiag("platform-override-unknown", model.SeverityWarning, model.BoundaryEntry,
-					jsontext.Pointer("server", "mcp_config", "platform_overrides", mem.Key), jsontext.Line(m.Data, mem.KeyOff),
-					fmt.Sprintf("platform_overrides has the key %q, which is no platform a host reports (darwin, linux, win32); it never applies.", clip(mem.Key))))
-			}
-		}
-		if len(overrides) > 0 {
-			c.Details = append(c.Details, model.Field{Key: "platform_overrides", Value: overrides})
-		}
-	}
-	var sensitive, required []string
-	if len(opts) > 0 {
-		uc := model.Fields{}
-		for _, o := range opts {
-			f := model.Fields{{Key: "type", Value: o.Type}, {Key: "title", Value: o.Title}, {Key: "description", Value: o.Description},
-				{Key: "required", Value: o.Required}, {Key: "sensitive", Value: o.Sensitive}, {Key: "multiple", Value: o.Multiple}}
-			if o.Default != nil {
-				f = append(f, model.Field{Key: "default", Value: display(o.Default)})
-			}
-			uc = append(uc, model.Field{Key: o.Key, Value: f})
-			if o.Sensitive {
-				sensitive = append(sensitive, o.Key)
-			}
-			if o.Required {
-				required = append(required, o.Key)
-			}
-		}
-		c.Details = append(c.Details, model.Field{Key: "user_config", Value: uc})
-	}
-	tools, prompts := declared(m.value("tools")), declared(m.value("prompts"))
-	if len(tools) > 0 {
-		c.Details = append(c.Details, model.Field{Key: "tools (declared, not enforced)", Value: tools})
-	}
-	if len(prompts) > 0 {
-		c.Details = append(c.Details, model.Field{Key: "prompts (declared, not enforced)", Value: prompts})
-	}
-	if b.sig != nil {
-		c.Details = append(c.Details, model.Field{Key: "signature", Value: fmt.Sprintf("MCPB_SIG_V1 block, %d-byte PKCS#7 (not verified by vouch)", b.sig.Length)})
-	}
+}
 
-	// The plain-language account.
+// launchDetails lists the command line as written and, where substitution changes it,
+// as the host runs it.
+func launchDetails(c *model.Component, base launch, vars func(string) []variable) {
+	c.Details = append(c.Details, model.Field{Key: "command", Value: base.Command})
 	exp := base.expand(vars(""))
+	if exp.Command != base.Command {
+		c.Details = append(c.Details, model.Field{Key: "command (expanded)", Value: exp.Command})
+	}
+	if base.Args != nil {
+		c.Details = append(c.Details, model.Field{Key: "args", Value: base.Args})
+		if !equalStrings(exp.Args, base.Args) {
+			c.Details = append(c.Details, model.Field{Key: "args (expanded)", Value: exp.Args})
+		}
+	}
+	if base.Env != nil {
+		c.Details = append(c.Details, model.Field{Key: "env", Value: envFields(base.Env)})
+		if fmt.Sprint(exp.Env) != fmt.Sprint(base.Env) {
+			c.Details = append(c.Details, model.Field{Key: "env (expanded)", Value: envFields(exp.Env)})
+		}
+	}
+}
+
+// platformOverrides reads server.mcp_config.platform_overrides: each platform's launch is
+// the base with the override's fields replaced; a key that is no platform never applies.
+func (b *bundle) platformOverrides(d *serverDecl) {
+	d.overrides, d.overrideMap, d.overrideLaunches = model.Fields{}, map[string]any{}, map[string]launch{}
+	po := d.cfg.Get("platform_overrides")
+	if po == nil || po.Val.Kind != jsontext.Object {
+		return
+	}
+	for _, mem := range po.Val.Obj {
+		if mem.Val.Kind != jsontext.Object {
+			continue
+		}
+		eff := d.base.override(readLaunch(mem.Val))
+		d.overrideLaunches[mem.Key] = eff
+		exp := eff.expand(d.vars(mem.Key))
+		d.overrides = append(d.overrides, model.Field{Key: mem.Key + " (effective, expanded)", Value: exp.fields()})
+		d.overrideMap[mem.Key] = eff.contract()
+		if !isPlatform(mem.Key) {
+			b.pkg.Diagnostics = append(b.pkg.Diagnostics, mdiag("platform-override-unknown", model.SeverityWarning, model.BoundaryEntry,
+				jsontext.Pointer("server", "mcp_config", "platform_overrides", mem.Key), jsontext.Line(b.manifest.Data, mem.KeyOff),
+				fmt.Sprintf("platform_overrides has the key %q, which is no platform a host reports (darwin, linux, win32); it never applies.", clip(mem.Key))))
+		}
+	}
+	if len(d.overrides) > 0 {
+		d.c.Details = append(d.c.Details, model.Field{Key: "platform_overrides", Value: d.overrides})
+	}
+}
+
+// userConfigDetails lists each user_config option as the host reads it.
+func userConfigDetails(c *model.Component, opts []userOption) {
+	if len(opts) == 0 {
+		return
+	}
+	uc := model.Fields{}
+	for _, o := range opts {
+		f := model.Fields{{Key: "type", Value: o.Type}, {Key: "title", Value: o.Title}, {Key: "description", Value: o.Description},
+			{Key: "required", Value: o.Required}, {Key: "sensitive", Value: o.Sensitive}, {Key: "multiple", Value: o.Multiple}}
+		if o.Default != nil {
+			f = append(f, model.Field{Key: "default", Value: display(o.Default)})
+		}
+		uc = append(uc, model.Field{Key: o.Key, Value: f})
+	}
+	c.Details = append(c.Details, model.Field{Key: "user_config", Value: uc})
+}
+
+// account is the plain-language summary: what starts, with which files, environment,
+// overrides and user answers, and what no approval binds.
+func (b *bundle) account(d *serverDecl) {
+	c, base := d.c, d.base
+	exp := base.expand(d.vars(""))
 	cmdline := strings.TrimSpace(strings.Join(append([]string{exp.Command}, exp.Args...), " "))
-	if cfg != nil {
+	if d.cfg != nil {
 		c.Summary = append(c.Summary, fmt.Sprintf("Starts `%s` as a local process when %s enables the extension (literal: `%s`).", cmdline, model.ClientName(clientDesktop),
 			strings.TrimSpace(strings.Join(append([]string{base.Command}, base.Args...), " "))))
 	}
 	if bundled := b.bundledCommand(exp.Command); bundled != "" {
 		c.Summary = append(c.Summary, fmt.Sprintf("Runs the bundled file %s.", bundled))
 	}
-	if entry != "" {
-		if rel := b.bundleFile(entry); rel != "" {
-			c.Summary = append(c.Summary, fmt.Sprintf("Its entry point is the bundle file %s.", rel))
-		} else {
-			b.pkg.Diagnostics = append(b.pkg.Diagnostics, mdiag("entry-point-missing", model.SeverityWarning, model.BoundaryComponent, "/server/entry_point", line(m, "server", "entry_point"),
-				fmt.Sprintf("server.entry_point %q is not a file of the bundle; mcpb validate does not check it, but the server is unlikely to start.", clip(entry))))
-		}
+	if d.entry != "" {
+		b.entryPoint(c, d.entry)
 	}
 	if len(exp.Env) > 0 {
 		names := envNames(exp.Env)
 		c.Summary = append(c.Summary, "Passes environment variables "+strings.Join(names, ", ")+" to the process.")
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: names, Detail: "Passes environment variables " + strings.Join(names, ", ") + " to the process."})
 	}
-	if len(overrides) > 0 {
-		keys := make([]string, 0, len(overrideMap))
-		for k := range overrideMap {
+	if len(d.overrides) > 0 {
+		keys := make([]string, 0, len(d.overrideMap))
+		for k := range d.overrideMap {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		c.Summary = append(c.Summary, "On "+strings.Join(keys, ", ")+" the host launches the platform override instead (see platform_overrides).")
 	}
-	if len(opts) > 0 {
-		keys := make([]string, len(opts))
-		for i, o := range opts {
-			keys[i] = o.Key
-		}
-		s := fmt.Sprintf("Asks the user at install for %s; the answers are substituted into the command line and environment.", strings.Join(keys, ", "))
-		if len(sensitive) > 0 {
-			s += " Sensitive (stored as secrets and handed to the server): " + strings.Join(sensitive, ", ") + "."
-		}
-		if len(required) > 0 {
-			s += " Required (without them the host does not start the server at all): " + strings.Join(required, ", ") + "."
-		}
-		c.Summary = append(c.Summary, s)
-		for _, o := range opts {
-			if o.Multiple {
-				c.Summary = append(c.Summary, fmt.Sprintf("%s takes several values; an argument that is exactly ${user_config.%s} becomes one argument per value.", o.Key, o.Key))
-			}
-			if o.Type == "directory" || o.Type == "file" {
-				c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapFilesystemRead, Scope: []string{"user_config." + o.Key},
-					Detail: fmt.Sprintf("Receives the %s the user picks for %q; what it does there is up to the server.", o.Type, o.Title)})
-			}
-		}
+	userConfigAccount(c, d.opts)
+	if len(d.tools)+len(d.prompts) > 0 {
+		c.Summary = append(c.Summary, fmt.Sprintf("Declares %d tool(s) and %d prompt(s) in the manifest for display only: the host does not enforce the list, so the running server may offer other tools and prompts.", len(d.tools), len(d.prompts)))
 	}
-	if len(tools)+len(prompts) > 0 {
-		c.Summary = append(c.Summary, fmt.Sprintf("Declares %d tool(s) and %d prompt(s) in the manifest for display only: the host does not enforce the list, so the running server may offer other tools and prompts.", len(tools), len(prompts)))
-	}
-	if cfg != nil {
-		c.NotCovered = b.notCovered(base, overrideLaunches, vars, opts)
+	if d.cfg != nil {
+		c.NotCovered = b.notCovered(base, d.overrideLaunches, d.vars, d.opts)
 		if len(c.NotCovered) > 0 {
 			c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
 		}
-	}
-	if cfg != nil {
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{base.Command},
 			Detail: fmt.Sprintf("Starts `%s` as a local stdio MCP server when the extension is enabled.", cmdline)})
 	}
-	c.Support = b.support()
+}
 
-	c.Diagnostics = append(c.Diagnostics, b.closureDiags...)
-	if b.invalid || cfg == nil {
+// entryPoint says which bundle file server.entry_point names, or warns that it names none.
+func (b *bundle) entryPoint(c *model.Component, entry string) {
+	if rel := b.bundleFile(entry); rel != "" {
+		c.Summary = append(c.Summary, fmt.Sprintf("Its entry point is the bundle file %s.", rel))
+		return
+	}
+	b.pkg.Diagnostics = append(b.pkg.Diagnostics, mdiag("entry-point-missing", model.SeverityWarning, model.BoundaryComponent, "/server/entry_point", line(b.manifest, "server", "entry_point"),
+		fmt.Sprintf("server.entry_point %q is not a file of the bundle; mcpb validate does not check it, but the server is unlikely to start.", clip(entry))))
+}
+
+// userConfigAccount says what the host asks the user at install and where the answers go.
+func userConfigAccount(c *model.Component, opts []userOption) {
+	if len(opts) == 0 {
+		return
+	}
+	var keys, sensitive, required []string
+	for _, o := range opts {
+		keys = append(keys, o.Key)
+		if o.Sensitive {
+			sensitive = append(sensitive, o.Key)
+		}
+		if o.Required {
+			required = append(required, o.Key)
+		}
+	}
+	s := fmt.Sprintf("Asks the user at install for %s; the answers are substituted into the command line and environment.", strings.Join(keys, ", "))
+	if len(sensitive) > 0 {
+		s += " Sensitive (stored as secrets and handed to the server): " + strings.Join(sensitive, ", ") + "."
+	}
+	if len(required) > 0 {
+		s += " Required (without them the host does not start the server at all): " + strings.Join(required, ", ") + "."
+	}
+	c.Summary = append(c.Summary, s)
+	for _, o := range opts {
+		if o.Multiple {
+			c.Summary = append(c.Summary, fmt.Sprintf("%s takes several values; an argument that is exactly ${user_config.%s} becomes one argument per value.", o.Key, o.Key))
+		}
+		if o.Type == "directory" || o.Type == "file" {
+			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapFilesystemRead, Scope: []string{"user_config." + o.Key},
+				Detail: fmt.Sprintf("Receives the %s the user picks for %q; what it does there is up to the server.", o.Type, o.Title)})
+		}
+	}
+}
+
+// bind decides the component's validity and, when every file is bound, its contract:
+// blocked when the manifest fails or a file cannot be bound.
+func (b *bundle) bind(d *serverDecl) {
+	c := d.c
+	if b.invalid || d.cfg == nil {
 		c.Summary = append([]string{"Blocked: the manifest does not pass mcpb validate (see the package diagnostics), so it cannot be approved."}, c.Summary...)
 		return
 	}
@@ -233,7 +296,7 @@ func (b *bundle) build() {
 		return
 	}
 	ucContract := map[string]any{}
-	for _, o := range opts {
+	for _, o := range d.opts {
 		e := map[string]any{"type": o.Type, "required": o.Required, "sensitive": o.Sensitive, "multiple": o.Multiple}
 		if o.Default != nil {
 			e["default"] = canonicalValue(o.Default)
@@ -242,11 +305,11 @@ func (b *bundle) build() {
 	}
 	c.Files = b.files
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: model.Fields{
-		{Key: "manifest_version", Value: m.Version},
-		{Key: "server.type", Value: typ},
-		{Key: "server.entry_point", Value: entry},
-		{Key: "mcp_config", Value: base.contract()},
-		{Key: "platform_overrides", Value: overrideMap},
+		{Key: "manifest_version", Value: b.manifest.Version},
+		{Key: "server.type", Value: d.typ},
+		{Key: "server.entry_point", Value: d.entry},
+		{Key: "mcp_config", Value: d.base.contract()},
+		{Key: "platform_overrides", Value: d.overrideMap},
 		{Key: "user_config", Value: ucContract},
 	}, Files: b.files}
 	c.Summary = append(c.Summary, "Runs with the bundle's files: every file of the bundle (only manifest.json is covered by the fields above instead) is part of what you approve; editing any of them needs a new approval.")

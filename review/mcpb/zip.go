@@ -129,117 +129,179 @@ func ReadZip(data []byte, lim ZipLimits) ([]ZipFile, *Signature, error) {
 	if len(zr.File) > lim.MaxEntries {
 		return nil, sig, zerr("zip-too-many-entries", "", "The bundle has %d entries, over vouch's limit of %d.", len(zr.File), lim.MaxEntries)
 	}
-	type span struct {
-		start, end int64
-		name       string
-	}
-	var spans []span
-	seen := map[string]string{}
-	dirs := map[string]bool{}
-	var total uint64
+	ix := &zipIndex{lim: lim, size: int64(len(z)), seen: map[string]string{}, dirs: map[string]bool{}}
 	for _, f := range zr.File {
-		name := f.Name
-		if err := checkName(name); err != nil {
+		if err := ix.add(f); err != nil {
 			return nil, sig, err
 		}
-		isDir := strings.HasSuffix(name, "/")
-		clean := strings.TrimSuffix(name, "/")
-		mode := f.Mode()
-		switch {
-		case mode&fs.ModeSymlink != 0:
-			return nil, sig, zerr("zip-symlink", clean, "The bundle entry %q is a symbolic link; an unpacker would create a link that can point anywhere, so the bundle is refused.", clean)
-		case mode&(fs.ModeDevice|fs.ModeNamedPipe|fs.ModeSocket|fs.ModeCharDevice|fs.ModeIrregular) != 0:
-			return nil, sig, zerr("zip-special-entry", clean, "The bundle entry %q is not a regular file or directory (mode %v).", clean, mode)
-		case isDir != mode.IsDir() && mode.IsDir():
-			return nil, sig, zerr("zip-special-entry", clean, "The bundle entry %q is marked as a directory but its name does not end in /.", clean)
-		}
-		key := nameKey(clean)
-		if prev, dup := seen[key]; dup {
-			switch {
-			case prev == clean:
-				return nil, sig, zerr("zip-duplicate-name", clean, "The bundle holds %q twice; unpackers disagree on which copy wins, so the bundle is refused.", clean)
-			case norm.NFC.String(prev) == norm.NFC.String(clean):
-				return nil, sig, zerr("zip-duplicate-name-normalization", clean, "The bundle holds both %+q and %+q, the same name in two Unicode normalization forms: one file on macOS file systems, so one would overwrite the other.", prev, clean)
-			}
-			return nil, sig, zerr("zip-duplicate-name-case", clean, "The bundle holds both %q and %q, which are the same file on case-insensitive file systems (macOS, Windows); one would overwrite the other.", prev, clean)
-		}
-		seen[key] = clean
-		if isDir {
-			dirs[key] = true
-			continue
-		}
-		if f.Flags&0x1 != 0 {
-			return nil, sig, zerr("zip-encrypted", clean, "The bundle entry %q is encrypted; its bytes cannot be reviewed.", clean)
-		}
-		if f.Method != zip.Store && f.Method != zip.Deflate {
-			return nil, sig, zerr("zip-compression-unsupported", clean, "The bundle entry %q uses compression method %d; only store and deflate are allowed.", clean, f.Method)
-		}
-		if f.UncompressedSize64 > uint64(lim.MaxFileBytes) {
-			return nil, sig, zerr("zip-file-too-large", clean, "The bundle entry %q declares %d bytes, over vouch's %d-byte limit per file.", clean, f.UncompressedSize64, lim.MaxFileBytes)
-		}
-		if f.Method == zip.Store && f.CompressedSize64 != f.UncompressedSize64 {
-			return nil, sig, zerr("zip-size-mismatch", clean, "The stored bundle entry %q declares %d compressed and %d uncompressed bytes.", clean, f.CompressedSize64, f.UncompressedSize64)
-		}
-		if f.UncompressedSize64 > 1<<16 && f.UncompressedSize64/max(f.CompressedSize64, 1) > uint64(lim.MaxRatio) {
-			return nil, sig, zerr("zip-ratio-bomb", clean, "The bundle entry %q would expand %d:1 (%d bytes from %d), more than deflate can honestly reach: a decompression bomb.", clean, f.UncompressedSize64/max(f.CompressedSize64, 1), f.UncompressedSize64, f.CompressedSize64)
-		}
-		total += f.UncompressedSize64
-		if total > uint64(lim.MaxTotalBytes) {
-			return nil, sig, zerr("zip-expands-too-far", "", "The bundle's entries declare more than vouch's %d-byte limit in total.", lim.MaxTotalBytes)
-		}
-		off, err := f.DataOffset()
-		if err != nil {
-			return nil, sig, zerr("zip-local-header-invalid", clean, "The local header of bundle entry %q cannot be read (%v).", clean, err)
-		}
-		end := off + int64(f.CompressedSize64)
-		if off < 0 || end > int64(len(z)) || end < off {
-			return nil, sig, zerr("zip-truncated-entry", clean, "The data of bundle entry %q runs past the end of the archive.", clean)
-		}
-		spans = append(spans, span{off, end, clean})
 	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
-	for i := 1; i < len(spans); i++ {
-		if spans[i].start < spans[i-1].end {
-			return nil, sig, zerr("zip-overlapping-entries", spans[i].name, "The data of bundle entries %q and %q overlap: one compressed stream is reused by several names (an overlapping-entry bomb).", spans[i-1].name, spans[i].name)
-		}
+	if err := ix.checkOverlap(); err != nil {
+		return nil, sig, err
 	}
 	var out []ZipFile
 	for _, f := range zr.File {
 		if strings.HasSuffix(f.Name, "/") {
 			continue
 		}
-		// A file whose parent was declared as a file is no directory at all.
-		for p := path.Dir(f.Name); p != "."; p = path.Dir(p) {
-			if prev, ok := seen[nameKey(p)]; ok && !dirs[nameKey(p)] {
-				return nil, sig, zerr("zip-file-directory-conflict", f.Name, "The bundle holds %q as a file and %q below it.", prev, f.Name)
-			}
+		if err := ix.checkParents(f.Name); err != nil {
+			return nil, sig, err
 		}
-		rc, err := f.Open()
+		zf, err := inflateEntry(f)
 		if err != nil {
-			return nil, sig, zerr("zip-entry-unreadable", f.Name, "The bundle entry %q cannot be opened (%v).", f.Name, err)
+			return nil, sig, err
 		}
-		want := int64(f.UncompressedSize64)
-		buf := make([]byte, 0, want)
-		b := bytes.NewBuffer(buf)
-		// One byte past the declared size shows a lying header without inflating more.
-		n, err := io.Copy(b, io.LimitReader(rc, want+1))
-		rc.Close()
-		if n > want || errors.Is(err, zip.ErrFormat) && n >= want {
-			// archive/zip itself stops a stream at the declared size with ErrFormat.
-			return nil, sig, zerr("zip-size-mismatch", f.Name, "The bundle entry %q inflates past the %d bytes its header declares.", f.Name, want)
-		}
-		if errors.Is(err, zip.ErrChecksum) {
-			return nil, sig, zerr("zip-checksum-mismatch", f.Name, "The bundle entry %q does not match the CRC-32 its header declares.", f.Name)
-		}
-		if err != nil {
-			return nil, sig, zerr("zip-entry-corrupt", f.Name, "The bundle entry %q cannot be inflated (%v).", f.Name, err)
-		}
-		if n != want {
-			return nil, sig, zerr("zip-size-mismatch", f.Name, "The bundle entry %q inflates to %d bytes, not the %d its header declares.", f.Name, n, want)
-		}
-		out = append(out, ZipFile{Path: f.Name, Content: b.Bytes(), Exec: f.Mode()&0o111 != 0})
+		out = append(out, zf)
 	}
 	return out, sig, nil
+}
+
+// zipIndex is what the central directory's entries have declared so far: the names
+// (folded as case-insensitive file systems fold them), the directories, the data spans
+// and the total size, so that each new entry is checked against the ones before it.
+type zipIndex struct {
+	lim   ZipLimits
+	size  int64             // bytes of the archive without its signature
+	seen  map[string]string // folded name → name as written
+	dirs  map[string]bool   // folded names of directory entries
+	spans []zipSpan
+	total uint64
+}
+
+type zipSpan struct {
+	start, end int64
+	name       string
+}
+
+// add checks one entry's name, kind and uniqueness and, for a file, its declared sizes.
+func (ix *zipIndex) add(f *zip.File) error {
+	name := f.Name
+	if err := checkName(name); err != nil {
+		return err
+	}
+	isDir := strings.HasSuffix(name, "/")
+	clean := strings.TrimSuffix(name, "/")
+	if err := checkEntryMode(f.Mode(), clean, isDir); err != nil {
+		return err
+	}
+	key := nameKey(clean)
+	if prev, dup := ix.seen[key]; dup {
+		return duplicateEntry(prev, clean)
+	}
+	ix.seen[key] = clean
+	if isDir {
+		ix.dirs[key] = true
+		return nil
+	}
+	return ix.addFile(f, clean)
+}
+
+// checkEntryMode refuses links, special files and directories whose name says otherwise.
+func checkEntryMode(mode fs.FileMode, clean string, isDir bool) error {
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		return zerr("zip-symlink", clean, "The bundle entry %q is a symbolic link; an unpacker would create a link that can point anywhere, so the bundle is refused.", clean)
+	case mode&(fs.ModeDevice|fs.ModeNamedPipe|fs.ModeSocket|fs.ModeCharDevice|fs.ModeIrregular) != 0:
+		return zerr("zip-special-entry", clean, "The bundle entry %q is not a regular file or directory (mode %v).", clean, mode)
+	case isDir != mode.IsDir() && mode.IsDir():
+		return zerr("zip-special-entry", clean, "The bundle entry %q is marked as a directory but its name does not end in /.", clean)
+	}
+	return nil
+}
+
+// duplicateEntry says how two names that unpack to one file collide: exactly, by
+// Unicode normalization, or by case.
+func duplicateEntry(prev, clean string) error {
+	switch {
+	case prev == clean:
+		return zerr("zip-duplicate-name", clean, "The bundle holds %q twice; unpackers disagree on which copy wins, so the bundle is refused.", clean)
+	case norm.NFC.String(prev) == norm.NFC.String(clean):
+		return zerr("zip-duplicate-name-normalization", clean, "The bundle holds both %+q and %+q, the same name in two Unicode normalization forms: one file on macOS file systems, so one would overwrite the other.", prev, clean)
+	}
+	return zerr("zip-duplicate-name-case", clean, "The bundle holds both %q and %q, which are the same file on case-insensitive file systems (macOS, Windows); one would overwrite the other.", prev, clean)
+}
+
+// addFile checks a file entry's encryption, method and declared sizes against the limits,
+// and records where its data lies.
+func (ix *zipIndex) addFile(f *zip.File, clean string) error {
+	lim := ix.lim
+	if f.Flags&0x1 != 0 {
+		return zerr("zip-encrypted", clean, "The bundle entry %q is encrypted; its bytes cannot be reviewed.", clean)
+	}
+	if f.Method != zip.Store && f.Method != zip.Deflate {
+		return zerr("zip-compression-unsupported", clean, "The bundle entry %q uses compression method %d; only store and deflate are allowed.", clean, f.Method)
+	}
+	if f.UncompressedSize64 > uint64(lim.MaxFileBytes) {
+		return zerr("zip-file-too-large", clean, "The bundle entry %q declares %d bytes, over vouch's %d-byte limit per file.", clean, f.UncompressedSize64, lim.MaxFileBytes)
+	}
+	if f.Method == zip.Store && f.CompressedSize64 != f.UncompressedSize64 {
+		return zerr("zip-size-mismatch", clean, "The stored bundle entry %q declares %d compressed and %d uncompressed bytes.", clean, f.CompressedSize64, f.UncompressedSize64)
+	}
+	if f.UncompressedSize64 > 1<<16 && f.UncompressedSize64/max(f.CompressedSize64, 1) > uint64(lim.MaxRatio) {
+		return zerr("zip-ratio-bomb", clean, "The bundle entry %q would expand %d:1 (%d bytes from %d), more than deflate can honestly reach: a decompression bomb.", clean, f.UncompressedSize64/max(f.CompressedSize64, 1), f.UncompressedSize64, f.CompressedSize64)
+	}
+	ix.total += f.UncompressedSize64
+	if ix.total > uint64(lim.MaxTotalBytes) {
+		return zerr("zip-expands-too-far", "", "The bundle's entries declare more than vouch's %d-byte limit in total.", lim.MaxTotalBytes)
+	}
+	off, err := f.DataOffset()
+	if err != nil {
+		return zerr("zip-local-header-invalid", clean, "The local header of bundle entry %q cannot be read (%v).", clean, err)
+	}
+	end := off + int64(f.CompressedSize64)
+	if off < 0 || end > ix.size || end < off {
+		return zerr("zip-truncated-entry", clean, "The data of bundle entry %q runs past the end of the archive.", clean)
+	}
+	ix.spans = append(ix.spans, zipSpan{off, end, clean})
+	return nil
+}
+
+// checkOverlap refuses entries whose compressed data overlap: one stream reused by
+// several names.
+func (ix *zipIndex) checkOverlap() error {
+	spans := ix.spans
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	for i := 1; i < len(spans); i++ {
+		if spans[i].start < spans[i-1].end {
+			return zerr("zip-overlapping-entries", spans[i].name, "The data of bundle entries %q and %q overlap: one compressed stream is reused by several names (an overlapping-entry bomb).", spans[i-1].name, spans[i].name)
+		}
+	}
+	return nil
+}
+
+// checkParents refuses a file whose parent was declared as a file: it is no directory at all.
+func (ix *zipIndex) checkParents(name string) error {
+	for p := path.Dir(name); p != "."; p = path.Dir(p) {
+		if prev, ok := ix.seen[nameKey(p)]; ok && !ix.dirs[nameKey(p)] {
+			return zerr("zip-file-directory-conflict", name, "The bundle holds %q as a file and %q below it.", prev, name)
+		}
+	}
+	return nil
+}
+
+// inflateEntry reads one file entry, refusing data that is longer or shorter than its
+// header declares or that fails its checksum.
+func inflateEntry(f *zip.File) (ZipFile, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return ZipFile{}, zerr("zip-entry-unreadable", f.Name, "The bundle entry %q cannot be opened (%v).", f.Name, err)
+	}
+	want := int64(f.UncompressedSize64)
+	b := bytes.NewBuffer(make([]byte, 0, want))
+	// One byte past the declared size shows a lying header without inflating more.
+	n, err := io.Copy(b, io.LimitReader(rc, want+1))
+	rc.Close()
+	switch {
+	case n > want || errors.Is(err, zip.ErrFormat) && n >= want:
+		// archive/zip itself stops a stream at the declared size with ErrFormat.
+		return ZipFile{}, zerr("zip-size-mismatch", f.Name, "The bundle entry %q inflates past the %d bytes its header declares.", f.Name, want)
+	case errors.Is(err, zip.ErrChecksum):
+		return ZipFile{}, zerr("zip-checksum-mismatch", f.Name, "The bundle entry %q does not match the CRC-32 its header declares.", f.Name)
+	case err != nil:
+		return ZipFile{}, zerr("zip-entry-corrupt", f.Name, "The bundle entry %q cannot be inflated (%v).", f.Name, err)
+	case n != want:
+		return ZipFile{}, zerr("zip-size-mismatch", f.Name, "The bundle entry %q inflates to %d bytes, not the %d its header declares.", f.Name, n, want)
+	}
+	return ZipFile{Path: f.Name, Content: b.Bytes(), Exec: f.Mode()&0o111 != 0}, nil
 }
 
 // nameKey is the key under which two entry names are one file somewhere: equal ignoring

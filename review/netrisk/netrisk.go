@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"vouch/internal/lazyre"
+	"vouch/internal/textclip"
 )
 
 // Kind is what a finding says the text does.
@@ -25,7 +26,7 @@ const (
 type Finding struct {
 	Kind Kind
 	What string // a short description, e.g. "downloads and runs with sh"
-	Text string // the matched text, cut to maxText bytes
+	Text string // the matched text, cut to maxText characters and a mark
 	Host string // the host named, when there is one
 }
 
@@ -147,13 +148,4 @@ func firstHost(s string) string {
 	return ""
 }
 
-func cut(s string) string {
-	if len(s) <= maxText {
-		return s
-	}
-	i := maxText
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i-- // not inside a UTF-8 sequence
-	}
-	return s[:i] + "…"
-}
+func cut(s string) string { return textclip.Clip(s, maxText+1, "…") }

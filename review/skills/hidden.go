@@ -402,10 +402,6 @@ func DescribeRune(r rune) string {
 	return fmt.Sprintf("U+%04X %s", r, name)
 }
 
-// scanInvisible reports runs of invisible characters, one entry per run and line, so a
-// thousand smuggled tag characters make one readable finding instead of a thousand.
-// Tag characters (U+E0020–U+E007E) mirror ASCII; their decoded text is shown because
-// that is what a model may read.
 // plainByte marks the bytes scanInvisible skips one table lookup at a time: printable
 // ASCII, tab and newline.
 var plainByte = func() (t [256]bool) {
@@ -416,9 +412,23 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
+// scanInvisible reports runs of invisible characters, one entry per run and line, so a
+// thousand smuggled tag characters make one readable finding instead of a thousand.
+// Tag characters (U+E0020–U+E007E) mirror ASCII; their decoded text is shown because
+// that is what a model may read.
 func scanInvisible(s string, lines *lineIndex) []model.HiddenContent {
 	var out []model.HiddenContent
-	i := 0
+	for i := nextInvisible(s, 0); i < len(s); i = nextInvisible(s, i) {
+		end, text := invisibleRun(s, i)
+		out = append(out, model.HiddenContent{Kind: HiddenInvisible, Line: lines.line(i), Text: text})
+		i = end
+	}
+	return out
+}
+
+// nextInvisible is the index of the first invisible character or invalid UTF-8 byte at or
+// after i, len(s) when there is none.
+func nextInvisible(s string, i int) int {
 	for i < len(s) {
 		// Fast path: printable ASCII, tab, newline and CRLF are what almost every byte is.
 		for i < len(s) && plainByte[s[i]] {
@@ -435,59 +445,61 @@ func scanInvisible(s string, lines *lineIndex) []model.HiddenContent {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		bad := r == utf8.RuneError && size == 1
-		if r == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+		if r == '\r' && i+1 < len(s) && s[i+1] == '\n' || !bad && !IsInvisible(r) {
 			i += size
 			continue
 		}
-		if !bad && !IsInvisible(r) {
-			i += size
-			continue
-		}
-		start := i
-		var descs []string
-		seen := map[string]bool{}
-		var tags strings.Builder
-		count := 0
-		more := false
-		for i < len(s) {
-			r, size = utf8.DecodeRuneInString(s[i:])
-			bad = r == utf8.RuneError && size == 1
-			if r == '\n' || (r == '\r' && i+1 < len(s) && s[i+1] == '\n') || (!bad && !IsInvisible(r)) {
-				break
-			}
-			var d string
-			if bad {
-				d = fmt.Sprintf("invalid UTF-8 byte 0x%02X", s[i])
-			} else {
-				d = DescribeRune(r)
-				if r >= 0xe0020 && r <= 0xe007e {
-					tags.WriteRune(r - 0xe0000)
-				}
-			}
-			if !seen[d] {
-				if len(descs) < 8 {
-					seen[d] = true
-					descs = append(descs, d)
-				} else {
-					more = true
-				}
-			}
-			count++
-			i += size
-		}
-		t := strings.Join(descs, ", ")
-		if more {
-			t += ", …"
-		}
-		if count > 1 {
-			t = fmt.Sprintf("%d invisible characters: %s", count, t)
-		}
-		if tags.Len() > 0 {
-			t += fmt.Sprintf(" (tag characters spell %q)", tags.String())
-		}
-		out = append(out, model.HiddenContent{Kind: HiddenInvisible, Line: lines.line(start), Text: t})
+		return i
 	}
-	return out
+	return len(s)
+}
+
+// invisibleRun reads the run of invisible characters that starts at i, up to a line
+// break or a visible character, and returns where it ends and its description: up to
+// eight kinds of character, how many there are, and what tag characters spell.
+func invisibleRun(s string, i int) (int, string) {
+	var descs []string
+	seen := map[string]bool{}
+	var tags strings.Builder
+	count := 0
+	more := false
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		bad := r == utf8.RuneError && size == 1
+		if r == '\n' || (r == '\r' && i+1 < len(s) && s[i+1] == '\n') || (!bad && !IsInvisible(r)) {
+			break
+		}
+		var d string
+		if bad {
+			d = fmt.Sprintf("invalid UTF-8 byte 0x%02X", s[i])
+		} else {
+			d = DescribeRune(r)
+			if r >= 0xe0020 && r <= 0xe007e {
+				tags.WriteRune(r - 0xe0000)
+			}
+		}
+		if !seen[d] {
+			if len(descs) < 8 {
+				seen[d] = true
+				descs = append(descs, d)
+			} else {
+				more = true
+			}
+		}
+		count++
+		i += size
+	}
+	t := strings.Join(descs, ", ")
+	if more {
+		t += ", …"
+	}
+	if count > 1 {
+		t = fmt.Sprintf("%d invisible characters: %s", count, t)
+	}
+	if tags.Len() > 0 {
+		t += fmt.Sprintf(" (tag characters spell %q)", tags.String())
+	}
+	return i, t
 }
 
 // renderLimits bound what the console hands to a markdown renderer. goldmark (under

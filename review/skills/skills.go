@@ -21,6 +21,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"vouch/internal/lazyre"
+	"vouch/internal/textclip"
 	"vouch/model"
 )
 
@@ -341,9 +342,7 @@ func yamlError(err error) (string, int) {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
 	msg = strings.ReplaceAll(msg, "\n", " ")
-	if len(msg) > 300 {
-		msg = msg[:300] + "…"
-	}
+	msg = textclip.Clip(msg, 301, "…")
 	return msg, line
 }
 

@@ -285,6 +285,40 @@ func ValidateManifest(raw any) (*Manifest, []Issue) {
 	}
 	m.Vendor = vendorOf(o)
 
+	v.identity(o, m)
+
+	if rt, present := o.get("runtime"); present {
+		v.runtime(rt, m)
+	}
+
+	perms, _ := o.get("permissions")
+	_, hasPerms := o.get("permissions")
+	m.Permissions = v.normalizePermissions(perms, hasPerms)
+
+	agentRaw, hasAgent := o.get("agent")
+	v.tools(o, m, hasAgent)
+
+	selfID := m.ID()
+	if hasAgent {
+		m.Agent = v.validateAgent(agentRaw, selfID)
+	}
+	if deps, present := o.get("dependencies"); present {
+		m.Dependencies = v.validateDependencies(deps, selfID)
+	}
+	for _, t := range m.Tools {
+		t.OK = true
+		for _, is := range v.issues {
+			if is.Tool == t.Index {
+				t.OK = false
+			}
+		}
+	}
+	return m, v.issues
+}
+
+// identity reads namespace, name, version and the descriptive strings, each to its
+// length and form.
+func (v *validator) identity(o *object, m *Manifest) {
 	m.Namespace = v.requireString(o, "namespace", "", "", 64)
 	if m.Namespace != "" && !nameSegmentRe.MatchString(m.Namespace) {
 		v.add("manifest-invalid-namespace", "/namespace", "namespace: may only contain lowercase letters, digits and dashes")
@@ -300,44 +334,45 @@ func ValidateManifest(raw any) (*Manifest, []Issue) {
 	m.Description = v.requireString(o, "description", "", "", 500)
 	m.License = v.optionalString(o, "license")
 	m.Homepage = v.optionalString(o, "homepage")
+}
 
-	if rt, present := o.get("runtime"); present {
-		ro, isObj := rt.(*object)
-		typ, _ := func() (any, bool) {
-			if isObj {
-				return ro.get("type")
-			}
-			return nil, false
-		}()
-		if !isObj || typ != "node" {
-			v.add("manifest-runtime-unsupported", "/runtime", `runtime: only {"type":"node"} is supported in spec version 1`)
-			if s, ok := typ.(string); ok {
-				m.RuntimeType = s
-			} else {
-				m.RuntimeType = ""
-			}
+// runtime reads the runtime object: spec version 1 knows only {"type":"node"}, with an
+// optional minNodeVersion.
+func (v *validator) runtime(rt any, m *Manifest) {
+	ro, isObj := rt.(*object)
+	typ, _ := func() (any, bool) {
+		if isObj {
+			return ro.get("type")
+		}
+		return nil, false
+	}()
+	if !isObj || typ != "node" {
+		v.add("manifest-runtime-unsupported", "/runtime", `runtime: only {"type":"node"} is supported in spec version 1`)
+		if s, ok := typ.(string); ok {
+			m.RuntimeType = s
 		} else {
-			for _, k := range ro.keys() {
-				if k != "type" && k != "minNodeVersion" && !isExtensionKey(k) {
-					v.add("manifest-unknown-field", "/runtime/"+ptrEscape(k), "runtime."+k+": unknown field")
-				}
-			}
-			if min, present := ro.get("minNodeVersion"); present {
-				if s, ok := min.(string); !ok || !isValidVersion(s) {
-					v.add("manifest-invalid-min-node-version", "/runtime/minNodeVersion", `runtime.minNodeVersion: must be a semantic version like "22.18.0"`)
-				} else {
-					m.MinNodeVersion = s
-				}
-			}
-			m.RuntimeVendor = vendorOf(ro)
+			m.RuntimeType = ""
+		}
+		return
+	}
+	for _, k := range ro.keys() {
+		if k != "type" && k != "minNodeVersion" && !isExtensionKey(k) {
+			v.add("manifest-unknown-field", "/runtime/"+ptrEscape(k), "runtime."+k+": unknown field")
 		}
 	}
+	if min, present := ro.get("minNodeVersion"); present {
+		if s, ok := min.(string); !ok || !isValidVersion(s) {
+			v.add("manifest-invalid-min-node-version", "/runtime/minNodeVersion", `runtime.minNodeVersion: must be a semantic version like "22.18.0"`)
+		} else {
+			m.MinNodeVersion = s
+		}
+	}
+	m.RuntimeVendor = vendorOf(ro)
+}
 
-	perms, _ := o.get("permissions")
-	_, hasPerms := o.get("permissions")
-	m.Permissions = v.normalizePermissions(perms, hasPerms)
-
-	agentRaw, hasAgent := o.get("agent")
+// tools reads the tools array: non-empty unless the package is an agent without tools,
+// each tool validated and its name unique.
+func (v *validator) tools(o *object, m *Manifest, hasAgent bool) {
 	toolsRaw, hasTools := o.get("tools")
 	toolsArr, toolsIsArr := toolsRaw.([]any)
 	toolless := hasAgent && (!hasTools || (toolsIsArr && len(toolsArr) == 0))
@@ -362,23 +397,6 @@ func ValidateManifest(raw any) (*Manifest, []Issue) {
 		}
 		v.tool = -1
 	}
-
-	selfID := m.ID()
-	if hasAgent {
-		m.Agent = v.validateAgent(agentRaw, selfID)
-	}
-	if deps, present := o.get("dependencies"); present {
-		m.Dependencies = v.validateDependencies(deps, selfID)
-	}
-	for _, t := range m.Tools {
-		t.OK = true
-		for _, is := range v.issues {
-			if is.Tool == t.Index {
-				t.OK = false
-			}
-		}
-	}
-	return m, v.issues
 }
 
 func (v *validator) validateTool(raw any, i int) *Tool {

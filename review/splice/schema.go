@@ -3,6 +3,7 @@ package splice
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -37,12 +38,7 @@ func checkSchema(schema any, path, ptr string, depth int) []Issue {
 		}
 	}
 	if t, present := o.get("type"); present {
-		s, _ := t.(string)
-		okType := false
-		for _, st := range schemaTypes {
-			okType = okType || (s == st && t != nil)
-		}
-		if !okType {
+		if !isSchemaType(t) {
 			add("schema-invalid-type", ptr+"/type", path+".type: must be one of "+strings.Join(schemaTypes, ", "))
 		}
 	}
@@ -62,14 +58,7 @@ func checkSchema(schema any, path, ptr string, depth int) []Issue {
 		}
 	}
 	if r, present := o.get("required"); present {
-		arr, isArr := r.([]any)
-		good := isArr
-		for _, e := range arr {
-			if _, isStr := e.(string); !isStr {
-				good = false
-			}
-		}
-		if !good {
+		if !isStringArray(r) {
 			add("schema-invalid-required", ptr+"/required", path+".required: must be an array of strings")
 		}
 	}
@@ -82,16 +71,7 @@ func checkSchema(schema any, path, ptr string, depth int) []Issue {
 		out = append(out, checkSchema(it, path+".items", ptr+"/items", depth+1)...)
 	}
 	if e, present := o.get("enum"); present {
-		arr, isArr := e.([]any)
-		good := isArr && len(arr) > 0
-		for _, x := range arr {
-			switch x.(type) {
-			case nil, string, float64, bool:
-			default:
-				good = false
-			}
-		}
-		if !good {
+		if !isPrimitiveEnum(e) {
 			add("schema-invalid-enum", ptr+"/enum", path+".enum: must be a non-empty array of primitives")
 		}
 	}
@@ -110,4 +90,40 @@ func checkSchema(schema any, path, ptr string, depth int) []Issue {
 		}
 	}
 	return out
+}
+
+// isSchemaType reports whether t is one of the type names the subset allows.
+func isSchemaType(t any) bool {
+	s, isStr := t.(string)
+	return isStr && slices.Contains(schemaTypes, s)
+}
+
+// isStringArray reports whether v is an array whose every element is a string.
+func isStringArray(v any) bool {
+	arr, isArr := v.([]any)
+	if !isArr {
+		return false
+	}
+	for _, e := range arr {
+		if _, isStr := e.(string); !isStr {
+			return false
+		}
+	}
+	return true
+}
+
+// isPrimitiveEnum reports whether v is a non-empty array of null, strings, numbers and booleans.
+func isPrimitiveEnum(v any) bool {
+	arr, isArr := v.([]any)
+	if !isArr || len(arr) == 0 {
+		return false
+	}
+	for _, x := range arr {
+		switch x.(type) {
+		case nil, string, float64, bool:
+		default:
+			return false
+		}
+	}
+	return true
 }

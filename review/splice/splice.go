@@ -375,8 +375,30 @@ func build(pkg *model.Package, files []File, dc *dirClosure, fromArtifact bool) 
 	if len(files) > 0 {
 		pkg.FilesDigest = FilesDigest(files)
 	}
-	add := func(d model.Diagnostic) { pkg.Diagnostics = append(pkg.Diagnostics, d) }
+	m, issues := readPackageManifest(pkg, byPath)
+	checkPackageFiles(pkg, files, fromArtifact)
+	skill := skillComponent(pkg, m, byPath)
+	if skill != nil {
+		pkg.Components = append(pkg.Components, skill)
+	}
+	var tools []*model.Component
+	var declared []*Tool // declared[i] is the manifest entry of tools[i]
+	if m != nil {
+		tools, declared = toolComponents(pkg, m, issues, files, byPath, dc)
+		listPackageDependencies(pkg, m)
+	}
+	componentsRejectPackage(pkg, tools, declared, skill)
+	if len(issues) > 0 || hasErrors(pkg.Diagnostics) || skill != nil && skill.Validity == model.Invalid {
+		reject(pkg, append(pkg.Components, tools...), tools, declared, m)
+	}
+	pkg.Components = append(pkg.Components, tools...)
+}
 
+// readPackageManifest validates manifest.json and fills the package's identity; the
+// package-level findings are added in upstream order, and every finding is returned so
+// tool findings can go to their tool.
+func readPackageManifest(pkg *model.Package, byPath map[string][]byte) (*Manifest, []Issue) {
+	add := func(d model.Diagnostic) { pkg.Diagnostics = append(pkg.Diagnostics, d) }
 	var m *Manifest
 	var issues []Issue
 	if raw, ok := byPath[manifestFile]; !ok {
@@ -386,32 +408,37 @@ func build(pkg *model.Package, files []File, dc *dirClosure, fromArtifact bool) 
 	} else {
 		m, issues = ValidateManifestJSON(raw)
 	}
-
-	// Package-level manifest findings, in upstream order; tool findings go to their tool.
 	for _, is := range issues {
 		if is.Tool < 0 {
 			add(issueDiag(is))
 		}
 	}
-	if m != nil {
-		// Refs carry the package name, so only a well-formed id replaces the file name.
-		if nameSegmentRe.MatchString(m.Namespace) && nameSegmentRe.MatchString(m.Name) {
-			pkg.Name, pkg.ID = m.ID(), m.ID()
-		}
-		pkg.Version, pkg.Description = m.Version, m.Description
-		pkg.Manifest = manifestFields(m)
-		if strings.Contains(m.Version, "+") && isValidVersion(m.Version) {
-			add(model.Diagnostic{Code: "manifest-build-metadata", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage,
-				File: manifestFile, Pointer: "/version", Spec: "splice manifest",
-				Message: "The version has build metadata (+...); it is valid here but the Splice registry refuses to publish it."})
-		}
-		if len(m.Dependencies) > 0 {
-			add(model.Diagnostic{Code: "manifest-dependencies-reserved", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage,
-				File: manifestFile, Pointer: "/dependencies", Spec: "splice manifest",
-				Message: "dependencies is reserved in spec version 1: nothing resolves them and the Splice registry rejects packages that declare any."})
-		}
+	if m == nil {
+		return nil, issues
 	}
+	// Refs carry the package name, so only a well-formed id replaces the file name.
+	if nameSegmentRe.MatchString(m.Namespace) && nameSegmentRe.MatchString(m.Name) {
+		pkg.Name, pkg.ID = m.ID(), m.ID()
+	}
+	pkg.Version, pkg.Description = m.Version, m.Description
+	pkg.Manifest = manifestFields(m)
+	if strings.Contains(m.Version, "+") && isValidVersion(m.Version) {
+		add(model.Diagnostic{Code: "manifest-build-metadata", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage,
+			File: manifestFile, Pointer: "/version", Spec: "splice manifest",
+			Message: "The version has build metadata (+...); it is valid here but the Splice registry refuses to publish it."})
+	}
+	if len(m.Dependencies) > 0 {
+		add(model.Diagnostic{Code: "manifest-dependencies-reserved", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage,
+			File: manifestFile, Pointer: "/dependencies", Spec: "splice manifest",
+			Message: "dependencies is reserved in spec version 1: nothing resolves them and the Splice registry rejects packages that declare any."})
+	}
+	return m, issues
+}
 
+// checkPackageFiles refuses hidden files and node_modules in a decoded archive, and any
+// file over the per-file limit.
+func checkPackageFiles(pkg *model.Package, files []File, fromArtifact bool) {
+	add := func(d model.Diagnostic) { pkg.Diagnostics = append(pkg.Diagnostics, d) }
 	for _, f := range files {
 		if fromArtifact {
 			for _, seg := range strings.Split(f.Path, "/") {
@@ -426,64 +453,60 @@ func build(pkg *model.Package, files []File, dc *dirClosure, fromArtifact bool) 
 			add(diag("package-file-too-large", model.BoundaryPackage, f.Path, "", fmt.Sprintf("file %s exceeds %d bytes", q(f.Path), MaxFileBytes), "splice package"))
 		}
 	}
+}
 
-	skill := skillComponent(pkg, m, byPath)
-	if skill != nil {
-		pkg.Components = append(pkg.Components, skill)
+// toolComponents builds one component per declared tool, each with the manifest findings
+// about it and a missing entry file, under a unique id; declared[i] is tools[i]'s entry.
+func toolComponents(pkg *model.Package, m *Manifest, issues []Issue, files []File, byPath map[string][]byte, dc *dirClosure) (tools []*model.Component, declared []*Tool) {
+	used := map[string]bool{}
+	for _, t := range m.Tools {
+		c := toolComponent(pkg, m, t, files, dc)
+		// A finding about one tool is that tool's (component boundary); that it also
+		// rejects the package is said once at the package boundary, below.
+		for _, is := range issues {
+			if is.Tool == t.Index {
+				d := issueDiag(is)
+				d.Boundary = model.BoundaryComponent
+				c.Diagnostics = append(c.Diagnostics, d)
+			}
+		}
+		if t.Entry != "" && isValidToolEntry(t.Entry) {
+			if _, ok := byPath[t.Entry]; !ok {
+				c.Diagnostics = append(c.Diagnostics, diag("tool-entry-missing", model.BoundaryComponent, t.Entry, fmt.Sprintf("/tools/%d/entry", t.Index),
+					fmt.Sprintf("tool %s: entry file %s is missing", q(t.Name), q(t.Entry)), "splice package"))
+			}
+		}
+		if c.ID == "" || used[c.ID] {
+			c.ID = fmt.Sprintf("tools[%d]", t.Index)
+		}
+		used[c.ID] = true
+		tools = append(tools, c)
+		declared = append(declared, t)
 	}
+	return tools, declared
+}
 
-	hasError := func() bool {
-		for _, d := range pkg.Diagnostics {
-			if d.IsError() {
-				return true
-			}
-		}
-		return len(issues) > 0 || skill != nil && skill.Validity == model.Invalid
-	}
-
-	var tools []*model.Component
-	var declared []*Tool // declared[i] is the manifest entry of tools[i]
-	if m != nil {
-		used := map[string]bool{}
-		for _, t := range m.Tools {
-			c := toolComponent(pkg, m, t, files, dc)
-			// A finding about one tool is that tool's (component boundary); that it also
-			// rejects the package is said once at the package boundary, below.
-			for _, is := range issues {
-				if is.Tool == t.Index {
-					d := issueDiag(is)
-					d.Boundary = model.BoundaryComponent
-					c.Diagnostics = append(c.Diagnostics, d)
-				}
-			}
-			if t.Entry != "" && isValidToolEntry(t.Entry) {
-				if _, ok := byPath[t.Entry]; !ok {
-					c.Diagnostics = append(c.Diagnostics, diag("tool-entry-missing", model.BoundaryComponent, t.Entry, fmt.Sprintf("/tools/%d/entry", t.Index),
-						fmt.Sprintf("tool %s: entry file %s is missing", q(t.Name), q(t.Entry)), "splice package"))
-				}
-			}
-			if c.ID == "" || used[c.ID] {
-				c.ID = fmt.Sprintf("tools[%d]", t.Index)
-			}
-			used[c.ID] = true
-			tools = append(tools, c)
-			declared = append(declared, t)
-		}
-		if m.Agent != nil {
-			pkg.Components = append(pkg.Components, agentComponent(pkg, m))
-			for _, s := range m.Agent.Skills {
-				pkg.Dependencies = append(pkg.Dependencies, model.Reference{Ref: s, Requirement: "external", Status: "unavailable_external",
-					Detail: "The agent may call this package's tools; it must be installed to run the agent, and its tools run under its own permissions."})
-			}
-		}
-		for _, d := range m.Dependencies {
-			pkg.Dependencies = append(pkg.Dependencies, model.Reference{Ref: d[0] + "@" + d[1], Requirement: "external", Status: "unavailable_external",
-				Detail: "Reserved in spec version 1: not resolved by Splice."})
+// listPackageDependencies lists the agent's component and what it and the reserved
+// dependencies name: external packages vouch does not resolve.
+func listPackageDependencies(pkg *model.Package, m *Manifest) {
+	if m.Agent != nil {
+		pkg.Components = append(pkg.Components, agentComponent(pkg, m))
+		for _, s := range m.Agent.Skills {
+			pkg.Dependencies = append(pkg.Dependencies, model.Reference{Ref: s, Requirement: "external", Status: "unavailable_external",
+				Detail: "The agent may call this package's tools; it must be installed to run the agent, and its tools run under its own permissions."})
 		}
 	}
-	// Splice accepts or refuses a package as a whole: one error anywhere and no tool runs.
-	// A component with errors of its own says so at the package boundary too, since that
-	// is what rejects the package.
+	for _, d := range m.Dependencies {
+		pkg.Dependencies = append(pkg.Dependencies, model.Reference{Ref: d[0] + "@" + d[1], Requirement: "external", Status: "unavailable_external",
+			Detail: "Reserved in spec version 1: not resolved by Splice."})
+	}
+}
+
+// componentsRejectPackage says at the package boundary that a tool or the skill with
+// errors of its own rejects the package: Splice accepts or refuses a package as a whole,
+// and one error anywhere means no tool runs.
+func componentsRejectPackage(pkg *model.Package, tools []*model.Component, declared []*Tool, skill *model.Component) {
+	add := func(d model.Diagnostic) { pkg.Diagnostics = append(pkg.Diagnostics, d) }
 	for i, c := range tools {
 		if hasErrors(c.Diagnostics) {
 			own := c.Diagnostics[0]
@@ -497,10 +520,6 @@ func build(pkg *model.Package, files []File, dc *dirClosure, fromArtifact bool) 
 			File: skillDocFile, Spec: "splice package",
 			Message: fmt.Sprintf("skill:%s has %s (%s); Splice refuses the whole package while SKILL.md is missing or invalid, so none of its tools can run.", skill.ID, plural(countErrors(skill.Diagnostics), "error"), strings.TrimSuffix(skill.Diagnostics[0].Message, "."))})
 	}
-	if hasError() {
-		reject(pkg, append(pkg.Components, tools...), tools, declared, m)
-	}
-	pkg.Components = append(pkg.Components, tools...)
 }
 
 // reject marks every component of a package Splice refuses as invalid, and makes each say

@@ -1,0 +1,611 @@
+package review
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"vouch/model"
+)
+
+// The oracle records: what real releases of Claude Code and Codex answered for every
+// plugin fixture and example, run offline by scripts/record-oracles. The test compares
+// vouch with them without any client installed.
+const oracleRoot = "testdata/oracles"
+
+// oracleKinds are the component kinds compared per client: what the client's own
+// answer counts. Claude Code's runtime log counts hooks, hooks modules, MCP and LSP
+// servers, skills, commands, agents and output styles; Codex's hooks/list and plugin/read
+// answer hooks, MCP servers and skills, and whether each marketplace entry installs.
+var oracleKinds = map[string][]model.Kind{
+	model.ClientClaudeCode: {model.KindHook, model.KindHookModule, model.KindMCPServer, model.KindLSPServer, model.KindSkill, model.KindCommand, model.KindAgent, model.KindOutputStyle},
+	model.ClientCodex:      {model.KindHook, model.KindMCPServer, model.KindSkill, model.KindPlugin},
+}
+
+// knownDifference is a place where vouch's count of what a client runs differs from the
+// client's own, and vouch says so: the diagnostic named by code must be in vouch's
+// review of the fixture and its message must name the client. Versions empty: every
+// recorded release. An entry that no recorded answer needs any more fails the test, so
+// the table cannot hide a difference it no longer describes.
+type knownDifference struct {
+	client, fixture string
+	kind            model.Kind
+	versions        []string
+	code            string
+}
+
+var knownDifferences = []knownDifference{
+	{model.ClientClaudeCode, "examples/codex/empty-hooks-two-clients", model.KindHook, nil, "hooks-default-replaced"},
+	{model.ClientClaudeCode, "review/claudecode/testdata/cases/mcp-bundles", model.KindMCPServer, nil, "plugin-dependencies"},
+}
+
+// unexplainedDifference is a place where vouch disagrees with a client today and says
+// nothing about it: a bug in vouch, listed so that it is visible (the test logs each one)
+// and pinned to both counts, so the test fails as soon as either side changes: fixed,
+// explained by a diagnostic (move it to knownDifferences) or different again. what says
+// what the client does.
+type unexplainedDifference struct {
+	client, fixture string
+	kind            model.Kind
+	versions        []string
+	clientRuns      int
+	vouchLists      int
+	what            string
+}
+
+// What the clients do where vouch does not say so (each observed offline on the
+// releases named; the records hold the clients' own words).
+const (
+	claudeReadsDefaultLayout = "Claude Code 2.1.328 and 2.1.332 load a folder without .claude-plugin/ as one plugin by its default layout under --plugin-dir (hooks/hooks.json, .mcp.json, skills/ at its top), so this folder's components (a Codex plugin's, or a standalone skill's) run in Claude Code; vouch gives the folder no Claude Code reading"
+	claudeRefusesModules     = "Claude Code 2.1.328 and 2.1.332 refuse the whole hooks.json when `modules` holds a second entry or a non-string (\"names one hooks module per plugin; a second entry is refused\"), so none of its hooks or modules run; vouch lists the first module and the Stop hook"
+	codexRefusesModulesField = "Codex 0.169.0 and 0.171.0 reject a hooks.json with a `modules` key (\"unknown field `modules`\"), so none of its hooks run; vouch marks the Stop hook supported by Codex"
+	codexRunsLiteralRoot     = "Codex 0.169.0 and 0.171.0 start this server (plugin/read lists it) with ${CLAUDE_PLUGIN_ROOT} kept literally in its args; vouch says so in the summary but marks the server unsupported by Codex instead of listing it as running"
+	codexRunsURLWithoutType  = "Codex 0.169.0 and 0.171.0 list the server that has a url and no type, which Claude Code rejects; vouch marks it invalid for both clients"
+	codexListsNoServers      = "Codex 0.169.0 and 0.171.0 read no MCP server from a manifest whose mcpServers is an array (paths and inline objects); vouch marks both servers supported by Codex"
+	codexReadsInlineWrapper  = "Codex 0.169.0 and 0.171.0 run the inline hooks of plugin.json inside the {\"hooks\": ...} wrapper that Claude Code ignores; vouch lists no hook"
+	codexIgnoresShell        = "Codex 0.169.0 and 0.171.0 run the hook whose shell is not bash or powershell (the field is Claude's); vouch marks it invalid for both clients"
+	codexInstallsRejected    = "Codex 0.169.0 and 0.171.0 install this plugin and run its hooks/hooks.json although Claude Code rejects its manifest; vouch rejects the package for both clients"
+	codexRefusesManifest     = "Codex 0.169.0 and 0.171.0 refuse to install the plugin (\"missing or invalid plugin.json\"); vouch marks its components supported by Codex"
+	codexSkillsPathReplaces  = "Codex 0.169.0 and 0.171.0 read only the skills folder the manifest names (it replaces skills/), Claude Code both; vouch marks both skills supported by Codex"
+	codexSkipsInlineHooks    = "Codex 0.169.0 and 0.171.0 run no inline hook of a Claude Code plugin.json; vouch marks the inline Stop hook supported by Codex"
+	codexInstallsClaudeEntry = "Codex 0.169.0 and 0.171.0 install a Codex marketplace entry whose folder has only .claude-plugin/plugin.json; vouch's diagnostic says they fail to install it"
+	codexRefusesMarketplace  = "Codex 0.169.0 and 0.171.0 refuse the whole marketplace file when one entry has no source (\"missing field `source`\"), so no entry installs; vouch marks the other entries supported"
+	codexNoRootSkill         = "Codex 0.169.0 and 0.171.0 list no skill for a plugin folder whose SKILL.md is at its top; vouch's Claude Code package marks that skill supported by Codex"
+)
+
+var unexplainedDifferences = []unexplainedDifference{
+	{model.ClientCodex, "enforce/claude/testdata/e2e/p", model.KindMCPServer, nil, 1, 0, codexRunsLiteralRoot},
+	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "examples/claude-code/broken-duplicate-server", model.KindMCPServer, nil, 1, 0, codexRunsLiteralRoot},
+	{model.ClientCodex, "examples/claude-code/broken-inline-hooks-wrapper", model.KindHook, nil, 1, 0, codexReadsInlineWrapper},
+	{model.ClientCodex, "examples/claude-code/broken-path-prefix", model.KindHook, nil, 1, 0, codexInstallsRejected},
+	{model.ClientCodex, "examples/claude-code/commit-guard", model.KindMCPServer, nil, 1, 0, codexRunsLiteralRoot},
+	{model.ClientClaudeCode, "examples/codex/broken-hooks-schema", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "examples/codex/broken-matcher", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/claudecode/testdata/cases/codex-literal-root", model.KindMCPServer, nil, 2, 1, codexRunsLiteralRoot},
+	{model.ClientCodex, "review/claudecode/testdata/cases/handler-types", model.KindMCPServer, nil, 0, 2, codexListsNoServers},
+	{model.ClientClaudeCode, "review/claudecode/testdata/cases/hook-modules", model.KindHook, nil, 0, 1, claudeRefusesModules},
+	{model.ClientCodex, "review/claudecode/testdata/cases/hook-modules", model.KindHook, nil, 0, 1, codexRefusesModulesField},
+	{model.ClientClaudeCode, "review/claudecode/testdata/cases/hook-modules", model.KindHookModule, nil, 0, 1, claudeRefusesModules},
+	{model.ClientCodex, "review/claudecode/testdata/cases/hooks-bad-shell", model.KindHook, nil, 1, 0, codexIgnoresShell},
+	{model.ClientCodex, "review/claudecode/testdata/cases/hooks-inline-wrapper", model.KindHook, nil, 1, 0, codexReadsInlineWrapper},
+	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-keywords-string", model.KindHook, nil, 0, 1, codexRefusesManifest},
+	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-missing-name", model.KindHook, nil, 1, 0, codexInstallsRejected},
+	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-path-no-prefix", model.KindHook, nil, 1, 0, codexInstallsRejected},
+	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-path-traversal", model.KindHook, nil, 1, 0, codexInstallsRejected},
+	{model.ClientCodex, "review/claudecode/testdata/cases/mcp-duplicate-name", model.KindMCPServer, nil, 1, 0, codexRunsLiteralRoot},
+	{model.ClientCodex, "review/claudecode/testdata/cases/mcp-flat", model.KindMCPServer, nil, 2, 1, codexRunsLiteralRoot},
+	{model.ClientCodex, "review/claudecode/testdata/cases/mcp-url-without-type", model.KindMCPServer, nil, 2, 1, codexRunsURLWithoutType},
+	{model.ClientCodex, "review/claudecode/testdata/cases/paths-replace", model.KindSkill, nil, 1, 2, codexSkillsPathReplaces},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/codex/testdata/cases/claude-inline-hooks", model.KindHook, nil, 0, 1, codexSkipsInlineHooks},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-default", model.KindHook, nil, 5, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-default", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-empty-object", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-escapes", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-handler-types", model.KindHook, nil, 4, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-invalid-matcher", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-manifest-path", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-rejected-http", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-rejected-schema", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/codex/testdata/cases/manifest-array", model.KindHook, nil, 0, 1, codexRefusesManifest},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/codex/testdata/cases/manifest-array", model.KindMCPServer, nil, 0, 1, codexRefusesManifest},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/codex/testdata/cases/manifest-array", model.KindSkill, nil, 0, 1, codexRefusesManifest},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-flat", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-manifest-path", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-wrapped", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/codex/testdata/cases/precedence-root", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/codex/testdata/marketplaces/claude-only", model.KindPlugin, nil, 1, 0, codexInstallsClaudeEntry},
+	{model.ClientClaudeCode, "review/codex/testdata/marketplaces/good/plugins/alpha", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/codex/testdata/marketplaces/mismatch", model.KindPlugin, nil, 0, 1, codexRefusesMarketplace},
+	{model.ClientClaudeCode, "review/testdata/lenient/codex-extra-keys", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/testdata/lenient/standalone-extra-keys", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientClaudeCode, "review/testdata/markers/catalogue-codex", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
+	{model.ClientCodex, "review/testdata/markers/root-skill-claude", model.KindSkill, nil, 0, 1, codexNoRootSkill},
+}
+
+// oracleIndex is index.json of one recorded release.
+type oracleIndex struct {
+	Client   string   `json:"client"`
+	Version  string   `json:"version"`
+	Fixtures []string `json:"fixtures"`
+}
+
+// oracleAnswer is one fixture's record, read as the recorder wrote it.
+type oracleAnswer struct {
+	Fixture string `json:"fixture"`
+	// Claude Code: the runtime's load counts by kind.
+	Runtime struct {
+		Loads   map[string]int `json:"loads"`
+		Exit    any            `json:"exit"`    // the exit status, or "timeout"
+		Counted []string       `json:"counted"` // the kinds whose count line the log holds
+	} `json:"runtime"`
+	// Codex: the install of each entry, hooks/list and plugin/read.
+	Kind     string                   `json:"kind"`
+	Install  map[string]oracleInstall `json:"install"`
+	Hooks    []oracleHook             `json:"hooks"`
+	Answered bool                     `json:"answered"`
+	Plugins  map[string]*oraclePlugin `json:"plugins"`
+}
+
+type oracleInstall struct {
+	Exit any    `json:"exit"` // the exit status, or "timeout"
+	Text string `json:"text"`
+}
+
+type oracleHook struct {
+	PluginID string `json:"pluginId"`
+}
+
+type oraclePlugin struct {
+	Skills     []string `json:"skills"`
+	MCPServers []string `json:"mcpServers"`
+}
+
+// offline matches an install that failed only because the recording had no network (a
+// git or npm source): what the client would do online is not recorded. An install that
+// did not end within the recorder's time is not an answer either.
+var offline = regexp.MustCompile(`Could not resolve host|EAI_AGAIN|getaddrinfo|Network is unreachable`)
+
+// clientCounts is what the client said it runs from the fixture, by kind, and the
+// marketplace entries whose install could not be tried offline.
+func clientCounts(client string, a oracleAnswer) (map[model.Kind]int, map[string]bool) {
+	got := map[model.Kind]int{}
+	if client == model.ClientClaudeCode {
+		for k, n := range a.Runtime.Loads {
+			got[model.Kind(k)] = n
+		}
+		return got, nil
+	}
+	skipped := map[string]bool{}
+	for name, in := range a.Install {
+		switch {
+		case in.Exit == float64(0):
+			if a.Kind == "marketplace" {
+				got[model.KindPlugin]++
+			}
+			if p := a.Plugins[name]; p != nil {
+				got[model.KindSkill] += len(p.Skills)
+				got[model.KindMCPServer] += len(p.MCPServers)
+			}
+		case in.Exit == "timeout" || offline.MatchString(in.Text):
+			skipped[name] = true
+		}
+	}
+	if a.Kind == "marketplace" {
+		// What an installed entry brings is compared in the entry's own folder.
+		return map[model.Kind]int{model.KindPlugin: got[model.KindPlugin]}, skipped
+	}
+	got[model.KindHook] = len(a.Hooks)
+	return got, skipped
+}
+
+// vouchCounts is what vouch says the client runs from the folder at root: the valid
+// components of every package rooted there that vouch marks supported by that release.
+// A marketplace's plugins are packages of their own folders and are compared there. A
+// standalone skill's support says what a client does with the folder copied into its
+// skills folder, not with the folder installed as a plugin, which is what was recorded.
+func vouchCounts(pkgs []*model.Package, root, client, version string, skipped map[string]bool) map[model.Kind]int {
+	got := map[model.Kind]int{}
+	for _, p := range pkgs {
+		if p.Root != root || p.Format == model.FormatAgentSkills {
+			continue
+		}
+		for _, c := range p.Components {
+			if c.Validity != model.Valid || c.Kind == model.KindPlugin && skipped[c.ID] {
+				continue
+			}
+			for _, s := range c.Support {
+				if s.Provider == client && s.Status == model.Supported && (s.Version == "" || s.Version == version) {
+					got[c.Kind]++
+				}
+			}
+		}
+	}
+	return got
+}
+
+// compareOracle returns one sentence per kind where vouch and the client disagree and
+// no known difference names a diagnostic that vouch emitted; used records the entries of
+// known that explained a difference.
+//
+// unexplained, when not nil, admits the differences of unexplainedDifferences (exactly
+// as listed) and records which it admitted.
+func compareOracle(client, version string, a oracleAnswer, pkgs []*model.Package, root string, known []knownDifference, used, unexplained map[int]bool) []string {
+	want, skipped := clientCounts(client, a)
+	got := vouchCounts(pkgs, root, client, version, skipped)
+	var out []string
+	for _, k := range oracleKinds[client] {
+		if got[k] == want[k] {
+			continue
+		}
+		what := fmt.Sprintf("%s %s: %s %s runs %d, vouch lists %d", a.Fixture, k, model.ClientName(client), version, want[k], got[k])
+		i := findDifference(known, client, version, a.Fixture, k)
+		switch {
+		case i < 0 && unexplained != nil:
+			if j := findUnexplained(client, version, a.Fixture, k, want[k], got[k]); j >= 0 {
+				unexplained[j] = true
+				continue
+			}
+			out = append(out, what+", and no known difference names a diagnostic that says why")
+		case i < 0:
+			out = append(out, what+", and no known difference names a diagnostic that says why")
+		case !emits(pkgs, known[i].code, model.ClientName(client)):
+			out = append(out, fmt.Sprintf("%s; the known difference names %s, which vouch did not emit naming %s", what, known[i].code, model.ClientName(client)))
+		default:
+			used[i] = true
+		}
+	}
+	return out
+}
+
+func findUnexplained(client, version, fixture string, k model.Kind, clientRuns, vouchLists int) int {
+	for i, d := range unexplainedDifferences {
+		if d.client == client && d.fixture == fixture && d.kind == k && (len(d.versions) == 0 || contains(d.versions, version)) &&
+			d.clientRuns == clientRuns && d.vouchLists == vouchLists {
+			return i
+		}
+	}
+	return -1
+}
+
+func findDifference(known []knownDifference, client, version, fixture string, k model.Kind) int {
+	for i, d := range known {
+		if d.client == client && d.fixture == fixture && d.kind == k && (len(d.versions) == 0 || contains(d.versions, version)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// emits reports whether any package or component carries a diagnostic with code whose
+// message names the client: a difference is explained only by a sentence about what
+// that client does.
+func emits(pkgs []*model.Package, code, client string) bool {
+	ok := func(ds []model.Diagnostic) bool {
+		for _, d := range ds {
+			if d.Code == code && strings.Contains(d.Message, client) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range pkgs {
+		if ok(p.Diagnostics) {
+			return true
+		}
+		for _, c := range p.Components {
+			if ok(c.Diagnostics) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// recordedReleases reads every index.json under oracleRoot.
+func recordedReleases(t *testing.T) []oracleIndex {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(oracleRoot, "*", "*", "index.json"))
+	var out []oracleIndex
+	for _, f := range files {
+		var ix oracleIndex
+		if err := readJSON(f, &ix); err != nil {
+			t.Fatal(err)
+		}
+		c, ok := model.LookupClient(ix.Client)
+		if !ok || !c.Models(ix.Version) {
+			t.Fatalf("%s records %s %s, which model/clients.go does not model", f, ix.Client, ix.Version)
+		}
+		out = append(out, ix)
+	}
+	return out
+}
+
+func readJSON(file string, v any) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %v", file, err)
+	}
+	return nil
+}
+
+// TestMatchesRecordedClients: for every recorded release of Claude Code and Codex and
+// every fixture and example it was run on, vouch lists as runnable by that release what
+// the release itself loads, per component kind, or vouch emits the diagnostic that says
+// what the client does instead.
+func TestMatchesRecordedClients(t *testing.T) {
+	releases := recordedReleases(t)
+	want := map[string][]string{model.ClientClaudeCode: {"2.1.328", "2.1.332"}, model.ClientCodex: {"0.169.0", "0.171.0"}}
+	for client, versions := range want {
+		for _, v := range versions {
+			if !hasRelease(releases, client, v) {
+				t.Errorf("no record of %s %s: run scripts/record-oracles %s %s", client, v, client, v)
+			}
+		}
+	}
+	fixtures := oracleFixtures(t)
+	used, unexplained := map[int]bool{}, map[int]bool{}
+	for _, ix := range releases {
+		missing := missingFixtures(fixtures, ix.Fixtures)
+		if len(missing) > 0 {
+			t.Errorf("%s %s has no record of %s: run scripts/record-oracles %s %s --only FIXTURE", ix.Client, ix.Version, strings.Join(missing, ", "), ix.Client, ix.Version)
+		}
+		for _, f := range ix.Fixtures {
+			var a oracleAnswer
+			if err := readJSON(filepath.Join(oracleRoot, ix.Client, ix.Version, filepath.FromSlash(f)+".json"), &a); err != nil {
+				t.Error(err)
+				continue
+			}
+			if why := cutShort(ix.Client, a); why != "" {
+				t.Errorf("%s %s %s: %s: run scripts/record-oracles %s %s --only %s", ix.Client, ix.Version, f, why, ix.Client, ix.Version, f)
+				continue
+			}
+			dir, _ := filepath.Abs(filepath.Join("..", filepath.FromSlash(f)))
+			res, err := Open(Options{ClientVersions: map[string]string{ix.Client: ix.Version}}, dir)
+			if err != nil {
+				t.Errorf("%s: %v", f, err)
+				continue
+			}
+			for _, p := range compareOracle(ix.Client, ix.Version, a, res.Packages, dir, knownDifferences, used, unexplained) {
+				t.Error(p)
+			}
+		}
+	}
+	for i, d := range knownDifferences {
+		if !used[i] {
+			t.Errorf("known difference %+v explains nothing any more: remove it", d)
+		}
+	}
+	for i, d := range unexplainedDifferences {
+		if !unexplained[i] {
+			t.Errorf("unexplained difference %+v is not what the records and vouch say any more: update or remove it", d)
+			continue
+		}
+		t.Logf("vouch disagrees with %s on %s (%s): the client runs %d, vouch lists %d: %s", model.ClientName(d.client), d.fixture, d.kind, d.clientRuns, d.vouchLists, d.what)
+	}
+}
+
+// cutShort says why a record holds no complete answer, or "": Codex's app-server
+// sometimes leaves a call unanswered, and the recorder stops a Claude Code session that
+// waits on the model it cannot reach (a prompt hook), whose counts are complete only if
+// the log already held every count line.
+func cutShort(client string, a oracleAnswer) string {
+	if client == model.ClientCodex && !a.Answered {
+		return "codex app-server left a call unanswered"
+	}
+	if client != model.ClientClaudeCode || a.Runtime.Exit != "timeout" {
+		return ""
+	}
+	for _, k := range []string{"hook", "skill", "command", "agent", "output-style"} {
+		if !contains(a.Runtime.Counted, k) {
+			return "the session was stopped before Claude Code logged its " + k + " count"
+		}
+	}
+	return ""
+}
+
+func hasRelease(rs []oracleIndex, client, version string) bool {
+	for _, r := range rs {
+		if r.Client == client && r.Version == version {
+			return true
+		}
+	}
+	return false
+}
+
+func missingFixtures(all, recorded []string) []string {
+	have := map[string]bool{}
+	for _, f := range recorded {
+		have[f] = true
+	}
+	var out []string
+	for _, f := range all {
+		if !have[f] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// The recording rule, as scripts/record-oracles applies it: the case folders of the
+// plugin loaders (a default-layout plugin has no marker), and every folder under
+// examples/ or a testdata folder of review/, cmd/ or enforce/ that holds a Claude Code or
+// Codex marker. Fuzz corpora and the records themselves are not fixtures.
+var (
+	oracleCaseDirs = []string{"review/claudecode/testdata/cases", "review/codex/testdata/cases", "review/testdata/markers", "review/testdata/lenient"}
+	oracleSearch   = []string{"examples", "review", "cmd", "enforce"}
+	oracleMarkers  = []string{".claude-plugin", ".codex-plugin", ".agents/plugins/marketplace.json"}
+)
+
+func oracleFixtures(t *testing.T) []string {
+	t.Helper()
+	found := map[string]bool{}
+	for _, d := range oracleCaseDirs {
+		entries, err := os.ReadDir(filepath.Join("..", filepath.FromSlash(d)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				found[d+"/"+e.Name()] = true
+			}
+		}
+	}
+	for _, top := range oracleSearch {
+		err := filepath.WalkDir(filepath.Join("..", top), func(path string, e fs.DirEntry, err error) error {
+			if err != nil || !e.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel("..", path)
+			rel = filepath.ToSlash(rel)
+			if e.Name() == "fuzz" || e.Name() == ".git" || strings.HasPrefix(rel, "review/"+oracleRoot) {
+				return filepath.SkipDir
+			}
+			if top != "examples" && !contains(strings.Split(rel, "/"), "testdata") {
+				return nil
+			}
+			for _, m := range oracleMarkers {
+				if _, err := os.Lstat(filepath.Join(path, filepath.FromSlash(m))); err == nil {
+					found[rel] = true
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := make([]string, 0, len(found))
+	for f := range found {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestOracleComparisonCatchesPerturbation: a recorded answer that vouch agrees with stops
+// agreeing when any one compared count is changed, and a known difference explains a
+// changed count only while vouch emits its diagnostic naming the client.
+func TestOracleComparisonCatchesPerturbation(t *testing.T) {
+	plugin := []model.Kind{model.KindHook, model.KindMCPServer, model.KindSkill}
+	for _, tc := range []struct {
+		client, version, fixture string
+		kinds                    []model.Kind
+	}{
+		{model.ClientClaudeCode, "2.1.332", "examples/claude-code/commit-guard", oracleKinds[model.ClientClaudeCode]},
+		{model.ClientCodex, "0.171.0", "examples/codex/commit-guard", plugin},
+		{model.ClientCodex, "0.171.0", "review/codex/testdata/marketplaces/good", []model.Kind{model.KindPlugin}},
+	} {
+		var a oracleAnswer
+		if err := readJSON(filepath.Join(oracleRoot, tc.client, tc.version, filepath.FromSlash(tc.fixture)+".json"), &a); err != nil {
+			t.Fatal(err)
+		}
+		dir, _ := filepath.Abs(filepath.Join("..", filepath.FromSlash(tc.fixture)))
+		res, err := Open(Options{ClientVersions: map[string]string{tc.client: tc.version}}, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := compareOracle(tc.client, tc.version, a, res.Packages, dir, nil, map[int]bool{}, nil); len(p) != 0 {
+			t.Fatalf("%s as recorded: %v", tc.fixture, p)
+		}
+		for _, k := range tc.kinds {
+			b := perturb(a, k)
+			if p := compareOracle(tc.client, tc.version, b, res.Packages, dir, nil, map[int]bool{}, nil); len(p) != 1 || !strings.Contains(p[0], " "+string(k)+": ") {
+				t.Errorf("%s with one %s more: %v, want one disagreement about %s", tc.fixture, k, p, k)
+			}
+			// A known difference whose diagnostic vouch emits explains it; one whose code
+			// vouch does not emit does not.
+			code := anyDiagnostic(res.Packages, model.ClientName(tc.client))
+			known := []knownDifference{{client: tc.client, fixture: tc.fixture, kind: k, code: code}}
+			used := map[int]bool{}
+			if p := compareOracle(tc.client, tc.version, b, res.Packages, dir, known, used, nil); code != "" && (len(p) != 0 || !used[0]) {
+				t.Errorf("%s %s: a known difference with %s did not explain it: %v", tc.fixture, k, code, p)
+			}
+			known[0].code = "no-such-diagnostic"
+			if p := compareOracle(tc.client, tc.version, b, res.Packages, dir, known, map[int]bool{}, nil); len(p) != 1 {
+				t.Errorf("%s %s: a known difference vouch does not emit explained it", tc.fixture, k)
+			}
+		}
+	}
+}
+
+// perturb returns a copy of a in which the client runs one more component of kind k.
+func perturb(a oracleAnswer, k model.Kind) oracleAnswer {
+	b := a
+	b.Runtime.Loads = map[string]int{string(k): a.Runtime.Loads[string(k)] + 1}
+	for key, n := range a.Runtime.Loads {
+		if key != string(k) {
+			b.Runtime.Loads[key] = n
+		}
+	}
+	b.Hooks = append([]oracleHook(nil), a.Hooks...)
+	b.Plugins = map[string]*oraclePlugin{}
+	for name, p := range a.Plugins {
+		if p != nil {
+			q := oraclePlugin{Skills: append([]string(nil), p.Skills...), MCPServers: append([]string(nil), p.MCPServers...)}
+			p = &q
+		}
+		b.Plugins[name] = p
+	}
+	if k == model.KindPlugin {
+		b.Install = map[string]oracleInstall{"extra": {Exit: float64(0)}}
+		for name, in := range a.Install {
+			b.Install[name] = in
+		}
+		return b
+	}
+	for name, in := range a.Install {
+		if in.Exit != float64(0) || b.Plugins[name] == nil {
+			continue
+		}
+		switch k {
+		case model.KindHook:
+			b.Hooks = append(b.Hooks, oracleHook{PluginID: name + "@oracle"})
+		case model.KindSkill:
+			b.Plugins[name].Skills = append(b.Plugins[name].Skills, "extra")
+		case model.KindMCPServer:
+			b.Plugins[name].MCPServers = append(b.Plugins[name].MCPServers, "extra")
+		}
+		break
+	}
+	return b
+}
+
+// anyDiagnostic is the code of a diagnostic vouch emitted naming the client, or "".
+func anyDiagnostic(pkgs []*model.Package, client string) string {
+	for _, p := range pkgs {
+		for _, c := range p.Components {
+			for _, d := range append(append([]model.Diagnostic(nil), p.Diagnostics...), c.Diagnostics...) {
+				if strings.Contains(d.Message, client) {
+					return d.Code
+				}
+			}
+		}
+	}
+	return ""
+}
