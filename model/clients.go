@@ -58,15 +58,54 @@ func (c Client) Models(v string) bool {
 	return false
 }
 
+// The client releases vouch's rules name: the ones observed (the registry's Versions)
+// and the ones a rule is keyed by. Loaders name a release only through these, never with
+// a version string of their own, so every release vouch states is written here once.
+const (
+	ClaudeCodeDalo = "2.1.233" // the release Dalo's hook rules rest on
+	ClaudeCode328  = "2.1.328" // the first release the native-plugin rules were observed on
+	ClaudeCode331  = "2.1.331" // reads optionalDependencies (from its release notes; not run)
+	ClaudeCode332  = "2.1.332" // runs PreSkillShellCommand hooks
+	CodexDalo      = "0.147.0" // the release Dalo's hook rules rest on
+	Codex169       = "0.169.0" // the first release the native-plugin rules were observed on
+	Codex171       = "0.171.0"
+)
+
 // registry is the one list of clients; everything else that names a client asks it.
 var registry = []Client{
-	{ID: ClientClaudeCode, Name: "Claude Code", Versions: []string{"2.1.233", "2.1.328", "2.1.332"}, HomeEnv: "CLAUDE_CONFIG_DIR", HomeDir: ".claude"},
-	{ID: ClientCodex, Name: "Codex", Versions: []string{"0.147.0", "0.169.0", "0.171.0"}, HomeEnv: "CODEX_HOME", HomeDir: ".codex"},
+	{ID: ClientClaudeCode, Name: "Claude Code", Versions: []string{ClaudeCodeDalo, ClaudeCode328, ClaudeCode332}, HomeEnv: "CLAUDE_CONFIG_DIR", HomeDir: ".claude"},
+	{ID: ClientCodex, Name: "Codex", Versions: []string{CodexDalo, Codex169, Codex171}, HomeEnv: "CODEX_HOME", HomeDir: ".codex"},
 	{ID: ClientClaudeDesktop, Name: "Claude Desktop", Basis: "mcpb 2.1.2"},
 	{ID: ClientPi, Name: "Pi", Basis: "agent-plugins 1.0.0"},
 	{ID: ClientDSH, Name: "DSH", Basis: "agent-plugins 1.0.0"},
 	{ID: ClientLola, Name: "Lola", Basis: "agent-plugins 1.0.0"},
 	{ID: ClientSplice, Name: "Splice", Basis: "spec 1"},
+}
+
+// Since lists the modelled releases of the client from since on, oldest first: the
+// releases a rule observed on since holds for.
+func (c Client) Since(since string) []string {
+	var out []string
+	for _, v := range c.Versions {
+		if AtLeast(v, since) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Releases names, for a sentence, the modelled releases of client id from since on:
+// "Codex 0.169.0 and 0.171.0", "Claude Code 2.1.332".
+func Releases(id, since string) string {
+	c, _ := LookupClient(id)
+	vs := c.Since(since)
+	switch len(vs) {
+	case 0:
+		return ClientName(id) + " " + since
+	case 1:
+		return ClientName(id) + " " + vs[0]
+	}
+	return ClientName(id) + " " + strings.Join(vs[:len(vs)-1], ", ") + " and " + vs[len(vs)-1]
 }
 
 // Clients returns the registry, in a stable order.

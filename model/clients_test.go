@@ -98,3 +98,17 @@ func TestClientHome(t *testing.T) {
 		t.Errorf("ClaudeConfigDir = %q", h)
 	}
 }
+
+// TestReleasesSentence: the releases a rule holds for, named from the registry.
+func TestReleasesSentence(t *testing.T) {
+	for _, tc := range []struct{ id, since, want string }{
+		{ClientCodex, Codex169, "Codex 0.169.0 and 0.171.0"},
+		{ClientClaudeCode, ClaudeCode332, "Claude Code 2.1.332"},
+		{ClientClaudeCode, ClaudeCodeDalo, "Claude Code 2.1.233, 2.1.328 and 2.1.332"},
+		{ClientClaudeCode, "9.0.0", "Claude Code 9.0.0"},
+	} {
+		if got := Releases(tc.id, tc.since); got != tc.want {
+			t.Errorf("Releases(%s, %s) = %q, want %q", tc.id, tc.since, got, tc.want)
+		}
+	}
+}

@@ -303,8 +303,20 @@ type Component struct {
 	DependsOn []string
 	// NotCovered lists what a runnable component depends on that its approval cannot bind
 	// (see NotCovered); empty for components that run nothing.
-	NotCovered  []NotCovered
-	Diagnostics []Diagnostic
+	NotCovered []NotCovered
+	// DisplayNames are the names clients show the component under where that is not its
+	// ID, by client id: Claude Code lists an agent or an output style by its frontmatter
+	// name, Codex a skill by its frontmatter name. Nil when no client names it otherwise.
+	DisplayNames map[string]string
+	Diagnostics  []Diagnostic
+}
+
+// DisplayName is the name client shows c under: its DisplayNames entry, else its ID.
+func (c *Component) DisplayName(client string) string {
+	if n := c.DisplayNames[client]; n != "" {
+		return n
+	}
+	return c.ID
 }
 
 // Package is one package found in a source.

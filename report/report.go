@@ -88,8 +88,11 @@ type Component struct {
 	Risks []model.Capability `json:"risks,omitempty"`
 	// Codex is Codex's own trust for a Codex hook (status --codex), read-only, beside
 	// vouch's answer: one entry per installed copy.
-	Codex       []CodexTrust       `json:"codex_trust,omitempty"`
-	Diagnostics []model.Diagnostic `json:"diagnostics"`
+	Codex []CodexTrust `json:"codex_trust,omitempty"`
+	// DisplayNames are the names clients list the component under where that is not its
+	// id, by client id (an agent's frontmatter name in Claude Code, a skill's in Codex).
+	DisplayNames map[string]string  `json:"display_names,omitempty"`
+	Diagnostics  []model.Diagnostic `json:"diagnostics"`
 }
 
 // CodexTrust is Codex's trust record for one hook of one installed plugin.
@@ -164,7 +167,7 @@ func buildPackage(p *model.Package, statuses Statuses) (Package, bool) {
 		rc := Component{
 			Ref: ref, Kind: string(c.Kind), ID: c.ID, Validity: string(c.Validity),
 			Requirement: c.Requirement, Inactive: c.Inactive, Summary: c.Summary,
-			NotCovered: c.NotCovered, Hidden: c.Hidden, Diagnostics: nonNil(c.Diagnostics),
+			NotCovered: c.NotCovered, Hidden: c.Hidden, DisplayNames: c.DisplayNames, Diagnostics: nonNil(c.Diagnostics),
 		}
 		if len(c.Hidden) > 0 {
 			rc.BodyFile = c.BodyFile

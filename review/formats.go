@@ -15,6 +15,7 @@ import (
 	"vouch/review/probe"
 	"vouch/review/rootmanifest"
 	"vouch/review/skillpkg"
+	"vouch/review/skills"
 	"vouch/review/splice"
 )
 
@@ -139,7 +140,7 @@ var formats = []*format{
 		// back to, else the folder's.
 		probe: &nameProbe{manifests: []string{".codex-plugin/plugin.json", ".claude-plugin/plugin.json", "plugin.json"}},
 		load: func(path string, opts Options) []*model.Package {
-			pkgs := []*model.Package{codex.Load(path, codex.Options{Limits: opts.Limits})}
+			pkgs := []*model.Package{codex.Load(path, codex.Options{Limits: opts.Limits, Skills: opts.skills})}
 			codex.StampVersion(pkgs, opts.ClientVersions[model.ClientCodex])
 			return pkgs
 		},
@@ -154,7 +155,7 @@ var formats = []*format{
 		manifestDir: ".claude-plugin",
 		load: func(path string, opts Options) []*model.Package {
 			return claudecode.Load(path, claudecode.Options{Limits: opts.Limits,
-				ClaudeVersion: opts.ClientVersions[model.ClientClaudeCode], CodexVersion: opts.ClientVersions[model.ClientCodex]})
+				ClaudeVersion: opts.ClientVersions[model.ClientClaudeCode], CodexVersion: opts.ClientVersions[model.ClientCodex], Skills: opts.skills})
 		},
 	},
 	{
@@ -196,7 +197,7 @@ var formats = []*format{
 		notBeside: model.FormatSplice,
 		manifests: []string{"SKILL.md"},
 		load: func(path string, opts Options) []*model.Package {
-			return []*model.Package{skillpkg.Load(path, skillpkg.Options{Limits: opts.Limits})}
+			return []*model.Package{skillpkg.Load(path, skillpkg.Options{Limits: opts.Limits, Skills: opts.skills})}
 		},
 	},
 }
@@ -261,6 +262,13 @@ func detectProbed(p *probe.Dir) []job {
 		}
 		jobs = append(jobs, job{format: f, path: dir, dir: true})
 		claimed = true
+	}
+	if len(jobs) > 1 {
+		// The formats of one folder read its skills once between them.
+		shared := skills.NewShared(len(jobs))
+		for i := range jobs {
+			jobs[i].skills = shared
+		}
 	}
 	return jobs
 }

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -51,4 +52,35 @@ func claudeSettingsFiles(pluginsDir string) []string {
 		files = append(files, filepath.Join(wd, ".claude", "settings.json"), filepath.Join(wd, ".claude", "settings.local.json"))
 	}
 	return append(files, "/etc/claude-code/managed-settings.json")
+}
+
+// skillsDirJobs are the plugins of Claude Code's skills folder: a folder
+// <skills>/<name>/ holding .claude-plugin/plugin.json loads as the plugin
+// <name>@skills-dir, enabled, with no install step and no installed_plugins.json or
+// enabledPlugins entry (observed on the newest Claude Code release vouch models, which the
+// note names). A folder without that manifest is a personal skill, not a plugin, and is
+// left to the skills reader.
+func skillsDirJobs(dir string) ([]job, []model.Diagnostic) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, []model.Diagnostic{{Code: "unreadable-directory", Severity: model.SeverityError, Boundary: model.BoundarySource, File: dir,
+			Message: fmt.Sprintf("Could not list %s (%v), so the plugins Claude Code loads from it were not reviewed.", dir, errText(err))}}
+	}
+	claude, _ := model.LookupClient(model.ClientClaudeCode)
+	cc := formatNamed(model.FormatClaudeCode)
+	var jobs []job
+	for _, e := range entries { // os.ReadDir sorts by name
+		folder := filepath.Join(dir, e.Name())
+		if st, err := os.Stat(filepath.Join(folder, ".claude-plugin", "plugin.json")); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		id := e.Name() + "@skills-dir"
+		note := model.Diagnostic{Code: "claude-skills-dir-plugin", Severity: model.SeverityInfo, Boundary: model.BoundaryPackage,
+			Message: fmt.Sprintf("Claude Code loads this folder as the plugin %s, enabled, with no install step (observed on Claude Code %s): it is in %s, and nothing in installed_plugins.json or the settings turns it on or off.", id, claude.Newest(), dir)}
+		jobs = append(jobs, job{format: cc, path: folder, notes: []model.Diagnostic{note}})
+	}
+	return jobs, nil
 }

@@ -20,6 +20,7 @@ import (
 	"vouch/review/fsguard"
 	"vouch/review/probe"
 	"vouch/review/skillpkg"
+	"vouch/review/skills"
 )
 
 // Options configure a review run.
@@ -34,6 +35,11 @@ type Options struct {
 	// release the support answers are for: the one installed, when the caller found it.
 	// A client not named is answered for the newest release vouch models.
 	ClientVersions map[string]string
+	// ClaudeSkillsDir, when set, is Claude Code's skills folder ($CLAUDE_CONFIG_DIR/skills):
+	// each folder in it that holds .claude-plugin/plugin.json is reviewed after the
+	// sources as the plugin <name>@skills-dir, which Claude Code loads with no install
+	// step (status --claude).
+	ClaudeSkillsDir string
 	// DataDir is the directory shown for ${PLUGIN_DATA}; a plugin's data dir is DataDir/<name>.
 	// Validation never creates it.
 	DataDir string
@@ -59,6 +65,9 @@ type Options struct {
 	// reviewed whatever Exclude says. What it left out is counted in a note
 	// (search-excluded), so a report never hides that part of a SOURCE was skipped.
 	Exclude func(rel string) bool
+
+	// skills is the cache of skills shared by the loaders of one folder (set per job).
+	skills *skills.Shared
 
 	// skipNotes leaves out the findings about folders that no package carries
 	// (sourceNotes): Locate's caller reads packages only, and on a wide SOURCE the notes
@@ -136,9 +145,13 @@ type job struct {
 	// loadAs, when set, loads path instead of the format's own loader: an installed
 	// Claude Code plugin merged with the entry of a marketplace kept elsewhere.
 	loadAs func(path string, opts Options) []*model.Package
+	// skills is shared by the jobs of one folder, which read its skills once.
+	skills *skills.Shared
 }
 
 func (j job) load(opts Options) []*model.Package {
+	opts.skills = j.skills
+	defer j.skills.Done()
 	var pkgs []*model.Package
 	if j.loadAs != nil {
 		pkgs = j.loadAs(j.path, opts)

@@ -42,7 +42,9 @@ func Stream(opts Options, paths []string, emit func(batch []*model.Package) bool
 				return q.add(js)
 			})
 			diags = append(diags, ds...)
-			if n == 0 && !hasError(ds) {
+			// An install record that lists nothing says so itself (claude-nothing-installed):
+			// nothing installed is an answer, not a source that holds no package.
+			if n == 0 && !hasError(ds) && !hasCode(ds, "claude-nothing-installed") {
 				diags = append(diags, model.Diagnostic{
 					Code: "no-packages", Severity: model.SeverityError, Boundary: model.BoundarySource,
 					File: p, Message: fmt.Sprintf("No %s package was found in %s (searched %d directory levels).", formatTitles(), p, opts.SearchDepth),
@@ -51,6 +53,11 @@ func Stream(opts Options, paths []string, emit func(batch []*model.Package) bool
 			if q.halted() {
 				return
 			}
+		}
+		if opts.ClaudeSkillsDir != "" {
+			jobs, ds := skillsDirJobs(opts.ClaudeSkillsDir)
+			diags = append(diags, ds...)
+			q.add(jobs)
 		}
 	}()
 	loadAll(opts, q, emit)
@@ -251,6 +258,15 @@ func loadAll(opts Options, q *jobQueue, emit func([]*model.Package) bool) {
 func hasError(ds []model.Diagnostic) bool {
 	for _, d := range ds {
 		if d.IsError() {
+			return true
+		}
+	}
+	return false
+}
+
+func hasCode(ds []model.Diagnostic, code string) bool {
+	for _, d := range ds {
+		if d.Code == code {
 			return true
 		}
 	}

@@ -387,6 +387,9 @@ func (d *detailPane) overview(b *textBuilder) {
 	st := d.c.data.statusOf(p, c)
 	b.heading(b.esc(d.c.data.refOf(p, c)))
 	b.field("Kind", string(c.Kind))
+	for _, id := range shownBy(c) {
+		b.field("Shown as", c.DisplayNames[id]+" (in "+model.ClientName(id)+")")
+	}
 	b.field("Package", p.Name+" "+p.Version+" ("+string(p.Format)+")")
 	b.field("Location", p.Root)
 	b.line(s.Label.Render("Valid:") + "      " + validityAnswer(s, c).render())

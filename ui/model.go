@@ -62,6 +62,9 @@ type Options struct {
 	// is then the console's own layout saying it is loading, not a bare "Loading…" that
 	// waits for the runtime's first size message.
 	Width, Height int
+	// ClaudeSkillsDir is Claude Code's skills folder when the console reviews what Claude
+	// loads (review --claude): its plugins (<name>@skills-dir) are loaded after Sources.
+	ClaudeSkillsDir string
 }
 
 // Minimum terminal size; below it the console shows a "terminal too small" view.
@@ -361,7 +364,7 @@ func (m *Model) loadCmd() tea.Cmd {
 		var s *loadStream
 		if opts.Packages == nil {
 			// Loading starts before the ledger is opened: they overlap.
-			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots, Exclude: opts.Exclude}, opts.Sources)
+			s = startStream(review.Options{DataDir: trust.DataDir(opts.Home), Retained: true, SignatureRoots: opts.SignatureRoots, Exclude: opts.Exclude, ClaudeSkillsDir: opts.ClaudeSkillsDir}, opts.Sources)
 		}
 		t, err := trust.Open(trust.Options{Home: opts.Home})
 		box.mu.Lock()

@@ -574,7 +574,7 @@ func filterParts(p *model.Package, c *model.Component) []string {
 		hay = append(hay, "package", p.Root)
 	} else {
 		var s Styles // the answers' words, not their colours
-		hay = append(hay, string(c.Kind)+":"+c.ID,
+		hay = append(hay, string(c.Kind)+":"+c.ID, shownAs(c),
 			validityAnswer(&s, c).Word, supportAnswer(&s, c).Word, string(c.Validity))
 		for _, f := range c.Details {
 			hay = append(hay, f.Key, value(f.Value))
@@ -995,6 +995,10 @@ func (t *treePane) buildRow(it item, selected bool) []string {
 	c := p.Components[it.comp]
 	st := t.c.data.statusOf(p, c)
 	label := mark + "  " + styled(markMatches(string(c.Kind)+":"+c.ID, words), plain)
+	if shown := shownAs(c); shown != "" {
+		// The name a client lists it under, beside the id refs use.
+		label += styled(" · "+markMatches(shown, words), with(s.Dim))
+	}
 	// A hook's event, matcher and effect get a line of their own under the row, so they
 	// are never the part a narrow pane cuts off.
 	var tagLine []string
@@ -1327,4 +1331,28 @@ func gatingScope(sc string) bool {
 		return true
 	}
 	return strings.Contains(sc, "can deny") || strings.Contains(sc, "can block") || strings.Contains(sc, "allow or deny")
+}
+
+// shownBy are the clients that list c under a name other than its id, in id order.
+func shownBy(c *model.Component) []string {
+	ids := make([]string, 0, len(c.DisplayNames))
+	for id, n := range c.DisplayNames {
+		if n != "" && n != c.ID {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// shownAs is the names clients list c under where that is not its id, distinct and
+// joined ("" when every client uses the id).
+func shownAs(c *model.Component) string {
+	var names []string
+	for _, id := range shownBy(c) {
+		if n := c.DisplayNames[id]; !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, ", ")
 }

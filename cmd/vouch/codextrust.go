@@ -10,6 +10,7 @@ import (
 	"vouch/model"
 	"vouch/report"
 	rcodex "vouch/review/codex"
+	"vouch/review/fsguard"
 )
 
 // addCodexTrust puts Codex's own trust for each Codex hook beside vouch's answer (status
@@ -23,7 +24,9 @@ func addCodexTrust(rep *report.Report, pkgs []*model.Package) error {
 	prints := map[string]string{} // installed copy's fingerprint by plugin id, "" when unknown
 	byRef := map[string][]report.CodexTrust{}
 	for _, p := range pkgs {
-		for _, h := range rcodex.Trust(p, cfg) {
+		// A Claude Code plugin installed in Codex as it is has Codex hook trust too.
+		hooks := append(rcodex.Trust(p, cfg), rcodex.TrustOfClaude(p, cfg, fsguard.DefaultLimits())...)
+		for _, h := range hooks {
 			if h.Status == rcodex.TrustDefinition {
 				judgeContent(&h, cfg.States[h.Key].TrustedContentHash, installedPrint(home, h.Key, prints))
 			}

@@ -19,7 +19,7 @@ func (a *app) runConsole(sources []string, home string) error {
 	if err != nil {
 		return a.fail(2, "signing-roots", errSentence(err.Error()))
 	}
-	opts := ui.Options{Sources: sources, Home: home, SignatureRoots: roots, Enforced: enforcedClients(home), Exclude: a.exclude}
+	opts := ui.Options{Sources: sources, Home: home, SignatureRoots: roots, Enforced: enforcedClients(home), Exclude: a.exclude, ClaudeSkillsDir: a.loadBase.ClaudeSkillsDir}
 	if f, ok := a.stdout.(*os.File); ok {
 		// The size now, so the first frame is drawn at it (the runtime sends it again).
 		if w, h, err := term.GetSize(f.Fd()); err == nil {

@@ -35,10 +35,33 @@ func (a *app) sourcesWithInstalled(args []string, claude bool) ([]string, error)
 		return args, nil
 	}
 	dir := claudeInstalledDir(os.Getenv)
+	skills := claudeSkillsDir(os.Getenv)
+	if skills != "" {
+		a.loadBase.ClaudeSkillsDir = skills
+	}
 	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
+		if skills != "" {
+			return args, nil // only the plugins of the skills folder
+		}
 		return nil, a.fail(2, "claude-not-installed", "--claude reviews the plugins Claude Code installed in "+dir+", which does not exist; set CLAUDE_CONFIG_DIR if Claude Code keeps its configuration elsewhere.")
 	}
 	return append(append([]string(nil), args...), dir), nil
+}
+
+// claudeSkillsDir is Claude Code's skills folder ($CLAUDE_CONFIG_DIR/skills, default
+// ~/.claude/skills) when it exists: a folder there that holds .claude-plugin/plugin.json
+// loads as the plugin <name>@skills-dir without being installed, so --claude reviews it.
+func claudeSkillsDir(getenv func(string) string) string {
+	claude, _ := model.LookupClient(model.ClientClaudeCode)
+	base, err := claude.Home(getenv)
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Join(base, "skills")
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return ""
+	}
+	return dir
 }
 
 // sourcesOrInstalled is the argument rule of commands that take --claude: SOURCE... is
@@ -53,5 +76,5 @@ func sourcesOrInstalled(claude *bool) cobra.PositionalArgs {
 }
 
 func addClaudeFlag(cmd *cobra.Command, claude *bool) {
-	cmd.Flags().BoolVar(claude, "claude", false, "also review the plugins Claude Code has installed, from the folders it reads them from, with whether each is enabled ($CLAUDE_CONFIG_DIR/plugins, default ~/.claude/plugins), read-only; support is answered for the Claude Code release installed (read from its package metadata, never run), else the newest vouch models")
+	cmd.Flags().BoolVar(claude, "claude", false, "also review the plugins Claude Code has installed, from the folders it reads them from, with whether each is enabled ($CLAUDE_CONFIG_DIR/plugins, default ~/.claude/plugins), and the plugins it loads from its skills folder without an install (<name>@skills-dir), read-only; support is answered for the Claude Code release installed (read from its package metadata, never run), else the newest vouch models")
 }

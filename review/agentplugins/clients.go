@@ -10,7 +10,7 @@ import (
 
 // The client profiles vouch reports support for. What each supports comes from its
 // published conformance notes (seeds 001 DSH, 003 Lola, 004 Pi) and, for Codex, from what
-// Codex 0.169.0 was observed to do offline: it reads a root Agent Plugins
+// Codex was observed to do offline: it reads a root Agent Plugins
 // plugin.json (preferring it over .codex-plugin/plugin.json), expands ${PLUGIN_ROOT} and
 // ${PLUGIN_DATA} in stdio args, env and cwd, lists no sse server, loads skills whose
 // frontmatter has unknown keys, and drops every symlink when it copies a plugin into its
@@ -21,7 +21,7 @@ const (
 	clientPi    = model.ClientPi
 	clientCodex = model.ClientCodex
 	// codexVersion is the Codex release the observations hold for.
-	codexVersion = "0.169.0"
+	codexVersion = model.Codex169
 )
 
 var clients = []string{clientDSH, clientLola, clientPi, clientCodex}
@@ -67,7 +67,7 @@ func clientList(cs []string) string {
 }
 
 // whoLoads says, from per-client answers, which clients load a component and which skip
-// it: "DSH, Lola and Pi skip it; Codex 0.169.0 loads it".
+// it: "DSH, Lola and Pi skip it; Codex loads it".
 func whoLoads(ss []model.Support) string {
 	var yes, no []string
 	for _, s := range ss {
@@ -97,7 +97,7 @@ func whoLoads(ss []model.Support) string {
 //   - Lola: adapts every valid entry into its module; its ADR names no unsupported transport.
 //   - Pi: stdio; streamable-http only without headers and without pi-mcp-adapter
 //     environment-expression syntax in the URL; sse is not supported.
-//   - Codex 0.169.0: stdio and streamable-http; it lists no sse server.
+//   - Codex: stdio and streamable-http; it lists no sse server.
 //
 // The slice is shared by every server of the same kind (a source of 10,000 plugins holds
 // tens of thousands of servers): clone it before changing an entry. Its capacity is its

@@ -138,7 +138,7 @@ func (l *loader) extKeys(ns string) []string {
 }
 
 // readSentences say who reads the namespace, naming each client and what it reads, as
-// observed: a namespace a known client reads is never called inert. Codex 0.169.0 reads
+// observed: a namespace a known client reads is never called inert. Codex reads
 // only onboardingSkill under com.openai and runs no hooks from a folder with a root
 // Agent Plugins plugin.json (review/codex/testdata/agent-plugins-view); Lola reads
 // commands, agents and instructions paths from its namespaces; Pi reads dev.pi.agent;
@@ -168,7 +168,7 @@ func readSentences(ns string, readers []string, hasData bool) []string {
 }
 
 // codexNamespace replaces the Codex entry of a com.openai namespace with what Codex
-// 0.169.0 was observed to read there: onboardingSkill only.
+// the Codex releases vouch models were observed to read there: onboardingSkill only.
 func codexNamespace(ns string, keys []string, sup []model.Support) []model.Support {
 	if ns != codexNamespaceName {
 		return sup

@@ -135,7 +135,7 @@ func (l *loader) viaSymlink(rel string) bool {
 }
 
 // skippedSkillSupport: a skill that breaks the Agent Skills rules is skipped by DSH, Lola
-// and Pi, which validate against the specification (seeds 001, 003, 004). Codex 0.169.0
+// and Pi, which validate against the specification (seeds 001, 003, 004). Codex
 // was observed to load a skill whose only fault is unknown frontmatter keys; for any other
 // fault vouch has no observation and predicts a skip.
 func skippedSkillSupport(ds []model.Diagnostic, link string) []model.Support {
@@ -183,7 +183,7 @@ func skippedSkillSupport(ds []model.Diagnostic, link string) []model.Support {
 //     (`name: 123`), whose compatibility is present but empty, whose metadata has a value
 //     that is not a string (`version: 1.0`), or whose description is over 1024 UTF-16
 //     code units (JavaScript's .length: an emoji counts 2).
-//   - Codex 0.169.0 drops symlinks when it caches a plugin: a skill that goes through one
+//   - Codex drops symlinks when it caches a plugin: a skill that goes through one
 //     is not what Codex loads.
 func skillSupport(c *model.Component, dir, link string) []model.Support {
 	nameV, _ := c.Details.Get("name")

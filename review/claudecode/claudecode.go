@@ -1,11 +1,11 @@
-// Package claudecode loads Claude Code plugins and marketplaces as Claude Code 2.1.328
+// Package claudecode loads Claude Code plugins and marketplaces as Claude Code
 // reads them (../shared/reference/native/NOTES.md §1): the plugin root is the folder that
 // holds .claude-plugin/plugin.json, or a folder with the default layout and no manifest;
 // every hook handler, MCP and LSP server, command, skill, agent, output style, bin/
 // executable, settings file and monitor becomes one component with its own three answers.
 // Claude Code has no per-hook trust (a plugin's hooks run whenever it is enabled), so
 // each hook says in plain language when it fires, what it receives and what it can do.
-// Support is answered for Claude Code 2.1.328 and for Codex 0.169.0, which reads a Claude
+// Support is answered for Claude Code and for Codex, which reads a Claude
 // plugin's skills, hooks and .mcp.json in its own way. A marketplace
 // (.claude-plugin/marketplace.json) is a package of its own; each relative-path entry is
 // also loaded as a plugin. Nothing is executed, fetched or written: every read goes
@@ -23,15 +23,16 @@ import (
 	"vouch/review/jsontext"
 	"vouch/review/probe"
 	"vouch/review/rootmanifest"
+	"vouch/review/skills"
 )
 
 // The releases the support answers describe when the caller names none: the newest that
-// vouch's rules model. The rules were observed on Claude Code 2.1.328 and 2.1.332 and Codex
-// 0.169.0 and 0.171.0, which answered alike except where a rule is keyed by version
-// (eventInfo.Since, the manifest fields a release first reads).
+// vouch's rules model. The rules were observed on every Claude Code and Codex release the
+// registry models for native plugins, which answered alike except where a rule is keyed
+// by version (eventInfo.Since, the manifest fields a release first reads).
 const (
-	ClaudeVersion = "2.1.332"
-	CodexVersion  = "0.171.0"
+	ClaudeVersion = model.ClaudeCode332
+	CodexVersion  = model.Codex171
 	clientClaude  = model.ClientClaudeCode
 	clientCodex   = model.ClientCodex
 )
@@ -59,6 +60,9 @@ type Options struct {
 	// ClaudeVersion and CodexVersion name the client releases to answer for (the one the
 	// user has installed, when known); "" means the newest modelled.
 	ClaudeVersion, CodexVersion string
+	// Skills, when set, is shared with the other formats' loaders of the same folder, so
+	// that a skill both clients read is read and parsed once (nil: each is read here).
+	Skills *skills.Shared
 }
 
 func (o Options) withDefaults() Options {
@@ -82,7 +86,7 @@ func (o Options) withDefaults() Options {
 // default layout's hooks/hooks.json or .lsp.json at its top, and neither another
 // client's manifest (.codex-plugin/, an Agent Plugins root plugin.json) claims it. A
 // root plugin.json that is not an Agent Plugins manifest (a catalogue's metadata) does
-// not: Claude Code 2.1.328 and 2.1.332 never read it, and with --plugin-dir they load
+// not: the Claude Code releases vouch models never read it, and with --plugin-dir they load
 // the folder by its own markers ("`.lsp.json` at its top marks it").
 func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // codexLiteralRoot corrects Codex's answer for a stdio server whose args name
-// ${CLAUDE_PLUGIN_ROOT}: Codex 0.169.0 and 0.171.0 substitute it in hook commands but not
+// ${CLAUDE_PLUGIN_ROOT}: the Codex releases vouch models substitute it in hook commands but not
 // in MCP args, so the server gets the literal text and the bundled file is not what runs
 // there (a relative path then resolves from the project directory).
 func codexLiteralRoot(c *model.Component) {
@@ -32,7 +32,7 @@ func codexLiteralRoot(c *model.Component) {
 			continue
 		}
 		s.Status = model.NotSupported
-		s.Detail = fmt.Sprintf("Codex 0.169.0 and 0.171.0 pass ${CLAUDE_PLUGIN_ROOT} in MCP args through literally: the server gets %q, which names no file (or, relative, one under the project directory), so the bundled file is not what runs there.", named[0])
+		s.Detail = fmt.Sprintf(model.Releases(model.ClientCodex, model.Codex169)+" pass ${CLAUDE_PLUGIN_ROOT} in MCP args through literally: the server gets %q, which names no file (or, relative, one under the project directory), so the bundled file is not what runs there.", named[0])
 		c.Summary = append(c.Summary, "In Codex this server gets the literal text ${CLAUDE_PLUGIN_ROOT} in its arguments, not this plugin's folder.")
 	}
 }

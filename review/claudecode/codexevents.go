@@ -6,8 +6,8 @@ import (
 	"vouch/model"
 )
 
-// codexOnlyEvents are hook events Codex 0.169.0 and 0.171.0 load from a Claude plugin's
-// hooks that Claude Code (2.1.328, 2.1.332) does not have: a handler on one of them is
+// codexOnlyEvents are hook events the Codex releases vouch models load from a Claude plugin's
+// hooks that Claude Code (every release vouch models) does not have: a handler on one of them is
 // ignored by Claude and runs in Codex, so it is shown and approvable, never hidden behind
 // "unknown event".
 var codexOnlyEvents = map[string]string{

@@ -11,7 +11,7 @@ import (
 // When a folder also has .codex-plugin/plugin.json, Codex reads that manifest instead of
 // .claude-plugin/plugin.json, but it still finds the folder's default files through it:
 // skills/ always, hooks/hooks.json and .mcp.json unless that manifest's own hooks or
-// mcpServers replace them (Codex 0.169.0 and 0.171.0). A Claude hook, server or skill
+// mcpServers replace them (the Codex releases vouch models). A Claude hook, server or skill
 // from such a default file is then one Codex loads too, through its own package of the
 // folder, and its answer must say so rather than that Codex does not load it.
 

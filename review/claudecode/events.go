@@ -1,8 +1,12 @@
 package claudecode
 
-import "strings"
+import (
+	"strings"
 
-// eventInfo is what Claude Code 2.1.328 does with one hook event.
+	"vouch/model"
+)
+
+// eventInfo is what Claude Code does with one hook event.
 type eventInfo struct {
 	When string // when it fires, completing "Fires ..."
 	// MatchOn is what the matcher is tested against; "" means the event has no matcher
@@ -15,7 +19,7 @@ type eventInfo struct {
 	// Effects lists what the hook can do beyond the common JSON fields.
 	Effects []string
 	Stdin   string // the event's own stdin fields
-	Codex   bool   // Codex 0.169.0 and 0.171.0 have the event
+	Codex   bool   // the Codex releases vouch models have the event
 	// Since is the first modelled Claude Code release that runs the event ("" for every
 	// modelled release); an older one ignores it with a warning.
 	Since string
@@ -93,9 +97,9 @@ var events = map[string]eventInfo{
 	"FileChanged":        {When: "when a watched file changes on disk", MatchOn: "the file names to watch (exact names only)", Types: typesNoModel, Stdin: "the file path and change"},
 	"DirectoryAdded":     {When: "when a directory is added to the session", MatchOn: "(not documented)", Types: typesNoModel, Stdin: "the directory"},
 	"MessageDisplay":     {When: "when a message is displayed (command default timeout 10 s)", Types: typesNoModel, Stdin: "the message"},
-	// New in 2.1.332: 2.1.328 ignores it with a warning. Prompt and agent handlers are
+	// New in model.ClaudeCode332: older releases ignore it with a warning. Prompt and agent handlers are
 	// refused on it.
-	"PreSkillShellCommand": {When: "before every inline `!` shell line of a skill or command runs", MatchOn: "the shell tool name (Bash, PowerShell)", Block: true, Types: typesNoModel, Since: "2.1.332",
+	"PreSkillShellCommand": {When: "before every inline `!` shell line of a skill or command runs", MatchOn: "the shell tool name (Bash, PowerShell)", Block: true, Types: typesNoModel, Since: model.ClaudeCode332,
 		Effects: []string{"deny the shell line, ask the user, defer or block it"},
 		Stdin:   "the shell tool name, the command text, the skill or command name, where it comes from and who invoked it"},
 }
@@ -113,7 +117,7 @@ func knownEvent(name string) (canon string, exact bool) {
 	return "", false
 }
 
-// matcherKind says how Claude Code 2.1.328 evaluates a matcher (its hooks docs, "Matcher
+// matcherKind says how Claude Code evaluates a matcher (its hooks docs, "Matcher
 // patterns"): everything, an exact list, or an unanchored JavaScript regex.
 func matcherKind(m string, narrow bool) (kind string, names []string) {
 	if m == "" || m == "*" {

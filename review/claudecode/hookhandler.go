@@ -12,7 +12,7 @@ import (
 )
 
 var handlerFields = map[string][]string{
-	// onFailure is read on command and http handlers (2.1.328's own schema has it).
+	// onFailure is read on command and http handlers (Claude's own schema has it).
 	"command":  {"command", "args", "async", "asyncRewake", "shell", "rewakeMessage", "rewakeSummary", "onFailure"},
 	"http":     {"url", "headers", "allowedEnvVars", "onFailure"},
 	"mcp_tool": {"server", "tool", "input"},

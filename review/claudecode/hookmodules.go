@@ -11,7 +11,7 @@ import (
 )
 
 // hookModules lists each entry of a hooks file's "modules" as a component: JavaScript
-// that Claude Code (2.1.328, 2.1.332) loads inside its own process, with the power of
+// that Claude Code (every release vouch models) loads inside its own process, with the power of
 // every hook (its validator lists them under provides.modules). Such code is the most
 // powerful thing a plugin can ship, so each one is runnable and approvable, with the
 // plugin's files as its closure, and is never folded into the hooks file's other entries.
@@ -74,7 +74,7 @@ func (l *loader) hookModule(src *hookSource, id, spec, ptr string, line int) *mo
 	c.Validity = model.Valid
 	c.Contract = &model.Contract{Kind: model.KindHookModule, Fields: model.Fields{{Key: "module", Value: spec}, {Key: "path", Value: rel}, {Key: "file", Value: src.file}}}
 	c.Support = []model.Support{
-		{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code loads hooks-file modules in its own process (observed with 2.1.332; its validator lists them under provides.modules)."},
+		{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code loads hooks-file modules in its own process (observed with " + model.ClaudeCode332 + "; its validator lists them under provides.modules)."},
 		{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex has no in-process hook modules."},
 	}
 	l.bindClosure(c, "module")

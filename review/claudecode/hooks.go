@@ -27,7 +27,7 @@ type hookSource struct {
 
 // hooksStep lists one hook component per handler from hooks/hooks.json and the
 // manifest's hooks (files, a list, or an inline object), merged as Claude merges them:
-// the manifest's hooks are loaded in addition to hooks/hooks.json (Claude Code 2.1.328).
+// the manifest's hooks are loaded in addition to hooks/hooks.json (Claude Code).
 func (l *loader) hooksStep() {
 	var srcs []*hookSource
 	manifestHooks := l.paths["hooks"] != nil
@@ -227,7 +227,7 @@ func (l *loader) hookEvents(src *hookSource) {
 				msg = fmt.Sprintf("%q is not a Claude Code hook event (event names are case-sensitive: did you mean %q?), so Claude ignores its hooks at runtime.", clip(m.Key), canon)
 			}
 			if _, ok := codexOnlyEvents[m.Key]; ok {
-				msg = fmt.Sprintf("%q is not a Claude Code hook event, so Claude Code ignores its hooks; Codex 0.169.0 and 0.171.0 run them.", m.Key)
+				msg = fmt.Sprintf("%q is not a Claude Code hook event, so Claude Code ignores its hooks; %s run them.", m.Key, model.Releases(model.ClientCodex, model.Codex169))
 			}
 			l.pkgDiag(model.Place{File: src.file, Pointer: ptr, Line: l.line(src.data, em.KeyOff)}.ComponentType("hook-unknown-event", model.SeverityWarning, msg, specRef("1.4")))
 		}
@@ -270,7 +270,7 @@ func (l *loader) hookEvents(src *hookSource) {
 	}
 }
 
-// codexFileProblem is why Codex 0.169.0 rejects a whole hooks file: an event value that is
+// codexFileProblem is why Codex rejects a whole hooks file: an event value that is
 // not an array, a handler without type or command, an http handler or a negative timeout.
 func codexFileProblem(ev *jsontext.Value) string {
 	for _, m := range ev.Obj {

@@ -14,9 +14,9 @@ import (
 )
 
 // Claude Code's record of what it installed lives in its plugins directory
-// ($CLAUDE_CONFIG_DIR/plugins, default ~/.claude/plugins). Observed with Claude Code
-// 2.1.328 (plugin marketplace add, plugin install, plugin disable, plugin list --json, and
-// the files read at start in its --debug-file log):
+// ($CLAUDE_CONFIG_DIR/plugins, default ~/.claude/plugins). Observed with the Claude Code
+// releases vouch models (plugin marketplace add, plugin install, plugin disable, plugin
+// list --json, and the files read at start in its --debug-file log):
 //   - installed_plugins.json {"version":2,"plugins":{"<name>@<marketplace>":[{scope,
 //     installPath, version, projectPath?}]}} lists the installs;
 //   - known_marketplaces.json names each marketplace's source; for a "directory"

@@ -11,7 +11,7 @@ import (
 	"vouch/review/jsontext"
 )
 
-// fieldType is the JSON shape a manifest field must have (Claude Code 2.1.328).
+// fieldType is the JSON shape a manifest field must have (Claude Code).
 type fieldType int
 
 const (
@@ -28,7 +28,7 @@ func (t fieldType) String() string {
 	return [...]string{"any value", "a string", "a boolean", "an object", "an array", "a path string or an array of paths", "a path, an array of paths or an inline object"}[t]
 }
 
-// manifestFields are the fields Claude Code 2.1.328 recognises in plugin.json, in display
+// manifestFields are the fields Claude Code recognises in plugin.json, in display
 // order, with their types. A recognised field of the wrong type fails the plugin, except
 // metadata and experimental, which are ignored with a warning.
 var manifestFields = []struct {
@@ -42,17 +42,17 @@ var manifestFields = []struct {
 	{"hooks", tPathsOrObj}, {"mcpServers", tPathsOrObj}, {"lspServers", tPathsOrObj},
 	{"userConfig", tObject}, {"channels", tArray}, {"dependencies", tArray}, {"experimental", tObject},
 	{"monitors", tPathsOrObj}, {"themes", tAny},
-	// Known to Claude Code 2.1.332 (and 2.1.328, except optionalDependencies, which 2.1.331
-	// added): settings is a type-checked record, engines an object such as
+	// Known to every Claude Code release vouch models, except optionalDependencies, which
+	// fieldSince keys: settings is a type-checked record, engines an object such as
 	// {"claude-code": ">=2.1.0"}, network is shown and limits nothing.
 	{"settings", tObject}, {"engines", tObject}, {"network", tAny}, {"optionalDependencies", tArray},
 }
 
 // fieldSince is the first Claude Code release that reads a manifest field; an older one
 // treats it as unknown.
-var fieldSince = map[string]string{"optionalDependencies": "2.1.331"}
+var fieldSince = map[string]string{"optionalDependencies": model.ClaudeCode331}
 
-// displayOnlyFields are recognised fields Claude Code 2.1.328 does not hold to their type
+// displayOnlyFields are recognised fields Claude Code does not hold to their type
 // at load: a plugin whose author is a string, or whose description, keywords, homepage,
 // repository, license, icon or displayName has the wrong type, loads and runs (observed
 // with --plugin-dir; its validator rejects the same manifests). Every other recognised
@@ -112,7 +112,7 @@ func (l *loader) manifestStep() bool {
 	l.manifest, l.mdata = doc, data
 	if l.entry != nil && l.entry.obj != nil {
 		if !l.entry.strict {
-			// strict:false: the entry is the whole definition (Claude Code 2.1.328); components
+			// strict:false: the entry is the whole definition (Claude Code); components
 			// that plugin.json also declares are a conflict.
 			for _, f := range componentFields {
 				if m := doc.Get(f); m != nil && l.entry.obj.Get(f) != nil {
@@ -411,7 +411,7 @@ func typeOK(v *jsontext.Value, t fieldType) bool {
 	return true
 }
 
-// reservedExact and reservedPrefixes are the names Claude Code 2.1.328's validator refuses.
+// reservedExact and reservedPrefixes are the names Claude Code's validator refuses.
 var (
 	reservedExact    = map[string]bool{"claude": true, "anthropic": true, "anthropics": true, "claude-code": true, "claude-mods": true}
 	reservedPrefixes = []string{"claude-", "anthropic-", "anthropics-", "cc-plugin-"}
@@ -433,7 +433,7 @@ func IsReservedName(name string) bool {
 
 // checkName applies Claude Code's name rules and reports whether the plugin still loads:
 // an empty name, a space, or a control or bidirectional-formatting character makes Claude
-// Code 2.1.328 refuse the manifest (observed with --plugin-dir: "Plugin name cannot
+// Code refuse the manifest (observed with --plugin-dir: "Plugin name cannot
 // contain spaces"), so nothing of the plugin runs.
 func (l *loader) checkName(name, file string, line int) bool {
 	switch {
@@ -473,7 +473,7 @@ func kebab(s string) bool {
 	return true
 }
 
-// checkPath applies Claude Code 2.1.328's path rules and returns the cleaned relative path.
+// checkPath applies Claude Code's path rules and returns the cleaned relative path.
 func (l *loader) checkPath(field, p, file, ptr string, line int) (string, bool) {
 	// A path that breaks the manifest schema (no ./, "..", absolute, an agents path that is
 	// not .md) fails the manifest's validation, which makes Claude Code fail to load the

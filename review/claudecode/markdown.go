@@ -27,14 +27,14 @@ type frontmatter struct {
 	ok   bool // a (terminated) frontmatter block was found and parsed
 	err  string
 	// lenient holds the YAML error of a header read line by line instead: Claude Code
-	// (2.1.328, 2.1.332) loads such a command or agent with every field.
+	// (every release vouch models) loads such a command or agent with every field.
 	lenient string
 	body    string
 	bline   int
 }
 
 // splitFrontmatter separates the YAML header. A YAML error leaves ok false with err set:
-// Claude Code 2.1.328's validator reports it, and at runtime every field is dropped.
+// Claude Code's validator reports it, and at runtime every field is dropped.
 func splitFrontmatter(text string) (fm frontmatter) {
 	fm.body, fm.bline = text, 1
 	t := strings.TrimPrefix(text, "\uFEFF")
@@ -243,7 +243,7 @@ func (l *loader) mdFiles(rel string) []string {
 }
 
 // markdownStep lists commands, agents and output styles. A manifest path replaces the
-// default folder (Claude Code 2.1.328).
+// default folder (Claude Code).
 func (l *loader) markdownStep() {
 	for _, k := range []struct {
 		field, dir string
@@ -306,7 +306,7 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 	}
 	if fm.lenient != "" {
 		c.Diagnostics = append(c.Diagnostics, model.Place{File: file, Line: 1}.Component("frontmatter-lenient", model.SeverityInfo,
-			fmt.Sprintf("The frontmatter of %s is not valid YAML (%s), but Claude Code 2.1.328 and 2.1.332 read it line by line as key: value: every field below loads, and neither validator reports it.", file, clip(fm.lenient)), specRef("1.7")))
+			fmt.Sprintf("The frontmatter of %s is not valid YAML (%s), but %s read it line by line as key: value: every field below loads, and neither validator reports it.", file, clip(fm.lenient), model.Releases(model.ClientClaudeCode, model.ClaudeCode328)), specRef("1.7")))
 	}
 	c.Details = append(model.Fields{{Key: "file", Value: file}}, fm.display()...)
 	sum := sha256.Sum256(data)
@@ -315,6 +315,10 @@ func (l *loader) markdown(kind model.Kind, id, file string) *model.Component {
 	name := id
 	if n := fm.str("name"); n != "" && kind != model.KindCommand {
 		name = n
+		if n != id && (kind == model.KindAgent || kind == model.KindOutputStyle) {
+			// Claude lists agents and output styles by their frontmatter name.
+			c.DisplayNames = map[string]string{clientClaude: n}
+		}
 	}
 	qualified := l.pkg.Name + ":" + name
 	desc := strings.Join(strings.Fields(fm.str("description")), " ")
@@ -450,7 +454,7 @@ func unsupportedBoth(why string) []model.Support {
 	}
 }
 
-// claudeSkillFields are the skill frontmatter fields Claude Code 2.1.328 defines.
+// claudeSkillFields are the skill frontmatter fields Claude Code defines.
 var claudeSkillFields = map[string]bool{
 	"name": true, "description": true, "when_to_use": true, "argument-hint": true, "arguments": true,
 	"disable-model-invocation": true, "user-invocable": true, "allowed-tools": true, "disallowed-tools": true,
@@ -459,7 +463,7 @@ var claudeSkillFields = map[string]bool{
 }
 
 // claudeLenient are Agent Skills rules Claude Code does not enforce on plugin skills
-// (Claude Code 2.1.328: the validator did not flag an uppercase or mismatched name or unknown
+// (Claude Code: the validator did not flag an uppercase or mismatched name or unknown
 // keys): they become warnings that name the difference.
 func claudeLenient(code string) bool {
 	for _, p := range []string{"skill-name-", "skill-unknown-field", "skill-allowed-tools-list", "skill-description-", "skill-metadata-", "skill-compatibility-", "skill-frontmatter-missing", "skill-field-"} {
@@ -515,21 +519,22 @@ func (l *loader) skillsStep() {
 	if !l.rootHas("skills") && l.paths["skills"] == nil && l.rootHas("SKILL.md") {
 		add(".")
 	}
+	l.opts.Skills.Prepare(l.root, dirs)
 	for _, d := range dirs {
-		c := skills.Load(l.root, d)
+		c, data := l.opts.Skills.LoadText(l.root, d, nil, "")
 		if d == "." {
 			c.ID = l.pkg.Name
 		}
 		if l.pkg.Component(model.KindSkill, c.ID) != nil {
 			c.ID = d
 		}
-		l.claudeSkill(c)
+		l.claudeSkill(c, data)
 		l.pkg.Components = append(l.pkg.Components, c)
 	}
 }
 
 // claudeSkill adapts an Agent Skills component to Claude's reading of it.
-func (l *loader) claudeSkill(c *model.Component) {
+func (l *loader) claudeSkill(c *model.Component, data []byte) {
 	// skills.Load leaves a valid skill without a contract when a link or special file in
 	// it leads where no approval reaches: it stays blocked here too, never re-bound.
 	blocked := c.Validity == model.Valid && c.Contract == nil
@@ -549,7 +554,9 @@ func (l *loader) claudeSkill(c *model.Component) {
 	}
 	text := c.Body
 	var fm frontmatter
-	if data, err := l.root.ReadFile(c.BodyFile, skills.MaxSkillFile); err == nil {
+	if data != nil {
+		// SKILL.md as the skill reader read it: parsed again the way Claude parses it,
+		// not read again.
 		fm = splitFrontmatter(strings.ToValidUTF8(string(data), "\uFFFD"))
 		text = fm.body
 	}

@@ -12,7 +12,7 @@ import (
 	"vouch/review/jsontext"
 )
 
-// entry is a marketplace entry merged into the plugin it names, as Claude Code 2.1.328 does.
+// entry is a marketplace entry merged into the plugin it names, as Claude Code does.
 type entry struct {
 	name   string
 	obj    *jsontext.Value
@@ -215,7 +215,7 @@ func (l *loader) marketEntry(ev *jsontext.Value, ptr string, data []byte, names 
 		{Provider: clientCodex, Version: CodexVersion, Status: model.Supported, Detail: "Codex also reads .claude-plugin/marketplace.json."},
 	}
 	if b.kind == "github" {
-		// Observed offline with Codex 0.169.0 and 0.171.0: a Claude marketplace's github
+		// Observed offline with the Codex releases vouch models: a Claude marketplace's github
 		// entries are not offered.
 		c.Support[1] = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex reads .claude-plugin/marketplace.json but does not offer its github entries."}
 	}

@@ -19,6 +19,7 @@ type serverSource struct {
 	servers *jsontext.Value
 	codex   string // why Codex does not read it ("" when it does)
 	rank    int    // place in Claude's merge order (placedServer)
+	entry   bool   // the servers of a marketplace entry (inline, in marketplace.json)
 }
 
 // mcpStep lists the MCP servers of .mcp.json and of the manifest's mcpServers (paths,
@@ -66,7 +67,7 @@ func (l *loader) mcpStep() {
 
 // markHiddenServers answers, for each name several servers share, which one Claude Code
 // runs: it merges .mcp.json first and then the manifest's mcpServers in list order, a
-// later server replacing an earlier one of the same name (observed with 2.1.328: `claude
+// later server replacing an earlier one of the same name (observed offline: `claude
 // --plugin-dir P mcp list` shows one server per name, the last in that order). The others
 // never start under Claude, so they are not supported there.
 func (l *loader) markHiddenServers() {

@@ -8,8 +8,8 @@ import (
 )
 
 // optionalDependenciesStep lists each plugin named in optionalDependencies as a
-// dependency: Claude Code 2.1.331 and later install those plugins along with this one,
-// and each can be disabled on its own. Their code is not in this folder, so each is
+// dependency: Claude Code, from the release that reads the field (fieldSince), installs
+// those plugins along with this one, and each can be disabled on its own. Their code is not in this folder, so each is
 // reviewed as its own plugin; listing them keeps what an install brings in visible.
 func (l *loader) optionalDependenciesStep() {
 	m := l.manifestMember("optionalDependencies")
@@ -37,7 +37,7 @@ func (l *loader) optionalDependenciesStep() {
 			Summary: []string{fmt.Sprintf("Claude Code %s installs the plugin %s together with this one; it can be disabled on its own. Its components are not in this folder: review it as its own plugin.", l.opts.ClaudeVersion, name)}}
 		c.Contract = &model.Contract{Kind: model.KindDependency, Fields: model.Fields{{Key: "plugin", Value: name}, {Key: "optional", Value: true}}}
 		c.Support = []model.Support{
-			{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code installs optional dependencies with the plugin (2.1.331 and later)."},
+			{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: "Claude Code installs optional dependencies with the plugin (" + model.ClaudeCode331 + " and later)."},
 			{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex does not install a Claude plugin's optionalDependencies."},
 		}
 		l.pkg.Components = append(l.pkg.Components, c)
@@ -48,6 +48,6 @@ func (l *loader) optionalDependenciesStep() {
 func (l *loader) networkNote() {
 	if m := l.manifestMember("network"); m != nil {
 		l.pkgDiag(model.Place{File: manifestFile, Pointer: "/network"}.Package("manifest-network-shown", model.SeverityInfo,
-			"plugin.json declares network; Claude Code 2.1.332 shows it and limits nothing by it, so the plugin's servers and hooks reach whatever they connect to.", specRef("1.1")))
+			"plugin.json declares network; "+model.Releases(model.ClientClaudeCode, model.ClaudeCode332)+" shows it and limits nothing by it, so the plugin's servers and hooks reach whatever they connect to.", specRef("1.1")))
 	}
 }

@@ -65,7 +65,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 		l.otherManifest = ".codex-plugin/plugin.json"
 	case l.rootHas(rootmanifest.File):
 		l.pkgDiag(model.Place{File: rootmanifest.File}.Package("root-manifest-foreign", model.SeverityWarning,
-			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema): Claude Code 2.1.328 and 2.1.332 never read it and load this folder by its own markers, and Codex 0.169.0 and 0.171.0 ignore it too.", specRef("2.1")))
+			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema): "+model.Releases(model.ClientClaudeCode, model.ClaudeCode328)+" never read it and load this folder by its own markers, and "+model.Releases(model.ClientCodex, model.Codex169)+" ignore it too.", specRef("2.1")))
 	}
 	if !l.manifestStep() {
 		pkg.Rejected = true
@@ -120,13 +120,13 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	if m := l.manifestMember("dependencies"); m != nil {
 		l.pkgDiag(model.Place{File: manifestFile, Pointer: "/dependencies"}.Package("plugin-dependencies", model.SeverityInfo,
-			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin. While one of them is not installed, Claude Code disables this whole plugin (observed with 2.1.328: \"Dependency … is not installed\"), and the components below start once it is.", specRef("1.2")))
+			"The plugin declares dependencies on other plugins; Claude Code installs them with it, and each must be reviewed as its own plugin. While one of them is not installed, Claude Code disables this whole plugin (observed with "+model.ClaudeCode328+": \"Dependency … is not installed\"), and the components below start once it is.", specRef("1.2")))
 	}
 	l.optionalDependenciesStep()
 	l.networkNote()
 	if !l.rootHas(manifestFile) && l.entry == nil {
 		l.pkgDiag(model.Place{}.Package("claude-no-manifest", model.SeverityInfo,
-			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with 2.1.328 --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), specRef("1.1")))
+			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), specRef("1.1")))
 	}
 	if l.rootHas("CLAUDE.md") {
 		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by Claude Code; put instructions in a skill, command or agent.", "1.2")
@@ -160,17 +160,66 @@ func (l *loader) lspStep() {
 	}
 	for _, iv := range l.inline["lspServers"] {
 		file, data := l.inlineSrc(iv)
-		srcs = append(srcs, &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v})
+		srcs = append(srcs, &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v, entry: iv.entry})
 	}
+	inFile := map[string]*model.Component{} // the servers of .lsp.json, by name
 	for _, src := range srcs {
 		for _, m := range src.servers.Obj {
 			mm := src.servers.Get(m.Key)
 			if mm.KeyOff != m.KeyOff {
 				continue
 			}
-			l.pkg.Components = append(l.pkg.Components, l.lspServer(src, names, m))
+			if first := inFile[m.Key]; first != nil && src.entry {
+				l.lspDeclaredAgain(first, m)
+				continue
+			}
+			c := l.lspServer(src, names, m)
+			if src.file == lspFile {
+				inFile[m.Key] = c
+			}
+			l.pkg.Components = append(l.pkg.Components, c)
 		}
 	}
+}
+
+// lspDeclaredAgain folds a marketplace entry's declaration of an LSP server that the
+// folder's .lsp.json declares too into the .lsp.json server: every Claude Code release
+// vouch models runs such a server once (observed offline), and of two servers registered for one file
+// extension the first wins, so the one that starts is the .lsp.json declaration, which
+// Claude reads from the plugin folder before the entry's. Where the entry's declaration
+// differs, it is bound in the contract too, so an approval still covers whichever of the
+// two starts.
+func (l *loader) lspDeclaredAgain(first *model.Component, m jsontext.Member) {
+	name := clip(m.Key)
+	same := false
+	again := model.Fields{{Key: "file", Value: displayFile("")}}
+	if m.Val.Kind == jsontext.Object {
+		cmd, _ := strVal(m.Val, "command")
+		var args []string
+		if a := m.Val.Get("args"); a != nil && a.Val.Kind == jsontext.Array {
+			for _, e := range a.Val.Arr {
+				args = append(args, e.Str)
+			}
+		}
+		if args == nil {
+			args = []string{}
+		}
+		again = append(again, model.Field{Key: "command", Value: cmd}, model.Field{Key: "args", Value: args})
+		if first.Contract != nil {
+			c0, _ := first.Contract.Fields.Get("command")
+			a0, _ := first.Contract.Fields.Get("args")
+			same = c0 == cmd && fmt.Sprint(a0) == fmt.Sprint(args)
+		}
+	}
+	msg := fmt.Sprintf("The marketplace entry declares LSP server %q too; Claude Code %s starts it once, from .lsp.json (read first, and the first server registered for a file extension wins).", name, l.opts.ClaudeVersion)
+	if !same {
+		msg = strings.TrimSuffix(msg, ".") + "; the entry's declaration differs, so it is part of what the approval covers as well."
+		if first.Contract != nil {
+			first.Contract.Fields = append(first.Contract.Fields, model.Field{Key: "declared_again", Value: again})
+		}
+	}
+	first.Details = append(first.Details, model.Field{Key: "also declared in", Value: displayFile("")})
+	first.Diagnostics = append(first.Diagnostics, model.Place{File: lspFile}.Component("lsp-server-declared-twice", model.SeverityInfo, msg, specRef("1.6")))
 }
 
 func (l *loader) lspServer(src *serverSource, names map[string]int, m jsontext.Member) *model.Component {
@@ -339,7 +388,7 @@ func (l *loader) settingsStep() {
 		{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: "Codex does not read a Claude plugin's settings.json."},
 	}
 	if _, ok := honoured["agent"]; ok {
-		c.Summary = append(c.Summary, "Claude Code 2.1.328 notes that a plugin's agent setting is deprecated and will stop applying in a future release.")
+		c.Summary = append(c.Summary, model.Releases(model.ClientClaudeCode, model.ClaudeCode328)+" note that a plugin's agent setting is deprecated and will stop applying in a future release.")
 	}
 	if _, ok := honoured["subagentStatusLine"]; ok {
 		l.bindClosure(c, "settings file")

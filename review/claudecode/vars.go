@@ -12,7 +12,7 @@ import (
 	"vouch/review/fsguard"
 )
 
-// The three path placeholders Claude Code 2.1.328 substitutes, and ${user_config.KEY}.
+// The three path placeholders Claude Code substitutes, and ${user_config.KEY}.
 const (
 	varRoot    = "${CLAUDE_PLUGIN_ROOT}"
 	varData    = "${CLAUDE_PLUGIN_DATA}"
@@ -68,7 +68,7 @@ func (l *loader) expandedField(s string) (string, bool) {
 var envRef = lazyre.New(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}`)
 
 // envFlow lists the environment variables a .mcp.json value reads through ${VAR} or
-// ${VAR:-default} (Claude expands them from the user's environment, Claude Code 2.1.328), leaving
+// ${VAR:-default} (Claude expands them from the user's environment, Claude Code), leaving
 // out the plugin placeholders.
 func envFlow(vals ...string) []string {
 	seen := map[string]bool{}

@@ -1,6 +1,10 @@
 package codex
 
 import (
+	"path"
+	"sort"
+	"strings"
+
 	"vouch/model"
 	"vouch/review/closure"
 )
@@ -9,8 +13,8 @@ import (
 // fields: every file of the plugin folder, manifests included (closure.Collect, the one
 // rule every loader shares). A hook command such as `${PLUGIN_ROOT}/hooks/check.sh` or
 // `node ./x.js` runs plugin files no field names, and Codex's own trust marks a hook
-// modified when any plugin file changes (observed on Codex 0.169.0), so the closure is the whole
-// folder and nothing is skipped. Links are bound as links; one that leaves the folder,
+// modified when any plugin file changes (observed on Codex), so the closure is the whole
+// folder and nothing is skipped (a skill's files already hashed are taken from it). Links are bound as links; one that leaves the folder,
 // dangles, loops or is absolute makes the list incomplete, and the components that need
 // it are blocked.
 type pluginFiles struct {
@@ -24,6 +28,7 @@ func (l *loader) closure() *pluginFiles {
 	if l.cl != nil {
 		return l.cl
 	}
+	owned := l.hashedSkills()
 	res := closure.Collect(l.root, ".", closure.Options{
 		Code:     "plugin",
 		Owner:    "the plugin's hooks and servers",
@@ -31,7 +36,53 @@ func (l *loader) closure() *pluginFiles {
 		LimitMsg: "The plugin's files could not all be read (%v), so an approval of a hook or server could not cover every file it may run",
 		Known:    map[string][]byte{l.mf: l.data},
 		Runnable: true,
+		Skip:     func(rel string) bool { return owned[rel] != nil },
 	})
-	l.cl = &pluginFiles{files: res.Files, diags: res.Diagnostics, complete: res.Complete, interp: res.Interpreters}
+	files := res.Files
+	if len(owned) > 0 {
+		files = append([]model.File(nil), res.Files...)
+		for _, c := range owned {
+			files = append(files, c.Contract.Files...)
+		}
+		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+		files = files[:len(files):len(files)]
+	}
+	l.cl = &pluginFiles{files: files, diags: res.Diagnostics, complete: res.Complete, interp: res.Interpreters}
 	return l.cl
+}
+
+// hashedSkills are the skills, by directory, whose own file list is exactly what the
+// plugin's walk would find there: a complete contract, regular files only, none of them
+// executable (whose #! line the walk reads) and none a link (which the walk follows under
+// its stricter rules). Their files are taken from the skill instead of being read and
+// hashed a second time.
+func (l *loader) hashedSkills() map[string]*model.Component {
+	owned := map[string]*model.Component{}
+	for _, c := range l.pkg.Components {
+		if c.Kind != model.KindSkill || c.Contract == nil || c.BodyFile == "" {
+			continue
+		}
+		dir := path.Dir(c.BodyFile)
+		if dir == "." || !plainFiles(c, dir) {
+			continue
+		}
+		owned[dir] = c
+	}
+	return owned
+}
+
+// plainFiles reports whether c's files are regular, not executable, all below dir, and
+// its loading left nothing out.
+func plainFiles(c *model.Component, dir string) bool {
+	for _, d := range c.Diagnostics {
+		if strings.HasPrefix(d.Code, "skill-file") {
+			return false
+		}
+	}
+	for _, f := range c.Contract.Files {
+		if f.IsLink() || f.Exec || !strings.HasPrefix(f.Path, dir+"/") {
+			return false
+		}
+	}
+	return true
 }

@@ -1,10 +1,10 @@
 // Package codex loads Codex plugins (.codex-plugin/plugin.json) and Codex marketplaces
-// (.agents/plugins/marketplace.json) the way Codex 0.169.0 reads them: which manifest wins
+// (.agents/plugins/marketplace.json) the way Codex reads them: which manifest wins
 // in a folder, which fields are read and which bad ones are skipped with a warning, the
 // skills, MCP servers, apps and hooks Codex loads, and the identity (key and definition
 // hash) Codex gives each hook in its own trust store. Every rule is tagged with where it
 // comes from in ../shared/reference/native/NOTES.md §2, and the test tables record what
-// Codex 0.169.0 itself answered for each fixture (plugin/read, hooks/list).
+// Codex itself answered for each fixture (plugin/read, hooks/list).
 //
 // The loader is pure: it reads through fsguard, runs nothing and writes nothing. Reading
 // Codex's own config.toml (trust.go) is read-only as well.
@@ -18,16 +18,17 @@ import (
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/probe"
+	"vouch/review/skills"
 )
 
 // Client and version every support answer names.
 const (
 	ClientCodex  = model.ClientCodex
-	CodexVersion = "0.171.0"
+	CodexVersion = model.Codex171
 )
 
 // Files Codex looks for in a plugin folder, in the order it prefers manifests (observed
-// on Codex 0.169.0): a root Agent Plugins plugin.json, then .codex-plugin/, then .claude-plugin/.
+// on Codex): a root Agent Plugins plugin.json, then .codex-plugin/, then .claude-plugin/.
 const (
 	manifestFile      = ".codex-plugin/plugin.json"
 	rootManifestFile  = "plugin.json"
@@ -51,6 +52,9 @@ type Options struct {
 	// (a marketplace load passes its own name): Codex keys hook trust by
 	// <plugin>@<marketplace>. Empty means unknown; keys are then shown with "<marketplace>".
 	Marketplace string
+	// Skills, when set, is shared with the other formats' loaders of the same folder, so
+	// that a skill both clients read is read and parsed once (nil: each is read here).
+	Skills *skills.Shared
 }
 
 // StampVersion names, in every Codex support answer of pkgs, the release asked for (the

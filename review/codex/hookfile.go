@@ -6,7 +6,7 @@ import (
 	"vouch/review/jsontext"
 )
 
-// Codex's hook events in the order Codex lists them (its protocol enum in 0.169.0), with
+// Codex's hook events in the order Codex lists them (its protocol enum in the releases vouch models), with
 // the snake_case label its trust keys and definition hashes use.
 var hookEvents = []struct{ Name, Label string }{
 	{"PreToolUse", "pre_tool_use"},
@@ -20,7 +20,7 @@ var hookEvents = []struct{ Name, Label string }{
 	{"SubagentStart", "subagent_start"},
 	{"SubagentStop", "subagent_stop"},
 	{"Stop", "stop"},
-	// Loaded by Codex 0.169.0 and 0.171.0 (observed offline); not Claude Code events. Their
+	// Loaded by the Codex releases vouch models (observed offline); not Claude Code events. Their
 	// labels follow the snake_case rule of the others (the trust keys were not observed).
 	{"PreModelRequest", "pre_model_request"},
 	{"PostModelRequest", "post_model_request"},
@@ -70,7 +70,7 @@ type HooksFile struct {
 	Description string
 	Events      []HookEvent
 	// Dropped are event names Codex does not know (Claude-only events): it drops them
-	// silently, without a warning (observed on Codex 0.169.0).
+	// silently, without a warning (observed on Codex).
 	Dropped []string
 }
 
@@ -84,7 +84,7 @@ type HooksError struct {
 
 func (e *HooksError) Error() string { return e.Msg }
 
-// ParseHooks reads a hooks document the way Codex 0.169.0 was observed to:
+// ParseHooks reads a hooks document the way Codex was observed to:
 // {"description"?, "hooks": {Event: [{matcher?, hooks: [handler]}]}}. A `$schema` or any
 // other top-level field, events at the top level, an event value that is not an array, a
 // handler without a known type (`http` included) or without a command, a negative or

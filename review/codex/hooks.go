@@ -21,7 +21,7 @@ type hookSource struct {
 	data      []byte
 }
 
-// hooks loads the hooks Codex 0.169.0 runs: the manifest's `hooks` (a path, an
+// hooks loads the hooks Codex runs: the manifest's `hooks` (a path, an
 // array of paths, an object or an array of objects) replaces hooks/hooks.json; an inline
 // `{}` means no hooks at all; a bad path is ignored, and then the default file is read.
 func (l *loader) hooks() {
@@ -142,7 +142,7 @@ func (l *loader) hookDoc(s hookSource) {
 	}
 }
 
-// effectiveTimeout is the timeout Codex applies (observed on Codex 0.169.0): 600 s by default, 0
+// effectiveTimeout is the timeout Codex applies (observed on Codex): 600 s by default, 0
 // becomes 1; SessionEnd and Interrupt default to 1 s and SessionEnd is clamped to 3 s.
 func effectiveTimeout(event string, h HookHandler) (uint64, string) {
 	def := uint64(600)
@@ -164,7 +164,7 @@ func effectiveTimeout(event string, h HookHandler) (uint64, string) {
 }
 
 // DefinitionHash is Codex's trust hash of one command hook's definition (version_for_toml
-// of the normalized identity in Codex 0.169.0): sha256 of the compact, key-sorted JSON of
+// of the normalized identity in Codex): sha256 of the compact, key-sorted JSON of
 // {event_name, matcher?, hooks: [{type, command, timeout, async, statusMessage?}]} with
 // the command as written (before ${PLUGIN_ROOT} substitution) and the effective timeout.
 func DefinitionHash(label string, matcher *string, command string, timeout uint64, async bool, status *string) string {
@@ -193,7 +193,7 @@ func DefinitionHash(label string, matcher *string, command string, timeout uint6
 
 // mcpToolDefinitionHash is DefinitionHash for an mcp_tool handler: the normalized handler
 // is {type: "mcp_tool", server, tool, timeout, input} with input defaulting to {} (checked
-// against Codex 0.169.0's hooks/list, fixture hooks-handler-types).
+// against Codex's hooks/list, fixture hooks-handler-types).
 func mcpToolDefinitionHash(label string, matcher *string, server, tool string, timeout uint64, input string) string {
 	var b strings.Builder
 	b.WriteString(`{"event_name":`)
@@ -425,7 +425,7 @@ func quoteAll(xs []string) []string {
 	return out
 }
 
-// expandPluginRoot is Codex's load-time substitution (observed on Codex 0.169.0): each literal
+// expandPluginRoot is Codex's load-time substitution (observed on Codex): each literal
 // ${PLUGIN_ROOT} and ${CLAUDE_PLUGIN_ROOT} becomes the install path; forms such as
 // ${CLAUDE_PLUGIN_ROOT:-$PLUGIN_ROOT} are left for the shell.
 func expandPluginRoot(cmd, root string) string {

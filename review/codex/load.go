@@ -82,14 +82,14 @@ func (l *loader) reject(code, file, ptr string, line int, msg string) {
 	l.pkg.Rejected = true
 }
 
-// precedence records which manifest Codex reads in this folder (observed on Codex 0.169.0: a root
+// precedence records which manifest Codex reads in this folder (observed on Codex: a root
 // Agent Plugins plugin.json wins over .codex-plugin/plugin.json, which wins over
 // .claude-plugin/plugin.json). The package is still shown, so nothing in the folder is
 // hidden, but it says that Codex does not read it.
 func (l *loader) precedence() {
 	if _, err := l.root.Lstat(rootManifestFile); err == nil && !rootmanifest.IsAgentPlugins(l.root.Path()) {
 		l.pkgDiag(model.Place{File: rootManifestFile}.Package("root-manifest-foreign", model.SeverityWarning,
-			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema), so Codex 0.169.0 and 0.171.0 ignore it and read "+l.mf+".", specManifest))
+			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema), so "+model.Releases(model.ClientCodex, model.Codex169)+" ignore it and read "+l.mf+".", specManifest))
 	} else if err == nil {
 		l.shadowed = true
 		l.pkgDiag(model.Place{File: l.mf}.Package("codex-manifest-shadowed", model.SeverityWarning,
@@ -213,9 +213,9 @@ func (l *loader) readManifest() bool {
 	if iface != nil && iface.Kind == jsontext.Object {
 		l.iface(iface)
 	}
-	clients := "Codex 0.169.0 reads " + l.mf + " here"
+	clients := model.Releases(model.ClientCodex, model.Codex169) + " read " + l.mf + " here"
 	if l.shadowed {
-		clients = "Codex 0.169.0 reads the root plugin.json here instead (Agent Plugins wins over .codex-plugin/)"
+		clients = model.Releases(model.ClientCodex, model.Codex169) + " read the root plugin.json here instead (Agent Plugins wins over .codex-plugin/)"
 	}
 	l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "read by", Value: clients})
 	return true
@@ -225,7 +225,7 @@ func (l *loader) readManifest() bool {
 var componentField = map[string]bool{"skills": true, "mcpServers": true, "apps": true, "hooks": true}
 
 // iface shows the interface block; defaultPrompt keeps at most three entries of at most
-// 128 characters, the rest dropped with a warning, as Codex 0.169.0 does.
+// 128 characters, the rest dropped with a warning, as Codex does.
 func (l *loader) iface(v *jsontext.Value) {
 	var fs model.Fields
 	for _, m := range v.Obj {
@@ -261,7 +261,7 @@ func (l *loader) iface(v *jsontext.Value) {
 	l.pkg.Manifest = append(l.pkg.Manifest, model.Field{Key: "interface", Value: []model.Field(fs)})
 }
 
-// manifestPath applies Codex's path rule to one manifest path (Codex 0.169.0,
+// manifestPath applies Codex's path rule to one manifest path (Codex,
 // resolve_manifest_path in its source): it must start with ./, must not be exactly ./, and
 // must have no .. or absolute part. Otherwise the field is ignored with a warning and the
 // plugin still loads, as if the field were absent.

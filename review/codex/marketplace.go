@@ -11,7 +11,7 @@ import (
 	"vouch/review/jsontext"
 )
 
-// Policy values Codex knows (the variant names in the Codex 0.169.0 binary).
+// Policy values Codex knows (the variant names in the Codex binary).
 var (
 	installPolicies = map[string]string{
 		"NOT_AVAILABLE":        "not offered for installation",
@@ -82,7 +82,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 	if badAuth != "" {
 		// An authentication policy Codex does not know makes it reject the whole file.
 		mp.Diagnostics = append(mp.Diagnostics, marketDiag("marketplace-policy-invalid", model.SeverityError, model.BoundaryPackage, "", 0,
-			errorf("An entry has the authentication policy %q, which is neither ON_INSTALL nor ON_USE: Codex 0.169.0 and 0.171.0 reject the whole marketplace file for it, so none of its plugins installs.", clip(badAuth))))
+			errorf("An entry has the authentication policy %q, which is neither ON_INSTALL nor ON_USE: %s reject the whole marketplace file for it, so none of its plugins installs.", clip(badAuth), model.Releases(model.ClientCodex, model.Codex169))))
 		for _, c := range mp.Components {
 			c.Support = codexSupport(model.NotSupported, "Codex rejects the whole marketplace file (an unknown authentication policy), so it installs nothing from it.")
 		}
@@ -248,9 +248,9 @@ func (me *marketEntry) local(name, local string) *model.Package {
 	}
 	pdir := filepath.Join(root.Path(), filepath.FromSlash(real))
 	if !IsRoot(pdir) {
-		// Codex 0.169.0 and 0.171.0 install a marketplace entry only from a folder with
+		// the Codex releases vouch models install a marketplace entry only from a folder with
 		// .codex-plugin/plugin.json: any other fails with "missing plugin.json".
-		me.bad("marketplace-entry-no-codex-manifest", errorf("Entry %q points to %s, which has no .codex-plugin/plugin.json: Codex 0.169.0 and 0.171.0 fail to install it (\"missing plugin.json\"), whatever other manifest the folder holds.", clip(name), rel))
+		me.bad("marketplace-entry-no-codex-manifest", errorf("Entry %q points to %s, which has no .codex-plugin/plugin.json: %s fail to install it (\"missing plugin.json\"), whatever other manifest the folder holds.", clip(name), rel, model.Releases(model.ClientCodex, model.Codex169)))
 		c.Support = codexSupport(model.NotSupported, "Codex fails to install an entry whose folder has no .codex-plugin/plugin.json.")
 		return nil
 	}

@@ -13,7 +13,7 @@ import (
 
 // mcp loads the MCP servers Codex starts: the manifest's mcpServers (a path, or an inline
 // object) replaces .mcp.json; a file holds {"mcpServers": {...}} or a flat map of servers
-// (Codex 0.169.0, loader.rs). A bad path is ignored, and then .mcp.json is read.
+// (Codex, loader.rs). A bad path is ignored, and then .mcp.json is read.
 func (l *loader) mcp() {
 	file := defaultMCPFile
 	var servers *jsontext.Value
@@ -75,7 +75,7 @@ func unwrapServers(v *jsontext.Value) *jsontext.Value {
 	return v
 }
 
-// Codex-only server keys (Codex 0.169.0): shown as they are, several as capabilities.
+// Codex-only server keys (Codex): shown as they are, several as capabilities.
 var codexServerKeys = []string{"bearer_token_env_var", "env_vars", "http_headers", "env_http_headers", "startup_timeout_sec", "tool_timeout_sec", "enabled_tools", "disabled_tools", "default_tools_approval_mode", "oauth_resource", "enabled", "required"}
 
 func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Component {
@@ -218,7 +218,7 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // apps lists the connector apps Codex offers to enable: the manifest's apps path, else
-// .app.json, holding {"apps": {name: {id}}} (Codex 0.169.0).
+// .app.json, holding {"apps": {name: {id}}} (Codex).
 func (l *loader) apps() {
 	file := defaultAppsFile
 	if v := l.field("apps"); v != nil && v.Kind == jsontext.String {

@@ -6,11 +6,10 @@ import (
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
-	"vouch/review/skills"
 )
 
 // skills loads the skills Codex reads: skills/ is always scanned, and the manifest's
-// skills path (a string or an array) is added to it (Codex 0.169.0, loader.rs). A skill is a
+// skills path (a string or an array) is added to it (Codex, loader.rs). A skill is a
 // directory holding SKILL.md, directly in the scanned directory or the directory itself.
 // Codex names it <plugin>:<skill>.
 func (l *loader) skills() {
@@ -36,14 +35,18 @@ func (l *loader) skills() {
 		}
 	}
 	seen := map[string]bool{}
+	var all []string
 	for _, d := range dirs {
 		for _, sd := range l.skillDirs(d) {
-			if seen[sd] {
-				continue
+			if !seen[sd] {
+				seen[sd] = true
+				all = append(all, sd)
 			}
-			seen[sd] = true
-			l.skill(sd)
 		}
+	}
+	l.opts.Skills.Prepare(l.root, all)
+	for _, sd := range all {
+		l.skill(sd)
 	}
 }
 
@@ -74,13 +77,13 @@ func (l *loader) skillDirs(dir string) []string {
 	return out
 }
 
-// codexTolerated: Codex 0.169.0 and 0.171.0 load a skill whose frontmatter has keys
+// codexTolerated: the Codex releases vouch models load a skill whose frontmatter has keys
 // outside the Agent Skills spec and ignore them (observed offline); the spec finding stays
 // as a warning.
 func codexTolerated(code string) bool { return code == "skill-unknown-field" }
 
 func (l *loader) skill(dir string) {
-	c := skills.LoadTolerant(l.root, dir, codexTolerated, "an Agent Skills rule Codex does not enforce: Codex 0.169.0 and 0.171.0 load the skill")
+	c := l.opts.Skills.Load(l.root, dir, codexTolerated, "an Agent Skills rule Codex does not enforce: "+model.Releases(model.ClientCodex, model.Codex169)+" load the skill")
 	if c == nil {
 		return
 	}
@@ -97,6 +100,10 @@ func (l *loader) skill(dir string) {
 		if s, ok := v.(string); ok && s != "" {
 			name = s
 		}
+	}
+	if name != c.ID {
+		// Codex lists a skill by its frontmatter name, not its folder.
+		c.DisplayNames = map[string]string{ClientCodex: name}
 	}
 	if c.Validity == "" {
 		c.Validity = model.Valid

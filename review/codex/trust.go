@@ -255,3 +255,62 @@ func ExportEntry(c *model.Component, pluginID string) (key, trustedHash string, 
 	}
 	return pluginID + ":" + ts, ds, true
 }
+
+// TrustOfClaude is Trust for a Claude Code plugin that Codex installs as it is: a folder
+// with .claude-plugin/plugin.json and no .codex-plugin/plugin.json, whose manifest, hooks
+// and servers Codex reads in place of its own. Codex keys and hashes such a plugin's hooks
+// as any other plugin's (<plugin>@<marketplace>:hooks/hooks.json:<event>:<g>:<h>), so the
+// folder's Codex reading is loaded and each of its hooks' trust is given to the Claude
+// Code hook of the same file, event, group and handler. Nil for any other package.
+func TrustOfClaude(pkg *model.Package, cfg *Config, limits fsguard.Limits) []HookTrust {
+	if pkg.Format != model.FormatClaudeCode || pkg.Root == "" {
+		return nil
+	}
+	// Where Codex reads its own manifest the folder's Codex package has its own answer;
+	// where there is no manifest at all Codex installs no plugin from it.
+	cp := Load(pkg.Root, Options{Limits: limits})
+	if cp.Rejected || cp.Name != pkg.Name || !hasDiag(cp, "codex-reads-claude-manifest") || hasDiag(cp, "codex-manifest-shadowed") {
+		return nil
+	}
+	claude := map[string]*model.Component{}
+	for _, c := range pkg.Components {
+		if c.Kind == model.KindHook {
+			claude[hookPlace(c, "file")] = c
+		}
+	}
+	var out []HookTrust
+	for _, h := range Trust(cp, cfg) {
+		_, id, _ := strings.Cut(h.Ref, "#"+string(model.KindHook)+":")
+		cc := cp.Component(model.KindHook, id)
+		if cc == nil {
+			continue
+		}
+		if c := claude[hookPlace(cc, "source")]; c != nil {
+			h.Ref = pkg.Ref(c)
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// hookPlace names a hook handler by what both readings of a plugin share: its file (the
+// detail named fileKey), its event, and its group and handler numbers (the last two
+// parts of the id in either format).
+func hookPlace(c *model.Component, fileKey string) string {
+	file, _ := c.Details.Get(fileKey)
+	event, _ := c.Details.Get("event")
+	parts := strings.Split(c.ID, ":")
+	if len(parts) < 2 {
+		return ""
+	}
+	return fmt.Sprint(file) + "\x00" + fmt.Sprint(event) + "\x00" + strings.Join(parts[len(parts)-2:], ":")
+}
+
+func hasDiag(p *model.Package, code string) bool {
+	for _, d := range p.Diagnostics {
+		if d.Code == code {
+			return true
+		}
+	}
+	return false
+}

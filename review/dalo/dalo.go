@@ -41,10 +41,11 @@ type Options struct {
 	Limits   fsguard.Limits
 }
 
-// Hook adapter baselines (notes §2): later versions need evidence, not inference.
+// Hook adapter baselines: the releases Dalo's hook rules were checked against; later
+// versions need evidence, not inference.
 const (
-	ClaudeBaseline = "2.1.233"
-	CodexBaseline  = "0.147.0"
+	ClaudeBaseline = model.ClaudeCodeDalo
+	CodexBaseline  = model.CodexDalo
 )
 
 // IsSource reports whether dir is a Dalo source (it holds plugins/<name>/PLUGIN.toml).

@@ -294,7 +294,7 @@ func hookSupport(h hookDesc, cb *combo) []model.Support {
 	if h.Effect == "replace_output" {
 		claude.Detail = "Runs on PostToolUse only (mapped); PostToolUseFailure accepts context but no replacement."
 		codex.Status = model.NotSupported
-		codex.Detail = "Codex 0.147.0 cannot replace a tool's output; output replacement targets Claude PostToolUse only."
+		codex.Detail = "Codex " + CodexBaseline + " cannot replace a tool's output; output replacement targets Claude PostToolUse only."
 	}
 	if h.Subject == "session" && h.Phase == "end" && h.ErrorVisibility == "model_and_user" {
 		msg := "No adapter can deliver model-visible diagnostics after SessionEnd; declare error_visibility = \"user\"."

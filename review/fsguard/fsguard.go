@@ -122,6 +122,8 @@ type Root struct {
 	// against MaxEntries once, and a loader that lists it again (skills/, then each skill
 	// walks its own directory) is served the same names without another getdents.
 	listed map[string][]string
+	// order holds the directories of listed in the order they were counted (ReadsSince).
+	order []string
 	// stats caches lstat results by real (symlink-free) path, and dirs holds a handle on
 	// each real directory looked into, so that a path is resolved with one syscall per new
 	// element instead of an open and close of every parent on every call. A Root is one
@@ -397,6 +399,83 @@ func (r *Root) BytesRead() int64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.total
+}
+
+// Mark is a point in what a Root has counted against its limits (ReadsSince).
+type Mark struct {
+	bytes int64
+	dirs  int
+}
+
+// Mark returns the point this root's counting has reached.
+func (r *Root) Mark() Mark {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return Mark{bytes: r.total, dirs: len(r.order)}
+}
+
+// Reads is what one root counted between a Mark and a later call of ReadsSince: the
+// bytes read and the directories listed, with their names.
+type Reads struct {
+	bytes int64
+	dirs  []string
+	names [][]string
+}
+
+// ReadsSince returns what this root counted from m on. Only a caller that made every
+// read of the root in between itself (a loader reads its package on one goroutine)
+// gets just its own reads.
+func (r *Root) ReadsSince(m Mark) Reads {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rd := Reads{bytes: r.total - m.bytes}
+	for _, d := range r.order[m.dirs:] {
+		rd.dirs = append(rd.dirs, d)
+		rd.names = append(rd.names, r.listed[d])
+	}
+	return rd
+}
+
+// Charge counts rd, read through another root of the same folder, against this root's
+// limits as if the reads had been made through it: a result shared by the formats of a
+// folder (one skill, which its Claude Code and Codex readings both load) costs each
+// package what reading it would have. A directory this root has not listed yet is
+// counted and its names remembered, so a later listing of it here counts nothing again,
+// as with a listing of its own. Nothing is counted when a limit would be passed; the
+// error is the one the read itself would have met.
+func (r *Root) Charge(rel string, rd Reads) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.total+rd.bytes > r.limits.MaxTotalBytes {
+		return &Error{Code: CodeTotalExceeded, Path: rel, Msg: fmt.Sprintf("reading it would pass the %d-byte package limit", r.limits.MaxTotalBytes)}
+	}
+	entries := 0
+	for i, d := range rd.dirs {
+		if _, ok := r.listed[d]; !ok {
+			entries += len(rd.names[i])
+		}
+	}
+	if r.entries+entries > r.limits.MaxEntries {
+		return &Error{Code: CodeTooMany, Path: rel, Msg: fmt.Sprintf("the package has more than %d entries", r.limits.MaxEntries)}
+	}
+	r.total += rd.bytes
+	r.entries += entries
+	for i, d := range rd.dirs {
+		if _, ok := r.listed[d]; !ok {
+			r.remember(d, rd.names[i])
+		}
+	}
+	return nil
+}
+
+// remember records the sorted names of the real directory dir as listed and counted
+// (r.mu held).
+func (r *Root) remember(dir string, names []string) {
+	if r.listed == nil {
+		r.listed = map[string][]string{}
+	}
+	r.listed[dir] = names
+	r.order = append(r.order, dir)
 }
 
 // check refuses paths that can never name something inside the package.
@@ -946,10 +1025,7 @@ func (r *Root) list(rel, real string) ([]string, error) {
 		}
 	}
 	slices.Sort(names)
-	if r.listed == nil {
-		r.listed = map[string][]string{}
-	}
-	r.listed[real] = names
+	r.remember(real, names)
 	return names, nil
 }
 
@@ -1009,3 +1085,6 @@ func (r *Root) Walk(rel string, fn WalkFunc) error {
 	}
 	return nil
 }
+
+// ReadsOf is reads of n bytes and no listing: what a test charges to spend a budget.
+func ReadsOf(n int64) Reads { return Reads{bytes: n} }

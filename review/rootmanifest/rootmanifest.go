@@ -1,8 +1,8 @@
 // Package rootmanifest says whose a folder's root plugin.json is. Several formats name
 // their manifest plugin.json at a folder's top, and catalogues put metadata of their own
-// there; Codex 0.169.0 and 0.171.0 take a root plugin.json for an Agent Plugins manifest
+// there; the Codex releases vouch models take a root plugin.json for an Agent Plugins manifest
 // only when its top-level "$schema" names the Agent Plugins schema, and Claude Code
-// (2.1.328, 2.1.332) never reads it at all. Any other root plugin.json is foreign: it must
+// (every release vouch models) never reads it at all. Any other root plugin.json is foreign: it must
 // not take the folder away from the clients whose own markers are there.
 package rootmanifest
 

@@ -27,6 +27,9 @@ import (
 // Options configure the loader.
 type Options struct {
 	Limits fsguard.Limits
+	// Skills, when set, is shared with the other formats' loaders of the same folder (a
+	// root SKILL.md that a Claude Code plugin there also loads), so the skill is read once.
+	Skills *skills.Shared
 }
 
 // IsRoot reports whether dir holds a SKILL.md (or the skill.md that skills-ref accepts as
@@ -39,8 +42,8 @@ func IsRootIn(p *probe.Dir) bool { return p.Exists("SKILL.md") || p.Exists("skil
 // Clients that read standalone skill folders, each with the version its paths were
 // observed on.
 var clients = []struct{ id, version, where string }{
-	{model.ClientClaudeCode, "2.1.328", "~/.claude/skills/<name>/ and .claude/skills/<name>/"},
-	{model.ClientCodex, "0.169.0", "~/.codex/skills/<name>/ and .agents/skills/<name>/"},
+	{model.ClientClaudeCode, model.ClaudeCode328, "~/.claude/skills/<name>/ and .claude/skills/<name>/"},
+	{model.ClientCodex, model.Codex169, "~/.codex/skills/<name>/ and .agents/skills/<name>/"},
 }
 
 // Load reviews the skill folder dir. It never fails: problems become diagnostics.
@@ -65,7 +68,7 @@ func Load(dir string, opts Options) *model.Package {
 	defer root.Close()
 	pkg.Root = root.Path()
 	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
-	c := skills.LoadTolerant(root, ".", clientTolerated, toleratedNote)
+	c := opts.Skills.Load(root, ".", clientTolerated, toleratedNote)
 	c.Kind, c.ID = model.KindSkill, pkg.Name
 	if d, ok := c.Details.Get("description"); ok {
 		pkg.Description, _ = d.(string)
@@ -110,7 +113,7 @@ func Load(dir string, opts Options) *model.Package {
 	return pkg
 }
 
-// clientTolerated: Codex (0.169.0, 0.171.0) and Claude Code (2.1.328, 2.1.332) load a
+// clientTolerated: Codex (every release vouch models) and Claude Code (every release vouch models) load a
 // skill whose frontmatter has keys outside the Agent Skills spec and ignore those keys;
 // support follows the clients, and the spec finding stays as a warning.
 func clientTolerated(code string) bool { return code == "skill-unknown-field" }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync/atomic"
 
 	"vouch/model"
 	"vouch/review/closure"
@@ -26,6 +27,32 @@ func Load(root *fsguard.Root, dir string) *model.Component { return LoadTolerant
 // findings: each finding tolerated reports true for becomes a warning with note added,
 // so the spec's word stays on record while validity follows what the clients do.
 func LoadTolerant(root *fsguard.Root, dir string, tolerated func(code string) bool, note string) *model.Component {
+	r := read(root, dir)
+	r.finish(tolerated, note)
+	return r.c
+}
+
+// readSkill is a skill as read and parsed, before a reader's tolerance decides its
+// validity (finish): what the formats of one folder share (Shared).
+type readSkill struct {
+	c *model.Component
+	// parsed: SKILL.md was read and parsed; otherwise c is final (Invalid, with the
+	// reason) and finish leaves it as it is.
+	parsed bool
+	fm     Frontmatter
+	// npd is how many of c.Diagnostics the parse gave; the closure's follow them.
+	npd int
+	// data is SKILL.md as read.
+	data []byte
+}
+
+// reads counts the skills read (read calls); only tests look at it, to tell a skill read
+// once for a folder from one read by every format.
+var reads atomic.Int64
+
+// read reads dir/SKILL.md and the skill's files through root (LoadTolerant before finish).
+func read(root *fsguard.Root, dir string) *readSkill {
+	reads.Add(1)
 	dir = path.Clean(strings.TrimPrefix(dir, "./"))
 	if dir == "" {
 		dir = "."
@@ -43,9 +70,9 @@ func LoadTolerant(root *fsguard.Root, dir string, tolerated func(code string) bo
 		}
 		c.Diagnostics = append(c.Diagnostics, model.Diagnostic{Code: code, Severity: sev, Boundary: b, File: f, Message: msg, Spec: spec})
 	}
-	fail := func(code, format string, args ...any) *model.Component {
+	fail := func(code, format string, args ...any) *readSkill {
 		diag(model.SeverityError, model.BoundaryComponent, code, file, specDir, format, args...)
-		return c
+		return &readSkill{c: c}
 	}
 
 	// The path must be named exactly SKILL.md and must resolve, inside the root, to a
@@ -117,12 +144,6 @@ func LoadTolerant(root *fsguard.Root, dir string, tolerated func(code string) bo
 	}
 
 	sk, pd := Parse(data, base, file)
-	for i, d := range pd {
-		if d.IsError() && tolerated != nil && tolerated(d.Code) {
-			pd[i].Severity = model.SeverityWarning
-			pd[i].Message = strings.TrimSuffix(d.Message, ".") + " (" + note + ")."
-		}
-	}
 	c.Diagnostics = append(c.Diagnostics, pd...)
 	c.Body, c.BodyStart, c.BodyEnd = sk.Body, sk.BodyStart, sk.BodyEnd
 	c.Hidden = sk.Hidden
@@ -138,24 +159,40 @@ func LoadTolerant(root *fsguard.Root, dir string, tolerated func(code string) bo
 		c.Summary = append(c.Summary, fmt.Sprintf("Bundles %d executable file(s) the instructions may ask the agent to run: %s.", len(exec), listShort(exec, 8)))
 	}
 
+	return &readSkill{c: c, parsed: true, fm: fm, npd: len(pd), data: data}
+}
+
+// finish turns each parse finding tolerated reports true for into a warning with note
+// added, then decides the skill's validity and, when valid, its contract.
+func (r *readSkill) finish(tolerated func(code string) bool, note string) {
+	if !r.parsed {
+		return
+	}
+	c := r.c
+	pd, fd := c.Diagnostics[:r.npd], c.Diagnostics[r.npd:]
+	for i, d := range pd {
+		if d.IsError() && tolerated != nil && tolerated(d.Code) {
+			pd[i].Severity = model.SeverityWarning
+			pd[i].Message = strings.TrimSuffix(d.Message, ".") + " (" + note + ")."
+		}
+	}
 	for _, d := range c.Diagnostics {
 		if d.IsError() {
-			if !anyError(c.Diagnostics[:len(c.Diagnostics)-len(fd)]) && blocksOnly(fd) {
+			if !anyError(pd) && blocksOnly(fd) {
 				// Valid, and a client loads it, but a link in it leads where no approval
 				// reaches: no contract, so it is blocked rather than invalid.
 				c.Validity = model.Valid
 				c.Summary = append(c.Summary, "Blocked: a symlink or special file in the skill leads to bytes vouch cannot bind (see the diagnostics); it cannot be approved until that is removed.")
 			}
-			return c
+			return
 		}
 	}
 	c.Validity = model.Valid
 	c.Contract = &model.Contract{
 		Kind:   model.KindSkill,
-		Fields: contractFields(&fm),
-		Files:  files, // c.Files: one list, never changed (its capacity is its length)
+		Fields: contractFields(&r.fm),
+		Files:  c.Files, // one list, never changed (its capacity is its length)
 	}
-	return c
 }
 
 func anyError(ds []model.Diagnostic) bool {

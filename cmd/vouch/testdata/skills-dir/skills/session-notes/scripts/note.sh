@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "session started" >> "$HOME/notes.txt"
