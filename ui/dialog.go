@@ -421,7 +421,7 @@ func (d *dialog) writeChanges(b *textBuilder, e *dialogEntry) {
 		case f.New == "":
 			b.line("  " + s.Removed.Render("- field "+b.esc(f.Key)) + " " + b.esc(oneLine(f.Old, 80)))
 		default:
-			b.line("  " + s.Warn.Render("~ field "+b.esc(f.Key)) + " " + b.esc(oneLine(f.Old, 40)) + " → " + b.esc(oneLine(f.New, 40)))
+			b.line("  " + s.Warn.Render("~ field "+b.esc(f.Key)) + " " + d.fieldChange(b, oneLine(f.Old, 40), oneLine(f.New, 40)))
 		}
 	}
 	for _, f := range df.Files {
@@ -470,31 +470,96 @@ func (d *dialog) writeChanges(b *textBuilder, e *dialogEntry) {
 	}
 }
 
+// fieldChange is "old → new" for a changed contract field, the words that changed
+// marked on each side as in a changed line.
+func (d *dialog) fieldChange(b *textBuilder, old, new string) string {
+	s := d.c.styles
+	oa, n1 := atomize(old)
+	na, n2 := atomize(new)
+	b.hidden += n1 + n2
+	plain := lipgloss.NewStyle()
+	if os, ns, ok := wordDiff(oa, na); ok {
+		return renderWords(os, plain, s.RemovedWord, s.Token) + " → " + renderWords(ns, plain, s.AddedWord, s.Token)
+	}
+	return renderAtoms(oa, plain, s.Token) + " → " + renderAtoms(na, plain, s.Token)
+}
+
 // maxInlineDiff bounds the diff lines a dialog shows per file: the Changes tab has them all.
 const maxInlineDiff = 60
 
 // writeUnified writes a file's line diff inside the dialog, each line escaped before it
-// is styled.
+// is styled. A run of removed lines followed by a run of added lines is paired line by
+// line, and within each pair the words that changed are marked.
 func (d *dialog) writeUnified(b *textBuilder, unified string) {
-	s := d.c.styles
 	lines := strings.Split(strings.TrimSuffix(unified, "\n"), "\n")
-	for i, l := range lines {
-		if i == maxInlineDiff {
-			b.line(s.Dim.Render(fmt.Sprintf("    … %d more diff lines (Changes tab)", len(lines)-i)))
-			break
-		}
-		text := "    " + b.esc(l)
+	if len(lines) > maxInlineDiff {
+		defer b.line(d.c.styles.Dim.Render(fmt.Sprintf("    … %d more diff lines (Changes tab)", len(lines)-maxInlineDiff)))
+		lines = lines[:maxInlineDiff]
+	}
+	inHunk := false
+	for i := 0; i < len(lines); {
+		l := lines[i]
 		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"):
-			b.line(s.Dim.Render(text))
-		case strings.HasPrefix(l, "+"):
-			b.line(s.Added.Render(text))
-		case strings.HasPrefix(l, "-"):
-			b.line(s.Removed.Render(text))
+		case strings.HasPrefix(l, "@@"):
+			inHunk = true
+			b.line(d.c.styles.Dim.Render("    " + b.esc(l)))
+			i++
+		case !inHunk || (!strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "+")):
+			// Before the first hunk, ---/+++ name the two sides; in a hunk, context.
+			st := lipgloss.NewStyle()
+			if !inHunk {
+				st = d.c.styles.Dim
+			}
+			b.line(st.Render("    " + b.esc(l)))
+			i++
 		default:
-			b.line(text)
+			i = d.writeChangeRun(b, lines, i)
 		}
 	}
+}
+
+// writeChangeRun writes the removed lines starting at lines[i] and the added lines after
+// them, marking changed words in each removed/added pair, and returns the index after.
+func (d *dialog) writeChangeRun(b *textBuilder, lines []string, i int) int {
+	s := d.c.styles
+	var removed, added []string
+	for ; i < len(lines) && strings.HasPrefix(lines[i], "-"); i++ {
+		removed = append(removed, lines[i][1:])
+	}
+	for ; i < len(lines) && strings.HasPrefix(lines[i], "+"); i++ {
+		added = append(added, lines[i][1:])
+	}
+	type side struct {
+		atoms []wordAtom
+		spans []wordSpan
+	}
+	atomsOf := func(ls []string) []side {
+		out := make([]side, len(ls))
+		for k, l := range ls {
+			as, n := atomize(l)
+			b.hidden += n
+			out[k] = side{atoms: as}
+		}
+		return out
+	}
+	rs, as := atomsOf(removed), atomsOf(added)
+	for k := 0; k < min(len(rs), len(as)); k++ {
+		if o, n, ok := wordDiff(rs[k].atoms, as[k].atoms); ok {
+			rs[k].spans, as[k].spans = o, n
+		}
+	}
+	write := func(sd []side, sign string, base, mark lipgloss.Style) {
+		for _, x := range sd {
+			text := renderAtoms(x.atoms, base, s.Token)
+			if x.spans != nil {
+				text = renderWords(x.spans, base, mark, s.Token)
+			}
+			b.line(base.Render("    "+sign) + text)
+		}
+	}
+	write(rs, "-", s.Removed, s.RemovedWord)
+	write(as, "+", s.Added, s.AddedWord)
+	return i
 }
 
 // approvedWhen is when the approval a diff compares against was recorded.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -27,10 +26,12 @@ import (
 const (
 	maxViewBytes      = 4 << 20
 	maxHighlightBytes = 64 << 10
-	// highlightBudget bounds the lexer (chroma's backtracking regexps) on a hostile file:
-	// past it the text is shown plain. Display only: no answer depends on it.
-	highlightBudget = 2 * time.Second
-	maxHexBytes     = 64 << 10
+	// defaultHighlightBudget bounds the lexer (chroma's backtracking regexps) on a hostile
+	// file: past it the text is shown plain. Display only: no answer depends on it. Tests
+	// set the console's budget to 0 (no bound), so what they see does not depend on how
+	// busy the machine is.
+	defaultHighlightBudget = 2 * time.Second
+	maxHexBytes            = 64 << 10
 )
 
 // fileView shows one closure file full-screen: line numbers, syntax colours (chroma),
@@ -43,6 +44,18 @@ type fileView struct {
 	comp  *model.Component
 	files []model.File
 	idx   int
+	// closure is how many of files are the component's closure (they come first); the
+	// rest are the file that declares a hook and the package's other bound files.
+	closure int
+
+	// wrap folds long lines at the edge; without it left is the first column shown.
+	wrap bool
+	left int
+	// listing shows the file list; pick is its cursor.
+	listing bool
+	pick    int
+	// at is the line the view opened on (a hook's handler), marked until the next file.
+	at int
 
 	loading bool
 	err     string
@@ -72,6 +85,12 @@ type fileLoadedMsg struct {
 	hidden int    // hidden characters shown as tokens
 	lexer  string
 	err    error
+	// at is the line to open on (0: the top), found by the view's locator.
+	at int
+	// data is the bytes read, for the locator only: dropped before the message is sent.
+	data []byte
+	// width is the widest line, in cells, for horizontal scrolling.
+	width int
 }
 
 // pagerReadyMsg carries the read-only escaped copy $PAGER gets.
@@ -82,11 +101,11 @@ type pagerReadyMsg struct {
 
 // openFileReason says why f cannot apply, "" when it can.
 func (m *Model) openFileReason() string {
-	_, c, _, ok := m.selection()
+	p, c, _, ok := m.selection()
 	switch {
 	case !ok || c == nil:
 		return "select a component: its closure files open here."
-	case len(closureFiles(c)) == 0:
+	case !hasViewFiles(p, c):
 		return "this component has no files in its closure."
 	}
 	return ""
@@ -114,24 +133,43 @@ func (m *Model) openFileView(idx int) tea.Cmd {
 	if !ok || c == nil || m.openFileReason() != "" {
 		return nil
 	}
-	fv := &fileView{c: m.common, pkg: p, comp: c, files: closureFiles(c), hiddenAt: -1}
+	fv := &fileView{c: m.common, pkg: p, comp: c, hiddenAt: -1}
+	fv.files, fv.closure = viewFiles(p, c)
 	fv.input = textinput.New()
 	fv.input.CharLimit = 200
 	fv.input.SetStyles(inputStyles(m.styles.IsDark))
 	m.push(fv)
+	if c.Kind == model.KindHook && idx == 0 {
+		if i, locate, ok := hookTarget(c, fv.files); ok {
+			return fv.loadAt(i, locate)
+		}
+	}
 	return fv.load(idx)
 }
 
 // load starts reading file idx.
-func (fv *fileView) load(idx int) tea.Cmd {
+func (fv *fileView) load(idx int) tea.Cmd { return fv.loadAt(idx, nil) }
+
+// loadAt starts reading file idx; locate, when set, finds the line to open on.
+func (fv *fileView) loadAt(idx int, locate func([]byte) int) tea.Cmd {
 	fv.idx = (idx%len(fv.files) + len(fv.files)) % len(fv.files)
 	fv.loading, fv.err, fv.loaded, fv.top, fv.query, fv.matches, fv.flash, fv.hiddenAt = true, "", nil, 0, "", nil, "", -1
-	p, f, dark := fv.pkg, fv.files[fv.idx], fv.c.styles.IsDark
-	return func() tea.Msg { return readForView(p, f, dark) }
+	fv.left, fv.at, fv.listing = 0, 0, false
+	p, f, dark, budget := fv.pkg, fv.files[fv.idx], fv.c.styles.IsDark, fv.c.highlightBudget
+	return func() tea.Msg {
+		msg := readForView(p, f, dark, budget)
+		msg.width = widest(msg.plain)
+		if locate != nil && msg.err == nil && !msg.binary && msg.data != nil {
+			msg.at = locate(msg.data)
+		}
+		msg.data = nil
+		return msg
+	}
 }
 
 // readForView reads f through the package's bounded reader and prepares its lines.
-func readForView(p *model.Package, f model.File, dark bool) fileLoadedMsg {
+// budget bounds the lexer's time (0: no bound).
+func readForView(p *model.Package, f model.File, dark bool, budget time.Duration) fileLoadedMsg {
 	msg := fileLoadedMsg{pkg: p, path: f.Path, size: f.Size}
 	if f.IsLink() {
 		return msg
@@ -149,6 +187,7 @@ func readForView(p *model.Package, f model.File, dark bool) fileLoadedMsg {
 		msg.cut = fmt.Sprintf("first %d of %d bytes shown", maxViewBytes, len(data))
 		data = data[:maxViewBytes]
 	}
+	msg.data = data
 	if looksBinary(data) {
 		msg.binary = true
 		if len(data) > maxHexBytes {
@@ -176,12 +215,16 @@ func readForView(p *model.Package, f model.File, dark bool) fileLoadedMsg {
 		r.lines, r.plain, r.hidden, r.lexer = highlight(f.Path, text, dark)
 		done <- r
 	}()
-	timer := time.NewTimer(highlightBudget)
-	defer timer.Stop()
+	var timeout <-chan time.Time
+	if budget > 0 {
+		timer := time.NewTimer(budget)
+		defer timer.Stop()
+		timeout = timer.C
+	}
 	select {
 	case r := <-done:
 		msg.lines, msg.plain, msg.hidden, msg.lexer = r.lines, r.plain, r.hidden, r.lexer
-	case <-timer.C:
+	case <-timeout:
 		msg.lines, msg.plain, msg.hidden = plainLines(text)
 		msg.lexer = "not highlighted: the lexer took too long"
 	}
@@ -391,6 +434,11 @@ func (fv *fileView) onLoaded(msg fileLoadedMsg) {
 	}
 	fv.loaded = &msg
 	fv.clamp()
+	if msg.at > 0 {
+		fv.at = msg.at
+		fv.gotoLine(msg.at)
+		fv.flash = fmt.Sprintf("line %d declares %s", msg.at, display.Line(fv.pkg.Ref(fv.comp)))
+	}
 }
 
 // hiddenHere lists the component's hidden items that lie in the file shown.
@@ -431,6 +479,7 @@ func (fv *fileView) showMatch() {
 		return
 	}
 	fv.gotoLine(fv.matches[fv.match] + 1)
+	fv.showMatchColumn()
 	fv.flash = fmt.Sprintf("match %d of %d: line %d", fv.match+1, len(fv.matches), fv.matches[fv.match]+1)
 }
 
@@ -462,6 +511,12 @@ func (m *Model) fileViewKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	fv.flash = ""
+	if fv.listing {
+		if fv.listKey(msg.String()) {
+			return fv.load(fv.pick)
+		}
+		return nil
+	}
 	return m.fileKey(fv, msg)
 }
 
@@ -511,12 +566,17 @@ func (fv *fileView) View() string {
 	w := fv.width
 	f := fv.files[fv.idx]
 	var out []string
-	title := fmt.Sprintf("%s  (file %d of %d of %s)", display.Line(f.Path), fv.idx+1, len(fv.files), display.Line(fv.pkg.Ref(fv.comp)))
+	title := fmt.Sprintf("%s  (file %d of %d of %s)", display.Line(f.Path), fv.idx+1, fv.closure, display.Line(fv.pkg.Ref(fv.comp)))
+	if fv.idx >= fv.closure {
+		title = fmt.Sprintf("%s  (not in the closure of %s)", display.Line(f.Path), display.Line(fv.pkg.Ref(fv.comp)))
+	}
 	out = append(out, fit(s.DialogTitle.Render(title), w))
 	var meta []string
 	switch {
 	case f.IsLink():
 		meta = append(meta, s.Warn.Render("symlink → "+display.Line(f.Link)))
+	case f.SHA256 == "":
+		meta = append(meta, "declares this hook; its approval binds the handler's fields, not this file")
 	default:
 		meta = append(meta, fmt.Sprintf("%d bytes", f.Size))
 		// The mode bit the approval binds (the contract records the executable bit).
@@ -554,6 +614,8 @@ func (fv *fileView) View() string {
 	out = append(out, fit(strings.Join(info, " · "), w))
 	body := fv.bodyHeight()
 	switch {
+	case fv.listing:
+		out = append(out, fv.listRows(body, w)...)
 	case fv.loading:
 		out = append(out, fit(s.Dim.Render("Reading…"), w))
 	case fv.err != "":
@@ -561,39 +623,7 @@ func (fv *fileView) View() string {
 	case f.IsLink():
 		out = append(out, fit("A symbolic link: the approval binds its target text, "+display.Line(f.Link)+".", w))
 	default:
-		l := fv.loaded
-		wd := len(strconv.Itoa(len(l.lines)))
-		// Marks for the lines on screen only: matches are sorted, so the first one on
-		// screen is found by binary search and the rest by walking on; a frame costs the
-		// screen, not the file's matches.
-		k := sort.SearchInts(fv.matches, fv.top)
-		hidden := make([]bool, body)
-		for _, h := range fv.hiddenHere() {
-			if j := h.Line - 1 - fv.top; j >= 0 && j < body {
-				hidden[j] = true
-			}
-		}
-		for i := fv.top; i < len(l.lines) && i < fv.top+body; i++ {
-			for k < len(fv.matches) && fv.matches[k] < i {
-				k++
-			}
-			mark := " "
-			switch {
-			case k < len(fv.matches) && fv.matches[k] == i:
-				mark = "›"
-			case hidden[i-fv.top]:
-				mark = "!"
-			}
-			gutter := fmt.Sprintf("%s%*d │ ", mark, wd, i+1)
-			if l.binary {
-				gutter = ""
-			}
-			g := s.Gutter.Render(gutter)
-			if mark != " " {
-				g = s.Warn.Render(gutter)
-			}
-			out = append(out, fit(g+l.lines[i], w))
-		}
+		out = append(out, fv.bodyRows(body, w)...)
 	}
 	for len(out) < fv.height-1 {
 		out = append(out, strings.Repeat(" ", w))
@@ -606,7 +636,7 @@ func (fv *fileView) View() string {
 	case fv.flash != "":
 		foot = s.Flash.Render(fv.flash)
 	default:
-		foot = s.Dim.Render(fileFooter())
+		foot = s.Dim.Render(fv.footerText(w))
 	}
 	out = append(out, fit(foot, w))
 	return strings.Join(out, "\n")

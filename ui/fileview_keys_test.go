@@ -55,23 +55,29 @@ func TestFileViewTableIsWhole(t *testing.T) {
 		}
 		i = j
 	}
-	if !strings.Contains(fileFooter(), "q back") {
-		t.Fatalf("the footer %q does not say how to leave", fileFooter())
+	m := newTestModel(t, fixturePackages(), 100, 30)
+	selectRef(t, m, "design-review#skill:design-review")
+	press(t, m, "f")
+	if m.fileView() == nil {
+		t.Fatal("f opened no file view")
+	}
+	if foot := m.fileView().footerText(200); !strings.HasPrefix(foot, "q back") {
+		t.Fatalf("the footer %q does not start with how to leave", foot)
 	}
 }
 
-// In the file view a key whose action is off says why and does nothing: one file has no
-// next file, and n before a search has no match to move to.
+// In the file view a key whose action is off says why and does nothing: a closure of one
+// file has no next file, and n before a search has no match to move to.
 func TestFileViewOffKeysSayWhy(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	selectRef(t, m, "design-review#skill:design-review")
 	press(t, m, "f")
 	fv := m.fileView()
-	if fv == nil || len(fv.files) != 1 {
-		t.Fatalf("the skill's file view: %v", fv)
+	if fv == nil || fv.closure != 1 {
+		t.Fatalf("the skill's file view: %+v", fv)
 	}
 	for _, tc := range []struct{ key, why string }{
-		{"tab", "This component has one file."},
+		{"tab", "The closure has one file: o lists the package's files."},
 		{"n", "No match to move to: / searches."},
 	} {
 		top, idx := fv.top, fv.idx
@@ -83,7 +89,7 @@ func TestFileViewOffKeysSayWhy(t *testing.T) {
 			t.Fatalf("%s: the reason is not on screen:\n%s", tc.key, screen(m))
 		}
 	}
-	if sheet := strings.Join(fileSheet(), "\n"); !strings.Contains(sheet, "tab ] l right") || !strings.Contains(sheet, "next closure file") {
+	if sheet := strings.Join(fileSheet(), "\n"); !strings.Contains(sheet, "tab ]") || !strings.Contains(sheet, "next closure file") {
 		t.Fatalf("the sheet's file view part lacks the next-file action:\n%s", sheet)
 	}
 }

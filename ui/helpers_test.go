@@ -98,6 +98,9 @@ func (f memFiles) file(path string) model.File {
 func newTestModel(t testing.TB, pkgs []*model.Package, w, h int) *Model {
 	t.Helper()
 	m := New(Options{Sources: []string{"examples"}, Home: t.TempDir(), Packages: pkgs})
+	// No time bound on the file view's lexer: what a test sees must not depend on how
+	// busy the machine is.
+	m.common.highlightBudget = 0
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	run(t, m, m.loadCmd())
 	return m

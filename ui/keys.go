@@ -35,7 +35,11 @@ type action struct {
 	// between matches while a filter is set): off, the keys belong to the next action
 	// that has them, and a press shows that one's reason.
 	takesOver bool
-	run       func(m *Model, msg tea.KeyPressMsg) tea.Cmd
+	// quiet are keys that, pressed while the action is off, do nothing without a word:
+	// enter opens the marketplace table on a marketplace, but elsewhere nobody pressed it
+	// for that, where M was.
+	quiet []string
+	run   func(m *Model, msg tea.KeyPressMsg) tea.Cmd
 }
 
 // The sheet's headings, in the sheet's order.
@@ -73,6 +77,7 @@ func browseActions() []action {
 		{name: "page-up", keys: []string{"pgup", "ctrl+u"}, help: "pgup", desc: "scroll pane up", group: groupRead, run: (*Model).pageUp},
 		{name: "raw", keys: []string{"r"}, help: "r", desc: "raw/rendered", group: groupRead, footer: 13, off: (*Model).rawReason, refuse: "r does nothing here", run: (*Model).toggleRaw},
 		{name: "open-file", keys: []string{"f", "o"}, help: "f", desc: "open files", group: groupRead, footer: 8, off: (*Model).openFileReason, refuse: "Cannot open a file", run: (*Model).openFiles},
+		{name: "market", keys: []string{"M", "enter"}, quiet: []string{"enter"}, help: "M", desc: "marketplace table", group: groupRead, off: (*Model).marketReason, refuse: "Cannot open the marketplace table", run: (*Model).openMarket},
 
 		{name: "approve", keys: []string{"a"}, help: "a", desc: "approve", group: groupDecide, footer: 1, off: (*Model).approveReason, refuse: "Cannot approve", run: (*Model).approve},
 		{name: "approve-all", keys: []string{"A"}, help: "A", desc: "approve package", group: groupDecide, footer: 9, off: (*Model).approveAllReason, refuse: "Cannot approve the package", run: (*Model).approveAll},
@@ -143,10 +148,14 @@ func (m *Model) runs(k string) *action {
 }
 
 // refuses is the action whose reason a press of k shows when none applies: the first
-// that has k and does not only take it over (nil when no action has k).
+// that has k and does not only take it over (nil when no action has k, or that one
+// keeps quiet about k).
 func (m *Model) refuses(k string) *action {
 	for i := range m.actions {
 		if a := &m.actions[i]; a.has(k) && !a.takesOver {
+			if contains(a.quiet, k) {
+				return nil
+			}
 			return a
 		}
 	}

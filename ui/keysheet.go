@@ -41,6 +41,10 @@ func (m *Model) openKeySheet(tea.KeyPressMsg) tea.Cmd {
 	lines = append(lines, "")
 	lines = append(lines, s.Title.Render("In a confirmation"))
 	lines = append(lines, dialogSheet()...)
+	lines = append(lines, "", s.Title.Render("In the marketplace table (M or enter on a marketplace)"),
+		"  j/k g/G            move",
+		"  enter              open the entry's plugin (a local folder loaded as a package)",
+		"  q esc              back")
 	lines = append(lines, "", s.Title.Render("In the file view (f)"))
 	lines = append(lines, fileSheet()...)
 	m.push(&keySheet{lines: lines})

@@ -120,6 +120,23 @@ func (fv *fileView) setSize(w, h int)          { fv.SetSize(w, h) }
 // reloaded closes the view: it shows a file of the packages just replaced.
 func (fv *fileView) reloaded() bool { return false }
 
+// The table of a marketplace's entries (M, or enter on a marketplace row).
+
+func (mv *marketView) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.marketKey(mv, msg) }
+func (mv *marketView) wheel(_ *Model, mouse tea.Mouse) {
+	wheelBy(mouse.Button, func(n int) {
+		mv.cursor += n
+		mv.clamp()
+	})
+}
+func (mv *marketView) draw(_ *Model, _, _ int, _ func() string) string { return mv.View() }
+func (mv *marketView) keyMap(*Model) help.KeyMap                       { return closeKeys{} }
+func (mv *marketView) setSize(w, h int)                                { mv.SetSize(w, h) }
+
+// reloaded closes the table: its entries and their risks came from the data just
+// replaced.
+func (mv *marketView) reloaded() bool { return false }
+
 // The `?` sheet of every key.
 
 func (ks *keySheet) key(m *Model, msg tea.KeyPressMsg) tea.Cmd { return m.keySheetKey(ks, msg) }

@@ -58,6 +58,10 @@ type Options struct {
 	// Exclude is what the search below each source leaves out (review.Options.Exclude):
 	// the command line's --exclude and the project's config file.
 	Exclude func(rel string) bool
+	// Width and Height, when known, are the terminal's size at start: the first frame
+	// is then the console's own layout saying it is loading, not a bare "Loading…" that
+	// waits for the runtime's first size message.
+	Width, Height int
 	// ClaudeSkillsDir is Claude Code's skills folder when the console reviews what Claude
 	// loads (review --claude): its plugins (<name>@skills-dir) are loaded after Sources.
 	ClaudeSkillsDir string
@@ -216,6 +220,8 @@ func (d *data) statusOf(p *model.Package, c *model.Component) trust.Status {
 type common struct {
 	styles *Styles
 	data   *data
+	// highlightBudget bounds the file view's lexer on one file (0: no bound).
+	highlightBudget time.Duration
 }
 
 // trustBox serializes access to trust: commands run on their own goroutines.
@@ -249,8 +255,8 @@ type Model struct {
 	tree   *treePane
 	detail *detailPane
 	// modals is the stack of layers over the browsing screen (dialogs, the instruction
-	// prompt, the note input, the file view, the `?` sheet, the filter input), the top
-	// last: it alone gets keys and is drawn.
+	// prompt, the note input, the file view, the marketplace table, the `?` sheet, the
+	// filter input), the top last: it alone gets keys and is drawn.
 	modals []layer
 	help   help.Model
 	// clipboard receives OSC 52 copies (y); nil writes to the terminal through a command.
@@ -281,12 +287,16 @@ func New(opts Options) *Model {
 	}
 	m.data.env = &dataEnv{enforced: opts.Enforced}
 	m.data.env.cwd, _ = os.Getwd()
-	m.common = &common{styles: &m.styles, data: &m.data}
+	m.common = &common{styles: &m.styles, data: &m.data, highlightBudget: defaultHighlightBudget}
 	m.tree = newTreePane(m.common)
 	m.detail = newDetailPane(m.common)
 	m.detail.md, m.detail.trust = m.md, m.trust
 	m.help.Styles = m.styles.Help
 	m.updateKeys()
+	if opts.Width > 0 && opts.Height > 0 {
+		m.width, m.height = opts.Width, opts.Height
+		m.layout()
+	}
 	return m
 }
 
@@ -329,10 +339,19 @@ type (
 	}
 )
 
-// Init asks for the background colour and starts loading.
+// Init asks for the background colour and starts loading a frame later. The loaders
+// take every core there is; started at once, they keep the renderer from writing the
+// first frame (at 10,000 packages on two cores it came most of a second after start).
+// One frame later the screen already says what is loading.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.loadCmd())
+	return tea.Batch(tea.RequestBackgroundColor, tea.Tick(loadDelay, func(time.Time) tea.Msg { return startLoadMsg{} }))
 }
+
+// loadDelay is just past the renderer's first frame at its 60 frames a second.
+const loadDelay = 20 * time.Millisecond
+
+// startLoadMsg starts the first load.
+type startLoadMsg struct{}
 
 // loadCmd starts a load. Sources stream in: the command returns the first packages
 // rated as soon as they are loaded, with a command that waits for the next batch, so the
@@ -535,6 +554,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.tree.rows = nil
 		m.detail.invalidateRendering()
 		return m, m.detail.refresh()
+	case startLoadMsg:
+		if m.loadGen > 0 {
+			return m, nil // R was pressed first: that load is under way
+		}
+		return m, m.loadCmd()
 	case loadedMsg:
 		return m, m.onLoaded(msg)
 	case explainedMsg:

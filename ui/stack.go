@@ -6,7 +6,7 @@ import (
 )
 
 // layer is one modal view on the console's stack: a dialog, the instruction prompt, the
-// note input, the file view, the key sheet or the filter input. The browsing screen (tree
+// note input, the file view, the marketplace table, the key sheet or the filter input. The browsing screen (tree
 // and detail pane) is the base under every layer. Only the top layer gets keys and the
 // wheel, and it says what the help line offers; View draws the base or the top.
 type layer interface {
@@ -68,9 +68,10 @@ func onStack[T layer](m *Model) T {
 }
 
 // The layers a message or a test asks for by kind.
-func (m *Model) dialog() *dialog       { return onStack[*dialog](m) }
-func (m *Model) prompt() *targetPrompt { return onStack[*targetPrompt](m) }
-func (m *Model) fileView() *fileView   { return onStack[*fileView](m) }
+func (m *Model) dialog() *dialog         { return onStack[*dialog](m) }
+func (m *Model) prompt() *targetPrompt   { return onStack[*targetPrompt](m) }
+func (m *Model) fileView() *fileView     { return onStack[*fileView](m) }
+func (m *Model) marketView() *marketView { return onStack[*marketView](m) }
 
 // reloadStack is what a reload does to the stack: each layer says whether it stays.
 func (m *Model) reloadStack() {

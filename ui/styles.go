@@ -21,7 +21,10 @@ type Styles struct {
 	TabActive, TabInactive        lipgloss.Style
 	Good, Warn, Bad, Info         lipgloss.Style
 	Added, Removed, Hunk, Gutter  lipgloss.Style
-	Token                         lipgloss.Style // escaped hidden characters
+	// AddedWord and RemovedWord mark the words that changed inside a changed line:
+	// reversed as well as coloured, so NO_COLOR still shows them.
+	AddedWord, RemovedWord lipgloss.Style
+	Token                  lipgloss.Style // escaped hidden characters
 	// Match and CursorMatch mark filter matches in tree rows (the selected row is in
 	// reverse video already). Underlined as well as coloured: NO_COLOR keeps underline.
 	// Plain SGR, not lipgloss: lipgloss underlines rune by rune, one sequence each.
@@ -64,6 +67,8 @@ func NewStyles(isDark bool) Styles {
 	s.Info = lipgloss.NewStyle().Foreground(info)
 	s.Added = lipgloss.NewStyle().Foreground(good)
 	s.Removed = lipgloss.NewStyle().Foreground(bad)
+	s.AddedWord = s.Added.Reverse(true)
+	s.RemovedWord = s.Removed.Reverse(true)
 	s.Hunk = lipgloss.NewStyle().Foreground(info)
 	s.Gutter = lipgloss.NewStyle().Foreground(muted)
 	s.Token = lipgloss.NewStyle().Foreground(warn).Bold(true)

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 
 	"vouch/ui"
 )
@@ -18,7 +19,14 @@ func (a *app) runConsole(sources []string, home string) error {
 	if err != nil {
 		return a.fail(2, "signing-roots", errSentence(err.Error()))
 	}
-	if err := ui.Run(ui.Options{Sources: sources, Home: home, SignatureRoots: roots, Enforced: enforcedClients(home), Exclude: a.exclude, ClaudeSkillsDir: a.loadBase.ClaudeSkillsDir}, progOpts...); err != nil {
+	opts := ui.Options{Sources: sources, Home: home, SignatureRoots: roots, Enforced: enforcedClients(home), Exclude: a.exclude, ClaudeSkillsDir: a.loadBase.ClaudeSkillsDir}
+	if f, ok := a.stdout.(*os.File); ok {
+		// The size now, so the first frame is drawn at it (the runtime sends it again).
+		if w, h, err := term.GetSize(f.Fd()); err == nil {
+			opts.Width, opts.Height = w, h
+		}
+	}
+	if err := ui.Run(opts, progOpts...); err != nil {
 		return a.fail(1, "console", "The console stopped: "+err.Error()+".")
 	}
 	return nil

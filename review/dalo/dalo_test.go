@@ -180,7 +180,7 @@ func TestUpstreamExampleIsValidAndSupported(t *testing.T) {
 	}
 }
 
-// TestPackageSchemaFixtures checks the upstream conformance table (notes §7.6): the
+// TestPackageSchemaFixtures checks the upstream conformance table: the
 // structural schema alone and the full parser each give the documented outcome.
 func TestPackageSchemaFixtures(t *testing.T) {
 	cases := []struct {
@@ -228,7 +228,7 @@ func TestPackageSchemaFixtures(t *testing.T) {
 	}
 }
 
-// TestBadFixtures runs every testdata/bad/*.toml (the rejected mutations of notes §7.2-7.4
+// TestBadFixtures runs every testdata/bad/*.toml (the rejected mutations of the reference schema
 // and one fixture per further rule) as the manifest of the example package: each must
 // invalidate the package with the code on its first line.
 func TestBadFixtures(t *testing.T) {

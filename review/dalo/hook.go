@@ -18,7 +18,7 @@ type combo struct {
 	compat         string // exact or mapped
 }
 
-// admitted is the spec's table of admitted combinations (notes §2, same as hook.rs).
+// admitted is the table of admitted combinations of hook kinds and providers, as the reference implementation (hook.rs) has it.
 var admitted = []combo{
 	{"session", "end", []string{"observe"}, "SessionEnd", "SessionEnd", "exact"},
 	{"user_prompt", "before", []string{"observe", "add_context", "allow_deny"}, "UserPromptSubmit", "UserPromptSubmit", "mapped"},

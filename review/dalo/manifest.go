@@ -22,7 +22,7 @@ import (
 	"vouch/schemas"
 )
 
-// The manifest limits of the reference implementation (notes §2 "Limits").
+// The manifest limits of the reference implementation.
 const (
 	maxManifestBytes = 1 << 20
 	maxStringBytes   = 16 << 10
@@ -31,7 +31,7 @@ const (
 	maxHookList      = 256 // matcher.tool_names and bindings
 )
 
-// Phases of the upstream validation report (notes §3).
+// Phases of the upstream validation report.
 const (
 	phaseContract   = "package_contract"
 	phaseMembers    = "member_resolution"
