@@ -10,8 +10,8 @@ import (
 
 // When a folder also has .codex-plugin/plugin.json, Codex reads that manifest instead of
 // .claude-plugin/plugin.json, but it still finds the folder's default files through it:
-// skills/ always, hooks/hooks.json and .mcp.json unless that manifest's own hooks or
-// mcpServers replace them (the Codex releases vouch models). A Claude hook, server or skill
+// skills/, hooks/hooks.json and .mcp.json unless that manifest's own skills, hooks or
+// mcpServers paths replace them (the Codex releases vouch models). A Claude hook, server or skill
 // from such a default file is then one Codex loads too, through its own package of the
 // folder, and its answer must say so rather than that Codex does not load it.
 
@@ -44,10 +44,7 @@ func (l *loader) codexLoadsDefault(field string) bool {
 	if doc.Kind != jsontext.Object {
 		return false
 	}
-	if field == "skills" {
-		return true // skills/ is always scanned, the manifest's skills added
-	}
-	def := map[string]string{"hooks": hooksFile, "mcpServers": mcpFile}[field]
+	def := map[string]string{"hooks": hooksFile, "mcpServers": mcpFile, "skills": "skills"}[field]
 	m := doc.Get(field)
 	if m == nil || m.Val.Kind == jsontext.Null {
 		return true
@@ -57,11 +54,14 @@ func (l *loader) codexLoadsDefault(field string) bool {
 	case jsontext.String:
 		paths = []*jsontext.Value{m.Val}
 	case jsontext.Array:
-		if field != "hooks" {
+		if field == "mcpServers" {
 			return true // mcpServers is a path or an object
 		}
 		paths = m.Val.Arr
 	case jsontext.Object:
+		if field == "skills" {
+			return true // skills is a path or a list of paths: an object is ignored
+		}
 		return false // inline: it replaces the default ({} is none at all)
 	default:
 		return true

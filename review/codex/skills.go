@@ -8,12 +8,13 @@ import (
 	"vouch/review/jsontext"
 )
 
-// skills loads the skills Codex reads: skills/ is always scanned, and the manifest's
-// skills path (a string or an array) is added to it (Codex, loader.rs). A skill is a
-// directory holding SKILL.md, directly in the scanned directory or the directory itself.
-// Codex names it <plugin>:<skill>.
+// skills loads the skills Codex reads. A manifest skills path (a string or an array)
+// replaces skills/: Codex 0.169.0 and 0.171.0, run on a folder with both, list only the
+// named folder's skills. Without a usable path skills/ is scanned. A skill is a directory
+// holding SKILL.md, directly in the scanned directory or the directory itself. Codex names
+// it <plugin>:<skill>.
 func (l *loader) skills() {
-	dirs := []string{defaultSkillsDir}
+	var dirs []string
 	if v := l.field("skills"); v != nil {
 		vals := []*jsontext.Value{v}
 		if v.Kind == jsontext.Array {
@@ -33,6 +34,9 @@ func (l *loader) skills() {
 				dirs = append(dirs, rel)
 			}
 		}
+	}
+	if len(dirs) == 0 {
+		dirs = []string{defaultSkillsDir}
 	}
 	seen := map[string]bool{}
 	var all []string
