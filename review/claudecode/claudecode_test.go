@@ -201,7 +201,7 @@ func TestCases(t *testing.T) {
 		"mcp-duplicate-name": {noErrors: true, validity: map[string]string{"mcp-server:db": "valid", "mcp-server:db~2": "valid"},
 			compCode: map[string]string{"mcp-server:db": "mcp-server-duplicate-name", "mcp-server:db~2": "mcp-server-duplicate-name"},
 			summary:  map[string]string{"mcp-server:db~2": "DATABASE_URL, DB_TOKEN"}},
-		"mcp-url-without-type": {validity: map[string]string{"mcp-server:remote": "invalid", "mcp-server:ok": "valid"},
+		"mcp-url-without-type": {validity: map[string]string{"mcp-server:remote": "valid", "mcp-server:ok": "valid"},
 			compCode: map[string]string{"mcp-server:remote": "mcp-server-url-without-type"}, summary: map[string]string{"mcp-server:ok": "headersHelper runs"}},
 		"paths-replace": {noErrors: true, count: 5, validity: map[string]string{"skill:a": "valid", "skill:b": "valid", "command:extra": "valid", "agent:one": "valid", "output-style:s": "valid"}},
 		"skill-lenient": {noErrors: true, count: 2, validity: map[string]string{"skill:My_Skill": "valid", "command:git:last": "valid"},

@@ -190,10 +190,16 @@ type serverBuild struct {
 	runs     []string           // what runs on this machine: the command and args, or the headersHelper
 	nc       []model.NotCovered // what the process (or the headersHelper) depends on that no approval binds
 	contract model.Fields
+	// claudeDrops: Claude Code drops the server at load while Codex reads it.
+	claudeDrops bool
 }
 
 func (b *serverBuild) bad(code, msg string) {
 	b.c.Diagnostics = append(b.c.Diagnostics, model.Place{File: b.src.file, Pointer: b.ptr, Line: b.line}.Component(code, model.SeverityError, msg, specRef("1.5")))
+}
+
+func (b *serverBuild) warn(code, msg string) {
+	b.c.Diagnostics = append(b.c.Diagnostics, model.Place{File: b.src.file, Pointer: b.ptr, Line: b.line}.Component(code, model.SeverityWarning, msg, specRef("1.5")))
 }
 
 // mcpServer builds the component of one server of an MCP server map: an invalid one as
@@ -235,8 +241,13 @@ func (b *serverBuild) serverType() (string, bool) {
 	}
 	if !hasType {
 		if v.Get("url") != nil {
-			b.bad("mcp-server-url-without-type", fmt.Sprintf("Server %q has a url but no type; Claude reads it as a stdio server, which fails for lacking a command, and silently drops it at load. Add \"type\": \"http\" (or sse, ws). `claude plugin validate` fails the whole plugin for it; Claude Code loads the plugin's other servers and components (observed), so they are listed.", name))
-			return "", false
+			// The clients part here: Claude Code reads a server without a type as stdio and
+			// drops it for lacking a command, while Codex picks the transport from the
+			// fields and connects over streamable HTTP (recorded: plugin/read lists it).
+			b.claudeDrops = true
+			b.c.Details = append(b.c.Details, model.Field{Key: "type (as Codex reads it)", Value: "http"})
+			b.warn("mcp-server-url-without-type", fmt.Sprintf("Server %q has a url but no type. Claude Code reads it as a stdio server, which fails for lacking a command, and silently drops it at load (`claude plugin validate` fails the whole plugin for it; the plugin's other servers and components load). %s connect to it over streamable HTTP. Add \"type\": \"http\" (or sse, ws).", name, model.Releases(model.ClientCodex, model.Codex169)))
+			return "http", true
 		}
 		return "stdio", true
 	}
@@ -414,8 +425,11 @@ func (b *serverBuild) finish(typ string) *model.Component {
 	contract := append(b.contract, model.Field{Key: "name", Value: b.name}, model.Field{Key: "file", Value: displayFile(b.src.file)})
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: contract}
 	c.Support = l.mcpSupport(b.src, typ)
+	if b.claudeDrops {
+		c.Support[0] = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "Claude Code reads a server without a type as stdio and drops it for lacking a command."}
+	}
 	if typ == "stdio" {
-		codexLiteralRoot(c)
+		codexLiteralRoot(c, b.warn)
 	}
 	if typ == "stdio" || b.v.Get("headersHelper") != nil {
 		l.bindClosure(c, "server")

@@ -104,22 +104,56 @@ func TestCodexSkipsGithubEntries(t *testing.T) {
 }
 
 // TestCodexKeepsPluginRootInArgs: Codex (0.169.0, 0.171.0) passes ${CLAUDE_PLUGIN_ROOT}
-// in MCP args through literally, so a server whose args name the bundled file does not
-// run it there; a server without the variable is unaffected.
+// in MCP args through literally and still starts the server (plugin/read lists both), so
+// the server whose args name the bundled file is supported with a warning that says what
+// it gets; a server without the variable has no warning.
 func TestCodexKeepsPluginRootInArgs(t *testing.T) {
 	p := LoadPlugin("testdata/cases/codex-literal-root", Options{})
-	for id, want := range map[string]model.SupportStatus{"docs": model.NotSupported, "plain": model.Supported} {
+	for id, warned := range map[string]bool{"docs": true, "plain": false} {
 		c := p.Component(model.KindMCPServer, id)
 		if c == nil {
 			t.Fatalf("no %s", id)
 		}
 		for _, s := range c.Support {
-			if s.Provider == clientCodex && (s.Status != want || want == model.NotSupported && !strings.Contains(s.Detail, "literally")) {
-				t.Errorf("%s: Codex %s (%s), want %s", id, s.Status, s.Detail, want)
+			if s.Status != model.Supported {
+				t.Errorf("%s: %s %s (%s), want supported", id, s.Provider, s.Status, s.Detail)
 			}
-			if s.Provider == clientClaude && s.Status != model.Supported {
-				t.Errorf("%s: Claude Code %s", id, s.Status)
+			if s.Provider == clientCodex && warned != strings.Contains(s.Detail, "literally") {
+				t.Errorf("%s: Codex detail %q", id, s.Detail)
 			}
 		}
+		var w *model.Diagnostic
+		for i, d := range c.Diagnostics {
+			if d.Code == "mcp-codex-literal-root" {
+				w = &c.Diagnostics[i]
+			}
+		}
+		if warned != (w != nil) || w != nil && (w.Severity != model.SeverityWarning || !strings.Contains(w.Message, "${CLAUDE_PLUGIN_ROOT}/server/index.mjs") || !strings.Contains(w.Message, "Codex 0.169.0 and 0.171.0")) {
+			t.Errorf("%s: warning %+v", id, w)
+		}
+	}
+}
+
+// TestURLWithoutTypeRunsInCodex: a server with a url and no type is dropped by Claude
+// Code (read as stdio, it has no command) but listed and connected to by Codex 0.169.0
+// and 0.171.0, so the server is valid, unsupported by Claude Code, supported by Codex,
+// and the warning names both clients.
+func TestURLWithoutTypeRunsInCodex(t *testing.T) {
+	p := LoadPlugin("testdata/cases/mcp-url-without-type", Options{})
+	c := p.Component(model.KindMCPServer, "remote")
+	if c == nil || c.Validity != model.Valid {
+		t.Fatalf("remote: %+v", c)
+	}
+	want := map[string]model.SupportStatus{clientClaude: model.NotSupported, clientCodex: model.Supported}
+	for _, s := range c.Support {
+		if s.Status != want[s.Provider] {
+			t.Errorf("%s: %s (%s), want %s", s.Provider, s.Status, s.Detail, want[s.Provider])
+		}
+	}
+	if len(c.Support) != 2 {
+		t.Errorf("support: %+v", c.Support)
+	}
+	if len(c.Diagnostics) != 1 || c.Diagnostics[0].Severity != model.SeverityWarning || !strings.Contains(c.Diagnostics[0].Message, "Codex 0.169.0 and 0.171.0 connect") {
+		t.Errorf("diagnostics: %+v", c.Diagnostics)
 	}
 }

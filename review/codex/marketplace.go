@@ -68,7 +68,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 	}
 	popts := opts
 	popts.Marketplace = mp.Name
-	badAuth := ""
+	badAuth, noSource := "", ""
 	for i, e := range plugins.Val.Arr {
 		me := &marketEntry{mp: mp, root: root, opts: popts, i: i, e: e, ptr: jsontext.Pointer("plugins", strconv.Itoa(i)), line: jsontext.Line(data, e.Off)}
 		pkg, auth := me.read()
@@ -78,6 +78,9 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 		if badAuth == "" {
 			badAuth = auth
 		}
+		if noSource == "" && me.noSource {
+			noSource = me.c.ID
+		}
 	}
 	if badAuth != "" {
 		// An authentication policy Codex does not know makes it reject the whole file.
@@ -85,6 +88,15 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 			errorf("An entry has the authentication policy %q, which is neither ON_INSTALL nor ON_USE: %s reject the whole marketplace file for it, so none of its plugins installs.", clip(badAuth), model.Releases(model.ClientCodex, model.Codex169))))
 		for _, c := range mp.Components {
 			c.Support = codexSupport(model.NotSupported, "Codex rejects the whole marketplace file (an unknown authentication policy), so it installs nothing from it.")
+		}
+	}
+	if noSource != "" {
+		// Codex reads the marketplace file as one typed document: an entry without a
+		// source fails the whole read, so no entry of the file installs.
+		mp.Diagnostics = append(mp.Diagnostics, marketDiag("marketplace-source-missing", model.SeverityError, model.BoundaryPackage, "", 0,
+			errorf("Entry %q has no source: %s reject the whole marketplace file for it (\"invalid marketplace file …: missing field `source`\"), so none of its plugins installs.", clip(noSource), model.Releases(model.ClientCodex, model.Codex169))))
+		for _, c := range mp.Components {
+			c.Support = codexSupport(model.NotSupported, "Codex rejects the whole marketplace file (an entry has no source), so it installs nothing from it.")
 		}
 	}
 	return out
@@ -127,6 +139,8 @@ type marketEntry struct {
 	ptr  string
 	line int
 	c    *model.Component
+	// noSource: the entry has no source, which makes Codex reject the whole file.
+	noSource bool
 }
 
 func (me *marketEntry) bad(code, msg string) {
@@ -211,7 +225,8 @@ func (me *marketEntry) source(name string, summary []string) (string, []string, 
 	src := me.e.Get("source")
 	switch {
 	case src == nil:
-		me.bad("marketplace-entry-source-missing", errorf("Entry %q has no source.", clip(name)))
+		me.noSource = true
+		me.bad("marketplace-entry-source-missing", errorf("Entry %q has no source: %s refuse the whole marketplace file for it (\"missing field `source`\").", clip(name), model.Releases(model.ClientCodex, model.Codex169)))
 		return "", summary, false
 	case src.Val.Kind == jsontext.String:
 		return src.Val.Str, summary, true
@@ -230,8 +245,8 @@ func (me *marketEntry) source(name string, summary []string) (string, []string, 
 }
 
 // local loads the plugin a local source names, which must be a folder inside the
-// marketplace with .codex-plugin/plugin.json of the entry's name; nil when Codex cannot
-// install it from there.
+// marketplace with .codex-plugin/plugin.json (or, without it, .claude-plugin/plugin.json)
+// of the entry's name; nil when Codex cannot install it from there.
 func (me *marketEntry) local(name, local string) *model.Package {
 	c, root := me.c, me.root
 	rel := strings.TrimPrefix(local, "./")
@@ -247,11 +262,12 @@ func (me *marketEntry) local(name, local string) *model.Package {
 		return nil
 	}
 	pdir := filepath.Join(root.Path(), filepath.FromSlash(real))
-	if !IsRoot(pdir) {
-		// the Codex releases vouch models install a marketplace entry only from a folder with
-		// .codex-plugin/plugin.json: any other fails with "missing plugin.json".
-		me.bad("marketplace-entry-no-codex-manifest", errorf("Entry %q points to %s, which has no .codex-plugin/plugin.json: %s fail to install it (\"missing plugin.json\"), whatever other manifest the folder holds.", clip(name), rel, model.Releases(model.ClientCodex, model.Codex169)))
-		c.Support = codexSupport(model.NotSupported, "Codex fails to install an entry whose folder has no .codex-plugin/plugin.json.")
+	claudeOnly := !IsRoot(pdir) && hasClaudeManifest(root, real)
+	if !IsRoot(pdir) && !claudeOnly {
+		// The Codex releases vouch models install a marketplace entry from a folder with
+		// .codex-plugin/plugin.json or, without it, .claude-plugin/plugin.json.
+		me.bad("marketplace-entry-no-codex-manifest", errorf("Entry %q points to %s, which has neither .codex-plugin/plugin.json nor .claude-plugin/plugin.json: %s fail to install it (\"missing plugin.json\").", clip(name), rel, model.Releases(model.ClientCodex, model.Codex169)))
+		c.Support = codexSupport(model.NotSupported, "Codex fails to install an entry whose folder has no plugin manifest it reads.")
 		return nil
 	}
 	pkg := Load(pdir, me.opts)
@@ -263,5 +279,18 @@ func (me *marketEntry) local(name, local string) *model.Package {
 	}
 	c.Summary = append(c.Summary, "Installs the plugin in "+rel+" (reviewed as its own package, "+pkg.Name+").")
 	c.Support = codexSupport(model.Supported, "")
+	if claudeOnly {
+		// Recorded: the entry installs and plugin/read answers the version of the Claude
+		// Code manifest, so Codex read that file.
+		c.Summary = append(c.Summary, "The folder has only .claude-plugin/plugin.json: "+model.Releases(model.ClientCodex, model.Codex169)+" install it all the same, reading the Claude Code manifest (its skills, hooks and MCP servers; not its commands or agents).")
+		c.Support = codexSupport(model.Supported, "Codex installs it from .claude-plugin/plugin.json, having no .codex-plugin/plugin.json to read.")
+	}
 	return pkg
+}
+
+// hasClaudeManifest reports whether the folder rel inside root holds
+// .claude-plugin/plugin.json, the manifest Codex falls back to.
+func hasClaudeManifest(root *fsguard.Root, rel string) bool {
+	_, err := root.Lstat(path.Join(rel, claudeManifest))
+	return err == nil
 }
