@@ -37,131 +37,198 @@ const maxShellWords = 4096
 // parentheses, honouring single and double quotes and backslashes. $(…) and `…` are not
 // nested: their words start a new command, which is what they run.
 func SplitShell(line string) []SimpleCommand {
-	var out []SimpleCommand
-	var words []string
-	var cur strings.Builder
-	inWord, single, double := false, false, false
-	count := 0
-	// A case's patterns ("a|*/b)") are words to match, not commands: pattern is set from
-	// "case X in" and after each ";;" until the ")" that ends the pattern; depth counts
-	// the cases open, so "esac" closes one.
-	pattern, depth := false, 0
-	endWord := func() {
-		if inWord {
-			w := cur.String()
-			switch {
-			case pattern && w == "esac" && len(words) == 0:
-				pattern, depth = false, depth-1
-				words = append(words, w)
-			case pattern:
-				// a pattern word: dropped at the ) or | that follows
-				words = append(words, w)
-			default:
-				words = append(words, w)
-				if len(words) >= 3 && words[len(words)-3] == "case" && w == "in" {
-					pattern, depth = true, depth+1
-				}
-			}
-			count++
-		}
-		cur.Reset()
-		inWord = false
-	}
-	// dropPattern forgets the pattern words read so far; the words before them (case X
-	// in) stay one command.
-	dropPattern := func() {
-		endWord()
-		if i := slices.Index(words, "in"); len(words) > 0 && words[0] == "case" && i >= 0 {
-			words = words[:i+1]
-			return
-		}
-		words = nil
-	}
-	endCmd := func(pipe bool) {
-		endWord()
-		if len(words) > 0 && !(len(words) == 1 && words[0] == "") {
-			sc := simple(words)
-			sc.Pipe = pipe
-			out = append(out, sc)
-		}
-		words = nil
-	}
-	for i := 0; i < len(line) && count < maxShellWords; i++ {
+	s := &shellSplitter{line: line}
+	for i := 0; i < len(line) && s.count < maxShellWords; i++ {
 		ch := line[i]
 		switch {
-		case single:
+		case s.single:
 			if ch == '\'' {
-				single = false
+				s.single = false
 			} else {
-				cur.WriteByte(ch)
+				s.cur.WriteByte(ch)
 			}
 		case ch == '\\' && i+1 < len(line):
 			i++
-			cur.WriteByte(line[i])
-			inWord = true
-		case double:
-			switch {
-			case ch == '"':
-				double = false
-			case ch == '`' || (ch == '$' && i+1 < len(line) && line[i+1] == '('):
-				// A command substitution inside quotes still runs its command.
-				endCmd(false)
-				if ch == '$' {
-					i++
-				}
-				double = false
-			default:
-				cur.WriteByte(ch)
-			}
-		case ch == '#' && !inWord:
-			// A comment runs to the end of the line.
-			for i+1 < len(line) && line[i+1] != '\n' {
-				i++
-			}
-		case ch == '\'':
-			single, inWord = true, true
-		case ch == '"':
-			double, inWord = true, true
-		case ch == ' ' || ch == '\t':
-			endWord()
-		case pattern && (ch == '|' || ch == '(' && len(words) == 0 && !inWord):
-			dropPattern() // a|b) or (a) : alternatives of one pattern
-		case pattern && ch == ')':
-			dropPattern()
-			pattern = false
-			endCmd(false)
-		case ch == ';' && i+1 < len(line) && line[i+1] == ';' && depth > 0:
-			endCmd(false)
-			i++
-			pattern = true // the next pattern
-		case ch == '|' && i+1 < len(line) && line[i+1] == '|':
-			endCmd(false)
-			i++
-		case ch == '|':
-			endCmd(true)
-		case ch == ';' || ch == '&' || ch == '\n' || ch == '\r' || ch == '(' || ch == ')' || ch == '`':
-			endCmd(false)
-		case ch == '$' && i+1 < len(line) && line[i+1] == '(':
-			endCmd(false)
-			i++
-		case ch == '<' || ch == '>':
-			// A redirection's target is a path, not an argument: keep it as one word so
-			// an outside path is still seen, without the operator (or the fd before it).
-			if w := cur.String(); inWord && w != "" && strings.Trim(w, "0123456789") == "" {
-				cur.Reset()
-				inWord = false
-			}
-			endWord()
-			for i+1 < len(line) && (line[i+1] == '>' || line[i+1] == '&') {
-				i++
-			}
+			s.cur.WriteByte(line[i])
+			s.inWord = true
+		case s.double:
+			i = s.inDouble(i)
 		default:
-			cur.WriteByte(ch)
-			inWord = true
+			i = s.unquoted(i)
 		}
 	}
-	endCmd(false)
-	return out
+	s.endCmd(false)
+	return s.out
+}
+
+// shellSplitter is SplitShell's state: the commands so far, the words of the current
+// one, the word being read, which quotes are open and whether a case pattern is read.
+type shellSplitter struct {
+	line           string
+	out            []SimpleCommand
+	words          []string
+	cur            strings.Builder
+	inWord         bool
+	single, double bool
+	count          int // words read, bounded by maxShellWords
+	// A case's patterns ("a|*/b)") are words to match, not commands: pattern is set from
+	// "case X in" and after each ";;" until the ")" that ends the pattern; depth counts
+	// the cases open, so "esac" closes one.
+	pattern bool
+	depth   int
+}
+
+func (s *shellSplitter) endWord() {
+	if s.inWord {
+		w := s.cur.String()
+		first := len(s.words) == 0
+		s.words = append(s.words, w)
+		s.caseWord(w, first)
+		s.count++
+	}
+	s.cur.Reset()
+	s.inWord = false
+}
+
+// caseWord follows the case a word opens or closes. Inside a pattern every word is one
+// to match, dropped at the ) or | that follows, except an "esac" that starts a command.
+func (s *shellSplitter) caseWord(w string, first bool) {
+	switch {
+	case s.pattern && w == "esac" && first:
+		s.pattern, s.depth = false, s.depth-1
+	case s.pattern:
+	case len(s.words) >= 3 && s.words[len(s.words)-3] == "case" && w == "in":
+		s.pattern, s.depth = true, s.depth+1
+	}
+}
+
+// dropPattern forgets the pattern words read so far; the words before them (case X in)
+// stay one command.
+func (s *shellSplitter) dropPattern() {
+	s.endWord()
+	if i := slices.Index(s.words, "in"); len(s.words) > 0 && s.words[0] == "case" && i >= 0 {
+		s.words = s.words[:i+1]
+		return
+	}
+	s.words = nil
+}
+
+func (s *shellSplitter) endCmd(pipe bool) {
+	s.endWord()
+	if len(s.words) > 0 && !(len(s.words) == 1 && s.words[0] == "") {
+		sc := simple(s.words)
+		sc.Pipe = pipe
+		s.out = append(s.out, sc)
+	}
+	s.words = nil
+}
+
+// next is the byte after i, or 0 past the end of the line.
+func (s *shellSplitter) next(i int) byte {
+	if i+1 < len(s.line) {
+		return s.line[i+1]
+	}
+	return 0
+}
+
+// inDouble reads the byte at i inside double quotes, and returns the index of the last
+// byte it used.
+func (s *shellSplitter) inDouble(i int) int {
+	switch ch := s.line[i]; {
+	case ch == '"':
+		s.double = false
+	case ch == '`' || (ch == '$' && s.next(i) == '('):
+		// A command substitution inside quotes still runs its command.
+		s.endCmd(false)
+		if ch == '$' {
+			i++
+		}
+		s.double = false
+	default:
+		s.cur.WriteByte(ch)
+	}
+	return i
+}
+
+// unquoted reads the byte at i outside quotes: a comment, a quote that opens, a word
+// break or a case pattern's end, else an operator. It returns the index of the last byte
+// it used.
+func (s *shellSplitter) unquoted(i int) int {
+	switch ch := s.line[i]; {
+	case ch == '#' && !s.inWord:
+		// A comment runs to the end of the line.
+		for i+1 < len(s.line) && s.line[i+1] != '\n' {
+			i++
+		}
+	case ch == '\'':
+		s.single, s.inWord = true, true
+	case ch == '"':
+		s.double, s.inWord = true, true
+	case ch == ' ' || ch == '\t':
+		s.endWord()
+	case s.pattern && s.casePattern(ch):
+	default:
+		i = s.operator(i)
+	}
+	return i
+}
+
+// casePattern reads a byte that separates a case's patterns or ends them, and reports
+// whether it was one.
+func (s *shellSplitter) casePattern(ch byte) bool {
+	switch {
+	case ch == '|' || ch == '(' && len(s.words) == 0 && !s.inWord:
+		s.dropPattern() // a|b) or (a) : alternatives of one pattern
+	case ch == ')':
+		s.dropPattern()
+		s.pattern = false
+		s.endCmd(false)
+	default:
+		return false
+	}
+	return true
+}
+
+// operator reads the byte at i outside quotes and case patterns: a command break, a
+// redirection or a byte of a word. It returns the index of the last byte it used.
+func (s *shellSplitter) operator(i int) int {
+	switch ch := s.line[i]; {
+	case ch == ';' && s.next(i) == ';' && s.depth > 0:
+		s.endCmd(false)
+		i++
+		s.pattern = true // the next pattern
+	case ch == '|' && s.next(i) == '|':
+		s.endCmd(false)
+		i++
+	case ch == '|':
+		s.endCmd(true)
+	case ch == ';' || ch == '&' || ch == '\n' || ch == '\r' || ch == '(' || ch == ')' || ch == '`':
+		s.endCmd(false)
+	case ch == '$' && s.next(i) == '(':
+		s.endCmd(false)
+		i++
+	case ch == '<' || ch == '>':
+		i = s.redirect(i)
+	default:
+		s.cur.WriteByte(ch)
+		s.inWord = true
+	}
+	return i
+}
+
+// redirect reads a redirection operator at i. Its target is a path, not an argument: it
+// is kept as one word so an outside path is still seen, without the operator (or the fd
+// before it).
+func (s *shellSplitter) redirect(i int) int {
+	if w := s.cur.String(); s.inWord && w != "" && strings.Trim(w, "0123456789") == "" {
+		s.cur.Reset()
+		s.inWord = false
+	}
+	s.endWord()
+	for i+1 < len(s.line) && (s.line[i+1] == '>' || s.line[i+1] == '&') {
+		i++
+	}
+	return i
 }
 
 // simple reads leading NAME=value words as assignments and skips shell keywords that
