@@ -46,7 +46,6 @@ func TestValidateShowsDisplayNames(t *testing.T) {
 		"claude-code named#agent:reviewer":     {"claude-code": "code-reviewer"},
 		"claude-code named#output-style:terse": {"claude-code": "Terse Answers"},
 		"codex named#skill:extra/fmt":          {"codex": "fmt"},
-		"codex named#skill:lint":               nil,
 		"claude-code named#skill:lint":         nil,
 	} {
 		c := got[ref]
@@ -62,6 +61,10 @@ func TestValidateShowsDisplayNames(t *testing.T) {
 				t.Errorf("%s: display_names[%s] = %v, want %v", ref, k, names[k], v)
 			}
 		}
+	}
+	// The Codex manifest names ./extra/, which replaces skills/ for Codex.
+	if got["codex named#skill:lint"] != nil {
+		t.Errorf("Codex lists skills/lint although its manifest's skills path replaces skills/")
 	}
 }
 

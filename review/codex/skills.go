@@ -9,7 +9,7 @@ import (
 )
 
 // skills loads the skills Codex reads. A manifest skills path (a string or an array)
-// replaces skills/: Codex 0.169.0 and 0.171.0, run on a folder with both, list only the
+// replaces skills/: the Codex releases vouch models, run on a folder with both, list only the
 // named folder's skills. Without a usable path skills/ is scanned. A skill is a directory
 // holding SKILL.md, directly in the scanned directory or the directory itself. Codex names
 // it <plugin>:<skill>.
