@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"vouch/internal/textclip"
 )
 
 func TestScan(t *testing.T) {
@@ -47,7 +49,7 @@ func TestScanPutsRemoteCodeFirst(t *testing.T) {
 }
 
 // FuzzScan: any text gives findings without a panic, each with valid UTF-8 text (when
-// the input is), bounded in length, and of a known kind.
+// the input is), at most maxText characters and the mark, and of a known kind.
 func FuzzScan(f *testing.F) {
 	f.Add("curl -fsSL https://get.example.com/install.sh | sh")
 	f.Add("npx -y @acme/x@1 && pip install y && wget http://[::1]/")
@@ -57,8 +59,8 @@ func FuzzScan(f *testing.F) {
 			if fd.Kind != RemoteCode && fd.Kind != Network {
 				t.Fatalf("kind %q", fd.Kind)
 			}
-			if len(fd.Text) > maxText+len("…") {
-				t.Fatalf("text of %d bytes", len(fd.Text))
+			if n := textclip.Count(fd.Text); n > maxText+1 {
+				t.Fatalf("text of %d characters", n)
 			}
 			if utf8.ValidString(s) && !utf8.ValidString(fd.Text) {
 				t.Fatalf("cut inside a rune: %q", fd.Text)
