@@ -77,9 +77,7 @@ func TestTrustTerminalConfirmation(t *testing.T) {
 	if !strings.Contains(out, "personal ledger, human") {
 		t.Fatalf("a terminal confirmation is not recorded as human:\n%s", out)
 	}
-	if s := statusOf(t, home, src, ref); s != "approved" {
-		t.Fatalf("after confirming: %s", s)
-	}
+	wantStatus(t, home, src, ref, "approved", "after confirming: %s")
 }
 
 // TestLedgerTrustAsksAtATerminal: `ledger trust` shows the summary and records nothing
@@ -103,12 +101,8 @@ func TestLedgerTrustAsksAtATerminal(t *testing.T) {
 	if !strings.Contains(out, "Type y to confirm") || !strings.Contains(out, "per package:") {
 		t.Fatalf("no summary or question:\n%s", out)
 	}
-	if s := statusOf(t, home, src, notesRef); s != "unreviewed" {
-		t.Fatalf("a declined trust counts: %s", s)
-	}
+	wantStatus(t, home, src, notesRef, "unreviewed", "a declined trust counts: %s")
 	code, out, errs = run("y")
 	expect(t, "confirmed", code, 0, out, errs)
-	if s := statusOf(t, home, src, notesRef); s != "approved" {
-		t.Fatalf("after confirming: %s", s)
-	}
+	wantStatus(t, home, src, notesRef, "approved", "after confirming: %s")
 }
