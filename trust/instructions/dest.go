@@ -174,6 +174,24 @@ func (d *destDir) readTarget(f io.Reader, st fs.FileInfo) ([]byte, bool, fs.File
 	return data, true, st.Mode().Perm(), nil
 }
 
+// fillTemp writes data into f, the temporary file write renames over the destination,
+// syncs it, gives it mode and closes it; a failure leaves f for the caller to remove.
+func (d *destDir) fillTemp(f *os.File, data []byte, mode fs.FileMode) error {
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("cannot write %s: %w", d.path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("cannot flush %s to disk: %w", d.path, err)
+	}
+	if err := f.Chmod(mode); err != nil {
+		return fmt.Errorf("cannot set the mode of %s: %w", d.path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %w", d.path, err)
+	}
+	return nil
+}
+
 // tempName is a fresh name, in the destination's directory, for the temporary file that
 // write renames over the destination.
 func (d *destDir) tempName() string {

@@ -69,17 +69,8 @@ func (d *destDir) write(data []byte, mode fs.FileMode) (err error) {
 			unix.Unlinkat(dirfd, tmp, 0)
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("cannot write %s: %w", d.path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("cannot flush %s to disk: %w", d.path, err)
-	}
-	if err = f.Chmod(mode); err != nil {
-		return fmt.Errorf("cannot set the mode of %s: %w", d.path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", d.path, err)
+	if err = d.fillTemp(f, data, mode); err != nil {
+		return err
 	}
 	if err = unix.Renameat(dirfd, tmp, dirfd, d.base); err != nil {
 		return fmt.Errorf("cannot replace %s: %w", d.path, err)
