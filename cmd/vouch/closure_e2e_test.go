@@ -383,11 +383,11 @@ func TestRequireApprovedWarnsNotCovered(t *testing.T) {
 	base := t.TempDir()
 	home, src := filepath.Join(base, "home"), filepath.Join(base, "src")
 	writeTree(t, src, apPlugin(`"s": {"type": "stdio", "command": "npx", "args": ["-y", "x@latest"]}`, nil))
-	out, errs := expectRun(t, home, "approve", 0, "approve", "--yes", src, "p#mcp-server:s")
+	out, _ := expectRun(t, home, "approve", 0, "approve", "--yes", src, "p#mcp-server:s")
 	if !strings.Contains(out, "not covered by this approval") || !strings.Contains(out, "x@latest") {
 		t.Errorf("the grant does not show what is not covered:\n%s", out)
 	}
-	out, errs = expectRun(t, home, "status --require-approved", 0, "status", "--require-approved", src)
+	out, errs := expectRun(t, home, "status --require-approved", 0, "status", "--require-approved", src)
 	if !strings.Contains(errs, "warning") || !strings.Contains(errs, "fetched-at-start x@latest") {
 		t.Errorf("status --require-approved does not warn:\n%s", errs)
 	}
@@ -476,7 +476,7 @@ func TestStageLinksAndExecBits(t *testing.T) {
 	if err := os.Symlink("v1", filepath.Join(src, "lib")); err != nil {
 		t.Fatal(err)
 	}
-	out, _ := expectRun(t, home, "approve", 0, "approve", "--yes", src, "p#mcp-server:s")
+	expectRun(t, home, "approve", 0, "approve", "--yes", src, "p#mcp-server:s")
 	stage := filepath.Join(base, "staged")
 	if err := os.Mkdir(stage, 0o755); err != nil { // an existing empty directory is fine
 		t.Fatal(err)

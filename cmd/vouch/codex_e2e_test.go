@@ -23,7 +23,7 @@ func TestCodexHookRoundTrip(t *testing.T) {
 	writeTree(t, src, codexPlugin)
 	ref := "guard#hook:hooks/hooks.json:pre_tool_use:0:0"
 
-	out, _ := expectRun(t, home, "check unreviewed", 1, "check", src, ref)
+	expectRun(t, home, "check unreviewed", 1, "check", src, ref)
 	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	expectRun(t, home, "check approved", 0, "check", src, ref)
 
@@ -44,7 +44,7 @@ func TestCodexHookRoundTrip(t *testing.T) {
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, _ = expectRun(t, home, "status --codex", 0, "status", "--json", "--codex", src)
+	out, _ := expectRun(t, home, "status --codex", 0, "status", "--json", "--codex", src)
 	validateReport(t, reportSchema(t), out)
 	var rep struct {
 		Packages []struct {

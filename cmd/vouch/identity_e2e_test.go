@@ -31,7 +31,7 @@ func TestOneIdentityPerPackage(t *testing.T) {
 		t.Fatalf("the ambiguity does not name both formats: %s", errs)
 	}
 
-	out, errs := expectRun(t, home, "approve the Codex reading", 0, "approve", "--yes", src, codexRef)
+	out, _ := expectRun(t, home, "approve the Codex reading", 0, "approve", "--yes", src, codexRef)
 	if !strings.Contains(out, "approved "+codexRef) {
 		t.Errorf("approve does not answer with the ref as given: %s", out)
 	}
@@ -69,7 +69,7 @@ func TestPlainRefStillWorks(t *testing.T) {
 	}
 	files["codex.mcp.json"] = `{"mcpServers":{"only-codex":{"command":"node","args":["./server-codex.js"]}}}`
 	writeTree(t, src, files)
-	_, errs := expectRun(t, home, "approve a ref one package holds", 0, "approve", "--yes", src, "twin#mcp-server:only-codex")
+	expectRun(t, home, "approve a ref one package holds", 0, "approve", "--yes", src, "twin#mcp-server:only-codex")
 	expectRun(t, home, "check it", 0, "check", src, "twin#mcp-server:only-codex")
 	code, _, errs := trustRun(t, home, "check", src, "cursor:twin#mcp-server:db")
 	expect(t, "a prefix that is no format", code, 2, "", errs)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,24 +14,7 @@ const notesRef = "notes#mcp-server:notes"
 func digestOf(t *testing.T, home, src, ref string) string {
 	t.Helper()
 	_, out, _ := trustRun(t, home, "status", "--json", src)
-	var rep struct {
-		Packages []struct {
-			Components []struct {
-				Ref    string `json:"ref"`
-				Digest string `json:"digest"`
-			} `json:"components"`
-		} `json:"packages"`
-	}
-	json.Unmarshal([]byte(out), &rep)
-	for _, p := range rep.Packages {
-		for _, c := range p.Components {
-			if c.Ref == ref {
-				return c.Digest
-			}
-		}
-	}
-	t.Fatalf("%s not in the status report:\n%s", ref, out)
-	return ""
+	return findComponent(t, out, ref).Digest
 }
 
 func requireMCP(t *testing.T, home, src string) {
@@ -51,14 +33,14 @@ func TestTwoCopiesCLI(t *testing.T) {
 	writeTree(t, b, mcpPlugin)
 	requireMCP(t, home, a)
 	editByte(t, filepath.Join(b, "bin/server"), "serving notes", "serving NOTES")
-	out, errs := expectRun(t, home, "approve a", 0, "approve", "--yes", a, notesRef)
+	expectRun(t, home, "approve a", 0, "approve", "--yes", a, notesRef)
 	wantStatus(t, home, b, notesRef, "changed", "copy b before its approval: %s")
 	expectRun(t, home, "approve b", 0, "approve", "--yes", b, notesRef)
 	for _, src := range []string{a, b} {
 		expectRun(t, home, "check "+src+" after approving both copies", 0, "check", src, notesRef)
 	}
 	db := digestOf(t, home, b, notesRef)
-	out, _ = expectRun(t, home, "revoke --digest", 0, "revoke", "--yes", "--digest", db, b, notesRef)
+	out, _ := expectRun(t, home, "revoke --digest", 0, "revoke", "--yes", "--digest", db, b, notesRef)
 	if !strings.Contains(out, "other approved digests stay approved") {
 		t.Fatalf("revoke --digest output:\n%s", out)
 	}
@@ -97,13 +79,13 @@ func TestTeamLedgerGrownAfterTrustCLI(t *testing.T) {
 	src, team := teamRepo(t, false)
 	lead, me := t.TempDir(), t.TempDir()
 	requireMCP(t, me, src)
-	out, _ := expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
+	expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
 	expectRun(t, me, "ledger trust", 0, "ledger", "trust", "--yes", team)
 	wantStatus(t, me, src, notesRef, "approved", "after trust: %s")
 	const skill = "notes#skill:jot"
 	expectRun(t, lead, "team approves more", 0, "approve", "--yes", "--ledger", team, src, skill)
 	wantStatus(t, me, src, skill, "unreviewed", "a decision added after trust counted: %s")
-	_, out, _ = trustRun(t, me, "status", "--json", src)
+	_, out, _ := trustRun(t, me, "status", "--json", src)
 	if !strings.Contains(out, "team-ledger-pending") || !strings.Contains(out, "1 decisions were added") {
 		t.Fatalf("status does not say a decision is waiting:\n%s", out)
 	}
@@ -130,10 +112,9 @@ func TestLedgerInsidePackageCLI(t *testing.T) {
 	src, team := teamRepo(t, true)
 	me := t.TempDir()
 	requireMCP(t, me, src)
-	code, out, errs := trustRun(t, t.TempDir(), "approve", "--yes", "--ledger", team, src, notesRef)
-	expect(t, "the package approves itself", code, 0, out, errs)
+	expectRun(t, t.TempDir(), "the package approves itself", 0, "approve", "--yes", "--ledger", team, src, notesRef)
 	expectRun(t, me, "ledger trust", 0, "ledger", "trust", "--yes", team)
-	_, out, _ = trustRun(t, me, "status", "--json", src)
+	_, out, _ := trustRun(t, me, "status", "--json", src)
 	if !strings.Contains(out, "team-ledger-inside-package") {
 		t.Fatalf("no warning for a ledger inside the package it approves:\n%s", out)
 	}
@@ -145,9 +126,9 @@ func TestTeamDiffWithoutBytesCLI(t *testing.T) {
 	src, team := teamRepo(t, false)
 	lead, me := t.TempDir(), t.TempDir()
 	requireMCP(t, me, src)
-	out, errs := expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
+	expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
 	editByte(t, filepath.Join(src, "bin/server"), "serving notes", "serving other things")
-	out, errs = expectRun(t, me, "diff against a teammate's approval", 1, "diff", "--ledger", team, src, notesRef)
+	out, errs := expectRun(t, me, "diff against a teammate's approval", 1, "diff", "--ledger", team, src, notesRef)
 	if !strings.Contains(out, "modified bin/server") || !strings.Contains(out, "not in this vouch store") {
 		t.Fatalf("diff without the bytes:\n%s\n%s", out, errs)
 	}
@@ -164,7 +145,7 @@ func TestReorderedMergeCLI(t *testing.T) {
 	src, team := teamRepo(t, false)
 	lead := t.TempDir()
 	requireMCP(t, lead, src)
-	out, errs := expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
+	expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
 	expectRun(t, lead, "team revoke", 0, "revoke", "--yes", "--ledger", team, src, notesRef)
 	data, _ := os.ReadFile(team)
 	head, rest, _ := strings.Cut(string(data), "\n[[decision]]")
@@ -177,8 +158,7 @@ func TestReorderedMergeCLI(t *testing.T) {
 		t.Fatalf("the reorder did not put the approve last:\n%s", merged)
 	}
 	os.WriteFile(team, []byte(merged), 0o644)
-	code, out, errs := trustRun(t, t.TempDir(), "check", "--ledger", team, src, notesRef)
-	expect(t, "check after a reordered merge", code, 1, out, errs)
+	_, errs := expectRun(t, t.TempDir(), "check after a reordered merge", 1, "check", "--ledger", team, src, notesRef)
 	if !strings.Contains(errs, "revoked") {
 		t.Fatalf("check reason: %s", errs)
 	}
@@ -191,13 +171,13 @@ func TestExplicitLedgerPinnedCLI(t *testing.T) {
 	src, team := teamRepo(t, false)
 	lead, me := t.TempDir(), t.TempDir()
 	requireMCP(t, me, src)
-	out, errs := expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
+	expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
 
-	_, errs = expectRun(t, me, "check --ledger of a ledger never trusted", 1, "check", "--ledger", team, src, notesRef)
+	_, errs := expectRun(t, me, "check --ledger of a ledger never trusted", 1, "check", "--ledger", team, src, notesRef)
 	if !strings.Contains(errs, "--trust-ledger") {
 		t.Fatalf("check does not say why the ledger's approval did not count:\n%s", errs)
 	}
-	out, _ = expectRun(t, me, "status --ledger", 0, "status", "--ledger", team, src)
+	out, _ := expectRun(t, me, "status --ledger", 0, "status", "--ledger", team, src)
 	if !regexp.MustCompile(`unreviewed\s+mcp-server:notes`).MatchString(out) {
 		t.Fatalf("status --ledger of an untrusted ledger:\n%s", out)
 	}

@@ -69,8 +69,8 @@ func TestTrustRoundTripMCPB(t *testing.T) {
 	home, src := t.TempDir(), filepath.Join(t.TempDir(), "notes")
 	writeTree(t, src, mcpbBundle)
 	const ref = "notes#mcp-server:notes"
-	out, _ := expectRun(t, home, "validate", 0, "validate", src)
-	out, _ = expectRun(t, home, "approve without --yes", 2, "approve", src, ref)
+	expectRun(t, home, "validate", 0, "validate", src)
+	out, _ := expectRun(t, home, "approve without --yes", 2, "approve", src, ref)
 	if !strings.Contains(out, "server/index.js") || !strings.Contains(out, "sha256:") {
 		t.Fatalf("the confirmation does not list the files:\n%s", out)
 	}

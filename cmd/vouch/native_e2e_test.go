@@ -135,7 +135,7 @@ func TestStageClaudeCodeHook(t *testing.T) {
 	if code, _, errs := trustRun(t, home, "stage", src, ref, stage); code != 1 {
 		t.Fatalf("stage before approval: exit %d\n%s", code, errs)
 	}
-	_, errs := expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
+	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	expectRun(t, home, "stage", 0, "stage", src, ref, stage)
 	if target, err := os.Readlink(filepath.Join(stage, "lib")); err != nil || target != "v1" {
 		t.Errorf("lib staged as %q, %v; want a link to v1", target, err)

@@ -30,7 +30,7 @@ func TestSignedBundleCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	const ref = "notes-server#mcp-server:notes-server"
-	out, errs := expectRun(t, home, "status without roots", 0, "status", src)
+	out, _ := expectRun(t, home, "status without roots", 0, "status", src)
 	if !strings.Contains(out, "bundle-signature-untrusted") {
 		t.Fatalf("status without roots:\n%s", out)
 	}
@@ -84,7 +84,7 @@ func TestSignedBundleCLI(t *testing.T) {
 
 	// A roots file that is not PEM certificates is a clear error, not "no roots".
 	os.WriteFile(filepath.Join(home, "signing-roots.pem"), []byte("not pem"), 0o600)
-	_, errs = expectRun(t, home, "status with a broken roots file", 2, "status", src)
+	_, errs := expectRun(t, home, "status with a broken roots file", 2, "status", src)
 	if !strings.Contains(errs, "signing-roots.pem") {
 		t.Fatalf("the error does not name the roots file: %s", errs)
 	}

@@ -122,12 +122,22 @@ func statusOf(t *testing.T, home, src, ref string) string {
 	if code != 0 {
 		t.Fatalf("status exit %d: %s", code, errs)
 	}
+	return findComponent(t, out, ref).Authorization
+}
+
+// reportedComponent is a component as vouch status --json reports it.
+type reportedComponent struct {
+	Ref           string `json:"ref"`
+	Authorization string `json:"authorization"`
+	Digest        string `json:"digest"`
+}
+
+// findComponent is ref's entry in out, a status --json report; the test fails without one.
+func findComponent(t *testing.T, out, ref string) reportedComponent {
+	t.Helper()
 	var rep struct {
 		Packages []struct {
-			Components []struct {
-				Ref           string `json:"ref"`
-				Authorization string `json:"authorization"`
-			} `json:"components"`
+			Components []reportedComponent `json:"components"`
 		} `json:"packages"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
@@ -136,12 +146,12 @@ func statusOf(t *testing.T, home, src, ref string) string {
 	for _, p := range rep.Packages {
 		for _, c := range p.Components {
 			if c.Ref == ref {
-				return c.Authorization
+				return c
 			}
 		}
 	}
 	t.Fatalf("%s not in the status report:\n%s", ref, out)
-	return ""
+	return reportedComponent{}
 }
 
 func expect(t *testing.T, what string, code, want int, out, errs string) {
@@ -336,18 +346,18 @@ func TestTrustRoundTripMCP(t *testing.T) {
 func TestTrustCLIErrors(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
 	writeTree(t, src, mcpPlugin)
-	out, errs := expectRun(t, home, "missing source", 2, "check", filepath.Join(src, "nope"), "notes#mcp-server:notes")
+	expectRun(t, home, "missing source", 2, "check", filepath.Join(src, "nope"), "notes#mcp-server:notes")
 	expectRun(t, home, "not a ref", 2, "check", src, "notes")
 	expectRun(t, home, "check unreviewed", 1, "check", src, "notes#mcp-server:notes")
 	expectRun(t, home, "diff unreviewed", 1, "diff", src, "notes#mcp-server:notes")
-	out, _ = expectRun(t, home, "empty ledger", 0, "ledger")
+	out, _ := expectRun(t, home, "empty ledger", 0, "ledger")
 	if !strings.Contains(out, "No decisions") {
 		t.Fatalf("empty ledger: %s", out)
 	}
 	// A damaged ledger is reported with its line and left alone.
 	bad := "schema_version = 1\n[[decision]]\naction = \n"
 	os.WriteFile(filepath.Join(home, "ledger.toml"), []byte(bad), 0o644)
-	_, errs = expectRun(t, home, "damaged ledger", 1, "approve", "--yes", src, "notes#mcp-server:notes")
+	_, errs := expectRun(t, home, "damaged ledger", 1, "approve", "--yes", src, "notes#mcp-server:notes")
 	if !strings.Contains(errs, "ledger.toml:3") {
 		t.Fatalf("damaged ledger error: %s", errs)
 	}
@@ -368,8 +378,7 @@ func TestTrustTeamLedgerCLI(t *testing.T) {
 	writeTree(t, src, mcpPlugin)
 	team := filepath.Join(repo, ".vouch", "ledger.toml")
 	const ref = "notes#mcp-server:notes"
-	code, out, errs := trustRun(t, t.TempDir(), "approve", "--yes", "--ledger", team, src, ref)
-	expect(t, "team approve", code, 0, out, errs)
+	out, _ := expectRun(t, t.TempDir(), "team approve", 0, "approve", "--yes", "--ledger", team, src, ref)
 	if !strings.Contains(out, "team ") {
 		t.Fatalf("approve output does not name the team ledger: %s", out)
 	}
@@ -399,12 +408,12 @@ func TestTrustRoundTripSplice(t *testing.T) {
 	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
 		t.Skipf("the Splice loader does not produce %s yet:\n%s", ref, out)
 	}
-	out, _ := expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
+	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	wantStatus(t, home, src, ref, "approved", "after approve: %s")
 	expectRun(t, home, "check", 0, "check", src, ref)
 	editByte(t, filepath.Join(src, "tools/hello.ts"), "({})", "({x})")
 	wantStatus(t, home, src, ref, "changed", "after a one-byte change: %s")
-	out, _ = expectRun(t, home, "diff", 1, "diff", src, ref)
+	out, _ := expectRun(t, home, "diff", 1, "diff", src, ref)
 	if !strings.Contains(out, "+export default () => ({x})") {
 		t.Fatalf("diff:\n%s", out)
 	}

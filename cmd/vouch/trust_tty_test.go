@@ -86,8 +86,7 @@ func TestLedgerTrustAsksAtATerminal(t *testing.T) {
 	src, team := teamRepo(t, false)
 	home := t.TempDir()
 	requireMCP(t, home, src)
-	code, out, errs := trustRun(t, t.TempDir(), "approve", "--yes", "--ledger", team, src, notesRef)
-	expect(t, "team approve", code, 0, out, errs)
+	expectRun(t, t.TempDir(), "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
 	run := func(answer string) (int, string, string) {
 		master, slave := openPTY(t)
 		master.WriteString(answer + "\n")
@@ -96,7 +95,7 @@ func TestLedgerTrustAsksAtATerminal(t *testing.T) {
 		code := a.run([]string{"--home", home, "ledger", "trust", team})
 		return code, out.String(), errb.String()
 	}
-	code, out, errs = run("")
+	code, out, errs := run("")
 	expect(t, "Enter declines", code, 1, out, errs)
 	if !strings.Contains(out, "Type y to confirm") || !strings.Contains(out, "per package:") {
 		t.Fatalf("no summary or question:\n%s", out)
