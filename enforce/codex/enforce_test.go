@@ -2,12 +2,12 @@ package codex
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	rcodex "vouch/review/codex"
 	"vouch/trust"
@@ -20,36 +20,10 @@ type env struct {
 	log   string // the fake CLI's record of its calls
 }
 
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		st, err := d.Info()
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, st.Mode().Perm())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	e := &env{src: filepath.Join(t.TempDir(), "guard"), log: filepath.Join(t.TempDir(), "calls")}
-	copyTree(t, filepath.Join("testdata", "plugins", "guard"), e.src)
+	testtree.Copy(t, filepath.Join("testdata", "plugins", "guard"), e.src)
 	home := t.TempDir()
 	tr, err := trust.Open(trust.Options{Home: home, Reviewer: "tester"})
 	if err != nil {

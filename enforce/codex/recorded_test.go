@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	rcodex "vouch/review/codex"
 )
 
@@ -46,7 +47,7 @@ func TestRecordedCodexAnswers(t *testing.T) {
 		t.Fatalf("record of %q with %d steps", rec.Client, len(rec.Steps))
 	}
 	root := filepath.Join(t.TempDir(), "guard")
-	copyTree(t, filepath.Join("testdata", "plugins", "guard"), root)
+	testtree.Copy(t, filepath.Join("testdata", "plugins", "guard"), root)
 	pkg := rcodex.Load(root, rcodex.Options{})
 	plan, err := PlanPlugin(pkg, allApproved(pkg), false)
 	if err != nil {
