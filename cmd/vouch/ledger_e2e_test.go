@@ -17,6 +17,17 @@ func digestOf(t *testing.T, home, src, ref string) string {
 	return findComponent(t, out, ref).Digest
 }
 
+// teamApproved is teamRepo with notesRef approved in its team ledger from lead, a vouch
+// home of its own, and me, another home, where the MCP server loads (requireMCP).
+func teamApproved(t *testing.T, pkgAtRoot bool) (src, team, lead, me string) {
+	t.Helper()
+	src, team = teamRepo(t, pkgAtRoot)
+	lead, me = t.TempDir(), t.TempDir()
+	requireMCP(t, me, src)
+	expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
+	return src, team, lead, me
+}
+
 func requireMCP(t *testing.T, home, src string) {
 	t.Helper()
 	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, notesRef) {
@@ -76,10 +87,7 @@ func teamRepo(t *testing.T, pkgAtRoot bool) (src, team string) {
 // TestTeamLedgerGrownAfterTrustCLI: decisions added after `ledger trust` wait, status says
 // how many, and count once shown and confirmed again; untrust stops the ledger.
 func TestTeamLedgerGrownAfterTrustCLI(t *testing.T) {
-	src, team := teamRepo(t, false)
-	lead, me := t.TempDir(), t.TempDir()
-	requireMCP(t, me, src)
-	expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
+	src, team, lead, me := teamApproved(t, false)
 	expectRun(t, me, "ledger trust", 0, "ledger", "trust", "--yes", team)
 	wantStatus(t, me, src, notesRef, "approved", "after trust: %s")
 	const skill = "notes#skill:jot"
@@ -109,10 +117,7 @@ func TestTeamLedgerGrownAfterTrustCLI(t *testing.T) {
 // TestLedgerInsidePackageCLI: a team ledger shipped inside the package it approves is
 // called out.
 func TestLedgerInsidePackageCLI(t *testing.T) {
-	src, team := teamRepo(t, true)
-	me := t.TempDir()
-	requireMCP(t, me, src)
-	expectRun(t, t.TempDir(), "the package approves itself", 0, "approve", "--yes", "--ledger", team, src, notesRef)
+	src, team, _, me := teamApproved(t, true) // the package approves itself
 	expectRun(t, me, "ledger trust", 0, "ledger", "trust", "--yes", team)
 	_, out, _ := trustRun(t, me, "status", "--json", src)
 	if !strings.Contains(out, "team-ledger-inside-package") {
@@ -123,10 +128,7 @@ func TestLedgerInsidePackageCLI(t *testing.T) {
 // TestTeamDiffWithoutBytesCLI: a teammate's approval names the changed files even though
 // this store never held the bytes, and says so.
 func TestTeamDiffWithoutBytesCLI(t *testing.T) {
-	src, team := teamRepo(t, false)
-	lead, me := t.TempDir(), t.TempDir()
-	requireMCP(t, me, src)
-	expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
+	src, team, lead, me := teamApproved(t, false)
 	editByte(t, filepath.Join(src, "bin/server"), "serving notes", "serving other things")
 	out, errs := expectRun(t, me, "diff against a teammate's approval", 1, "diff", "--ledger", team, src, notesRef)
 	if !strings.Contains(out, "modified bin/server") || !strings.Contains(out, "not in this vouch store") {
@@ -168,10 +170,7 @@ func TestReorderedMergeCLI(t *testing.T) {
 // team ledger does (approvals only as far as `ledger trust` confirmed them) unless
 // --trust-ledger is given; a revoke appended after trust counts at once.
 func TestExplicitLedgerPinnedCLI(t *testing.T) {
-	src, team := teamRepo(t, false)
-	lead, me := t.TempDir(), t.TempDir()
-	requireMCP(t, me, src)
-	expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
+	src, team, lead, me := teamApproved(t, false)
 
 	_, errs := expectRun(t, me, "check --ledger of a ledger never trusted", 1, "check", "--ledger", team, src, notesRef)
 	if !strings.Contains(errs, "--trust-ledger") {

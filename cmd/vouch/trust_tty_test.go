@@ -83,10 +83,7 @@ func TestTrustTerminalConfirmation(t *testing.T) {
 // TestLedgerTrustAsksAtATerminal: `ledger trust` shows the summary and records nothing
 // unless the person types y.
 func TestLedgerTrustAsksAtATerminal(t *testing.T) {
-	src, team := teamRepo(t, false)
-	home := t.TempDir()
-	requireMCP(t, home, src)
-	expectRun(t, t.TempDir(), "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
+	src, team, _, home := teamApproved(t, false)
 	run := func(answer string) (int, string, string) {
 		master, slave := openPTY(t)
 		master.WriteString(answer + "\n")
