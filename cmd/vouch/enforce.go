@@ -96,7 +96,8 @@ func clientPluginCommand(cmd *cobra.Command, program string, opts *enforcePlugin
 	return cmd
 }
 
-// enforceAllOptions are the flag of the commands that go through every client (sync, status).
+// enforceAllOptions hold the --json flag of the commands that go through every client
+// (sync, status).
 type enforceAllOptions struct {
 	app  *app
 	json bool
