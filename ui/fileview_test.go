@@ -183,7 +183,7 @@ func TestFileViewHostileText(t *testing.T) {
 
 // A package on disk: its tool's file opens, shows its mode bit, and the wheel scrolls it.
 func TestFileViewFromDisk(t *testing.T) {
-	m, _ := loadedCopy(t)
+	m, _ := loadedCopy(t, 110, 40)
 	selectRef(t, m, exampleTool)
 	press(t, m, "f")
 	fv := m.fileView()

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"vouch/model"
-	"vouch/trust"
 )
 
 const instrRef = "design-review#instruction:design-context"
@@ -64,8 +63,7 @@ func TestActivateInstruction(t *testing.T) {
 	if a := authIn(t, m, instrRef); a != model.Approved {
 		t.Fatalf("instruction = %s after activation, want approved", a)
 	}
-	tr, _ := trust.Open(trust.Options{Home: m.opts.Home})
-	ds, _ := tr.Decisions()
+	ds := decisions(t, m)
 	if len(ds) == 0 || ds[0].Target != target {
 		t.Fatalf("ledger does not record the target: %+v", ds)
 	}

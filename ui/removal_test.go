@@ -38,6 +38,22 @@ func writeFile(t *testing.T, path, s string) {
 	}
 }
 
+// appendFile adds s to the end of an existing file, as an editor saving a change would.
+func appendFile(t *testing.T, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(s)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -249,12 +265,7 @@ func TestRemoveInstructionLedgerFailureReverts(t *testing.T) {
 		t.Fatal("no preview")
 	}
 	ledger := filepath.Join(m.opts.Home, "ledger.toml")
-	f, err := os.OpenFile(ledger, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString("\n[[decision\nbroken")
-	f.Close()
+	appendFile(t, ledger, "\n[[decision\nbroken")
 	press(t, m, "y")
 	if got := readFile(t, target); got != written {
 		t.Fatalf("the file was not restored after the ledger failed: %q", got)

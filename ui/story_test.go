@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"vouch/model"
-	"vouch/trust"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -80,22 +79,13 @@ func TestDialogNoteIsRecorded(t *testing.T) {
 	if m.keys.Confirm.Enabled() {
 		t.Error("y is enabled while typing a note")
 	}
-	for _, r := range "read it, no network" {
-		press(t, m, string(r))
-	}
+	typeText(t, m, "read it, no network")
 	press(t, m, "enter")
 	if m.dialog() == nil || m.dialog().noting {
 		t.Fatal("enter did not end the note, or closed the dialog")
 	}
 	press(t, m, "y")
-	tr, err := trust.Open(trust.Options{Home: m.opts.Home})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := tr.Decisions()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := decisions(t, m)
 	if len(ds) != 1 || ds[0].Note != "read it, no network" {
 		t.Fatalf("decisions: %+v", ds)
 	}
@@ -205,14 +195,7 @@ func TestApprovePackageInOneDialog(t *testing.T) {
 		t.Fatal("enter or G closed the dialog")
 	}
 	press(t, m, "y")
-	tr, err := trust.Open(trust.Options{Home: m.opts.Home})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := tr.Decisions()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := decisions(t, m)
 	if len(ds) != 4 {
 		t.Fatalf("%d decisions recorded, want one per component (4)", len(ds))
 	}
