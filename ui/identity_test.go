@@ -196,12 +196,7 @@ func TestReloadMarksInstructionPromptStale(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "AGENTS.md")
 	selectRef(t, m, "design-review#instruction:design-context")
 	_, reload := m.Update(keyMsg("R"))
-	press(t, m, "i")
-	typeText(t, m, target)
-	press(t, m, "enter")
-	if m.prompt() == nil || m.prompt().preview == nil {
-		t.Fatal("no preview")
-	}
+	openPreview(t, m, target)
 	if !strings.Contains(screen(m), "Location: ") || m.prompt().digest == "" {
 		t.Errorf("the prompt does not carry its location and digest:\n%s", screen(m))
 	}

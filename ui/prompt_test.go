@@ -73,9 +73,8 @@ func TestActivateInstructionCancel(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	target := filepath.Join(t.TempDir(), "CLAUDE.md")
 	selectRef(t, m, instrRef)
-	press(t, m, "i")
-	typeText(t, m, target)
-	press(t, m, "enter", "n")
+	askTarget(t, m, target)
+	press(t, m, "n")
 	if m.prompt() != nil {
 		t.Fatal("n did not close the preview")
 	}
@@ -116,12 +115,7 @@ func TestActivateInstructionThroughSymlink(t *testing.T) {
 	open := func(m *Model) {
 		t.Helper()
 		selectRef(t, m, instrRef)
-		press(t, m, "i")
-		typeText(t, m, link)
-		press(t, m, "enter")
-		if m.prompt() == nil || m.prompt().preview == nil {
-			t.Fatalf("no preview: %+v", m.prompt())
-		}
+		openPreview(t, m, link)
 	}
 	m := newTestModel(t, fixturePackages(), 160, 40)
 	open(m)
@@ -167,10 +161,8 @@ func TestActivateInstructionInsidePackage(t *testing.T) {
 	pkgs[0].Root = t.TempDir()
 	m := newTestModel(t, pkgs, 120, 30)
 	selectRef(t, m, instrRef)
-	press(t, m, "i")
 	target := filepath.Join(pkgs[0].Root, "AGENTS.md")
-	typeText(t, m, target)
-	press(t, m, "enter")
+	askTarget(t, m, target)
 	if m.prompt() == nil || m.prompt().preview != nil || !strings.Contains(m.prompt().err, "inside") {
 		t.Fatalf("a target inside the package got a preview: %+v", m.prompt())
 	}

@@ -14,17 +14,29 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// askTarget answers i with spec and enter, as a person names the file to write into.
+func askTarget(t *testing.T, m *Model, spec string) {
+	t.Helper()
+	press(t, m, "i")
+	typeText(t, m, spec)
+	press(t, m, "enter")
+}
+
+// openPreview names spec at the i prompt and requires the preview of what y would write.
+func openPreview(t *testing.T, m *Model, spec string) {
+	t.Helper()
+	askTarget(t, m, spec)
+	if m.prompt() == nil || m.prompt().preview == nil {
+		t.Fatalf("no preview for %s: %+v\n%s", spec, m.prompt(), screen(m))
+	}
+}
+
 // activate writes the selected instruction into target the way a person does: i, the
 // target, enter for the preview, y.
 func activate(t *testing.T, m *Model, spec string) {
 	t.Helper()
 	selectRef(t, m, instrRef)
-	press(t, m, "i")
-	typeText(t, m, spec)
-	press(t, m, "enter")
-	if m.prompt() == nil || m.prompt().preview == nil {
-		t.Fatalf("no preview for %s: %+v\n%s", spec, m.prompt(), screen(m))
-	}
+	openPreview(t, m, spec)
 	press(t, m, "y")
 	if m.prompt() != nil || m.flashIsErr {
 		t.Fatalf("activation in %s did not complete: %s", spec, m.flash)
@@ -89,6 +101,25 @@ func activeTargets(t *testing.T, m *Model, ref string) []string {
 }
 
 const original = "# Mine\n\nKeep this.\n"
+
+// activeInFile activates the instruction in a new AGENTS.md that held original and
+// returns the file's path.
+func activeInFile(t *testing.T, m *Model) string {
+	t.Helper()
+	target := filepath.Join(t.TempDir(), "AGENTS.md")
+	writeFile(t, target, original)
+	activate(t, m, target)
+	return target
+}
+
+// editByHand replaces the first old in the file at path with with, as a person editing
+// the block vouch wrote would, and returns what the file then holds.
+func editByHand(t *testing.T, path, old, with string) string {
+	t.Helper()
+	edited := strings.Replace(readFile(t, path), old, with, 1)
+	writeFile(t, path, edited)
+	return edited
+}
 
 func TestRemoveInstruction(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
@@ -161,9 +192,7 @@ func TestRemoveInstructionCancel(t *testing.T) {
 	for _, k := range []string{"n", "N", "esc"} {
 		t.Run(k, func(t *testing.T) {
 			m := newTestModel(t, fixturePackages(), 100, 30)
-			target := filepath.Join(t.TempDir(), "AGENTS.md")
-			writeFile(t, target, original)
-			activate(t, m, target)
+			target := activeInFile(t, m)
 			written := readFile(t, target)
 			press(t, m, "x")
 			if m.prompt() == nil || m.prompt().preview == nil {
@@ -256,9 +285,7 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 // The ledger refuses the revocation: the file gets its block back.
 func TestRemoveInstructionLedgerFailureReverts(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	writeFile(t, target, original)
-	activate(t, m, target)
+	target := activeInFile(t, m)
 	written := readFile(t, target)
 	press(t, m, "x")
 	if m.prompt() == nil || m.prompt().preview == nil {
@@ -278,15 +305,10 @@ func TestRemoveInstructionLedgerFailureReverts(t *testing.T) {
 // A block edited by hand shows the three versions and needs o, then y.
 func TestOverwriteHandEditedBlock(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	writeFile(t, target, original)
-	activate(t, m, target)
-	edited := strings.Replace(readFile(t, target), "Always ask for the design doc first.", "Always ask for the design doc first.\nAnd my own rule \x1b]8;;http://x\x07here\u202e.", 1)
-	writeFile(t, target, edited)
+	target := activeInFile(t, m)
+	edited := editByHand(t, target, "Always ask for the design doc first.", "Always ask for the design doc first.\nAnd my own rule \x1b]8;;http://x\x07here\u202e.")
 
-	press(t, m, "i")
-	typeText(t, m, target)
-	press(t, m, "enter")
+	askTarget(t, m, target)
 	pr := m.prompt()
 	if pr == nil || pr.preview == nil || pr.preview.Conflict == nil {
 		t.Fatalf("no conflict for a hand-edited block: %+v", pr)
@@ -347,14 +369,10 @@ func TestOverwriteHandEditedBlock(t *testing.T) {
 // Cancelling an armed overwrite writes nothing; backspace forgets the choice.
 func TestOverwriteCancel(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	writeFile(t, target, original)
-	activate(t, m, target)
-	edited := strings.Replace(readFile(t, target), "first.", "first, always.", 1)
-	writeFile(t, target, edited)
-	press(t, m, "i")
-	typeText(t, m, target)
-	press(t, m, "enter", "o", "backspace")
+	target := activeInFile(t, m)
+	edited := editByHand(t, target, "first.", "first, always.")
+	askTarget(t, m, target)
+	press(t, m, "o", "backspace")
 	if m.prompt() == nil || m.prompt().preview != nil || m.prompt().overwrite {
 		t.Fatal("backspace kept the preview or the overwrite choice")
 	}
@@ -371,11 +389,8 @@ func TestOverwriteCancel(t *testing.T) {
 // Removing a hand-edited block loses the edits: it needs o too.
 func TestRemoveHandEditedBlock(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	writeFile(t, target, original)
-	activate(t, m, target)
-	edited := strings.Replace(readFile(t, target), "first.", "first, always.", 1)
-	writeFile(t, target, edited)
+	target := activeInFile(t, m)
+	edited := editByHand(t, target, "first.", "first, always.")
 	press(t, m, "x")
 	if m.prompt() == nil || m.prompt().preview == nil || m.prompt().preview.Conflict == nil {
 		t.Fatalf("no conflict: %+v", m.prompt())
@@ -410,11 +425,8 @@ func TestConflictVersionsClipped(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		many = append(many, long)
 	}
-	edited := strings.Replace(readFile(t, target), "Always ask for the design doc first.", strings.Join(many, "\n"), 1)
-	writeFile(t, target, edited)
-	press(t, m, "i")
-	typeText(t, m, target)
-	press(t, m, "enter")
+	editByHand(t, target, "Always ask for the design doc first.", strings.Join(many, "\n"))
+	askTarget(t, m, target)
 	if m.prompt() == nil || m.prompt().preview == nil || m.prompt().preview.Conflict == nil {
 		t.Fatal("no conflict")
 	}
@@ -451,8 +463,7 @@ func TestInstructionFlowLayout(t *testing.T) {
 		activate(t, m, p)
 		targets = append(targets, p)
 	}
-	edited := strings.Replace(readFile(t, targets[0]), "first.", "first, always.", 1)
-	writeFile(t, targets[0], edited)
+	editByHand(t, targets[0], "first.", "first, always.")
 
 	states := []struct {
 		name  string
@@ -461,7 +472,7 @@ func TestInstructionFlowLayout(t *testing.T) {
 	}{
 		{"picker", func() { press(t, m, "x", "j", "j", "j", "j", "j", "j", "j") }, "› 8. "},
 		{"removal-conflict", func() { press(t, m, "x", "enter") }, "Now in the file"},
-		{"apply-conflict", func() { press(t, m, "i"); typeText(t, m, targets[0]); press(t, m, "enter", "o") }, "y overwrite and write"},
+		{"apply-conflict", func() { askTarget(t, m, targets[0]); press(t, m, "o") }, "y overwrite and write"},
 		{"apply-input", func() { press(t, m, "i") }, "target>"},
 	}
 	for _, st := range states {
@@ -501,11 +512,8 @@ func TestInstructionFlowLayout(t *testing.T) {
 // Damaged markers: the removal refuses with the reason, and nothing can be confirmed.
 func TestRemoveInstructionDamagedMarkers(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	writeFile(t, target, original)
-	activate(t, m, target)
-	damaged := strings.Replace(readFile(t, target), "<!-- vouch:end", "<!-- vouch:end-oops", 1)
-	writeFile(t, target, damaged)
+	target := activeInFile(t, m)
+	damaged := editByHand(t, target, "<!-- vouch:end", "<!-- vouch:end-oops")
 	press(t, m, "x")
 	if m.prompt() == nil || m.prompt().preview != nil || m.prompt().err == "" {
 		t.Fatalf("damaged markers did not stop the removal: %+v", m.prompt())
