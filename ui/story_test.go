@@ -81,12 +81,7 @@ func TestDialogNoteIsRecorded(t *testing.T) {
 
 // The scrolling keys the dialog names scroll it.
 func TestDialogScrollKeys(t *testing.T) {
-	pkgs := fixturePackages()
-	tool := pkgs[0].Component(model.KindTool, "review-context")
-	for i := 0; i < 60; i++ {
-		tool.Summary = append(tool.Summary, "line of summary")
-	}
-	m := newTestModel(t, pkgs, 100, 30)
+	m := newTestModel(t, withLongSummary(60), 100, 30)
 	selectRef(t, m, toolRef)
 	press(t, m, "a")
 	d := m.dialog()
