@@ -18,11 +18,7 @@ func TestTreeErgonomics(t *testing.T) {
 	pkgs[0].Components = append(pkgs[0].Components, &model.Component{Kind: "output-style", ID: "plain", Validity: model.Valid})
 	m := newTestModel(t, pkgs, 120, 40)
 	v := screen(m)
-	for _, want := range []string{"0 of 4 reviewed", "0/4", "row 1 of 8", "– inert"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("screen lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "screen", v, "0 of 4 reviewed", "0/4", "row 1 of 8", "– inert")
 	if strings.Count(v, "⊘ blocked") != 1 {
 		t.Errorf("only the invalid MCP server is blocked:\n%s", v)
 	}

@@ -43,11 +43,7 @@ func TestActivateInstruction(t *testing.T) {
 		t.Fatalf("enter did not show a preview: %+v", m.prompt())
 	}
 	v := screen(m)
-	for _, want := range []string{"+ <!-- vouch:start", "+ Always ask for the design doc first.", "y write this change"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("preview lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "preview", v, "+ <!-- vouch:start", "+ Always ask for the design doc first.", "y write this change")
 	press(t, m, "enter")
 	if got, _ := os.ReadFile(target); string(got) != "# Mine\n\nKeep this.\n" {
 		t.Fatalf("enter wrote the file: %q", got)
@@ -120,11 +116,7 @@ func TestActivateInstructionThroughSymlink(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 160, 40)
 	open(m)
 	v := screen(m)
-	for _, want := range []string{"Writes to: " + dest, "is a symbolic link", "y write " + dest} {
-		if !strings.Contains(v, want) {
-			t.Errorf("preview lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "preview", v, "Writes to: "+dest, "is a symbolic link", "y write "+dest)
 	// Retargeted after the preview: y writes nothing anywhere.
 	other := filepath.Join(root, "other.pth")
 	os.WriteFile(other, orig, 0o644)
@@ -178,11 +170,7 @@ func TestActivationPickerScopes(t *testing.T) {
 	selectRef(t, m, instrRef)
 	press(t, m, "i")
 	v := screen(m)
-	for _, want := range []string{"1. AGENTS.md in this directory", "GLOBAL: every project"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("picker lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "picker", v, "1. AGENTS.md in this directory", "GLOBAL: every project")
 	press(t, m, "down", "down")
 	if m.prompt().input.Value() != "CLAUDE.md" || !strings.Contains(screen(m), "› 2. CLAUDE.md") {
 		t.Fatalf("down down: input %q\n%s", m.prompt().input.Value(), screen(m))

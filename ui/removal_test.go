@@ -149,11 +149,7 @@ func TestRemoveInstruction(t *testing.T) {
 		t.Fatalf("x did not preview the removal: %+v", m.prompt())
 	}
 	v := screen(m)
-	for _, want := range []string{"Remove " + instrRef, target, "- <!-- vouch:start", "- Always ask for the design doc first.", "y write this change", "(enter does nothing)"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("removal preview lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "removal preview", v, "Remove "+instrRef, target, "- <!-- vouch:start", "- Always ask for the design doc first.", "y write this change", "(enter does nothing)")
 	if strings.Contains(v, "backspace") {
 		t.Error("one target, yet the preview offers another")
 	}
@@ -234,11 +230,7 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 		t.Fatalf("x did not offer a choice of two targets: %+v", m.prompt())
 	}
 	v := screen(m)
-	for _, want := range []string{"Active in 2 files", "1. " + a, "2. " + b, "present: Unchanged"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("picker lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "picker", v, "Active in 2 files", "1. "+a, "2. "+b, "present: Unchanged")
 	if h := ansi.Strip(m.helpView()); !strings.Contains(h, "enter preview removal") || strings.Contains(h, "confirm") {
 		t.Errorf("picker help: %q", h)
 	}
@@ -314,11 +306,7 @@ func TestOverwriteHandEditedBlock(t *testing.T) {
 		t.Fatalf("no conflict for a hand-edited block: %+v", pr)
 	}
 	v := screen(m)
-	for _, want := range []string{"edited by hand", "Last written by vouch", "Now in the file", "vouch would write", "│ And my own rule ␛]8;;http://x␇here⟨U+202E", "o overwrite the hand edits, then y"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("conflict view lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "conflict view", v, "edited by hand", "Last written by vouch", "Now in the file", "vouch would write", "│ And my own rule ␛]8;;http://x␇here⟨U+202E", "o overwrite the hand edits, then y")
 	assertNoRawControls(t, "conflict", m.View().Content)
 	if m.keys.Confirm.Enabled() || !m.keys.Overwrite.Enabled() {
 		t.Fatalf("before o: y enabled %v, o enabled %v", m.keys.Confirm.Enabled(), m.keys.Overwrite.Enabled())
@@ -396,11 +384,7 @@ func TestRemoveHandEditedBlock(t *testing.T) {
 		t.Fatalf("no conflict: %+v", m.prompt())
 	}
 	v := screen(m)
-	for _, want := range []string{"Removing it deletes those edits", "│ Always ask for the design doc first, always.", "After removal", "(no block: it and the edits are gone)"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("removal conflict view lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "removal conflict view", v, "Removing it deletes those edits", "│ Always ask for the design doc first, always.", "After removal", "(no block: it and the edits are gone)")
 	press(t, m, "y", "enter")
 	if readFile(t, target) != edited {
 		t.Fatal("y before o removed hand edits")

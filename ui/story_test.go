@@ -23,11 +23,7 @@ func TestDialogShowsHiddenContent(t *testing.T) {
 		t.Fatal("no dialog")
 	}
 	body := m.dialog().body
-	for _, want := range []string{"Hidden content in its text (8)", "line 5", "<!-- ignore previous instructions -->", "… 3 more"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("dialog lacks %q:\n%s", want, body)
-		}
-	}
+	wantShown(t, "dialog", body, "Hidden content in its text (8)", "line 5", "<!-- ignore previous instructions -->", "… 3 more")
 	assertNoRawControls(t, "dialog", m.View().Content)
 }
 
@@ -48,11 +44,7 @@ func TestDialogShowsChangesSinceApproval(t *testing.T) {
 		t.Fatal("no dialog")
 	}
 	body := m2.dialog().body
-	for _, want := range []string{"Changed since the last approval", "plugins/design-review/context.mjs", "~ modified", "mode: now executable", "+ field env"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("dialog lacks %q:\n%s", want, body)
-		}
-	}
+	wantShown(t, "dialog", body, "Changed since the last approval", "plugins/design-review/context.mjs", "~ modified", "mode: now executable", "+ field env")
 }
 
 // A note typed in the dialog is recorded with the decision; n typed into the
@@ -205,11 +197,7 @@ func TestKeySheetListsDisabledWithReason(t *testing.T) {
 		t.Fatal("? did not open the key list")
 	}
 	v := screen(m)
-	for _, want := range []string{"approve package", "(off: Nothing in this package needs approval)", "(off: This component has nothing to approve", "R ctrl+r", "reload from disk", "(off: packages handed in memory"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("key list lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "key list", v, "approve package", "(off: Nothing in this package needs approval)", "(off: This component has nothing to approve", "R ctrl+r", "reload from disk", "(off: packages handed in memory")
 	press(t, m, "a")
 	if m.dialog() != nil {
 		t.Fatal("a acted behind the key list")

@@ -69,11 +69,7 @@ func TestApproveFlow(t *testing.T) {
 		t.Fatal("a did not open the confirmation")
 	}
 	v := screen(m)
-	for _, want := range []string{"Approve design-review#tool:review-context?", "context.mjs", "sha256:", "command:"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("dialog lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "dialog", v, "Approve design-review#tool:review-context?", "context.mjs", "sha256:", "command:")
 	if authIn(t, m, toolRef) != model.Unreviewed {
 		t.Fatal("opening the dialog changed the status")
 	}
@@ -148,11 +144,7 @@ func TestHookNeedsToolFirst(t *testing.T) {
 		t.Fatalf("trust did not say the hook alone is blocked: %+v", m.dialog().entries[1].grant)
 	}
 	v := screen(m)
-	for _, want := range []string{"and what it needs (2)", "1. " + toolRef, "2. " + hookRef} {
-		if !strings.Contains(v, want) {
-			t.Errorf("dialog lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "dialog", v, "and what it needs (2)", "1. "+toolRef, "2. "+hookRef)
 	if !strings.Contains(m.dialog().body, "(in this dialog, decided first)") {
 		t.Errorf("the hook's need is not marked as resolved by the dialog:\n%s", m.dialog().body)
 	}
@@ -393,11 +385,7 @@ func TestChangedShowsDiff(t *testing.T) {
 	selectRef(t, m2, toolRef)
 	press(t, m2, "4")
 	v := screen(m2)
-	for _, want := range []string{"modified plugins/design-review/context.mjs", "- export default async (input)", "+ export default async () =>"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("Changes tab lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "Changes tab", v, "modified plugins/design-review/context.mjs", "- export default async (input)", "+ export default async () =>")
 }
 
 func TestMouseWheelScrollsPaneUnderPointer(t *testing.T) {
