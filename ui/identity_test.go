@@ -94,11 +94,7 @@ func TestExplainOvertakenByReload(t *testing.T) {
 // and the console says nothing was recorded.
 func TestDigestMismatchRefused(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
-	selectRef(t, m, toolRef)
-	press(t, m, "a")
-	if m.dialog() == nil {
-		t.Fatal("no dialog")
-	}
+	openApproval(t, m, toolRef)
 	_, c, _, _ := m.selection()
 	c.Contract.Fields = append(c.Contract.Fields, model.Field{Key: "env", Value: "X=1"})
 	press(t, m, "y")

@@ -52,11 +52,7 @@ func TestReapprovalDialogShowsTheChangeFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	press(t, m, "R")
-	selectRef(t, m, tool)
-	press(t, m, "a")
-	if m.dialog() == nil {
-		t.Fatal("a opened no dialog after chmod")
-	}
+	openApproval(t, m, tool)
 	if body := ansi.Strip(m.dialog().body); !strings.Contains(body, "~ mode changed, same bytes") || !strings.Contains(body, "mode: now executable") {
 		t.Fatalf("the mode change is not said as one:\n%s", body)
 	}

@@ -61,13 +61,19 @@ const (
 	skillRef = "design-review#skill:design-review"
 )
 
-func TestApproveFlow(t *testing.T) {
-	m := newTestModel(t, fixturePackages(), 80, 24)
-	selectRef(t, m, toolRef)
+// openApproval selects ref and presses a, which must open the confirmation.
+func openApproval(t *testing.T, m *Model, ref string) {
+	t.Helper()
+	selectRef(t, m, ref)
 	press(t, m, "a")
 	if m.dialog() == nil {
-		t.Fatal("a did not open the confirmation")
+		t.Fatalf("a on %s did not open the confirmation", ref)
 	}
+}
+
+func TestApproveFlow(t *testing.T) {
+	m := newTestModel(t, fixturePackages(), 80, 24)
+	openApproval(t, m, toolRef)
 	v := screen(m)
 	wantShown(t, "dialog", v, "Approve design-review#tool:review-context?", "context.mjs", "sha256:", "command:")
 	if authIn(t, m, toolRef) != model.Unreviewed {
@@ -132,11 +138,7 @@ func TestCancel(t *testing.T) {
 // records both, so the reviewer meets no dead end and need not go to the tool first.
 func TestHookNeedsToolFirst(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
-	selectRef(t, m, hookRef)
-	press(t, m, "a")
-	if m.dialog() == nil {
-		t.Fatal("no dialog for the hook")
-	}
+	openApproval(t, m, hookRef)
 	if len(m.dialog().entries) != 2 || m.dialog().entries[0].ref != toolRef || m.dialog().entries[1].ref != hookRef {
 		t.Fatalf("dialog entries not tool then hook: %+v", m.dialog().entries)
 	}
@@ -172,11 +174,7 @@ func TestHookWithInvalidToolIsBlocked(t *testing.T) {
 	tool := pkgs[0].Component(model.KindTool, "review-context")
 	tool.Validity, tool.Contract = model.Invalid, nil
 	m := newTestModel(t, pkgs, 100, 40)
-	selectRef(t, m, hookRef)
-	press(t, m, "a")
-	if m.dialog() == nil {
-		t.Fatal("no dialog")
-	}
+	openApproval(t, m, hookRef)
 	if m.dialog().blocked == "" || m.keys.Confirm.Enabled() {
 		t.Fatalf("a hook whose tool is invalid is confirmable: %q", m.dialog().blocked)
 	}
