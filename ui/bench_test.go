@@ -63,6 +63,15 @@ func forSizes(b *testing.B, bench func(b *testing.B, n int)) {
 	}
 }
 
+// forDiskSources runs bench for each of benchSizes on the generated source of that many
+// packages on disk, dir, with one trust home for all its iterations.
+func forDiskSources(b *testing.B, bench func(b *testing.B, n int, dir, home string)) {
+	forSizes(b, func(b *testing.B, n int) {
+		_, dir := generatedSource(b, n)
+		bench(b, n, dir, b.TempDir())
+	})
+}
+
 // diskConsole is a console on the generated source dir and trust home, sized as the
 // benchmarks' window and not yet loaded.
 func diskConsole(dir, home string) *Model {
@@ -284,9 +293,7 @@ func BenchmarkFilterKeystrokeContentDistinct(b *testing.B) {
 // the load is stopped and waited for outside the timer, so it does not slow the next
 // iteration.
 func BenchmarkFirstFrameFromDisk(b *testing.B) {
-	forSizes(b, func(b *testing.B, n int) {
-		_, dir := generatedSource(b, n)
-		home := b.TempDir()
+	forDiskSources(b, func(b *testing.B, n int, dir, home string) {
 		shown := 0
 		for b.Loop() {
 			m := diskConsole(dir, home)
@@ -309,9 +316,7 @@ func BenchmarkFirstFrameFromDisk(b *testing.B) {
 // BenchmarkAllLoadedFromDisk is the same load followed to its last batch: the time until
 // the console shows every package.
 func BenchmarkAllLoadedFromDisk(b *testing.B) {
-	forSizes(b, func(b *testing.B, n int) {
-		_, dir := generatedSource(b, n)
-		home := b.TempDir()
+	forDiskSources(b, func(b *testing.B, n int, dir, home string) {
 		batches := 0
 		for b.Loop() {
 			m := diskConsole(dir, home)

@@ -23,9 +23,7 @@ type timedKey struct {
 // person feels while the tree fills. Reported: the keys' p50/p99/max, the batches'
 // p99 (Update and View of one batch), and how many keys a load took.
 func BenchmarkKeyWhileLoading(b *testing.B) {
-	forSizes(b, func(b *testing.B, n int) {
-		_, dir := generatedSource(b, n)
-		home := b.TempDir()
+	forDiskSources(b, func(b *testing.B, n int, dir, home string) {
 		var keys, batches, idle []time.Duration
 		for b.Loop() {
 			k, bt, id := loadWithKeys(b, dir, home, n)

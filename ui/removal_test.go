@@ -112,6 +112,19 @@ func activeInFile(t *testing.T, m *Model) string {
 	return target
 }
 
+// previewRemoval activates the instruction in a new file and presses x, which must
+// preview the removal; it returns the file's path and what vouch wrote into it.
+func previewRemoval(t *testing.T, m *Model) (target, written string) {
+	t.Helper()
+	target = activeInFile(t, m)
+	written = readFile(t, target)
+	press(t, m, "x")
+	if m.prompt() == nil || m.prompt().preview == nil {
+		t.Fatalf("x did not preview the removal: %+v", m.prompt())
+	}
+	return target, written
+}
+
 // editByHand replaces the first old in the file at path with with, as a person editing
 // the block vouch wrote would, and returns what the file then holds.
 func editByHand(t *testing.T, path, old, with string) string {
@@ -188,12 +201,7 @@ func TestRemoveInstructionCancel(t *testing.T) {
 	for _, k := range []string{"n", "N", "esc"} {
 		t.Run(k, func(t *testing.T) {
 			m := newTestModel(t, fixturePackages(), 100, 30)
-			target := activeInFile(t, m)
-			written := readFile(t, target)
-			press(t, m, "x")
-			if m.prompt() == nil || m.prompt().preview == nil {
-				t.Fatal("x did not preview")
-			}
+			target, written := previewRemoval(t, m)
 			press(t, m, k)
 			if m.prompt() != nil {
 				t.Fatalf("%s did not close the removal", k)
@@ -277,12 +285,7 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 // The ledger refuses the revocation: the file gets its block back.
 func TestRemoveInstructionLedgerFailureReverts(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
-	target := activeInFile(t, m)
-	written := readFile(t, target)
-	press(t, m, "x")
-	if m.prompt() == nil || m.prompt().preview == nil {
-		t.Fatal("no preview")
-	}
+	target, written := previewRemoval(t, m)
 	ledger := filepath.Join(m.opts.Home, "ledger.toml")
 	appendFile(t, ledger, "\n[[decision\nbroken")
 	press(t, m, "y")

@@ -19,6 +19,15 @@ func startProgram(t *testing.T, m *Model) *teatest.TestModel {
 	return tm
 }
 
+// programOnTool starts the console on the fixture packages and moves to the tool.
+func programOnTool(t *testing.T) *teatest.TestModel {
+	t.Helper()
+	m := New(Options{Sources: []string{"examples"}, Home: t.TempDir(), Packages: fixturePackages()})
+	tm := startProgram(t, m)
+	typeKeys(tm, "j", "j")
+	return tm
+}
+
 // waitForText waits, as patiently as the machine needs, until the program has printed text.
 func waitForText(t *testing.T, tm *teatest.TestModel, text string) {
 	t.Helper()
@@ -35,9 +44,8 @@ func typeKeys(tm *teatest.TestModel, keys ...string) {
 
 // A person approves the tool with the keyboard and quits; the ledger has it.
 func TestProgramApproveAndQuit(t *testing.T) {
-	m := New(Options{Sources: []string{"examples"}, Home: t.TempDir(), Packages: fixturePackages()})
-	tm := startProgram(t, m)
-	typeKeys(tm, "j", "j", "a")
+	tm := programOnTool(t)
+	typeKeys(tm, "a")
 	waitForText(t, tm, "Approve design-review#tool:review-context?")
 	typeKeys(tm, "enter", "y")
 	waitForText(t, tm, "Approved design-review#tool:review-context.")
@@ -53,9 +61,8 @@ func TestProgramApproveAndQuit(t *testing.T) {
 
 // Cancelling leaves nothing behind, and the program still quits cleanly.
 func TestProgramCancelAndQuit(t *testing.T) {
-	m := New(Options{Sources: []string{"examples"}, Home: t.TempDir(), Packages: fixturePackages()})
-	tm := startProgram(t, m)
-	typeKeys(tm, "j", "j", "a")
+	tm := programOnTool(t)
+	typeKeys(tm, "a")
 	waitForText(t, tm, "y approve")
 	typeKeys(tm, "esc", "q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
