@@ -125,11 +125,11 @@ func previewRemoval(t *testing.T, m *Model) (target, written string) {
 	return target, written
 }
 
-// editByHand replaces the first old in the file at path with with, as a person editing
+// editByHand puts replacement for the first old in the file at path, as a person editing
 // the block vouch wrote would, and returns what the file then holds.
-func editByHand(t *testing.T, path, old, with string) string {
+func editByHand(t *testing.T, path, old, replacement string) string {
 	t.Helper()
-	edited := strings.Replace(readFile(t, path), old, with, 1)
+	edited := strings.Replace(readFile(t, path), old, replacement, 1)
 	writeFile(t, path, edited)
 	return edited
 }
