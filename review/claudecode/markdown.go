@@ -549,7 +549,7 @@ func (l *loader) claudeSkill(c *model.Component, data []byte) {
 	for i, d := range c.Diagnostics {
 		if d.IsError() && claudeLenient(d.Code) {
 			c.Diagnostics[i].Severity = model.SeverityWarning
-			c.Diagnostics[i].Message = strings.TrimSuffix(d.Message, ".") + " (Agent Skills rule; Claude Code does not enforce it on plugin skills)."
+			c.Diagnostics[i].Message = strings.TrimSuffix(d.Message, ".") + " (Agent Skills rule; " + claudeSeen + " does not enforce it on plugin skills)."
 		}
 	}
 	text := c.Body

@@ -54,7 +54,7 @@ func (l *loader) mcp() {
 	if file != defaultMCPFile {
 		if _, err := l.root.Lstat(defaultMCPFile); err == nil {
 			l.pkgDiag(model.Place{File: defaultMCPFile}.ComponentType("mcp-default-replaced", model.SeverityInfo,
-				"Codex does not read .mcp.json here: the manifest's mcpServers replaces it.", specManifest))
+				codexSeen+" does not read .mcp.json here: the manifest's mcpServers replaces it.", specManifest))
 		}
 	}
 	seen := map[string]bool{}
