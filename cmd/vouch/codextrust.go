@@ -42,7 +42,7 @@ func addCodexTrust(rep *report.Report, pkgs []*model.Package) error {
 	return nil
 }
 
-// judgeContent settles a hook whose definition Codex trusts: Codex 0.171.0 runs it only
+// judgeContent settles a hook whose definition Codex trusts: Codex [codex.Version] runs it only
 // while trusted_content_hash is the fingerprint of the copy it runs.
 func judgeContent(h *rcodex.HookTrust, trusted, installed string) {
 	switch {

@@ -12,7 +12,7 @@ import (
 	"vouch/ui/display"
 )
 
-// The guard plugin's handlers. Claude Code 2.1.332 lets a tool call through when a
+// The guard plugin's handlers. Claude Code [claude.Version] lets a tool call through when a
 // PreToolUse hook exits 1, crashes or times out, so the MCP handler never exits 1:
 // every error of its own, a panic included, is a refusal (exit 2 and a deny decision)
 // that names the reason.

@@ -47,6 +47,9 @@ type Added struct {
 // maxConfig bounds the read of config.toml.
 const maxConfig = 4 << 20
 
+// Version is the Codex release the behaviour enforcement relies on was observed on.
+const Version = model.Codex171
+
 // Add enforces pkg in Codex: it stages the approved bytes into vouch's marketplace,
 // installs the plugin with Codex's CLI (`codex plugin marketplace add`, `codex plugin add
 // NAME@vouch`), checks that the copy Codex installed has the staged folder's fingerprint,
@@ -98,7 +101,7 @@ func Add(t *trust.Trust, pkg *model.Package, o Options) (*Added, error) {
 	if err := writeSource(l, pkg.Name, pkg.Root); err != nil {
 		return nil, err
 	}
-	// Codex 0.171.0 refuses to start when CODEX_HOME names a folder that does not exist.
+	// Codex [Version] refuses to start when CODEX_HOME names a folder that does not exist.
 	if err := os.MkdirAll(o.CodexHome, 0o700); err != nil {
 		return nil, err
 	}

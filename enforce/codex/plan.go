@@ -31,7 +31,7 @@ type Plan struct {
 // manifest Codex reads), can be enforced with statuses as they are now. Every component
 // Codex would use must be approved now; inert data and components Codex does not run
 // (unsupported by it) need nothing. With partial, hooks and MCP servers may be left
-// unapproved: Codex 0.171.0 has a switch of its own for each (a hook with no trust entry
+// unapproved: Codex [Version] has a switch of its own for each (a hook with no trust entry
 // is not run; a server with enabled = false does not start), so the client enforces the
 // gap. Skills and apps have no such switch and must always be approved. It refuses what Codex's fingerprint
 // leaves out or cannot hash, since Codex would run those bytes without binding them.
@@ -117,11 +117,11 @@ func orUnreviewed(a model.Authorization) model.Authorization {
 // fingerprint skips (Codex would not notice a change there).
 func stageable(f model.File) error {
 	if f.IsLink() {
-		return fmt.Errorf("%s is a symbolic link: Codex 0.171.0 cannot fingerprint a plugin holding a link and skips every hook of it; replace the link with the file and approve again", f.Path)
+		return fmt.Errorf("%s is a symbolic link: %s cannot fingerprint a plugin holding a link and skips every hook of it; replace the link with the file and approve again", f.Path, model.ClientLabel(model.ClientCodex, Version))
 	}
 	for _, seg := range strings.Split(f.Path, "/") {
 		if SkippedName(seg) {
-			return fmt.Errorf("%s is under %q, which Codex 0.171.0 leaves out of the plugin fingerprint, so Codex would run a changed copy of it without noticing; remove it from the plugin (Python caches and virtual environments are rebuilt at run time) and approve again", f.Path, seg)
+			return fmt.Errorf("%s is under %q, which %s leaves out of the plugin fingerprint, so Codex would run a changed copy of it without noticing; remove it from the plugin (Python caches and virtual environments are rebuilt at run time) and approve again", f.Path, seg, model.ClientLabel(model.ClientCodex, Version))
 		}
 	}
 	if p := f.Path; p == "" || path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") || strings.ContainsAny(p, "\\\x00") {

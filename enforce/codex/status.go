@@ -23,7 +23,7 @@ type Problem struct {
 type HookRun struct {
 	Key      string `json:"key"`
 	Approved bool   `json:"approved"`
-	// Codex is Codex 0.171.0's judgement from config.toml and the installed copy:
+	// Codex is the judgement of Codex [Version] from config.toml and the installed copy:
 	// "trusted" (it runs), "untrusted" (no entry), "modified" (an entry for other bytes),
 	// "disabled" (enabled = false).
 	Codex string `json:"codex"`
@@ -227,7 +227,7 @@ func judgeServers(pkg *model.Package, statuses map[string]trust.Status, cfg map[
 	}
 }
 
-// judgeProjects looks at the projects the user trusts: Codex 0.171.0 reads a trusted
+// judgeProjects looks at the projects the user trusts: Codex [Version] reads a trusted
 // project's .codex/config.toml over the user's, and there [plugins."P@vouch".mcp_servers.S]
 // enabled = true starts a server vouch switched off (observed; an untrusted project's file
 // did not). It also names another install of the plugin that such a file enables.
