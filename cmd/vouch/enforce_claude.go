@@ -139,7 +139,7 @@ func runEnforceClaudeAdd(opts *enforceClaudeAddOptions) error {
 		}{head("enforce claude add"), res.Name, res.Name + "@" + claude.Marketplace, res.Staged, res.Files, append([]string{}, res.Disabled...)})
 		return nil
 	}
-	fmt.Fprintf(a.stdout, "staged %s into %s (%d entries); Claude Code loads it as %s@%s\n", display.Line(res.Name), display.Line(res.Staged), res.Files, display.Line(res.Name), claude.Marketplace)
+	fmt.Fprintf(a.stdout, "staged %s into %s (%d entries); %s loads it as %s@%s\n", display.Line(res.Name), display.Line(res.Staged), res.Files, model.ClientLabel(model.ClientClaudeCode, claude.Version), display.Line(res.Name), claude.Marketplace)
 	for _, id := range res.Disabled {
 		fmt.Fprintf(a.stdout, "turned off %s in %s\n", display.Line(id), display.Line(p.Settings))
 	}
@@ -294,8 +294,8 @@ func newEnforceClaudeManagedCommand(a *app) *cobra.Command {
 		Use:   "managed",
 		Short: "Print the managed-settings.json that makes enforcement hold against a project's settings",
 		Long: `A checked-in project .claude/settings.json can turn a plugin the user turned off back on, and
-"disableAllHooks" back off; user settings cannot stop that. Managed settings can (` + model.ClientLabel(model.ClientClaudeCode, claude.Version) + `;
-only an administrator can write them, on Linux ` + claude.ManagedPath + `).
+"disableAllHooks" back off; user settings cannot stop that. Managed settings can (Claude Code
+` + claude.Version + `; only an administrator can write them, on Linux ` + claude.ManagedPath + `).
 This prints, for the plugins enforced now:
   strictKnownMarketplaces  only vouch's marketplace loads, installed plugins of others included
   allowManagedHooksOnly    no plugin hook runs except those of the plugins enabled below

@@ -30,6 +30,9 @@ const (
 	Version = model.ClaudeCode332
 )
 
+// observed names Claude Code at Version for the sentences that say what it does.
+var observed = model.ClientLabel(model.ClientClaudeCode, Version)
+
 // Paths are Claude Code's files: its configuration folder ($CLAUDE_CONFIG_DIR, default
 // ~/.claude), the user settings in it and its plugins folder.
 type Paths struct {

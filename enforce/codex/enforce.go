@@ -50,6 +50,9 @@ const maxConfig = 4 << 20
 // Version is the Codex release the behaviour enforcement relies on was observed on.
 const Version = model.Codex171
 
+// observed names Codex at Version for the sentences that say what it does.
+var observed = model.ClientLabel(model.ClientCodex, Version)
+
 // Add enforces pkg in Codex: it stages the approved bytes into vouch's marketplace,
 // installs the plugin with Codex's CLI (`codex plugin marketplace add`, `codex plugin add
 // NAME@vouch`), checks that the copy Codex installed has the staged folder's fingerprint,
@@ -411,7 +414,7 @@ func Sync(t *trust.Trust, src *model.Package, name string, o Options) (*Synced, 
 	if err != nil {
 		return nil, err
 	}
-	return &Synced{Action: "removed", Detail: "no longer approved; Codex runs nothing of it from the next session on", Removed: r}, nil
+	return &Synced{Action: "removed", Detail: "no longer approved; " + observed + " runs nothing of it from the next session on", Removed: r}, nil
 }
 
 func planOK(t *trust.Trust, pkg *model.Package, partial bool) (bool, error) {

@@ -53,7 +53,7 @@ func (e *UnhashableError) Error() string {
 	case e.Mode&os.ModeSocket != 0:
 		what = "a socket"
 	}
-	return fmt.Sprintf("%s is %s: Codex cannot fingerprint a plugin holding one and skips every hook of it", e.Path, what)
+	return fmt.Sprintf("%s is %s: %s cannot fingerprint a plugin holding one and skips every hook of it", e.Path, what, observed)
 }
 
 // Fingerprint is Codex's content hash of the plugin folder root, as Codex [Version] writes

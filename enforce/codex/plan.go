@@ -40,7 +40,7 @@ func PlanPlugin(pkg *model.Package, statuses map[string]trust.Status, partial bo
 		return nil, fmt.Errorf("not a Codex plugin (Codex reads a folder with .codex-plugin/plugin.json or .claude-plugin/plugin.json)")
 	}
 	if pkg.Rejected {
-		return nil, fmt.Errorf("Codex cannot load the plugin %s as it is: review it (vouch review) and fix the errors first", pkg.Name)
+		return nil, fmt.Errorf(observed+" cannot load the plugin %s as it is: review it (vouch review) and fix the errors first", pkg.Name)
 	}
 	p := &Plan{Name: pkg.Name}
 	byPath := map[string]model.File{}
@@ -90,7 +90,7 @@ func PlanPlugin(pkg *model.Package, statuses map[string]trust.Status, partial bo
 		return nil, fmt.Errorf("nothing of %s is approved, so there are no approved bytes to stage", pkg.Name)
 	}
 	if !hasManifest(p.Files) {
-		return nil, fmt.Errorf("no approval of %s covers its manifest (.codex-plugin/plugin.json or .claude-plugin/plugin.json), so Codex could not load the staged copy; approve a hook or server of it", pkg.Name)
+		return nil, fmt.Errorf("no approval of %s covers its manifest (.codex-plugin/plugin.json or .claude-plugin/plugin.json), so "+observed+" could not load the staged copy; approve a hook or server of it", pkg.Name)
 	}
 	return p, nil
 }

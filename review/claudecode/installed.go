@@ -338,14 +338,14 @@ func (in Installation) Note() model.Diagnostic {
 	case in.EnabledBy != "":
 		fmt.Fprintf(&b, "; disabled by %s, so nothing of it runs until it is enabled", in.EnabledBy)
 	default:
-		b.WriteString("; no settings file enables it, so Claude Code leaves it disabled")
+		b.WriteString("; no settings file enables it, so " + claudeSeen + " leaves it disabled")
 	}
 	if in.MarketplaceDir != "" {
-		fmt.Fprintf(&b, ". Claude Code reads it from %s (its marketplace is a local folder), not from its copy in %s: an edit there changes what runs.", in.Folder, in.InstallPath)
+		fmt.Fprintf(&b, ". %s reads it from %s (its marketplace is a local folder), not from its copy in %s: an edit there changes what runs.", claudeSeen, in.Folder, in.InstallPath)
 	} else if in.EntryMarketplace != "" {
-		fmt.Fprintf(&b, ". Claude Code reads it from %s, with its entry in the marketplace copy at %s merged in (a strict: false entry is the whole plugin).", in.Folder, in.EntryMarketplace)
+		fmt.Fprintf(&b, ". %s reads it from %s, with its entry in the marketplace copy at %s merged in (a strict: false entry is the whole plugin).", claudeSeen, in.Folder, in.EntryMarketplace)
 	} else {
-		fmt.Fprintf(&b, ". Claude Code reads it from %s.", in.Folder)
+		fmt.Fprintf(&b, ". %s reads it from %s.", claudeSeen, in.Folder)
 	}
 	return model.Diagnostic{Code: "claude-installed", Severity: model.SeverityInfo, Boundary: model.BoundaryPackage, Message: b.String(), Spec: specRef("1.2")}
 }
