@@ -121,7 +121,7 @@ func (b *handlerBuild) readType() bool {
 	b.c.Details = append(b.c.Details, model.Field{Key: "type", Value: typ})
 	for _, m := range h.Obj {
 		if !contains(fields, m.Key) && !contains(commonHandlerFields, m.Key) {
-			b.warn("hook-handler-unknown-field", fmt.Sprintf("Handler %s (%s) has the field %q, which Claude Code does not read for this type.", id, typ, clip(m.Key)), m.KeyOff)
+			b.warn("hook-handler-unknown-field", fmt.Sprintf("Handler %s (%s) has the field %q, which "+claudeSeen+" does not read for this type.", id, typ, clip(m.Key)), m.KeyOff)
 		}
 	}
 	return true

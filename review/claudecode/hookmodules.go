@@ -23,7 +23,7 @@ func (l *loader) hookModules(src *hookSource) {
 	ptr := "/modules"
 	if m.Val.Kind != jsontext.Array {
 		l.pkgDiag(model.Place{File: src.file, Pointer: ptr, Line: l.line(src.data, m.KeyOff)}.ComponentType("hook-modules-type", model.SeverityError,
-			fmt.Sprintf("\"modules\" in %s is a %s; it must be an array of module paths, so Claude Code loads none of them.", src.file, m.Val.Kind), specRef("1.4")))
+			fmt.Sprintf("\"modules\" in %s is a %s; it must be an array of module paths, so "+model.ClientAt(clientClaude, model.ClaudeCode332)+" loads none of them.", src.file, m.Val.Kind), specRef("1.4")))
 		return
 	}
 	names := map[string]int{}

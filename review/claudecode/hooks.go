@@ -42,7 +42,7 @@ func (l *loader) hooksStep() {
 	for _, p := range l.paths["hooks"] {
 		if p == hooksFile {
 			l.pkgDiag(model.Place{File: manifestFile, Pointer: "/hooks"}.ComponentType("hooks-file-listed-twice", model.SeverityInfo,
-				"The manifest lists ./hooks/hooks.json, which Claude Code loads by default anyway; its hooks are listed once.", specRef("1.2")))
+				"The manifest lists ./hooks/hooks.json, which "+claudeSeen+" loads by default anyway; its hooks are listed once.", specRef("1.2")))
 			codexSkipDefault = ""
 			continue
 		}
@@ -191,7 +191,7 @@ func (l *loader) hookFile(rel string) *hookSource {
 			src.codexReject = "Codex rejects the whole hooks file because it has \"$schema\" (unknown field `$schema`, expected `description` or `hooks`)."
 		default:
 			l.pkgDiag(model.Place{File: rel, Pointer: jsontext.Pointer(m.Key), Line: jsontext.Line(data, m.KeyOff)}.ComponentType("hooks-file-unknown-field", model.SeverityWarning,
-				fmt.Sprintf("%s has the top-level field %q, which Claude Code does not read (and Codex rejects the whole file for it).", rel, clip(m.Key)), specRef("1.4")))
+				fmt.Sprintf("%s has the top-level field %q, which "+claudeSeen+" does not read (and "+codexSeen+" rejects the whole file for it).", rel, clip(m.Key)), specRef("1.4")))
 			src.codexReject = fmt.Sprintf("Codex rejects the whole hooks file because of the unknown top-level field %q.", clip(m.Key))
 		}
 	}

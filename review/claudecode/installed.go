@@ -84,7 +84,7 @@ func ReadInstallations(pluginsDir string, settingsFiles []string) ([]Installatio
 	}
 	plugins := member(record, "plugins", jsontext.Object)
 	if plugins == nil {
-		problem(model.SeverityError, "claude-state-malformed", ipath, fmt.Sprintf("%s has no \"plugins\" object, so it is not the JSON Claude Code writes.", ipath))
+		problem(model.SeverityError, "claude-state-malformed", ipath, fmt.Sprintf("%s has no \"plugins\" object, so it is not the JSON "+claudeSeen+" writes.", ipath))
 		return nil, diags
 	}
 	if v := member(record, "version", jsontext.Number); v == nil || v.Float() != 2 {
@@ -161,11 +161,11 @@ func readState(p string, problem func(model.Severity, string, string, string)) *
 	}
 	doc, _, jerr := jsontext.Parse(data, stateOptions)
 	if jerr != nil {
-		problem(model.SeverityError, "claude-state-malformed", p, fmt.Sprintf("%s is not the JSON Claude Code writes (line %d: %s).", p, jsontext.Line(data, jerr.Off), jerr.Msg))
+		problem(model.SeverityError, "claude-state-malformed", p, fmt.Sprintf("%s is not the JSON "+claudeSeen+" writes (line %d: %s).", p, jsontext.Line(data, jerr.Off), jerr.Msg))
 		return nil
 	}
 	if doc.Kind != jsontext.Object {
-		problem(model.SeverityError, "claude-state-malformed", p, fmt.Sprintf("%s holds a %s, not the object Claude Code writes.", p, doc.Kind))
+		problem(model.SeverityError, "claude-state-malformed", p, fmt.Sprintf("%s holds a %s, not the object "+claudeSeen+" writes.", p, doc.Kind))
 		return nil
 	}
 	return doc

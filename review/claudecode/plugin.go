@@ -134,7 +134,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	for _, d := range []string{"commands", "agents", "skills", "hooks", "output-styles", "bin"} {
 		if l.rootHas(manifestDir + "/" + d) {
 			l.pkgWarn("component-in-manifest-dir", manifestDir+"/"+d, "", 0,
-				fmt.Sprintf("%s/%s is inside .claude-plugin/; Claude Code looks for components at the plugin root only, so nothing in it is loaded.", manifestDir, d), "1.1")
+				fmt.Sprintf("%s/%s is inside .claude-plugin/; "+claudeSeen+" looks for components at the plugin root only, so nothing in it is loaded.", manifestDir, d), "1.1")
 		}
 	}
 	pkg.SortComponents()

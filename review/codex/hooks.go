@@ -86,7 +86,7 @@ func (l *loader) hookFile(rel string) (hookSource, bool) {
 			return hookSource{}, false
 		}
 		l.pkgDiag(model.Place{File: rel}.ComponentType("hooks-file-unreadable", model.SeverityWarning,
-			errorf("The hooks file %s %s, so Codex loads no hooks from it.", rel, fsguard.Reason(err)), specHooks))
+			errorf("The hooks file %s %s, so "+codexSeen+" loads no hooks from it.", rel, fsguard.Reason(err)), specHooks))
 		return hookSource{}, false
 	}
 	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)

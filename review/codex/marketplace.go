@@ -54,7 +54,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 	if n := doc.Get("name"); n != nil && n.Val.Kind == jsontext.String && n.Val.Str != "" {
 		mp.Name = n.Val.Str
 	} else {
-		mp.Diagnostics = append(mp.Diagnostics, marketDiag("marketplace-name-missing", model.SeverityError, model.BoundaryPackage, "/name", 0, "The marketplace has no name; Codex keys its plugins by <plugin>@<marketplace>, so it needs one."))
+		mp.Diagnostics = append(mp.Diagnostics, marketDiag("marketplace-name-missing", model.SeverityError, model.BoundaryPackage, "/name", 0, "The marketplace has no name; "+codexSeen+" keys its plugins by <plugin>@<marketplace>, so it needs one."))
 	}
 	mp.Manifest = model.Fields{{Key: "name", Value: mp.Name}}
 	if i := doc.Get("interface"); i != nil {
