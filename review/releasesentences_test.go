@@ -31,13 +31,17 @@ type clientSentence struct {
 func TestClientSentencesNameARelease(t *testing.T) {
 	used := map[string]bool{}
 	named := map[string]int{}
+	reported := map[string]bool{} // one report per sentence, whichever source gave it first
 	for _, s := range clientSentences(t) {
 		for _, c := range missingRelease(s) {
 			if _, ok := releaseExemptions[s.code]; ok {
 				used[s.code] = true
 				continue
 			}
-			t.Errorf("%s: %s: names %s without one of its releases: %q", s.source, s.code, c, s.text)
+			if key := s.code + "\x00" + c + "\x00" + s.text; !reported[key] {
+				reported[key] = true
+				t.Errorf("%s: %s: names %s without one of its releases: %q", s.source, s.code, c, s.text)
+			}
 		}
 		for _, c := range model.Clients() {
 			if len(c.Versions) > 0 && namesClient(s.text, c.Name) {
