@@ -70,9 +70,7 @@ const (
 	codexIgnoresShell        = "Codex 0.169.0 and 0.171.0 run the hook whose shell is not bash or powershell (the field is Claude's); vouch marks it invalid for both clients"
 	codexInstallsRejected    = "Codex 0.169.0 and 0.171.0 install this plugin and run its hooks/hooks.json although Claude Code rejects its manifest; vouch rejects the package for both clients"
 	codexRefusesManifest     = "Codex 0.169.0 and 0.171.0 refuse to install the plugin (\"missing or invalid plugin.json\"); vouch marks its components supported by Codex"
-	codexSkillsPathReplaces  = "Codex 0.169.0 and 0.171.0 read only the skills folder the manifest names (it replaces skills/), Claude Code both; vouch marks both skills supported by Codex"
 	codexSkipsInlineHooks    = "Codex 0.169.0 and 0.171.0 run no inline hook of a Claude Code plugin.json; vouch marks the inline Stop hook supported by Codex"
-	codexNoRootSkill         = "Codex 0.169.0 and 0.171.0 list no skill for a plugin folder whose SKILL.md is at its top; vouch's Claude Code package marks that skill supported by Codex"
 )
 
 var unexplainedDifferences = []unexplainedDifference{
@@ -96,7 +94,6 @@ var unexplainedDifferences = []unexplainedDifference{
 	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-missing-name", model.KindHook, nil, 1, 0, codexInstallsRejected},
 	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-path-no-prefix", model.KindHook, nil, 1, 0, codexInstallsRejected},
 	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-path-traversal", model.KindHook, nil, 1, 0, codexInstallsRejected},
-	{model.ClientCodex, "review/claudecode/testdata/cases/paths-replace", model.KindSkill, nil, 1, 2, codexSkillsPathReplaces},
 	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "review/codex/testdata/cases/claude-inline-hooks", model.KindHook, nil, 0, 1, codexSkipsInlineHooks},
@@ -126,7 +123,6 @@ var unexplainedDifferences = []unexplainedDifference{
 	{model.ClientClaudeCode, "review/testdata/lenient/codex-extra-keys", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientClaudeCode, "review/testdata/lenient/standalone-extra-keys", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientClaudeCode, "review/testdata/markers/catalogue-codex", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientCodex, "review/testdata/markers/root-skill-claude", model.KindSkill, nil, 0, 1, codexNoRootSkill},
 }
 
 // oracleIndex is index.json of one recorded release.

@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 
+	"vouch/model"
+	"vouch/review/codex"
 	"vouch/review/jsontext"
 )
 
@@ -35,12 +37,26 @@ func (l *loader) codexManifest() *jsontext.Value {
 	return l.codexDoc
 }
 
-// codexLoadsDefault reports whether Codex, reading .codex-plugin/plugin.json here, loads
+// codexReads is the manifest Codex reads in this folder, as an object: .codex-plugin's
+// when there is one, else this plugin's own plugin.json (Codex reads a Claude Code
+// manifest by its own rules). Not an object when Codex reads neither (a root Agent
+// Plugins manifest wins, or the file does not parse).
+func (l *loader) codexReads() *jsontext.Value {
+	switch {
+	case l.otherManifest != "":
+		return l.codexManifest()
+	case l.manifest != nil:
+		return l.manifest
+	}
+	return &jsontext.Value{}
+}
+
+// codexLoadsDefault reports whether Codex, reading the manifest codexReads names, loads
 // the default file for field ("hooks": hooks/hooks.json, "mcpServers": .mcp.json,
 // "skills": skills/). A field of a kind Codex does not take, or whose paths its rule
 // refuses, is ignored as absent, so the default loads.
 func (l *loader) codexLoadsDefault(field string) bool {
-	doc := l.codexManifest()
+	doc := l.codexReads()
 	if doc.Kind != jsontext.Object {
 		return false
 	}
@@ -79,18 +95,51 @@ func (l *loader) codexLoadsDefault(field string) bool {
 	return !accepted
 }
 
-// codexPathOK is Codex's rule for a manifest path: it starts with ./, is not ./ alone, and
-// has no .. part.
-func codexPathOK(p string) bool {
-	if !strings.HasPrefix(p, "./") || p == "./" {
-		return false
-	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == ".." {
-			return false
+// codexSkillRoots are the folders Codex scans for skills, reading the manifest codexReads
+// names: the manifest's skills paths that Codex's path rule accepts, which replace skills/,
+// else skills/ alone. A folder holding SKILL.md is a skill itself; otherwise each folder
+// directly in it that holds one is.
+func (l *loader) codexSkillRoots() []string {
+	doc := l.codexReads()
+	var vals []*jsontext.Value
+	if m := doc.Get("skills"); doc.Kind == jsontext.Object && m != nil {
+		switch m.Val.Kind {
+		case jsontext.String:
+			vals = []*jsontext.Value{m.Val}
+		case jsontext.Array:
+			vals = m.Val.Arr
 		}
 	}
-	return true
+	var roots []string
+	for _, v := range vals {
+		if v.Kind != jsontext.String {
+			continue
+		}
+		if rel, why := codex.PathRule(v.Str); why == "" {
+			roots = append(roots, rel)
+		}
+	}
+	if len(roots) == 0 {
+		return []string{"skills"}
+	}
+	return roots
+}
+
+// codexReadsSkill reports whether Codex lists the skill in folder dir ("." for a SKILL.md
+// at the plugin's top, which none of Codex's roots reaches).
+func (l *loader) codexReadsSkill(dir string) bool {
+	for _, r := range l.codexSkillRoots() {
+		if dir == r || path.Dir(dir) == r {
+			return true
+		}
+	}
+	return false
+}
+
+// codexPathOK is Codex's rule for a manifest path, asked of the Codex loader.
+func codexPathOK(p string) bool {
+	_, why := codex.PathRule(p)
+	return why == ""
 }
 
 // codexSameHooks reports whether Codex loads src, this plugin's hooks/hooks.json, through
@@ -104,4 +153,15 @@ func (l *loader) codexSameHooks(src *hookSource) bool {
 // through its own manifest here.
 func (l *loader) codexAlsoLoads(file string) string {
 	return fmt.Sprintf("Codex %s reads this folder through %s, which loads this same %s: the Codex package of this folder lists it with Codex's own answer.", l.opts.CodexVersion, l.otherManifest, file)
+}
+
+// codexSkipsSkill says why Codex, reading this plugin's manifest, lists no skill from
+// folder dir: a SKILL.md at the top is no skill to Codex, and a manifest skills path that
+// Codex accepts replaces skills/ (observed on the releases named).
+func (l *loader) codexSkipsSkill(dir string) string {
+	releases := model.Releases(model.ClientCodex, model.Codex169)
+	if dir == "." {
+		return releases + " list no skill for a SKILL.md at the plugin's top: they read skills only from skills/ or the folders the manifest's skills paths name."
+	}
+	return fmt.Sprintf("%s read only the skills folders the manifest names (%s), which replace skills/ there (Claude Code reads both), so they do not list this skill.", releases, strings.Join(l.codexSkillRoots(), ", "))
 }

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -266,29 +265,13 @@ func (l *loader) iface(v *jsontext.Value) {
 // must have no .. or absolute part. Otherwise the field is ignored with a warning and the
 // plugin still loads, as if the field were absent.
 func (l *loader) manifestPath(field string, ptr string, v *jsontext.Value) (string, bool) {
-	s := v.Str
-	bad := ""
-	switch {
-	case !strings.HasPrefix(s, "./"):
-		bad = "it does not start with ./"
-	case s == "./" || strings.Trim(s[2:], "/") == "":
-		bad = "it names the plugin root itself"
-	default:
-		for _, seg := range strings.Split(s[2:], "/") {
-			if seg == ".." {
-				bad = "it contains .."
-			}
-		}
-		if strings.ContainsRune(s, 0) || strings.Contains(s, "\\") {
-			bad = "it contains a backslash or NUL"
-		}
-	}
+	rel, bad := PathRule(v.Str)
 	if bad != "" {
 		l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, v.Off)}.ComponentType("manifest-path-ignored", model.SeverityWarning,
-			errorf("Codex ignores %s %q because %s (paths must start with ./ and stay inside the plugin); the plugin still loads without it.", field, clip(s), bad), specManifest))
+			errorf("Codex ignores %s %q because %s (paths must start with ./ and stay inside the plugin); the plugin still loads without it.", field, clip(v.Str), bad), specManifest))
 		return "", false
 	}
-	return path.Clean(s[2:]), true
+	return rel, true
 }
 
 // field returns a manifest member's value, or nil.
