@@ -165,3 +165,18 @@ func (l *loader) codexSkipsSkill(dir string) string {
 	}
 	return fmt.Sprintf("%s read only the skills folders the manifest names (%s), which replace skills/ there (Claude Code reads both), so they do not list this skill.", releases, strings.Join(l.codexSkillRoots(), ", "))
 }
+
+// codexServerSkip says why Codex, reading this plugin's own manifest, starts none of the
+// servers its mcpServers field declares in file (a path it names, or the manifest itself
+// for inline servers), or "" when it does: Codex takes that field as one path or one
+// object and ignores a list of either as absent (observed on the releases named).
+func (l *loader) codexServerSkip(file string) string {
+	if l.manifest == nil || l.otherManifest != "" {
+		return "" // another manifest's rule answers (mcpSupport)
+	}
+	m := l.manifest.Get("mcpServers")
+	if m == nil || m.Val.Kind != jsontext.Array {
+		return ""
+	}
+	return fmt.Sprintf("%s read mcpServers only as one path or one object and ignore a list of them (here %s is one of its entries), so they start none of its servers.", model.Releases(model.ClientCodex, model.Codex169), displayFile(file))
+}
