@@ -23,6 +23,8 @@ type hookSource struct {
 	codexSkip string
 	// modules is the file's "modules" member: JavaScript Claude loads in its own process.
 	modules *jsontext.Member
+	// claudeRefuse says why Claude Code loads nothing of this source ("" when it reads it).
+	claudeRefuse string
 }
 
 // hooksStep lists one hook component per handler from hooks/hooks.json and the
@@ -90,6 +92,22 @@ func (l *loader) hooksStep() {
 		before := len(l.pkg.Components)
 		l.hookEvents(src)
 		l.gateFile(src, l.pkg.Components[before:])
+		claudeRefuses(src, l.pkg.Components[before:])
+	}
+}
+
+// claudeRefuses marks the valid hooks of a source Claude Code refuses as a whole as not
+// run by Claude; what Codex does with them stays its own answer.
+func claudeRefuses(src *hookSource, cs []*model.Component) {
+	if src.claudeRefuse == "" {
+		return
+	}
+	for _, c := range cs {
+		for i := range c.Support {
+			if c.Support[i].Provider == clientClaude && c.Validity == model.Valid {
+				c.Support[i] = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: src.claudeRefuse}
+			}
+		}
 	}
 }
 
@@ -186,7 +204,9 @@ func (l *loader) hookFile(rel string) *hookSource {
 	}
 	for _, m := range doc.Obj {
 		switch m.Key {
-		case "hooks", "description", "modules":
+		case "hooks", "description":
+		case "modules":
+			src.codexReject = model.Releases(model.ClientCodex, model.Codex169) + " reject the whole hooks file because of its \"modules\" field (unknown field `modules`, expected `description` or `hooks`), so they run none of its hooks."
 		case "$schema":
 			src.codexReject = "Codex rejects the whole hooks file because it has \"$schema\" (unknown field `$schema`, expected `description` or `hooks`)."
 		default:
