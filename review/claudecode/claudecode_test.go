@@ -177,8 +177,10 @@ func TestCases(t *testing.T) {
 			support: map[string]string{"hook:pretooluse:0:0/claude-code": "unsupported", "hook:pretooluse:0:0/codex": "unsupported"}},
 		"hooks-bad-timeout": {pkgCode: "hooks-file-not-applied", validity: map[string]string{pre: "invalid", "hook:PreToolUse:0:1": "skipped"},
 			compCode: map[string]string{pre: "hook-timeout-invalid"}},
-		"hooks-unknown-type":      {pkgCode: "hooks-file-not-applied", validity: map[string]string{pre: "invalid"}, compCode: map[string]string{pre: "hook-handler-unknown-type"}},
-		"hooks-bad-shell":         {validity: map[string]string{pre: "invalid"}, compCode: map[string]string{pre: "hook-shell-invalid"}},
+		"hooks-unknown-type": {pkgCode: "hooks-file-not-applied", validity: map[string]string{pre: "invalid"}, compCode: map[string]string{pre: "hook-handler-unknown-type"}},
+		// Claude refuses the shell; Codex ignores the field and runs the handler.
+		"hooks-bad-shell": {validity: map[string]string{pre: "valid"}, compCode: map[string]string{pre: "hook-shell-invalid"},
+			support: map[string]string{pre + "/claude-code": "unsupported: Claude Code refuses a shell", pre + "/codex": "supported"}},
 		"hooks-unquoted-root":     {noErrors: true, validity: map[string]string{pre: "valid"}, compCode: map[string]string{pre: "hook-unquoted-plugin-root"}},
 		"hooks-plain-plugin-root": {noErrors: true, compCode: map[string]string{"hook:PostToolUse:0:0": "hook-plain-plugin-root"}, summary: map[string]string{"hook:PostToolUse:0:0": "plain shell variable"}},
 		"hooks-invalid-json":      fatal("hooks-file-invalid-json"),

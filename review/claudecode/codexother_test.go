@@ -65,3 +65,45 @@ func TestCodexAlsoLoadsDefaultFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexRunsWhatClaudeRefusesOverShell: Claude Code (2.1.328, 2.1.332) refuses a
+// handler whose shell is not bash or powershell, and its fail-closed rule then applies
+// none of a PreToolUse handler's file; Codex (0.169.0, 0.171.0) ignores shell and has no
+// such rule, so each hook it runs stays valid and supported by Codex only. A handler that
+// Codex would not run either stays invalid.
+func TestCodexRunsWhatClaudeRefusesOverShell(t *testing.T) {
+	const stop = `"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]`
+	for _, tc := range []struct {
+		name, hooks, id string
+		validity        model.Validity
+		claude, codex   model.SupportStatus
+	}{
+		{"zsh on PreToolUse", `{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "shell": "zsh"}]}]}`, "PreToolUse:0:0", model.Valid, model.NotSupported, model.Supported},
+		{"the file's other hook under Claude's gate", `{"PreToolUse": [{"hooks": [{"type": "command", "command": "true", "shell": "zsh"}]}], ` + stop + `}`, "Stop:0:0", model.Valid, model.NotSupported, model.Supported},
+		{"zsh and a negative timeout", `{"PreToolUse": [{"hooks": [{"type": "command", "command": "true", "shell": "zsh", "timeout": -1}]}]}`, "PreToolUse:0:0", model.Invalid, model.NotSupported, model.NotSupported},
+		{"zsh on an event Codex drops", `{"Notification": [{"hooks": [{"type": "command", "command": "true", "shell": "zsh"}]}]}`, "Notification:0:0", model.Invalid, model.NotSupported, model.NotSupported},
+		{"bash", `{"PreToolUse": [{"hooks": [{"type": "command", "command": "true", "shell": "bash"}]}]}`, "PreToolUse:0:0", model.Valid, model.Supported, model.Supported},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, manifestFile), `{"name": "p"}`, 0o644)
+			writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": `+tc.hooks+`}`, 0o644)
+			c := LoadPlugin(dir, Options{}).Component(model.KindHook, tc.id)
+			if c == nil {
+				t.Fatalf("no hook %s", tc.id)
+			}
+			if c.Validity != tc.validity {
+				t.Errorf("validity %s, want %s", c.Validity, tc.validity)
+			}
+			if s := supportOf(c, clientClaude); s.Status != tc.claude {
+				t.Errorf("Claude %s (%s), want %s", s.Status, s.Detail, tc.claude)
+			}
+			if s := supportOf(c, clientCodex); s.Status != tc.codex {
+				t.Errorf("Codex %s (%s), want %s", s.Status, s.Detail, tc.codex)
+			}
+			if tc.validity == model.Valid && c.Contract == nil {
+				t.Errorf("a valid hook Codex runs has no contract to approve")
+			}
+		})
+	}
+}

@@ -57,15 +57,6 @@ func TestModulesSchema(t *testing.T) {
 	}
 }
 
-func supportOf(c *model.Component, client string) model.Support {
-	for _, s := range c.Support {
-		if s.Provider == client {
-			return s
-		}
-	}
-	return model.Support{}
-}
-
 func hasCode(p *model.Package, code string) bool {
 	for _, d := range p.Diagnostics {
 		if d.Code == code {

@@ -96,6 +96,25 @@ func (l *loader) hooksStep() {
 	}
 }
 
+// setSupport replaces the answer of s's client in c.
+func setSupport(c *model.Component, s model.Support) {
+	for i := range c.Support {
+		if c.Support[i].Provider == s.Provider {
+			c.Support[i] = s
+		}
+	}
+}
+
+// supportOf is c's answer for client (empty when it has none).
+func supportOf(c *model.Component, client string) model.Support {
+	for _, s := range c.Support {
+		if s.Provider == client {
+			return s
+		}
+	}
+	return model.Support{}
+}
+
 // claudeRefuses marks the valid hooks of a source Claude Code refuses as a whole as not
 // run by Claude; what Codex does with them stays its own answer.
 func claudeRefuses(src *hookSource, cs []*model.Component) {
@@ -117,7 +136,9 @@ func claudeRefuses(src *hookSource, cs []*model.Component) {
 func (l *loader) gateFile(src *hookSource, cs []*model.Component) {
 	broken, brokenEvent := "", ""
 	for _, c := range cs {
-		if ev, _ := c.Details.Get("event"); c.Validity == model.Invalid && (ev == "PreToolUse" || ev == "PermissionRequest") {
+		// A handler Claude refuses over a field Codex ignores is valid, for Codex, and
+		// broken for Claude all the same.
+		if ev, _ := c.Details.Get("event"); (c.Validity == model.Invalid || hasErrors(c.Diagnostics)) && (ev == "PreToolUse" || ev == "PermissionRequest") {
 			broken, brokenEvent = c.ID, ev.(string)
 			break
 		}
@@ -128,7 +149,12 @@ func (l *loader) gateFile(src *hookSource, cs []*model.Component) {
 	l.pkgDiag(model.Place{File: src.file, Pointer: jsontext.Pointer(src.base...)}.ComponentType("hooks-file-not-applied", model.SeverityError,
 		fmt.Sprintf("The %s handler %s cannot be loaded, and it may be what guards the permissions beside it, so Claude Code applies none of the hooks in %s until it is fixed or removed.", brokenEvent, broken, displayFile(src.file)), specRef("1.4")))
 	for _, c := range cs {
-		if c.Validity != model.Valid {
+		if c.Validity != model.Valid || c.ID == broken {
+			continue
+		}
+		if supportOf(c, clientCodex).Status == model.Supported {
+			// Codex has no such rule: the hook stays what Codex runs, not run by Claude.
+			setSupport(c, model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "Claude Code applies none of this file's hooks while " + broken + " is invalid."})
 			continue
 		}
 		c.Validity = model.Skipped
