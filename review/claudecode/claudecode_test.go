@@ -172,7 +172,9 @@ func TestCases(t *testing.T) {
 		"hooks-no-wrapper":         {pkgCode: "hooks-file-no-wrapper", count: 0},
 		"hooks-inline-wrapper":     {pkgCode: "hooks-inline-wrapper"},
 		"hooks-inline": {noErrors: true, count: 2, validity: map[string]string{"hook:Stop:0:0": "valid", "hook:plugin.json:PreToolUse:0:0": "valid"},
-			support: map[string]string{"hook:Stop:0:0/codex": "unsupported: Codex reads the manifest's hooks instead"}},
+			// Codex ignores an inline event map without the hooks-file wrapper and reads
+			// hooks/hooks.json instead (recorded on Codex 0.169.0 and 0.171.0).
+			support: map[string]string{"hook:Stop:0:0/codex": "supported", "hook:plugin.json:PreToolUse:0:0/codex": "unsupported: Codex 0.169.0 and 0.171.0 read inline manifest hooks only in a hooks file's form"}},
 		"hooks-unknown-event": {pkgCode: "hook-unknown-event", noErrors: true, validity: map[string]string{"hook:pretooluse:0:0": "unsupported", "hook:Stop:0:0": "valid"},
 			support: map[string]string{"hook:pretooluse:0:0/claude-code": "unsupported", "hook:pretooluse:0:0/codex": "unsupported"}},
 		"hooks-bad-timeout": {pkgCode: "hooks-file-not-applied", validity: map[string]string{pre: "invalid", "hook:PreToolUse:0:1": "skipped"},

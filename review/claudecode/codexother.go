@@ -78,12 +78,18 @@ func (l *loader) codexLoadsDefault(field string) bool {
 		if field == "skills" {
 			return true // skills is a path or a list of paths: an object is ignored
 		}
-		return false // inline: it replaces the default ({} is none at all)
+		// Inline servers replace the default; inline hooks do when Codex reads them as a
+		// hooks document ({} is none at all).
+		return field == "hooks" && !codex.InlineHooksRead(m.Val)
 	default:
 		return true
 	}
 	accepted := false
 	for _, p := range paths {
+		if field == "hooks" && codex.InlineHooksRead(p) {
+			accepted = true // an inline hooks document in the list
+			continue
+		}
 		if p.Kind != jsontext.String || !codexPathOK(p.Str) {
 			continue
 		}

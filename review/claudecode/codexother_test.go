@@ -107,3 +107,50 @@ func TestCodexRunsWhatClaudeRefusesOverShell(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexReadsInlineHooksAsAHooksFile: Claude Code (2.1.328, 2.1.332) reads inline
+// manifest hooks as the event map itself and ignores a {"hooks": ...} wrapper; Codex
+// (0.169.0, 0.171.0) reads them only in that wrapper, a hooks file's form, which then
+// replaces hooks/hooks.json, and ignores a bare event map, reading hooks/hooks.json
+// instead.
+func TestCodexReadsInlineHooksAsAHooksFile(t *testing.T) {
+	const post = `"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "true"}]}]`
+	for _, tc := range []struct {
+		name, hooks                 string
+		inlineClaude, inlineCodex   model.SupportStatus // plugin.json:PostToolUse:0:0; "" when absent
+		defaultClaude, defaultCodex model.SupportStatus // hooks/hooks.json's Stop:0:0
+	}{
+		{"a bare event map", `{` + post + `}`, model.Supported, model.NotSupported, model.Supported, model.Supported},
+		{"a hooks-file wrapper", `{"hooks": {` + post + `}}`, model.NotSupported, model.Supported, model.Supported, model.NotSupported},
+		{"a wrapper with a description", `{"description": "d", "hooks": {` + post + `}}`, model.NotSupported, model.Supported, model.Supported, model.NotSupported},
+		{"an empty object", `{}`, "", "", model.Supported, model.NotSupported},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, manifestFile), `{"name": "p", "hooks": `+tc.hooks+`}`, 0o644)
+			writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, 0o644)
+			p := LoadPlugin(dir, Options{})
+			for _, w := range []struct {
+				id            string
+				claude, codex model.SupportStatus
+			}{{"plugin.json:PostToolUse:0:0", tc.inlineClaude, tc.inlineCodex}, {"Stop:0:0", tc.defaultClaude, tc.defaultCodex}} {
+				c := p.Component(model.KindHook, w.id)
+				if w.claude == "" {
+					if c != nil {
+						t.Errorf("%s listed, want none", w.id)
+					}
+					continue
+				}
+				if c == nil || c.Validity != model.Valid {
+					t.Fatalf("%s: %+v, want a valid hook", w.id, c)
+				}
+				if s := supportOf(c, clientClaude); s.Status != w.claude {
+					t.Errorf("%s: Claude %s (%s), want %s", w.id, s.Status, s.Detail, w.claude)
+				}
+				if s := supportOf(c, clientCodex); s.Status != w.codex {
+					t.Errorf("%s: Codex %s (%s), want %s", w.id, s.Status, s.Detail, w.codex)
+				}
+			}
+		})
+	}
+}

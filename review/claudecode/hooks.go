@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/codex"
 	"vouch/review/jsontext"
 )
 
@@ -32,9 +33,8 @@ type hookSource struct {
 // the manifest's hooks are loaded in addition to hooks/hooks.json (Claude Code).
 func (l *loader) hooksStep() {
 	var srcs []*hookSource
-	manifestHooks := l.paths["hooks"] != nil
 	codexSkipDefault := ""
-	if manifestHooks {
+	if l.paths["hooks"] != nil && (l.otherManifest != "" || l.manifest == nil || !l.codexLoadsDefault("hooks")) {
 		codexSkipDefault = "Codex reads the manifest's hooks instead of hooks/hooks.json (the manifest field replaces the default there), so it does not run this hook."
 	}
 	files := []string{}
@@ -63,27 +63,7 @@ func (l *loader) hooksStep() {
 		}
 		srcs = append(srcs, src)
 	}
-	for i, iv := range l.inline["hooks"] {
-		label := "plugin.json"
-		if len(l.inline["hooks"]) > 1 || strings.Contains(iv.ptr, "/hooks/") {
-			label = fmt.Sprintf("plugin.json[%d]", i)
-		}
-		file, data := l.inlineSrc(iv)
-		src := &hookSource{file: file, base: jsontext.SplitPointer(iv.ptr), label: label, events: iv.v, data: data, inline: true}
-		if w := iv.v.Get("hooks"); w != nil && w.Val.Kind == jsontext.Object {
-			// Claude reads the wrapper as an event named "hooks": unknown, so ignored at
-			// runtime; when it holds PreToolUse or PermissionRequest hooks that may guard
-			// permissions, the validator fails it (CC-bin p08).
-			sev, effect := model.SeverityWarning, "Claude reads \"hooks\" as an unknown event and ignores every hook inside it"
-			if w.Val.Get("PreToolUse") != nil || w.Val.Get("PermissionRequest") != nil {
-				sev, effect = model.SeverityError, "it holds PreToolUse/PermissionRequest hooks, so Claude's validator rejects it (Unrecognized key \"hooks\") and none of them runs"
-			}
-			l.pkgDiag(model.Place{File: file, Pointer: iv.ptr + "/hooks", Line: l.line(data, w.KeyOff)}.ComponentType("hooks-inline-wrapper", sev,
-				"Inline hooks in plugin.json must be the event map itself, without the \"hooks\" wrapper a hooks file has; "+effect+".", specRef("1.4")))
-			continue
-		}
-		srcs = append(srcs, src)
-	}
+	srcs = append(srcs, l.inlineHookSources()...)
 	for _, src := range srcs {
 		l.hookModules(src)
 		if src.events == nil {
@@ -128,6 +108,56 @@ func claudeRefuses(src *hookSource, cs []*model.Component) {
 			}
 		}
 	}
+}
+
+// inlineHookSources are the manifest's inline hooks objects. Claude Code reads one as the
+// event map itself; Codex reads it only in a hooks file's form, inside a {"hooks": ...}
+// wrapper, which Claude ignores: such a wrapper gives the hooks Codex runs and Claude
+// does not, and an event map without it gives the hooks Claude runs and Codex does not.
+func (l *loader) inlineHookSources() []*hookSource {
+	var srcs []*hookSource
+	for i, iv := range l.inline["hooks"] {
+		label := "plugin.json"
+		if len(l.inline["hooks"]) > 1 || strings.Contains(iv.ptr, "/hooks/") {
+			label = fmt.Sprintf("plugin.json[%d]", i)
+		}
+		file, data := l.inlineSrc(iv)
+		src := &hookSource{file: file, base: jsontext.SplitPointer(iv.ptr), label: label, events: iv.v, data: data, inline: true}
+		if w := iv.v.Get("hooks"); w != nil && w.Val.Kind == jsontext.Object {
+			srcs = append(srcs, l.inlineWrapper(src, iv, w))
+			continue
+		}
+		if l.otherManifest == "" && !codex.InlineHooksRead(iv.v) {
+			src.codexSkip = model.Releases(model.ClientCodex, model.Codex169) + " read inline manifest hooks only in a hooks file's form ({\"hooks\": {...}}), so they load none of this event map's hooks (hooks/hooks.json loads instead)."
+		}
+		srcs = append(srcs, src)
+	}
+	return srcs
+}
+
+// inlineWrapper is the source of the hooks inside an inline {"hooks": ...} wrapper: Claude
+// reads "hooks" as an unknown event and ignores every hook inside it, and when it holds
+// PreToolUse or PermissionRequest hooks, which may guard permissions, its validator fails
+// it (CC-bin p08); Codex reads the object as a hooks document and runs them.
+func (l *loader) inlineWrapper(src *hookSource, iv inlineVal, w *jsontext.Member) *hookSource {
+	sev, effect := model.SeverityWarning, "Claude reads \"hooks\" as an unknown event and ignores every hook inside it"
+	if w.Val.Get("PreToolUse") != nil || w.Val.Get("PermissionRequest") != nil {
+		sev, effect = model.SeverityError, "it holds PreToolUse/PermissionRequest hooks, so Claude's validator rejects it (Unrecognized key \"hooks\") and none of them runs"
+	}
+	codexDoes := ""
+	if l.otherManifest == "" {
+		codexDoes = "; " + model.Releases(model.ClientCodex, model.Codex169) + " read this wrapper as a hooks file's and run the hooks inside it"
+	}
+	l.pkgDiag(model.Place{File: src.file, Pointer: iv.ptr + "/hooks", Line: l.line(src.data, w.KeyOff)}.ComponentType("hooks-inline-wrapper", sev,
+		"Inline hooks in plugin.json must be the event map itself, without the \"hooks\" wrapper a hooks file has; "+effect+codexDoes+".", specRef("1.4")))
+	src.base, src.events = append(src.base, "hooks"), w.Val
+	src.claudeRefuse = "Claude Code reads the \"hooks\" wrapper of inline manifest hooks as an unknown event and runs none of the hooks inside it."
+	for _, m := range iv.v.Obj {
+		if m.Key != "hooks" && m.Key != "description" {
+			src.codexReject = fmt.Sprintf("Codex rejects the whole inline hooks object because of its field %q beside \"hooks\" (a hooks document has only description and hooks).", clip(m.Key))
+		}
+	}
+	return src
 }
 
 // gateFile applies Claude's fail-closed rule: a PreToolUse or PermissionRequest handler

@@ -3,6 +3,8 @@ package codex
 import (
 	"path"
 	"strings"
+
+	"vouch/review/jsontext"
 )
 
 // PathRule is Codex's rule for a manifest path (resolve_manifest_path in its source, the
@@ -26,4 +28,12 @@ func PathRule(s string) (rel, why string) {
 		return "", "it contains a backslash or NUL"
 	}
 	return path.Clean(s[2:]), ""
+}
+
+// InlineHooksRead reports whether Codex reads an inline manifest hooks object as a hooks
+// document: it takes the form of a hooks file ({"description"?, "hooks": {...}}), or is
+// {} (no hooks at all). An event map without that wrapper, the form Claude Code's inline
+// hooks take, loads no hooks in Codex (observed on the releases vouch models).
+func InlineHooksRead(v *jsontext.Value) bool {
+	return v.Kind == jsontext.Object && (len(v.Obj) == 0 || v.Get("hooks") != nil || v.Get("description") != nil)
 }
