@@ -186,3 +186,22 @@ func (l *loader) codexServerSkip(file string) string {
 	}
 	return fmt.Sprintf("%s read mcpServers only as one path or one object and ignore a list of them (here %s is one of its entries), so they start none of its servers.", model.Releases(model.ClientCodex, model.Codex169), displayFile(file))
 }
+
+// codexRefusal applies Codex's manifest rule to this plugin's own plugin.json, which
+// Codex reads when the folder has no manifest of its own for it: a typed field holding
+// another type makes Codex refuse to install the plugin, so it runs none of it, whatever
+// Claude Code makes of the field (Claude ignores a keywords string, for one).
+func (l *loader) codexRefusal() {
+	if l.manifest == nil || l.otherManifest != "" {
+		return
+	}
+	why := codex.ManifestRefusal(l.manifest)
+	if why == "" {
+		return
+	}
+	msg := fmt.Sprintf("In plugin.json, %s, so %s refuse to install the plugin (\"missing or invalid plugin.json\") and run none of it.", why, model.Releases(model.ClientCodex, model.Codex169))
+	l.pkgDiag(model.Place{File: manifestFile}.Package("codex-refuses-manifest", model.SeverityWarning, msg, specRef("2.1")))
+	for _, c := range l.pkg.Components {
+		setSupport(c, model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: msg})
+	}
+}

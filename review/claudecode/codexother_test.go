@@ -154,3 +154,41 @@ func TestCodexReadsInlineHooksAsAHooksFile(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexRefusesClaudeManifest: Codex (0.169.0, 0.171.0) reads a Claude Code plugin's
+// own plugin.json by its typed rules and refuses the install when a typed field has
+// another type, although Claude Code only ignores the field (a keywords string): nothing
+// of the plugin is then supported by Codex, and a diagnostic says why.
+func TestCodexRefusesClaudeManifest(t *testing.T) {
+	for _, tc := range []struct {
+		manifest string
+		codex    model.SupportStatus
+	}{
+		{`{"name": "p", "keywords": "git"}`, model.NotSupported},
+		{`{"name": "p", "keywords": ["git"]}`, model.Supported},
+	} {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, manifestFile), tc.manifest, 0o644)
+		writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, 0o644)
+		writeFile(t, filepath.Join(dir, "skills", "k", "SKILL.md"), "---\nname: k\ndescription: d\n---\nbody\n", 0o644)
+		p := LoadPlugin(dir, Options{})
+		if got := hasCode(p, "codex-refuses-manifest"); got != (tc.codex == model.NotSupported) {
+			t.Errorf("%s: codex-refuses-manifest emitted = %v", tc.manifest, got)
+		}
+		for _, ref := range []struct {
+			kind model.Kind
+			id   string
+		}{{model.KindHook, "Stop:0:0"}, {model.KindSkill, "k"}} {
+			c := p.Component(ref.kind, ref.id)
+			if c == nil {
+				t.Fatalf("%s: no %s %s", tc.manifest, ref.kind, ref.id)
+			}
+			if s := supportOf(c, clientCodex); s.Status != tc.codex {
+				t.Errorf("%s: %s Codex %s (%s), want %s", tc.manifest, ref.id, s.Status, s.Detail, tc.codex)
+			}
+			if s := supportOf(c, clientClaude); s.Status != model.Supported {
+				t.Errorf("%s: %s Claude %s, want supported", tc.manifest, ref.id, s.Status)
+			}
+		}
+	}
+}

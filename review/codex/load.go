@@ -146,6 +146,10 @@ func (l *loader) readManifest() bool {
 		l.reject("manifest-not-object", l.mf, "", jsontext.Line(data, doc.Off), errorf("%s holds a JSON %s, not an object; Codex fails to load the plugin.", l.mf, doc.Kind))
 		return false
 	}
+	if why := ManifestRefusal(doc); why != "" {
+		l.reject("manifest-refused", l.mf, "", jsontext.Line(data, doc.Off), errorf("In %s, %s, so %s refuse to install the plugin (\"missing or invalid plugin.json\").", l.mf, why, model.Releases(model.ClientCodex, model.Codex169)))
+		return false
+	}
 	l.manifest = doc
 	l.ignored = map[string]bool{}
 	// [obs] A known field of the wrong type is ignored as if absent: "hooks": 5 loads
