@@ -199,9 +199,38 @@ func (l *loader) codexRefusal() {
 	if why == "" {
 		return
 	}
-	msg := fmt.Sprintf("In plugin.json, %s, so %s refuse to install the plugin (\"missing or invalid plugin.json\") and run none of it.", why, model.Releases(model.ClientCodex, model.Codex169))
+	msg := fmt.Sprintf("In plugin.json, %s, so %s refuse to install the plugin and run none of it.", why, model.Releases(model.ClientCodex, model.Codex169))
 	l.pkgDiag(model.Place{File: manifestFile}.Package("codex-refuses-manifest", model.SeverityWarning, msg, specRef("2.1")))
 	for _, c := range l.pkg.Components {
 		setSupport(c, model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: msg})
 	}
+}
+
+// codexReadsRejected is what Codex loads from this folder when Claude Code rejects its
+// plugin.json: Codex reads the same file by its own rules (it ignores commands and
+// agents, names a plugin without a name after its folder, and applies its own path rule),
+// so it may install the plugin and run its hooks, servers and skills all the same
+// (observed on the releases named). Those components are the Codex loader's, each with
+// Codex's answer and Claude's refusal; nil when Codex reads another manifest here, or
+// refuses this one too.
+func (l *loader) codexReadsRejected() []*model.Component {
+	if l.otherManifest != "" || l.entry != nil {
+		return nil
+	}
+	cp := codex.Load(l.root.Path(), codex.Options{Limits: l.opts.Limits, Skills: l.opts.Skills})
+	if cp.Rejected || len(cp.Components) == 0 {
+		return nil
+	}
+	l.pkgDiag(model.Place{File: manifestFile}.Package("codex-reads-rejected-manifest", model.SeverityInfo,
+		fmt.Sprintf("Claude Code rejects this plugin.json, but %s read it by their own rules (they ignore commands and agents, name a plugin without a name after its folder, and apply their own path rule) and install the plugin: the components listed are what Codex loads, with Codex's answers.", model.Releases(model.ClientCodex, model.Codex169)), specRef("2.1")))
+	claude := model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "Claude Code rejects this plugin's manifest (see the package's diagnostics), so it loads none of the plugin."}
+	for _, c := range cp.Components {
+		for i := range c.Support {
+			if c.Support[i].Detail == "" {
+				c.Support[i].Detail = "Codex loads it through this plugin.json, read by its own rules."
+			}
+		}
+		c.Support = append([]model.Support{claude}, c.Support...)
+	}
+	return cp.Components
 }

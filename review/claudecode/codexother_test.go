@@ -192,3 +192,55 @@ func TestCodexRefusesClaudeManifest(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexLoadsWhatClaudeRejects: a plugin.json Claude Code (2.1.328, 2.1.332) rejects is
+// read by Codex (0.169.0, 0.171.0) by its own rules: without a name, or with a commands or
+// agents path Claude refuses, Codex installs the plugin and runs hooks/hooks.json, so the
+// rejected Claude package lists that hook as Codex's and not Claude's. Where Codex refuses
+// the manifest too, or reads another one, nothing is listed.
+func TestCodexLoadsWhatClaudeRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name, manifest string
+		codexManifest  bool // a .codex-plugin/plugin.json beside it
+		codexRuns      bool
+	}{
+		{"no name", `{"version": "1.0.0"}`, false, true},
+		{"a commands path without ./", `{"name": "p", "commands": "cmds"}`, false, true},
+		{"an agents path with ..", `{"name": "p", "agents": "./../agents"}`, false, true},
+		{"a name Codex refuses too", `{"name": "my plugin"}`, false, false},
+		{"not JSON", `{"name": `, false, false},
+		{"Codex reads .codex-plugin instead", `{"version": "1.0.0"}`, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, manifestFile), tc.manifest, 0o644)
+			writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, 0o644)
+			if tc.codexManifest {
+				writeFile(t, filepath.Join(dir, ".codex-plugin", "plugin.json"), `{"name": "p"}`, 0o644)
+			}
+			p := LoadPlugin(dir, Options{})
+			if !p.Rejected {
+				t.Fatalf("Claude package not rejected: %v", codes(p))
+			}
+			if got := len(p.Components) == 1; got != tc.codexRuns {
+				t.Fatalf("%d components, want Codex's hook: %v", len(p.Components), tc.codexRuns)
+			}
+			if !tc.codexRuns {
+				return
+			}
+			c := p.Components[0]
+			if c.Kind != model.KindHook || c.Validity != model.Valid || c.Contract == nil {
+				t.Errorf("%s:%s %s, want a valid hook with a contract", c.Kind, c.ID, c.Validity)
+			}
+			if s := supportOf(c, clientCodex); s.Status != model.Supported {
+				t.Errorf("Codex %s (%s)", s.Status, s.Detail)
+			}
+			if s := supportOf(c, clientClaude); s.Status != model.NotSupported {
+				t.Errorf("Claude %s (%s)", s.Status, s.Detail)
+			}
+			if !hasCode(p, "codex-reads-rejected-manifest") {
+				t.Errorf("no codex-reads-rejected-manifest: %v", codes(p))
+			}
+		})
+	}
+}

@@ -69,7 +69,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	if !l.manifestStep() {
 		pkg.Rejected = true
-		pkg.Components = nil
+		pkg.Components = l.codexReadsRejected()
 		return pkg
 	}
 	if l.paths == nil {

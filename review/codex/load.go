@@ -147,7 +147,7 @@ func (l *loader) readManifest() bool {
 		return false
 	}
 	if why := ManifestRefusal(doc); why != "" {
-		l.reject("manifest-refused", l.mf, "", jsontext.Line(data, doc.Off), errorf("In %s, %s, so %s refuse to install the plugin (\"missing or invalid plugin.json\").", l.mf, why, model.Releases(model.ClientCodex, model.Codex169)))
+		l.reject("manifest-refused", l.mf, "", jsontext.Line(data, doc.Off), errorf("In %s, %s, so %s refuse to install the plugin.", l.mf, why, model.Releases(model.ClientCodex, model.Codex169)))
 		return false
 	}
 	l.manifest = doc

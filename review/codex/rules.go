@@ -3,6 +3,7 @@ package codex
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"vouch/review/jsontext"
@@ -40,10 +41,11 @@ func InlineHooksRead(v *jsontext.Value) bool {
 }
 
 // ManifestRefusal says why Codex refuses to install a plugin whose manifest object is doc
-// ("" when it reads it). Codex reads the manifest into typed fields and fails the whole
-// read when one holds another type: "missing or invalid plugin.json" (observed for a
-// keywords string on the releases vouch models; its source types name, version,
-// description, apps and interface the same way). The component fields (skills,
+// ("" when it reads it), ending with Codex's own words. Codex reads the manifest into
+// typed fields and fails the whole read when one holds another type: "missing or invalid
+// plugin.json" (observed for a keywords string on the releases vouch models; its source
+// types name, version, description, apps and interface the same way); and it refuses a
+// name with a character other than ASCII letters, digits, ., _ and - (observed). The component fields (skills,
 // mcpServers, hooks) and interface.defaultPrompt take any value, a wrong one being
 // ignored, and unknown fields are ignored. An array manifest is read positionally and is
 // not judged here.
@@ -51,8 +53,12 @@ func ManifestRefusal(doc *jsontext.Value) string {
 	if doc == nil || doc.Kind != jsontext.Object {
 		return ""
 	}
+	const invalid = ` ("missing or invalid plugin.json")`
 	if why := typedFields(doc, "", map[string]string{"name": "string", "version": "string?", "description": "string?", "apps": "string?", "keywords": "strings", "interface": "object?"}); why != "" {
-		return why
+		return why + invalid
+	}
+	if n := doc.Get("name"); n != nil && strings.TrimSpace(n.Val.Str) != "" && !pluginName.MatchString(n.Val.Str) {
+		return fmt.Sprintf("the name %q has a character other than ASCII letters, digits, ., _ and - (\"invalid plugin name: only ASCII letters, digits, `.`, `_`, and `-` are allowed\")", clip(n.Val.Str))
 	}
 	iface := doc.Get("interface")
 	if iface == nil || iface.Val.Kind != jsontext.Object {
@@ -62,8 +68,15 @@ func ManifestRefusal(doc *jsontext.Value) string {
 	for _, k := range []string{"displayName", "shortDescription", "longDescription", "developerName", "category", "websiteUrl", "websiteURL", "privacyPolicyUrl", "privacyPolicyURL", "termsOfServiceUrl", "termsOfServiceURL", "brandColor", "composerIcon", "logo", "logoDark"} {
 		want[k] = "string?"
 	}
-	return typedFields(iface.Val, "interface.", want)
+	if why := typedFields(iface.Val, "interface.", want); why != "" {
+		return why + invalid
+	}
+	return ""
 }
+
+// pluginName is the name Codex installs a plugin under (observed on the releases vouch
+// models: a space or a control character in it refuses the install).
+var pluginName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 // typedFields checks the members of obj that want names against their types: "string",
 // "string?" (a string or null), "strings" (an array of strings), "object?".

@@ -36,6 +36,11 @@ func TestManifestRefusal(t *testing.T) {
 		{`{"name": "p", "interface": {"displayName": 3}}`, "interface.displayName is a JSON number"},
 		{`{"name": "p", "interface": {"defaultPrompt": 3, "capabilities": ["a"]}}`, ""},
 		{`{"name": "p", "skills": 3, "hooks": 5, "mcpServers": [1], "author": "me"}`, ""},
+		{`{"name": "my plugin"}`, "invalid plugin name"},
+		{`{"name": "a\u0009b"}`, "invalid plugin name"},
+		{`{"name": "my.plugin_x-1"}`, ""},
+		{`{"name": ""}`, ""},
+		{`{"version": "1"}`, ""},
 	} {
 		got := ManifestRefusal(parse(t, tc.manifest))
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
