@@ -182,7 +182,7 @@ func TestCases(t *testing.T) {
 		"hooks-unknown-type": {pkgCode: "hooks-file-not-applied", validity: map[string]string{pre: "invalid"}, compCode: map[string]string{pre: "hook-handler-unknown-type"}},
 		// Claude refuses the shell; Codex ignores the field and runs the handler.
 		"hooks-bad-shell": {validity: map[string]string{pre: "valid"}, compCode: map[string]string{pre: "hook-shell-invalid"},
-			support: map[string]string{pre + "/claude-code": "unsupported: Claude Code refuses a shell", pre + "/codex": "supported"}},
+			support: map[string]string{pre + "/claude-code": "unsupported: Claude Code 2.1.328 and 2.1.332 refuse a shell", pre + "/codex": "supported"}},
 		"hooks-unquoted-root":     {noErrors: true, validity: map[string]string{pre: "valid"}, compCode: map[string]string{pre: "hook-unquoted-plugin-root"}},
 		"hooks-plain-plugin-root": {noErrors: true, compCode: map[string]string{"hook:PostToolUse:0:0": "hook-plain-plugin-root"}, summary: map[string]string{"hook:PostToolUse:0:0": "plain shell variable"}},
 		"hooks-invalid-json":      fatal("hooks-file-invalid-json"),

@@ -10,6 +10,12 @@ import (
 	"vouch/review/jsontext"
 )
 
+// Codex support of a Claude Code plugin follows Codex's own rules for the manifest Codex
+// reads, asked of the Codex loader (review/codex) where it has them: this plugin's own
+// plugin.json when the folder has no other (Codex reads it by its typed fields, its path
+// rule, its hooks-document form for inline hooks, and its one-path-or-one-object rule
+// for mcpServers), even when Claude Code rejects it.
+//
 // When a folder also has .codex-plugin/plugin.json, Codex reads that manifest instead of
 // .claude-plugin/plugin.json, but it still finds the folder's default files through it:
 // skills/, hooks/hooks.json and .mcp.json unless that manifest's own skills, hooks or

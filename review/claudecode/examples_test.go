@@ -14,7 +14,7 @@ func TestBrokenExamples(t *testing.T) {
 		"broken-hooks-no-wrapper": {pkgCode: "hooks-file-no-wrapper", count: 0},
 		// Claude ignores the wrapper; Codex reads it as a hooks file's and runs the hook.
 		"broken-inline-hooks-wrapper": {pkgCode: "hooks-inline-wrapper", noErrors: true, count: 1, validity: map[string]string{"hook:plugin.json:PostToolUse:0:0": "valid"},
-			support: map[string]string{"hook:plugin.json:PostToolUse:0:0/claude-code": "unsupported: Claude Code reads the \"hooks\" wrapper", "hook:plugin.json:PostToolUse:0:0/codex": "supported"}},
+			support: map[string]string{"hook:plugin.json:PostToolUse:0:0/claude-code": "unsupported: Claude Code 2.1.328 and 2.1.332 read the \"hooks\" wrapper", "hook:plugin.json:PostToolUse:0:0/codex": "supported"}},
 		"broken-unknown-event": {pkgCode: "hook-unknown-event", validity: map[string]string{"hook:postToolUse:0:0": "unsupported", "hook:AfterEdit:0:0": "unsupported"},
 			support: map[string]string{"hook:postToolUse:0:0/claude-code": "unsupported", "hook:postToolUse:0:0/codex": "unsupported"}},
 		"broken-reserved-name": {pkgCode: "manifest-name-reserved", noErrors: true, validity: map[string]string{"hook:PostToolUse:0:0": "valid"}},

@@ -202,7 +202,7 @@ func (b *handlerBuild) command() {
 	shell, hasShell := b.str("shell")
 	if hasShell && shell != "bash" && shell != "powershell" {
 		b.bad("hook-shell-invalid", fmt.Sprintf("Handler %s has shell %q; it must be bash or powershell, so Claude Code does not load the handler (%s ignore shell and run it).", b.id, clip(shell), model.Releases(model.ClientCodex, model.Codex169)), h.Get("shell").KeyOff)
-		b.claudeRefuse = fmt.Sprintf("Claude Code refuses a shell other than bash or powershell (here %q).", clip(shell))
+		b.claudeRefuse = fmt.Sprintf("%s refuse a shell other than bash or powershell (here %q).", model.Releases(model.ClientClaudeCode, model.ClaudeCode328), clip(shell))
 	}
 	asyncLit := b.boolean("async")
 	rewake := b.boolean("asyncRewake")

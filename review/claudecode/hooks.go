@@ -151,10 +151,12 @@ func (l *loader) inlineWrapper(src *hookSource, iv inlineVal, w *jsontext.Member
 	l.pkgDiag(model.Place{File: src.file, Pointer: iv.ptr + "/hooks", Line: l.line(src.data, w.KeyOff)}.ComponentType("hooks-inline-wrapper", sev,
 		"Inline hooks in plugin.json must be the event map itself, without the \"hooks\" wrapper a hooks file has; "+effect+codexDoes+".", specRef("1.4")))
 	src.base, src.events = append(src.base, "hooks"), w.Val
-	src.claudeRefuse = "Claude Code reads the \"hooks\" wrapper of inline manifest hooks as an unknown event and runs none of the hooks inside it."
+	src.claudeRefuse = model.Releases(model.ClientClaudeCode, model.ClaudeCode328) + " read the \"hooks\" wrapper of inline manifest hooks as an unknown event and run none of the hooks inside it."
 	for _, m := range iv.v.Obj {
 		if m.Key != "hooks" && m.Key != "description" {
-			src.codexReject = fmt.Sprintf("Codex rejects the whole inline hooks object because of its field %q beside \"hooks\" (a hooks document has only description and hooks).", clip(m.Key))
+			// Codex's hooks document denies unknown fields at its root, as a hooks file's
+			// does; for an inline object this is read from its source, not observed.
+			src.codexReject = fmt.Sprintf("Codex rejects the whole inline hooks object because of its field %q beside \"hooks\" (a hooks document has only description and hooks; read from Codex's source, not observed).", clip(m.Key))
 		}
 	}
 	return src

@@ -107,8 +107,9 @@ func (l *loader) precedence() {
 }
 
 // readManifest parses the manifest Codex reads. Codex ignores unknown fields and, as
-// observed, known fields of the wrong type; a file that is not JSON makes the plugin fail
-// to install ("failed to parse plugin.json").
+// observed, component fields (skills, mcpServers, hooks) of the wrong type; a typed field
+// of the wrong type (ManifestRefusal) or a file that is not JSON makes the plugin fail to
+// install ("missing or invalid plugin.json", "failed to parse plugin.json").
 func (l *loader) readManifest() bool {
 	data, err := l.root.ReadFile(l.mf, l.opts.Limits.MaxManifestSize)
 	if err != nil {
