@@ -244,3 +244,62 @@ func TestCodexLoadsWhatClaudeRejects(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexSkillsAndServersOfAClaudeManifest: Codex (0.169.0, 0.171.0) reading a Claude
+// Code plugin's own plugin.json scans skills/ unless a skills path it accepts replaces it
+// (Claude Code adds such a path to skills/), never a SKILL.md at the plugin's top, and
+// takes mcpServers as one path or one object only, ignoring a list and reading .mcp.json
+// instead.
+func TestCodexSkillsAndServersOfAClaudeManifest(t *testing.T) {
+	type want struct {
+		kind  model.Kind
+		id    string
+		codex model.SupportStatus
+	}
+	for _, tc := range []struct {
+		name, manifest string
+		files          []string // SKILL.md folders beside skills/a
+		wants          []want
+	}{
+		{"skills/ alone", `{"name": "p"}`, nil, []want{{model.KindSkill, "a", model.Supported}, {model.KindMCPServer, "dot", model.Supported}}},
+		{"a skills path replaces skills/", `{"name": "p", "skills": "./more"}`, []string{"more/b"},
+			[]want{{model.KindSkill, "a", model.NotSupported}, {model.KindSkill, "b", model.Supported}}},
+		{"a list of skills paths", `{"name": "p", "skills": ["./more", "./skills"]}`, []string{"more/b"},
+			[]want{{model.KindSkill, "a", model.Supported}, {model.KindSkill, "b", model.Supported}}},
+		{"a list of servers", `{"name": "p", "mcpServers": ["./extra.json", {"inline": {"command": "y"}}]}`, nil,
+			[]want{{model.KindMCPServer, "file", model.NotSupported}, {model.KindMCPServer, "inline", model.NotSupported}, {model.KindMCPServer, "dot", model.Supported}}},
+		{"one server path", `{"name": "p", "mcpServers": "./extra.json"}`, nil,
+			[]want{{model.KindMCPServer, "file", model.Supported}, {model.KindMCPServer, "dot", model.NotSupported}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, manifestFile), tc.manifest, 0o644)
+			for _, d := range append([]string{"skills/a"}, tc.files...) {
+				writeFile(t, filepath.Join(dir, filepath.FromSlash(d), "SKILL.md"), "---\nname: "+filepath.Base(d)+"\ndescription: d\n---\nbody\n", 0o644)
+			}
+			writeFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {"dot": {"command": "x"}}}`, 0o644)
+			writeFile(t, filepath.Join(dir, "extra.json"), `{"mcpServers": {"file": {"command": "z"}}}`, 0o644)
+			p := LoadPlugin(dir, Options{})
+			for _, w := range tc.wants {
+				c := p.Component(w.kind, w.id)
+				if c == nil {
+					t.Fatalf("no %s %s", w.kind, w.id)
+				}
+				if s := supportOf(c, clientClaude); s.Status != model.Supported {
+					t.Errorf("%s: Claude %s (%s)", w.id, s.Status, s.Detail)
+				}
+				if s := supportOf(c, clientCodex); s.Status != w.codex {
+					t.Errorf("%s: Codex %s (%s), want %s", w.id, s.Status, s.Detail, w.codex)
+				}
+			}
+		})
+	}
+	// A SKILL.md at the top of a plugin without skills/ is Claude's skill, not Codex's.
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, manifestFile), `{"name": "top"}`, 0o644)
+	writeFile(t, filepath.Join(dir, "SKILL.md"), "---\nname: top\ndescription: d\n---\nbody\n", 0o644)
+	c := LoadPlugin(dir, Options{}).Component(model.KindSkill, "top")
+	if c == nil || supportOf(c, clientClaude).Status != model.Supported || supportOf(c, clientCodex).Status != model.NotSupported {
+		t.Errorf("root SKILL.md: %+v, want Claude's and not Codex's", c)
+	}
+}
