@@ -41,7 +41,6 @@ type knownDifference struct {
 }
 
 var knownDifferences = []knownDifference{
-	{model.ClientClaudeCode, "examples/codex/empty-hooks-two-clients", model.KindHook, nil, "hooks-default-replaced"},
 	{model.ClientClaudeCode, "review/claudecode/testdata/cases/mcp-bundles", model.KindMCPServer, nil, "plugin-dependencies"},
 }
 
@@ -62,7 +61,6 @@ type unexplainedDifference struct {
 // What the clients do where vouch does not say so (each observed offline on the
 // releases named; the records hold the clients' own words).
 const (
-	claudeReadsDefaultLayout = "Claude Code 2.1.328 and 2.1.332 load a folder without .claude-plugin/ as one plugin by its default layout under --plugin-dir (hooks/hooks.json, .mcp.json, skills/ at its top), so this folder's components (a Codex plugin's, or a standalone skill's) run in Claude Code; vouch gives the folder no Claude Code reading"
 	claudeRefusesModules     = "Claude Code 2.1.328 and 2.1.332 refuse the whole hooks.json when `modules` holds a second entry or a non-string (\"names one hooks module per plugin; a second entry is refused\"), so none of its hooks or modules run; vouch lists the first module and the Stop hook"
 	codexRefusesModulesField = "Codex 0.169.0 and 0.171.0 reject a hooks.json with a `modules` key (\"unknown field `modules`\"), so none of its hooks run; vouch marks the Stop hook supported by Codex"
 	codexListsNoServers      = "Codex 0.169.0 and 0.171.0 read no MCP server from a manifest whose mcpServers is an array (paths and inline objects); vouch marks both servers supported by Codex"
@@ -76,16 +74,8 @@ const (
 )
 
 var unexplainedDifferences = []unexplainedDifference{
-	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "examples/claude-code/broken-inline-hooks-wrapper", model.KindHook, nil, 1, 0, codexReadsInlineWrapper},
 	{model.ClientCodex, "examples/claude-code/broken-path-prefix", model.KindHook, nil, 1, 0, codexInstallsRejected},
-	{model.ClientClaudeCode, "examples/codex/broken-hooks-schema", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "examples/codex/broken-matcher", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "review/claudecode/testdata/cases/handler-types", model.KindMCPServer, nil, 0, 2, codexListsNoServers},
 	{model.ClientClaudeCode, "review/claudecode/testdata/cases/hook-modules", model.KindHook, nil, 0, 1, claudeRefusesModules},
 	{model.ClientCodex, "review/claudecode/testdata/cases/hook-modules", model.KindHook, nil, 0, 1, codexRefusesModulesField},
@@ -97,38 +87,10 @@ var unexplainedDifferences = []unexplainedDifference{
 	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-path-no-prefix", model.KindHook, nil, 1, 0, codexInstallsRejected},
 	{model.ClientCodex, "review/claudecode/testdata/cases/manifest-path-traversal", model.KindHook, nil, 1, 0, codexInstallsRejected},
 	{model.ClientCodex, "review/claudecode/testdata/cases/paths-replace", model.KindSkill, nil, 1, 2, codexSkillsPathReplaces},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "review/codex/testdata/cases/claude-inline-hooks", model.KindHook, nil, 0, 1, codexSkipsInlineHooks},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-default", model.KindHook, nil, 5, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-default", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-empty-object", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-escapes", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-handler-types", model.KindHook, nil, 4, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-invalid-matcher", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-manifest-path", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-rejected-http", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-rejected-schema", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "review/codex/testdata/cases/manifest-array", model.KindHook, nil, 0, 1, codexRefusesManifest},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "review/codex/testdata/cases/manifest-array", model.KindMCPServer, nil, 0, 1, codexRefusesManifest},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "review/codex/testdata/cases/manifest-array", model.KindSkill, nil, 0, 1, codexRefusesManifest},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-flat", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-manifest-path", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-wrapped", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/precedence-root", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/marketplaces/good/plugins/alpha", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/testdata/lenient/codex-extra-keys", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/testdata/lenient/standalone-extra-keys", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/testdata/markers/catalogue-codex", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
 	{model.ClientCodex, "review/testdata/markers/root-skill-claude", model.KindSkill, nil, 0, 1, codexNoRootSkill},
 }
 
@@ -210,13 +172,34 @@ func clientCounts(client string, a oracleAnswer) (map[model.Kind]int, map[string
 
 // vouchCounts is what vouch says the client runs from the folder at root: the valid
 // components of every package rooted there that vouch marks supported by that release.
-// A marketplace's plugins are packages of their own folders and are compared there. A
-// standalone skill's support says what a client does with the folder copied into its
-// skills folder, not with the folder installed as a plugin, which is what was recorded.
+// A marketplace's plugins are packages of their own folders and are compared there.
+//
+// A standalone skill's support says what a client does with the folder copied into its
+// skills folder, not with the folder installed as a plugin, which is what was recorded,
+// so it is left out, with one exception: Claude Code given a folder whose SKILL.md sits
+// at its top with --plugin-dir loads that one skill as the plugin's ("SKILL.md at its top
+// marks it"), the same skill it loads from the folder copied into its skills folder, so
+// there both installs run the same and the standalone reading is compared, unless a
+// Claude Code package of the folder already lists that skill as its plugin's.
+//
+// In a folder Codex reads through .codex-plugin/, the Claude Code package marks supported
+// by Codex only what Codex loads through that manifest from the shared default files,
+// which the Codex package of the folder lists too: Codex's loads are counted once, there.
 func vouchCounts(pkgs []*model.Package, root, client, version string, skipped map[string]bool) map[model.Kind]int {
 	got := map[model.Kind]int{}
+	has := map[model.Format]bool{}
 	for _, p := range pkgs {
-		if p.Root != root || p.Format == model.FormatAgentSkills {
+		if p.Root == root {
+			has[p.Format] = true
+		}
+	}
+	for _, p := range pkgs {
+		switch {
+		case p.Root != root:
+			continue
+		case p.Format == model.FormatAgentSkills && !(client == model.ClientClaudeCode && hasTopSkill(root) && !has[model.FormatClaudeCode]):
+			continue
+		case p.Format == model.FormatClaudeCode && client == model.ClientCodex && has[model.FormatCodex]:
 			continue
 		}
 		for _, c := range p.Components {
@@ -231,6 +214,13 @@ func vouchCounts(pkgs []*model.Package, root, client, version string, skipped ma
 		}
 	}
 	return got
+}
+
+// hasTopSkill reports whether the folder has its SKILL.md at its top (a lone skill, not a
+// folder of skill folders).
+func hasTopSkill(root string) bool {
+	_, err := os.Lstat(filepath.Join(root, "SKILL.md"))
+	return err == nil
 }
 
 // compareOracle returns one sentence per kind where vouch and the client disagree and

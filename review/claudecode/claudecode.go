@@ -82,12 +82,14 @@ func (o Options) withDefaults() Options {
 }
 
 // IsRoot reports whether dir is a Claude Code plugin root: it holds
-// .claude-plugin/plugin.json, or a .claude-plugin/ folder without a marketplace, or the
-// default layout's hooks/hooks.json or .lsp.json at its top, and neither another
-// client's manifest (.codex-plugin/, an Agent Plugins root plugin.json) claims it. A
-// root plugin.json that is not an Agent Plugins manifest (a catalogue's metadata) does
-// not: the Claude Code releases vouch models never read it, and with --plugin-dir they load
-// the folder by its own markers ("`.lsp.json` at its top marks it").
+// .claude-plugin/plugin.json; or a .claude-plugin/ folder without a marketplace, or the
+// default layout's hooks/hooks.json or .lsp.json at its top; or it is another client's
+// plugin folder (.codex-plugin/, an Agent Plugins root plugin.json) that holds any part
+// of Claude Code's default layout (HoldsDefaultLayout), which Claude Code loads as a
+// plugin of its own when that folder is installed in it. A root plugin.json that is not
+// an Agent Plugins manifest (a catalogue's metadata) claims nothing: the Claude Code
+// releases vouch models never read it, and with --plugin-dir they load the folder by its
+// own markers ("`.lsp.json` at its top marks it").
 func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
 
 // IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
@@ -95,13 +97,37 @@ func IsRootIn(p *probe.Dir) bool {
 	if p.Exists(manifestFile) {
 		return true
 	}
-	if p.Exists(".codex-plugin") || (p.Exists(rootmanifest.File) && rootmanifest.IsAgentPlugins(p.Path())) {
-		return false
+	if OtherClientClaims(p) {
+		return HoldsDefaultLayout(p)
 	}
 	if p.IsDir(manifestDir) {
 		return !p.Exists(marketplaceFile)
 	}
 	return p.Exists(hooksFile) || p.Exists(lspFile)
+}
+
+// OtherClientClaims reports whether another client's plugin manifest marks the probed
+// folder as that client's plugin: .codex-plugin/ or a root Agent Plugins plugin.json.
+func OtherClientClaims(p *probe.Dir) bool {
+	return p.Exists(".codex-plugin") || (p.Exists(rootmanifest.File) && rootmanifest.IsAgentPlugins(p.Path()))
+}
+
+// defaultLayout are the parts of Claude Code's default plugin layout that make another
+// client's plugin folder a Claude Code plugin too: the markers Claude Code's --plugin-dir
+// names when it loads a folder without .claude-plugin/ as one plugin (hooks, skills,
+// .mcp.json, .lsp.json, a top SKILL.md) and the other component folders its loader reads
+// there (commands/, agents/, output-styles/, monitors). A folder whose only Claude part
+// is bin/ or settings.json is not one: Claude Code starts nothing from either alone.
+var defaultLayout = []string{hooksFile, mcpFile, lspFile, "skills", "commands", "agents", "output-styles", monitorsFile, "SKILL.md"}
+
+// HoldsDefaultLayout reports whether the probed folder holds any part of defaultLayout.
+func HoldsDefaultLayout(p *probe.Dir) bool {
+	for _, rel := range defaultLayout {
+		if p.Exists(rel) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsMarketplace reports whether dir holds .claude-plugin/marketplace.json.

@@ -89,7 +89,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	pkg.Manifest = append(pkg.Manifest,
 		model.Field{Key: "${CLAUDE_PLUGIN_ROOT}", Value: fmt.Sprintf("%s here; once installed %s/plugins/cache/%s/%s/%s (it changes on every update)", root.Path(), strings.TrimSuffix(opts.ConfigDir, "/"), mk, pkg.Name, ver)},
 		model.Field{Key: "${CLAUDE_PLUGIN_DATA}", Value: l.dataDir() + " (kept across updates)"})
-	if l.otherManifest != "" {
+	if l.otherManifest != "" && l.rootHas(manifestFile) {
 		l.pkgDiag(model.Place{}.Package("codex-reads-other-manifest", model.SeverityInfo,
 			fmt.Sprintf("This folder also holds %s; Codex reads that manifest instead of .claude-plugin/ (root plugin.json > .codex-plugin > .claude-plugin), so it loads none of this plugin's hooks or servers.", l.otherManifest), specRef("2.1")))
 	}
@@ -124,10 +124,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	l.optionalDependenciesStep()
 	l.networkNote()
-	if !l.rootHas(manifestFile) && l.entry == nil {
-		l.pkgDiag(model.Place{}.Package("claude-no-manifest", model.SeverityInfo,
-			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), specRef("1.1")))
-	}
+	l.noManifestNote()
 	if l.rootHas("CLAUDE.md") {
 		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by Claude Code; put instructions in a skill, command or agent.", "1.2")
 	}
@@ -139,6 +136,31 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	pkg.SortComponents()
 	return pkg
+}
+
+// noManifestNote says how Claude Code names and finds a plugin without
+// .claude-plugin/plugin.json given on its own, and, in another client's plugin folder,
+// that Claude Code still loads this default layout once the folder is installed in it.
+func (l *loader) noManifestNote() {
+	if l.rootHas(manifestFile) || l.entry != nil {
+		return
+	}
+	name := clip(l.pkg.Name)
+	other := ""
+	switch {
+	case l.rootHas(".codex-plugin"):
+		other = "a Codex plugin folder (.codex-plugin/)"
+	case l.otherManifest != "":
+		other = "an Agent Plugins folder (root plugin.json)"
+	}
+	if other == "" {
+		l.pkgDiag(model.Place{}.Package("claude-no-manifest", model.SeverityInfo,
+			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", name), specRef("1.1")))
+		return
+	}
+	l.pkgDiag(model.Place{}.Package("claude-reads-default-layout", model.SeverityInfo,
+		fmt.Sprintf("This is %s with no .claude-plugin/plugin.json, and it holds Claude Code's default layout: installed in Claude Code (--plugin-dir, or a Claude marketplace entry whose source is this folder), %s load that layout as the plugin %q, named after its folder, and run the components below (observed with --plugin-dir). The other client's package of this folder is a separate package with its own approvals.",
+			other, model.Releases(clientClaude, model.ClaudeCode328), name), specRef("1.1")))
 }
 
 // lspStep lists the LSP servers of .lsp.json and the manifest's lspServers.
