@@ -82,46 +82,46 @@ func (o Options) withDefaults() Options {
 }
 
 // IsRoot reports whether dir is a Claude Code plugin root: it holds
-// .claude-plugin/plugin.json; or a .claude-plugin/ folder without a marketplace, or the
-// default layout's hooks/hooks.json or .lsp.json at its top; or it is another client's
-// plugin folder (.codex-plugin/, an Agent Plugins root plugin.json) that holds any part
-// of Claude Code's default layout (HoldsDefaultLayout), which Claude Code loads as a
-// plugin of its own when that folder is installed in it. A root plugin.json that is not
-// an Agent Plugins manifest (a catalogue's metadata) claims nothing: the Claude Code
-// releases vouch models never read it, and with --plugin-dir they load the folder by its
-// own markers ("`.lsp.json` at its top marks it").
+// .claude-plugin/plugin.json; or it is a Codex plugin folder (.codex-plugin/) that holds
+// any part of Claude Code's default layout (holdsDefaultLayout), which Claude Code loads
+// as a plugin of its own when that folder is installed in it; or no root Agent Plugins
+// plugin.json claims it and it holds a .claude-plugin/ folder without a marketplace, or
+// the default layout's hooks/hooks.json or .lsp.json at its top. A root plugin.json that
+// is not an Agent Plugins manifest (a catalogue's metadata) claims nothing: the Claude
+// Code releases vouch models never read it, and with --plugin-dir they load the folder by
+// its own markers ("`.lsp.json` at its top marks it").
 func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
 
 // IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
 func IsRootIn(p *probe.Dir) bool {
-	if p.Exists(manifestFile) {
+	switch {
+	case p.Exists(manifestFile):
 		return true
-	}
-	if OtherClientClaims(p) {
-		return HoldsDefaultLayout(p)
-	}
-	if p.IsDir(manifestDir) {
+	case p.Exists(".codex-plugin"):
+		return holdsDefaultLayout(p)
+	case p.Exists(rootmanifest.File) && rootmanifest.IsAgentPlugins(p.Path()):
+		return false
+	case p.IsDir(manifestDir):
 		return !p.Exists(marketplaceFile)
 	}
 	return p.Exists(hooksFile) || p.Exists(lspFile)
 }
 
-// OtherClientClaims reports whether another client's plugin manifest marks the probed
-// folder as that client's plugin: .codex-plugin/ or a root Agent Plugins plugin.json.
-func OtherClientClaims(p *probe.Dir) bool {
-	return p.Exists(".codex-plugin") || (p.Exists(rootmanifest.File) && rootmanifest.IsAgentPlugins(p.Path()))
-}
-
-// defaultLayout are the parts of Claude Code's default plugin layout that make another
-// client's plugin folder a Claude Code plugin too: the markers Claude Code's --plugin-dir
-// names when it loads a folder without .claude-plugin/ as one plugin (hooks, skills,
-// .mcp.json, .lsp.json, a top SKILL.md) and the other component folders its loader reads
-// there (commands/, agents/, output-styles/, monitors). A folder whose only Claude part
-// is bin/ or settings.json is not one: Claude Code starts nothing from either alone.
+// defaultLayout are the parts of Claude Code's default plugin layout that make a Codex
+// plugin folder a Claude Code plugin too: the markers Claude Code's --plugin-dir names
+// when it loads a folder without .claude-plugin/ as one plugin (hooks, skills, .mcp.json,
+// .lsp.json, a top SKILL.md; Claude Code 2.1.328 and 2.1.332, which read no
+// .codex-plugin/) and the other component folders its loader reads there (commands/,
+// agents/, output-styles/, monitors). A folder whose only Claude part is bin/ or
+// settings.json is not one: Claude Code starts nothing from either alone.
+//
+// An Agent Plugins folder is not read this way: the records hold no folder with a root
+// Agent Plugins plugin.json and Claude's layout but without .codex-plugin/, so what
+// Claude Code makes of one is not observed.
 var defaultLayout = []string{hooksFile, mcpFile, lspFile, "skills", "commands", "agents", "output-styles", monitorsFile, "SKILL.md"}
 
-// HoldsDefaultLayout reports whether the probed folder holds any part of defaultLayout.
-func HoldsDefaultLayout(p *probe.Dir) bool {
+// holdsDefaultLayout reports whether the probed folder holds any part of defaultLayout.
+func holdsDefaultLayout(p *probe.Dir) bool {
 	for _, rel := range defaultLayout {
 		if p.Exists(rel) {
 			return true

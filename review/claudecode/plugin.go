@@ -58,12 +58,14 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	l.root = root
 	pkg.Root = root.Path()
 	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
+	apRoot := l.rootHas(rootmanifest.File) && rootmanifest.IsAgentPlugins(root.Path())
 	switch {
-	case l.rootHas(rootmanifest.File) && rootmanifest.IsAgentPlugins(root.Path()):
+	case apRoot:
 		l.otherManifest = "the root Agent Plugins plugin.json"
 	case l.rootHas(".codex-plugin/plugin.json"):
 		l.otherManifest = ".codex-plugin/plugin.json"
-	case l.rootHas(rootmanifest.File):
+	}
+	if l.rootHas(rootmanifest.File) && !apRoot {
 		l.pkgDiag(model.Place{File: rootmanifest.File}.Package("root-manifest-foreign", model.SeverityWarning,
 			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema): "+model.Releases(model.ClientClaudeCode, model.ClaudeCode328)+" never read it and load this folder by its own markers, and "+model.Releases(model.ClientCodex, model.Codex169)+" ignore it too.", specRef("2.1")))
 	}
@@ -139,28 +141,21 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 }
 
 // noManifestNote says how Claude Code names and finds a plugin without
-// .claude-plugin/plugin.json given on its own, and, in another client's plugin folder,
-// that Claude Code still loads this default layout once the folder is installed in it.
+// .claude-plugin/plugin.json given on its own, and, in a Codex plugin folder, that Claude
+// Code still loads this default layout once the folder is installed in it.
 func (l *loader) noManifestNote() {
 	if l.rootHas(manifestFile) || l.entry != nil {
 		return
 	}
 	name := clip(l.pkg.Name)
-	other := ""
-	switch {
-	case l.rootHas(".codex-plugin"):
-		other = "a Codex plugin folder (.codex-plugin/)"
-	case l.otherManifest != "":
-		other = "an Agent Plugins folder (root plugin.json)"
-	}
-	if other == "" {
+	if !l.rootHas(".codex-plugin") {
 		l.pkgDiag(model.Place{}.Package("claude-no-manifest", model.SeverityInfo,
 			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", name), specRef("1.1")))
 		return
 	}
-	l.pkgDiag(model.Place{}.Package("claude-reads-default-layout", model.SeverityInfo,
-		fmt.Sprintf("This is %s with no .claude-plugin/plugin.json, and it holds Claude Code's default layout: installed in Claude Code (--plugin-dir, or a Claude marketplace entry whose source is this folder), %s load that layout as the plugin %q, named after its folder, and run the components below (observed with --plugin-dir). The other client's package of this folder is a separate package with its own approvals.",
-			other, model.Releases(clientClaude, model.ClaudeCode328), name), specRef("1.1")))
+	l.pkgDiag(model.Place{}.Package("claude-reads-codex-folder", model.SeverityInfo,
+		fmt.Sprintf("This is a Codex plugin folder (.codex-plugin/) with no .claude-plugin/plugin.json, and it holds Claude Code's default layout: installed in Claude Code (--plugin-dir, or a Claude marketplace entry whose source is this folder), %s load that layout as the plugin %q, named after its folder, and run the components below (observed with --plugin-dir). The Codex package of this folder is a separate package with its own approvals.",
+			model.Releases(clientClaude, model.ClaudeCode328), name), specRef("1.1")))
 }
 
 // lspStep lists the LSP servers of .lsp.json and the manifest's lspServers.
