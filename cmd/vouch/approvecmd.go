@@ -108,8 +108,10 @@ func runDecide(opts *decideOptions) (err error) {
 		if err != nil {
 			return err
 		}
-		if !seen[tg.ref] {
-			seen[tg.ref] = true
+		// A ref given twice is one decision; the same plain ref of two formats (a folder's
+		// Codex and Claude Code readings) is two.
+		if key := string(tg.pkg.Format) + ":" + tg.ref; !seen[key] {
+			seen[key] = true
 			targets = append(targets, tg)
 		}
 	}
