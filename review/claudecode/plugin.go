@@ -154,7 +154,7 @@ func (l *loader) noManifestNote() {
 		return
 	}
 	l.pkgDiag(model.Place{}.Package("claude-reads-codex-folder", model.SeverityInfo,
-		fmt.Sprintf("This is a Codex plugin folder (.codex-plugin/) with no .claude-plugin/plugin.json, and it holds Claude Code's default layout: installed in Claude Code (--plugin-dir, or a Claude marketplace entry whose source is this folder), %s load that layout as the plugin %q, named after its folder, and run the components below (observed with --plugin-dir). The Codex package of this folder is a separate package with its own approvals.",
+		fmt.Sprintf("This is a Codex plugin folder (.codex-plugin/) with no .claude-plugin/plugin.json, and it holds Claude Code's default layout: installed in Claude Code (--plugin-dir, or a Claude marketplace entry whose source is this folder), %s load that layout as the plugin %q, named after its folder, and run the components below (observed with --plugin-dir). Its Codex reading (and any other package of this folder) is a separate package with its own approvals.",
 			model.Releases(clientClaude, model.ClaudeCode328), name), specRef("1.1")))
 }
 
