@@ -110,14 +110,16 @@ func IsRootIn(p *probe.Dir) bool {
 // defaultLayout are the parts of Claude Code's default plugin layout that make a Codex
 // plugin folder a Claude Code plugin too: the markers Claude Code's --plugin-dir names
 // when it loads a folder without .claude-plugin/ as one plugin (hooks, skills, .mcp.json,
-// .lsp.json, a top SKILL.md; Claude Code 2.1.328 and 2.1.332, which read no
-// .codex-plugin/) and the other component folders its loader reads there (commands/,
-// agents/, output-styles/, monitors). A folder whose only Claude part is bin/ or
-// settings.json is not one: Claude Code starts nothing from either alone.
+// .lsp.json, a top SKILL.md; the Claude Code releases vouch models read no
+// .codex-plugin/), and the other component folders its loader reads there (commands/,
+// agents/, output-styles/, monitors), which a Claude marketplace entry naming the folder
+// loads whatever marks it. bin/ and settings.json alone are left out: no recorded run
+// shows either making a folder a plugin.
 //
-// An Agent Plugins folder is not read this way: the records hold no folder with a root
-// Agent Plugins plugin.json and Claude's layout but without .codex-plugin/, so what
-// Claude Code makes of one is not observed.
+// An Agent Plugins folder is not read this way: no recorded Claude Code run covers a
+// folder with a root Agent Plugins plugin.json and Claude's layout but no .codex-plugin/
+// (only folders with a Claude Code or Codex marker are recorded), so what Claude Code
+// makes of one is not observed.
 var defaultLayout = []string{hooksFile, mcpFile, lspFile, "skills", "commands", "agents", "output-styles", monitorsFile, "SKILL.md"}
 
 // holdsDefaultLayout reports whether the probed folder holds any part of defaultLayout.
