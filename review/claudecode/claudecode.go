@@ -98,7 +98,8 @@ func IsRootIn(p *probe.Dir) bool {
 	case p.Exists(manifestFile):
 		return true
 	case p.Exists(".codex-plugin"):
-		return holdsDefaultLayout(p)
+		// A Claude marketplace's folder is a folder of plugins to Claude Code, not one.
+		return !p.Exists(marketplaceFile) && holdsDefaultLayout(p)
 	case p.Exists(rootmanifest.File) && rootmanifest.IsAgentPlugins(p.Path()):
 		return false
 	case p.IsDir(manifestDir):

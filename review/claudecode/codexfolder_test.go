@@ -33,6 +33,8 @@ func TestCodexFolderDefaultLayout(t *testing.T) {
 		{"nothing of Claude's", map[string]string{".app.json": `{"apps": {"t": {"id": "t"}}}`, "codex-hooks.json": hooks}, nil},
 		{"bin/ only", map[string]string{"bin/tool": "#!/bin/sh\n"}, nil},
 		{"settings.json only", map[string]string{settingsFile: `{"agent": "rev"}`}, nil},
+		// Claude Code reads a folder holding a marketplace as a folder of plugins.
+		{"a Claude marketplace's folder", map[string]string{hooksFile: hooks, marketplaceFile: `{"name": "m", "owner": {"name": "o"}, "plugins": []}`}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "cx")
@@ -45,8 +47,10 @@ func TestCodexFolderDefaultLayout(t *testing.T) {
 			}
 			pkgs := Load(dir, Options{})
 			if tc.want == nil {
-				if len(pkgs) != 0 {
-					t.Fatalf("Load gave %d packages, want none", len(pkgs))
+				for _, p := range pkgs {
+					if p.Format == model.FormatClaudeCode {
+						t.Fatalf("Load gave the Claude Code plugin %s, want none", p.Name)
+					}
 				}
 				return
 			}
