@@ -184,7 +184,9 @@ func clientCounts(client string, a oracleAnswer) (map[model.Kind]int, map[string
 //
 // In a folder Codex reads through .codex-plugin/, the Claude Code package marks supported
 // by Codex only what Codex loads through that manifest from the shared default files,
-// which the Codex package of the folder lists too: Codex's loads are counted once, there.
+// which the Codex package of the folder lists too: Codex's loads are counted once, there
+// (claudeClaimsMoreForCodex fails the comparison if the Claude Code package ever claims
+// more than that).
 func vouchCounts(pkgs []*model.Package, root, client, version string, skipped map[string]bool) map[model.Kind]int {
 	got := map[model.Kind]int{}
 	has := map[model.Format]bool{}
@@ -216,6 +218,41 @@ func vouchCounts(pkgs []*model.Package, root, client, version string, skipped ma
 	return got
 }
 
+// claudeClaimsMoreForCodex guards what vouchCounts leaves out: in a folder with a Codex
+// package, the Claude Code package of the same folder may mark supported by Codex only
+// what the Codex package lists too, kind by kind, never more.
+func claudeClaimsMoreForCodex(pkgs []*model.Package, root, version, fixture string) []string {
+	per := map[model.Format]map[model.Kind]int{model.FormatCodex: {}, model.FormatClaudeCode: {}}
+	for _, p := range pkgs {
+		if p.Root != root || per[p.Format] == nil {
+			continue
+		}
+		for _, c := range p.Components {
+			for _, s := range c.Support {
+				if c.Validity == model.Valid && s.Provider == model.ClientCodex && s.Status == model.Supported && (s.Version == "" || s.Version == version) {
+					per[p.Format][c.Kind]++
+				}
+			}
+		}
+	}
+	var out []string
+	for _, k := range oracleKinds[model.ClientCodex] {
+		if n, m := per[model.FormatClaudeCode][k], per[model.FormatCodex][k]; n > m && hasPackage(pkgs, root, model.FormatCodex) {
+			out = append(out, fmt.Sprintf("%s %s: the Claude Code package marks %d supported by Codex %s, the Codex package lists %d", fixture, k, n, version, m))
+		}
+	}
+	return out
+}
+
+func hasPackage(pkgs []*model.Package, root string, f model.Format) bool {
+	for _, p := range pkgs {
+		if p.Root == root && p.Format == f {
+			return true
+		}
+	}
+	return false
+}
+
 // hasTopSkill reports whether the folder has its SKILL.md at its top (a lone skill, not a
 // folder of skill folders).
 func hasTopSkill(root string) bool {
@@ -233,6 +270,9 @@ func compareOracle(client, version string, a oracleAnswer, pkgs []*model.Package
 	want, skipped := clientCounts(client, a)
 	got := vouchCounts(pkgs, root, client, version, skipped)
 	var out []string
+	if client == model.ClientCodex {
+		out = claudeClaimsMoreForCodex(pkgs, root, version, a.Fixture)
+	}
 	for _, k := range oracleKinds[client] {
 		if got[k] == want[k] {
 			continue
@@ -585,4 +625,32 @@ func anyDiagnostic(pkgs []*model.Package, client string) string {
 		}
 	}
 	return ""
+}
+
+// TestClaudeClaimsMoreForCodex: the guard beside vouchCounts reports a Claude Code package
+// that marks more of a kind supported by Codex than the Codex package of its folder lists,
+// and nothing while it marks as many or fewer, or when the folder has no Codex package.
+func TestClaudeClaimsMoreForCodex(t *testing.T) {
+	hooks := func(f model.Format, n int) *model.Package {
+		p := &model.Package{Format: f, Name: "p", Root: "/x"}
+		for i := 0; i < n; i++ {
+			p.Components = append(p.Components, &model.Component{Kind: model.KindHook, ID: fmt.Sprint(i), Validity: model.Valid,
+				Support: []model.Support{{Provider: model.ClientCodex, Version: model.Codex171, Status: model.Supported}}})
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name          string
+		pkgs          []*model.Package
+		disagreements int
+	}{
+		{"more", []*model.Package{hooks(model.FormatCodex, 1), hooks(model.FormatClaudeCode, 2)}, 1},
+		{"as many", []*model.Package{hooks(model.FormatCodex, 2), hooks(model.FormatClaudeCode, 2)}, 0},
+		{"fewer", []*model.Package{hooks(model.FormatCodex, 2), hooks(model.FormatClaudeCode, 1)}, 0},
+		{"no Codex package", []*model.Package{hooks(model.FormatClaudeCode, 2)}, 0},
+	} {
+		if got := claudeClaimsMoreForCodex(tc.pkgs, "/x", model.Codex171, "f"); len(got) != tc.disagreements {
+			t.Errorf("%s: %v, want %d disagreement(s)", tc.name, got, tc.disagreements)
+		}
+	}
 }
