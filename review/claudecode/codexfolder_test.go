@@ -73,7 +73,7 @@ func TestCodexFolderDefaultLayout(t *testing.T) {
 			if note == nil {
 				t.Fatalf("no claude-reads-codex-folder note: %+v", p.Diagnostics)
 			}
-			for _, want := range []string{"Codex plugin folder", "--plugin-dir", "marketplace entry", model.Releases(model.ClientClaudeCode, model.ClaudeCode328), `"cx"`} {
+			for _, want := range []string{"Codex plugin folder", "--plugin-dir", "marketplace entry", model.ClientAt(model.ClientClaudeCode, model.ClaudeCode328), model.ClientAt(model.ClientCodex, model.Codex169), `"cx"`} {
 				if !strings.Contains(note.Message, want) {
 					t.Errorf("note %q does not say %q", note.Message, want)
 				}
