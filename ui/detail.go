@@ -345,8 +345,10 @@ func (d *detailPane) overview(b *textBuilder) {
 		if e := d.c.data.enforcedBy(p); e != "" {
 			b.line(s.Label.Render("Enforcement:") + " " + s.Good.Render(e))
 		}
-		if p.Rejected {
+		if p.Rejected && len(p.Components) == 0 {
 			b.line(s.Bad.Render("The package is rejected: nothing in it is usable. See Diagnostics."))
+		} else if p.Rejected {
+			b.line(s.Bad.Render("The package is rejected: nothing in it can be approved; the components listed are what another client loads from it. See Diagnostics."))
 		}
 		b.field("Components", strconv.Itoa(len(p.Components)))
 		if len(p.Manifest) > 0 {

@@ -71,7 +71,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	if !l.manifestStep() {
 		pkg.Rejected = true
-		pkg.Components = nil
+		pkg.Components = l.codexReadsRejected()
 		return pkg
 	}
 	if l.paths == nil {
@@ -126,6 +126,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	l.optionalDependenciesStep()
 	l.networkNote()
+	l.codexRefusal()
 	l.noManifestNote()
 	if l.rootHas("CLAUDE.md") {
 		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by "+claudeSeen+"; put instructions in a skill, command or agent.", "1.2")
