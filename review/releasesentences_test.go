@@ -174,17 +174,23 @@ func quotedPrefix(s clientSentence) string {
 	return ""
 }
 
+// quotedCode is a span of package text a sentence quotes as code (a command line in
+// backticks): the author's words, which may name a client without saying what it does.
+var quotedCode = regexp.MustCompile("`[^`]*`")
+
 // releaseRange is a release given as a range ("2.1.154 or later"), which names the
 // releases a rule holds for whether or not vouch models them.
 var releaseRange = regexp.MustCompile(`\b\d+\.\d+\.\d+ (or|and) later\b`)
 
 // missingRelease lists the clients with observed releases that s names without naming
 // one of their releases. A support detail about its own client names the release its
-// answer is for, printed in front of it ("Claude Code 2.1.332: supported — …").
+// answer is for, printed in front of it ("Claude Code 2.1.332: supported — …"). A client
+// named only inside quoted code is the package's word, not vouch's.
 func missingRelease(s clientSentence) []string {
 	var out []string
+	own := quotedCode.ReplaceAllString(s.text, "``")
 	for _, c := range model.Clients() {
-		if len(c.Versions) == 0 || !namesClient(s.text, c.Name) {
+		if len(c.Versions) == 0 || !namesClient(own, c.Name) {
 			continue
 		}
 		if s.provider == c.ID && c.Models(s.version) {
@@ -230,6 +236,8 @@ func TestMissingRelease(t *testing.T) {
 		{"support detail naming the other client", clientSentence{text: "Codex runs it; Claude Code ignores it.", provider: model.ClientCodex, version: model.Codex171}, claude},
 		{"a client known from its description only", clientSentence{text: "Pi rejects the skill."}, ""},
 		{"no client", clientSentence{text: "The manifest is not valid JSON."}, ""},
+		{"a client inside a quoted command", clientSentence{text: "Runs the shell command `echo only Codex runs this` (with bash)."}, ""},
+		{"a client outside a quoted command", clientSentence{text: "Runs `echo hi` when Codex loads the plugin."}, codex},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := strings.Join(missingRelease(tc.s), ", "); got != tc.want {
