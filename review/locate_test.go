@@ -3,6 +3,7 @@ package review
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestLocate(t *testing.T) {
 			got = append(got, filepath.Base(p.Root))
 		}
 		sort.Strings(got)
-		if !equal(got, c.want) {
+		if !slices.Equal(got, c.want) {
 			t.Errorf("Locate(%s) loaded %v, want %v", c.ref, got, c.want)
 		}
 		// Whatever Open finds holding the ref, Locate found too.
@@ -106,18 +107,6 @@ func writeFile(t *testing.T, p, s string) {
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func contains(s []string, x string) bool {

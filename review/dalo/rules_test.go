@@ -3,6 +3,7 @@ package dalo
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,7 +156,7 @@ func TestHookSupport(t *testing.T) {
 	for _, tc := range cases {
 		h := hookDesc{Subject: tc.subject, Phase: tc.phase, Effect: tc.effect, FailurePolicy: tc.policy, ErrorVisibility: tc.vis}
 		cb := findCombo(tc.subject, tc.phase)
-		if cb == nil || !contains(cb.effects, tc.effect) {
+		if cb == nil || !slices.Contains(cb.effects, tc.effect) {
 			t.Errorf("%+v not admitted", tc)
 			continue
 		}
@@ -172,7 +173,7 @@ func TestHookSupport(t *testing.T) {
 	}
 	// Anything outside the table is not admitted.
 	for _, bad := range [][3]string{{"user_prompt", "after", "observe"}, {"session", "before", "observe"}, {"user_prompt", "before", "rewrite_input"}, {"session", "end", "add_context"}} {
-		if cb := findCombo(bad[0], bad[1]); cb != nil && contains(cb.effects, bad[2]) {
+		if cb := findCombo(bad[0], bad[1]); cb != nil && slices.Contains(cb.effects, bad[2]) {
 			t.Errorf("%v admitted", bad)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -18,7 +19,7 @@ func TestExamples(t *testing.T) {
 		"broken-unknown-field": {valid: false, code: "manifest-unknown-field"},
 	} {
 		p := Load("../../examples/mcpb/"+name, Options{})
-		if p.Valid() != want.valid || want.code != "" && !has(codes(p), want.code) {
+		if p.Valid() != want.valid || want.code != "" && !slices.Contains(codes(p), want.code) {
 			t.Errorf("%s: valid %v codes %v", name, p.Valid(), codes(p))
 		}
 	}

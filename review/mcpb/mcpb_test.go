@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,15 +74,6 @@ func codes(p *model.Package) []string {
 	return out
 }
 
-func has(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 // TestCasesMatchOracle: every folder fixture gets the verdict mcpb validate gives, and
 // every bad one its diagnostic code.
 func TestCasesMatchOracle(t *testing.T) {
@@ -105,7 +97,7 @@ func TestCasesMatchOracle(t *testing.T) {
 				t.Fatalf("valid = %v, mcpb validate says %v; diagnostics %v", got, want, p.Diagnostics)
 			}
 			if strings.HasPrefix(name, "bad-") {
-				if !has(codes(p), wantCodes[name]) {
+				if !slices.Contains(codes(p), wantCodes[name]) {
 					t.Fatalf("want %s, got %v (%v)", wantCodes[name], codes(p), p.Diagnostics)
 				}
 				return
@@ -251,7 +243,7 @@ func TestFolderClosure(t *testing.T) {
 	os.Symlink("/etc/passwd", filepath.Join(d, "server/leak"))
 	p = Load(d, Options{})
 	c = p.Components[0]
-	if c.Contract != nil || !has(codes(p), "bundle-file-absolute-link") || c.Validity != model.Valid {
+	if c.Contract != nil || !slices.Contains(codes(p), "bundle-file-absolute-link") || c.Validity != model.Valid {
 		t.Fatalf("an escaping link must block: validity %s contract %v codes %v", c.Validity, c.Contract != nil, codes(p))
 	}
 	os.Remove(filepath.Join(d, "server/leak"))

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,7 +161,7 @@ func TestReadZipHostile(t *testing.T) {
 			}
 			// The loader turns it into a rejected package with that code.
 			p := loadBytes(t, tc.data)
-			if !p.Rejected || !has(codes(p), tc.code) || p.Valid() {
+			if !p.Rejected || !slices.Contains(codes(p), tc.code) || p.Valid() {
 				t.Fatalf("package: rejected %v codes %v", p.Rejected, codes(p))
 			}
 		})
@@ -199,7 +200,7 @@ func TestArchiveMatchesFolder(t *testing.T) {
 		}
 		// mcpb sign --self-signed: a valid signature by a signer no configured root confirms.
 		want := map[string]string{"notes-server.mcpb": "bundle-signature-unsigned", "signed.mcpb": "bundle-signature-untrusted"}[f]
-		if !has(codes(p), want) || p.Signature == nil || (f == "signed.mcpb") != (p.Signature.Fingerprint != "") {
+		if !slices.Contains(codes(p), want) || p.Signature == nil || (f == "signed.mcpb") != (p.Signature.Fingerprint != "") {
 			t.Fatalf("%s: signature %+v, diagnostics %v; want %s", f, p.Signature, codes(p), want)
 		}
 		b, _ := p.Reader.ReadFile("server/index.js")
