@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 )
 
@@ -14,14 +15,14 @@ import (
 func TestClaudeCodeDetection(t *testing.T) {
 	dir := t.TempDir()
 	cc := filepath.Join(dir, "cc")
-	write(t, filepath.Join(cc, ".claude-plugin", "plugin.json"), `{"name": "cc"}`)
-	write(t, filepath.Join(cc, "hooks", "hooks.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
+	testfs.WriteFile(t, filepath.Join(cc, ".claude-plugin", "plugin.json"), `{"name": "cc"}`)
+	testfs.WriteFile(t, filepath.Join(cc, "hooks", "hooks.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
 	desk := filepath.Join(dir, "desk")
-	write(t, filepath.Join(desk, ".claude-plugin", "plugin.json"), `{"name": "desk"}`)
-	write(t, filepath.Join(desk, "manifest.json"), `{"manifest_version": "0.3", "name": "desk"}`)
+	testfs.WriteFile(t, filepath.Join(desk, ".claude-plugin", "plugin.json"), `{"name": "desk"}`)
+	testfs.WriteFile(t, filepath.Join(desk, "manifest.json"), `{"manifest_version": "0.3", "name": "desk"}`)
 	both := filepath.Join(dir, "both")
-	write(t, filepath.Join(both, ".claude-plugin", "plugin.json"), `{"name": "both"}`)
-	write(t, filepath.Join(both, "plugin.json"), manifest)
+	testfs.WriteFile(t, filepath.Join(both, ".claude-plugin", "plugin.json"), `{"name": "both"}`)
+	testfs.WriteFile(t, filepath.Join(both, "plugin.json"), manifest)
 	for _, src := range []string{dir, cc, desk, filepath.Join(cc, ".claude-plugin")} {
 		res, err := Open(Options{}, src)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/foreign"
 	"vouch/review/probe"
@@ -199,7 +200,7 @@ func TestAddingAFormatIsOneLine(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(src, name, ".fake-plugin"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		writeFile(t, filepath.Join(src, name, ".fake-plugin", "FAKE.json"), `{}`)
+		testfs.WriteFile(t, filepath.Join(src, name, ".fake-plugin", "FAKE.json"), `{}`)
 	}
 	res, err := Open(Options{}, src)
 	if err != nil {

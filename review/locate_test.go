@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"vouch/internal/gen"
+	"vouch/internal/testfs"
 )
 
 // TestLocate: only the roots that may hold the ref are loaded, and every package Open
@@ -19,14 +20,14 @@ func TestLocate(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A folder named otherwise whose manifest names plugin-0003: a second copy.
-	copyDir(t, filepath.Join(src, "plugin-0003"), filepath.Join(src, "zz-copy"))
+	testfs.CopyTree(t, filepath.Join(src, "plugin-0003"), filepath.Join(src, "zz-copy"))
 	// A manifest spelling its name with an escape: the probe cannot rule it out, for any ref.
 	esc := filepath.Join(src, "escaped")
-	copyDir(t, filepath.Join(src, "plugin-0005"), esc)
-	writeFile(t, filepath.Join(esc, "plugin.json"), `{"name": "plugin-\u0030005", "version": "1.0.0"}`)
+	testfs.CopyTree(t, filepath.Join(src, "plugin-0005"), esc)
+	testfs.WriteFile(t, filepath.Join(esc, "plugin.json"), `{"name": "plugin-\u0030005", "version": "1.0.0"}`)
 	// A standalone skill (named by its folder) and a Dalo source (no probe: always loaded).
 	os.MkdirAll(filepath.Join(src, "skill-x"), 0o755)
-	writeFile(t, filepath.Join(src, "skill-x", "SKILL.md"), "---\nname: skill-x\ndescription: x\n---\nbody\n")
+	testfs.WriteFile(t, filepath.Join(src, "skill-x", "SKILL.md"), "---\nname: skill-x\ndescription: x\n---\nbody\n")
 
 	cases := []struct {
 		ref  string
@@ -77,36 +78,6 @@ func dirNames(t *testing.T, dir string) []string {
 		out = append(out, e.Name())
 	}
 	return out
-}
-
-func copyDir(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		info, _ := d.Info()
-		return os.WriteFile(dst, data, info.Mode().Perm())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func writeFile(t *testing.T, p, s string) {
-	t.Helper()
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func contains(s []string, x string) bool {

@@ -6,18 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 )
-
-func write(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 const manifest = `{"$schema":"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json","name":"p"}`
 
@@ -31,12 +22,12 @@ func roots(res *Result) []string {
 
 func TestDiscovery(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "b", "plugin.json"), manifest)
-	write(t, filepath.Join(dir, "a", "x", "y", "plugin.json"), manifest)
+	testfs.WriteFile(t, filepath.Join(dir, "b", "plugin.json"), manifest)
+	testfs.WriteFile(t, filepath.Join(dir, "a", "x", "y", "plugin.json"), manifest)
 	// A package root is never searched for further packages.
-	write(t, filepath.Join(dir, "b", "nested", "plugin.json"), manifest)
+	testfs.WriteFile(t, filepath.Join(dir, "b", "nested", "plugin.json"), manifest)
 	// Depth 5 is beyond the search bound of 4.
-	write(t, filepath.Join(dir, "d1", "d2", "d3", "d4", "d5", "plugin.json"), manifest)
+	testfs.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "d4", "d5", "plugin.json"), manifest)
 	// Symlinked directories are not followed while searching.
 	if err := os.Symlink(filepath.Join(dir, "b"), filepath.Join(dir, "c-link")); err != nil {
 		t.Fatal(err)
@@ -71,7 +62,7 @@ func TestMissingPathIsAnError(t *testing.T) {
 
 func TestNothingFound(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "notes.txt"), "hello")
+	testfs.WriteFile(t, filepath.Join(dir, "notes.txt"), "hello")
 	res, err := Open(Options{}, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +75,7 @@ func TestNothingFound(t *testing.T) {
 func TestUnrecognizedFile(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "notes.txt")
-	write(t, f, "hello")
+	testfs.WriteFile(t, f, "hello")
 	res, err := Open(Options{}, f)
 	if err != nil {
 		t.Fatal(err)

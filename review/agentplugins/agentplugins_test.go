@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 )
 
@@ -309,7 +310,7 @@ func TestManifestDuplicateKeys(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, dir+"/plugin.json", tc.manifest)
+			testfs.WriteFile(t, dir+"/plugin.json", tc.manifest)
 			pkg := Load(dir, Options{})
 			if pkg.Rejected != tc.rejected {
 				t.Fatalf("rejected = %v, want %v; %v", pkg.Rejected, tc.rejected, pkg.Diagnostics)

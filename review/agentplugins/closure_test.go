@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/fsguard"
 )
@@ -15,20 +16,20 @@ import (
 func closurePlugin(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "one"}`)
-	writeFile(t, dir+"/mcp.json", mcpHead+`{
+	testfs.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "one"}`)
+	testfs.WriteFile(t, dir+"/mcp.json", mcpHead+`{
 		"js": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/server.js"]},
 		"wrap": {"type": "stdio", "command": "./bin/wrap"},
 		"wrap2": {"type": "stdio", "command": "./bin/wrap", "args": ["--again"]},
 		"remote": {"type": "streamable-http", "url": "https://mcp.example.com/mcp"}}}`)
-	writeFile(t, dir+"/server.js", "console.log('v1')\n")
-	writeFile(t, dir+"/bin/wrap", "#!/bin/sh\nexec node \"$(dirname \"$0\")/../lib/helper.js\"\n")
+	testfs.WriteFile(t, dir+"/server.js", "console.log('v1')\n")
+	testfs.WriteFile(t, dir+"/bin/wrap", "#!/bin/sh\nexec node \"$(dirname \"$0\")/../lib/helper.js\"\n")
 	if err := os.Chmod(dir+"/bin/wrap", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, dir+"/lib/helper.js", "module.exports = 1\n")
-	writeFile(t, dir+"/skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody v1.\n")
-	writeFile(t, dir+"/skills/notes/scripts/run.sh", "echo v1\n")
+	testfs.WriteFile(t, dir+"/lib/helper.js", "module.exports = 1\n")
+	testfs.WriteFile(t, dir+"/skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody v1.\n")
+	testfs.WriteFile(t, dir+"/skills/notes/scripts/run.sh", "echo v1\n")
 	return dir
 }
 
@@ -65,16 +66,16 @@ func TestServerClosureDigest(t *testing.T) {
 		edit    func()
 		changed []string // digests that must change; every other must not
 	}{
-		{"server.js only in args", func() { writeFile(t, dir+"/server.js", "console.log('evil')\n") }, []string{js, wrap, wrap2}},
-		{"file only the wrapper loads", func() { writeFile(t, dir+"/lib/helper.js", "require('child_process')\n") }, []string{js, wrap, wrap2}},
-		{"new file", func() { writeFile(t, dir+"/package.json", `{"scripts": {}}`) }, []string{js, wrap, wrap2}},
+		{"server.js only in args", func() { testfs.WriteFile(t, dir+"/server.js", "console.log('evil')\n") }, []string{js, wrap, wrap2}},
+		{"file only the wrapper loads", func() { testfs.WriteFile(t, dir+"/lib/helper.js", "require('child_process')\n") }, []string{js, wrap, wrap2}},
+		{"new file", func() { testfs.WriteFile(t, dir+"/package.json", `{"scripts": {}}`) }, []string{js, wrap, wrap2}},
 		{"skill body", func() {
-			writeFile(t, dir+"/skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody v2.\n")
+			testfs.WriteFile(t, dir+"/skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody v2.\n")
 		}, []string{skill, js, wrap, wrap2}},
-		{"skill script", func() { writeFile(t, dir+"/skills/notes/scripts/run.sh", "echo v2\n") }, []string{skill, js, wrap, wrap2}},
-		{"loose file under skills/", func() { writeFile(t, dir+"/skills/loose.js", "require('child_process')\n") }, []string{js, wrap, wrap2}},
+		{"skill script", func() { testfs.WriteFile(t, dir+"/skills/notes/scripts/run.sh", "echo v2\n") }, []string{skill, js, wrap, wrap2}},
+		{"loose file under skills/", func() { testfs.WriteFile(t, dir+"/skills/loose.js", "require('child_process')\n") }, []string{js, wrap, wrap2}},
 		{"manifest description", func() {
-			writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "two"}`)
+			testfs.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "two"}`)
 		}, []string{js, wrap, wrap2}},
 		{"retarget a file link", func() {
 			os.Symlink("server.js", dir+"/alias.js")
@@ -166,7 +167,7 @@ func TestServerClosureContents(t *testing.T) {
 // TestServerClosureLimit: a closure a limit cut short is never approvable.
 func TestServerClosureLimit(t *testing.T) {
 	dir := closurePlugin(t)
-	writeFile(t, dir+"/assets/big.bin", strings.Repeat("x", 4096))
+	testfs.WriteFile(t, dir+"/assets/big.bin", strings.Repeat("x", 4096))
 	lim := fsguard.DefaultLimits()
 	lim.MaxFileBytes = 2048
 	pkg := Load(dir, Options{Limits: lim})

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 )
 
@@ -95,8 +96,8 @@ func TestCommandOneToken(t *testing.T) {
 // symlink under that name that leaves the plugin skips the server.
 func TestCommandOneTokenContainment(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/plugin.json", manifestText("escape"))
-	writeFile(t, dir+"/mcp.json", mcpHead+`{"escape": {"type": "stdio", "command": "./bin/escape link"}}}`)
+	testfs.WriteFile(t, dir+"/plugin.json", manifestText("escape"))
+	testfs.WriteFile(t, dir+"/mcp.json", mcpHead+`{"escape": {"type": "stdio", "command": "./bin/escape link"}}}`)
 	if err := os.MkdirAll(dir+"/bin", 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/closure/closuretest"
 )
@@ -21,8 +22,8 @@ func TestServerClosureLayouts(t *testing.T) {
 			if err := os.Mkdir(dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "description": "one"}`)
-			writeFile(t, dir+"/mcp.json", mcpHead+`{"s": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/run.js"]}}}`)
+			testfs.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "description": "one"}`)
+			testfs.WriteFile(t, dir+"/mcp.json", mcpHead+`{"s": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/run.js"]}}}`)
 			closuretest.Build(t, dir, l)
 			c := Load(dir, Options{}).Component(model.KindMCPServer, "s")
 			if c == nil {
@@ -57,8 +58,8 @@ func TestSkillClosureLayouts(t *testing.T) {
 		}
 		t.Run(l.Name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "description": "one"}`)
-			writeFile(t, dir+"/skills/foo/SKILL.md", "---\nname: foo\ndescription: Foo.\n---\nBody.\n")
+			testfs.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "description": "one"}`)
+			testfs.WriteFile(t, dir+"/skills/foo/SKILL.md", "---\nname: foo\ndescription: Foo.\n---\nBody.\n")
 			closuretest.Build(t, dir+"/skills/foo", l)
 			c := Load(dir, Options{}).Component(model.KindSkill, "foo")
 			if l.Blocks {

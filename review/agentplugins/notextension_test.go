@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 )
 
@@ -50,11 +51,11 @@ func TestFixedLocationsNeverExtensions(t *testing.T) {
 		{"mcp.json directory", func(t *testing.T, d string) { mustMkdir(t, d+"/mcp.json") }},
 		{"mcp.json dangling symlink", func(t *testing.T, d string) { mustSymlink(t, "nowhere", d+"/mcp.json") }},
 		{"mcp.json symlink out", func(t *testing.T, d string) { mustSymlink(t, "/", d+"/mcp.json") }},
-		{"mcp.json regular file", func(t *testing.T, d string) { writeFile(t, d+"/mcp.json", mcpHead+`{}}`) }},
+		{"mcp.json regular file", func(t *testing.T, d string) { testfs.WriteFile(t, d+"/mcp.json", mcpHead+`{}}`) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, dir+"/plugin.json", manifestText("fixed"))
+			testfs.WriteFile(t, dir+"/plugin.json", manifestText("fixed"))
 			tc.setup(t, dir)
 			pkg := Load(dir, Options{})
 			for _, c := range pkg.Components {
@@ -112,9 +113,9 @@ func TestConformanceEntryFaultsLeaveThePluginValid(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, dir+"/plugin.json", manifestText("conformance"))
+			testfs.WriteFile(t, dir+"/plugin.json", manifestText("conformance"))
 			for p, data := range tc.files {
-				writeFile(t, dir+"/"+p, data)
+				testfs.WriteFile(t, dir+"/"+p, data)
 			}
 			pkg := Load(dir, Options{})
 			if pkg.Rejected || !pkg.Valid() {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/closure/closuretest"
 )
@@ -35,8 +36,8 @@ func TestToolClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
 			src := t.TempDir()
-			write(t, filepath.Join(src, "plugins/p/PLUGIN.toml"), layoutManifest)
-			write(t, filepath.Join(src, "plugins/p/tools/t.mjs"), "import './x.js'\n")
+			testfs.WriteFile(t, filepath.Join(src, "plugins/p/PLUGIN.toml"), layoutManifest)
+			testfs.WriteFile(t, filepath.Join(src, "plugins/p/tools/t.mjs"), "import './x.js'\n")
 			tools := filepath.Join(src, "plugins/p/tools")
 			closuretest.Build(t, tools, l)
 			pkg := Load(src, Options{})[0]

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 )
 
@@ -218,7 +219,7 @@ func TestClassify(t *testing.T) {
 // blocks the server (valid, but no contract).
 func TestFolderClosure(t *testing.T) {
 	d := t.TempDir()
-	copyTree(t, "testdata/cases/good-v0.3-icon", d)
+	testfs.CopyTree(t, "testdata/cases/good-v0.3-icon", d)
 	p := Load(d, Options{})
 	c := p.Components[0]
 	var paths []string
@@ -259,26 +260,4 @@ func readFile(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.Walk(from, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if info.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, info.Mode())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

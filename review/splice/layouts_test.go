@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/closure/closuretest"
 )
@@ -18,7 +19,7 @@ func TestToolClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "pkg")
-			copyDir(t, base, dir)
+			testfs.CopyTree(t, base, dir)
 			closuretest.Build(t, dir, l)
 			pkg := Load(dir, Options{})
 			c := pkg.Component(model.KindTool, "hello")

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 )
 
@@ -160,7 +161,7 @@ func TestDirectoryRules(t *testing.T) {
 	base := filepath.Join(fixtures, "archive-test-example", "files")
 	mk := func(t *testing.T) string {
 		d := t.TempDir()
-		copyDir(t, base, d)
+		testfs.CopyTree(t, base, d)
 		return d
 	}
 	t.Run("hidden-skipped", func(t *testing.T) {
@@ -321,7 +322,7 @@ func TestRejectedPackageExplained(t *testing.T) {
 	t.Run("package-error-only", func(t *testing.T) {
 		// A valid tool in a package rejected for a package-level field.
 		d := t.TempDir()
-		copyDir(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
+		testfs.CopyTree(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
 		replaceIn(t, filepath.Join(d, "manifest.json"), `"specVersion":1`, `"specVersion":1,"bogus":true`)
 		pkg := Load(d, Options{})
 		check(t, pkg)
@@ -340,7 +341,7 @@ func TestRejectedPackageExplained(t *testing.T) {
 
 	t.Run("skill-missing", func(t *testing.T) {
 		d := t.TempDir()
-		copyDir(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
+		testfs.CopyTree(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
 		os.Remove(filepath.Join(d, "SKILL.md"))
 		pkg := Load(d, Options{})
 		check(t, pkg)

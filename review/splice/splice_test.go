@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/fsguard"
 )
@@ -197,7 +198,7 @@ func TestContractSensitivity(t *testing.T) {
 	base := filepath.Join(fixtures, "skills-example", "files")
 	digest := func(mutate func(dir string)) string {
 		dir := t.TempDir()
-		copyDir(t, base, dir)
+		testfs.CopyTree(t, base, dir)
 		mutate(dir)
 		pkg := Load(dir, Options{})
 		c := pkg.Component(model.KindTool, "hello")
@@ -235,7 +236,7 @@ func TestContractSensitivity(t *testing.T) {
 func TestUnpackedFilesInClosure(t *testing.T) {
 	base := filepath.Join(fixtures, "skills-example", "files")
 	dir := t.TempDir()
-	copyDir(t, base, dir)
+	testfs.CopyTree(t, base, dir)
 	write := func(rel, content string) {
 		t.Helper()
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
@@ -307,27 +308,6 @@ func TestUnpackedFilesInClosure(t *testing.T) {
 	pkg = Load(dir, Options{})
 	if pkg.Valid() || findDiag(pkg, "package-symlink") == nil {
 		t.Errorf("a symlink under node_modules was accepted: %+v", allDiags(pkg))
-	}
-}
-
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -517,7 +497,7 @@ func newPackageForTest() *model.Package {
 // left out of the closure, with a warning that a tool reading it is not covered.
 func TestGitMetadataExcluded(t *testing.T) {
 	dir := t.TempDir()
-	copyDir(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+	testfs.CopyTree(t, filepath.Join(fixtures, "skills-example", "files"), dir)
 	if err := os.MkdirAll(filepath.Join(dir, ".git", "objects"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -549,7 +529,7 @@ func TestGitMetadataExcluded(t *testing.T) {
 // symlink, cannot hide code from the approval.
 func TestGitExclusionIsNarrow(t *testing.T) {
 	dir := t.TempDir()
-	copyDir(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+	testfs.CopyTree(t, filepath.Join(fixtures, "skills-example", "files"), dir)
 	if err := os.MkdirAll(filepath.Join(dir, "tools", ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -596,7 +576,7 @@ func TestGitDirThatIsNoRepositoryIsBound(t *testing.T) {
 	for name, files := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			copyDir(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+			testfs.CopyTree(t, filepath.Join(fixtures, "skills-example", "files"), dir)
 			for p, body := range files {
 				os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
 				if err := os.WriteFile(filepath.Join(dir, p), []byte(body), 0o644); err != nil {
