@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 // A Claude Code plugin is read as one: never as an Agent Plugins root named

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"vouch/internal/gen"
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 	"vouch/review/probe"
 )
 

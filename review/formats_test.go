@@ -15,9 +15,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/foreign"
+	"vouch/review/internal/testfs"
 	"vouch/review/probe"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"vouch/internal/gen"
-	"vouch/internal/testfs"
+	"vouch/review/internal/testfs"
 )
 
 // TestLocate: only the roots that may hold the ref are loaded, and every package Open

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 const skillMD = "---\nname: %s\ndescription: Does %s things.\n---\nBody.\n"

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 // answer is one client's expected verdict; detail "" means "any detail".

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/testfs"
 )
 
 // closurePlugin writes a plugin whose servers run files that no contract field names:

@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 // TestCommandOneToken: agent-plugins §7.2.1 makes command one token that clients preserve

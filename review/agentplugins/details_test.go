@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 // TestServerDisplay checks the reviewer-facing account of servers: expansion beside the

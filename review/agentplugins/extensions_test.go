@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 // TestExtensionSummariesNameTheReader: a namespace a known client reads is never called

@@ -8,9 +8,9 @@ import (
 	"syscall"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/testfs"
 )
 
 // TestHostile builds each hostile input at test time (FIFOs, sparse files and symlinks

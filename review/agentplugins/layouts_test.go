@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/closure/closuretest"
+	"vouch/review/internal/testfs"
 )
 
 // TestServerClosureLayouts runs the hostile layouts every loader shares against a stdio

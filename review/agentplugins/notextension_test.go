@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 // TestOnlyDirectoriesAreExtensions: a namespace directory is a directory.

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 func supportOf(c *model.Component, client string) model.Support {

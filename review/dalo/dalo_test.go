@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 const exampleSource = "../../examples/dalo/design-review"

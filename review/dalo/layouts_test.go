@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/closure/closuretest"
+	"vouch/review/internal/testfs"
 )
 
 const layoutManifest = `schema_version = 1

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/testfs"
 )
 
 func exampleManifest(t *testing.T) string {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 func replaceIn(t *testing.T, file, old, new string) {

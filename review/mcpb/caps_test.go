@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
+	"vouch/review/internal/testfs"
 )
 
 // TestArgsOverBoundBlocked: a manifest whose server args number more than vouch reads

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
+	"vouch/review/internal/testfs"
 )
 
 // TestCommandCleaned: a command ${__dirname}/../x leaves the bundle once cleaned; it is

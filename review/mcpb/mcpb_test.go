@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 // wantCodes is the diagnostic each bad case must produce.

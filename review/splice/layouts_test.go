@@ -4,9 +4,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/closure/closuretest"
+	"vouch/review/internal/testfs"
 )
 
 // TestToolClosureLayouts runs the hostile layouts every loader shares against a Splice

@@ -8,8 +8,8 @@ import (
 	"syscall"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
+	"vouch/review/internal/testfs"
 )
 
 const tool0 = `{"name":"hello","description":"d","entry":"tools/hello.ts","input":{"type":"object"}}`

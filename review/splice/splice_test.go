@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/testfs"
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/testfs"
 )
 
 type fixtureIndex struct {
