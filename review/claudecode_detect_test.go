@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"vouch/model"
-	"vouch/review/internal/testfs"
+	"vouch/review/internal/loadertest"
 )
 
 // A Claude Code plugin is read as one: never as an Agent Plugins root named
@@ -15,14 +15,14 @@ import (
 func TestClaudeCodeDetection(t *testing.T) {
 	dir := t.TempDir()
 	cc := filepath.Join(dir, "cc")
-	testfs.WriteFile(t, filepath.Join(cc, ".claude-plugin", "plugin.json"), `{"name": "cc"}`)
-	testfs.WriteFile(t, filepath.Join(cc, "hooks", "hooks.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
+	loadertest.WriteFile(t, filepath.Join(cc, ".claude-plugin", "plugin.json"), `{"name": "cc"}`)
+	loadertest.WriteFile(t, filepath.Join(cc, "hooks", "hooks.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
 	desk := filepath.Join(dir, "desk")
-	testfs.WriteFile(t, filepath.Join(desk, ".claude-plugin", "plugin.json"), `{"name": "desk"}`)
-	testfs.WriteFile(t, filepath.Join(desk, "manifest.json"), `{"manifest_version": "0.3", "name": "desk"}`)
+	loadertest.WriteFile(t, filepath.Join(desk, ".claude-plugin", "plugin.json"), `{"name": "desk"}`)
+	loadertest.WriteFile(t, filepath.Join(desk, "manifest.json"), `{"manifest_version": "0.3", "name": "desk"}`)
 	both := filepath.Join(dir, "both")
-	testfs.WriteFile(t, filepath.Join(both, ".claude-plugin", "plugin.json"), `{"name": "both"}`)
-	testfs.WriteFile(t, filepath.Join(both, "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(both, ".claude-plugin", "plugin.json"), `{"name": "both"}`)
+	loadertest.WriteFile(t, filepath.Join(both, "plugin.json"), manifest)
 	for _, src := range []string{dir, cc, desk, filepath.Join(cc, ".claude-plugin")} {
 		res, err := Open(Options{}, src)
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 
 	"vouch/internal/gen"
 	"vouch/model"
-	"vouch/review/internal/testfs"
+	"vouch/review/internal/loadertest"
 	"vouch/review/probe"
 )
 
@@ -115,10 +115,10 @@ func TestDiscoveryEntryBoundNested(t *testing.T) {
 // version-control metadata is not searched at all.
 func TestDiscoveryDepthIsReported(t *testing.T) {
 	dir := t.TempDir()
-	testfs.WriteFile(t, filepath.Join(dir, "a", "plugin.json"), manifest)
-	testfs.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "d4", "d5", "plugin.json"), manifest)
-	testfs.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "e4", "f"), "x")
-	testfs.WriteFile(t, filepath.Join(dir, ".git", "logs", "refs", "remotes", "origin", "main"), "x")
+	loadertest.WriteFile(t, filepath.Join(dir, "a", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "d4", "d5", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "e4", "f"), "x")
+	loadertest.WriteFile(t, filepath.Join(dir, ".git", "logs", "refs", "remotes", "origin", "main"), "x")
 	res, err := Open(Options{}, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestDiscoveryDepthIsReported(t *testing.T) {
 	}
 	// Only a warning: with nothing found it is still "no packages", an error.
 	empty := t.TempDir()
-	testfs.WriteFile(t, filepath.Join(empty, "d1", "d2", "d3", "d4", "d5", "f"), "x")
+	loadertest.WriteFile(t, filepath.Join(empty, "d1", "d2", "d3", "d4", "d5", "f"), "x")
 	res, _ = Open(Options{}, empty)
 	if len(res.Diagnostics) != 2 || res.Diagnostics[0].Code != "search-depth-reached" || res.Diagnostics[1].Code != "no-packages" {
 		t.Fatalf("diagnostics %+v", res.Diagnostics)
@@ -149,9 +149,9 @@ func (failingDir) Close() error                         { return nil }
 // A folder that cannot be listed is an error: an unread part of the tree is not valid.
 func TestDiscoveryUnreadableDirectory(t *testing.T) {
 	dir := t.TempDir()
-	testfs.WriteFile(t, filepath.Join(dir, "a", "plugin.json"), manifest)
-	testfs.WriteFile(t, filepath.Join(dir, "locked", "x", "plugin.json"), manifest)
-	testfs.WriteFile(t, filepath.Join(dir, "broken", "y", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "a", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "locked", "x", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "broken", "y", "plugin.json"), manifest)
 	locked, broken := filepath.Join(dir, "locked"), filepath.Join(dir, "broken")
 	defer func(orig func(string) (dirReader, error)) { openDir = orig }(openDir)
 	openDir = func(d string) (dirReader, error) {
@@ -195,7 +195,7 @@ func TestDiscoveryUnreadableDirectoryMode(t *testing.T) {
 	}
 	dir := t.TempDir()
 	locked := filepath.Join(dir, "locked")
-	testfs.WriteFile(t, filepath.Join(locked, "x", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(locked, "x", "plugin.json"), manifest)
 	if err := os.Chmod(locked, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -211,9 +211,9 @@ func TestDiscoveryUnreadableDirectoryMode(t *testing.T) {
 func TestManifestFileAsSource(t *testing.T) {
 	dir := t.TempDir()
 	ap := filepath.Join(dir, "ap")
-	testfs.WriteFile(t, filepath.Join(ap, "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(ap, "plugin.json"), manifest)
 	sp := filepath.Join(dir, "sp")
-	testfs.WriteFile(t, filepath.Join(sp, "manifest.json"), `{"specVersion":1,"name":"x"}`)
+	loadertest.WriteFile(t, filepath.Join(sp, "manifest.json"), `{"specVersion":1,"name":"x"}`)
 	dalo := "../examples/dalo/security-review/plugins/guardrails"
 	tests := []struct {
 		path, code, message string
@@ -228,7 +228,7 @@ func TestManifestFileAsSource(t *testing.T) {
 		{filepath.Join(dir, "notes", "manifest.json.txt"), "unrecognized-source",
 			filepath.Join(dir, "notes", "manifest.json.txt") + " is not a package directory, an MCP Bundle (.mcpb), or a Splice archive or bundle."},
 	}
-	testfs.WriteFile(t, filepath.Join(dir, "notes", "manifest.json.txt"), "x")
+	loadertest.WriteFile(t, filepath.Join(dir, "notes", "manifest.json.txt"), "x")
 	for _, tt := range tests {
 		res, err := Open(Options{}, tt.path)
 		if err != nil {
@@ -263,8 +263,8 @@ func TestFormatTable(t *testing.T) {
 	// One folder with an Agent Plugins manifest and a Splice manifest: the first entry
 	// claims it, as before the table.
 	dir := t.TempDir()
-	testfs.WriteFile(t, filepath.Join(dir, "plugin.json"), manifest)
-	testfs.WriteFile(t, filepath.Join(dir, "manifest.json"), `{}`)
+	loadertest.WriteFile(t, filepath.Join(dir, "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "manifest.json"), `{}`)
 	if jobs := detectDir(dir); len(jobs) != 1 || jobs[0].format.name != model.FormatAgentPlugins {
 		t.Errorf("jobs %+v", jobs)
 	}
@@ -297,8 +297,8 @@ func TestFormatTable(t *testing.T) {
 // guard below then fails the test instead of hanging it).
 func TestStreamEmitsBeforeDiscoveryEnds(t *testing.T) {
 	dir := t.TempDir()
-	testfs.WriteFile(t, filepath.Join(dir, "a", "plugin.json"), manifest)
-	testfs.WriteFile(t, filepath.Join(dir, "z", "y", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "a", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "z", "y", "plugin.json"), manifest)
 	last := filepath.Join(dir, "z")
 	emitted := make(chan struct{})
 	defer func(orig func(string) (dirReader, error)) { openDir = orig }(openDir)
@@ -343,10 +343,10 @@ func TestStreamEmitsBeforeDiscoveryEnds(t *testing.T) {
 // never excludes a path given as SOURCE itself.
 func TestDiscoveryExclude(t *testing.T) {
 	dir := t.TempDir()
-	testfs.WriteFile(t, filepath.Join(dir, "keep", "plugin.json"), manifest)
-	testfs.WriteFile(t, filepath.Join(dir, "vendor", "a", "plugin.json"), manifest)
-	testfs.WriteFile(t, filepath.Join(dir, "vendor", "b", "plugin.json"), manifest)
-	testfs.WriteFile(t, filepath.Join(dir, "nested", "testdata", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "keep", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "vendor", "a", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "vendor", "b", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "nested", "testdata", "plugin.json"), manifest)
 	var asked []string
 	exclude := func(rel string) bool {
 		asked = append(asked, rel)

@@ -17,7 +17,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/foreign"
-	"vouch/review/internal/testfs"
+	"vouch/review/internal/loadertest"
 	"vouch/review/probe"
 )
 
@@ -200,7 +200,7 @@ func TestAddingAFormatIsOneLine(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(src, name, ".fake-plugin"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		testfs.WriteFile(t, filepath.Join(src, name, ".fake-plugin", "FAKE.json"), `{}`)
+		loadertest.WriteFile(t, filepath.Join(src, name, ".fake-plugin", "FAKE.json"), `{}`)
 	}
 	res, err := Open(Options{}, src)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"vouch/internal/gen"
-	"vouch/review/internal/testfs"
+	"vouch/review/internal/loadertest"
 )
 
 // TestLocate: only the roots that may hold the ref are loaded, and every package Open
@@ -20,14 +20,14 @@ func TestLocate(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A folder named otherwise whose manifest names plugin-0003: a second copy.
-	testfs.CopyTree(t, filepath.Join(src, "plugin-0003"), filepath.Join(src, "zz-copy"))
+	loadertest.CopyTree(t, filepath.Join(src, "plugin-0003"), filepath.Join(src, "zz-copy"))
 	// A manifest spelling its name with an escape: the probe cannot rule it out, for any ref.
 	esc := filepath.Join(src, "escaped")
-	testfs.CopyTree(t, filepath.Join(src, "plugin-0005"), esc)
-	testfs.WriteFile(t, filepath.Join(esc, "plugin.json"), `{"name": "plugin-\u0030005", "version": "1.0.0"}`)
+	loadertest.CopyTree(t, filepath.Join(src, "plugin-0005"), esc)
+	loadertest.WriteFile(t, filepath.Join(esc, "plugin.json"), `{"name": "plugin-\u0030005", "version": "1.0.0"}`)
 	// A standalone skill (named by its folder) and a Dalo source (no probe: always loaded).
 	os.MkdirAll(filepath.Join(src, "skill-x"), 0o755)
-	testfs.WriteFile(t, filepath.Join(src, "skill-x", "SKILL.md"), "---\nname: skill-x\ndescription: x\n---\nbody\n")
+	loadertest.WriteFile(t, filepath.Join(src, "skill-x", "SKILL.md"), "---\nname: skill-x\ndescription: x\n---\nbody\n")
 
 	cases := []struct {
 		ref  string

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"vouch/model"
-	"vouch/review/internal/testfs"
+	"vouch/review/internal/loadertest"
 )
 
 const skillMD = "---\nname: %s\ndescription: Does %s things.\n---\nBody.\n"
@@ -37,9 +37,9 @@ func sourceCodes(res *Result) []string {
 func TestSkillCollection(t *testing.T) {
 	home := t.TempDir()
 	coll := filepath.Join(home, ".claude", "skills")
-	testfs.WriteFile(t, filepath.Join(coll, "alpha", "SKILL.md"), skill("alpha"))
-	testfs.WriteFile(t, filepath.Join(coll, "beta", "SKILL.md"), skill("beta"))
-	testfs.WriteFile(t, filepath.Join(home, "src", "gamma", "SKILL.md"), skill("gamma"))
+	loadertest.WriteFile(t, filepath.Join(coll, "alpha", "SKILL.md"), skill("alpha"))
+	loadertest.WriteFile(t, filepath.Join(coll, "beta", "SKILL.md"), skill("beta"))
+	loadertest.WriteFile(t, filepath.Join(home, "src", "gamma", "SKILL.md"), skill("gamma"))
 	if err := os.Symlink(filepath.Join(home, "src", "gamma"), filepath.Join(coll, "gamma")); err != nil {
 		t.Fatal(err)
 	}
@@ -65,17 +65,17 @@ func TestSkillCollection(t *testing.T) {
 // specVersion, and otherwise a source diagnostic, never a Splice error.
 func TestManifestJSONOwners(t *testing.T) {
 	dir := t.TempDir()
-	testfs.WriteFile(t, filepath.Join(dir, "bundle", "manifest.json"), `{"manifest_version":"0.3","name":"bundle","version":"1","description":"d","author":{"name":"a"},"server":{"type":"node","entry_point":"i.js","mcp_config":{"command":"node"}}}`)
-	testfs.WriteFile(t, filepath.Join(dir, "splice", "manifest.json"), `{"specVersion":1,"namespace":"a","name":"b","version":"1.0.0","description":"d"}`)
-	testfs.WriteFile(t, filepath.Join(dir, "splice", "SKILL.md"), "# b\n")
-	testfs.WriteFile(t, filepath.Join(dir, "webapp", "manifest.json"), `{"name":"My PWA","start_url":"/"}`)
-	testfs.WriteFile(t, filepath.Join(dir, "webapp", "SKILL.md"), skill("webapp"))
+	loadertest.WriteFile(t, filepath.Join(dir, "bundle", "manifest.json"), `{"manifest_version":"0.3","name":"bundle","version":"1","description":"d","author":{"name":"a"},"server":{"type":"node","entry_point":"i.js","mcp_config":{"command":"node"}}}`)
+	loadertest.WriteFile(t, filepath.Join(dir, "splice", "manifest.json"), `{"specVersion":1,"namespace":"a","name":"b","version":"1.0.0","description":"d"}`)
+	loadertest.WriteFile(t, filepath.Join(dir, "splice", "SKILL.md"), "# b\n")
+	loadertest.WriteFile(t, filepath.Join(dir, "webapp", "manifest.json"), `{"name":"My PWA","start_url":"/"}`)
+	loadertest.WriteFile(t, filepath.Join(dir, "webapp", "SKILL.md"), skill("webapp"))
 	var buf strings.Builder
 	zw := zip.NewWriter(&nopWriter{&buf})
 	w, _ := zw.Create("manifest.json")
 	w.Write([]byte(`{"manifest_version":"0.3","name":"packed","version":"1","description":"d","author":{"name":"a"},"server":{"type":"node","entry_point":"i.js","mcp_config":{"command":"node"}}}`))
 	zw.Close()
-	testfs.WriteFile(t, filepath.Join(dir, "packed.mcpb"), buf.String())
+	loadertest.WriteFile(t, filepath.Join(dir, "packed.mcpb"), buf.String())
 	res, err := Open(Options{}, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -105,10 +105,10 @@ func (w *nopWriter) Write(p []byte) (int, error) { return w.b.Write(p) }
 func TestClientFolders(t *testing.T) {
 	dir := t.TempDir()
 	for _, d := range []string{".claude-plugin", ".codex-plugin", ".cursor-plugin", ".kimi-plugin", ".devin-plugin"} {
-		testfs.WriteFile(t, filepath.Join(dir, "plug", d, "plugin.json"), `{"name":"plug"}`)
+		loadertest.WriteFile(t, filepath.Join(dir, "plug", d, "plugin.json"), `{"name":"plug"}`)
 	}
-	testfs.WriteFile(t, filepath.Join(dir, "gem", "gemini-extension.json"), `{"name":"gem","version":"1.0.0"}`)
-	testfs.WriteFile(t, filepath.Join(dir, "power", "POWER.md"), "---\nname: power\n---\n")
+	loadertest.WriteFile(t, filepath.Join(dir, "gem", "gemini-extension.json"), `{"name":"gem","version":"1.0.0"}`)
+	loadertest.WriteFile(t, filepath.Join(dir, "power", "POWER.md"), "---\nname: power\n---\n")
 	res, err := Open(Options{}, dir)
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"vouch/model"
-	"vouch/review/internal/testfs"
+	"vouch/review/internal/loadertest"
 )
 
 const manifest = `{"$schema":"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json","name":"p"}`
@@ -22,12 +22,12 @@ func roots(res *Result) []string {
 
 func TestDiscovery(t *testing.T) {
 	dir := t.TempDir()
-	testfs.WriteFile(t, filepath.Join(dir, "b", "plugin.json"), manifest)
-	testfs.WriteFile(t, filepath.Join(dir, "a", "x", "y", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "b", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "a", "x", "y", "plugin.json"), manifest)
 	// A package root is never searched for further packages.
-	testfs.WriteFile(t, filepath.Join(dir, "b", "nested", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "b", "nested", "plugin.json"), manifest)
 	// Depth 5 is beyond the search bound of 4.
-	testfs.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "d4", "d5", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "d4", "d5", "plugin.json"), manifest)
 	// Symlinked directories are not followed while searching.
 	if err := os.Symlink(filepath.Join(dir, "b"), filepath.Join(dir, "c-link")); err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestMissingPathIsAnError(t *testing.T) {
 
 func TestNothingFound(t *testing.T) {
 	dir := t.TempDir()
-	testfs.WriteFile(t, filepath.Join(dir, "notes.txt"), "hello")
+	loadertest.WriteFile(t, filepath.Join(dir, "notes.txt"), "hello")
 	res, err := Open(Options{}, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestNothingFound(t *testing.T) {
 func TestUnrecognizedFile(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "notes.txt")
-	testfs.WriteFile(t, f, "hello")
+	loadertest.WriteFile(t, f, "hello")
 	res, err := Open(Options{}, f)
 	if err != nil {
 		t.Fatal(err)

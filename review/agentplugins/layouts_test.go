@@ -8,7 +8,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/closure/closuretest"
-	"vouch/review/internal/testfs"
+	"vouch/review/internal/loadertest"
 )
 
 // TestServerClosureLayouts runs the hostile layouts every loader shares against a stdio
@@ -22,15 +22,15 @@ func TestServerClosureLayouts(t *testing.T) {
 			if err := os.Mkdir(dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			testfs.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "description": "one"}`)
-			testfs.WriteFile(t, dir+"/mcp.json", mcpHead+`{"s": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/run.js"]}}}`)
+			loadertest.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "description": "one"}`)
+			loadertest.WriteFile(t, dir+"/mcp.json", mcpHead+`{"s": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/run.js"]}}}`)
 			closuretest.Build(t, dir, l)
 			c := Load(dir, Options{}).Component(model.KindMCPServer, "s")
 			if c == nil {
 				t.Fatal("no server")
 			}
 			if l.Blocks {
-				if c.Contract != nil || !hasCode(c.Diagnostics, "plugin"+l.Code) {
+				if c.Contract != nil || !loadertest.HasCode(c.Diagnostics, "plugin"+l.Code) {
 					t.Fatalf("contract %v, diagnostics %+v", c.Contract != nil, c.Diagnostics)
 				}
 				return
@@ -58,12 +58,12 @@ func TestSkillClosureLayouts(t *testing.T) {
 		}
 		t.Run(l.Name, func(t *testing.T) {
 			dir := t.TempDir()
-			testfs.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "description": "one"}`)
-			testfs.WriteFile(t, dir+"/skills/foo/SKILL.md", "---\nname: foo\ndescription: Foo.\n---\nBody.\n")
+			loadertest.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "description": "one"}`)
+			loadertest.WriteFile(t, dir+"/skills/foo/SKILL.md", "---\nname: foo\ndescription: Foo.\n---\nBody.\n")
 			closuretest.Build(t, dir+"/skills/foo", l)
 			c := Load(dir, Options{}).Component(model.KindSkill, "foo")
 			if l.Blocks {
-				if c.Contract != nil || !hasCode(c.Diagnostics, "skill"+l.Code) || c.Validity != model.Valid {
+				if c.Contract != nil || !loadertest.HasCode(c.Diagnostics, "skill"+l.Code) || c.Validity != model.Valid {
 					t.Fatalf("%s contract %v, diagnostics %+v", c.Validity, c.Contract != nil, c.Diagnostics)
 				}
 				return

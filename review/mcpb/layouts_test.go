@@ -8,6 +8,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/closure/closuretest"
+	"vouch/review/internal/loadertest"
 )
 
 const layoutManifest = `{"manifest_version": "0.3", "name": "demo", "version": "1.0.0", "description": "d", "author": {"name": "A"},
@@ -31,7 +32,7 @@ func TestClosureLayouts(t *testing.T) {
 			closuretest.Check(t, l, dir, "bundle", func() map[string]*model.Component {
 				p := Load(dir, Options{})
 				if len(p.Components) != 1 {
-					t.Fatalf("components %d: %v", len(p.Components), codes(p))
+					t.Fatalf("components %d: %v", len(p.Components), loadertest.Codes(p))
 				}
 				return map[string]*model.Component{"server": p.Components[0]}
 			})

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"vouch/model"
-	"vouch/review/internal/testfs"
+	"vouch/review/internal/loadertest"
 )
 
 // wantCodes is the diagnostic each bad case must produce.
@@ -62,19 +62,6 @@ func readOracle(t *testing.T) map[string]bool {
 	return out
 }
 
-func codes(p *model.Package) []string {
-	var out []string
-	for _, d := range p.Diagnostics {
-		out = append(out, d.Code)
-	}
-	for _, c := range p.Components {
-		for _, d := range c.Diagnostics {
-			out = append(out, d.Code)
-		}
-	}
-	return out
-}
-
 // TestCasesMatchOracle: every folder fixture gets the verdict mcpb validate gives, and
 // every bad one its diagnostic code.
 func TestCasesMatchOracle(t *testing.T) {
@@ -98,8 +85,8 @@ func TestCasesMatchOracle(t *testing.T) {
 				t.Fatalf("valid = %v, mcpb validate says %v; diagnostics %v", got, want, p.Diagnostics)
 			}
 			if strings.HasPrefix(name, "bad-") {
-				if !slices.Contains(codes(p), wantCodes[name]) {
-					t.Fatalf("want %s, got %v (%v)", wantCodes[name], codes(p), p.Diagnostics)
+				if !slices.Contains(loadertest.Codes(p), wantCodes[name]) {
+					t.Fatalf("want %s, got %v (%v)", wantCodes[name], loadertest.Codes(p), p.Diagnostics)
 				}
 				return
 			}
@@ -219,7 +206,7 @@ func TestClassify(t *testing.T) {
 // blocks the server (valid, but no contract).
 func TestFolderClosure(t *testing.T) {
 	d := t.TempDir()
-	testfs.CopyTree(t, "testdata/cases/good-v0.3-icon", d)
+	loadertest.CopyTree(t, "testdata/cases/good-v0.3-icon", d)
 	p := Load(d, Options{})
 	c := p.Components[0]
 	var paths []string
@@ -244,8 +231,8 @@ func TestFolderClosure(t *testing.T) {
 	os.Symlink("/etc/passwd", filepath.Join(d, "server/leak"))
 	p = Load(d, Options{})
 	c = p.Components[0]
-	if c.Contract != nil || !slices.Contains(codes(p), "bundle-file-absolute-link") || c.Validity != model.Valid {
-		t.Fatalf("an escaping link must block: validity %s contract %v codes %v", c.Validity, c.Contract != nil, codes(p))
+	if c.Contract != nil || !slices.Contains(loadertest.Codes(p), "bundle-file-absolute-link") || c.Validity != model.Valid {
+		t.Fatalf("an escaping link must block: validity %s contract %v codes %v", c.Validity, c.Contract != nil, loadertest.Codes(p))
 	}
 	os.Remove(filepath.Join(d, "server/leak"))
 	if Load(d, Options{}).Components[0].Contract.MustDigest() != after {

@@ -1,4 +1,4 @@
-package testfs
+package loadertest
 
 import (
 	"os"

@@ -1,6 +1,7 @@
-// Package testfs writes and copies the files that tests build their packages from, failing
-// the test on any error so a test reads as the layout it builds.
-package testfs
+// Package loadertest holds what the format loaders' tests share: writing and copying the
+// files a test builds its package from (failing the test on any error, so a test reads as the
+// layout it builds), and listing the diagnostics a loaded package carries.
+package loadertest
 
 import (
 	"io/fs"
