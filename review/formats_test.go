@@ -243,3 +243,21 @@ func TestAddingAFormatIsOneLine(t *testing.T) {
 		t.Errorf("the schema check says\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestJoinList: the format lists in messages and help read as a sentence lists names.
+func TestJoinList(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		conj  string
+		want  string
+	}{
+		{nil, "or", ""},
+		{[]string{"Dalo"}, "or", "Dalo"},
+		{[]string{"Dalo", "Splice"}, "or", "Dalo or Splice"},
+		{[]string{"Agent Plugins", "Dalo", "Splice"}, "and", "Agent Plugins, Dalo and Splice"},
+	} {
+		if got := joinList(tc.names, tc.conj); got != tc.want {
+			t.Errorf("joinList(%q, %q) = %q, want %q", tc.names, tc.conj, got, tc.want)
+		}
+	}
+}
