@@ -268,7 +268,7 @@ func loadArchive(pkg *model.Package, p string, opts Options) {
 		}
 		return
 	}
-	mem := memReader{}
+	mem := map[string][]byte{}
 	var manifest []byte
 	for _, f := range files {
 		mem[f.Path] = f.Content
@@ -286,7 +286,7 @@ func loadArchive(pkg *model.Package, p string, opts Options) {
 	}
 	sort.Slice(b.files, func(i, j int) bool { return b.files[i].Path < b.files[j].Path })
 	b.complete = true
-	pkg.Reader = mem
+	pkg.Reader = fsguard.MemReader{Files: mem, Of: "the bundle"}
 	if manifest == nil {
 		reject(pkg, "manifest-missing", manifestFile, "The bundle has no manifest.json at the root of its zip, so no host can install it.")
 		return
@@ -352,16 +352,10 @@ func (b *bundle) identity() {
 
 // display converts a JSON value to model field values (ordered objects).
 func display(v *jsontext.Value) any {
-	switch v.Kind {
-	case jsontext.Null:
-		return nil
-	case jsontext.Bool:
-		return v.Bool
-	case jsontext.Number:
-		return v.Float()
-	case jsontext.String:
-		return v.Str
-	case jsontext.Array:
+	if x, ok := v.Scalar(); ok {
+		return x
+	}
+	if v.Kind == jsontext.Array {
 		out := make([]any, len(v.Arr))
 		for i, e := range v.Arr {
 			out[i] = display(e)
@@ -421,15 +415,4 @@ func (r *dirReader) ReadFile(rel string) ([]byte, error) {
 	}
 	defer root.Close()
 	return root.ReadFile(rel, 0)
-}
-
-// memReader serves the files of a decoded archive.
-type memReader map[string][]byte
-
-func (m memReader) ReadFile(rel string) ([]byte, error) {
-	b, ok := m[rel]
-	if !ok {
-		return nil, &fsguard.Error{Code: fsguard.CodeNotFound, Path: rel, Msg: "is not a file of the bundle"}
-	}
-	return bytes.Clone(b), nil
 }
