@@ -105,9 +105,7 @@ func Load(dir string, opts Options) []*model.Package {
 	if opts.SourceID == "" {
 		opts.SourceID = "validation"
 	}
-	if opts.Limits == (fsguard.Limits{}) {
-		opts.Limits = fsguard.DefaultLimits()
-	}
+	opts.Limits = opts.Limits.OrDefault()
 	root, err := fsguard.Open(dir, opts.Limits)
 	if err != nil {
 		return []*model.Package{sourceFailure(dir, opts, "unreadable_plugin_path", fmt.Sprintf("The source %s cannot be opened: %v.", dir, err))}

@@ -34,3 +34,22 @@ func TestMemReader(t *testing.T) {
 		t.Errorf("a caller's change reached the package: %q", b)
 	}
 }
+
+// TestOrDefault: only the zero Limits become the defaults; any limit set keeps the rest
+// as given (a caller lowering one bound must not have the others raised behind it).
+func TestOrDefault(t *testing.T) {
+	one := Limits{MaxDepth: 3}
+	for _, tc := range []struct {
+		name string
+		in   Limits
+		want Limits
+	}{
+		{"none set", Limits{}, DefaultLimits()},
+		{"one set", one, one},
+		{"defaults", DefaultLimits(), DefaultLimits()},
+	} {
+		if got := tc.in.OrDefault(); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -137,9 +138,7 @@ type bundle struct {
 // Load reviews the bundle at p: a folder or a .mcpb/.dxt file. It never fails: problems
 // become diagnostics.
 func Load(p string, opts Options) *model.Package {
-	if opts.Limits == (fsguard.Limits{}) {
-		opts.Limits = fsguard.DefaultLimits()
-	}
+	opts.Limits = opts.Limits.OrDefault()
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		abs = p
@@ -316,7 +315,7 @@ func (b *bundle) parse(data []byte) bool {
 	b.manifest = m
 	b.pkg.Diagnostics = append(b.pkg.Diagnostics, m.Validate()...)
 	b.pkg.Diagnostics = append(b.pkg.Diagnostics, b.checkIcon()...)
-	b.invalid = hasErrors(b.pkg.Diagnostics)
+	b.invalid = slices.ContainsFunc(b.pkg.Diagnostics, model.Diagnostic.IsError)
 	b.identity()
 	return true
 }

@@ -637,12 +637,3 @@ func envNames(env [][2]string) []string {
 	sort.Strings(out)
 	return out
 }
-
-func hasErrors(ds []model.Diagnostic) bool {
-	for _, d := range ds {
-		if d.IsError() {
-			return true
-		}
-	}
-	return false
-}

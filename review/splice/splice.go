@@ -63,9 +63,7 @@ func IsArtifact(path string, limits fsguard.Limits) bool {
 // Load reviews the package directory, archive or bundle at path. It never fails:
 // problems become diagnostics.
 func Load(p string, opts Options) *model.Package {
-	if opts.Limits == (fsguard.Limits{}) {
-		opts.Limits = fsguard.DefaultLimits()
-	}
+	opts.Limits = opts.Limits.OrDefault()
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		abs = p
