@@ -24,10 +24,7 @@ func TestClaudeCodeDetection(t *testing.T) {
 	loadertest.WriteFile(t, filepath.Join(both, ".claude-plugin", "plugin.json"), `{"name": "both"}`)
 	loadertest.WriteFile(t, filepath.Join(both, "plugin.json"), manifest)
 	for _, src := range []string{dir, cc, desk, filepath.Join(cc, ".claude-plugin")} {
-		res, err := Open(Options{}, src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustOpen(t, Options{}, src)
 		for _, p := range res.Packages {
 			if p.Name == ".claude-plugin" || filepath.Base(p.Root) == ".claude-plugin" {
 				t.Errorf("%s: .claude-plugin read as a package root (%s)", src, p.Format)
@@ -39,10 +36,7 @@ func TestClaudeCodeDetection(t *testing.T) {
 			}
 		}
 	}
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	formats := map[string][]model.Format{}
 	for _, p := range res.Packages {
 		formats[filepath.Base(p.Root)] = append(formats[filepath.Base(p.Root)], p.Format)

@@ -23,10 +23,7 @@ func TestDiscoveryFindsEveryPackage(t *testing.T) {
 	if err := gen.Minimal(dir, 10_000); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	if len(res.Packages) != 10_000 || len(res.Diagnostics) != 0 {
 		t.Fatalf("%d packages, diagnostics %v", len(res.Packages), res.Diagnostics)
 	}
@@ -62,10 +59,7 @@ func TestDiscoveryBounds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Open(tt.opts, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustOpen(t, tt.opts, dir)
 			if len(res.Packages) != tt.packages {
 				t.Errorf("%d packages, want %d", len(res.Packages), tt.packages)
 			}
@@ -119,10 +113,7 @@ func TestDiscoveryDepthIsReported(t *testing.T) {
 	loadertest.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "d4", "d5", "plugin.json"), manifest)
 	loadertest.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "e4", "f"), "x")
 	loadertest.WriteFile(t, filepath.Join(dir, ".git", "logs", "refs", "remotes", "origin", "main"), "x")
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	if len(res.Packages) != 1 || len(res.Diagnostics) != 1 {
 		t.Fatalf("%d packages, %+v", len(res.Packages), res.Diagnostics)
 	}
@@ -167,10 +158,7 @@ func TestDiscoveryUnreadableDirectory(t *testing.T) {
 		}
 		return f, nil
 	}
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	if len(res.Packages) != 1 {
 		t.Errorf("%d packages", len(res.Packages))
 	}
@@ -230,10 +218,7 @@ func TestManifestFileAsSource(t *testing.T) {
 	}
 	loadertest.WriteFile(t, filepath.Join(dir, "notes", "manifest.json.txt"), "x")
 	for _, tt := range tests {
-		res, err := Open(Options{}, tt.path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustOpen(t, Options{}, tt.path)
 		if len(res.Packages) != 0 || len(res.Diagnostics) != 1 {
 			t.Fatalf("%s: %d packages, %+v", tt.path, len(res.Packages), res.Diagnostics)
 		}
@@ -279,10 +264,7 @@ func TestFormatTable(t *testing.T) {
 			return []*model.Package{{Format: "test-alongside", Name: "t", Root: path}}
 		}}
 	formats = append(append([]*format(nil), orig...), extra)
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	if len(res.Packages) != 2 || res.Packages[0].Format != model.FormatAgentPlugins || res.Packages[1].Format != "test-alongside" || len(loaded) != 1 {
 		t.Fatalf("packages %v", res.Packages)
 	}
@@ -352,10 +334,7 @@ func TestDiscoveryExclude(t *testing.T) {
 		asked = append(asked, rel)
 		return rel == "vendor" || strings.HasSuffix(rel, "/testdata")
 	}
-	res, err := Open(Options{Exclude: exclude}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{Exclude: exclude}, dir)
 	if len(res.Packages) != 1 || res.Packages[0].Root != filepath.Join(dir, "keep") {
 		t.Fatalf("packages %v", res.Packages)
 	}

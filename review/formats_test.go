@@ -202,10 +202,7 @@ func TestAddingAFormatIsOneLine(t *testing.T) {
 		}
 		loadertest.WriteFile(t, filepath.Join(src, name, ".fake-plugin", "FAKE.json"), `{}`)
 	}
-	res, err := Open(Options{}, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, src)
 	var names []string
 	for _, p := range res.Packages {
 		if p.Format == "fake-test" {
@@ -217,7 +214,7 @@ func TestAddingAFormatIsOneLine(t *testing.T) {
 	}
 
 	loads.Store(0)
-	res, err = Locate(Options{}, src, "beta#skill:hello")
+	res, err := Locate(Options{}, src, "beta#skill:hello")
 	if err != nil || len(res.Packages) != 1 || res.Packages[0].Name != "beta" || loads.Load() != 1 {
 		t.Errorf("Locate: %d loads, packages %+v, err %v; want beta alone, loaded once", loads.Load(), res.Packages, err)
 	}

@@ -67,10 +67,7 @@ func TestInstalledFromCopiedMarketplace(t *testing.T) {
 // hold, the installed plugin.
 func openInstalled(t *testing.T, plugins string) *model.Package {
 	t.Helper()
-	res, err := Open(Options{}, plugins)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, plugins)
 	if len(res.Packages) != 1 {
 		t.Fatalf("%d packages, want the installed plugin: %+v", len(res.Packages), res.Diagnostics)
 	}

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"testing"
 
-	"vouch/internal/gen"
 	"vouch/review/internal/loadertest"
 )
 
@@ -15,10 +14,7 @@ import (
 // returns under the ref's name is among them (two copies of one name both are, so the
 // caller can refuse the ambiguity).
 func TestLocate(t *testing.T) {
-	src := t.TempDir()
-	if err := gen.Generate(src, 12); err != nil {
-		t.Fatal(err)
-	}
+	src := generated(t, 12)
 	// A folder named otherwise whose manifest names plugin-0003: a second copy.
 	loadertest.CopyTree(t, filepath.Join(src, "plugin-0003"), filepath.Join(src, "zz-copy"))
 	// A manifest spelling its name with an escape: the probe cannot rule it out, for any ref.

@@ -43,10 +43,7 @@ func TestSkillCollection(t *testing.T) {
 	if err := os.Symlink(filepath.Join(home, "src", "gamma"), filepath.Join(coll, "gamma")); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Open(Options{}, coll)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, coll)
 	f := formatsOf(res)
 	if len(res.Packages) != 3 || f["alpha"] != model.FormatAgentSkills || f["beta"] != model.FormatAgentSkills || f["gamma"] != model.FormatAgentSkills {
 		t.Fatalf("packages %v diags %v", f, res.Diagnostics)
@@ -76,10 +73,7 @@ func TestManifestJSONOwners(t *testing.T) {
 	w.Write([]byte(`{"manifest_version":"0.3","name":"packed","version":"1","description":"d","author":{"name":"a"},"server":{"type":"node","entry_point":"i.js","mcp_config":{"command":"node"}}}`))
 	zw.Close()
 	loadertest.WriteFile(t, filepath.Join(dir, "packed.mcpb"), buf.String())
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	f := formatsOf(res)
 	if f["bundle"] != model.FormatMCPB || f["packed"] != model.FormatMCPB || f["@a/b"] != model.FormatSplice || f["webapp"] != model.FormatAgentSkills {
 		t.Fatalf("formats %v", f)
@@ -109,10 +103,7 @@ func TestClientFolders(t *testing.T) {
 	}
 	loadertest.WriteFile(t, filepath.Join(dir, "gem", "gemini-extension.json"), `{"name":"gem","version":"1.0.0"}`)
 	loadertest.WriteFile(t, filepath.Join(dir, "power", "POWER.md"), "---\nname: power\n---\n")
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	for _, p := range res.Packages {
 		if strings.HasSuffix(p.Root, "-plugin") {
 			t.Fatalf("%s became a %s package", p.Root, p.Format)

@@ -32,10 +32,7 @@ func TestDiscovery(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "b"), filepath.Join(dir, "c-link")); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	got := roots(res)
 	want := []string{filepath.Join(dir, "a", "x", "y"), filepath.Join(dir, "b")}
 	if len(got) != len(want) {
@@ -63,10 +60,7 @@ func TestMissingPathIsAnError(t *testing.T) {
 func TestNothingFound(t *testing.T) {
 	dir := t.TempDir()
 	loadertest.WriteFile(t, filepath.Join(dir, "notes.txt"), "hello")
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	if len(res.Packages) != 0 || len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != "no-packages" {
 		t.Fatalf("packages %d, diagnostics %+v", len(res.Packages), res.Diagnostics)
 	}
@@ -76,10 +70,7 @@ func TestUnrecognizedFile(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "notes.txt")
 	loadertest.WriteFile(t, f, "hello")
-	res, err := Open(Options{}, f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, f)
 	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != "unrecognized-source" {
 		t.Fatalf("diagnostics %+v", res.Diagnostics)
 	}
@@ -88,10 +79,7 @@ func TestUnrecognizedFile(t *testing.T) {
 // A Dalo package directory (the path reports print) can be given on its own: it is loaded
 // with its source, so its references resolve, and reported alone.
 func TestDaloPackageDirectoryAsSource(t *testing.T) {
-	res, err := Open(Options{}, "../examples/dalo/security-review/plugins/guardrails")
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, "../examples/dalo/security-review/plugins/guardrails")
 	if len(res.Packages) != 1 || res.Packages[0].Name != "guardrails" {
 		t.Fatalf("packages: %d %+v", len(res.Packages), res.Diagnostics)
 	}
