@@ -76,11 +76,5 @@ func dirNames(t *testing.T, dir string) []string {
 	return out
 }
 
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
+// contains is slices.Contains for the string lists of this package's tests.
+func contains(s []string, x string) bool { return slices.Contains(s, x) }
