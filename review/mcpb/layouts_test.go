@@ -21,13 +21,8 @@ const layoutManifest = `{"manifest_version": "0.3", "name": "demo", "version": "
 func TestClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "b")
-			if err := os.Mkdir(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, manifestFile), []byte(layoutManifest), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			dir := closuretest.Folder(t, "b")
+			loadertest.WriteFile(t, filepath.Join(dir, manifestFile), layoutManifest)
 			closuretest.Build(t, dir, l)
 			closuretest.Check(t, l, dir, "bundle", func() map[string]*model.Component {
 				p := Load(dir, Options{})
