@@ -121,7 +121,7 @@ func (b *handlerBuild) readType() bool {
 	b.c.Details = append(b.c.Details, model.Field{Key: "type", Value: typ})
 	for _, m := range h.Obj {
 		if !contains(fields, m.Key) && !contains(commonHandlerFields, m.Key) {
-			b.warn("hook-handler-unknown-field", fmt.Sprintf("Handler %s (%s) has the field %q, which Claude Code does not read for this type.", id, typ, clip(m.Key)), m.KeyOff)
+			b.warn("hook-handler-unknown-field", fmt.Sprintf("Handler %s (%s) has the field %q, which "+claudeSeen+" does not read for this type.", id, typ, clip(m.Key)), m.KeyOff)
 		}
 	}
 	return true
@@ -275,7 +275,7 @@ func (b *handlerBuild) shellFormWhat(cmd, shell string, hasShell bool) {
 // commandEffects states what the running command can reach and whether Claude waits for it.
 func (b *handlerBuild) commandEffects(cmd string, rewake bool) {
 	for _, v := range plainPluginRoot(strings.Join(b.runs, " ")) {
-		b.warn("hook-plain-plugin-root", fmt.Sprintf("Handler %s uses %s, which is not a Claude Code placeholder: in Claude it is a plain shell variable, normally unset, so the path collapses to \"/…\" (use ${CLAUDE_PLUGIN_ROOT}; Codex substitutes both).", b.id, v), b.h.Off)
+		b.warn("hook-plain-plugin-root", fmt.Sprintf("Handler %s uses %s, which is not a placeholder of "+claudeSeen+": in Claude it is a plain shell variable, normally unset, so the path collapses to \"/…\" (use ${CLAUDE_PLUGIN_ROOT}; "+codexSeen+" substitutes both).", b.id, v), b.h.Off)
 		b.summary = append(b.summary, fmt.Sprintf("%s here is a plain shell variable in Claude Code, normally unset (only ${CLAUDE_PLUGIN_ROOT}, ${CLAUDE_PLUGIN_DATA} and ${CLAUDE_PROJECT_DIR} are substituted); Codex replaces it with the plugin path.", v))
 	}
 	b.caps = append(b.caps, model.Capability{Kind: model.CapSubprocess, Scope: []string{cmd},

@@ -23,7 +23,7 @@ func (l *loader) hookModules(src *hookSource) {
 	ptr := "/modules"
 	if m.Val.Kind != jsontext.Array {
 		l.pkgDiag(model.Place{File: src.file, Pointer: ptr, Line: l.line(src.data, m.KeyOff)}.ComponentType("hook-modules-type", model.SeverityError,
-			fmt.Sprintf("\"modules\" in %s is a %s; it must be an array of module paths, so Claude Code loads none of them.", src.file, m.Val.Kind), specRef("1.4")))
+			fmt.Sprintf("\"modules\" in %s is a %s; it must be an array of module paths, so "+model.ClientAt(clientClaude, model.ClaudeCode332)+" loads none of them.", src.file, m.Val.Kind), specRef("1.4")))
 		return
 	}
 	names := map[string]int{}
@@ -56,7 +56,7 @@ func (l *loader) hookModule(src *hookSource, id, spec, ptr string, line int) *mo
 			fmt.Sprintf("Module %q is not a path inside the plugin, so no approval could bind the code Claude would load.", clip(spec)), specRef("1.4")))
 	} else if !l.rootHas(rel) {
 		c.Diagnostics = append(c.Diagnostics, model.Place{File: src.file, Pointer: ptr, Line: line}.Component("hook-module-missing", model.SeverityError,
-			fmt.Sprintf("Module %q does not exist in the plugin (%s), so Claude Code cannot load it.", clip(spec), rel), specRef("1.4")))
+			fmt.Sprintf("Module %q does not exist in the plugin (%s), so "+claudeSeen+" cannot load it.", clip(spec), rel), specRef("1.4")))
 	}
 	if hasErrors(c.Diagnostics) {
 		c.Validity = model.Invalid

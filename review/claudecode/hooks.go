@@ -42,7 +42,7 @@ func (l *loader) hooksStep() {
 	for _, p := range l.paths["hooks"] {
 		if p == hooksFile {
 			l.pkgDiag(model.Place{File: manifestFile, Pointer: "/hooks"}.ComponentType("hooks-file-listed-twice", model.SeverityInfo,
-				"The manifest lists ./hooks/hooks.json, which Claude Code loads by default anyway; its hooks are listed once.", specRef("1.2")))
+				"The manifest lists ./hooks/hooks.json, which "+claudeSeen+" loads by default anyway; its hooks are listed once.", specRef("1.2")))
 			codexSkipDefault = ""
 			continue
 		}
@@ -108,7 +108,7 @@ func (l *loader) gateFile(src *hookSource, cs []*model.Component) {
 		return
 	}
 	l.pkgDiag(model.Place{File: src.file, Pointer: jsontext.Pointer(src.base...)}.ComponentType("hooks-file-not-applied", model.SeverityError,
-		fmt.Sprintf("The %s handler %s cannot be loaded, and it may be what guards the permissions beside it, so Claude Code applies none of the hooks in %s until it is fixed or removed.", brokenEvent, broken, displayFile(src.file)), specRef("1.4")))
+		fmt.Sprintf("The %s handler %s cannot be loaded, and it may be what guards the permissions beside it, so "+claudeSeen+" applies none of the hooks in %s until it is fixed or removed.", brokenEvent, broken, displayFile(src.file)), specRef("1.4")))
 	for _, c := range cs {
 		if c.Validity != model.Valid {
 			continue
@@ -139,7 +139,7 @@ func (l *loader) rootHas(rel string) bool {
 
 // hookFile reads one hooks file: {"description"?, "hooks": {<Event>: [...]}}.
 func (l *loader) hookFile(rel string) *hookSource {
-	doc, data, issues, missing, ok := l.parseJSON(rel, "hooks-file", model.BoundaryPackage, "Claude Code fails to load the whole plugin (a broken hooks file breaks the plugin load)")
+	doc, data, issues, missing, ok := l.parseJSON(rel, "hooks-file", model.BoundaryPackage, claudeSeen+" fails to load the whole plugin (a broken hooks file breaks the plugin load)")
 	if missing {
 		return nil
 	}
@@ -191,7 +191,7 @@ func (l *loader) hookFile(rel string) *hookSource {
 			src.codexReject = "Codex rejects the whole hooks file because it has \"$schema\" (unknown field `$schema`, expected `description` or `hooks`)."
 		default:
 			l.pkgDiag(model.Place{File: rel, Pointer: jsontext.Pointer(m.Key), Line: jsontext.Line(data, m.KeyOff)}.ComponentType("hooks-file-unknown-field", model.SeverityWarning,
-				fmt.Sprintf("%s has the top-level field %q, which Claude Code does not read (and Codex rejects the whole file for it).", rel, clip(m.Key)), specRef("1.4")))
+				fmt.Sprintf("%s has the top-level field %q, which "+claudeSeen+" does not read (and "+codexSeen+" rejects the whole file for it).", rel, clip(m.Key)), specRef("1.4")))
 			src.codexReject = fmt.Sprintf("Codex rejects the whole hooks file because of the unknown top-level field %q.", clip(m.Key))
 		}
 	}
@@ -222,12 +222,14 @@ func (l *loader) hookEvents(src *hookSource) {
 		ptr := jsontext.Pointer(append(append([]string(nil), src.base...), m.Key)...)
 		canon, exact := knownEvent(m.Key)
 		if !exact {
-			msg := fmt.Sprintf("%q is not a Claude Code hook event, so Claude ignores its hooks at runtime.", clip(m.Key))
+			// Events are keyed by version, so the sentence names the release it answers for.
+			at := model.ClientLabel(clientClaude, l.opts.ClaudeVersion)
+			msg := fmt.Sprintf("%q is not a hook event of %s, so Claude ignores its hooks at runtime.", clip(m.Key), at)
 			if canon != "" {
-				msg = fmt.Sprintf("%q is not a Claude Code hook event (event names are case-sensitive: did you mean %q?), so Claude ignores its hooks at runtime.", clip(m.Key), canon)
+				msg = fmt.Sprintf("%q is not a hook event of %s (event names are case-sensitive: did you mean %q?), so Claude ignores its hooks at runtime.", clip(m.Key), at, canon)
 			}
 			if _, ok := codexOnlyEvents[m.Key]; ok {
-				msg = fmt.Sprintf("%q is not a Claude Code hook event, so Claude Code ignores its hooks; %s run them.", m.Key, model.Releases(model.ClientCodex, model.Codex169))
+				msg = fmt.Sprintf("%q is not a hook event of %s, so Claude Code ignores its hooks; %s run them.", m.Key, at, model.Releases(model.ClientCodex, model.Codex169))
 			}
 			l.pkgDiag(model.Place{File: src.file, Pointer: ptr, Line: l.line(src.data, em.KeyOff)}.ComponentType("hook-unknown-event", model.SeverityWarning, msg, specRef("1.4")))
 		}

@@ -430,7 +430,7 @@ func (l *loader) frontmatterCaps(c *model.Component, kind model.Kind, fm *frontm
 			}
 		}
 		if len(ignored) > 0 {
-			warn("agent-field-ignored", fmt.Sprintf("%s sets %s, which Claude Code ignores for plugin agents (debug-log warning only).", file, strings.Join(ignored, ", ")))
+			warn("agent-field-ignored", fmt.Sprintf("%s sets %s, which "+claudeSeen+" ignores for plugin agents (debug-log warning only).", file, strings.Join(ignored, ", ")))
 			c.Summary = append(c.Summary, "Ignored for plugin agents: "+strings.Join(ignored, ", ")+".")
 		}
 	}
@@ -549,7 +549,7 @@ func (l *loader) claudeSkill(c *model.Component, data []byte) {
 	for i, d := range c.Diagnostics {
 		if d.IsError() && claudeLenient(d.Code) {
 			c.Diagnostics[i].Severity = model.SeverityWarning
-			c.Diagnostics[i].Message = strings.TrimSuffix(d.Message, ".") + " (Agent Skills rule; Claude Code does not enforce it on plugin skills)."
+			c.Diagnostics[i].Message = strings.TrimSuffix(d.Message, ".") + " (Agent Skills rule; " + claudeSeen + " does not enforce it on plugin skills)."
 		}
 	}
 	text := c.Body

@@ -91,7 +91,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 		model.Field{Key: "${CLAUDE_PLUGIN_DATA}", Value: l.dataDir() + " (kept across updates)"})
 	if l.otherManifest != "" {
 		l.pkgDiag(model.Place{}.Package("codex-reads-other-manifest", model.SeverityInfo,
-			fmt.Sprintf("This folder also holds %s; Codex reads that manifest instead of .claude-plugin/ (root plugin.json > .codex-plugin > .claude-plugin), so it loads none of this plugin's hooks or servers.", l.otherManifest), specRef("2.1")))
+			fmt.Sprintf("This folder also holds %s; "+codexSeen+" reads that manifest instead of .claude-plugin/ (root plugin.json > .codex-plugin > .claude-plugin), so it loads none of this plugin's hooks or servers.", l.otherManifest), specRef("2.1")))
 	}
 	// Skills and markdown first: the closure walk, on the first hook or server, reuses
 	// what they read.
@@ -111,7 +111,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	for _, d := range []struct{ field, dir, what string }{{"workflows", "workflows", "workflows"}, {"themes", "themes", "themes"}} {
 		if l.rootHas(d.dir) || l.paths[d.field] != nil {
 			l.pkgDiag(model.Place{File: d.dir}.ComponentType("component-not-reviewed", model.SeverityInfo,
-				fmt.Sprintf("Claude Code also loads this plugin's %s (%s/); vouch lists them here but does not review their contents yet.", d.what, d.dir), specRef("1.2")))
+				fmt.Sprintf(claudeSeen+" also loads this plugin's %s (%s/); vouch lists them here but does not review their contents yet.", d.what, d.dir), specRef("1.2")))
 		}
 	}
 	if m := l.manifestMember("defaultEnabled"); m != nil && m.Val.Kind == jsontext.Bool && !m.Val.Bool {
@@ -126,15 +126,15 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	l.networkNote()
 	if !l.rootHas(manifestFile) && l.entry == nil {
 		l.pkgDiag(model.Place{}.Package("claude-no-manifest", model.SeverityInfo,
-			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), specRef("1.1")))
+			fmt.Sprintf("No .claude-plugin/plugin.json: "+claudeSeen+" loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), specRef("1.1")))
 	}
 	if l.rootHas("CLAUDE.md") {
-		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by Claude Code; put instructions in a skill, command or agent.", "1.2")
+		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by "+claudeSeen+"; put instructions in a skill, command or agent.", "1.2")
 	}
 	for _, d := range []string{"commands", "agents", "skills", "hooks", "output-styles", "bin"} {
 		if l.rootHas(manifestDir + "/" + d) {
 			l.pkgWarn("component-in-manifest-dir", manifestDir+"/"+d, "", 0,
-				fmt.Sprintf("%s/%s is inside .claude-plugin/; Claude Code looks for components at the plugin root only, so nothing in it is loaded.", manifestDir, d), "1.1")
+				fmt.Sprintf("%s/%s is inside .claude-plugin/; "+claudeSeen+" looks for components at the plugin root only, so nothing in it is loaded.", manifestDir, d), "1.1")
 		}
 	}
 	pkg.SortComponents()
@@ -376,7 +376,7 @@ func (l *loader) settingsStep() {
 		sort.Strings(ignored)
 		c.Summary = append(c.Summary, "Ignored by Claude Code (only agent and subagentStatusLine are honoured in a plugin's settings.json): "+strings.Join(ignored, ", ")+".")
 		c.Diagnostics = append(c.Diagnostics, model.Place{File: settingsFile, Line: jsontext.Line(data, doc.Off)}.Component("settings-keys-ignored", model.SeverityWarning,
-			fmt.Sprintf("settings.json sets %s, which Claude Code silently ignores in a plugin; only agent and subagentStatusLine are honoured.", strings.Join(ignored, ", ")), specRef("1.2")))
+			fmt.Sprintf("settings.json sets %s, which "+claudeSeen+" silently ignores in a plugin; only agent and subagentStatusLine are honoured.", strings.Join(ignored, ", ")), specRef("1.2")))
 	}
 	if len(honoured) == 0 {
 		c.Summary = append([]string{"Has no effect: none of its keys is honoured."}, c.Summary...)
