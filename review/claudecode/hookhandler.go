@@ -59,6 +59,9 @@ type handlerBuild struct {
 	what         string   // what the handler does, opening its first summary line
 	async        bool
 	codexIgnored []string // fields Claude reads and Codex ignores
+	// claudeRefuse is why Claude refuses the handler over a field Codex ignores ("" when
+	// no such field is wrong): Codex still runs it.
+	claudeRefuse string
 }
 
 // hook builds the component of one handler: an invalid one as soon as its shape is wrong,
@@ -198,7 +201,8 @@ func (b *handlerBuild) command() {
 	args, hasArgs := b.commandArgs()
 	shell, hasShell := b.str("shell")
 	if hasShell && shell != "bash" && shell != "powershell" {
-		b.bad("hook-shell-invalid", fmt.Sprintf("Handler %s has shell %q; it must be bash or powershell, so the handler is not loaded.", b.id, clip(shell)), h.Get("shell").KeyOff)
+		b.bad("hook-shell-invalid", fmt.Sprintf("Handler %s has shell %q; it must be bash or powershell, so "+claudeSeen+" does not load the handler (%s ignore shell and run it).", b.id, clip(shell), model.Releases(model.ClientCodex, model.Codex169)), h.Get("shell").KeyOff)
+		b.claudeRefuse = fmt.Sprintf("%s refuse a shell other than bash or powershell (here %q).", model.Releases(model.ClientClaudeCode, model.ClaudeCode328), clip(shell))
 	}
 	asyncLit := b.boolean("async")
 	rewake := b.boolean("asyncRewake")
@@ -546,11 +550,16 @@ func (b *handlerBuild) finish() *model.Component {
 			markNotCovered(c, l.shellNotCovered(b.runs[0], "the hook runs", true))
 		}
 	}
+	claude := b.claudeSupport()
 	if hasErrors(c.Diagnostics) {
-		return l.hookInvalid(c)
+		if !b.codexRunsAnyway() {
+			return l.hookInvalid(c)
+		}
+		claude = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: b.claudeRefuse}
+		c.Summary = append([]string{"Not loaded by Claude Code (see its diagnostics); Codex ignores the field Claude refuses and runs it."}, c.Summary...)
 	}
 	c.Capabilities = b.caps
-	c.Support = []model.Support{b.claudeSupport(), b.codexSupport()}
+	c.Support = []model.Support{claude, b.codexSupport()}
 	if !b.exact {
 		c.Validity = model.Unsupported
 		c.Summary = append([]string{"Unsupported: Claude Code ignores this event name, so the hook never runs."}, c.Summary...)
@@ -564,6 +573,21 @@ func (b *handlerBuild) finish() *model.Component {
 		l.namedFiles(c, strings.Join(b.runs, " "), b.src.file, b.ptr)
 	}
 	return c
+}
+
+// codexRunsAnyway reports whether the handler's only errors are in fields Codex ignores
+// (shell) while Codex runs it: the hook is then valid, for Codex's reading of this same
+// file, and not run by Claude Code.
+func (b *handlerBuild) codexRunsAnyway() bool {
+	if b.claudeRefuse == "" {
+		return false
+	}
+	for _, d := range b.c.Diagnostics {
+		if d.IsError() && d.Code != "hook-shell-invalid" {
+			return false
+		}
+	}
+	return b.codexSkips(b.l.codexSameHooks(b.src)) == ""
 }
 
 func (l *loader) hookInvalid(c *model.Component) *model.Component {

@@ -582,6 +582,8 @@ func (l *loader) claudeSkill(c *model.Component, data []byte) {
 		cx.Detail = l.codexAlsoLoads("skills/ folder")
 	case l.otherManifest != "":
 		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json.", l.otherManifest)}
+	case l.manifest != nil && !l.codexReadsSkill(path.Dir(c.BodyFile)):
+		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: l.codexSkipsSkill(path.Dir(c.BodyFile))}
 	}
 	c.Support = []model.Support{{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: fmt.Sprintf("Claude Code loads it as %s:%s.", l.pkg.Name, c.ID)}, cx}
 }

@@ -39,6 +39,7 @@ func (l *loader) mcpStep() {
 		}
 		if src := l.serverFile(p, "mcp", true); src != nil {
 			src.rank = 1 + l.pathOrder["mcpServers"][i]
+			src.codex = l.codexServerSkip(p)
 			l.mcpServers(src)
 		}
 	}
@@ -47,7 +48,7 @@ func (l *loader) mcpStep() {
 	}
 	for _, iv := range l.inline["mcpServers"] {
 		file, data := l.inlineSrc(iv)
-		src := &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v, rank: 1 + iv.order}
+		src := &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v, rank: 1 + iv.order, codex: l.codexServerSkip(file)}
 		if w := iv.v.Get("mcpServers"); w != nil && w.Val.Kind == jsontext.Object {
 			src.servers, src.base = w.Val, append(src.base, "mcpServers")
 		}
@@ -58,6 +59,9 @@ func (l *loader) mcpStep() {
 		if src := l.serverFile(mcpFile, "mcp", true); src != nil {
 			if manifestMCP {
 				src.codex = "Codex reads the manifest's mcpServers instead of .mcp.json (the manifest path replaces the default there)."
+			}
+			if l.manifest != nil && l.otherManifest == "" && l.codexLoadsDefault("mcpServers") {
+				src.codex = "" // a list Codex ignores: it reads .mcp.json after all
 			}
 			l.mcpServers(src)
 		}

@@ -69,7 +69,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	if !l.manifestStep() {
 		pkg.Rejected = true
-		pkg.Components = nil
+		pkg.Components = l.codexReadsRejected()
 		return pkg
 	}
 	if l.paths == nil {
@@ -124,6 +124,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	l.optionalDependenciesStep()
 	l.networkNote()
+	l.codexRefusal()
 	if !l.rootHas(manifestFile) && l.entry == nil {
 		l.pkgDiag(model.Place{}.Package("claude-no-manifest", model.SeverityInfo,
 			fmt.Sprintf("No .claude-plugin/plugin.json: "+claudeSeen+" loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), specRef("1.1")))

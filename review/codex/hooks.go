@@ -49,7 +49,7 @@ func (l *loader) hooks() {
 				}
 			case jsontext.Object:
 				useDefault = false
-				if len(e.Obj) > 0 && e.Get("hooks") == nil && e.Get("description") == nil {
+				if !InlineHooksRead(e) {
 					l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, e.Off)}.ComponentType("hooks-inline-unwrapped", model.SeverityWarning,
 						"The inline hooks object lists events without a \"hooks\" wrapper: "+claudeSeen+" runs them, but "+model.Releases(model.ClientCodex, model.Codex169)+" load no hooks from it.", specHooks))
 					continue

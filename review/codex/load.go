@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -108,8 +107,9 @@ func (l *loader) precedence() {
 }
 
 // readManifest parses the manifest Codex reads. Codex ignores unknown fields and, as
-// observed, known fields of the wrong type; a file that is not JSON makes the plugin fail
-// to install ("failed to parse plugin.json").
+// observed, component fields (skills, mcpServers, hooks) of the wrong type; a typed field
+// of the wrong type (ManifestRefusal) or a file that is not JSON makes the plugin fail to
+// install ("missing or invalid plugin.json", "failed to parse plugin.json").
 func (l *loader) readManifest() bool {
 	data, err := l.root.ReadFile(l.mf, l.opts.Limits.MaxManifestSize)
 	if err != nil {
@@ -145,6 +145,10 @@ func (l *loader) readManifest() bool {
 	}
 	if doc.Kind != jsontext.Object {
 		l.reject("manifest-not-object", l.mf, "", jsontext.Line(data, doc.Off), errorf("%s holds a JSON %s, not an object; "+codexSeen+" fails to load the plugin.", l.mf, doc.Kind))
+		return false
+	}
+	if why := ManifestRefusal(doc); why != "" {
+		l.reject("manifest-refused", l.mf, "", jsontext.Line(data, doc.Off), errorf("In %s, %s, so %s refuse to install the plugin.", l.mf, why, model.Releases(model.ClientCodex, model.Codex169)))
 		return false
 	}
 	l.manifest = doc
@@ -266,29 +270,13 @@ func (l *loader) iface(v *jsontext.Value) {
 // must have no .. or absolute part. Otherwise the field is ignored with a warning and the
 // plugin still loads, as if the field were absent.
 func (l *loader) manifestPath(field string, ptr string, v *jsontext.Value) (string, bool) {
-	s := v.Str
-	bad := ""
-	switch {
-	case !strings.HasPrefix(s, "./"):
-		bad = "it does not start with ./"
-	case s == "./" || strings.Trim(s[2:], "/") == "":
-		bad = "it names the plugin root itself"
-	default:
-		for _, seg := range strings.Split(s[2:], "/") {
-			if seg == ".." {
-				bad = "it contains .."
-			}
-		}
-		if strings.ContainsRune(s, 0) || strings.Contains(s, "\\") {
-			bad = "it contains a backslash or NUL"
-		}
-	}
+	rel, bad := PathRule(v.Str)
 	if bad != "" {
 		l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, v.Off)}.ComponentType("manifest-path-ignored", model.SeverityWarning,
-			errorf(codexSeen+" ignores %s %q because %s (paths must start with ./ and stay inside the plugin); the plugin still loads without it.", field, clip(s), bad), specManifest))
+			errorf(codexSeen+" ignores %s %q because %s (paths must start with ./ and stay inside the plugin); the plugin still loads without it.", field, clip(v.Str), bad), specManifest))
 		return "", false
 	}
-	return path.Clean(s[2:]), true
+	return rel, true
 }
 
 // field returns a manifest member's value, or nil.
