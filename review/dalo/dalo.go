@@ -23,9 +23,11 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -292,7 +294,7 @@ func (s *source) loadPackage(p *loaded) {
 	}
 	pkg.Manifest = manifestFields(m, s.opts.SourceID, rel)
 	if len(m.Providers) > 0 {
-		keys := sortedKeys(m.Providers)
+		keys := slices.Sorted(maps.Keys(m.Providers))
 		pkg.Diagnostics = append(pkg.Diagnostics, model.Diagnostic{
 			Code: "provider-overlay-inert", Severity: model.SeverityInfo, Boundary: model.BoundaryPackage,
 			File: manifestFile, Pointer: "/providers", Phase: phaseContract, Spec: "dalo §package",
@@ -308,15 +310,6 @@ func (s *source) loadPackage(p *loaded) {
 	s.buildHooks(p, tools, manifestFile)
 	s.checkReferences(p, manifestFile)
 	s.resolveMembers(p, manifestFile)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func manifestFields(m *manifest, sourceID, rel string) model.Fields {
@@ -349,7 +342,7 @@ func manifestFields(m *manifest, sourceID, rel string) model.Fields {
 		fs = append(fs, model.Field{Key: "requires", Value: reqs})
 	}
 	if len(m.Providers) > 0 {
-		fs = append(fs, model.Field{Key: "providers", Value: sortedKeys(m.Providers)})
+		fs = append(fs, model.Field{Key: "providers", Value: slices.Sorted(maps.Keys(m.Providers))})
 	}
 	return fs
 }
