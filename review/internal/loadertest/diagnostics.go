@@ -1,6 +1,10 @@
 package loadertest
 
-import "vouch/model"
+import (
+	"slices"
+
+	"vouch/model"
+)
 
 // Diagnostics lists every diagnostic a loaded package carries: the package's own first,
 // then each component's, in component order.
@@ -23,10 +27,5 @@ func Codes(p *model.Package) []string {
 
 // HasCode reports whether a diagnostic in ds has exactly this code.
 func HasCode(ds []model.Diagnostic, code string) bool {
-	for _, d := range ds {
-		if d.Code == code {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ds, func(d model.Diagnostic) bool { return d.Code == code })
 }
