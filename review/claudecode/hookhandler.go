@@ -659,6 +659,9 @@ func (b *handlerBuild) codexSkips(same bool) string {
 	src := b.src
 	switch {
 	case b.l.otherManifest != "" && !same:
+		if !b.l.rootHas(manifestFile) {
+			return b.l.codexReadsOther()
+		}
 		return fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json, so it does not load this plugin's hooks.", b.l.otherManifest)
 	case src.codexSkip != "" && !same:
 		return src.codexSkip

@@ -451,7 +451,7 @@ func (l *loader) mcpSupport(src *serverSource, typ string) []model.Support {
 	}
 	switch {
 	case l.otherManifest != "" && !same:
-		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json.", l.otherManifest)}
+		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: l.codexReadsOther()}
 	case src.codex != "":
 		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: src.codex}
 	case src.file == manifestFile || src.file == "":
