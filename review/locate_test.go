@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/review/internal/loadertest"
 )
@@ -16,10 +17,10 @@ import (
 func TestLocate(t *testing.T) {
 	src := generated(t, 12)
 	// A folder named otherwise whose manifest names plugin-0003: a second copy.
-	loadertest.CopyTree(t, filepath.Join(src, "plugin-0003"), filepath.Join(src, "zz-copy"))
+	testtree.Copy(t, filepath.Join(src, "plugin-0003"), filepath.Join(src, "zz-copy"))
 	// A manifest spelling its name with an escape: the probe cannot rule it out, for any ref.
 	esc := filepath.Join(src, "escaped")
-	loadertest.CopyTree(t, filepath.Join(src, "plugin-0005"), esc)
+	testtree.Copy(t, filepath.Join(src, "plugin-0005"), esc)
 	loadertest.WriteFile(t, filepath.Join(esc, "plugin.json"), `{"name": "plugin-\u0030005", "version": "1.0.0"}`)
 	// A standalone skill (named by its folder) and a Dalo source (no probe: always loaded).
 	os.MkdirAll(filepath.Join(src, "skill-x"), 0o755)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/model"
 	"vouch/review/internal/loadertest"
@@ -18,7 +19,7 @@ const exampleSource = "../../examples/dalo/design-review"
 func copyTree(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
-	loadertest.CopyTree(t, src, dst)
+	testtree.Copy(t, src, dst)
 	return dst
 }
 

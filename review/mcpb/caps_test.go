@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/review/internal/loadertest"
 )
@@ -18,7 +19,7 @@ func TestArgsOverBoundBlocked(t *testing.T) {
 		args[i] = fmt.Sprintf(`"a%d"`, i)
 	}
 	d := t.TempDir()
-	loadertest.CopyTree(t, "testdata/cases/good-v0.3-icon", d)
+	testtree.Copy(t, "testdata/cases/good-v0.3-icon", d)
 	m := strings.Replace(readFile(t, filepath.Join(d, "manifest.json")), `"${__dirname}/server/index.js"`, `"${__dirname}/server/index.js",`+strings.Join(args, ","), 1)
 	if err := os.WriteFile(filepath.Join(d, "manifest.json"), []byte(m), 0o644); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/model"
 	"vouch/review/internal/loadertest"
@@ -206,7 +207,7 @@ func TestClassify(t *testing.T) {
 // blocks the server (valid, but no contract).
 func TestFolderClosure(t *testing.T) {
 	d := t.TempDir()
-	loadertest.CopyTree(t, "testdata/cases/good-v0.3-icon", d)
+	testtree.Copy(t, "testdata/cases/good-v0.3-icon", d)
 	p := Load(d, Options{})
 	c := p.Components[0]
 	var paths []string

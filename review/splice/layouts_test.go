@@ -3,6 +3,7 @@ package splice
 import (
 	"path/filepath"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/model"
 	"vouch/review/closure/closuretest"
@@ -19,7 +20,7 @@ func TestToolClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "pkg")
-			loadertest.CopyTree(t, base, dir)
+			testtree.Copy(t, base, dir)
 			closuretest.Build(t, dir, l)
 			pkg := Load(dir, Options{})
 			c := pkg.Component(model.KindTool, "hello")

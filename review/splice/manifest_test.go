@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/model"
 	"vouch/review/internal/loadertest"
@@ -161,7 +162,7 @@ func TestDirectoryRules(t *testing.T) {
 	base := filepath.Join(fixtures, "archive-test-example", "files")
 	mk := func(t *testing.T) string {
 		d := t.TempDir()
-		loadertest.CopyTree(t, base, d)
+		testtree.Copy(t, base, d)
 		return d
 	}
 	t.Run("hidden-skipped", func(t *testing.T) {
@@ -322,7 +323,7 @@ func TestRejectedPackageExplained(t *testing.T) {
 	t.Run("package-error-only", func(t *testing.T) {
 		// A valid tool in a package rejected for a package-level field.
 		d := t.TempDir()
-		loadertest.CopyTree(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
+		testtree.Copy(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
 		replaceIn(t, filepath.Join(d, "manifest.json"), `"specVersion":1`, `"specVersion":1,"bogus":true`)
 		pkg := Load(d, Options{})
 		check(t, pkg)
@@ -341,7 +342,7 @@ func TestRejectedPackageExplained(t *testing.T) {
 
 	t.Run("skill-missing", func(t *testing.T) {
 		d := t.TempDir()
-		loadertest.CopyTree(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
+		testtree.Copy(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
 		os.Remove(filepath.Join(d, "SKILL.md"))
 		pkg := Load(d, Options{})
 		check(t, pkg)

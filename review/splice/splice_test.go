@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/model"
 	"vouch/review/fsguard"
@@ -198,7 +199,7 @@ func TestContractSensitivity(t *testing.T) {
 	base := filepath.Join(fixtures, "skills-example", "files")
 	digest := func(mutate func(dir string)) string {
 		dir := t.TempDir()
-		loadertest.CopyTree(t, base, dir)
+		testtree.Copy(t, base, dir)
 		mutate(dir)
 		pkg := Load(dir, Options{})
 		c := pkg.Component(model.KindTool, "hello")
@@ -236,7 +237,7 @@ func TestContractSensitivity(t *testing.T) {
 func TestUnpackedFilesInClosure(t *testing.T) {
 	base := filepath.Join(fixtures, "skills-example", "files")
 	dir := t.TempDir()
-	loadertest.CopyTree(t, base, dir)
+	testtree.Copy(t, base, dir)
 	write := func(rel, content string) {
 		t.Helper()
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
@@ -497,7 +498,7 @@ func newPackageForTest() *model.Package {
 // left out of the closure, with a warning that a tool reading it is not covered.
 func TestGitMetadataExcluded(t *testing.T) {
 	dir := t.TempDir()
-	loadertest.CopyTree(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+	testtree.Copy(t, filepath.Join(fixtures, "skills-example", "files"), dir)
 	if err := os.MkdirAll(filepath.Join(dir, ".git", "objects"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -529,7 +530,7 @@ func TestGitMetadataExcluded(t *testing.T) {
 // symlink, cannot hide code from the approval.
 func TestGitExclusionIsNarrow(t *testing.T) {
 	dir := t.TempDir()
-	loadertest.CopyTree(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+	testtree.Copy(t, filepath.Join(fixtures, "skills-example", "files"), dir)
 	if err := os.MkdirAll(filepath.Join(dir, "tools", ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -567,7 +568,7 @@ func TestGitDirThatIsNoRepositoryIsBound(t *testing.T) {
 	for name, files := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			loadertest.CopyTree(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+			testtree.Copy(t, filepath.Join(fixtures, "skills-example", "files"), dir)
 			for p, body := range files {
 				os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
 				if err := os.WriteFile(filepath.Join(dir, p), []byte(body), 0o644); err != nil {
