@@ -20,6 +20,7 @@ var plainCases = []string{
 	"Name: Upper\nDESCRIPTION: Shouting is fine\n",
 	"name: a\ndescription: It's a skill; don't worry (really) - ok?\n",
 	"name: a\ndescription: ends with dot.",
+	"name: a\ndescription: Use when asked, for example [x] or {y}, to help.\nmetadata:\n  tags: a, b, c\n",
 	"name: a\nmetadata:\n",                  // null, not a mapping
 	"name: a\nmetadata:\nlicense: MIT\n",    // null followed by a key
 	"name: a\nmetadata:\n  k: v\n   j: w\n", // inconsistent indent
@@ -108,7 +109,7 @@ func TestPlainFrontmatterMatchesYAML(t *testing.T) {
 		}
 	}
 	// The shortcut must actually be taken on the common shapes, or this test proves nothing.
-	for _, fm := range plainCases[:7] {
+	for _, fm := range plainCases[:8] {
 		if _, ok := plainFrontmatter(fm); !ok {
 			t.Errorf("plainFrontmatter(%q) fell back; it is the common shape", fm)
 		}
