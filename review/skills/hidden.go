@@ -67,8 +67,8 @@ func mayHide(md string) bool {
 	return strings.IndexByte(md, '<') >= 0 || strings.Contains(md, "]:")
 }
 
-// scanHiddenWith is scanHidden; forceParse skips the mayHide shortcut (for tests that
-// prove the shortcut changes nothing).
+// scanHiddenWith is scanHidden; forceParse skips the mayHide and plainHidden shortcuts
+// (for tests that prove the shortcuts change nothing).
 func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.HiddenContent, bool) {
 	if firstLine < 1 {
 		firstLine = 1
@@ -87,12 +87,12 @@ func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.Hi
 		return out, degraded
 	}
 	if degraded {
-		out := conservative(markdown, lines)
-		out = append(out, scanInvisible(markdown, lines)...)
-		out = append(out, scanCharRefs(markdown, lines)...)
-		out = append(out, scanDropped(markdown, lines)...)
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
-		return out, true
+		return withTextScans(conservative(markdown, lines), markdown, lines), true
+	}
+	if !forceParse {
+		if out, ok := plainHidden(markdown, lines); ok {
+			return withTextScans(out, markdown, lines), false
+		}
 	}
 	src := []byte(markdown)
 	var out []model.HiddenContent
@@ -155,11 +155,18 @@ func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.Hi
 	for _, d := range linkDefs(src, before, after) {
 		out = append(out, model.HiddenContent{Kind: HiddenLinkDef, Line: lines.line(d.start), Text: d.text})
 	}
+	return withTextScans(out, markdown, lines), false
+}
+
+// withTextScans adds to the markup findings what every path scans the text for
+// (invisible characters, character references, dropped titles and fence info) and sorts
+// them all by line, markup first within a line.
+func withTextScans(out []model.HiddenContent, markdown string, lines *lineIndex) []model.HiddenContent {
 	out = append(out, scanInvisible(markdown, lines)...)
 	out = append(out, scanCharRefs(markdown, lines)...)
 	out = append(out, scanDropped(markdown, lines)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
-	return out, false
+	return out
 }
 
 // hiddenParser is a goldmark parser with its two paragraph recorders. Building one
