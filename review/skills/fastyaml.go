@@ -126,3 +126,14 @@ func plainWord(s string) bool {
 	}
 	return true
 }
+
+// DecodeFrontmatter decodes a frontmatter's YAML into doc exactly as yaml.Unmarshal
+// does, building the tree directly when the text is in plainFrontmatter's shape: for a
+// reader that parses SKILL.md's frontmatter in its own way as well.
+func DecodeFrontmatter(fm string, doc *yaml.Node) error {
+	if n, ok := plainFrontmatter(fm); ok {
+		*doc = *n
+		return nil
+	}
+	return yaml.Unmarshal([]byte(fm), doc)
+}

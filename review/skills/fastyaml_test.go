@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"fmt"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -154,4 +155,22 @@ func FuzzPlainFrontmatter(f *testing.F) {
 		}
 		samePlain(t, fm)
 	})
+}
+
+// DecodeFrontmatter answers what yaml.Unmarshal does, tree and error, shortcut or not.
+func TestDecodeFrontmatterMatchesYAML(t *testing.T) {
+	shortcut := 0
+	for _, fm := range append(frontmatters(t), "name: [unclosed\n", "a: b: c\n", "\tx: y\n") {
+		var got, want yaml.Node
+		gerr, werr := DecodeFrontmatter(fm, &got), yaml.Unmarshal([]byte(fm), &want)
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("DecodeFrontmatter(%q) = %s %v, yaml.v3 %s %v", fm, dumpNode(&got), gerr, dumpNode(&want), werr)
+		}
+		if _, ok := plainFrontmatter(fm); ok {
+			shortcut++
+		}
+	}
+	if shortcut == 0 {
+		t.Fatal("no frontmatter took the shortcut")
+	}
 }
