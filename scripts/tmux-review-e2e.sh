@@ -4,7 +4,7 @@
 # console quits, and `vouch status --json` must report the component approved. A second
 # session opens a tool's file and scrolls it, filters by a command string, copies a REF,
 # and approves a hook with its tool in one dialog; a third approves a whole package in one;
-# a fourth opens a plugin folder with two formats five times and presses R fifteen times.
+# a fourth opens a plugin folder with two formats twenty times and presses R twenty times.
 # Needs go and tmux; installs nothing. Uses its own tmux socket, so no user session is touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,9 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# A session that outlives every console: killing the last session ends the tmux server,
+# and the next new-session can then race the server's exit ("server exited unexpectedly").
+tmux -S "$sock" new-session -d -s keep "sleep 3600"
 
 fail() {
   echo "tmux-review-e2e: $*" >&2
@@ -27,9 +30,9 @@ fail() {
 
 screen() { tmux -S "$sock" capture-pane -p -t "$session" 2>/dev/null || true; }
 
-# wait_for TEXT: poll the screen until TEXT appears (15 s).
+# wait_for TEXT: poll the screen until TEXT appears (60 s: a loaded machine is slow to draw).
 wait_for() {
-  for _ in $(seq 1 150); do
+  for _ in $(seq 1 600); do
     if screen | grep -qF -- "$1"; then return 0; fi
     sleep 0.1
   done
@@ -55,6 +58,7 @@ keys Enter
 wait_for "/web-notes"
 keys -l 'g'
 keys -l 'j'
+wait_for "▶   tool:clip"
 keys -l 'a'
 wait_for "Approve $ref?"
 # Enter must not confirm.
@@ -217,14 +221,15 @@ done
 # Fourth: a plugin folder both clients read (two packages at one root) opens cleanly
 # several times in a row, then survives R pressed over and over while it reloads.
 two=ui/testdata/two-formats
-for run in 1 2 3 4 5; do
+for run in $(seq 1 20); do
   rm -f "$work/exit"
   tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
   tmux -S "$sock" new-session -d -x 100 -y 30 -s "$session" \
     "cd '$PWD' && TERM=xterm-256color '$work/vouch' --home '$work/home4' review '$two'; echo \$? > '$work/exit'; sleep 60"
   wait_for "tidy-guard"
-  if [ "$run" = 5 ]; then
-    for _ in $(seq 1 15); do keys -l 'R'; keys -l 'j'; done
+  if [ "$run" = 20 ]; then
+    # The last key is R: a key after the last reload would clear its status line.
+    for _ in $(seq 1 20); do keys -l 'j'; keys -l 'R'; done
     wait_for "Reloaded: 2 packages"
   fi
   keys -l 'q'
