@@ -140,6 +140,7 @@ func TestPlainHiddenRandom(t *testing.T) {
 		}
 	}
 	// The comparison must cover both outcomes, with findings, or it proves nothing.
+	t.Logf("%d of %d random bodies took plainHidden, %d with findings", accepted, n, found)
 	if accepted < n/20 || found < n/50 || accepted == n {
 		t.Fatalf("%d of %d random bodies took plainHidden, %d with findings", accepted, n, found)
 	}
