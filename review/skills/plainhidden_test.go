@@ -44,8 +44,8 @@ func TestPlainHiddenMatchesParse(t *testing.T) {
 		{"<!---->\n<!-- -- -->\n", true},
 		{"```\n<!-- in code -->\n<div>\n```\n<!-- after code -->\n", true},
 		{"~~~~\n```\n<!-- still code -->\n~~~\n~~~~ \n<!-- out -->\n", true},
-		{"```go\n<b>\n", true}, // unclosed: code to the end
-		{"```a`b\n<!-- a fence needs no backtick after it -->\n", true},
+		{"```go\n<b>\n", true},                                           // unclosed: code to the end
+		{"```a`b\n<!-- a fence needs no backtick after it -->\n", false}, // an open backtick run
 		{"```<info>\ncode\n```\n", true},
 		{"x <mailto:a@b.c> <A+b.c-d:x> `<https://x>` <https://x\n", true},
 		{"| a | <https://x> |\n|---|---|\n<!-- c -->\n", true},
@@ -53,7 +53,17 @@ func TestPlainHiddenMatchesParse(t *testing.T) {
 		{"  <!-- indented -->\n", false},
 		{"<!-- open\n-->\n", false},
 		{"text <b>bold</b>\n", false},
-		{"`<b>`\n", false},
+		{"`<b>`\n", true},
+		{"Run `tool --name <value>` then ``a ` <b> `` and <https://x>.\n", true},
+		{"# `<h>` heading\n- `<li>`\n> `<q>`\n    `<code>`\n", true},
+		{"| `<b>` | x |\n|---|---|\n", false}, // a pipe splits cells inside code too
+		{"| `a | <b>` |\n|---|\n", false},
+		{"a `x\ny` <b>\n", false}, // a span across lines
+		{"a `\n`<b>` `c\n", false},
+		{"`unclosed <b>\n", false},
+		{"\\`<b>`\n", false},               // an escaped backtick opens nothing
+		{"<https://a`b> <c>` x`\n", false}, // an autolink may swallow the backtick
+		{"``<b>`\n", false},
 		{"<div>\n", false},
 		{"[a]: /u\n", false},
 		{"Term\n: def\n<!-- c -->\n", false},
@@ -112,6 +122,8 @@ var plainLines = []string{
 	"   continued", "    indented", "> quote", "> <!-- q -->", "```", "```bash", "````", "~~~",
 	"  ```", "- ```", "| a | b |", "|---|---|", "Term", ": def", "<b>", "`<b>`", "<mailto:x@y>",
 	"[ref]", "[ref]: /u", "<div>", "</div>", "\t<!-- t -->", "<https://a`b>` <i>", "***", "---",
+	"use `--name <value>`", "`<a>` and `<b>`", "``x ` <y>``", "| `<c>` |", "`<d> |`", "a `", "` <e>",
+	"\\`<f>`", "`<g>`` ", "<https://h>`<i>`",
 }
 
 func randomBody(r *rand.Rand) string {
@@ -141,7 +153,7 @@ func TestPlainHiddenRandom(t *testing.T) {
 	}
 	// The comparison must cover both outcomes, with findings, or it proves nothing.
 	t.Logf("%d of %d random bodies took plainHidden, %d with findings", accepted, n, found)
-	if accepted < n/20 || found < n/50 || accepted == n {
+	if accepted < n/20 || found < n/100 || accepted == n {
 		t.Fatalf("%d of %d random bodies took plainHidden, %d with findings", accepted, n, found)
 	}
 }
