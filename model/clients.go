@@ -108,6 +108,14 @@ func Releases(id, since string) string {
 	return ClientName(id) + " " + strings.Join(vs[:len(vs)-1], ", ") + " and " + vs[len(vs)-1]
 }
 
+// ClientAt names, for a sentence whose client stays its singular subject, the client id
+// with its modelled releases from since on: "Claude Code (2.1.328 and 2.1.332) refuses
+// the manifest" reads as Releases does, without changing the verb.
+func ClientAt(id, since string) string {
+	name := ClientName(id)
+	return name + " (" + strings.TrimPrefix(Releases(id, since), name+" ") + ")"
+}
+
 // Clients returns the registry, in a stable order.
 func Clients() []Client { return append([]Client(nil), registry...) }
 

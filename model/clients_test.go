@@ -112,3 +112,18 @@ func TestReleasesSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestClientAtSentence: the parenthesised form names the same releases as Releases, so a
+// sentence can keep its singular verb.
+func TestClientAtSentence(t *testing.T) {
+	for _, tc := range []struct{ id, since, want string }{
+		{ClientCodex, Codex169, "Codex (0.169.0 and 0.171.0)"},
+		{ClientClaudeCode, ClaudeCode332, "Claude Code (2.1.332)"},
+		{ClientClaudeCode, ClaudeCode328, "Claude Code (2.1.328 and 2.1.332)"},
+		{"unknown-client", "1.0", "unknown-client (1.0)"},
+	} {
+		if got := ClientAt(tc.id, tc.since); got != tc.want {
+			t.Errorf("ClientAt(%s, %s) = %q, want %q", tc.id, tc.since, got, tc.want)
+		}
+	}
+}

@@ -334,7 +334,10 @@ type Package struct {
 	Dependencies []Reference
 	Providers    []ProviderReport
 	Diagnostics  []Diagnostic
-	// Rejected is set when a fatal error rejects the whole package: nothing in it is usable.
+	// Rejected is set when a fatal error rejects the whole package: nothing in it is usable
+	// and nothing can be approved. Components it still lists are what another client that
+	// reads the same manifest by its own rules loads (Codex reading a Claude Code
+	// plugin.json that Claude Code rejects), shown so that nothing that runs is hidden.
 	Rejected bool
 	// Integrity is the sha256-<hex> of the artifact bytes for archives and bundles.
 	Integrity   string

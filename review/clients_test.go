@@ -42,6 +42,21 @@ func TestSupportKeysAreClientIDs(t *testing.T) {
 			}
 		}
 	}
+	// Every format of the table answered, so each is held to the registry above: a format
+	// whose sources give no support answer would pass unchecked.
+	answered := map[model.Format]bool{}
+	for _, fs := range seen {
+		for f := range fs {
+			answered[f] = true
+		}
+	}
+	for _, f := range formats {
+		for _, name := range append([]model.Format{f.name}, f.emits...) {
+			if !answered[name] {
+				t.Errorf("no example or test data of format %s gave a support answer", name)
+			}
+		}
+	}
 	// The formats several clients read must use the same key for the same client.
 	for _, id := range []string{model.ClientClaudeCode, model.ClientCodex} {
 		if len(seen[id]) < 3 {

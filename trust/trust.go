@@ -553,6 +553,11 @@ func (t *Trust) ownStatus(pkg *model.Package, c *model.Component, v *view) Statu
 // blockReason says why comp can never be approved as it stands, or "".
 func blockReason(pkg *model.Package, c *model.Component) string {
 	if pkg.Rejected {
+		for _, s := range c.Support {
+			if s.Status == model.Supported {
+				return "The package is rejected, so nothing in it can be approved, although " + model.ClientName(s.Provider) + " loads this component (see the package's diagnostics)."
+			}
+		}
 		return "The package is rejected: nothing in it is usable."
 	}
 	for _, d := range pkg.Diagnostics {

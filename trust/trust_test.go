@@ -221,7 +221,16 @@ func TestBlocked(t *testing.T) {
 		mutate func(p *model.Package, c *model.Component)
 		reason string
 	}{
-		{"rejected package", func(p *model.Package, c *model.Component) { p.Rejected = true }, "rejected"},
+		{"rejected package", func(p *model.Package, c *model.Component) {
+			p.Rejected = true
+			c.Support = []model.Support{{Provider: model.ClientClaudeCode, Status: model.NotSupported}}
+		}, "nothing in it is usable"},
+		// A rejected package still lists what another client reading its manifest loads:
+		// blocked all the same, with that said.
+		{"rejected package another client reads", func(p *model.Package, c *model.Component) {
+			p.Rejected = true
+			c.Support = []model.Support{{Provider: model.ClientClaudeCode, Status: model.NotSupported}, {Provider: model.ClientCodex, Status: model.Supported}}
+		}, "although Codex loads this component"},
 		{"invalid component", func(p *model.Package, c *model.Component) { c.Validity = model.Invalid }, "invalid"},
 		{"skipped component", func(p *model.Package, c *model.Component) { c.Validity = model.Skipped }, "skipped"},
 		{"no contract", func(p *model.Package, c *model.Component) { c.Contract = nil }, "Nothing to approve"},

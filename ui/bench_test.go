@@ -56,6 +56,44 @@ var generated = struct {
 	dirs map[int]string
 }{pkgs: map[int][]*model.Package{}, dirs: map[int]string{}}
 
+// forSizes runs bench as a sub-benchmark for each of benchSizes, named by its size.
+func forSizes(b *testing.B, bench func(b *testing.B, n int)) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("pkgs=%d", n), func(b *testing.B) { bench(b, n) })
+	}
+}
+
+// forDiskSources runs bench for each of benchSizes on the generated source of that many
+// packages on disk, dir, with one trust home for all its iterations.
+func forDiskSources(b *testing.B, bench func(b *testing.B, n int, dir, home string)) {
+	forSizes(b, func(b *testing.B, n int) {
+		_, dir := generatedSource(b, n)
+		bench(b, n, dir, b.TempDir())
+	})
+}
+
+// diskConsole is a console on the generated source dir and trust home, sized as the
+// benchmarks' window and not yet loaded.
+func diskConsole(dir, home string) *Model {
+	m := New(Options{Sources: []string{dir}, Home: home})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	return m
+}
+
+// loadDrawing follows the load to its last batch, drawing after each as the runtime
+// does, and returns how many batches it took.
+func loadDrawing(m *Model) int {
+	batches := 0
+	for cmd := m.loadCmd(); cmd != nil; {
+		msg := cmd().(loadedMsg)
+		m.Update(msg)
+		_ = m.View()
+		batches++
+		cmd = msg.next
+	}
+	return batches
+}
+
 func generatedSource(b *testing.B, n int) ([]*model.Package, string) {
 	b.Helper()
 	generated.Lock()
@@ -128,36 +166,32 @@ func percentiles(b *testing.B, d []time.Duration) {
 // BenchmarkFirstFrame measures New, the load command (trust evaluation of every
 // package against an empty ledger), the window size and the first View.
 func BenchmarkFirstFrame(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("pkgs=%d", n), func(b *testing.B) {
-			pkgs, _ := generatedSource(b, n)
-			home := b.TempDir()
-			for b.Loop() {
-				m := New(Options{Sources: []string{"large"}, Home: home, Packages: pkgs})
-				m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-				m.Update(m.loadCmd()())
-				_ = m.View()
-			}
-		})
-	}
+	forSizes(b, func(b *testing.B, n int) {
+		pkgs, _ := generatedSource(b, n)
+		home := b.TempDir()
+		for b.Loop() {
+			m := New(Options{Sources: []string{"large"}, Home: home, Packages: pkgs})
+			m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+			m.Update(m.loadCmd()())
+			_ = m.View()
+		}
+	})
 }
 
 // benchKey presses keys in turn on a loaded console of n generated packages, timing
 // each Update and View.
 func benchKey(b *testing.B, setup func(m *Model), keys ...string) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("pkgs=%d", n), func(b *testing.B) {
-			pkgs, _ := generatedSource(b, n)
-			m := newTestModel(b, pkgs, 160, 48)
-			if setup != nil {
-				setup(m)
-			}
-			// What loading left behind is collected now, not in the middle of the keys:
-			// the console is measured as it runs once loaded.
-			runtime.GC()
-			timeKeys(b, m, keys)
-		})
-	}
+	forSizes(b, func(b *testing.B, n int) {
+		pkgs, _ := generatedSource(b, n)
+		m := newTestModel(b, pkgs, 160, 48)
+		if setup != nil {
+			setup(m)
+		}
+		// What loading left behind is collected now, not in the middle of the keys:
+		// the console is measured as it runs once loaded.
+		runtime.GC()
+		timeKeys(b, m, keys)
+	})
 }
 
 // BenchmarkKeyMoveDown is one j press through Update and View.
@@ -220,39 +254,37 @@ func BenchmarkFilterKeystrokeContent(b *testing.B) {
 // index holds once each, so this is the search over 30,000 bodies of their own (held in
 // memory, each the generated text with a line naming its package).
 func BenchmarkFilterKeystrokeContentDistinct(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("pkgs=%d", n), func(b *testing.B) {
-			pkgs, _ := generatedSource(b, n)
-			distinct := make([]*model.Package, len(pkgs))
-			for i, p := range pkgs {
-				cp := *p
-				cp.Components = make([]*model.Component, len(p.Components))
-				for j, c := range p.Components {
-					cc := *c
-					if bodyDropped(c) {
-						text, err := readBody(p, c)
-						if err != nil {
-							b.Fatal(err)
-						}
-						cc.Body = fmt.Sprintf("%s\nVariant %d of %s.\n", text, i, p.Name)
-						cc.BodyStart, cc.BodyEnd = 0, 0 // held, never read back
+	forSizes(b, func(b *testing.B, n int) {
+		pkgs, _ := generatedSource(b, n)
+		distinct := make([]*model.Package, len(pkgs))
+		for i, p := range pkgs {
+			cp := *p
+			cp.Components = make([]*model.Component, len(p.Components))
+			for j, c := range p.Components {
+				cc := *c
+				if bodyDropped(c) {
+					text, err := readBody(p, c)
+					if err != nil {
+						b.Fatal(err)
 					}
-					cp.Components[j] = &cc
+					cc.Body = fmt.Sprintf("%s\nVariant %d of %s.\n", text, i, p.Name)
+					cc.BodyStart, cc.BodyEnd = 0, 0 // held, never read back
 				}
-				distinct[i] = &cp
+				cp.Components[j] = &cc
 			}
-			m := newTestModel(b, distinct, 160, 48)
-			m.Update(keyMsg("/"))
-			_, cmd := m.Update(keyMsg("tab"))
-			run(b, m, cmd)
-			if m.data.indexing || len(m.data.lowBodies) != len(distinct) {
-				b.Fatal("the text bodies were not indexed")
-			}
-			runtime.GC()
-			keys := typeAndErase([]string{"step", "rollback", "check", "report", "procedure"})
-			timeKeys(b, m, keys)
-		})
-	}
+			distinct[i] = &cp
+		}
+		m := newTestModel(b, distinct, 160, 48)
+		m.Update(keyMsg("/"))
+		_, cmd := m.Update(keyMsg("tab"))
+		run(b, m, cmd)
+		if m.data.indexing || len(m.data.lowBodies) != len(distinct) {
+			b.Fatal("the text bodies were not indexed")
+		}
+		runtime.GC()
+		keys := typeAndErase([]string{"step", "rollback", "check", "report", "procedure"})
+		timeKeys(b, m, keys)
+	})
 }
 
 // BenchmarkFirstFrameFromDisk streams generated Agent Plugins packages through
@@ -261,56 +293,40 @@ func BenchmarkFilterKeystrokeContentDistinct(b *testing.B) {
 // the load is stopped and waited for outside the timer, so it does not slow the next
 // iteration.
 func BenchmarkFirstFrameFromDisk(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("pkgs=%d", n), func(b *testing.B) {
-			_, dir := generatedSource(b, n)
-			home := b.TempDir()
-			shown := 0
-			for b.Loop() {
-				m := New(Options{Sources: []string{dir}, Home: home})
-				m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-				msg := m.loadCmd()().(loadedMsg)
-				m.Update(msg)
-				if m.loadErr != nil || len(m.data.pkgs) == 0 {
-					b.Fatalf("first frame has %d packages, err %v", len(m.data.pkgs), m.loadErr)
-				}
-				_ = m.View()
-				b.StopTimer()
-				shown += len(m.data.pkgs)
-				msg.stream.stop()
-				<-msg.stream.ended
-				b.StartTimer()
+	forDiskSources(b, func(b *testing.B, n int, dir, home string) {
+		shown := 0
+		for b.Loop() {
+			m := diskConsole(dir, home)
+			msg := m.loadCmd()().(loadedMsg)
+			m.Update(msg)
+			if m.loadErr != nil || len(m.data.pkgs) == 0 {
+				b.Fatalf("first frame has %d packages, err %v", len(m.data.pkgs), m.loadErr)
 			}
-			b.ReportMetric(float64(shown)/float64(b.N), "pkgs-in-first-frame")
-		})
-	}
+			_ = m.View()
+			b.StopTimer()
+			shown += len(m.data.pkgs)
+			msg.stream.stop()
+			<-msg.stream.ended
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(shown)/float64(b.N), "pkgs-in-first-frame")
+	})
 }
 
 // BenchmarkAllLoadedFromDisk is the same load followed to its last batch: the time until
 // the console shows every package.
 func BenchmarkAllLoadedFromDisk(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("pkgs=%d", n), func(b *testing.B) {
-			_, dir := generatedSource(b, n)
-			home := b.TempDir()
-			batches := 0
-			for b.Loop() {
-				m := New(Options{Sources: []string{dir}, Home: home})
-				m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-				for cmd := m.loadCmd(); cmd != nil; {
-					msg := cmd().(loadedMsg)
-					m.Update(msg)
-					_ = m.View()
-					batches++
-					cmd = msg.next
-				}
-				if m.loadErr != nil || len(m.data.pkgs) != n || m.loading {
-					b.Fatalf("loaded %d packages, err %v, still loading %v", len(m.data.pkgs), m.loadErr, m.loading)
-				}
+	forDiskSources(b, func(b *testing.B, n int, dir, home string) {
+		batches := 0
+		for b.Loop() {
+			m := diskConsole(dir, home)
+			batches += loadDrawing(m)
+			if m.loadErr != nil || len(m.data.pkgs) != n || m.loading {
+				b.Fatalf("loaded %d packages, err %v, still loading %v", len(m.data.pkgs), m.loadErr, m.loading)
 			}
-			b.ReportMetric(float64(batches)/float64(b.N), "batches")
-		})
-	}
+		}
+		b.ReportMetric(float64(batches)/float64(b.N), "batches")
+	})
 }
 
 // BenchmarkMemory loads n generated packages from disk into the console, draws, filters
@@ -318,69 +334,61 @@ func BenchmarkAllLoadedFromDisk(b *testing.B) {
 // the live heap after it, each divided by the size of the report JSON of the same
 // packages (`vouch validate --json` output): the target is at most 3×.
 func BenchmarkMemory(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("pkgs=%d", n), func(b *testing.B) {
-			_, dir := generatedSource(b, n)
-			var peak, live, jsonSize float64
-			for b.Loop() {
-				b.StopTimer()
-				settle()
-				base := heapLive()
-				var maxSeen atomic.Uint64
-				stop := make(chan struct{})
-				done := make(chan struct{})
-				go func() {
-					defer close(done)
-					t := time.NewTicker(time.Millisecond)
-					defer t.Stop()
-					for {
-						if h := heapLive(); h > maxSeen.Load() {
-							maxSeen.Store(h)
-						}
-						select {
-						case <-stop:
-							return
-						case <-t.C:
-						}
+	forSizes(b, func(b *testing.B, n int) {
+		_, dir := generatedSource(b, n)
+		var peak, live, jsonSize float64
+		for b.Loop() {
+			b.StopTimer()
+			settle()
+			base := heapLive()
+			var maxSeen atomic.Uint64
+			stop := make(chan struct{})
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				t := time.NewTicker(time.Millisecond)
+				defer t.Stop()
+				for {
+					if h := heapLive(); h > maxSeen.Load() {
+						maxSeen.Store(h)
 					}
-				}()
-				b.StartTimer()
-				m := New(Options{Sources: []string{dir}, Home: b.TempDir()})
-				m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-				for cmd := m.loadCmd(); cmd != nil; {
-					msg := cmd().(loadedMsg)
-					m.Update(msg)
-					_ = m.View()
-					cmd = msg.next
+					select {
+					case <-stop:
+						return
+					case <-t.C:
+					}
 				}
-				for _, k := range []string{"G", "g", "/", "s", "e", "r", "v", "enter", "n", "tab"} {
-					m.Update(keyMsg(k))
-					_ = m.View()
-				}
-				b.StopTimer()
-				close(stop)
-				<-done
-				settle()
-				after := heapLive()
-				runtime.KeepAlive(m)
-				sz := reportSize(b, m)
-				peak = float64(maxSeen.Load()-min(base, maxSeen.Load())) / 1e6
-				live = float64(after-min(base, after)) / 1e6
-				jsonSize = float64(sz) / 1e6
-				b.StartTimer()
+			}()
+			b.StartTimer()
+			m := diskConsole(dir, b.TempDir())
+			loadDrawing(m)
+			for _, k := range []string{"G", "g", "/", "s", "e", "r", "v", "enter", "n", "tab"} {
+				m.Update(keyMsg(k))
+				_ = m.View()
 			}
-			loaderOnly, modelOnly := modelHeap(b, dir)
-			b.ReportMetric(loaderOnly, "loader-MB")
-			b.ReportMetric(modelOnly, "model-MB")
-			b.ReportMetric(modelOnly/jsonSize, "model/report")
-			b.ReportMetric((live-modelOnly)/jsonSize, "console/report")
-			b.ReportMetric(jsonSize, "report-MB")
-			b.ReportMetric(peak, "peak-heap-MB")
-			b.ReportMetric(live, "live-heap-MB")
-			b.ReportMetric(peak/jsonSize, "peak/report")
-			b.ReportMetric(live/jsonSize, "live/report")
-		})
-	}
+			b.StopTimer()
+			close(stop)
+			<-done
+			settle()
+			after := heapLive()
+			runtime.KeepAlive(m)
+			sz := reportSize(b, m)
+			peak = float64(maxSeen.Load()-min(base, maxSeen.Load())) / 1e6
+			live = float64(after-min(base, after)) / 1e6
+			jsonSize = float64(sz) / 1e6
+			b.StartTimer()
+		}
+		loaderOnly, modelOnly := modelHeap(b, dir)
+		b.ReportMetric(loaderOnly, "loader-MB")
+		b.ReportMetric(modelOnly, "model-MB")
+		b.ReportMetric(modelOnly/jsonSize, "model/report")
+		b.ReportMetric((live-modelOnly)/jsonSize, "console/report")
+		b.ReportMetric(jsonSize, "report-MB")
+		b.ReportMetric(peak, "peak-heap-MB")
+		b.ReportMetric(live, "live-heap-MB")
+		b.ReportMetric(peak/jsonSize, "peak/report")
+		b.ReportMetric(live/jsonSize, "live/report")
+	})
 }
 
 // modelHeap is the live heap of the packages alone, in MB, as review.Stream leaves them

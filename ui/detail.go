@@ -265,6 +265,22 @@ func (t *textBuilder) dim(s string)     { t.line(t.s.Dim.Render(s)) }
 func (t *textBuilder) heading(s string) { t.line(t.s.Title.Render(s)) }
 func (t *textBuilder) String() string   { return strings.TrimRight(t.b.String(), "\n") }
 
+// fileLine writes a closure file's line after mark: where a link points, or the file's
+// size and whether it is executable. It reports whether the file has bytes of its own,
+// whose digest the caller shows beneath.
+func (t *textBuilder) fileLine(mark string, f model.File) bool {
+	if f.IsLink() {
+		t.line(fmt.Sprintf("%s%s  symlink → %s", mark, t.esc(f.Path), t.esc(f.Link)))
+		return false
+	}
+	x := ""
+	if f.Exec {
+		x = "  ! executable"
+	}
+	t.line(fmt.Sprintf("%s%s  %d bytes%s", mark, t.esc(f.Path), f.Size, x))
+	return true
+}
+
 // field writes "label: value" with the value escaped.
 func (t *textBuilder) field(label, value string) {
 	if value == "" {
@@ -345,8 +361,10 @@ func (d *detailPane) overview(b *textBuilder) {
 		if e := d.c.data.enforcedBy(p); e != "" {
 			b.line(s.Label.Render("Enforcement:") + " " + s.Good.Render(e))
 		}
-		if p.Rejected {
+		if p.Rejected && len(p.Components) == 0 {
 			b.line(s.Bad.Render("The package is rejected: nothing in it is usable. See Diagnostics."))
+		} else if p.Rejected {
+			b.line(s.Bad.Render("The package is rejected: nothing in it can be approved; the components listed are what another client loads from it. See Diagnostics."))
 		}
 		b.field("Components", strconv.Itoa(len(p.Components)))
 		if len(p.Manifest) > 0 {
@@ -455,16 +473,9 @@ func (d *detailPane) overview(b *textBuilder) {
 		b.blank()
 		b.heading("Files")
 		for _, f := range c.Files {
-			if f.IsLink() {
-				b.line(fmt.Sprintf("  %s  symlink → %s", b.esc(f.Path), b.esc(f.Link)))
-				continue
+			if b.fileLine("  ", f) {
+				b.line(s.Dim.Render("    " + fitDigest("sha256:"+b.esc(f.SHA256), d.width-4)))
 			}
-			x := ""
-			if f.Exec {
-				x = "  ! executable"
-			}
-			b.line(fmt.Sprintf("  %s  %d bytes%s", b.esc(f.Path), f.Size, x))
-			b.line(s.Dim.Render("    " + fitDigest("sha256:"+b.esc(f.SHA256), d.width-4)))
 		}
 	}
 	if len(c.NotCovered) > 0 {

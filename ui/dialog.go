@@ -353,16 +353,9 @@ func (d *dialog) writeEntry(b *textBuilder, e *dialogEntry) {
 		b.blank()
 		b.heading(fmt.Sprintf("Files (%d)", len(g.Files)))
 		for _, f := range g.Files {
-			if f.IsLink() {
-				b.line(fmt.Sprintf("• %s  symlink → %s", b.esc(f.Path), b.esc(f.Link)))
-				continue
+			if b.fileLine("• ", f) {
+				b.line("  sha256:" + b.esc(f.SHA256))
 			}
-			x := ""
-			if f.Exec {
-				x = "  ! executable"
-			}
-			b.line(fmt.Sprintf("• %s  %d bytes%s", b.esc(f.Path), f.Size, x))
-			b.line("  sha256:" + b.esc(f.SHA256))
 		}
 	}
 	if len(g.NotCovered) > 0 && d.action == trust.ActionApprove {

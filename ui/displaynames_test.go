@@ -30,11 +30,7 @@ func TestTreeAndOverviewShowDisplayNames(t *testing.T) {
 	}
 	m := newTestModel(t, res.Packages, 140, 60)
 	v := screen(m)
-	for _, want := range []string{"agent:reviewer · code-reviewer", "output-style:terse · Terse Answers", "skill:extra/fmt · fmt"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("tree lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "tree", v, "agent:reviewer · code-reviewer", "output-style:terse · Terse Answers", "skill:extra/fmt · fmt")
 	if strings.Contains(v, "skill:lint ·") {
 		t.Errorf("a skill every client lists by its id is shown with a second name:\n%s", v)
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,11 +18,7 @@ func TestTreeErgonomics(t *testing.T) {
 	pkgs[0].Components = append(pkgs[0].Components, &model.Component{Kind: "output-style", ID: "plain", Validity: model.Valid})
 	m := newTestModel(t, pkgs, 120, 40)
 	v := screen(m)
-	for _, want := range []string{"0 of 4 reviewed", "0/4", "row 1 of 8", "– inert"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("screen lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "screen", v, "0 of 4 reviewed", "0/4", "row 1 of 8", "– inert")
 	if strings.Count(v, "⊘ blocked") != 1 {
 		t.Errorf("only the invalid MCP server is blocked:\n%s", v)
 	}
@@ -55,14 +52,30 @@ func TestTreeErgonomics(t *testing.T) {
 	}
 }
 
-// The detail pane says when there is more below.
-func TestDetailMoreBelow(t *testing.T) {
+// withLongSummary is fixturePackages with n more summary lines on the tool, so what
+// shows it runs past the window.
+func withLongSummary(n int) []*model.Package {
 	pkgs := fixturePackages()
 	tool := pkgs[0].Component(model.KindTool, "review-context")
-	for i := 0; i < 80; i++ {
-		tool.Summary = append(tool.Summary, "summary line")
+	tool.Summary = append(tool.Summary, slices.Repeat([]string{"summary line"}, n)...)
+	return pkgs
+}
+
+// visibleRefs lists the components the tree shows, by ref, packages left out.
+func visibleRefs(m *Model) []string {
+	var refs []string
+	for _, i := range m.tree.visible {
+		if it := m.tree.all[i]; !it.isPackage() {
+			p := m.data.pkgs[it.pkg]
+			refs = append(refs, p.Ref(p.Components[it.comp]))
+		}
 	}
-	m := newTestModel(t, pkgs, 100, 24)
+	return refs
+}
+
+// The detail pane says when there is more below.
+func TestDetailMoreBelow(t *testing.T) {
+	m := newTestModel(t, withLongSummary(80), 100, 24)
 	selectRef(t, m, toolRef)
 	if !strings.Contains(screen(m), "↓ more below") {
 		t.Fatalf("no more-below marker:\n%s", screen(m))
@@ -79,18 +92,9 @@ func TestFilterFindsCommandsFilesCodes(t *testing.T) {
 		{"userpromptsubmit", hookRef},
 	} {
 		press(t, m, "/")
-		for _, r := range tc.query {
-			press(t, m, string(r))
-		}
+		typeText(t, m, tc.query)
 		press(t, m, "enter")
-		var got []string
-		for _, i := range m.tree.visible {
-			it := m.tree.all[i]
-			if !it.isPackage() {
-				p := m.data.pkgs[it.pkg]
-				got = append(got, p.Ref(p.Components[it.comp]))
-			}
-		}
+		got := visibleRefs(m)
 		if len(got) != 1 || got[0] != tc.want {
 			t.Errorf("filter %q shows %v, want %s", tc.query, got, tc.want)
 		}
@@ -124,19 +128,12 @@ func TestClickSelectsRowsAndTabs(t *testing.T) {
 func TestFilterContentOnSecondKey(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	press(t, m, "/")
-	for _, r := range "ignore previous" {
-		press(t, m, string(r))
-	}
+	typeText(t, m, "ignore previous")
 	if n := len(m.tree.visible); n != 0 {
 		t.Fatalf("without tab the text matched %d rows", n)
 	}
 	press(t, m, "tab")
-	var got []string
-	for _, i := range m.tree.visible {
-		if it := m.tree.all[i]; !it.isPackage() {
-			got = append(got, m.data.pkgs[it.pkg].Ref(m.data.pkgs[it.pkg].Components[it.comp]))
-		}
-	}
+	got := visibleRefs(m)
 	if len(got) != 1 || got[0] != skillRef || !strings.Contains(screen(m), "/(+text)") {
 		t.Fatalf("content search shows %v\n%s", got, screen(m))
 	}
@@ -161,16 +158,9 @@ func TestCommandBarViews(t *testing.T) {
 		{"nosuchview", nil},
 	} {
 		press(t, m, ":")
-		for _, r := range tc.typed {
-			press(t, m, string(r))
-		}
+		typeText(t, m, tc.typed)
 		press(t, m, "enter")
-		var got []string
-		for _, i := range m.tree.visible {
-			if it := m.tree.all[i]; !it.isPackage() {
-				got = append(got, m.data.pkgs[it.pkg].Ref(m.data.pkgs[it.pkg].Components[it.comp]))
-			}
-		}
+		got := visibleRefs(m)
 		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
 			t.Errorf(":%s shows %v, want %v", tc.typed, got, tc.want)
 		}

@@ -47,11 +47,7 @@ func TestFileViewOpenScrollSearchGoto(t *testing.T) {
 		t.Fatal("f did not open and load the tool's file")
 	}
 	v := screen(m)
-	for _, want := range []string{"plugins/design-review/context.mjs", "(file 1 of 1", "! executable", "JavaScript", "300 lines", "  1 │ export const v1 = 1;"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("file view lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "file view", v, "plugins/design-review/context.mjs", "(file 1 of 1", "! executable", "JavaScript", "300 lines", "  1 │ export const v1 = 1;")
 	if !strings.Contains(m.View().Content, "\x1b[") {
 		t.Error("no colour at all in the file view")
 	}
@@ -109,11 +105,7 @@ func TestFileViewBinaryAndLink(t *testing.T) {
 	selectRef(t, m, toolRef)
 	press(t, m, "f")
 	v := screen(m)
-	for _, want := range []string{"binary: hexdump", "00000000  7f 45 4c 46 00 01 02 1b", "|.ELF....[2J bina|"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("hexdump lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "hexdump", v, "binary: hexdump", "00000000  7f 45 4c 46 00 01 02 1b", "|.ELF....[2J bina|")
 	assertNoRawControls(t, "hexdump", m.View().Content)
 	press(t, m, "tab")
 	v = screen(m)
@@ -183,7 +175,7 @@ func TestFileViewHostileText(t *testing.T) {
 
 // A package on disk: its tool's file opens, shows its mode bit, and the wheel scrolls it.
 func TestFileViewFromDisk(t *testing.T) {
-	m, _ := loadedCopy(t)
+	m, _ := loadedCopy(t, 110, 40)
 	selectRef(t, m, exampleTool)
 	press(t, m, "f")
 	fv := m.fileView()

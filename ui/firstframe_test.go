@@ -13,11 +13,7 @@ import (
 func TestFirstFrameBeforeAnyMessage(t *testing.T) {
 	m := New(Options{Sources: []string{"some/source"}, Home: t.TempDir(), Width: 100, Height: 30})
 	v := ansi.Strip(m.View().Content)
-	for _, want := range []string{"vouch review", "some/source", "loading…", "Loading packages…", "q"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("first frame lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "first frame", v, "vouch review", "some/source", "loading…", "Loading packages…", "q")
 	if lines := strings.Split(v, "\n"); len(lines) != 30 {
 		t.Errorf("first frame has %d lines, want the terminal's 30", len(lines))
 	}

@@ -61,6 +61,16 @@ func authOfFormat(t *testing.T, m *Model, f model.Format, ref string) model.Auth
 	return ""
 }
 
+// wantReadings fails t unless the Codex and the Claude Code readings of ref stand as
+// codex and claude after the keys step names.
+func wantReadings(t *testing.T, m *Model, ref, step string, codex, claude model.Authorization) {
+	t.Helper()
+	gotCodex, gotClaude := authOfFormat(t, m, model.FormatCodex, ref), authOfFormat(t, m, model.FormatClaudeCode, ref)
+	if gotCodex != codex || gotClaude != claude {
+		t.Fatalf("after %s: Codex reading %s, Claude Code reading %s; want %s and %s", step, gotCodex, gotClaude, codex, claude)
+	}
+}
+
 // TestConsoleFormatIdentity: in the console, approving the Codex reading's server leaves
 // the Claude Code reading's server of the same name unreviewed (not "changed"), revoking
 // it leaves the other approved, and y copies the ref with the format in front.
@@ -72,12 +82,7 @@ func TestConsoleFormatIdentity(t *testing.T) {
 
 	selectIn(t, m, model.FormatCodex, ref)
 	press(t, m, "a", "y")
-	if got := authOfFormat(t, m, model.FormatCodex, ref); got != model.Approved {
-		t.Fatalf("Codex reading after a, y: %s", got)
-	}
-	if got := authOfFormat(t, m, model.FormatClaudeCode, ref); got != model.Unreviewed {
-		t.Fatalf("approving the Codex reading made the Claude Code reading %s", got)
-	}
+	wantReadings(t, m, ref, "a, y on the Codex reading", model.Approved, model.Unreviewed)
 
 	selectIn(t, m, model.FormatClaudeCode, ref)
 	var copied []string
@@ -89,10 +94,5 @@ func TestConsoleFormatIdentity(t *testing.T) {
 	press(t, m, "a", "y")
 	selectIn(t, m, model.FormatCodex, ref)
 	press(t, m, "x", "y")
-	if got := authOfFormat(t, m, model.FormatCodex, ref); got != model.Revoked {
-		t.Fatalf("Codex reading after x, y: %s", got)
-	}
-	if got := authOfFormat(t, m, model.FormatClaudeCode, ref); got != model.Approved {
-		t.Fatalf("revoking the Codex reading made the Claude Code reading %s", got)
-	}
+	wantReadings(t, m, ref, "x, y on the Codex reading", model.Revoked, model.Approved)
 }

@@ -12,27 +12,24 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// loadedCopy loads a copy of the Dalo example from disk, so R has something to read again.
-func loadedCopy(t *testing.T) (*Model, string) {
+// loadedCopy loads a copy of the Dalo example from disk into a console of w by h cells, so
+// R has something to read again.
+func loadedCopy(t *testing.T, w, h int) (*Model, string) {
 	t.Helper()
 	src := filepath.Join(t.TempDir(), "design-review")
 	if out, err := exec.Command("cp", "-r", daloExample, src).CombinedOutput(); err != nil {
 		t.Fatalf("copy example: %v %s", err, out)
 	}
 	m := New(Options{Sources: []string{src}, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	run(t, m, m.loadCmd())
 	return m, src
 }
 
-func editTool(t *testing.T, src string) {
+// editTool appends line to the tool's entry file in the copy at src.
+func editTool(t *testing.T, src, line string) {
 	t.Helper()
-	f, err := os.OpenFile(filepath.Join(src, "plugins", "design-review", "context.mjs"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString("// edited while the dialog was open\n")
-	f.Close()
+	appendFile(t, filepath.Join(src, "plugins", "design-review", "context.mjs"), line)
 }
 
 const exampleTool = "design-review#tool:context"
@@ -40,9 +37,9 @@ const exampleTool = "design-review#tool:context"
 // R, then a before the reload lands, then y. The dialog was explained from the
 // old packages; the reload marks it stale, and y records nothing.
 func TestReloadMarksOpenDialogStale(t *testing.T) {
-	m, src := loadedCopy(t)
+	m, src := loadedCopy(t, 110, 40)
 	selectRef(t, m, exampleTool)
-	editTool(t, src)
+	editTool(t, src, "// edited while the dialog was open\n")
 	_, reload := m.Update(keyMsg("R")) // the reload is under way, not yet landed
 	press(t, m, "a")
 	if m.dialog() == nil || m.dialog().stale {
@@ -78,10 +75,10 @@ func TestReloadMarksOpenDialogStale(t *testing.T) {
 // The explanation is computed in a command: if a reload replaces the packages before it
 // comes back, no dialog opens on data no longer shown (and nothing indexes past the end).
 func TestExplainOvertakenByReload(t *testing.T) {
-	m, src := loadedCopy(t)
+	m, src := loadedCopy(t, 110, 40)
 	selectRef(t, m, exampleTool)
 	_, explain := m.Update(keyMsg("a"))
-	editTool(t, src)
+	editTool(t, src, "// edited while the dialog was open\n")
 	_, reload := m.Update(keyMsg("R"))
 	run(t, m, reload)
 	run(t, m, explain)
@@ -97,11 +94,7 @@ func TestExplainOvertakenByReload(t *testing.T) {
 // and the console says nothing was recorded.
 func TestDigestMismatchRefused(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
-	selectRef(t, m, toolRef)
-	press(t, m, "a")
-	if m.dialog() == nil {
-		t.Fatal("no dialog")
-	}
+	openApproval(t, m, toolRef)
 	_, c, _, _ := m.selection()
 	c.Contract.Fields = append(c.Contract.Fields, model.Field{Key: "env", Value: "X=1"})
 	press(t, m, "y")
@@ -195,16 +188,11 @@ func TestCopiesShareNameShowLocationAndRefresh(t *testing.T) {
 // The instruction prompt carries (root, ref, digest); a reload that lands while
 // it shows a preview marks it stale, and y writes nothing.
 func TestReloadMarksInstructionPromptStale(t *testing.T) {
-	m, _ := loadedCopy(t)
+	m, _ := loadedCopy(t, 110, 40)
 	target := filepath.Join(t.TempDir(), "AGENTS.md")
 	selectRef(t, m, "design-review#instruction:design-context")
 	_, reload := m.Update(keyMsg("R"))
-	press(t, m, "i")
-	typeText(t, m, target)
-	press(t, m, "enter")
-	if m.prompt() == nil || m.prompt().preview == nil {
-		t.Fatal("no preview")
-	}
+	openPreview(t, m, target)
 	if !strings.Contains(screen(m), "Location: ") || m.prompt().digest == "" {
 		t.Errorf("the prompt does not carry its location and digest:\n%s", screen(m))
 	}

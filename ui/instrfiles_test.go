@@ -28,12 +28,7 @@ func TestPreviewNamesDirectoriesItCreates(t *testing.T) {
 			target := filepath.Join(root, tc.rel)
 			m := newTestModel(t, fixturePackages(), 160, 48)
 			selectRef(t, m, instrRef)
-			press(t, m, "i")
-			typeText(t, m, target)
-			press(t, m, "enter")
-			if m.prompt() == nil || m.prompt().preview == nil {
-				t.Fatalf("no preview: %+v", m.prompt())
-			}
+			openPreview(t, m, target)
 			body := ansi.Strip(m.prompt().body)
 			for _, w := range tc.want {
 				if !strings.Contains(body, w) {
@@ -57,9 +52,7 @@ func TestPreviewNamesDirectoriesItCreates(t *testing.T) {
 	os.WriteFile(target, []byte("# Mine\n"), 0o644)
 	m := newTestModel(t, fixturePackages(), 160, 48)
 	selectRef(t, m, instrRef)
-	press(t, m, "i")
-	typeText(t, m, target)
-	press(t, m, "enter")
+	askTarget(t, m, target)
 	if body := ansi.Strip(m.prompt().body); strings.Contains(body, "creates") || strings.Contains(body, "does not exist") {
 		t.Fatalf("preview of an existing file talks of creating:\n%s", body)
 	}
@@ -68,9 +61,7 @@ func TestPreviewNamesDirectoriesItCreates(t *testing.T) {
 	os.WriteFile(blocker, []byte("x"), 0o644)
 	m = newTestModel(t, fixturePackages(), 160, 48)
 	selectRef(t, m, instrRef)
-	press(t, m, "i")
-	typeText(t, m, filepath.Join(blocker, "sub", "AGENTS.md"))
-	press(t, m, "enter")
+	askTarget(t, m, filepath.Join(blocker, "sub", "AGENTS.md"))
 	if m.prompt() == nil {
 		t.Fatal("prompt closed")
 	}
@@ -97,9 +88,8 @@ func TestOverviewListsActiveFiles(t *testing.T) {
 	dir := t.TempDir()
 	one, two := filepath.Join(dir, "one", "AGENTS.md"), filepath.Join(dir, "CLAUDE.md")
 	for _, target := range []string{one, two} {
-		press(t, m, "i")
-		typeText(t, m, target)
-		press(t, m, "enter", "y")
+		askTarget(t, m, target)
+		press(t, m, "y")
 		if m.prompt() != nil || m.flashIsErr {
 			t.Fatalf("activation in %s failed: %s", target, m.flash)
 		}

@@ -14,11 +14,7 @@ import (
 // Y copies a digest; in a dialog it must not record the decision y records.
 func TestCapitalYNeverConfirmsADialog(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
-	selectRef(t, m, toolRef)
-	press(t, m, "a")
-	if m.dialog() == nil {
-		t.Fatal("a opened no dialog")
-	}
+	openApproval(t, m, toolRef)
 	press(t, m, "Y")
 	if m.dialog() == nil {
 		t.Fatal("Y closed the dialog")
@@ -36,11 +32,7 @@ func TestCapitalYNeverConfirmsADialog(t *testing.T) {
 // the input is on screen even when the dialog's body is longer than the screen.
 func TestNoteInputTakesEveryLetterAndIsOnScreen(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 80, MinHeight)
-	selectRef(t, m, toolRef)
-	press(t, m, "a")
-	if m.dialog() == nil {
-		t.Fatal("a opened no dialog")
-	}
+	openApproval(t, m, toolRef)
 	press(t, m, "m")
 	for _, k := range []string{"n", "o", " ", "N", "y", "Y", "q"} {
 		press(t, m, k)

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -24,27 +23,23 @@ type timedKey struct {
 // person feels while the tree fills. Reported: the keys' p50/p99/max, the batches'
 // p99 (Update and View of one batch), and how many keys a load took.
 func BenchmarkKeyWhileLoading(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("pkgs=%d", n), func(b *testing.B) {
-			_, dir := generatedSource(b, n)
-			home := b.TempDir()
-			var keys, batches, idle []time.Duration
-			for b.Loop() {
-				k, bt, id := loadWithKeys(b, dir, home, n)
-				keys, batches, idle = append(keys, k...), append(batches, bt...), append(idle, id...)
-			}
-			percentiles(b, keys)
-			// The baseline, from the same runs: the same keys once the load has ended.
-			slices.Sort(idle)
-			b.ReportMetric(float64(idle[len(idle)*99/100].Microseconds()), "loaded-p99-µs")
-			b.ReportMetric(float64(idle[len(idle)/2].Microseconds()), "loaded-p50-µs")
-			b.ReportMetric(float64(len(keys))/float64(b.N), "keys/load")
-			if len(batches) > 0 {
-				slices.Sort(batches)
-				b.ReportMetric(float64(batches[len(batches)*99/100].Microseconds()), "batch-p99-µs")
-			}
-		})
-	}
+	forDiskSources(b, func(b *testing.B, n int, dir, home string) {
+		var keys, batches, idle []time.Duration
+		for b.Loop() {
+			k, bt, id := loadWithKeys(b, dir, home, n)
+			keys, batches, idle = append(keys, k...), append(batches, bt...), append(idle, id...)
+		}
+		percentiles(b, keys)
+		// The baseline, from the same runs: the same keys once the load has ended.
+		slices.Sort(idle)
+		b.ReportMetric(float64(idle[len(idle)*99/100].Microseconds()), "loaded-p99-µs")
+		b.ReportMetric(float64(idle[len(idle)/2].Microseconds()), "loaded-p50-µs")
+		b.ReportMetric(float64(len(keys))/float64(b.N), "keys/load")
+		if len(batches) > 0 {
+			slices.Sort(batches)
+			b.ReportMetric(float64(batches[len(batches)*99/100].Microseconds()), "batch-p99-µs")
+		}
+	})
 }
 
 // loadWithKeys runs one load of dir with keys pressed during it, and returns the keys'

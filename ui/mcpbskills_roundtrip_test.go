@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -51,12 +50,7 @@ func TestConsoleRoundTripMCPBAndSkill(t *testing.T) {
 			if got := ledgerAuth(t, m, tc.ref); got != model.Approved {
 				t.Fatalf("after a, y: %s", got)
 			}
-			f, err := os.OpenFile(filepath.Join(src, tc.edit), os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.WriteString("# edited after approval\n")
-			f.Close()
+			appendFile(t, filepath.Join(src, tc.edit), "# edited after approval\n")
 			press(t, m, "R")
 			if got := authIn(t, m, tc.ref); got != model.Changed {
 				t.Fatalf("after an edit and R: %s", got)

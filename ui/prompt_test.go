@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"vouch/model"
-	"vouch/trust"
 )
 
 const instrRef = "design-review#instruction:design-context"
@@ -44,11 +43,7 @@ func TestActivateInstruction(t *testing.T) {
 		t.Fatalf("enter did not show a preview: %+v", m.prompt())
 	}
 	v := screen(m)
-	for _, want := range []string{"+ <!-- vouch:start", "+ Always ask for the design doc first.", "y write this change"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("preview lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "preview", v, "+ <!-- vouch:start", "+ Always ask for the design doc first.", "y write this change")
 	press(t, m, "enter")
 	if got, _ := os.ReadFile(target); string(got) != "# Mine\n\nKeep this.\n" {
 		t.Fatalf("enter wrote the file: %q", got)
@@ -64,8 +59,7 @@ func TestActivateInstruction(t *testing.T) {
 	if a := authIn(t, m, instrRef); a != model.Approved {
 		t.Fatalf("instruction = %s after activation, want approved", a)
 	}
-	tr, _ := trust.Open(trust.Options{Home: m.opts.Home})
-	ds, _ := tr.Decisions()
+	ds := decisions(t, m)
 	if len(ds) == 0 || ds[0].Target != target {
 		t.Fatalf("ledger does not record the target: %+v", ds)
 	}
@@ -75,9 +69,8 @@ func TestActivateInstructionCancel(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	target := filepath.Join(t.TempDir(), "CLAUDE.md")
 	selectRef(t, m, instrRef)
-	press(t, m, "i")
-	typeText(t, m, target)
-	press(t, m, "enter", "n")
+	askTarget(t, m, target)
+	press(t, m, "n")
 	if m.prompt() != nil {
 		t.Fatal("n did not close the preview")
 	}
@@ -118,21 +111,12 @@ func TestActivateInstructionThroughSymlink(t *testing.T) {
 	open := func(m *Model) {
 		t.Helper()
 		selectRef(t, m, instrRef)
-		press(t, m, "i")
-		typeText(t, m, link)
-		press(t, m, "enter")
-		if m.prompt() == nil || m.prompt().preview == nil {
-			t.Fatalf("no preview: %+v", m.prompt())
-		}
+		openPreview(t, m, link)
 	}
 	m := newTestModel(t, fixturePackages(), 160, 40)
 	open(m)
 	v := screen(m)
-	for _, want := range []string{"Writes to: " + dest, "is a symbolic link", "y write " + dest} {
-		if !strings.Contains(v, want) {
-			t.Errorf("preview lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "preview", v, "Writes to: "+dest, "is a symbolic link", "y write "+dest)
 	// Retargeted after the preview: y writes nothing anywhere.
 	other := filepath.Join(root, "other.pth")
 	os.WriteFile(other, orig, 0o644)
@@ -169,10 +153,8 @@ func TestActivateInstructionInsidePackage(t *testing.T) {
 	pkgs[0].Root = t.TempDir()
 	m := newTestModel(t, pkgs, 120, 30)
 	selectRef(t, m, instrRef)
-	press(t, m, "i")
 	target := filepath.Join(pkgs[0].Root, "AGENTS.md")
-	typeText(t, m, target)
-	press(t, m, "enter")
+	askTarget(t, m, target)
 	if m.prompt() == nil || m.prompt().preview != nil || !strings.Contains(m.prompt().err, "inside") {
 		t.Fatalf("a target inside the package got a preview: %+v", m.prompt())
 	}
@@ -188,11 +170,7 @@ func TestActivationPickerScopes(t *testing.T) {
 	selectRef(t, m, instrRef)
 	press(t, m, "i")
 	v := screen(m)
-	for _, want := range []string{"1. AGENTS.md in this directory", "GLOBAL: every project"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("picker lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "picker", v, "1. AGENTS.md in this directory", "GLOBAL: every project")
 	press(t, m, "down", "down")
 	if m.prompt().input.Value() != "CLAUDE.md" || !strings.Contains(screen(m), "› 2. CLAUDE.md") {
 		t.Fatalf("down down: input %q\n%s", m.prompt().input.Value(), screen(m))

@@ -2,12 +2,10 @@ package ui
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -15,23 +13,12 @@ import (
 // titled with the change and its date, the change before what the approval grants, the
 // line diff inline (d hides it and shows it again), and the mode change said as such.
 func TestReapprovalDialogShowsTheChangeFirst(t *testing.T) {
-	src := filepath.Join(t.TempDir(), "design-review")
-	if out, err := exec.Command("cp", "-r", daloExample, src).CombinedOutput(); err != nil {
-		t.Fatalf("copy example: %v %s", err, out)
-	}
-	m := New(Options{Sources: []string{src}, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
-	run(t, m, m.loadCmd())
+	m, src := loadedCopy(t, 120, 50)
 	const tool = "design-review#tool:context"
 	selectRef(t, m, tool)
 	press(t, m, "a", "y")
 	entry := filepath.Join(src, "plugins", "design-review", "context.mjs")
-	f, err := os.OpenFile(entry, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString("// edited after approval\n")
-	f.Close()
+	appendFile(t, entry, "// edited after approval\n")
 	press(t, m, "R")
 	selectRef(t, m, tool)
 	press(t, m, "a")
@@ -65,11 +52,7 @@ func TestReapprovalDialogShowsTheChangeFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	press(t, m, "R")
-	selectRef(t, m, tool)
-	press(t, m, "a")
-	if m.dialog() == nil {
-		t.Fatal("a opened no dialog after chmod")
-	}
+	openApproval(t, m, tool)
 	if body := ansi.Strip(m.dialog().body); !strings.Contains(body, "~ mode changed, same bytes") || !strings.Contains(body, "mode: now executable") {
 		t.Fatalf("the mode change is not said as one:\n%s", body)
 	}

@@ -1,27 +1,16 @@
 package ui
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"vouch/model"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // After a tool file is edited while the console is open, R reads the source again: the
 // approved tool and its hook show as changed, and the selection stays on the tool.
 func TestReloadShowsAChangeMadeAfterApproval(t *testing.T) {
-	src := filepath.Join(t.TempDir(), "design-review")
-	if out, err := exec.Command("cp", "-r", daloExample, src).CombinedOutput(); err != nil {
-		t.Fatalf("copy example: %v %s", err, out)
-	}
-	m := New(Options{Sources: []string{src}, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	run(t, m, m.loadCmd())
+	m, src := loadedCopy(t, 100, 30)
 	const tool, hook = "design-review#tool:context", "design-review#hook:review-context"
 	selectRef(t, m, tool)
 	press(t, m, "a", "y")
@@ -34,13 +23,7 @@ func TestReloadShowsAChangeMadeAfterApproval(t *testing.T) {
 	}
 	selectRef(t, m, tool)
 
-	entry := filepath.Join(src, "plugins", "design-review", "context.mjs")
-	f, err := os.OpenFile(entry, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString("// edited after approval\n")
-	f.Close()
+	editTool(t, src, "// edited after approval\n")
 	if got := authIn(t, m, tool); got != model.Approved {
 		t.Fatalf("before reload the console still shows what it loaded, got %s", got)
 	}

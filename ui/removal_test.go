@@ -14,17 +14,29 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// askTarget answers i with spec and enter, as a person names the file to write into.
+func askTarget(t *testing.T, m *Model, spec string) {
+	t.Helper()
+	press(t, m, "i")
+	typeText(t, m, spec)
+	press(t, m, "enter")
+}
+
+// openPreview names spec at the i prompt and requires the preview of what y would write.
+func openPreview(t *testing.T, m *Model, spec string) {
+	t.Helper()
+	askTarget(t, m, spec)
+	if m.prompt() == nil || m.prompt().preview == nil {
+		t.Fatalf("no preview for %s: %+v\n%s", spec, m.prompt(), screen(m))
+	}
+}
+
 // activate writes the selected instruction into target the way a person does: i, the
 // target, enter for the preview, y.
 func activate(t *testing.T, m *Model, spec string) {
 	t.Helper()
 	selectRef(t, m, instrRef)
-	press(t, m, "i")
-	typeText(t, m, spec)
-	press(t, m, "enter")
-	if m.prompt() == nil || m.prompt().preview == nil {
-		t.Fatalf("no preview for %s: %+v\n%s", spec, m.prompt(), screen(m))
-	}
+	openPreview(t, m, spec)
 	press(t, m, "y")
 	if m.prompt() != nil || m.flashIsErr {
 		t.Fatalf("activation in %s did not complete: %s", spec, m.flash)
@@ -34,6 +46,22 @@ func activate(t *testing.T, m *Model, spec string) {
 func writeFile(t *testing.T, path, s string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// appendFile adds s to the end of an existing file, as an editor saving a change would.
+func appendFile(t *testing.T, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(s)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 }
@@ -74,6 +102,38 @@ func activeTargets(t *testing.T, m *Model, ref string) []string {
 
 const original = "# Mine\n\nKeep this.\n"
 
+// activeInFile activates the instruction in a new AGENTS.md that held original and
+// returns the file's path.
+func activeInFile(t *testing.T, m *Model) string {
+	t.Helper()
+	target := filepath.Join(t.TempDir(), "AGENTS.md")
+	writeFile(t, target, original)
+	activate(t, m, target)
+	return target
+}
+
+// previewRemoval activates the instruction in a new file and presses x, which must
+// preview the removal; it returns the file's path and what vouch wrote into it.
+func previewRemoval(t *testing.T, m *Model) (target, written string) {
+	t.Helper()
+	target = activeInFile(t, m)
+	written = readFile(t, target)
+	press(t, m, "x")
+	if m.prompt() == nil || m.prompt().preview == nil {
+		t.Fatalf("x did not preview the removal: %+v", m.prompt())
+	}
+	return target, written
+}
+
+// editByHand puts replacement for the first old in the file at path, as a person editing
+// the block vouch wrote would, and returns what the file then holds.
+func editByHand(t *testing.T, path, old, replacement string) string {
+	t.Helper()
+	edited := strings.Replace(readFile(t, path), old, replacement, 1)
+	writeFile(t, path, edited)
+	return edited
+}
+
 func TestRemoveInstruction(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	target := filepath.Join(t.TempDir(), "AGENTS.md")
@@ -102,11 +162,7 @@ func TestRemoveInstruction(t *testing.T) {
 		t.Fatalf("x did not preview the removal: %+v", m.prompt())
 	}
 	v := screen(m)
-	for _, want := range []string{"Remove " + instrRef, target, "- <!-- vouch:start", "- Always ask for the design doc first.", "y write this change", "(enter does nothing)"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("removal preview lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "removal preview", v, "Remove "+instrRef, target, "- <!-- vouch:start", "- Always ask for the design doc first.", "y write this change", "(enter does nothing)")
 	if strings.Contains(v, "backspace") {
 		t.Error("one target, yet the preview offers another")
 	}
@@ -145,14 +201,7 @@ func TestRemoveInstructionCancel(t *testing.T) {
 	for _, k := range []string{"n", "N", "esc"} {
 		t.Run(k, func(t *testing.T) {
 			m := newTestModel(t, fixturePackages(), 100, 30)
-			target := filepath.Join(t.TempDir(), "AGENTS.md")
-			writeFile(t, target, original)
-			activate(t, m, target)
-			written := readFile(t, target)
-			press(t, m, "x")
-			if m.prompt() == nil || m.prompt().preview == nil {
-				t.Fatal("x did not preview")
-			}
+			target, written := previewRemoval(t, m)
 			press(t, m, k)
 			if m.prompt() != nil {
 				t.Fatalf("%s did not close the removal", k)
@@ -189,11 +238,7 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 		t.Fatalf("x did not offer a choice of two targets: %+v", m.prompt())
 	}
 	v := screen(m)
-	for _, want := range []string{"Active in 2 files", "1. " + a, "2. " + b, "present: Unchanged"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("picker lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "picker", v, "Active in 2 files", "1. "+a, "2. "+b, "present: Unchanged")
 	if h := ansi.Strip(m.helpView()); !strings.Contains(h, "enter preview removal") || strings.Contains(h, "confirm") {
 		t.Errorf("picker help: %q", h)
 	}
@@ -240,21 +285,9 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 // The ledger refuses the revocation: the file gets its block back.
 func TestRemoveInstructionLedgerFailureReverts(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	writeFile(t, target, original)
-	activate(t, m, target)
-	written := readFile(t, target)
-	press(t, m, "x")
-	if m.prompt() == nil || m.prompt().preview == nil {
-		t.Fatal("no preview")
-	}
+	target, written := previewRemoval(t, m)
 	ledger := filepath.Join(m.opts.Home, "ledger.toml")
-	f, err := os.OpenFile(ledger, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString("\n[[decision\nbroken")
-	f.Close()
+	appendFile(t, ledger, "\n[[decision\nbroken")
 	press(t, m, "y")
 	if got := readFile(t, target); got != written {
 		t.Fatalf("the file was not restored after the ledger failed: %q", got)
@@ -267,25 +300,16 @@ func TestRemoveInstructionLedgerFailureReverts(t *testing.T) {
 // A block edited by hand shows the three versions and needs o, then y.
 func TestOverwriteHandEditedBlock(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	writeFile(t, target, original)
-	activate(t, m, target)
-	edited := strings.Replace(readFile(t, target), "Always ask for the design doc first.", "Always ask for the design doc first.\nAnd my own rule \x1b]8;;http://x\x07here\u202e.", 1)
-	writeFile(t, target, edited)
+	target := activeInFile(t, m)
+	edited := editByHand(t, target, "Always ask for the design doc first.", "Always ask for the design doc first.\nAnd my own rule \x1b]8;;http://x\x07here\u202e.")
 
-	press(t, m, "i")
-	typeText(t, m, target)
-	press(t, m, "enter")
+	askTarget(t, m, target)
 	pr := m.prompt()
 	if pr == nil || pr.preview == nil || pr.preview.Conflict == nil {
 		t.Fatalf("no conflict for a hand-edited block: %+v", pr)
 	}
 	v := screen(m)
-	for _, want := range []string{"edited by hand", "Last written by vouch", "Now in the file", "vouch would write", "│ And my own rule ␛]8;;http://x␇here⟨U+202E", "o overwrite the hand edits, then y"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("conflict view lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "conflict view", v, "edited by hand", "Last written by vouch", "Now in the file", "vouch would write", "│ And my own rule ␛]8;;http://x␇here⟨U+202E", "o overwrite the hand edits, then y")
 	assertNoRawControls(t, "conflict", m.View().Content)
 	if m.keys.Confirm.Enabled() || !m.keys.Overwrite.Enabled() {
 		t.Fatalf("before o: y enabled %v, o enabled %v", m.keys.Confirm.Enabled(), m.keys.Overwrite.Enabled())
@@ -336,14 +360,10 @@ func TestOverwriteHandEditedBlock(t *testing.T) {
 // Cancelling an armed overwrite writes nothing; backspace forgets the choice.
 func TestOverwriteCancel(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	writeFile(t, target, original)
-	activate(t, m, target)
-	edited := strings.Replace(readFile(t, target), "first.", "first, always.", 1)
-	writeFile(t, target, edited)
-	press(t, m, "i")
-	typeText(t, m, target)
-	press(t, m, "enter", "o", "backspace")
+	target := activeInFile(t, m)
+	edited := editByHand(t, target, "first.", "first, always.")
+	askTarget(t, m, target)
+	press(t, m, "o", "backspace")
 	if m.prompt() == nil || m.prompt().preview != nil || m.prompt().overwrite {
 		t.Fatal("backspace kept the preview or the overwrite choice")
 	}
@@ -360,21 +380,14 @@ func TestOverwriteCancel(t *testing.T) {
 // Removing a hand-edited block loses the edits: it needs o too.
 func TestRemoveHandEditedBlock(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 40)
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	writeFile(t, target, original)
-	activate(t, m, target)
-	edited := strings.Replace(readFile(t, target), "first.", "first, always.", 1)
-	writeFile(t, target, edited)
+	target := activeInFile(t, m)
+	edited := editByHand(t, target, "first.", "first, always.")
 	press(t, m, "x")
 	if m.prompt() == nil || m.prompt().preview == nil || m.prompt().preview.Conflict == nil {
 		t.Fatalf("no conflict: %+v", m.prompt())
 	}
 	v := screen(m)
-	for _, want := range []string{"Removing it deletes those edits", "│ Always ask for the design doc first, always.", "After removal", "(no block: it and the edits are gone)"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("removal conflict view lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "removal conflict view", v, "Removing it deletes those edits", "│ Always ask for the design doc first, always.", "After removal", "(no block: it and the edits are gone)")
 	press(t, m, "y", "enter")
 	if readFile(t, target) != edited {
 		t.Fatal("y before o removed hand edits")
@@ -399,11 +412,8 @@ func TestConflictVersionsClipped(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		many = append(many, long)
 	}
-	edited := strings.Replace(readFile(t, target), "Always ask for the design doc first.", strings.Join(many, "\n"), 1)
-	writeFile(t, target, edited)
-	press(t, m, "i")
-	typeText(t, m, target)
-	press(t, m, "enter")
+	editByHand(t, target, "Always ask for the design doc first.", strings.Join(many, "\n"))
+	askTarget(t, m, target)
 	if m.prompt() == nil || m.prompt().preview == nil || m.prompt().preview.Conflict == nil {
 		t.Fatal("no conflict")
 	}
@@ -440,8 +450,7 @@ func TestInstructionFlowLayout(t *testing.T) {
 		activate(t, m, p)
 		targets = append(targets, p)
 	}
-	edited := strings.Replace(readFile(t, targets[0]), "first.", "first, always.", 1)
-	writeFile(t, targets[0], edited)
+	editByHand(t, targets[0], "first.", "first, always.")
 
 	states := []struct {
 		name  string
@@ -450,7 +459,7 @@ func TestInstructionFlowLayout(t *testing.T) {
 	}{
 		{"picker", func() { press(t, m, "x", "j", "j", "j", "j", "j", "j", "j") }, "› 8. "},
 		{"removal-conflict", func() { press(t, m, "x", "enter") }, "Now in the file"},
-		{"apply-conflict", func() { press(t, m, "i"); typeText(t, m, targets[0]); press(t, m, "enter", "o") }, "y overwrite and write"},
+		{"apply-conflict", func() { askTarget(t, m, targets[0]); press(t, m, "o") }, "y overwrite and write"},
 		{"apply-input", func() { press(t, m, "i") }, "target>"},
 	}
 	for _, st := range states {
@@ -490,11 +499,8 @@ func TestInstructionFlowLayout(t *testing.T) {
 // Damaged markers: the removal refuses with the reason, and nothing can be confirmed.
 func TestRemoveInstructionDamagedMarkers(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	writeFile(t, target, original)
-	activate(t, m, target)
-	damaged := strings.Replace(readFile(t, target), "<!-- vouch:end", "<!-- vouch:end-oops", 1)
-	writeFile(t, target, damaged)
+	target := activeInFile(t, m)
+	damaged := editByHand(t, target, "<!-- vouch:end", "<!-- vouch:end-oops")
 	press(t, m, "x")
 	if m.prompt() == nil || m.prompt().preview != nil || m.prompt().err == "" {
 		t.Fatalf("damaged markers did not stop the removal: %+v", m.prompt())

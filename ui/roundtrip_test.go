@@ -58,9 +58,7 @@ func TestRoundTripProviderAliases(t *testing.T) {
 			if a := authIn(t, m, instrRef); a != model.Unreviewed {
 				t.Fatalf("recommended instruction starts %s, want unreviewed", a)
 			}
-			press(t, m, "i")
-			typeText(t, m, tc.alias)
-			press(t, m, "enter")
+			askTarget(t, m, tc.alias)
 			if m.prompt() == nil || m.prompt().preview == nil || m.prompt().preview.Target.Path != target {
 				t.Fatalf("%s did not resolve to %s: %+v", tc.alias, target, m.prompt())
 			}

@@ -15,10 +15,25 @@ func startProgram(t *testing.T, m *Model) *teatest.TestModel {
 	t.Helper()
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("tool:review-context"))
-	}, teatest.WithDuration(patience(t)))
+	waitForText(t, tm, "tool:review-context")
 	return tm
+}
+
+// programOnTool starts the console on the fixture packages and moves to the tool.
+func programOnTool(t *testing.T) *teatest.TestModel {
+	t.Helper()
+	m := New(Options{Sources: []string{"examples"}, Home: t.TempDir(), Packages: fixturePackages()})
+	tm := startProgram(t, m)
+	typeKeys(tm, "j", "j")
+	return tm
+}
+
+// waitForText waits, as patiently as the machine needs, until the program has printed text.
+func waitForText(t *testing.T, tm *teatest.TestModel, text string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte(text))
+	}, teatest.WithDuration(patience(t)))
 }
 
 func typeKeys(tm *teatest.TestModel, keys ...string) {
@@ -29,16 +44,11 @@ func typeKeys(tm *teatest.TestModel, keys ...string) {
 
 // A person approves the tool with the keyboard and quits; the ledger has it.
 func TestProgramApproveAndQuit(t *testing.T) {
-	m := New(Options{Sources: []string{"examples"}, Home: t.TempDir(), Packages: fixturePackages()})
-	tm := startProgram(t, m)
-	typeKeys(tm, "j", "j", "a")
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("Approve design-review#tool:review-context?"))
-	}, teatest.WithDuration(patience(t)))
+	tm := programOnTool(t)
+	typeKeys(tm, "a")
+	waitForText(t, tm, "Approve design-review#tool:review-context?")
 	typeKeys(tm, "enter", "y")
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("Approved design-review#tool:review-context."))
-	}, teatest.WithDuration(patience(t)))
+	waitForText(t, tm, "Approved design-review#tool:review-context.")
 	typeKeys(tm, "q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
 	if got := authIn(t, final, toolRef); got != model.Approved {
@@ -51,12 +61,9 @@ func TestProgramApproveAndQuit(t *testing.T) {
 
 // Cancelling leaves nothing behind, and the program still quits cleanly.
 func TestProgramCancelAndQuit(t *testing.T) {
-	m := New(Options{Sources: []string{"examples"}, Home: t.TempDir(), Packages: fixturePackages()})
-	tm := startProgram(t, m)
-	typeKeys(tm, "j", "j", "a")
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("y approve"))
-	}, teatest.WithDuration(patience(t)))
+	tm := programOnTool(t)
+	typeKeys(tm, "a")
+	waitForText(t, tm, "y approve")
 	typeKeys(tm, "esc", "q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
 	if final.dialog() != nil {
@@ -71,9 +78,7 @@ func TestProgramCancelAndQuit(t *testing.T) {
 func TestProgramLoadsSourceFromDisk(t *testing.T) {
 	m := New(Options{Sources: []string{"/nonexistent/vouch-source"}, Home: t.TempDir()})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("Could not load"))
-	}, teatest.WithDuration(patience(t)))
+	waitForText(t, tm, "Could not load")
 	typeKeys(tm, "q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
 	if final.loadErr == nil {

@@ -122,6 +122,16 @@ const hostile = "\x1b[2J\x1b[H" + // clear screen, home
 
 var sgr = regexp.MustCompile("\x1b\\[[0-9;:]*m")
 
+// wantShown fails t for each of wants that the text v, what is named, does not hold.
+func wantShown(t *testing.T, what, v string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(v, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, v)
+		}
+	}
+}
+
 // assertNoRawControls fails if anything but SGR styling could act on the terminal.
 func assertNoRawControls(t *testing.T, where, v string) {
 	t.Helper()

@@ -14,8 +14,14 @@ import (
 )
 
 // addCodexTrust puts Codex's own trust for each Codex hook beside vouch's answer (status
-// --codex). It only reads $CODEX_HOME/config.toml and the installed copies.
-func addCodexTrust(rep *report.Report, pkgs []*model.Package) error {
+// --codex). It only reads $CODEX_HOME/config.toml and the installed copies. release is
+// the Codex release the answers are for (the installed one when --codex found it), which
+// the sentences about what Codex does name; "" names the release enforcement observed.
+func addCodexTrust(rep *report.Report, pkgs []*model.Package, release string) error {
+	if release == "" {
+		release = codex.Version
+	}
+	at := model.ClientLabel(model.ClientCodex, release)
 	home := rcodex.Home()
 	cfg, err := rcodex.ReadConfig(home)
 	if err != nil {
@@ -28,7 +34,7 @@ func addCodexTrust(rep *report.Report, pkgs []*model.Package) error {
 		hooks := append(rcodex.Trust(p, cfg), rcodex.TrustOfClaude(p, cfg, fsguard.DefaultLimits())...)
 		for _, h := range hooks {
 			if h.Status == rcodex.TrustDefinition {
-				judgeContent(&h, cfg.States[h.Key].TrustedContentHash, installedPrint(home, h.Key, prints))
+				judgeContent(&h, cfg.States[h.Key].TrustedContentHash, installedPrint(home, h.Key, prints), at)
 			}
 			byRef[h.Ref] = append(byRef[h.Ref], report.CodexTrust{Key: h.Key, DefinitionHash: h.DefinitionHash, Status: h.Status, Enabled: h.Enabled, Detail: h.Detail})
 		}
@@ -42,15 +48,16 @@ func addCodexTrust(rep *report.Report, pkgs []*model.Package) error {
 	return nil
 }
 
-// judgeContent settles a hook whose definition Codex trusts: Codex 0.171.0 runs it only
-// while trusted_content_hash is the fingerprint of the copy it runs.
-func judgeContent(h *rcodex.HookTrust, trusted, installed string) {
+// judgeContent settles a hook whose definition Codex trusts: Codex [codex.Version] runs it only
+// while trusted_content_hash is the fingerprint of the copy it runs. at names the Codex
+// release the sentence is about, as model.ClientLabel writes it.
+func judgeContent(h *rcodex.HookTrust, trusted, installed, at string) {
 	switch {
 	case installed == "":
 	case installed == trusted:
-		h.Status, h.Detail = rcodex.TrustTrusted, "Codex trusts this definition and the installed copy's fingerprint is "+trusted+": Codex runs it."
+		h.Status, h.Detail = rcodex.TrustTrusted, "Codex trusts this definition and the installed copy's fingerprint is "+trusted+": "+at+" runs it."
 	default:
-		h.Status, h.Detail = rcodex.TrustModified, "Codex trusted this definition for plugin files with fingerprint "+trusted+"; the installed copy's is "+installed+", so Codex skips the hook as modified."
+		h.Status, h.Detail = rcodex.TrustModified, "Codex trusted this definition for plugin files with fingerprint "+trusted+"; the installed copy's is "+installed+", so "+at+" skips the hook as modified."
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"vouch/enforce"
+	"vouch/enforce/claude"
 	"vouch/model"
 	"vouch/trust"
 	"vouch/ui/display"
@@ -32,7 +33,7 @@ func newEnforceCommand(a *app) *cobra.Command {
 		Long: `Enforce turns approvals into what the clients run. Each client has one place that decides
 which bytes run, and vouch owns it: for Claude Code, a directory marketplace named "vouch" under
 the vouch home whose plugin folders are written only by staging approved bytes from the store
-(Claude Code 2.1.332 reads such a plugin from that folder at every session start and loads
+(` + model.ClientLabel(model.ClientClaudeCode, claude.Version) + ` reads such a plugin from that folder at every session start and loads
 nothing of it once the folder is gone); for Codex, vouch's own marketplace and the hook trust
 Codex keeps in config.toml. A plugin is staged only when every runnable component of it is
 approved now. "vouch approve" and "vouch revoke" of an enforced plugin's component re-stage it,

@@ -27,7 +27,7 @@ func newEnforceClaudeCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "claude",
 		Short: "Make Claude Code load plugins only from approved bytes vouch staged",
-		Long: `Claude Code 2.1.332 reads a plugin of a directory marketplace from the marketplace's folder at
+		Long: model.ClientLabel(model.ClientClaudeCode, claude.Version) + ` reads a plugin of a directory marketplace from the marketplace's folder at
 every session start and loads nothing of it once that folder is gone. vouch keeps such a
 marketplace, named "vouch", under its home; "add" stages an approved plugin into it, installs
 NAME@vouch and turns every other install of NAME off in the user's settings.json.`,
@@ -139,7 +139,7 @@ func runEnforceClaudeAdd(opts *enforceClaudeAddOptions) error {
 		}{head("enforce claude add"), res.Name, res.Name + "@" + claude.Marketplace, res.Staged, res.Files, append([]string{}, res.Disabled...)})
 		return nil
 	}
-	fmt.Fprintf(a.stdout, "staged %s into %s (%d entries); Claude Code loads it as %s@%s\n", display.Line(res.Name), display.Line(res.Staged), res.Files, display.Line(res.Name), claude.Marketplace)
+	fmt.Fprintf(a.stdout, "staged %s into %s (%d entries); %s loads it as %s@%s\n", display.Line(res.Name), display.Line(res.Staged), res.Files, model.ClientLabel(model.ClientClaudeCode, claude.Version), display.Line(res.Name), claude.Marketplace)
 	for _, id := range res.Disabled {
 		fmt.Fprintf(a.stdout, "turned off %s in %s\n", display.Line(id), display.Line(p.Settings))
 	}
@@ -232,7 +232,7 @@ func newEnforceClaudeDenyCommand(a *app, deny bool) *cobra.Command {
 		Long: `Plugins installed outside vouch are the user's business until asked. deny-unapproved (opt-in)
 adds to the user's settings.json a deniedMcpServers entry {"serverName": "plugin:P:S"} for every
 MCP server of an installed plugin that vouch does not enforce and that is not approved now
-(Claude Code 2.1.332 never starts such a server, and a project's settings cannot undo it; the
+(` + model.ClientLabel(model.ClientClaudeCode, claude.Version) + ` never starts such a server, and a project's settings cannot undo it; the
 bare server name has no effect), and sets enabledPlugins to false for each such plugin.
 "vouch enforce claude allow" undoes exactly what it added. Exit 0 when done; 1 when the
 settings file could not be changed (one that does not parse is named and left as it is).`,
@@ -295,7 +295,7 @@ func newEnforceClaudeManagedCommand(a *app) *cobra.Command {
 		Short: "Print the managed-settings.json that makes enforcement hold against a project's settings",
 		Long: `A checked-in project .claude/settings.json can turn a plugin the user turned off back on, and
 "disableAllHooks" back off; user settings cannot stop that. Managed settings can (Claude Code
-2.1.332; only an administrator can write them, on Linux ` + claude.ManagedPath + `).
+` + claude.Version + `; only an administrator can write them, on Linux ` + claude.ManagedPath + `).
 This prints, for the plugins enforced now:
   strictKnownMarketplaces  only vouch's marketplace loads, installed plugins of others included
   allowManagedHooksOnly    no plugin hook runs except those of the plugins enabled below

@@ -34,7 +34,7 @@ func newEnforceCodexCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "codex",
 		Short: "Make Codex run only approved plugin bytes, with its own hook trust",
-		Long: `Codex 0.171.0 runs a plugin from the copy "codex plugin add" puts in its cache, and runs a
+		Long: model.ClientLabel(model.ClientCodex, codex.Version) + ` runs a plugin from the copy "codex plugin add" puts in its cache, and runs a
 plugin hook only while [hooks.state."KEY"] in the user's config.toml holds both its definition
 hash and the plugin's fingerprint; any byte changed in the plugin makes every hook of it
 "modified", and Codex skips it. vouch keeps its own Codex marketplace, named "vouch", under its
@@ -372,7 +372,7 @@ func newEnforceCodexManagedCommand(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "managed",
 		Short: "Print what an administrator can add for Codex, and what holds without it",
-		Long: `Managed prints, for Codex 0.171.0, what holds without admin files and what does not. Codex reads
+		Long: `Managed prints, for ` + model.ClientLabel(model.ClientCodex, codex.Version) + `, what holds without admin files and what does not. Codex reads
 hook trust only from the user's config.toml (a project's .codex/config.toml cannot trust a
 hook), so a checked-in project file cannot make an enforced plugin's hooks run; no admin file
 is needed for that. Codex's requirements.toml (/etc/codex/requirements.toml) has
@@ -387,7 +387,7 @@ to stop plugin hooks altogether, not to enforce approvals, so vouch does not pri
 	}
 }
 
-const codexManagedText = `# Codex 0.171.0: what holds without admin files
+var codexManagedText = `# ` + model.ClientLabel(model.ClientCodex, codex.Version) + `: what holds without admin files
 #
 # Holds: hook trust is read only from the user's config.toml; a project's .codex/config.toml
 # cannot trust a hook, so a checked-in project file cannot make an enforced plugin's hooks run.
@@ -403,7 +403,7 @@ const codexManagedText = `# Codex 0.171.0: what holds without admin files
 # /etc/codex/requirements.toml can set
 #   allow_managed_hooks_only = true
 # which removes all plugin hooks, vouch's included. vouch prints no requirements.toml that
-# would enforce approvals: none was verified against Codex 0.171.0.
+# would enforce approvals: none was verified against ` + model.ClientLabel(model.ClientCodex, codex.Version) + `.
 `
 
 // codexEnforcer is Codex's part of "vouch enforce sync" and "vouch enforce status".

@@ -9,10 +9,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"vouch/enforce/claude"
+	"vouch/model"
 	"vouch/ui/display"
 )
 
-// The guard plugin's handlers. Claude Code 2.1.332 lets a tool call through when a
+// The guard plugin's handlers. Claude Code [claude.Version] lets a tool call through when a
 // PreToolUse hook exits 1, crashes or times out, so the MCP handler never exits 1:
 // every error of its own, a panic included, is a refusal (exit 2 and a deny decision)
 // that names the reason.
@@ -20,8 +21,8 @@ func newHookCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hook",
 		Short: "The guard plugin's hook handlers (Claude Code runs these; they read the hook JSON on stdin)",
-		Long: `The handlers of the guard plugin vouch installs with "vouch enforce claude add". Claude Code runs
-them with the hook's JSON on stdin:
+		Long: `The handlers of the guard plugin vouch installs with "vouch enforce claude add". ` + model.ClientLabel(model.ClientClaudeCode, claude.Version) + `
+runs them with the hook's JSON on stdin:
   claude-pre-tool-use        PreToolUse mcp__.*: refuses (exit 2 and a deny decision) a call to an
                              MCP server that is not approved now; any error is a refusal.
   claude-session-start       SessionStart: a message listing what loads outside vouch.

@@ -398,7 +398,7 @@ func statusData(opts *statusOptions, paths []string) (*report.Report, instrState
 	res.Diagnostics = append(res.Diagnostics, st.diagnostics()...)
 	rep := report.Build(res.Packages, res.Diagnostics, statuses)
 	if opts.codex {
-		if err := addCodexTrust(rep, res.Packages); err != nil {
+		if err := addCodexTrust(rep, res.Packages, a.loadBase.ClientVersions[model.ClientCodex]); err != nil {
 			return nil, st, a.fail(1, "codex-config", err.Error())
 		}
 	}

@@ -1,4 +1,4 @@
-// Package claude enforces approvals in Claude Code. Observed with Claude Code 2.1.332
+// Package claude enforces approvals in Claude Code. Observed with the release [Version]
 // (offline, scratch homes): a plugin of a "directory" marketplace whose entry source is
 // a relative folder is read from that folder at every session start (hooks run with
 // CLAUDE_PLUGIN_ROOT there, MCP servers start from it), and once the folder is gone
@@ -27,8 +27,11 @@ const (
 	// GuardName is the guard plugin vouch installs with the first add.
 	GuardName = "vouch-guard"
 	// Version is the Claude Code release the behaviour here was observed on.
-	Version = "2.1.332"
+	Version = model.ClaudeCode332
 )
+
+// observed names Claude Code at Version for the sentences that say what it does.
+var observed = model.ClientLabel(model.ClientClaudeCode, Version)
 
 // Paths are Claude Code's files: its configuration folder ($CLAUDE_CONFIG_DIR, default
 // ~/.claude), the user settings in it and its plugins folder.

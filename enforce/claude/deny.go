@@ -28,7 +28,7 @@ type DenyResult struct {
 // DenyUnapproved makes the user settings refuse what vouch does not vouch for, among
 // the plugins installed outside vouch: a deniedMcpServers entry {"serverName":
 // "plugin:P:S"} for each of their MCP servers not approved now (the form Claude Code
-// 2.1.332 honours; the server never starts, and a project file cannot undo it), and
+// [Version] honours; the server never starts, and a project file cannot undo it), and
 // enabledPlugins false for each such plugin. A plugin vouch enforces is left alone: its
 // servers' names are the staged copy's too.
 func DenyUnapproved(env *enforce.Env, p Paths) (*DenyResult, error) {

@@ -183,7 +183,7 @@ func removeFolder(dir string) error {
 
 // writeMarketplace writes vouch's marketplace.json: the guard and every enforced plugin,
 // each read from its folder by a relative source, the one form observed to be read in
-// place at every session (Claude Code 2.1.332).
+// place at every session (Claude Code [Version]).
 func writeMarketplace(l enforce.Layout, names []string) error {
 	type entry struct {
 		Name        string `json:"name"`

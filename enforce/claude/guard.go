@@ -16,7 +16,7 @@ type Guard struct {
 	Strict  bool
 }
 
-// guardFiles are the guard plugin's files. Observed with Claude Code 2.1.332: a
+// guardFiles are the guard plugin's files. Observed with Claude Code [Version]: a
 // PreToolUse hook matching mcp__.* receives mcp_server.name = "plugin:P:S" and refuses
 // the call with exit 2 or a deny decision, also under bypassPermissions (exit 1, a crash
 // or a timeout let the call through, so the handler turns every error of its own into a

@@ -39,7 +39,7 @@ func parseObject(file string, data []byte) (*jsonObject, error) {
 	}
 	for _, is := range issues {
 		if is.Code == jsontext.CodeDuplicateKey {
-			return nil, fmt.Errorf("%s repeats a member name (line %d, %s); Claude Code keeps the last one, so fix it by hand before vouch rewrites it", file, jsontext.Line(data, is.Off), is.Pointer)
+			return nil, fmt.Errorf("%s repeats a member name (line %d, %s); "+observed+" keeps the last one, so fix it by hand before vouch rewrites it", file, jsontext.Line(data, is.Off), is.Pointer)
 		}
 	}
 	return objectOf(file, data, v)

@@ -12,7 +12,7 @@ const ManagedPath = "/etc/claude-code/managed-settings.json"
 
 // Managed is the managed-settings.json that makes enforcement hold against a project's
 // checked-in .claude/settings.json (which can turn a disabled plugin, and hooks, back
-// on). Observed with Claude Code 2.1.332 in a private mount namespace:
+// on). Observed with Claude Code [Version] in a private mount namespace:
 // strictKnownMarketplaces loads only the named marketplace's plugins (installed ones of
 // other marketplaces included); allowManagedHooksOnly runs no plugin hook except those of
 // plugins force-enabled by managed enabledPlugins; managed deniedMcpServers never start.

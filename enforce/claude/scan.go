@@ -16,7 +16,7 @@ import (
 const maxSkillDirs = 4096
 
 // Scanned is what Claude Code will load that vouch does not vouch for, read from
-// Claude's own files (Claude Code 2.1.332):
+// Claude's own files (Claude Code [Version]):
 //   - enabled plugins of other marketplaces;
 //   - folders ~/.claude/skills/<name>/ holding .claude-plugin/plugin.json, which load as
 //     <name>@skills-dir, enabled, with no install step and no settings entry;

@@ -149,7 +149,7 @@ func syncOne(env *enforce.Env, e *enforce.Entry) (enforce.Change, error) {
 		if err := removeFolder(dir); err != nil {
 			return enforce.Change{}, err
 		}
-		return enforce.Change{Plugin: e.Name, Action: "removed", Detail: "no longer approved: " + strings.Join(gone, ", ") + "; Claude Code loads nothing of it from the next session on"}, nil
+		return enforce.Change{Plugin: e.Name, Action: "removed", Detail: "no longer approved: " + strings.Join(gone, ", ") + "; " + observed + " loads nothing of it from the next session on"}, nil
 	}
 	// The source changed (or is gone) and nothing staged was revoked: the staged bytes
 	// stay, restored from the store if the folder was damaged.
@@ -215,7 +215,7 @@ func guardProblems(l enforce.Layout, st *enforce.State) []enforce.Problem {
 	}
 	if prog := st.Option(ClientID, "guard-program"); prog != "" {
 		if info, err := os.Stat(prog); err != nil || info.Mode()&0o111 == 0 {
-			out = append(out, enforce.Problem{Code: "guard-program-missing", Subject: prog, Message: fmt.Sprintf("the guard runs %s, which is not an executable program here, and Claude Code lets a call through when a hook cannot run; run vouch enforce claude add again with this vouch", prog)})
+			out = append(out, enforce.Problem{Code: "guard-program-missing", Subject: prog, Message: fmt.Sprintf("the guard runs %s, which is not an executable program here, and "+observed+" lets a call through when a hook cannot run; run vouch enforce claude add again with this vouch", prog)})
 		}
 	}
 	return out
@@ -245,7 +245,7 @@ func pluginStatus(env *enforce.Env, sc *Scanned, e *enforce.Entry) enforce.Plugi
 			bad("staged-not-approved", fmt.Sprintf("%s is staged with %s, no longer approved; run vouch enforce sync", e.Name, strings.Join(gone, ", ")))
 		} else {
 			ps.State = "withdrawn"
-			ps.Problems = append(ps.Problems, enforce.Problem{Code: "withdrawn", Subject: e.Name, Message: fmt.Sprintf("%s is not staged: %s is no longer approved, so Claude Code loads nothing of it", e.Name, strings.Join(gone, ", "))})
+			ps.Problems = append(ps.Problems, enforce.Problem{Code: "withdrawn", Subject: e.Name, Message: fmt.Sprintf("%s is not staged: %s is no longer approved, so "+observed+" loads nothing of it", e.Name, strings.Join(gone, ", "))})
 		}
 		return ps
 	}
@@ -262,7 +262,7 @@ func pluginStatus(env *enforce.Env, sc *Scanned, e *enforce.Entry) enforce.Plugi
 	}
 	for _, other := range sc.Installs {
 		if other.Name == e.Name && other.Marketplace != Marketplace && other.Enabled {
-			bad("other-install-enabled", fmt.Sprintf("%s is enabled by %s, so Claude Code also loads it from %s, a folder vouch did not stage", other.ID, other.EnabledBy, other.Folder))
+			bad("other-install-enabled", fmt.Sprintf("%s is enabled by %s, so "+observed+" also loads it from %s, a folder vouch did not stage", other.ID, other.EnabledBy, other.Folder))
 		}
 	}
 	return ps

@@ -12,7 +12,7 @@ import (
 	"vouch/review/jsontext"
 )
 
-// Client runs Codex's own CLI (observed: codex-cli 0.171.0) with CODEX_HOME set, or,
+// Client runs Codex's own CLI (observed: codex-cli [Version]) with CODEX_HOME set, or,
 // when Path is empty, only collects the commands a person has to run.
 type Client struct {
 	Path    string // the codex executable; "" when none was found

@@ -14,7 +14,7 @@ import (
 // P@vouch came from bytes vouch staged.
 const Marketplace = "vouch"
 
-// HookEntry is one [hooks.state."KEY"] table vouch writes: Codex 0.171.0 runs the hook
+// HookEntry is one [hooks.state."KEY"] table vouch writes: Codex [Version] runs the hook
 // only while both hashes match, and with the content hash present it never pins a
 // baseline of its own (trust on first use).
 type HookEntry struct {

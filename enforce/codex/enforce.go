@@ -47,6 +47,12 @@ type Added struct {
 // maxConfig bounds the read of config.toml.
 const maxConfig = 4 << 20
 
+// Version is the Codex release the behaviour enforcement relies on was observed on.
+const Version = model.Codex171
+
+// observed names Codex at Version for the sentences that say what it does.
+var observed = model.ClientLabel(model.ClientCodex, Version)
+
 // Add enforces pkg in Codex: it stages the approved bytes into vouch's marketplace,
 // installs the plugin with Codex's CLI (`codex plugin marketplace add`, `codex plugin add
 // NAME@vouch`), checks that the copy Codex installed has the staged folder's fingerprint,
@@ -98,7 +104,7 @@ func Add(t *trust.Trust, pkg *model.Package, o Options) (*Added, error) {
 	if err := writeSource(l, pkg.Name, pkg.Root); err != nil {
 		return nil, err
 	}
-	// Codex 0.171.0 refuses to start when CODEX_HOME names a folder that does not exist.
+	// Codex [Version] refuses to start when CODEX_HOME names a folder that does not exist.
 	if err := os.MkdirAll(o.CodexHome, 0o700); err != nil {
 		return nil, err
 	}
@@ -408,7 +414,7 @@ func Sync(t *trust.Trust, src *model.Package, name string, o Options) (*Synced, 
 	if err != nil {
 		return nil, err
 	}
-	return &Synced{Action: "removed", Detail: "no longer approved; Codex runs nothing of it from the next session on", Removed: r}, nil
+	return &Synced{Action: "removed", Detail: "no longer approved; " + observed + " runs nothing of it from the next session on", Removed: r}, nil
 }
 
 func planOK(t *trust.Trust, pkg *model.Package, partial bool) (bool, error) {

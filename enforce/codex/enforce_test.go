@@ -261,7 +261,7 @@ func TestRevokeThenSync(t *testing.T) {
 	}
 	e.revoke(t, "stop:0:0")
 	st := StatusOf(e.trust, "guard", e.opts)
-	if !strings.Contains(messages(st.Problems), "Codex runs the hook guard@vouch:hooks/hooks.json:stop:0:0, which is not approved now (revoked)") {
+	if !strings.Contains(messages(st.Problems), observed+" runs the hook guard@vouch:hooks/hooks.json:stop:0:0, which is not approved now (revoked)") {
 		t.Errorf("status problems %v do not name the revoked hook", st.Problems)
 	}
 	res, err := Sync(e.trust, e.load(), "guard", e.opts)

@@ -3,7 +3,7 @@
 // with Codex's CLI, checks that the copy Codex installed is the staged one, and writes
 // Codex's own hook trust (both hashes) and MCP server switches into the user config.toml.
 //
-// Facts it builds on were observed with Codex 0.171.0: `codex plugin add P@M` copies the
+// Facts it builds on were observed with Codex [Version]: `codex plugin add P@M` copies the
 // plugin byte for byte into $CODEX_HOME/plugins/cache/M/P/<version>/ and that copy is
 // what runs; a hook runs only when [hooks.state."KEY"] holds both its definition hash
 // and the plugin fingerprint; any byte changed in the plugin (outside the names the
@@ -27,7 +27,7 @@ import (
 const fingerprintMagic = "codex-plugin-bundle-v1"
 
 // SkippedName reports whether Codex's fingerprint leaves out an entry of this name, at
-// any depth, with everything below it. Codex 0.171.0 skips Python caches and virtual
+// any depth, with everything below it. Codex [Version] skips Python caches and virtual
 // environments so that running a plugin does not make it "modified"; the same rule
 // means bytes there are never bound by Codex's trust.
 func SkippedName(name string) bool {
@@ -35,7 +35,7 @@ func SkippedName(name string) bool {
 }
 
 // UnhashableError says the plugin holds an entry Codex cannot fingerprint (a link, a
-// FIFO, a device): Codex 0.171.0 then skips every hook of the plugin.
+// FIFO, a device): Codex [Version] then skips every hook of the plugin.
 type UnhashableError struct {
 	Path string // slash path relative to the plugin root
 	Mode os.FileMode
@@ -53,10 +53,10 @@ func (e *UnhashableError) Error() string {
 	case e.Mode&os.ModeSocket != 0:
 		what = "a socket"
 	}
-	return fmt.Sprintf("%s is %s: Codex cannot fingerprint a plugin holding one and skips every hook of it", e.Path, what)
+	return fmt.Sprintf("%s is %s: %s cannot fingerprint a plugin holding one and skips every hook of it", e.Path, what, observed)
 }
 
-// Fingerprint is Codex's content hash of the plugin folder root, as Codex 0.171.0 writes
+// Fingerprint is Codex's content hash of the plugin folder root, as Codex [Version] writes
 // it into trusted_content_hash: "sha256:" + hex SHA-256 of the magic, then every entry
 // of a depth-first walk (the root first, as the empty path; children in ascending byte
 // order of their names), each as the path's length (u64 little-endian), the

@@ -31,7 +31,7 @@ type Plan struct {
 // manifest Codex reads), can be enforced with statuses as they are now. Every component
 // Codex would use must be approved now; inert data and components Codex does not run
 // (unsupported by it) need nothing. With partial, hooks and MCP servers may be left
-// unapproved: Codex 0.171.0 has a switch of its own for each (a hook with no trust entry
+// unapproved: Codex [Version] has a switch of its own for each (a hook with no trust entry
 // is not run; a server with enabled = false does not start), so the client enforces the
 // gap. Skills and apps have no such switch and must always be approved. It refuses what Codex's fingerprint
 // leaves out or cannot hash, since Codex would run those bytes without binding them.
@@ -40,7 +40,7 @@ func PlanPlugin(pkg *model.Package, statuses map[string]trust.Status, partial bo
 		return nil, fmt.Errorf("not a Codex plugin (Codex reads a folder with .codex-plugin/plugin.json or .claude-plugin/plugin.json)")
 	}
 	if pkg.Rejected {
-		return nil, fmt.Errorf("Codex cannot load the plugin %s as it is: review it (vouch review) and fix the errors first", pkg.Name)
+		return nil, fmt.Errorf(observed+" cannot load the plugin %s as it is: review it (vouch review) and fix the errors first", pkg.Name)
 	}
 	p := &Plan{Name: pkg.Name}
 	byPath := map[string]model.File{}
@@ -90,7 +90,7 @@ func PlanPlugin(pkg *model.Package, statuses map[string]trust.Status, partial bo
 		return nil, fmt.Errorf("nothing of %s is approved, so there are no approved bytes to stage", pkg.Name)
 	}
 	if !hasManifest(p.Files) {
-		return nil, fmt.Errorf("no approval of %s covers its manifest (.codex-plugin/plugin.json or .claude-plugin/plugin.json), so Codex could not load the staged copy; approve a hook or server of it", pkg.Name)
+		return nil, fmt.Errorf("no approval of %s covers its manifest (.codex-plugin/plugin.json or .claude-plugin/plugin.json), so "+observed+" could not load the staged copy; approve a hook or server of it", pkg.Name)
 	}
 	return p, nil
 }
@@ -117,11 +117,11 @@ func orUnreviewed(a model.Authorization) model.Authorization {
 // fingerprint skips (Codex would not notice a change there).
 func stageable(f model.File) error {
 	if f.IsLink() {
-		return fmt.Errorf("%s is a symbolic link: Codex 0.171.0 cannot fingerprint a plugin holding a link and skips every hook of it; replace the link with the file and approve again", f.Path)
+		return fmt.Errorf("%s is a symbolic link: %s cannot fingerprint a plugin holding a link and skips every hook of it; replace the link with the file and approve again", f.Path, model.ClientLabel(model.ClientCodex, Version))
 	}
 	for _, seg := range strings.Split(f.Path, "/") {
 		if SkippedName(seg) {
-			return fmt.Errorf("%s is under %q, which Codex 0.171.0 leaves out of the plugin fingerprint, so Codex would run a changed copy of it without noticing; remove it from the plugin (Python caches and virtual environments are rebuilt at run time) and approve again", f.Path, seg)
+			return fmt.Errorf("%s is under %q, which %s leaves out of the plugin fingerprint, so Codex would run a changed copy of it without noticing; remove it from the plugin (Python caches and virtual environments are rebuilt at run time) and approve again", f.Path, seg, model.ClientLabel(model.ClientCodex, Version))
 		}
 	}
 	if p := f.Path; p == "" || path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") || strings.ContainsAny(p, "\\\x00") {

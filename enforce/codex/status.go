@@ -23,7 +23,7 @@ type Problem struct {
 type HookRun struct {
 	Key      string `json:"key"`
 	Approved bool   `json:"approved"`
-	// Codex is Codex 0.171.0's judgement from config.toml and the installed copy:
+	// Codex is the judgement of Codex [Version] from config.toml and the installed copy:
 	// "trusted" (it runs), "untrusted" (no entry), "modified" (an entry for other bytes),
 	// "disabled" (enabled = false).
 	Codex string `json:"codex"`
@@ -129,7 +129,7 @@ func StatusOf(t *trust.Trust, name string, o Options) PluginStatus {
 		}
 	}
 	if installed && s.InstalledFingerprint != "" && s.StagedFingerprint != "" && s.InstalledFingerprint != s.StagedFingerprint {
-		bad("cache-not-staged", "the copy Codex runs (%s) is not the staged folder: Codex skips its trusted hooks as modified, but its skills and servers still load", s.Installed)
+		bad("cache-not-staged", "the copy Codex runs (%s) is not the staged folder: "+observed+" skips its trusted hooks as modified, but its skills and servers still load", s.Installed)
 	}
 	if pkg != nil {
 		judgeHooks(pkg, statuses, cfg, id, installed, s.InstalledFingerprint, &s)
@@ -162,7 +162,7 @@ func installedCopy(codexHome, name string, s *PluginStatus) (string, string) {
 	if err != nil {
 		var ue *UnhashableError
 		if errors.As(err, &ue) {
-			s.Notes = append(s.Notes, "the cache copy holds an entry Codex cannot hash, so Codex skips every hook of it: "+err.Error())
+			s.Notes = append(s.Notes, "the cache copy holds an entry Codex cannot hash, so "+observed+" skips every hook of it: "+err.Error())
 		} else {
 			s.Problems = append(s.Problems, Problem{"cache-unreadable", "the cache copy cannot be read: " + err.Error()})
 		}
@@ -196,10 +196,10 @@ func judgeHooks(pkg *model.Package, statuses map[string]trust.Status, cfg map[st
 			}
 		}
 		if h.Codex == "trusted" && installed && !h.Approved {
-			s.Problems = append(s.Problems, Problem{"runs-unapproved", "Codex runs the hook " + key + ", which is not approved now (" + string(orUnreviewed(st.Authorization)) + "); run `vouch enforce sync`"})
+			s.Problems = append(s.Problems, Problem{"runs-unapproved", observed + " runs the hook " + key + ", which is not approved now (" + string(orUnreviewed(st.Authorization)) + "); run `vouch enforce sync`"})
 		}
 		if h.Codex == "trusted" && stateOf(states, key)["trusted_content_hash"] == nil {
-			s.Problems = append(s.Problems, Problem{"trust-on-first-use", "the trust of " + key + " has no trusted_content_hash, so Codex trusts whatever bytes it sees first; run `vouch enforce sync`"})
+			s.Problems = append(s.Problems, Problem{"trust-on-first-use", "the trust of " + key + " has no trusted_content_hash, so " + observed + " trusts whatever bytes it sees first; run `vouch enforce sync`"})
 		}
 		if h.Approved && h.Codex != "trusted" && installed {
 			s.Notes = append(s.Notes, "the approved hook "+key+" is "+h.Codex+" in Codex, so it does not run")
@@ -221,13 +221,13 @@ func judgeServers(pkg *model.Package, statuses map[string]trust.Status, cfg map[
 		st := statuses[pkg.Ref(c)]
 		r := ServerRun{Name: c.ID, Approved: st.Authorization == model.Approved && st.Digest == trust.DigestOf(c), Enabled: dig(cfg, "plugins", id, "mcp_servers", c.ID, "enabled") != false}
 		if installed && r.Enabled && !r.Approved {
-			s.Problems = append(s.Problems, Problem{"runs-unapproved", "Codex starts the MCP server " + c.ID + " of " + id + ", which is not approved now (" + string(orUnreviewed(st.Authorization)) + "); run `vouch enforce sync`"})
+			s.Problems = append(s.Problems, Problem{"runs-unapproved", observed + " starts the MCP server " + c.ID + " of " + id + ", which is not approved now (" + string(orUnreviewed(st.Authorization)) + "); run `vouch enforce sync`"})
 		}
 		s.Servers = append(s.Servers, r)
 	}
 }
 
-// judgeProjects looks at the projects the user trusts: Codex 0.171.0 reads a trusted
+// judgeProjects looks at the projects the user trusts: Codex [Version] reads a trusted
 // project's .codex/config.toml over the user's, and there [plugins."P@vouch".mcp_servers.S]
 // enabled = true starts a server vouch switched off (observed; an untrusted project's file
 // did not). It also names another install of the plugin that such a file enables.
@@ -253,7 +253,7 @@ func judgeProjects(pkg *model.Package, statuses map[string]trust.Status, cfg map
 			}
 			st := statuses[pkg.Ref(c)]
 			if dig(doc, "plugins", id, "mcp_servers", c.ID, "enabled") == true && !(st.Authorization == model.Approved && st.Digest == trust.DigestOf(c)) {
-				s.Problems = append(s.Problems, Problem{"project-override", "the trusted project's " + p + " turns the MCP server " + c.ID + " of " + id + " back on, and Codex starts it although it is not approved now; remove that table or stop trusting the project"})
+				s.Problems = append(s.Problems, Problem{"project-override", "the trusted project's " + p + " turns the MCP server " + c.ID + " of " + id + " back on, and " + observed + " starts it although it is not approved now; remove that table or stop trusting the project"})
 			}
 		}
 		plugins, _ := doc["plugins"].(map[string]any)

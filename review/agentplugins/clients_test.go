@@ -53,7 +53,7 @@ func TestClientsNamed(t *testing.T) {
 		{"skill:unknown-key", model.Skipped,
 			"Skipped: this skill does not conform to the Agent Skills specification (see its diagnostics); DSH, Lola and Pi skip it; Codex 0.169.0 loads it.",
 			map[string]answer{clientDSH: no, clientLola: no,
-				clientPi:    {model.NotSupported, "Pi validates the frontmatter against Agent Skills and skips this skill: the skill does not conform to the Agent Skills specification (Unexpected field 'version' in frontmatter; the specification defines only name, description, license, compatibility, metadata and allowed-tools. skills-ref and Pi reject the skill for it; Codex and Claude Code load the skill and ignore the field)."},
+				clientPi:    {model.NotSupported, "Pi validates the frontmatter against Agent Skills and skips this skill: the skill does not conform to the Agent Skills specification (Unexpected field 'version' in frontmatter; the specification defines only name, description, license, compatibility, metadata and allowed-tools. skills-ref and Pi reject the skill for it; " + model.ClientAt(model.ClientCodex, model.Codex169) + " and " + model.ClientAt(model.ClientClaudeCode, model.ClaudeCode328) + " load the skill and ignore the field)."},
 				clientCodex: {model.Supported, "Codex 0.169.0 loads skills whose frontmatter has unknown keys and ignores those keys."}}},
 		{"skill:name-mismatch", model.Skipped,
 			"Skipped: this skill does not conform to the Agent Skills specification (see its diagnostics); DSH, Lola, Pi and Codex 0.169.0 skip it.",

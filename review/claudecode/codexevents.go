@@ -39,7 +39,7 @@ func (l *loader) codexOnlyHook(c *model.Component, src *hookSource, event, typ s
 			s.Detail = "Codex rejects http handlers."
 		default:
 			s.Status = model.Supported
-			s.Detail = fmt.Sprintf("Codex runs it %s once the user trusts it; Claude Code has no %s event and ignores it.", when, event)
+			s.Detail = fmt.Sprintf("Codex runs it %s once the user trusts it; %s has no %s event and ignores it.", when, model.ClientLabel(clientClaude, l.opts.ClaudeVersion), event)
 		}
 	}
 	for i, line := range c.Summary {

@@ -11,12 +11,16 @@ import (
 func TestBrokenExamples(t *testing.T) {
 	const dir = "../../examples/claude-code/"
 	cases := map[string]want{
-		"broken-hooks-no-wrapper":     {pkgCode: "hooks-file-no-wrapper", count: 0},
-		"broken-inline-hooks-wrapper": {pkgCode: "hooks-inline-wrapper", noErrors: true, count: 0},
+		"broken-hooks-no-wrapper": {pkgCode: "hooks-file-no-wrapper", count: 0},
+		// Claude ignores the wrapper; Codex reads it as a hooks file's and runs the hook.
+		"broken-inline-hooks-wrapper": {pkgCode: "hooks-inline-wrapper", noErrors: true, count: 1, validity: map[string]string{"hook:plugin.json:PostToolUse:0:0": "valid"},
+			support: map[string]string{"hook:plugin.json:PostToolUse:0:0/claude-code": "unsupported: Claude Code 2.1.328 and 2.1.332 read the \"hooks\" wrapper", "hook:plugin.json:PostToolUse:0:0/codex": "supported"}},
 		"broken-unknown-event": {pkgCode: "hook-unknown-event", validity: map[string]string{"hook:postToolUse:0:0": "unsupported", "hook:AfterEdit:0:0": "unsupported"},
 			support: map[string]string{"hook:postToolUse:0:0/claude-code": "unsupported", "hook:postToolUse:0:0/codex": "unsupported"}},
-		"broken-reserved-name":    {pkgCode: "manifest-name-reserved", noErrors: true, validity: map[string]string{"hook:PostToolUse:0:0": "valid"}},
-		"broken-path-prefix":      {rejected: true, pkgCode: "manifest-path-prefix"},
+		"broken-reserved-name": {pkgCode: "manifest-name-reserved", noErrors: true, validity: map[string]string{"hook:PostToolUse:0:0": "valid"}},
+		// Claude rejects the manifest; Codex ignores commands and runs hooks/hooks.json.
+		"broken-path-prefix": {rejected: true, pkgCode: "manifest-path-prefix", count: 1,
+			support: map[string]string{"hook:hooks/hooks.json:post_tool_use:0:0/claude-code": "unsupported: Claude Code rejects this plugin's manifest", "hook:hooks/hooks.json:post_tool_use:0:0/codex": "supported"}},
 		"broken-duplicate-server": {compCode: map[string]string{"mcp-server:formatter": "mcp-server-duplicate-name", "mcp-server:formatter~2": "mcp-server-duplicate-name"}, summary: map[string]string{"mcp-server:formatter~2": "npx"}},
 		"broken-unquoted-root":    {compCode: map[string]string{"hook:PostToolUse:0:0": "hook-unquoted-plugin-root"}},
 	}

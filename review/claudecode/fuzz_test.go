@@ -13,8 +13,8 @@ import (
 // contract has a digest; component ids are unique per kind.
 func checkInvariants(t *testing.T, p *model.Package) {
 	t.Helper()
-	if p.Rejected && len(p.Components) != 0 {
-		t.Fatalf("rejected package lists %d components", len(p.Components))
+	if p.Rejected {
+		claudeRunsNone(t, p)
 	}
 	seen := map[string]bool{}
 	for _, c := range p.Components {
@@ -140,4 +140,19 @@ func FuzzMarketplace(f *testing.F) {
 			checkInvariants(t, p)
 		}
 	})
+}
+
+// claudeRunsNone: a plugin Claude Code rejects lists only what Codex, reading the same
+// manifest by its own rules, loads: every component there is one Claude does not run,
+// and Codex does.
+func claudeRunsNone(t *testing.T, p *model.Package) {
+	t.Helper()
+	for _, c := range p.Components {
+		if s := supportOf(c, clientClaude); s.Status != model.NotSupported {
+			t.Fatalf("rejected package lists %s:%s, which Claude Code %s", c.Kind, c.ID, s.Status)
+		}
+		if !hasCode(p, "codex-reads-rejected-manifest") {
+			t.Fatalf("rejected package lists %s:%s without saying that Codex loads it", c.Kind, c.ID)
+		}
+	}
 }

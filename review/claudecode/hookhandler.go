@@ -59,6 +59,9 @@ type handlerBuild struct {
 	what         string   // what the handler does, opening its first summary line
 	async        bool
 	codexIgnored []string // fields Claude reads and Codex ignores
+	// claudeRefuse is why Claude refuses the handler over a field Codex ignores ("" when
+	// no such field is wrong): Codex still runs it.
+	claudeRefuse string
 }
 
 // hook builds the component of one handler: an invalid one as soon as its shape is wrong,
@@ -121,7 +124,7 @@ func (b *handlerBuild) readType() bool {
 	b.c.Details = append(b.c.Details, model.Field{Key: "type", Value: typ})
 	for _, m := range h.Obj {
 		if !contains(fields, m.Key) && !contains(commonHandlerFields, m.Key) {
-			b.warn("hook-handler-unknown-field", fmt.Sprintf("Handler %s (%s) has the field %q, which Claude Code does not read for this type.", id, typ, clip(m.Key)), m.KeyOff)
+			b.warn("hook-handler-unknown-field", fmt.Sprintf("Handler %s (%s) has the field %q, which "+claudeSeen+" does not read for this type.", id, typ, clip(m.Key)), m.KeyOff)
 		}
 	}
 	return true
@@ -198,7 +201,8 @@ func (b *handlerBuild) command() {
 	args, hasArgs := b.commandArgs()
 	shell, hasShell := b.str("shell")
 	if hasShell && shell != "bash" && shell != "powershell" {
-		b.bad("hook-shell-invalid", fmt.Sprintf("Handler %s has shell %q; it must be bash or powershell, so the handler is not loaded.", b.id, clip(shell)), h.Get("shell").KeyOff)
+		b.bad("hook-shell-invalid", fmt.Sprintf("Handler %s has shell %q; it must be bash or powershell, so "+claudeSeen+" does not load the handler (%s ignore shell and run it).", b.id, clip(shell), model.Releases(model.ClientCodex, model.Codex169)), h.Get("shell").KeyOff)
+		b.claudeRefuse = fmt.Sprintf("%s refuse a shell other than bash or powershell (here %q).", model.Releases(model.ClientClaudeCode, model.ClaudeCode328), clip(shell))
 	}
 	asyncLit := b.boolean("async")
 	rewake := b.boolean("asyncRewake")
@@ -275,7 +279,7 @@ func (b *handlerBuild) shellFormWhat(cmd, shell string, hasShell bool) {
 // commandEffects states what the running command can reach and whether Claude waits for it.
 func (b *handlerBuild) commandEffects(cmd string, rewake bool) {
 	for _, v := range plainPluginRoot(strings.Join(b.runs, " ")) {
-		b.warn("hook-plain-plugin-root", fmt.Sprintf("Handler %s uses %s, which is not a Claude Code placeholder: in Claude it is a plain shell variable, normally unset, so the path collapses to \"/…\" (use ${CLAUDE_PLUGIN_ROOT}; Codex substitutes both).", b.id, v), b.h.Off)
+		b.warn("hook-plain-plugin-root", fmt.Sprintf("Handler %s uses %s, which is not a placeholder of "+claudeSeen+": in Claude it is a plain shell variable, normally unset, so the path collapses to \"/…\" (use ${CLAUDE_PLUGIN_ROOT}; "+codexSeen+" substitutes both).", b.id, v), b.h.Off)
 		b.summary = append(b.summary, fmt.Sprintf("%s here is a plain shell variable in Claude Code, normally unset (only ${CLAUDE_PLUGIN_ROOT}, ${CLAUDE_PLUGIN_DATA} and ${CLAUDE_PROJECT_DIR} are substituted); Codex replaces it with the plugin path.", v))
 	}
 	b.caps = append(b.caps, model.Capability{Kind: model.CapSubprocess, Scope: []string{cmd},
@@ -546,11 +550,16 @@ func (b *handlerBuild) finish() *model.Component {
 			markNotCovered(c, l.shellNotCovered(b.runs[0], "the hook runs", true))
 		}
 	}
+	claude := b.claudeSupport()
 	if hasErrors(c.Diagnostics) {
-		return l.hookInvalid(c)
+		if !b.codexRunsAnyway() {
+			return l.hookInvalid(c)
+		}
+		claude = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: b.claudeRefuse}
+		c.Summary = append([]string{"Not loaded by Claude Code (see its diagnostics); Codex ignores the field Claude refuses and runs it."}, c.Summary...)
 	}
 	c.Capabilities = b.caps
-	c.Support = []model.Support{b.claudeSupport(), b.codexSupport()}
+	c.Support = []model.Support{claude, b.codexSupport()}
 	if !b.exact {
 		c.Validity = model.Unsupported
 		c.Summary = append([]string{"Unsupported: Claude Code ignores this event name, so the hook never runs."}, c.Summary...)
@@ -564,6 +573,21 @@ func (b *handlerBuild) finish() *model.Component {
 		l.namedFiles(c, strings.Join(b.runs, " "), b.src.file, b.ptr)
 	}
 	return c
+}
+
+// codexRunsAnyway reports whether the handler's only errors are in fields Codex ignores
+// (shell) while Codex runs it: the hook is then valid, for Codex's reading of this same
+// file, and not run by Claude Code.
+func (b *handlerBuild) codexRunsAnyway() bool {
+	if b.claudeRefuse == "" {
+		return false
+	}
+	for _, d := range b.c.Diagnostics {
+		if d.IsError() && d.Code != "hook-shell-invalid" {
+			return false
+		}
+	}
+	return b.codexSkips(b.l.codexSameHooks(b.src)) == ""
 }
 
 func (l *loader) hookInvalid(c *model.Component) *model.Component {
@@ -635,6 +659,9 @@ func (b *handlerBuild) codexSkips(same bool) string {
 	src := b.src
 	switch {
 	case b.l.otherManifest != "" && !same:
+		if !b.l.rootHas(manifestFile) {
+			return b.l.codexReadsOther()
+		}
 		return fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json, so it does not load this plugin's hooks.", b.l.otherManifest)
 	case src.codexSkip != "" && !same:
 		return src.codexSkip

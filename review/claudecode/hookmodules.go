@@ -23,9 +23,10 @@ func (l *loader) hookModules(src *hookSource) {
 	ptr := "/modules"
 	if m.Val.Kind != jsontext.Array {
 		l.pkgDiag(model.Place{File: src.file, Pointer: ptr, Line: l.line(src.data, m.KeyOff)}.ComponentType("hook-modules-type", model.SeverityError,
-			fmt.Sprintf("\"modules\" in %s is a %s; it must be an array of module paths, so Claude Code loads none of them.", src.file, m.Val.Kind), specRef("1.4")))
+			fmt.Sprintf("\"modules\" in %s is a %s; it must be an array of module paths, so "+model.ClientAt(clientClaude, model.ClaudeCode332)+" loads none of them.", src.file, m.Val.Kind), specRef("1.4")))
 		return
 	}
+	l.modulesRefused(src, m)
 	names := map[string]int{}
 	for i, v := range m.Val.Arr {
 		eptr := fmt.Sprintf("%s/%d", ptr, i)
@@ -35,8 +36,33 @@ func (l *loader) hookModules(src *hookSource) {
 			continue
 		}
 		id, _ := l.uniqueID(names, moduleID(src, v.Str))
-		l.pkg.Components = append(l.pkg.Components, l.hookModule(src, id, v.Str, eptr, l.line(src.data, v.Off)))
+		c := l.hookModule(src, id, v.Str, eptr, l.line(src.data, v.Off))
+		claudeRefuses(src, []*model.Component{c})
+		l.pkg.Components = append(l.pkg.Components, c)
 	}
+}
+
+// modulesRefused applies Claude Code's schema for "modules": at most one entry, and a
+// string. A list that breaks it makes Claude refuse the whole hooks file, its hooks as
+// well as its modules ("Failed to load hooks for <plugin>"; observed offline on the
+// releases named).
+func (l *loader) modulesRefused(src *hookSource, m *jsontext.Member) {
+	why := ""
+	for _, v := range m.Val.Arr {
+		if v.Kind != jsontext.String {
+			why = fmt.Sprintf("an entry of \"modules\" is a %s, not a string", v.Kind)
+		}
+	}
+	if len(m.Val.Arr) > 1 {
+		why = fmt.Sprintf("\"modules\" has %d entries (\"hooks.json `modules` names one hooks module per plugin; a second entry is refused\")", len(m.Val.Arr))
+	}
+	if why == "" {
+		return
+	}
+	releases := model.Releases(model.ClientClaudeCode, model.ClaudeCode328)
+	src.claudeRefuse = fmt.Sprintf("%s refuse the whole of %s because %s, so they load none of its hooks or modules.", releases, src.file, why)
+	l.pkgDiag(model.Place{File: src.file, Pointer: "/modules", Line: l.line(src.data, m.KeyOff)}.ComponentType("hook-modules-refused", model.SeverityError,
+		src.claudeRefuse, specRef("1.4")))
 }
 
 func moduleID(src *hookSource, p string) string {
@@ -56,7 +82,7 @@ func (l *loader) hookModule(src *hookSource, id, spec, ptr string, line int) *mo
 			fmt.Sprintf("Module %q is not a path inside the plugin, so no approval could bind the code Claude would load.", clip(spec)), specRef("1.4")))
 	} else if !l.rootHas(rel) {
 		c.Diagnostics = append(c.Diagnostics, model.Place{File: src.file, Pointer: ptr, Line: line}.Component("hook-module-missing", model.SeverityError,
-			fmt.Sprintf("Module %q does not exist in the plugin (%s), so Claude Code cannot load it.", clip(spec), rel), specRef("1.4")))
+			fmt.Sprintf("Module %q does not exist in the plugin (%s), so "+claudeSeen+" cannot load it.", clip(spec), rel), specRef("1.4")))
 	}
 	if hasErrors(c.Diagnostics) {
 		c.Validity = model.Invalid

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/codex"
 	"vouch/review/jsontext"
 )
 
@@ -23,6 +24,8 @@ type hookSource struct {
 	codexSkip string
 	// modules is the file's "modules" member: JavaScript Claude loads in its own process.
 	modules *jsontext.Member
+	// claudeRefuse says why Claude Code loads nothing of this source ("" when it reads it).
+	claudeRefuse string
 }
 
 // hooksStep lists one hook component per handler from hooks/hooks.json and the
@@ -30,9 +33,8 @@ type hookSource struct {
 // the manifest's hooks are loaded in addition to hooks/hooks.json (Claude Code).
 func (l *loader) hooksStep() {
 	var srcs []*hookSource
-	manifestHooks := l.paths["hooks"] != nil
 	codexSkipDefault := ""
-	if manifestHooks {
+	if l.paths["hooks"] != nil && (l.otherManifest != "" || l.manifest == nil || !l.codexLoadsDefault("hooks")) {
 		codexSkipDefault = "Codex reads the manifest's hooks instead of hooks/hooks.json (the manifest field replaces the default there), so it does not run this hook."
 	}
 	files := []string{}
@@ -42,7 +44,7 @@ func (l *loader) hooksStep() {
 	for _, p := range l.paths["hooks"] {
 		if p == hooksFile {
 			l.pkgDiag(model.Place{File: manifestFile, Pointer: "/hooks"}.ComponentType("hooks-file-listed-twice", model.SeverityInfo,
-				"The manifest lists ./hooks/hooks.json, which Claude Code loads by default anyway; its hooks are listed once.", specRef("1.2")))
+				"The manifest lists ./hooks/hooks.json, which "+claudeSeen+" loads by default anyway; its hooks are listed once.", specRef("1.2")))
 			codexSkipDefault = ""
 			continue
 		}
@@ -61,27 +63,7 @@ func (l *loader) hooksStep() {
 		}
 		srcs = append(srcs, src)
 	}
-	for i, iv := range l.inline["hooks"] {
-		label := "plugin.json"
-		if len(l.inline["hooks"]) > 1 || strings.Contains(iv.ptr, "/hooks/") {
-			label = fmt.Sprintf("plugin.json[%d]", i)
-		}
-		file, data := l.inlineSrc(iv)
-		src := &hookSource{file: file, base: jsontext.SplitPointer(iv.ptr), label: label, events: iv.v, data: data, inline: true}
-		if w := iv.v.Get("hooks"); w != nil && w.Val.Kind == jsontext.Object {
-			// Claude reads the wrapper as an event named "hooks": unknown, so ignored at
-			// runtime; when it holds PreToolUse or PermissionRequest hooks that may guard
-			// permissions, the validator fails it (CC-bin p08).
-			sev, effect := model.SeverityWarning, "Claude reads \"hooks\" as an unknown event and ignores every hook inside it"
-			if w.Val.Get("PreToolUse") != nil || w.Val.Get("PermissionRequest") != nil {
-				sev, effect = model.SeverityError, "it holds PreToolUse/PermissionRequest hooks, so Claude's validator rejects it (Unrecognized key \"hooks\") and none of them runs"
-			}
-			l.pkgDiag(model.Place{File: file, Pointer: iv.ptr + "/hooks", Line: l.line(data, w.KeyOff)}.ComponentType("hooks-inline-wrapper", sev,
-				"Inline hooks in plugin.json must be the event map itself, without the \"hooks\" wrapper a hooks file has; "+effect+".", specRef("1.4")))
-			continue
-		}
-		srcs = append(srcs, src)
-	}
+	srcs = append(srcs, l.inlineHookSources()...)
 	for _, src := range srcs {
 		l.hookModules(src)
 		if src.events == nil {
@@ -90,7 +72,94 @@ func (l *loader) hooksStep() {
 		before := len(l.pkg.Components)
 		l.hookEvents(src)
 		l.gateFile(src, l.pkg.Components[before:])
+		claudeRefuses(src, l.pkg.Components[before:])
 	}
+}
+
+// setSupport replaces the answer of s's client in c.
+func setSupport(c *model.Component, s model.Support) {
+	for i := range c.Support {
+		if c.Support[i].Provider == s.Provider {
+			c.Support[i] = s
+		}
+	}
+}
+
+// supportOf is c's answer for client (empty when it has none).
+func supportOf(c *model.Component, client string) model.Support {
+	for _, s := range c.Support {
+		if s.Provider == client {
+			return s
+		}
+	}
+	return model.Support{}
+}
+
+// claudeRefuses marks the valid hooks of a source Claude Code refuses as a whole as not
+// run by Claude; what Codex does with them stays its own answer.
+func claudeRefuses(src *hookSource, cs []*model.Component) {
+	if src.claudeRefuse == "" {
+		return
+	}
+	for _, c := range cs {
+		for i := range c.Support {
+			if c.Support[i].Provider == clientClaude && c.Validity == model.Valid {
+				c.Support[i] = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: src.claudeRefuse}
+			}
+		}
+	}
+}
+
+// inlineHookSources are the manifest's inline hooks objects. Claude Code reads one as the
+// event map itself; Codex reads it only in a hooks file's form, inside a {"hooks": ...}
+// wrapper, which Claude ignores: such a wrapper gives the hooks Codex runs and Claude
+// does not, and an event map without it gives the hooks Claude runs and Codex does not.
+func (l *loader) inlineHookSources() []*hookSource {
+	var srcs []*hookSource
+	for i, iv := range l.inline["hooks"] {
+		label := "plugin.json"
+		if len(l.inline["hooks"]) > 1 || strings.Contains(iv.ptr, "/hooks/") {
+			label = fmt.Sprintf("plugin.json[%d]", i)
+		}
+		file, data := l.inlineSrc(iv)
+		src := &hookSource{file: file, base: jsontext.SplitPointer(iv.ptr), label: label, events: iv.v, data: data, inline: true}
+		if w := iv.v.Get("hooks"); w != nil && w.Val.Kind == jsontext.Object {
+			srcs = append(srcs, l.inlineWrapper(src, iv, w))
+			continue
+		}
+		if l.otherManifest == "" && !codex.InlineHooksRead(iv.v) {
+			src.codexSkip = model.Releases(model.ClientCodex, model.Codex169) + " read inline manifest hooks only in a hooks file's form ({\"hooks\": {...}}), so they load none of this event map's hooks (hooks/hooks.json loads instead)."
+		}
+		srcs = append(srcs, src)
+	}
+	return srcs
+}
+
+// inlineWrapper is the source of the hooks inside an inline {"hooks": ...} wrapper: Claude
+// reads "hooks" as an unknown event and ignores every hook inside it, and when it holds
+// PreToolUse or PermissionRequest hooks, which may guard permissions, its validator fails
+// it (CC-bin p08); Codex reads the object as a hooks document and runs them.
+func (l *loader) inlineWrapper(src *hookSource, iv inlineVal, w *jsontext.Member) *hookSource {
+	sev, effect := model.SeverityWarning, "Claude reads \"hooks\" as an unknown event and ignores every hook inside it"
+	if w.Val.Get("PreToolUse") != nil || w.Val.Get("PermissionRequest") != nil {
+		sev, effect = model.SeverityError, "it holds PreToolUse/PermissionRequest hooks, so Claude's validator rejects it (Unrecognized key \"hooks\") and none of them runs"
+	}
+	codexDoes := ""
+	if l.otherManifest == "" {
+		codexDoes = "; " + model.Releases(model.ClientCodex, model.Codex169) + " read this wrapper as a hooks file's and run the hooks inside it"
+	}
+	l.pkgDiag(model.Place{File: src.file, Pointer: iv.ptr + "/hooks", Line: l.line(src.data, w.KeyOff)}.ComponentType("hooks-inline-wrapper", sev,
+		"Inline hooks in plugin.json must be the event map itself, without the \"hooks\" wrapper a hooks file has; "+effect+codexDoes+".", specRef("1.4")))
+	src.base, src.events = append(src.base, "hooks"), w.Val
+	src.claudeRefuse = model.Releases(model.ClientClaudeCode, model.ClaudeCode328) + " read the \"hooks\" wrapper of inline manifest hooks as an unknown event and run none of the hooks inside it."
+	for _, m := range iv.v.Obj {
+		if m.Key != "hooks" && m.Key != "description" {
+			// Codex's hooks document denies unknown fields at its root, as a hooks file's
+			// does; for an inline object this is read from its source, not observed.
+			src.codexReject = fmt.Sprintf("Codex rejects the whole inline hooks object because of its field %q beside \"hooks\" (a hooks document has only description and hooks; read from Codex's source, not observed).", clip(m.Key))
+		}
+	}
+	return src
 }
 
 // gateFile applies Claude's fail-closed rule: a PreToolUse or PermissionRequest handler
@@ -99,7 +168,9 @@ func (l *loader) hooksStep() {
 func (l *loader) gateFile(src *hookSource, cs []*model.Component) {
 	broken, brokenEvent := "", ""
 	for _, c := range cs {
-		if ev, _ := c.Details.Get("event"); c.Validity == model.Invalid && (ev == "PreToolUse" || ev == "PermissionRequest") {
+		// A handler Claude refuses over a field Codex ignores is valid, for Codex, and
+		// broken for Claude all the same.
+		if ev, _ := c.Details.Get("event"); (c.Validity == model.Invalid || hasErrors(c.Diagnostics)) && (ev == "PreToolUse" || ev == "PermissionRequest") {
 			broken, brokenEvent = c.ID, ev.(string)
 			break
 		}
@@ -108,9 +179,14 @@ func (l *loader) gateFile(src *hookSource, cs []*model.Component) {
 		return
 	}
 	l.pkgDiag(model.Place{File: src.file, Pointer: jsontext.Pointer(src.base...)}.ComponentType("hooks-file-not-applied", model.SeverityError,
-		fmt.Sprintf("The %s handler %s cannot be loaded, and it may be what guards the permissions beside it, so Claude Code applies none of the hooks in %s until it is fixed or removed.", brokenEvent, broken, displayFile(src.file)), specRef("1.4")))
+		fmt.Sprintf("The %s handler %s cannot be loaded, and it may be what guards the permissions beside it, so "+claudeSeen+" applies none of the hooks in %s until it is fixed or removed.", brokenEvent, broken, displayFile(src.file)), specRef("1.4")))
 	for _, c := range cs {
-		if c.Validity != model.Valid {
+		if c.Validity != model.Valid || c.ID == broken {
+			continue
+		}
+		if supportOf(c, clientCodex).Status == model.Supported {
+			// Codex has no such rule: the hook stays what Codex runs, not run by Claude.
+			setSupport(c, model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "Claude Code applies none of this file's hooks while " + broken + " is invalid."})
 			continue
 		}
 		c.Validity = model.Skipped
@@ -139,7 +215,7 @@ func (l *loader) rootHas(rel string) bool {
 
 // hookFile reads one hooks file: {"description"?, "hooks": {<Event>: [...]}}.
 func (l *loader) hookFile(rel string) *hookSource {
-	doc, data, issues, missing, ok := l.parseJSON(rel, "hooks-file", model.BoundaryPackage, "Claude Code fails to load the whole plugin (a broken hooks file breaks the plugin load)")
+	doc, data, issues, missing, ok := l.parseJSON(rel, "hooks-file", model.BoundaryPackage, claudeSeen+" fails to load the whole plugin (a broken hooks file breaks the plugin load)")
 	if missing {
 		return nil
 	}
@@ -186,12 +262,14 @@ func (l *loader) hookFile(rel string) *hookSource {
 	}
 	for _, m := range doc.Obj {
 		switch m.Key {
-		case "hooks", "description", "modules":
+		case "hooks", "description":
+		case "modules":
+			src.codexReject = model.Releases(model.ClientCodex, model.Codex169) + " reject the whole hooks file because of its \"modules\" field (unknown field `modules`, expected `description` or `hooks`), so they run none of its hooks."
 		case "$schema":
 			src.codexReject = "Codex rejects the whole hooks file because it has \"$schema\" (unknown field `$schema`, expected `description` or `hooks`)."
 		default:
 			l.pkgDiag(model.Place{File: rel, Pointer: jsontext.Pointer(m.Key), Line: jsontext.Line(data, m.KeyOff)}.ComponentType("hooks-file-unknown-field", model.SeverityWarning,
-				fmt.Sprintf("%s has the top-level field %q, which Claude Code does not read (and Codex rejects the whole file for it).", rel, clip(m.Key)), specRef("1.4")))
+				fmt.Sprintf("%s has the top-level field %q, which "+claudeSeen+" does not read (and "+codexSeen+" rejects the whole file for it).", rel, clip(m.Key)), specRef("1.4")))
 			src.codexReject = fmt.Sprintf("Codex rejects the whole hooks file because of the unknown top-level field %q.", clip(m.Key))
 		}
 	}
@@ -222,12 +300,14 @@ func (l *loader) hookEvents(src *hookSource) {
 		ptr := jsontext.Pointer(append(append([]string(nil), src.base...), m.Key)...)
 		canon, exact := knownEvent(m.Key)
 		if !exact {
-			msg := fmt.Sprintf("%q is not a Claude Code hook event, so Claude ignores its hooks at runtime.", clip(m.Key))
+			// Events are keyed by version, so the sentence names the release it answers for.
+			at := model.ClientLabel(clientClaude, l.opts.ClaudeVersion)
+			msg := fmt.Sprintf("%q is not a hook event of %s, so Claude ignores its hooks at runtime.", clip(m.Key), at)
 			if canon != "" {
-				msg = fmt.Sprintf("%q is not a Claude Code hook event (event names are case-sensitive: did you mean %q?), so Claude ignores its hooks at runtime.", clip(m.Key), canon)
+				msg = fmt.Sprintf("%q is not a hook event of %s (event names are case-sensitive: did you mean %q?), so Claude ignores its hooks at runtime.", clip(m.Key), at, canon)
 			}
 			if _, ok := codexOnlyEvents[m.Key]; ok {
-				msg = fmt.Sprintf("%q is not a Claude Code hook event, so Claude Code ignores its hooks; %s run them.", m.Key, model.Releases(model.ClientCodex, model.Codex169))
+				msg = fmt.Sprintf("%q is not a hook event of %s, so Claude Code ignores its hooks; %s run them.", m.Key, at, model.Releases(model.ClientCodex, model.Codex169))
 			}
 			l.pkgDiag(model.Place{File: src.file, Pointer: ptr, Line: l.line(src.data, em.KeyOff)}.ComponentType("hook-unknown-event", model.SeverityWarning, msg, specRef("1.4")))
 		}

@@ -84,7 +84,7 @@ func ReadInstallations(pluginsDir string, settingsFiles []string) ([]Installatio
 	}
 	plugins := member(record, "plugins", jsontext.Object)
 	if plugins == nil {
-		problem(model.SeverityError, "claude-state-malformed", ipath, fmt.Sprintf("%s has no \"plugins\" object, so it is not the JSON Claude Code writes.", ipath))
+		problem(model.SeverityError, "claude-state-malformed", ipath, fmt.Sprintf("%s has no \"plugins\" object, so it is not the JSON "+claudeSeen+" writes.", ipath))
 		return nil, diags
 	}
 	if v := member(record, "version", jsontext.Number); v == nil || v.Float() != 2 {
@@ -161,11 +161,11 @@ func readState(p string, problem func(model.Severity, string, string, string)) *
 	}
 	doc, _, jerr := jsontext.Parse(data, stateOptions)
 	if jerr != nil {
-		problem(model.SeverityError, "claude-state-malformed", p, fmt.Sprintf("%s is not the JSON Claude Code writes (line %d: %s).", p, jsontext.Line(data, jerr.Off), jerr.Msg))
+		problem(model.SeverityError, "claude-state-malformed", p, fmt.Sprintf("%s is not the JSON "+claudeSeen+" writes (line %d: %s).", p, jsontext.Line(data, jerr.Off), jerr.Msg))
 		return nil
 	}
 	if doc.Kind != jsontext.Object {
-		problem(model.SeverityError, "claude-state-malformed", p, fmt.Sprintf("%s holds a %s, not the object Claude Code writes.", p, doc.Kind))
+		problem(model.SeverityError, "claude-state-malformed", p, fmt.Sprintf("%s holds a %s, not the object "+claudeSeen+" writes.", p, doc.Kind))
 		return nil
 	}
 	return doc
@@ -338,14 +338,14 @@ func (in Installation) Note() model.Diagnostic {
 	case in.EnabledBy != "":
 		fmt.Fprintf(&b, "; disabled by %s, so nothing of it runs until it is enabled", in.EnabledBy)
 	default:
-		b.WriteString("; no settings file enables it, so Claude Code leaves it disabled")
+		b.WriteString("; no settings file enables it, so " + claudeSeen + " leaves it disabled")
 	}
 	if in.MarketplaceDir != "" {
-		fmt.Fprintf(&b, ". Claude Code reads it from %s (its marketplace is a local folder), not from its copy in %s: an edit there changes what runs.", in.Folder, in.InstallPath)
+		fmt.Fprintf(&b, ". %s reads it from %s (its marketplace is a local folder), not from its copy in %s: an edit there changes what runs.", claudeSeen, in.Folder, in.InstallPath)
 	} else if in.EntryMarketplace != "" {
-		fmt.Fprintf(&b, ". Claude Code reads it from %s, with its entry in the marketplace copy at %s merged in (a strict: false entry is the whole plugin).", in.Folder, in.EntryMarketplace)
+		fmt.Fprintf(&b, ". %s reads it from %s, with its entry in the marketplace copy at %s merged in (a strict: false entry is the whole plugin).", claudeSeen, in.Folder, in.EntryMarketplace)
 	} else {
-		fmt.Fprintf(&b, ". Claude Code reads it from %s.", in.Folder)
+		fmt.Fprintf(&b, ". %s reads it from %s.", claudeSeen, in.Folder)
 	}
 	return model.Diagnostic{Code: "claude-installed", Severity: model.SeverityInfo, Boundary: model.BoundaryPackage, Message: b.String(), Spec: specRef("1.2")}
 }

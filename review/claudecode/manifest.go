@@ -78,7 +78,7 @@ var componentFields = []string{"skills", "commands", "agents", "workflows", "out
 // manifestStep reads .claude-plugin/plugin.json (when present) and applies Claude's rules.
 // It returns false when the plugin fails to load: then no component is listed.
 func (l *loader) manifestStep() bool {
-	doc, data, issues, missing, ok := l.parseJSON(manifestFile, "manifest", model.BoundaryPackage, "Claude Code cannot load the plugin")
+	doc, data, issues, missing, ok := l.parseJSON(manifestFile, "manifest", model.BoundaryPackage, claudeSeen+" cannot load the plugin")
 	if missing {
 		if l.entry != nil && l.entry.obj != nil {
 			return l.checkManifest(l.entry.obj, nil, "", true)
@@ -97,7 +97,7 @@ func (l *loader) manifestStep() bool {
 		d := model.Place{File: manifestFile, Pointer: is.Pointer, Line: jsontext.Line(data, is.Off)}.Package("manifest-"+strings.TrimPrefix(is.Code, "json-"), sev,
 			fmt.Sprintf("In plugin.json, %s.", is.Msg), specRef("1.1"))
 		if is.Code == jsontext.CodeDuplicateKey {
-			d.Message = fmt.Sprintf("In plugin.json, %s; Claude Code keeps the last occurrence, other readers may keep the first.", is.Msg)
+			d.Message = fmt.Sprintf("In plugin.json, %s; "+claudeSeen+" keeps the last occurrence, other readers may keep the first.", is.Msg)
 		}
 		l.pkgDiag(d)
 	}
@@ -106,7 +106,7 @@ func (l *loader) manifestStep() bool {
 	}
 	if doc.Kind != jsontext.Object {
 		l.pkgErr("manifest-not-object", manifestFile, "", jsontext.Line(data, doc.Off),
-			fmt.Sprintf("plugin.json holds a JSON %s; it must hold an object, so Claude Code cannot load the plugin.", doc.Kind), "1.1")
+			fmt.Sprintf("plugin.json holds a JSON %s; it must hold an object, so "+claudeSeen+" cannot load the plugin.", doc.Kind), "1.1")
 		return false
 	}
 	l.manifest, l.mdata = doc, data
@@ -224,7 +224,7 @@ func (l *loader) manifestField(md manifestDoc, key string, keyOff int, val *json
 		if md.fromEntry && entryOnlyFields[key] {
 			return false, false
 		}
-		msg := fmt.Sprintf("%s has the unknown field %q; Claude Code ignores unrecognized fields at load time, so it has no effect", where, clip(key))
+		msg := fmt.Sprintf("%s has the unknown field %q; "+claudeSeen+" ignores unrecognized fields at load time, so it has no effect", where, clip(key))
 		if s := suggest(key); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
@@ -252,7 +252,7 @@ func (l *loader) manifestFieldType(md manifestDoc, key string, keyOff int, val *
 	switch {
 	case key == "metadata" || key == "experimental":
 		l.pkgWarn("manifest-field-ignored", file, ptr, line,
-			fmt.Sprintf("%q in %s is a %s, not an object; Claude Code ignores it.", key, where, val.Kind), "1.1")
+			fmt.Sprintf("%q in %s is a %s, not an object; "+claudeSeen+" ignores it.", key, where, val.Kind), "1.1")
 		return false, false
 	case displayOnlyFields[key]:
 		l.pkgWarn("manifest-field-type-loaded", file, ptr, line,
@@ -260,7 +260,7 @@ func (l *loader) manifestFieldType(md manifestDoc, key string, keyOff int, val *
 		return true, false
 	}
 	l.pkgErr("manifest-field-type", file, ptr, line,
-		fmt.Sprintf("%q in %s is a %s; it must be %s, and a recognised field of the wrong type makes Claude Code fail to load the plugin.", key, where, val.Kind, t), "1.1")
+		fmt.Sprintf("%q in %s is a %s; it must be %s, and a recognised field of the wrong type makes "+claudeSeen+" fail to load the plugin.", key, where, val.Kind, t), "1.1")
 	return false, true
 }
 
@@ -271,7 +271,7 @@ func (l *loader) manifestName(md manifestDoc) bool {
 	switch {
 	case nm == nil && md.fromEntry:
 	case nm == nil:
-		l.pkgErr("manifest-missing-name", md.file, "/name", md.line(md.doc.Off), fmt.Sprintf("%s has no \"name\"; it is the only required field, so Claude Code cannot load the plugin.", md.where), "1.1")
+		l.pkgErr("manifest-missing-name", md.file, "/name", md.line(md.doc.Off), fmt.Sprintf("%s has no \"name\"; it is the only required field, so "+claudeSeen+" cannot load the plugin.", md.where), "1.1")
 		return false
 	case nm.Val.Kind == jsontext.String:
 		l.name = nm.Val.Str
@@ -327,7 +327,7 @@ func (l *loader) componentPath(md manifestDoc, m *jsontext.Member, f string, i i
 		return true
 	}
 	if v.Kind != jsontext.String {
-		l.pkgErr("manifest-field-type", md.file, ptr, md.line(v.Off), fmt.Sprintf("%s in %s is a %s; paths must be strings, so Claude Code fails to load the plugin.", ptr, md.where, v.Kind), "1.2")
+		l.pkgErr("manifest-field-type", md.file, ptr, md.line(v.Off), fmt.Sprintf("%s in %s is a %s; paths must be strings, so "+claudeSeen+" fails to load the plugin.", ptr, md.where, v.Kind), "1.2")
 		return false
 	}
 	if low := strings.ToLower(v.Str); f == "mcpServers" && strings.HasPrefix(low, "https://") && (strings.HasSuffix(low, ".mcpb") || strings.HasSuffix(low, ".dxt")) {
@@ -438,18 +438,18 @@ func IsReservedName(name string) bool {
 func (l *loader) checkName(name, file string, line int) bool {
 	switch {
 	case name == "":
-		l.pkgErr("manifest-name-empty", file, "/name", line, "The plugin name is empty; Claude Code refuses the manifest, so nothing of the plugin loads.", "1.1")
+		l.pkgErr("manifest-name-empty", file, "/name", line, "The plugin name is empty; "+claudeSeen+" refuses the manifest, so nothing of the plugin loads.", "1.1")
 		return false
 	case strings.ContainsAny(name, " "):
-		l.pkgErr("manifest-name-space", file, "/name", line, fmt.Sprintf("The plugin name %q contains a space; Claude Code refuses the manifest (\"use kebab-case\"), so nothing of the plugin loads.", clip(name)), "1.1")
+		l.pkgErr("manifest-name-space", file, "/name", line, fmt.Sprintf("The plugin name %q contains a space; "+claudeSeen+" refuses the manifest (\"use kebab-case\"), so nothing of the plugin loads.", clip(name)), "1.1")
 		return false
 	case strings.IndexFunc(name, nameControl) >= 0:
-		l.pkgErr("manifest-name-control", file, "/name", line, fmt.Sprintf("The plugin name %q holds a control or bidirectional-formatting character; Claude Code refuses the manifest, so nothing of the plugin loads.", clip(name)), "1.1")
+		l.pkgErr("manifest-name-control", file, "/name", line, fmt.Sprintf("The plugin name %q holds a control or bidirectional-formatting character; "+claudeSeen+" refuses the manifest, so nothing of the plugin loads.", clip(name)), "1.1")
 		return false
 	case IsReservedName(name):
 		l.pkgWarn("manifest-name-reserved", file, "/name", line, fmt.Sprintf("The plugin name %q is reserved (claude-, anthropic-, cc-plugin-… and official-sounding names): `claude plugin validate` rejects it, but Claude Code %s loads such a plugin and runs it (observed with --plugin-dir), so every component is listed.", clip(name), ClaudeVersion), "1.1")
 	case !kebab(name):
-		l.pkgWarn("manifest-name-not-kebab", file, "/name", line, fmt.Sprintf("The plugin name %q is not kebab-case; Claude Code accepts it, but the Claude.ai marketplace sync requires kebab-case.", clip(name)), "1.1")
+		l.pkgWarn("manifest-name-not-kebab", file, "/name", line, fmt.Sprintf("The plugin name %q is not kebab-case; "+claudeSeen+" accepts it, but the Claude.ai marketplace sync requires kebab-case.", clip(name)), "1.1")
 	}
 	return true
 }
@@ -486,7 +486,7 @@ func (l *loader) checkPath(field, p, file, ptr string, line int) (string, bool) 
 			msg += " `claude plugin validate` fails the whole plugin for it; Claude Code " + ClaudeVersion + " loads everything else (observed with --plugin-dir), so the other components are listed."
 		} else {
 			l.pathFatal = true
-			msg = strings.TrimSuffix(msg, ", so it is not loaded.") + "; the manifest fails Claude's schema, so Claude Code fails to load the plugin."
+			msg = strings.TrimSuffix(msg, ", so it is not loaded.") + "; the manifest fails Claude's schema, so " + claudeSeen + " fails to load the plugin."
 		}
 		l.pkgDiag(model.Place{File: file, Pointer: ptr, Line: line}.Finding(b, code, model.SeverityError, msg, specRef("1.2")))
 		return "", false
@@ -516,7 +516,7 @@ func (l *loader) checkPath(field, p, file, ptr string, line int) (string, bool) 
 		if fsguard.CodeOf(err) == fsguard.CodeNotFound || fsguard.CodeOf(err) == fsguard.CodeDangling {
 			extra := ""
 			if field == "mcpServers" {
-				extra = " (Claude Code silently skips a missing MCP file at runtime)"
+				extra = " (" + claudeSeen + " silently skips a missing MCP file at runtime)"
 			}
 			return bad("manifest-path-missing", fmt.Sprintf("%s names %q, which does not exist in the plugin%s.", ptr, clip(p), extra))
 		}

@@ -430,7 +430,7 @@ func (l *loader) frontmatterCaps(c *model.Component, kind model.Kind, fm *frontm
 			}
 		}
 		if len(ignored) > 0 {
-			warn("agent-field-ignored", fmt.Sprintf("%s sets %s, which Claude Code ignores for plugin agents (debug-log warning only).", file, strings.Join(ignored, ", ")))
+			warn("agent-field-ignored", fmt.Sprintf("%s sets %s, which "+claudeSeen+" ignores for plugin agents (debug-log warning only).", file, strings.Join(ignored, ", ")))
 			c.Summary = append(c.Summary, "Ignored for plugin agents: "+strings.Join(ignored, ", ")+".")
 		}
 	}
@@ -549,7 +549,7 @@ func (l *loader) claudeSkill(c *model.Component, data []byte) {
 	for i, d := range c.Diagnostics {
 		if d.IsError() && claudeLenient(d.Code) {
 			c.Diagnostics[i].Severity = model.SeverityWarning
-			c.Diagnostics[i].Message = strings.TrimSuffix(d.Message, ".") + " (Agent Skills rule; Claude Code does not enforce it on plugin skills)."
+			c.Diagnostics[i].Message = strings.TrimSuffix(d.Message, ".") + " (Agent Skills rule; " + claudeSeen + " does not enforce it on plugin skills)."
 		}
 	}
 	text := c.Body
@@ -581,7 +581,9 @@ func (l *loader) claudeSkill(c *model.Component, data []byte) {
 	case l.otherManifest != "" && strings.HasPrefix(c.BodyFile, "skills/") && l.codexLoadsDefault("skills"):
 		cx.Detail = l.codexAlsoLoads("skills/ folder")
 	case l.otherManifest != "":
-		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json.", l.otherManifest)}
+		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: l.codexReadsOther()}
+	case l.manifest != nil && !l.codexReadsSkill(path.Dir(c.BodyFile)):
+		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: l.codexSkipsSkill(path.Dir(c.BodyFile))}
 	}
 	c.Support = []model.Support{{Provider: clientClaude, Version: ClaudeVersion, Status: model.Supported, Detail: fmt.Sprintf("Claude Code loads it as %s:%s.", l.pkg.Name, c.ID)}, cx}
 }

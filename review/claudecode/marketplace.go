@@ -142,7 +142,7 @@ func (l *loader) marketPlugins(entries *jsontext.Value, data []byte, pluginRoot 
 		p := loadPlugin(filepath.Join(l.root.Path(), filepath.FromSlash(rel)), opts, &entry{name: name, obj: ev, strict: strict})
 		if p.Name != name {
 			p.Diagnostics = append(p.Diagnostics, model.Diagnostic{Code: "marketplace-name-mismatch", Severity: model.SeverityWarning, Boundary: model.BoundaryPackage,
-				File: manifestFile, Pointer: "/name", Message: fmt.Sprintf("plugin.json names the plugin %q but the marketplace entry is %q; Claude installs it as %q, and Codex refuses to add it.", clip(p.Name), clip(name), clip(name)), Spec: specRef("1.8, 2.2")})
+				File: manifestFile, Pointer: "/name", Message: fmt.Sprintf("plugin.json names the plugin %q but the marketplace entry is %q; "+claudeSeen+" installs it as %q, and "+codexSeen+" refuses to add it.", clip(p.Name), clip(name), clip(name)), Spec: specRef("1.8, 2.2")})
 		}
 		if rel == "." {
 			self = true

@@ -39,6 +39,7 @@ func (l *loader) mcpStep() {
 		}
 		if src := l.serverFile(p, "mcp", true); src != nil {
 			src.rank = 1 + l.pathOrder["mcpServers"][i]
+			src.codex = l.codexServerSkip(p)
 			l.mcpServers(src)
 		}
 	}
@@ -47,7 +48,7 @@ func (l *loader) mcpStep() {
 	}
 	for _, iv := range l.inline["mcpServers"] {
 		file, data := l.inlineSrc(iv)
-		src := &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v, rank: 1 + iv.order}
+		src := &serverSource{file: file, data: data, base: jsontext.SplitPointer(iv.ptr), servers: iv.v, rank: 1 + iv.order, codex: l.codexServerSkip(file)}
 		if w := iv.v.Get("mcpServers"); w != nil && w.Val.Kind == jsontext.Object {
 			src.servers, src.base = w.Val, append(src.base, "mcpServers")
 		}
@@ -58,6 +59,9 @@ func (l *loader) mcpStep() {
 		if src := l.serverFile(mcpFile, "mcp", true); src != nil {
 			if manifestMCP {
 				src.codex = "Codex reads the manifest's mcpServers instead of .mcp.json (the manifest path replaces the default there)."
+			}
+			if l.manifest != nil && l.otherManifest == "" && l.codexLoadsDefault("mcpServers") {
+				src.codex = "" // a list Codex ignores: it reads .mcp.json after all
 			}
 			l.mcpServers(src)
 		}
@@ -91,7 +95,7 @@ func (l *loader) markHiddenServers() {
 			continue
 		}
 		w := winner[p.name]
-		msg := fmt.Sprintf("%d MCP servers are named %q; `claude plugin validate` lists them all, but Claude Code keeps one server per name, the last in its merge order (.mcp.json first, then the manifest's mcpServers in order; observed with `claude --plugin-dir P mcp list`)", count[p.name], clip(p.name))
+		msg := fmt.Sprintf("%d MCP servers are named %q; `claude plugin validate` lists them all, but "+claudeSeen+" keeps one server per name, the last in its merge order (.mcp.json first, then the manifest's mcpServers in order; observed with `claude --plugin-dir P mcp list`)", count[p.name], clip(p.name))
 		switch {
 		case w == p:
 			msg += ": this one, which replaces the others."
@@ -246,7 +250,7 @@ func (b *serverBuild) serverType() (string, bool) {
 			// fields and connects over streamable HTTP (recorded: plugin/read lists it).
 			b.claudeDrops = true
 			b.c.Details = append(b.c.Details, model.Field{Key: "type (as Codex reads it)", Value: "http"})
-			b.warn("mcp-server-url-without-type", fmt.Sprintf("Server %q has a url but no type. Claude Code reads it as a stdio server, which fails for lacking a command, and silently drops it at load (`claude plugin validate` fails the whole plugin for it; the plugin's other servers and components load). %s connect to it over streamable HTTP. Add \"type\": \"http\" (or sse, ws).", name, model.Releases(model.ClientCodex, model.Codex169)))
+			b.warn("mcp-server-url-without-type", fmt.Sprintf("Server %q has a url but no type. "+claudeSeen+" reads it as a stdio server, which fails for lacking a command, and silently drops it at load (`claude plugin validate` fails the whole plugin for it; the plugin's other servers and components load). %s connect to it over streamable HTTP. Add \"type\": \"http\" (or sse, ws).", name, model.Releases(model.ClientCodex, model.Codex169)))
 			return "http", true
 		}
 		return "stdio", true
@@ -447,7 +451,7 @@ func (l *loader) mcpSupport(src *serverSource, typ string) []model.Support {
 	}
 	switch {
 	case l.otherManifest != "" && !same:
-		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json.", l.otherManifest)}
+		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: l.codexReadsOther()}
 	case src.codex != "":
 		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: src.codex}
 	case src.file == manifestFile || src.file == "":
@@ -481,7 +485,7 @@ func (l *loader) mcpRemoteBundle(u string) {
 	id, _ := l.uniqueID(l.mcpNames, path.Base(u))
 	c := &model.Component{Kind: model.KindMCPServer, ID: id, Validity: model.Valid, Details: model.Fields{{Key: "bundle url", Value: u}}}
 	c.Summary = []string{fmt.Sprintf("Downloads the MCP Bundle %s when the plugin loads and runs the server inside it; vouch never fetches it, so its code is not reviewed here.", u)}
-	markNotCovered(c, []model.NotCovered{{Kind: model.NotCoveredFetch, Subject: u, Detail: "Claude Code downloads this bundle when the plugin loads and runs the server inside it: its code is not part of this plugin, and it can change at every download."}})
+	markNotCovered(c, []model.NotCovered{{Kind: model.NotCoveredFetch, Subject: u, Detail: claudeSeen + " downloads this bundle when the plugin loads and runs the server inside it: its code is not part of this plugin, and it can change at every download."}})
 	c.Capabilities = []model.Capability{{Kind: model.CapNetwork, Scope: []string{u}, Detail: "Downloads the bundle."}, {Kind: model.CapServerLaunch, Scope: []string{u}, Detail: "Starts the server declared inside the bundle."}}
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: model.Fields{{Key: "bundle_url", Value: u}}}
 	c.Support = []model.Support{

@@ -58,18 +58,20 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	l.root = root
 	pkg.Root = root.Path()
 	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
+	apRoot := l.rootHas(rootmanifest.File) && rootmanifest.IsAgentPlugins(root.Path())
 	switch {
-	case l.rootHas(rootmanifest.File) && rootmanifest.IsAgentPlugins(root.Path()):
+	case apRoot:
 		l.otherManifest = "the root Agent Plugins plugin.json"
 	case l.rootHas(".codex-plugin/plugin.json"):
 		l.otherManifest = ".codex-plugin/plugin.json"
-	case l.rootHas(rootmanifest.File):
+	}
+	if l.rootHas(rootmanifest.File) && !apRoot {
 		l.pkgDiag(model.Place{File: rootmanifest.File}.Package("root-manifest-foreign", model.SeverityWarning,
 			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema): "+model.Releases(model.ClientClaudeCode, model.ClaudeCode328)+" never read it and load this folder by its own markers, and "+model.Releases(model.ClientCodex, model.Codex169)+" ignore it too.", specRef("2.1")))
 	}
 	if !l.manifestStep() {
 		pkg.Rejected = true
-		pkg.Components = nil
+		pkg.Components = l.codexReadsRejected()
 		return pkg
 	}
 	if l.paths == nil {
@@ -89,9 +91,9 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	pkg.Manifest = append(pkg.Manifest,
 		model.Field{Key: "${CLAUDE_PLUGIN_ROOT}", Value: fmt.Sprintf("%s here; once installed %s/plugins/cache/%s/%s/%s (it changes on every update)", root.Path(), strings.TrimSuffix(opts.ConfigDir, "/"), mk, pkg.Name, ver)},
 		model.Field{Key: "${CLAUDE_PLUGIN_DATA}", Value: l.dataDir() + " (kept across updates)"})
-	if l.otherManifest != "" {
+	if l.otherManifest != "" && l.rootHas(manifestFile) {
 		l.pkgDiag(model.Place{}.Package("codex-reads-other-manifest", model.SeverityInfo,
-			fmt.Sprintf("This folder also holds %s; Codex reads that manifest instead of .claude-plugin/ (root plugin.json > .codex-plugin > .claude-plugin), so it loads none of this plugin's hooks or servers.", l.otherManifest), specRef("2.1")))
+			fmt.Sprintf("This folder also holds %s; "+codexSeen+" reads that manifest instead of .claude-plugin/ (root plugin.json > .codex-plugin > .claude-plugin), so it loads none of this plugin's hooks or servers.", l.otherManifest), specRef("2.1")))
 	}
 	// Skills and markdown first: the closure walk, on the first hook or server, reuses
 	// what they read.
@@ -111,7 +113,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	for _, d := range []struct{ field, dir, what string }{{"workflows", "workflows", "workflows"}, {"themes", "themes", "themes"}} {
 		if l.rootHas(d.dir) || l.paths[d.field] != nil {
 			l.pkgDiag(model.Place{File: d.dir}.ComponentType("component-not-reviewed", model.SeverityInfo,
-				fmt.Sprintf("Claude Code also loads this plugin's %s (%s/); vouch lists them here but does not review their contents yet.", d.what, d.dir), specRef("1.2")))
+				fmt.Sprintf(claudeSeen+" also loads this plugin's %s (%s/); vouch lists them here but does not review their contents yet.", d.what, d.dir), specRef("1.2")))
 		}
 	}
 	if m := l.manifestMember("defaultEnabled"); m != nil && m.Val.Kind == jsontext.Bool && !m.Val.Bool {
@@ -124,21 +126,37 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	l.optionalDependenciesStep()
 	l.networkNote()
-	if !l.rootHas(manifestFile) && l.entry == nil {
-		l.pkgDiag(model.Place{}.Package("claude-no-manifest", model.SeverityInfo,
-			fmt.Sprintf("No .claude-plugin/plugin.json: Claude Code loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), specRef("1.1")))
-	}
+	l.codexRefusal()
+	l.noManifestNote()
 	if l.rootHas("CLAUDE.md") {
-		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by Claude Code; put instructions in a skill, command or agent.", "1.2")
+		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by "+claudeSeen+"; put instructions in a skill, command or agent.", "1.2")
 	}
 	for _, d := range []string{"commands", "agents", "skills", "hooks", "output-styles", "bin"} {
 		if l.rootHas(manifestDir + "/" + d) {
 			l.pkgWarn("component-in-manifest-dir", manifestDir+"/"+d, "", 0,
-				fmt.Sprintf("%s/%s is inside .claude-plugin/; Claude Code looks for components at the plugin root only, so nothing in it is loaded.", manifestDir, d), "1.1")
+				fmt.Sprintf("%s/%s is inside .claude-plugin/; "+claudeSeen+" looks for components at the plugin root only, so nothing in it is loaded.", manifestDir, d), "1.1")
 		}
 	}
 	pkg.SortComponents()
 	return pkg
+}
+
+// noManifestNote says how Claude Code names and finds a plugin without
+// .claude-plugin/plugin.json given on its own, and, in a Codex plugin folder, that Claude
+// Code still loads this default layout once the folder is installed in it.
+func (l *loader) noManifestNote() {
+	if l.rootHas(manifestFile) || l.entry != nil {
+		return
+	}
+	name := clip(l.pkg.Name)
+	if !l.rootHas(".codex-plugin") {
+		l.pkgDiag(model.Place{}.Package("claude-no-manifest", model.SeverityInfo,
+			fmt.Sprintf("No .claude-plugin/plugin.json: "+claudeSeen+" loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", name), specRef("1.1")))
+		return
+	}
+	l.pkgDiag(model.Place{}.Package("claude-reads-codex-folder", model.SeverityInfo,
+		fmt.Sprintf("This is a Codex plugin folder (.codex-plugin/, which %s reads) with no .claude-plugin/plugin.json, and it holds Claude Code's default layout: installed in Claude Code (--plugin-dir, or a Claude marketplace entry whose source is this folder), %s loads that layout as the plugin %q, named after its folder, and runs the components below (observed with --plugin-dir). Its Codex reading (and any other package of this folder) is a separate package with its own approvals.",
+			codexSeen, claudeSeen, name), specRef("1.1")))
 }
 
 // lspStep lists the LSP servers of .lsp.json and the manifest's lspServers.
@@ -376,7 +394,7 @@ func (l *loader) settingsStep() {
 		sort.Strings(ignored)
 		c.Summary = append(c.Summary, "Ignored by Claude Code (only agent and subagentStatusLine are honoured in a plugin's settings.json): "+strings.Join(ignored, ", ")+".")
 		c.Diagnostics = append(c.Diagnostics, model.Place{File: settingsFile, Line: jsontext.Line(data, doc.Off)}.Component("settings-keys-ignored", model.SeverityWarning,
-			fmt.Sprintf("settings.json sets %s, which Claude Code silently ignores in a plugin; only agent and subagentStatusLine are honoured.", strings.Join(ignored, ", ")), specRef("1.2")))
+			fmt.Sprintf("settings.json sets %s, which "+claudeSeen+" silently ignores in a plugin; only agent and subagentStatusLine are honoured.", strings.Join(ignored, ", ")), specRef("1.2")))
 	}
 	if len(honoured) == 0 {
 		c.Summary = append([]string{"Has no effect: none of its keys is honoured."}, c.Summary...)

@@ -32,10 +32,11 @@ func TestRulesByVersion(t *testing.T) {
 			{"hook:PreSkillShellCommand:0:0", model.Valid, model.NotSupported, model.NotSupported, "Claude Code 2.1.328 ignores PreSkillShellCommand"},
 		}, nil, nil},
 		{"hook-modules", "2.1.332", []want{
-			{"hook-module:lib/audit.mjs", model.Valid, model.Supported, model.NotSupported, ""},
+			// Three entries: Claude refuses the whole file, and Codex rejects its modules key.
+			{"hook-module:lib/audit.mjs", model.Valid, model.NotSupported, model.NotSupported, "a second entry is refused"},
 			{"hook-module:lib/missing.mjs", model.Invalid, model.NotSupported, model.NotSupported, ""},
-			{"hook:Stop:0:0", model.Valid, model.Supported, model.Supported, ""},
-		}, []string{"hook-module-type"}, nil},
+			{"hook:Stop:0:0", model.Valid, model.NotSupported, model.NotSupported, "refuse the whole of hooks/hooks.json"},
+		}, []string{"hook-module-type", "hook-modules-refused"}, nil},
 		{"manifest-newer", "2.1.332", []want{
 			{"dependency:formatter-extras", model.Valid, model.Supported, model.NotSupported, ""},
 			{"dependency:lint-extras", model.Valid, model.Supported, model.NotSupported, ""},

@@ -49,21 +49,21 @@ func (l *loader) hooks() {
 				}
 			case jsontext.Object:
 				useDefault = false
-				if len(e.Obj) > 0 && e.Get("hooks") == nil && e.Get("description") == nil {
+				if !InlineHooksRead(e) {
 					l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, e.Off)}.ComponentType("hooks-inline-unwrapped", model.SeverityWarning,
-						"The inline hooks object lists events without a \"hooks\" wrapper: Claude Code runs them, but Codex 0.169 loads no hooks from it.", specHooks))
+						"The inline hooks object lists events without a \"hooks\" wrapper: "+claudeSeen+" runs them, but "+model.Releases(model.ClientCodex, model.Codex169)+" load no hooks from it.", specHooks))
 					continue
 				}
 				sources = append(sources, hookSource{keySource: "plugin.json#hooks[" + strconv.Itoa(i) + "]", file: l.mf, doc: e, data: l.data})
 			default:
 				l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, e.Off)}.ComponentType("manifest-path-ignored", model.SeverityWarning,
-					errorf("Codex ignores a hooks entry that is a %s.", e.Kind), specHooks))
+					errorf(codexSeen+" ignores a hooks entry that is a %s.", e.Kind), specHooks))
 			}
 		}
 		if !useDefault {
 			if _, err := l.root.Lstat(defaultHooksFile); err == nil {
 				l.pkgDiag(model.Place{File: defaultHooksFile}.ComponentType("hooks-default-replaced", model.SeverityInfo,
-					"Codex does not read hooks/hooks.json here: the manifest's hooks replace it (Claude Code still runs it).", specHooks))
+					codexSeen+" does not read hooks/hooks.json here: the manifest's hooks replace it ("+model.Releases(model.ClientClaudeCode, model.ClaudeCode328)+" still run it).", specHooks))
 			}
 		}
 	}
@@ -86,7 +86,7 @@ func (l *loader) hookFile(rel string) (hookSource, bool) {
 			return hookSource{}, false
 		}
 		l.pkgDiag(model.Place{File: rel}.ComponentType("hooks-file-unreadable", model.SeverityWarning,
-			errorf("The hooks file %s %s, so Codex loads no hooks from it.", rel, fsguard.Reason(err)), specHooks))
+			errorf("The hooks file %s %s, so "+codexSeen+" loads no hooks from it.", rel, fsguard.Reason(err)), specHooks))
 		return hookSource{}, false
 	}
 	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
@@ -106,7 +106,7 @@ func (l *loader) hookFile(rel string) (hookSource, bool) {
 
 func (l *loader) hooksRejected(file, ptr string, line int, why string) {
 	l.pkgDiag(model.Place{File: file, Pointer: ptr, Line: line}.ComponentType("hooks-file-rejected", model.SeverityError,
-		errorf("Codex rejects the whole hooks document %s (%s), so none of its hooks run in Codex.", file, clip(why)), specHooks))
+		errorf(codexSeen+" rejects the whole hooks document %s (%s), so none of its hooks run in Codex.", file, clip(why)), specHooks))
 }
 
 func (l *loader) hookDoc(s hookSource) {
@@ -117,7 +117,7 @@ func (l *loader) hookDoc(s hookSource) {
 	}
 	for _, name := range hf.Dropped {
 		l.pkgDiag(model.Place{File: s.file, Pointer: jsontext.Pointer("hooks", name)}.Component("hooks-event-unknown", model.SeverityInfo,
-			errorf("Codex does not know the event %q and drops its hooks without a warning (Claude Code may run them).", clip(name)), specHooks))
+			errorf(codexSeen+" does not know the event %q and drops its hooks without a warning ("+model.Releases(model.ClientClaudeCode, model.ClaudeCode328)+" may run them).", clip(name)), specHooks))
 	}
 	for _, ev := range hf.Events {
 		for gi, g := range ev.Groups {
@@ -130,7 +130,7 @@ func (l *loader) hookDoc(s hookSource) {
 				ok, n := checkMatcher(*matcher)
 				if !ok {
 					l.pkgDiag(model.Place{File: s.file, Pointer: jsontext.Pointer("hooks", ev.Name, strconv.Itoa(gi), "matcher"), Line: jsontext.Line(s.data, g.Off)}.Component("hooks-matcher-invalid", model.SeverityError,
-						errorf("The matcher %q is not a valid Rust regex (%s), so Codex skips this group of %d handler(s).", clip(*matcher), clip(n), len(g.Handlers)), specHooks))
+						errorf("The matcher %q is not a valid Rust regex (%s), so "+codexSeen+" skips this group of %d handler(s).", clip(*matcher), clip(n), len(g.Handlers)), specHooks))
 					continue
 				}
 				note = n
@@ -303,7 +303,7 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 	if h.Type == "prompt" || h.Type == "agent" {
 		c.Validity = model.Unsupported
 		c.Support = codexSupport(model.NotSupported, "Codex skips "+h.Type+" hooks with the warning \"not supported yet\".")
-		c.Summary = []string{"Not run: Codex 0.169 skips " + h.Type + " hooks (\"not supported yet\"); Claude Code may run it."}
+		c.Summary = []string{"Not run: " + model.Releases(model.ClientCodex, model.Codex169) + " skip " + h.Type + " hooks (\"not supported yet\"); " + model.Releases(model.ClientClaudeCode, model.ClaudeCode328) + " may run it."}
 		return c
 	}
 	c.Validity = model.Valid
@@ -360,7 +360,7 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 	}
 	if len(h.Ignored) > 0 {
 		sort.Strings(h.Ignored)
-		msg := "Codex ignores " + strings.Join(quoteAll(h.Ignored), ", ") + " on this handler"
+		msg := codexSeen + " ignores " + strings.Join(quoteAll(h.Ignored), ", ") + " on this handler"
 		for _, f := range h.Ignored {
 			if f == "if" {
 				msg += ": without the `if` filter it runs on every matching event"

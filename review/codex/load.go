@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -55,7 +54,7 @@ func Load(dir string, opts Options) *model.Package {
 		// ([obs] probe cc: its skills, hooks/hooks.json and .mcp.json loaded; commands
 		// and agents are not read by Codex).
 		l.pkgDiag(model.Place{File: claudeManifest}.Package("codex-reads-claude-manifest", model.SeverityInfo,
-			"There is no .codex-plugin/plugin.json: Codex reads .claude-plugin/plugin.json and loads the plugin's skills, hooks and MCP servers, but not its commands or agents.", specManifest))
+			"There is no .codex-plugin/plugin.json: "+codexSeen+" reads .claude-plugin/plugin.json and loads the plugin's skills, hooks and MCP servers, but not its commands or agents.", specManifest))
 	}
 	if !l.readManifest() {
 		pkg.Rejected = true
@@ -93,7 +92,7 @@ func (l *loader) precedence() {
 	} else if err == nil {
 		l.shadowed = true
 		l.pkgDiag(model.Place{File: l.mf}.Package("codex-manifest-shadowed", model.SeverityWarning,
-			"This folder also has a root plugin.json (Agent Plugins); Codex prefers it over .codex-plugin/plugin.json, so Codex does not read this package: see the Agent Plugins package for what Codex loads.", specManifest))
+			"This folder also has a root plugin.json (Agent Plugins); "+codexSeen+" prefers it over .codex-plugin/plugin.json, so Codex does not read this package: see the Agent Plugins package for what Codex loads.", specManifest))
 	}
 	if _, err := l.root.Lstat(manifestFile); err != nil {
 		if _, err := l.root.Lstat(claudeManifest); err == nil {
@@ -103,24 +102,25 @@ func (l *loader) precedence() {
 	}
 	if _, err := l.root.Lstat(claudeManifest); err == nil && !l.shadowed {
 		l.pkgDiag(model.Place{File: l.mf}.Package("codex-manifest-preferred", model.SeverityInfo,
-			"This folder also has .claude-plugin/plugin.json; Codex reads .codex-plugin/plugin.json instead, Claude Code reads its own manifest.", specManifest))
+			"This folder also has .claude-plugin/plugin.json; "+codexSeen+" reads .codex-plugin/plugin.json instead, "+claudeSeen+" reads its own manifest.", specManifest))
 	}
 }
 
 // readManifest parses the manifest Codex reads. Codex ignores unknown fields and, as
-// observed, known fields of the wrong type; a file that is not JSON makes the plugin fail
-// to install ("failed to parse plugin.json").
+// observed, component fields (skills, mcpServers, hooks) of the wrong type; a typed field
+// of the wrong type (ManifestRefusal) or a file that is not JSON makes the plugin fail to
+// install ("missing or invalid plugin.json", "failed to parse plugin.json").
 func (l *loader) readManifest() bool {
 	data, err := l.root.ReadFile(l.mf, l.opts.Limits.MaxManifestSize)
 	if err != nil {
-		l.reject("manifest-unreadable", l.mf, "", 0, errorf("%s %s; Codex fails to load the plugin (missing or invalid plugin.json).", l.mf, fsguard.Reason(err)))
+		l.reject("manifest-unreadable", l.mf, "", 0, errorf("%s %s; "+codexSeen+" fails to load the plugin (missing or invalid plugin.json).", l.mf, fsguard.Reason(err)))
 		return false
 	}
 	l.data = data
 	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)
 	if jerr != nil {
 		code := map[string]string{jsontext.CodeSyntax: "manifest-invalid-json", jsontext.CodeInvalidUTF8: "manifest-invalid-utf8", jsontext.CodeTooDeep: "manifest-too-deep"}[jerr.Code]
-		l.reject(code, l.mf, "", jsontext.Line(data, jerr.Off), errorf("%s %s; Codex fails to load the plugin (missing or invalid plugin.json).", l.mf, jerr.Msg))
+		l.reject(code, l.mf, "", jsontext.Line(data, jerr.Off), errorf("%s %s; "+codexSeen+" fails to load the plugin (missing or invalid plugin.json).", l.mf, jerr.Msg))
 		return false
 	}
 	l.noteCut(l.mf, issues)
@@ -136,7 +136,7 @@ func (l *loader) readManifest() bool {
 		// [obs] Codex deserializes a manifest struct from a JSON array positionally
 		// (serde's sequence form): ["x"] is a plugin named x. vouch reads the name only.
 		l.pkgDiag(model.Place{File: l.mf, Line: jsontext.Line(data, doc.Off)}.Package("manifest-not-object", model.SeverityWarning,
-			l.mf+" holds a JSON array; Codex reads it positionally (its first element is the name), and vouch reads nothing else from it.", specManifest))
+			l.mf+" holds a JSON array; "+codexSeen+" reads it positionally (its first element is the name), and vouch reads nothing else from it.", specManifest))
 		name := &jsontext.Value{Kind: jsontext.Object}
 		if len(doc.Arr) > 0 && doc.Arr[0].Kind == jsontext.String {
 			name.Obj = []jsontext.Member{{Key: "name", KeyOff: doc.Arr[0].Off, Val: doc.Arr[0]}}
@@ -144,7 +144,11 @@ func (l *loader) readManifest() bool {
 		doc = name
 	}
 	if doc.Kind != jsontext.Object {
-		l.reject("manifest-not-object", l.mf, "", jsontext.Line(data, doc.Off), errorf("%s holds a JSON %s, not an object; Codex fails to load the plugin.", l.mf, doc.Kind))
+		l.reject("manifest-not-object", l.mf, "", jsontext.Line(data, doc.Off), errorf("%s holds a JSON %s, not an object; "+codexSeen+" fails to load the plugin.", l.mf, doc.Kind))
+		return false
+	}
+	if why := ManifestRefusal(doc); why != "" {
+		l.reject("manifest-refused", l.mf, "", jsontext.Line(data, doc.Off), errorf("In %s, %s, so %s refuse to install the plugin.", l.mf, why, model.Releases(model.ClientCodex, model.Codex169)))
 		return false
 	}
 	l.manifest = doc
@@ -163,7 +167,7 @@ func (l *loader) readManifest() bool {
 		}
 		l.ignored[key] = true
 		l.pkgDiag(model.Place{File: l.mf, Pointer: jsontext.Pointer(key), Line: jsontext.Line(data, m.KeyOff)}.ComponentType("manifest-field-ignored", model.SeverityWarning,
-			errorf("%q in %s is a %s; Codex ignores it as if it were absent.", key, l.mf, m.Val.Kind), specManifest))
+			errorf("%q in %s is a %s; "+codexSeen+" ignores it as if it were absent.", key, l.mf, m.Val.Kind), specManifest))
 		return nil
 	}
 	name := want("name", jsontext.String)
@@ -179,7 +183,7 @@ func (l *loader) readManifest() bool {
 		l.pkg.Name = name.Str
 	} else {
 		l.pkgDiag(model.Place{File: l.mf, Pointer: "/name"}.Package("manifest-name-empty", model.SeverityInfo,
-			errorf("The manifest has no name; Codex uses the folder name %q.", clip(l.pkg.Name)), specManifest))
+			errorf("The manifest has no name; "+codexSeen+" uses the folder name %q.", clip(l.pkg.Name)), specManifest))
 	}
 	if version != nil && version.Kind == jsontext.String {
 		l.pkg.Version = version.Str
@@ -238,10 +242,10 @@ func (l *loader) iface(v *jsontext.Value) {
 				switch {
 				case len(prompts) >= maxDefaultPrompts:
 					l.pkgDiag(model.Place{File: l.mf, Pointer: jsontext.Pointer("interface", "defaultPrompt"), Line: jsontext.Line(l.data, p.Off)}.Entry("manifest-default-prompt-dropped", model.SeverityWarning,
-						"Codex keeps at most 3 default prompts; this one is dropped.", specManifest))
+						codexSeen+" keeps at most 3 default prompts; this one is dropped.", specManifest))
 				case len([]rune(p.Str)) > maxDefaultPrompt:
 					l.pkgDiag(model.Place{File: l.mf, Pointer: jsontext.Pointer("interface", "defaultPrompt"), Line: jsontext.Line(l.data, p.Off)}.Entry("manifest-default-prompt-dropped", model.SeverityWarning,
-						"Codex drops a default prompt longer than 128 characters.", specManifest))
+						codexSeen+" drops a default prompt longer than 128 characters.", specManifest))
 				default:
 					prompts = append(prompts, p.Str)
 				}
@@ -266,29 +270,13 @@ func (l *loader) iface(v *jsontext.Value) {
 // must have no .. or absolute part. Otherwise the field is ignored with a warning and the
 // plugin still loads, as if the field were absent.
 func (l *loader) manifestPath(field string, ptr string, v *jsontext.Value) (string, bool) {
-	s := v.Str
-	bad := ""
-	switch {
-	case !strings.HasPrefix(s, "./"):
-		bad = "it does not start with ./"
-	case s == "./" || strings.Trim(s[2:], "/") == "":
-		bad = "it names the plugin root itself"
-	default:
-		for _, seg := range strings.Split(s[2:], "/") {
-			if seg == ".." {
-				bad = "it contains .."
-			}
-		}
-		if strings.ContainsRune(s, 0) || strings.Contains(s, "\\") {
-			bad = "it contains a backslash or NUL"
-		}
-	}
+	rel, bad := PathRule(v.Str)
 	if bad != "" {
 		l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, v.Off)}.ComponentType("manifest-path-ignored", model.SeverityWarning,
-			errorf("Codex ignores %s %q because %s (paths must start with ./ and stay inside the plugin); the plugin still loads without it.", field, clip(s), bad), specManifest))
+			errorf(codexSeen+" ignores %s %q because %s (paths must start with ./ and stay inside the plugin); the plugin still loads without it.", field, clip(v.Str), bad), specManifest))
 		return "", false
 	}
-	return path.Clean(s[2:]), true
+	return rel, true
 }
 
 // field returns a manifest member's value, or nil.

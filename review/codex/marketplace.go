@@ -54,7 +54,7 @@ func LoadMarketplace(dir string, opts Options) []*model.Package {
 	if n := doc.Get("name"); n != nil && n.Val.Kind == jsontext.String && n.Val.Str != "" {
 		mp.Name = n.Val.Str
 	} else {
-		mp.Diagnostics = append(mp.Diagnostics, marketDiag("marketplace-name-missing", model.SeverityError, model.BoundaryPackage, "/name", 0, "The marketplace has no name; Codex keys its plugins by <plugin>@<marketplace>, so it needs one."))
+		mp.Diagnostics = append(mp.Diagnostics, marketDiag("marketplace-name-missing", model.SeverityError, model.BoundaryPackage, "/name", 0, "The marketplace has no name; "+codexSeen+" keys its plugins by <plugin>@<marketplace>, so it needs one."))
 	}
 	mp.Manifest = model.Fields{{Key: "name", Value: mp.Name}}
 	if i := doc.Get("interface"); i != nil {
@@ -203,12 +203,12 @@ func (me *marketEntry) policy() (summary []string, badAuth string) {
 	if w, ok := installPolicies[inst]; ok {
 		summary = append(summary, "Installation: "+inst+" ("+w+").")
 	} else if inst != "" {
-		c.Diagnostics = append(c.Diagnostics, marketDiag("marketplace-policy-unknown", model.SeverityWarning, model.BoundaryComponent, ptr+"/policy/installation", line, errorf("Codex does not know the installation policy %q.", clip(inst))))
+		c.Diagnostics = append(c.Diagnostics, marketDiag("marketplace-policy-unknown", model.SeverityWarning, model.BoundaryComponent, ptr+"/policy/installation", line, errorf(codexSeen+" does not know the installation policy %q.", clip(inst))))
 	}
 	if w, ok := authPolicies[auth]; ok {
 		summary = append(summary, "Authentication: "+auth+" ("+w+").")
 	} else if auth != "" {
-		c.Diagnostics = append(c.Diagnostics, marketDiag("marketplace-policy-unknown", model.SeverityWarning, model.BoundaryComponent, ptr+"/policy/authentication", line, errorf("Codex does not know the authentication policy %q.", clip(auth))))
+		c.Diagnostics = append(c.Diagnostics, marketDiag("marketplace-policy-unknown", model.SeverityWarning, model.BoundaryComponent, ptr+"/policy/authentication", line, errorf(codexSeen+" does not know the authentication policy %q.", clip(auth))))
 		badAuth = auth
 	}
 	if inst == "INSTALLED_BY_DEFAULT" {
@@ -274,7 +274,7 @@ func (me *marketEntry) local(name, local string) *model.Package {
 	if !pkg.Rejected && pkg.Name != name {
 		me.bad("marketplace-name-mismatch", errorf("plugin.json name %q does not match marketplace plugin name %q: `codex plugin add` refuses to install it.", clip(pkg.Name), clip(name)))
 		pkg.Diagnostics = append(pkg.Diagnostics, model.Place{File: manifestFile, Pointer: "/name"}.Package("marketplace-name-mismatch", model.SeverityError,
-			errorf("The marketplace %q lists this plugin as %q, but its name is %q; Codex refuses to install it.", clip(me.mp.Name), clip(name), clip(pkg.Name)), specMarketplace))
+			errorf("The marketplace %q lists this plugin as %q, but its name is %q; "+codexSeen+" refuses to install it.", clip(me.mp.Name), clip(name), clip(pkg.Name)), specMarketplace))
 		return pkg
 	}
 	c.Summary = append(c.Summary, "Installs the plugin in "+rel+" (reviewed as its own package, "+pkg.Name+").")

@@ -33,7 +33,7 @@ func (l *loader) mcp() {
 		if err != nil {
 			if !(fsguard.IsNotFound(err) && file == defaultMCPFile) {
 				l.pkgDiag(model.Place{File: file}.ComponentType("mcp-file-unreadable", model.SeverityWarning,
-					errorf("The MCP file %s %s, so Codex starts no server from it.", file, fsguard.Reason(err)), specManifest))
+					errorf("The MCP file %s %s, so "+codexSeen+" starts no server from it.", file, fsguard.Reason(err)), specManifest))
 			}
 			return
 		}
@@ -41,12 +41,12 @@ func (l *loader) mcp() {
 		l.noteCut(file, issues)
 		if jerr != nil {
 			l.pkgDiag(model.Place{File: file, Line: jsontext.Line(b, jerr.Off)}.ComponentType("mcp-invalid-json", model.SeverityError,
-				errorf("%s %s, so Codex starts no server from it.", file, jerr.Msg), specManifest))
+				errorf("%s %s, so "+codexSeen+" starts no server from it.", file, jerr.Msg), specManifest))
 			return
 		}
 		if doc.Kind != jsontext.Object {
 			l.pkgDiag(model.Place{File: file}.ComponentType("mcp-not-object", model.SeverityError,
-				errorf("%s holds a JSON %s, not an object, so Codex starts no server from it.", file, doc.Kind), specManifest))
+				errorf("%s holds a JSON %s, not an object, so "+codexSeen+" starts no server from it.", file, doc.Kind), specManifest))
 			return
 		}
 		servers, data = unwrapServers(doc), b
@@ -54,7 +54,7 @@ func (l *loader) mcp() {
 	if file != defaultMCPFile {
 		if _, err := l.root.Lstat(defaultMCPFile); err == nil {
 			l.pkgDiag(model.Place{File: defaultMCPFile}.ComponentType("mcp-default-replaced", model.SeverityInfo,
-				"Codex does not read .mcp.json here: the manifest's mcpServers replaces it.", specManifest))
+				codexSeen+" does not read .mcp.json here: the manifest's mcpServers replaces it.", specManifest))
 		}
 	}
 	seen := map[string]bool{}
@@ -230,7 +230,7 @@ func (l *loader) apps() {
 	if err != nil {
 		if !(fsguard.IsNotFound(err) && file == defaultAppsFile) {
 			l.pkgDiag(model.Place{File: file}.ComponentType("apps-file-unreadable", model.SeverityWarning,
-				errorf("The apps file %s %s, so Codex offers no app from it.", file, fsguard.Reason(err)), specManifest))
+				errorf("The apps file %s %s, so "+codexSeen+" offers no app from it.", file, fsguard.Reason(err)), specManifest))
 		}
 		return
 	}
@@ -238,7 +238,7 @@ func (l *loader) apps() {
 	l.noteCut(file, issues)
 	if jerr != nil || doc.Kind != jsontext.Object || doc.Get("apps") == nil || doc.Get("apps").Val.Kind != jsontext.Object {
 		l.pkgDiag(model.Place{File: file}.ComponentType("apps-invalid", model.SeverityError,
-			errorf("%s is not {\"apps\": {name: {\"id\": ...}}}, so Codex offers no app from it.", file), specManifest))
+			errorf("%s is not {\"apps\": {name: {\"id\": ...}}}, so "+codexSeen+" offers no app from it.", file), specManifest))
 		return
 	}
 	for _, m := range doc.Get("apps").Val.Obj {

@@ -60,7 +60,7 @@ func (l *loader) interp(abs string) string {
 // loginProfile is what Codex's $SHELL -lc adds to every hook: the login shell runs the
 // user's profile before the command (Codex).
 var loginProfile = model.NotCovered{Kind: model.NotCoveredPathProgram, Subject: "$SHELL -lc",
-	Detail: "Codex runs the hook with your login shell ($SHELL -lc), which first runs your shell profile (~/.profile, ~/.bash_profile, ~/.zprofile…): what those files hold is not part of this approval."}
+	Detail: codexSeen + " runs the hook with your login shell ($SHELL -lc), which first runs your shell profile (~/.profile, ~/.bash_profile, ~/.zprofile…): what those files hold is not part of this approval."}
 
 // hookNotCovered classifies a hook's shell line with the shared rule; the login shell's
 // profile comes first, as it runs first.

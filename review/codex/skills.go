@@ -27,7 +27,7 @@ func (l *loader) skills() {
 			}
 			if e.Kind != jsontext.String {
 				l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, e.Off)}.ComponentType("manifest-path-ignored", model.SeverityWarning,
-					errorf("Codex ignores a skills entry that is a %s, not a path.", e.Kind), specManifest))
+					errorf(codexSeen+" ignores a skills entry that is a %s, not a path.", e.Kind), specManifest))
 				continue
 			}
 			if rel, ok := l.manifestPath("skills", ptr, e); ok {

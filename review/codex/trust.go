@@ -179,6 +179,24 @@ func Trust(pkg *model.Package, cfg *Config) []HookTrust {
 	if pkg.Format != model.FormatCodex {
 		return nil
 	}
+	return trustAt(pkg, cfg, answeredFor(pkg))
+}
+
+// answeredFor is the Codex release pkg's support answers are for (the installed one when
+// the caller found it), which the trust sentences name.
+func answeredFor(pkg *model.Package) string {
+	for _, c := range pkg.Components {
+		for _, s := range c.Support {
+			if s.Provider == ClientCodex && s.Version != "" {
+				return s.Version
+			}
+		}
+	}
+	return CodexVersion
+}
+
+func trustAt(pkg *model.Package, cfg *Config, release string) []HookTrust {
+	at := model.ClientLabel(ClientCodex, release)
 	var ids []string
 	for _, id := range cfg.Plugins {
 		if strings.HasPrefix(id, pkg.Name+"@") {
@@ -199,38 +217,39 @@ func Trust(pkg *model.Package, cfg *Config) []HookTrust {
 		}
 		if len(ids) == 0 {
 			out = append(out, HookTrust{Ref: pkg.Ref(c), Key: pkg.Name + "@<marketplace>:" + ts, DefinitionHash: ds, Status: TrustNotInstalled, Enabled: true,
-				Detail: "Codex's config.toml enables no plugin named " + pkg.Name + "; once installed, Codex runs this hook only after it is trusted."})
+				Detail: "Codex's config.toml enables no plugin named " + pkg.Name + "; once installed, " + at + " runs this hook only after it is trusted."})
 			continue
 		}
 		for _, id := range ids {
 			key := id + ":" + ts
-			out = append(out, judge(pkg.Ref(c), key, ds, cfg.States[key], cfg.States))
+			out = append(out, judge(pkg.Ref(c), key, ds, cfg.States[key], cfg.States, at))
 		}
 	}
 	return out
 }
 
-func judge(ref, key, def string, st HookState, all map[string]HookState) (t HookTrust) {
+// judge settles one trust key; at names the Codex release the sentences are about.
+func judge(ref, key, def string, st HookState, all map[string]HookState, at string) (t HookTrust) {
 	t = HookTrust{Ref: ref, Key: key, DefinitionHash: def, Enabled: true}
 	if _, ok := all[key]; !ok {
-		t.Status, t.Detail = TrustUntrusted, "No [hooks.state] entry: Codex lists the hook as untrusted and does not run it."
+		t.Status, t.Detail = TrustUntrusted, "No [hooks.state] entry: "+at+" lists the hook as untrusted and does not run it."
 		return t
 	}
 	defer func() {
 		if st.Enabled != nil && !*st.Enabled {
 			t.Enabled = false
-			t.Detail += " The entry sets enabled = false: Codex does not run it whatever its trust."
+			t.Detail += " The entry sets enabled = false: " + at + " does not run it whatever its trust."
 		}
 	}()
 	switch {
 	case st.TrustedHash == "":
-		t.Status, t.Detail = TrustUntrusted, "The entry has no trusted_hash: Codex does not run the hook."
+		t.Status, t.Detail = TrustUntrusted, "The entry has no trusted_hash: "+at+" does not run the hook."
 	case st.TrustedHash != def:
-		t.Status, t.Detail = TrustModified, "Codex trusted another definition ("+st.TrustedHash+"): the hook changed since, and Codex skips it until it is trusted again."
+		t.Status, t.Detail = TrustModified, "Codex trusted another definition ("+st.TrustedHash+"): the hook changed since, and "+at+" skips it until it is trusted again."
 	case st.TrustedContentHash == "":
-		t.Status, t.Detail = TrustTrusted, "Codex trusts this definition (no trusted_content_hash is recorded, so Codex checks the definition only)."
+		t.Status, t.Detail = TrustTrusted, "Codex trusts this definition (no trusted_content_hash is recorded, so "+at+" checks the definition only)."
 	default:
-		t.Status, t.Detail = TrustDefinition, "Codex trusts this definition; it also re-checks the plugin's files against trusted_content_hash "+st.TrustedContentHash+", which vouch does not recompute: an edited plugin file makes Codex report it modified."
+		t.Status, t.Detail = TrustDefinition, "Codex trusts this definition; it also re-checks the plugin's files against trusted_content_hash "+st.TrustedContentHash+", which vouch does not recompute: an edited plugin file makes "+at+" report it modified."
 	}
 	return t
 }
@@ -279,7 +298,7 @@ func TrustOfClaude(pkg *model.Package, cfg *Config, limits fsguard.Limits) []Hoo
 		}
 	}
 	var out []HookTrust
-	for _, h := range Trust(cp, cfg) {
+	for _, h := range trustAt(cp, cfg, answeredFor(pkg)) {
 		_, id, _ := strings.Cut(h.Ref, "#"+string(model.KindHook)+":")
 		cc := cp.Component(model.KindHook, id)
 		if cc == nil {

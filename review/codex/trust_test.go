@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"vouch/model"
 )
 
 // TestTrustMatchesCodex reads a config.toml whose [hooks.state] entries were given to
@@ -154,4 +156,28 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("plugins not sorted: %v", cfg.Plugins)
 		}
 	})
+}
+
+// TestTrustNamesTheReleaseAnswered: what Codex does with a hook's trust is said of the
+// release the package's answers are for, the installed one when the caller stamped it.
+func TestTrustNamesTheReleaseAnswered(t *testing.T) {
+	for _, release := range []string{"", model.Codex169, model.Codex171} {
+		pkg := Load("testdata/cases/hooks-manifest-path", Options{})
+		StampVersion([]*model.Package{pkg}, release)
+		want := model.ClientLabel(ClientCodex, release)
+		if release == "" {
+			want = model.ClientLabel(ClientCodex, CodexVersion)
+		}
+		for _, cfg := range []*Config{{States: map[string]HookState{}}, {States: map[string]HookState{}, Plugins: []string{"hooks-manifest-path@a"}}} {
+			hs := Trust(pkg, cfg)
+			if len(hs) == 0 {
+				t.Fatalf("no trust answer for %s", pkg.Name)
+			}
+			for _, h := range hs {
+				if !strings.Contains(h.Detail, want+" ") {
+					t.Errorf("answering for %q, %s: %q does not name %s", release, h.Status, h.Detail, want)
+				}
+			}
+		}
+	}
 }

@@ -428,7 +428,7 @@ func parseFields(p *parseState, m *yaml.Node, fm *Frontmatter, dirName string) {
 		keys[key] = k
 		fm.Present = append(fm.Present, key)
 		if !isKnown(key) {
-			p.errorf("skill-unknown-field", "/"+pointerEscape(key), p.nodeLine(k), specFM, "Unexpected field '%s' in frontmatter; the specification defines only name, description, license, compatibility, metadata and allowed-tools. skills-ref and Pi reject the skill for it; Codex and Claude Code load the skill and ignore the field", key)
+			p.errorf("skill-unknown-field", "/"+pointerEscape(key), p.nodeLine(k), specFM, "Unexpected field '%s' in frontmatter; the specification defines only name, description, license, compatibility, metadata and allowed-tools. skills-ref and Pi reject the skill for it; "+model.ClientAt(model.ClientCodex, model.Codex169)+" and "+model.ClientAt(model.ClientClaudeCode, model.ClaudeCode328)+" load the skill and ignore the field", key)
 		}
 	}
 

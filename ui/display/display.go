@@ -209,26 +209,26 @@ func (e *escaper) escSeq(s string, i int) int {
 		e.b.WriteByte(c)
 		return e.stringBody(s, i+1)
 	}
-	// nF (intermediates 0x20–0x2F then a final byte) and the two-byte Fp/Fe/Fs escapes.
-	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
-		e.b.WriteByte(s[i])
-		i++
-	}
-	if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
-		e.b.WriteByte(s[i])
-		i++
-	}
-	return i
+	// nF (intermediates 0x20–0x2F then a final byte 0x30–0x7E) and the two-byte
+	// Fp/Fe/Fs escapes.
+	return e.sequenceTail(s, i, 0x2f, 0x30)
 }
 
 // csiBody consumes parameter (0x30–0x3F) and intermediate (0x20–0x2F) bytes and the
-// final byte (0x40–0x7E). All are printable ASCII, so they are shown as they are.
+// final byte (0x40–0x7E).
 func (e *escaper) csiBody(s string, i int) int {
-	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x3f {
+	return e.sequenceTail(s, i, 0x3f, 0x40)
+}
+
+// sequenceTail consumes the bytes from 0x20 to lastInner inside an escape sequence and
+// then one final byte from firstFinal to 0x7E, where the sequence ends. All are
+// printable ASCII, so they are shown as they are.
+func (e *escaper) sequenceTail(s string, i int, lastInner, firstFinal byte) int {
+	for i < len(s) && s[i] >= 0x20 && s[i] <= lastInner {
 		e.b.WriteByte(s[i])
 		i++
 	}
-	if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+	if i < len(s) && s[i] >= firstFinal && s[i] <= 0x7e {
 		e.b.WriteByte(s[i])
 		i++
 	}
