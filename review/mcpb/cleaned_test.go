@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"vouch/internal/testtree"
-
 )
 
 // TestCommandCleaned: a command ${__dirname}/../x leaves the bundle once cleaned; it is
