@@ -2,7 +2,9 @@ package claudecode
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -236,7 +238,7 @@ func (l *loader) execNotCoveredIn(cmd string, args []string, env map[string]stri
 		p.Args = append(p.Args, l.expandForScan(a))
 		text = append(text, a)
 	}
-	for _, k := range sortedKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		p.Env = append(p.Env, closure.EnvVar{Name: k, Value: l.expandForScan(env[k])})
 		text = append(text, env[k])
 	}
