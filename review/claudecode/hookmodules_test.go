@@ -37,11 +37,7 @@ func TestModulesSchema(t *testing.T) {
 				refs = append(refs, "hook-module:lib/a.mjs")
 			}
 			for _, ref := range refs {
-				kind, id, _ := strings.Cut(ref, ":")
-				c := p.Component(model.Kind(kind), id)
-				if c == nil {
-					t.Fatalf("no %s", ref)
-				}
+				c := mustListed(t, p, ref)
 				if c.Validity != model.Valid {
 					t.Errorf("%s: %s, want valid", ref, c.Validity)
 				}
@@ -49,7 +45,7 @@ func TestModulesSchema(t *testing.T) {
 					t.Errorf("%s: Claude %s (%s), want %s", ref, s.Status, s.Detail, tc.claude)
 				}
 				// Codex rejects a hooks file with a modules key; it has no modules at all.
-				if s := supportOf(c, clientCodex); s.Status != model.NotSupported || kind == "hook" && !strings.Contains(s.Detail, "unknown field `modules`") {
+				if s := supportOf(c, clientCodex); s.Status != model.NotSupported || c.Kind == model.KindHook && !strings.Contains(s.Detail, "unknown field `modules`") {
 					t.Errorf("%s: Codex %s (%s), want not supported for the modules key", ref, s.Status, s.Detail)
 				}
 			}

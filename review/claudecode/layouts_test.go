@@ -69,10 +69,8 @@ func TestNotCoveredPerComponent(t *testing.T) {
 		t.Errorf("the remote bundle is not listed: %v", codes(p))
 	}
 	for ref, w := range want {
-		kind, id, _ := strings.Cut(ref, ":")
-		c := p.Component(model.Kind(kind), id)
+		c := listed(t, p, ref)
 		if c == nil {
-			t.Errorf("%s not listed", ref)
 			continue
 		}
 		var got []string
