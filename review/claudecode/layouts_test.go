@@ -73,12 +73,8 @@ func TestNotCoveredPerComponent(t *testing.T) {
 		if c == nil {
 			continue
 		}
-		var got []string
-		for _, n := range c.NotCovered {
-			got = append(got, n.Kind+" "+n.Subject)
-		}
-		if strings.Join(got, ",") != w {
-			t.Errorf("%s: not_covered %q, want %q", ref, strings.Join(got, ","), w)
+		if got := strings.Join(notCoveredLines(c), ","); got != w {
+			t.Errorf("%s: not_covered %q, want %q", ref, got, w)
 		}
 		sum := strings.Join(c.Summary, "\n")
 		if !strings.Contains(sum, "see not covered") || strings.Contains(sum, "user's PATH") {
