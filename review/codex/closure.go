@@ -51,6 +51,20 @@ func (l *loader) closure() *pluginFiles {
 	return l.cl
 }
 
+// bindClosure gives c the plugin closure's diagnostics and files and reports true; when
+// the closure is incomplete no approval could cover what c runs, so c gets no files, the
+// blocked sentence joins its summary, and it reports false.
+func (l *loader) bindClosure(c *model.Component, blocked string) bool {
+	cl := l.closure()
+	c.Diagnostics = append(c.Diagnostics, cl.diags...)
+	if !cl.complete {
+		c.Summary = append(c.Summary, blocked)
+		return false
+	}
+	c.Files = cl.files
+	return true
+}
+
 // hashedSkills are the skills, by directory, whose own file list is exactly what the
 // plugin's walk would find there: a complete contract, regular files only, none of them
 // executable (whose #! line the walk reads) and none a link (which the walk follows under

@@ -386,15 +386,11 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 	if strings.Contains(eff.Can, "model reads") {
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapModelContext, Scope: []string{ev.Name}, Detail: "Its output can add text the model reads."})
 	}
-	cl := l.closure()
-	c.Diagnostics = append(c.Diagnostics, cl.diags...)
-	if !cl.complete {
-		c.Summary = append(c.Summary, "Blocked: vouch could not read every file of the plugin (see the diagnostics), so an approval could not cover what this hook runs.")
+	if !l.bindClosure(c, "Blocked: vouch could not read every file of the plugin (see the diagnostics), so an approval could not cover what this hook runs.") {
 		return c
 	}
-	c.Files = cl.files
 	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin folder is part of what you approve, as Codex's own trust marks a hook modified when any plugin file changes.")
-	c.Contract = &model.Contract{Kind: model.KindHook, Files: cl.files, Fields: model.Fields{
+	c.Contract = &model.Contract{Kind: model.KindHook, Files: c.Files, Fields: model.Fields{
 		{Key: "client", Value: ClientCodex},
 		{Key: "event", Value: ev.Name},
 		{Key: "matcher", Value: strPtr(matcher)},

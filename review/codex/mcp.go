@@ -164,13 +164,9 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 		if c.NotCovered = l.serverNotCovered(command, args, env, strs("env_vars"), str("cwd")); len(c.NotCovered) > 0 {
 			c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
 		}
-		cl := l.closure()
-		c.Diagnostics = append(c.Diagnostics, cl.diags...)
-		if !cl.complete {
-			c.Summary = append(c.Summary, "Blocked: vouch could not read every file of the plugin, so an approval could not cover what this server runs.")
+		if !l.bindClosure(c, "Blocked: vouch could not read every file of the plugin, so an approval could not cover what this server runs.") {
 			return c
 		}
-		c.Files = cl.files
 	} else {
 		host := rawURL
 		if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
