@@ -174,7 +174,7 @@ func (l *loader) interp(abs string) string {
 	if !ok {
 		return ""
 	}
-	return l.pluginClosure().interp[rel]
+	return l.pluginClosure().Interpreters[rel]
 }
 
 // shellNotCovered classifies a shell line Claude runs (a hook command, a monitor, a !`…`
@@ -231,7 +231,7 @@ func (l *loader) execNotCoveredIn(cmd string, args []string, env map[string]stri
 	if strings.HasPrefix(prog, "/") {
 		rel, ok := closure.Below(rootMark, prog)
 		p.Bundled = ok
-		p.Interpreter = l.pluginClosure().interp[rel]
+		p.Interpreter = l.pluginClosure().Interpreters[rel]
 	}
 	text := []string{cmd}
 	for _, a := range args {
