@@ -97,7 +97,7 @@ func checkWant(t *testing.T, p *model.Package, w want) {
 				t.Errorf("%s: a classification marker leaked: %+v", ref, n)
 			}
 		}
-		if got := strings.Join(notCoveredLines(c), "\n"); got != want {
+		if got := strings.Join(notCoveredAs(c, " "), "\n"); got != want {
 			t.Errorf("%s not_covered:\n%s\nwant:\n%s", ref, got, want)
 		}
 	}
@@ -146,15 +146,6 @@ func listed(t testing.TB, p *model.Package, ref string) *model.Component {
 		t.Errorf("%s not listed; have %v", ref, refs(p))
 	}
 	return c
-}
-
-// notCoveredLines is c's not_covered list as "kind subject" lines.
-func notCoveredLines(c *model.Component) []string {
-	var out []string
-	for _, n := range c.NotCovered {
-		out = append(out, n.Kind+" "+n.Subject)
-	}
-	return out
 }
 
 // mustListed is listed for a test that cannot go on without the component.

@@ -27,7 +27,7 @@ func TestInjectionsAsClaudeFindsThem(t *testing.T) {
 	p := LoadPlugin(dir, Options{})
 	for _, ref := range []string{"skill:notes", "command:deploy"} {
 		c := mustListed(t, p, ref)
-		got := notCoveredKinds(c)
+		got := notCoveredAs(c, ":")
 		for _, want := range []string{"fetched-at-start:curl | sh", "outside-path:./x.js"} {
 			if !slices.Contains(got, want) {
 				t.Errorf("%s: not covered %q, want %s", ref, got, want)
@@ -57,7 +57,7 @@ func TestInjectionShellWords(t *testing.T) {
 				t.Fatal("no skill notes")
 			}
 			if !hasKind(c, w.Kind) {
-				t.Fatalf("%q: not covered %q, want a %s", w.Expand("CLAUDE_PLUGIN_ROOT"), notCoveredKinds(c), w.Kind)
+				t.Fatalf("%q: not covered %q, want a %s", w.Expand("CLAUDE_PLUGIN_ROOT"), notCoveredAs(c, ":"), w.Kind)
 			}
 		})
 	}

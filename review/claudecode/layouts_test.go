@@ -1,7 +1,6 @@
 package claudecode
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,10 +16,7 @@ import (
 func TestClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "p")
-			if err := os.Mkdir(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			dir := filepath.Join(t.TempDir(), "p") // created by the first file written
 			writeFile(t, filepath.Join(dir, manifestFile), `{"name": "p"}`, 0o644)
 			writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "node \"${CLAUDE_PLUGIN_ROOT}/run.js\""}]}]}}`, 0o644)
 			writeFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {"s": {"command": "node", "args": ["${CLAUDE_PLUGIN_ROOT}/run.js"]}}}`, 0o644)
@@ -73,7 +69,7 @@ func TestNotCoveredPerComponent(t *testing.T) {
 		if c == nil {
 			continue
 		}
-		if got := strings.Join(notCoveredLines(c), ","); got != w {
+		if got := strings.Join(notCoveredAs(c, " "), ","); got != w {
 			t.Errorf("%s: not_covered %q, want %q", ref, got, w)
 		}
 		sum := strings.Join(c.Summary, "\n")

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,10 +16,7 @@ import (
 func TestClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "p")
-			if err := os.Mkdir(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			dir := filepath.Join(t.TempDir(), "p") // created by the first file written
 			writeFiles(t, dir, map[string]string{manifestFile: `{"name":"p"}`,
 				defaultHooksFile: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"node ${PLUGIN_ROOT}/run.js"}]}]}}`,
 				".mcp.json":      `{"mcpServers":{"s":{"command":"node","args":["./run.js"]}}}`})

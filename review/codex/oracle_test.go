@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -177,18 +178,5 @@ func sorted(xs []string) []string {
 	return out
 }
 
-func hasCode(p *model.Package, code string) bool {
-	for _, d := range p.Diagnostics {
-		if d.Code == code {
-			return true
-		}
-	}
-	for _, c := range p.Components {
-		for _, d := range c.Diagnostics {
-			if d.Code == code {
-				return true
-			}
-		}
-	}
-	return false
-}
+// hasCode reports whether the package or one of its components carries the diagnostic.
+func hasCode(p *model.Package, code string) bool { return slices.Contains(codes(p), code) }
