@@ -197,7 +197,7 @@ var formats = []*format{
 		notBeside: model.FormatSplice,
 		manifests: []string{"SKILL.md"},
 		load: func(path string, opts Options) []*model.Package {
-			return []*model.Package{skillpkg.Load(path, skillpkg.Options{Limits: opts.Limits, Skills: opts.skills})}
+			return []*model.Package{skillpkg.Load(path, skillpkg.Options{Limits: opts.Limits, Skills: opts.skills, Versions: opts.ClientVersions})}
 		},
 	},
 }

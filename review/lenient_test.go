@@ -24,14 +24,25 @@ func TestSupportFollowsTheClient(t *testing.T) {
 	}{
 		{"standalone-extra-keys", model.FormatAgentSkills, [2]string{"skill", "standalone-extra-keys"}, []string{model.ClientClaudeCode, model.ClientCodex}, "skill-unknown-field", model.SeverityWarning, [2]string{}},
 		{"codex-extra-keys", model.FormatCodex, [2]string{"skill", "notes"}, []string{model.ClientCodex}, "skill-unknown-field", model.SeverityWarning, [2]string{}},
+		// The same folder's Claude Code reading: Claude Code loads its skills/ too.
+		{"codex-extra-keys", model.FormatClaudeCode, [2]string{"skill", "notes"}, []string{model.ClientClaudeCode}, "skill-unknown-field", model.SeverityWarning, [2]string{}},
 		{"claude-arg-hint", model.FormatClaudeCode, [2]string{"command", "triage"}, []string{model.ClientClaudeCode}, "frontmatter-lenient", model.SeverityInfo, [2]string{"argument-hint", "[issue-id] [reason]"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			res, err := Open(Options{}, filepath.Join("testdata", "lenient", tc.dir))
-			if err != nil || len(res.Packages) != 1 || res.Packages[0].Format != tc.format {
-				t.Fatalf("%v: %+v", err, res)
+			if err != nil {
+				t.Fatal(err)
 			}
-			c := res.Packages[0].Component(model.Kind(tc.ref[0]), tc.ref[1])
+			var pkg *model.Package
+			for _, p := range res.Packages {
+				if p.Format == tc.format {
+					pkg = p
+				}
+			}
+			if pkg == nil {
+				t.Fatalf("no %s package: %+v", tc.format, res)
+			}
+			c := pkg.Component(model.Kind(tc.ref[0]), tc.ref[1])
 			if c == nil {
 				t.Fatalf("no %s:%s", tc.ref[0], tc.ref[1])
 			}

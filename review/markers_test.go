@@ -12,7 +12,8 @@ import (
 // TestFolderMarkersDecide: a folder's own markers decide which clients read it. A root
 // plugin.json that is not an Agent Plugins manifest takes the folder away from neither
 // Claude Code (its default layout still loads) nor Codex (which reads
-// .codex-plugin/plugin.json), and is named in a warning; a root SKILL.md gives an Agent
+// .codex-plugin/plugin.json), and is named in a warning; a Codex folder holding Claude
+// Code's default layout gives a Claude Code package too; a root SKILL.md gives an Agent
 // Skills package beside any other format.
 func TestFolderMarkersDecide(t *testing.T) {
 	for _, tc := range []struct {
@@ -25,7 +26,8 @@ func TestFolderMarkersDecide(t *testing.T) {
 			model.FormatClaudeCode: {"root-manifest-foreign", "lsp-server:zig"},
 		}},
 		{"catalogue-codex", map[model.Format][]string{
-			model.FormatCodex: {"root-manifest-foreign", "skill:tidy"},
+			model.FormatCodex:      {"root-manifest-foreign", "skill:tidy"},
+			model.FormatClaudeCode: {"root-manifest-foreign", "claude-reads-codex-folder", "skill:tidy"},
 		}},
 		{"agent-plugins-codex", map[model.Format][]string{
 			model.FormatAgentPlugins: {"codex-prefers-root-manifest"},

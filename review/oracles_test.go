@@ -41,7 +41,6 @@ type knownDifference struct {
 }
 
 var knownDifferences = []knownDifference{
-	{model.ClientClaudeCode, "examples/codex/empty-hooks-two-clients", model.KindHook, nil, "hooks-default-replaced"},
 	{model.ClientClaudeCode, "review/claudecode/testdata/cases/mcp-bundles", model.KindMCPServer, nil, "plugin-dependencies"},
 }
 
@@ -59,50 +58,11 @@ type unexplainedDifference struct {
 	what            string
 }
 
-// What the clients do where vouch does not say so (each observed offline on the
-// releases named; the records hold the clients' own words).
-const (
-	claudeReadsDefaultLayout = "Claude Code 2.1.328 and 2.1.332 load a folder without .claude-plugin/ as one plugin by its default layout under --plugin-dir (hooks/hooks.json, .mcp.json, skills/ at its top), so this folder's components (a Codex plugin's, or a standalone skill's) run in Claude Code; vouch gives the folder no Claude Code reading"
-)
-
-var unexplainedDifferences = []unexplainedDifference{
-	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "enforce/codex/testdata/plugins/guard", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "examples/codex/broken-hooks-schema", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "examples/codex/broken-matcher", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "examples/codex/commit-guard", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/bad-paths", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-default", model.KindHook, nil, 5, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-default", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-empty-object", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-escapes", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-handler-types", model.KindHook, nil, 4, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-invalid-matcher", model.KindHook, nil, 3, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-manifest-path", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-rejected-http", model.KindHook, nil, 2, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/hooks-rejected-schema", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-array", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-hooks", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/manifest-type-mcp", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-flat", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-manifest-path", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/mcp-wrapped", model.KindMCPServer, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/cases/precedence-root", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/codex/testdata/marketplaces/good/plugins/alpha", model.KindHook, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/testdata/lenient/codex-extra-keys", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/testdata/lenient/standalone-extra-keys", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-	{model.ClientClaudeCode, "review/testdata/markers/catalogue-codex", model.KindSkill, nil, 1, 0, claudeReadsDefaultLayout},
-}
+// unexplainedDifferences is empty: every difference from the recorded clients is either
+// fixed or explained by a diagnostic (knownDifferences). A new one is listed here, with a
+// sentence saying what the client does (observed offline on the releases named; the
+// records hold the clients' own words), until it is.
+var unexplainedDifferences = []unexplainedDifference{}
 
 // oracleIndex is index.json of one recorded release.
 type oracleIndex struct {
@@ -182,13 +142,36 @@ func clientCounts(client string, a oracleAnswer) (map[model.Kind]int, map[string
 
 // vouchCounts is what vouch says the client runs from the folder at root: the valid
 // components of every package rooted there that vouch marks supported by that release.
-// A marketplace's plugins are packages of their own folders and are compared there. A
-// standalone skill's support says what a client does with the folder copied into its
-// skills folder, not with the folder installed as a plugin, which is what was recorded.
+// A marketplace's plugins are packages of their own folders and are compared there.
+//
+// A standalone skill's support says what a client does with the folder copied into its
+// skills folder, not with the folder installed as a plugin, which is what was recorded,
+// so it is left out, with one exception: Claude Code given a folder whose SKILL.md sits
+// at its top with --plugin-dir loads that one skill as the plugin's ("SKILL.md at its top
+// marks it"), the same skill it loads from the folder copied into its skills folder, so
+// there both installs run the same and the standalone reading is compared, unless a
+// Claude Code package of the folder already lists that skill as its plugin's.
+//
+// In a folder Codex reads through .codex-plugin/, the Claude Code package marks supported
+// by Codex only what Codex loads through that manifest from the shared default files,
+// which the Codex package of the folder lists too: Codex's loads are counted once, there
+// (claudeClaimsMoreForCodex fails the comparison if the Claude Code package ever claims
+// more than that).
 func vouchCounts(pkgs []*model.Package, root, client, version string, skipped map[string]bool) map[model.Kind]int {
 	got := map[model.Kind]int{}
+	has := map[model.Format]bool{}
 	for _, p := range pkgs {
-		if p.Root != root || p.Format == model.FormatAgentSkills {
+		if p.Root == root {
+			has[p.Format] = true
+		}
+	}
+	for _, p := range pkgs {
+		switch {
+		case p.Root != root:
+			continue
+		case p.Format == model.FormatAgentSkills && !(client == model.ClientClaudeCode && hasTopSkill(root) && !has[model.FormatClaudeCode]):
+			continue
+		case p.Format == model.FormatClaudeCode && client == model.ClientCodex && has[model.FormatCodex]:
 			continue
 		}
 		for _, c := range p.Components {
@@ -205,6 +188,48 @@ func vouchCounts(pkgs []*model.Package, root, client, version string, skipped ma
 	return got
 }
 
+// claudeClaimsMoreForCodex guards what vouchCounts leaves out: in a folder with a Codex
+// package, the Claude Code package of the same folder may mark supported by Codex only
+// what the Codex package lists too, kind by kind, never more.
+func claudeClaimsMoreForCodex(pkgs []*model.Package, root, version, fixture string) []string {
+	per := map[model.Format]map[model.Kind]int{model.FormatCodex: {}, model.FormatClaudeCode: {}}
+	for _, p := range pkgs {
+		if p.Root != root || per[p.Format] == nil {
+			continue
+		}
+		for _, c := range p.Components {
+			for _, s := range c.Support {
+				if c.Validity == model.Valid && s.Provider == model.ClientCodex && s.Status == model.Supported && (s.Version == "" || s.Version == version) {
+					per[p.Format][c.Kind]++
+				}
+			}
+		}
+	}
+	var out []string
+	for _, k := range oracleKinds[model.ClientCodex] {
+		if n, m := per[model.FormatClaudeCode][k], per[model.FormatCodex][k]; n > m && hasPackage(pkgs, root, model.FormatCodex) {
+			out = append(out, fmt.Sprintf("%s %s: the Claude Code package marks %d supported by Codex %s, the Codex package lists %d", fixture, k, n, version, m))
+		}
+	}
+	return out
+}
+
+func hasPackage(pkgs []*model.Package, root string, f model.Format) bool {
+	for _, p := range pkgs {
+		if p.Root == root && p.Format == f {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTopSkill reports whether the folder has its SKILL.md at its top (a lone skill, not a
+// folder of skill folders).
+func hasTopSkill(root string) bool {
+	_, err := os.Lstat(filepath.Join(root, "SKILL.md"))
+	return err == nil
+}
+
 // compareOracle returns one sentence per kind where vouch and the client disagree and
 // no known difference names a diagnostic that vouch emitted; used records the entries of
 // known that explained a difference.
@@ -215,6 +240,9 @@ func compareOracle(client, version string, a oracleAnswer, pkgs []*model.Package
 	want, skipped := clientCounts(client, a)
 	got := vouchCounts(pkgs, root, client, version, skipped)
 	var out []string
+	if client == model.ClientCodex {
+		out = claudeClaimsMoreForCodex(pkgs, root, version, a.Fixture)
+	}
 	for _, k := range oracleKinds[client] {
 		if got[k] == want[k] {
 			continue
@@ -567,4 +595,32 @@ func anyDiagnostic(pkgs []*model.Package, client string) string {
 		}
 	}
 	return ""
+}
+
+// TestClaudeClaimsMoreForCodex: the guard beside vouchCounts reports a Claude Code package
+// that marks more of a kind supported by Codex than the Codex package of its folder lists,
+// and nothing while it marks as many or fewer, or when the folder has no Codex package.
+func TestClaudeClaimsMoreForCodex(t *testing.T) {
+	hooks := func(f model.Format, n int) *model.Package {
+		p := &model.Package{Format: f, Name: "p", Root: "/x"}
+		for i := 0; i < n; i++ {
+			p.Components = append(p.Components, &model.Component{Kind: model.KindHook, ID: fmt.Sprint(i), Validity: model.Valid,
+				Support: []model.Support{{Provider: model.ClientCodex, Version: model.Codex171, Status: model.Supported}}})
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name          string
+		pkgs          []*model.Package
+		disagreements int
+	}{
+		{"more", []*model.Package{hooks(model.FormatCodex, 1), hooks(model.FormatClaudeCode, 2)}, 1},
+		{"as many", []*model.Package{hooks(model.FormatCodex, 2), hooks(model.FormatClaudeCode, 2)}, 0},
+		{"fewer", []*model.Package{hooks(model.FormatCodex, 2), hooks(model.FormatClaudeCode, 1)}, 0},
+		{"no Codex package", []*model.Package{hooks(model.FormatClaudeCode, 2)}, 0},
+	} {
+		if got := claudeClaimsMoreForCodex(tc.pkgs, "/x", model.Codex171, "f"); len(got) != tc.disagreements {
+			t.Errorf("%s: %v, want %d disagreement(s)", tc.name, got, tc.disagreements)
+		}
+	}
 }

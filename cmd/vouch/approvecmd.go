@@ -102,14 +102,17 @@ func runDecide(opts *decideOptions) (err error) {
 		return err
 	}
 	var targets []refTarget
-	seen := map[string]bool{}
+	// seen holds the plain refs decided here (a hook's tool approved in the same command
+	// counts); once holds each component once by format too, so the same plain ref of
+	// two formats (a folder's Codex and Claude Code readings) is two decisions.
+	seen, once := map[string]bool{}, map[string]bool{}
 	for _, r := range refs {
 		tg, err := a.findRef(res, source, r)
 		if err != nil {
 			return err
 		}
-		if !seen[tg.ref] {
-			seen[tg.ref] = true
+		if key := string(tg.pkg.Format) + ":" + tg.ref; !once[key] {
+			once[key], seen[tg.ref] = true, true
 			targets = append(targets, tg)
 		}
 	}

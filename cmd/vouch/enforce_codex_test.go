@@ -39,7 +39,10 @@ func codexFixture(t *testing.T) (src, fake, codexHome string) {
 	return src, fake, codexHome
 }
 
-var guardRefs = []string{"guard#hook:hooks/hooks.json:pre_tool_use:0:0", "guard#hook:hooks/hooks.json:stop:0:0", "guard#mcp-server:db", "guard#skill:notes"}
+// guardRefs are the Codex package's components. The guard folder holds Claude Code's
+// default layout too, so it is also a Claude Code package whose server and skill share
+// these names: the refs name the format.
+var guardRefs = []string{"codex:guard#hook:hooks/hooks.json:pre_tool_use:0:0", "codex:guard#hook:hooks/hooks.json:stop:0:0", "codex:guard#mcp-server:db", "codex:guard#skill:notes"}
 
 func TestEnforceCodexAddSyncStatus(t *testing.T) {
 	src, fake, codexHome := codexFixture(t)

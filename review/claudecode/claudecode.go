@@ -83,26 +83,55 @@ func (o Options) withDefaults() Options {
 }
 
 // IsRoot reports whether dir is a Claude Code plugin root: it holds
-// .claude-plugin/plugin.json, or a .claude-plugin/ folder without a marketplace, or the
-// default layout's hooks/hooks.json or .lsp.json at its top, and neither another
-// client's manifest (.codex-plugin/, an Agent Plugins root plugin.json) claims it. A
-// root plugin.json that is not an Agent Plugins manifest (a catalogue's metadata) does
-// not: the Claude Code releases vouch models never read it, and with --plugin-dir they load
-// the folder by its own markers ("`.lsp.json` at its top marks it").
+// .claude-plugin/plugin.json; or it is a Codex plugin folder (.codex-plugin/) that holds
+// any part of Claude Code's default layout (holdsDefaultLayout), which Claude Code loads
+// as a plugin of its own when that folder is installed in it; or no root Agent Plugins
+// plugin.json claims it and it holds a .claude-plugin/ folder without a marketplace, or
+// the default layout's hooks/hooks.json or .lsp.json at its top. A root plugin.json that
+// is not an Agent Plugins manifest (a catalogue's metadata) claims nothing: the Claude
+// Code releases vouch models never read it, and with --plugin-dir they load the folder by
+// its own markers ("`.lsp.json` at its top marks it").
 func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
 
 // IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
 func IsRootIn(p *probe.Dir) bool {
-	if p.Exists(manifestFile) {
+	switch {
+	case p.Exists(manifestFile):
 		return true
-	}
-	if p.Exists(".codex-plugin") || (p.Exists(rootmanifest.File) && rootmanifest.IsAgentPlugins(p.Path())) {
+	case p.Exists(".codex-plugin"):
+		// A Claude marketplace's folder is a folder of plugins to Claude Code, not one.
+		return !p.Exists(marketplaceFile) && holdsDefaultLayout(p)
+	case p.Exists(rootmanifest.File) && rootmanifest.IsAgentPlugins(p.Path()):
 		return false
-	}
-	if p.IsDir(manifestDir) {
+	case p.IsDir(manifestDir):
 		return !p.Exists(marketplaceFile)
 	}
 	return p.Exists(hooksFile) || p.Exists(lspFile)
+}
+
+// defaultLayout are the parts of Claude Code's default plugin layout that make a Codex
+// plugin folder a Claude Code plugin too: the markers Claude Code's --plugin-dir names
+// when it loads a folder without .claude-plugin/ as one plugin (hooks, skills, .mcp.json,
+// .lsp.json, a top SKILL.md; the Claude Code releases vouch models read no
+// .codex-plugin/), and the other component folders its loader reads there (commands/,
+// agents/, output-styles/, monitors), which a Claude marketplace entry naming the folder
+// loads whatever marks it. bin/ and settings.json alone are left out: no recorded run
+// shows either making a folder a plugin.
+//
+// An Agent Plugins folder is not read this way: no recorded Claude Code run covers a
+// folder with a root Agent Plugins plugin.json and Claude's layout but no .codex-plugin/
+// (only folders with a Claude Code or Codex marker are recorded), so what Claude Code
+// makes of one is not observed.
+var defaultLayout = []string{hooksFile, mcpFile, lspFile, "skills", "commands", "agents", "output-styles", monitorsFile, "SKILL.md"}
+
+// holdsDefaultLayout reports whether the probed folder holds any part of defaultLayout.
+func holdsDefaultLayout(p *probe.Dir) bool {
+	for _, rel := range defaultLayout {
+		if p.Exists(rel) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsMarketplace reports whether dir holds .claude-plugin/marketplace.json.

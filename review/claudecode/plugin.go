@@ -58,12 +58,14 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	l.root = root
 	pkg.Root = root.Path()
 	pkg.Reader = &fsguard.DirReader{Dir: root.Path(), Limits: opts.Limits}
+	apRoot := l.rootHas(rootmanifest.File) && rootmanifest.IsAgentPlugins(root.Path())
 	switch {
-	case l.rootHas(rootmanifest.File) && rootmanifest.IsAgentPlugins(root.Path()):
+	case apRoot:
 		l.otherManifest = "the root Agent Plugins plugin.json"
 	case l.rootHas(".codex-plugin/plugin.json"):
 		l.otherManifest = ".codex-plugin/plugin.json"
-	case l.rootHas(rootmanifest.File):
+	}
+	if l.rootHas(rootmanifest.File) && !apRoot {
 		l.pkgDiag(model.Place{File: rootmanifest.File}.Package("root-manifest-foreign", model.SeverityWarning,
 			"plugin.json at the top of this folder is not an Agent Plugins manifest (its $schema does not name the Agent Plugins schema): "+model.Releases(model.ClientClaudeCode, model.ClaudeCode328)+" never read it and load this folder by its own markers, and "+model.Releases(model.ClientCodex, model.Codex169)+" ignore it too.", specRef("2.1")))
 	}
@@ -89,7 +91,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	pkg.Manifest = append(pkg.Manifest,
 		model.Field{Key: "${CLAUDE_PLUGIN_ROOT}", Value: fmt.Sprintf("%s here; once installed %s/plugins/cache/%s/%s/%s (it changes on every update)", root.Path(), strings.TrimSuffix(opts.ConfigDir, "/"), mk, pkg.Name, ver)},
 		model.Field{Key: "${CLAUDE_PLUGIN_DATA}", Value: l.dataDir() + " (kept across updates)"})
-	if l.otherManifest != "" {
+	if l.otherManifest != "" && l.rootHas(manifestFile) {
 		l.pkgDiag(model.Place{}.Package("codex-reads-other-manifest", model.SeverityInfo,
 			fmt.Sprintf("This folder also holds %s; "+codexSeen+" reads that manifest instead of .claude-plugin/ (root plugin.json > .codex-plugin > .claude-plugin), so it loads none of this plugin's hooks or servers.", l.otherManifest), specRef("2.1")))
 	}
@@ -125,10 +127,7 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	l.optionalDependenciesStep()
 	l.networkNote()
 	l.codexRefusal()
-	if !l.rootHas(manifestFile) && l.entry == nil {
-		l.pkgDiag(model.Place{}.Package("claude-no-manifest", model.SeverityInfo,
-			fmt.Sprintf("No .claude-plugin/plugin.json: "+claudeSeen+" loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", clip(pkg.Name)), specRef("1.1")))
-	}
+	l.noManifestNote()
 	if l.rootHas("CLAUDE.md") {
 		l.pkgWarn("claude-md-not-loaded", "CLAUDE.md", "", 0, "CLAUDE.md at the plugin root is not loaded by "+claudeSeen+"; put instructions in a skill, command or agent.", "1.2")
 	}
@@ -140,6 +139,24 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	}
 	pkg.SortComponents()
 	return pkg
+}
+
+// noManifestNote says how Claude Code names and finds a plugin without
+// .claude-plugin/plugin.json given on its own, and, in a Codex plugin folder, that Claude
+// Code still loads this default layout once the folder is installed in it.
+func (l *loader) noManifestNote() {
+	if l.rootHas(manifestFile) || l.entry != nil {
+		return
+	}
+	name := clip(l.pkg.Name)
+	if !l.rootHas(".codex-plugin") {
+		l.pkgDiag(model.Place{}.Package("claude-no-manifest", model.SeverityInfo,
+			fmt.Sprintf("No .claude-plugin/plugin.json: "+claudeSeen+" loads this folder's default layout as the plugin %q, named after its folder (observed with --plugin-dir). `claude plugin validate` accepts such a folder but lists none of its components; the components below are what Claude Code loads.", name), specRef("1.1")))
+		return
+	}
+	l.pkgDiag(model.Place{}.Package("claude-reads-codex-folder", model.SeverityInfo,
+		fmt.Sprintf("This is a Codex plugin folder (.codex-plugin/, which %s reads) with no .claude-plugin/plugin.json, and it holds Claude Code's default layout: installed in Claude Code (--plugin-dir, or a Claude marketplace entry whose source is this folder), %s loads that layout as the plugin %q, named after its folder, and runs the components below (observed with --plugin-dir). Its Codex reading (and any other package of this folder) is a separate package with its own approvals.",
+			codexSeen, claudeSeen, name), specRef("1.1")))
 }
 
 // lspStep lists the LSP servers of .lsp.json and the manifest's lspServers.

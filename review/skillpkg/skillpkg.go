@@ -30,6 +30,10 @@ type Options struct {
 	// Skills, when set, is shared with the other formats' loaders of the same folder (a
 	// root SKILL.md that a Claude Code plugin there also loads), so the skill is read once.
 	Skills *skills.Shared
+	// Versions names, by client id, the release to answer for (the one the user has
+	// installed, when known); a client not named is answered for the release its skills
+	// folders were first observed on.
+	Versions map[string]string
 }
 
 // IsRoot reports whether dir holds a SKILL.md (or the skill.md that skills-ref accepts as
@@ -44,6 +48,15 @@ func IsRootIn(p *probe.Dir) bool { return p.Exists("SKILL.md") || p.Exists("skil
 var clients = []struct{ id, version, where string }{
 	{model.ClientClaudeCode, model.ClaudeCode328, "~/.claude/skills/<name>/ and .claude/skills/<name>/"},
 	{model.ClientCodex, model.Codex169, "~/.codex/skills/<name>/ and .agents/skills/<name>/"},
+}
+
+// release is the release of client id to answer for: the one the caller names, if vouch
+// models it, else first.
+func (o Options) release(id, first string) string {
+	if c, ok := model.LookupClient(id); ok && o.Versions[id] != "" && c.Models(o.Versions[id]) {
+		return o.Versions[id]
+	}
+	return first
 }
 
 // Load reviews the skill folder dir. It never fails: problems become diagnostics.
@@ -96,15 +109,16 @@ func Load(dir string, opts Options) *model.Package {
 	}
 	if c.Validity == model.Valid {
 		for _, cl := range clients {
-			c.Support = append(c.Support, model.Support{Provider: cl.id, Version: cl.version, Status: model.Supported,
-				Detail: fmt.Sprintf("%s loads skill folders from %s.", model.ClientLabel(cl.id, cl.version), cl.where)})
+			v := opts.release(cl.id, cl.version)
+			c.Support = append(c.Support, model.Support{Provider: cl.id, Version: v, Status: model.Supported,
+				Detail: fmt.Sprintf("%s loads skill folders from %s.", model.ClientLabel(cl.id, v), cl.where)})
 		}
 	} else {
 		// The package is its one skill: nothing of it is left to accept at a narrower
 		// boundary, so an invalid skill rejects the package.
 		pkg.Rejected = c.Validity == model.Invalid
 		for _, cl := range clients {
-			c.Support = append(c.Support, model.Support{Provider: cl.id, Version: cl.version, Status: model.NotSupported,
+			c.Support = append(c.Support, model.Support{Provider: cl.id, Version: opts.release(cl.id, cl.version), Status: model.NotSupported,
 				Detail: "The skill does not conform to the Agent Skills specification (see its diagnostics); vouch cannot say what a lenient loader would make of it, so it cannot be approved."})
 		}
 	}

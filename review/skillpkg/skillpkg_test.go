@@ -164,3 +164,34 @@ func TestInjectionsClassified(t *testing.T) {
 		t.Errorf("%d commands listed, want 42 (the 33rd and later too)", len(scope))
 	}
 }
+
+// TestSupportAnswersForTheReleaseAsked: a skill folder's support names the release the
+// caller asks for when vouch models it, and otherwise the release its skills folders were
+// first observed on; the detail names the same release.
+func TestSupportAnswersForTheReleaseAsked(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tidy")
+	write(t, dir, map[string]string{"SKILL.md": "---\nname: tidy\ndescription: Tidies.\n---\nTidy up.\n"})
+	for _, tc := range []struct {
+		name          string
+		versions      map[string]string
+		claude, codex string
+	}{
+		{"none asked", nil, model.ClaudeCode328, model.Codex169},
+		{"newest asked", map[string]string{model.ClientClaudeCode: model.ClaudeCode332, model.ClientCodex: model.Codex171}, model.ClaudeCode332, model.Codex171},
+		{"one asked", map[string]string{model.ClientCodex: model.Codex171}, model.ClaudeCode328, model.Codex171},
+		{"not modelled", map[string]string{model.ClientClaudeCode: "9.9.9"}, model.ClaudeCode328, model.Codex169},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Load(dir, Options{Versions: tc.versions}).Components[0]
+			want := map[string]string{model.ClientClaudeCode: tc.claude, model.ClientCodex: tc.codex}
+			if len(c.Support) != len(want) {
+				t.Fatalf("support %+v, want one answer per client", c.Support)
+			}
+			for _, s := range c.Support {
+				if s.Status != model.Supported || s.Version != want[s.Provider] || !strings.Contains(s.Detail, model.ClientLabel(s.Provider, want[s.Provider])) {
+					t.Errorf("%s: %s %s (%s), want supported for %s", s.Provider, s.Status, s.Version, s.Detail, want[s.Provider])
+				}
+			}
+		})
+	}
+}
