@@ -15,8 +15,15 @@ import (
 // Each entry says why; an entry no sentence needs fails the test.
 var releaseExemptions = map[string]string{}
 
+// quotedPrefixes start the summary lines that quote the package's own words (a command's
+// or agent's frontmatter description): the author wrote what follows, not vouch, so it
+// states nothing vouch observed. Each entry says why; an entry no line needs fails the test.
+var quotedPrefixes = map[string]string{
+	"Description: ": "a command's or agent's frontmatter description, quoted",
+}
+
 // clientSentence is one text a loader wrote that a person reads: a diagnostic, a
-// support answer's detail or a not-covered note.
+// support answer's detail, a not-covered note, a summary line or a capability's detail.
 type clientSentence struct {
 	source, code, text string
 	// provider and version are set for a support detail: the answer's own client and
@@ -29,10 +36,15 @@ type clientSentence struct {
 // without naming one of that client's releases. A client vouch knows from a published
 // description only has no release to name and is not held to this.
 func TestClientSentencesNameARelease(t *testing.T) {
-	used := map[string]bool{}
+	used, quoted := map[string]bool{}, map[string]bool{}
 	named := map[string]int{}
+	namedIn := map[string]int{}   // sentences naming a client, by the kind of text they are
 	reported := map[string]bool{} // one report per sentence, whichever source gave it first
 	for _, s := range clientSentences(t) {
+		if p := quotedPrefix(s); p != "" {
+			quoted[p] = true
+			continue
+		}
 		for _, c := range missingRelease(s) {
 			if _, ok := releaseExemptions[s.code]; ok {
 				used[s.code] = true
@@ -46,6 +58,7 @@ func TestClientSentencesNameARelease(t *testing.T) {
 		for _, c := range model.Clients() {
 			if len(c.Versions) > 0 && namesClient(s.text, c.Name) {
 				named[c.ID]++
+				namedIn[textKind(s.code)]++
 			}
 		}
 	}
@@ -54,11 +67,21 @@ func TestClientSentencesNameARelease(t *testing.T) {
 			t.Errorf("exemption %s (%s) excuses no sentence any more: remove it", code, why)
 		}
 	}
+	for p, why := range quotedPrefixes {
+		if !quoted[p] {
+			t.Errorf("quoted prefix %q (%s) starts no summary line any more: remove it", p, why)
+		}
+	}
 	// The sources must reach the loaders: a run that read no sentence about a client
 	// would pass without holding anything.
 	for _, id := range []string{model.ClientClaudeCode, model.ClientCodex} {
 		if named[id] < 20 {
 			t.Errorf("only %d sentences name %s: the sources did not load", named[id], model.ClientName(id))
+		}
+	}
+	for _, kind := range []string{"summary", "capability"} {
+		if namedIn[kind] < 10 {
+			t.Errorf("only %d %s texts name a client: the components' %s texts were not read", namedIn[kind], kind, kind)
 		}
 	}
 }
@@ -118,10 +141,42 @@ func resultSentences(src string, res *Result) []clientSentence {
 			for _, n := range c.NotCovered {
 				out = append(out, clientSentence{source: src, code: "not-covered:" + n.Kind, text: n.Detail})
 			}
+			for _, line := range c.Summary {
+				out = append(out, clientSentence{source: src, code: "summary:" + string(c.Kind), text: line})
+			}
+			for _, cp := range c.Capabilities {
+				out = append(out, clientSentence{source: src, code: "capability:" + string(cp.Kind), text: cp.Detail})
+			}
 		}
 	}
 	return out
 }
+
+// textKind is the kind of text a sentence's code says it is: "summary", "capability",
+// "support", "not-covered", or "diagnostic" for a diagnostic's code.
+func textKind(code string) string {
+	if k, _, ok := strings.Cut(code, ":"); ok {
+		return k
+	}
+	return "diagnostic"
+}
+
+// quotedPrefix is the entry of quotedPrefixes that starts s, when s is a summary line.
+func quotedPrefix(s clientSentence) string {
+	if !strings.HasPrefix(s.code, "summary:") {
+		return ""
+	}
+	for p := range quotedPrefixes {
+		if strings.HasPrefix(s.text, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// quotedCode is a span of package text a sentence quotes as code (a command line in
+// backticks): the author's words, which may name a client without saying what it does.
+var quotedCode = regexp.MustCompile("`[^`]*`")
 
 // releaseRange is a release given as a range ("2.1.154 or later"), which names the
 // releases a rule holds for whether or not vouch models them.
@@ -129,11 +184,13 @@ var releaseRange = regexp.MustCompile(`\b\d+\.\d+\.\d+ (or|and) later\b`)
 
 // missingRelease lists the clients with observed releases that s names without naming
 // one of their releases. A support detail about its own client names the release its
-// answer is for, printed in front of it ("Claude Code 2.1.332: supported — …").
+// answer is for, printed in front of it ("Claude Code 2.1.332: supported — …"). A client
+// named only inside quoted code is the package's word, not vouch's.
 func missingRelease(s clientSentence) []string {
 	var out []string
+	own := quotedCode.ReplaceAllString(s.text, "``")
 	for _, c := range model.Clients() {
-		if len(c.Versions) == 0 || !namesClient(s.text, c.Name) {
+		if len(c.Versions) == 0 || !namesClient(own, c.Name) {
 			continue
 		}
 		if s.provider == c.ID && c.Models(s.version) {
@@ -179,10 +236,34 @@ func TestMissingRelease(t *testing.T) {
 		{"support detail naming the other client", clientSentence{text: "Codex runs it; Claude Code ignores it.", provider: model.ClientCodex, version: model.Codex171}, claude},
 		{"a client known from its description only", clientSentence{text: "Pi rejects the skill."}, ""},
 		{"no client", clientSentence{text: "The manifest is not valid JSON."}, ""},
+		{"a client inside a quoted command", clientSentence{text: "Runs the shell command `echo only Codex runs this` (with bash)."}, ""},
+		{"a client outside a quoted command", clientSentence{text: "Runs `echo hi` when Codex loads the plugin."}, codex},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := strings.Join(missingRelease(tc.s), ", "); got != tc.want {
 				t.Errorf("missingRelease(%q) = %q, want %q", tc.s.text, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestQuotedPrefix: only a summary line that starts with a quoted prefix is the author's;
+// the same words in a diagnostic, or inside a line, are vouch's and stay held.
+func TestQuotedPrefix(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    clientSentence
+		want string
+	}{
+		{"a quoted description", clientSentence{code: "summary:command", text: "Description: A command Codex does not read."}, "Description: "},
+		{"a summary line of vouch's own", clientSentence{code: "summary:hook", text: "Codex stops waiting after 5 s."}, ""},
+		{"the prefix inside a line", clientSentence{code: "summary:agent", text: "Adds the agent x. Description: Codex runs it."}, ""},
+		{"a diagnostic starting alike", clientSentence{code: "agent-description-missing", text: "Description: Codex skips it."}, ""},
+		{"a capability starting alike", clientSentence{code: "capability:env", text: "Description: Codex sets it."}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := quotedPrefix(tc.s); got != tc.want {
+				t.Errorf("quotedPrefix(%q, %q) = %q, want %q", tc.s.code, tc.s.text, got, tc.want)
 			}
 		})
 	}

@@ -34,7 +34,7 @@ func codexLiteralRoot(c *model.Component, warn func(code, msg string)) {
 			continue
 		}
 		s.Detail = fmt.Sprintf(model.Releases(model.ClientCodex, model.Codex169)+" start it, passing ${CLAUDE_PLUGIN_ROOT} in its args through literally: the server gets %q, a relative path under the project directory, not the bundled file.", named[0])
-		c.Summary = append(c.Summary, "In Codex this server starts with the literal text ${CLAUDE_PLUGIN_ROOT} in its arguments, not this plugin's folder.")
+		c.Summary = append(c.Summary, "In "+model.Releases(model.ClientCodex, model.Codex169)+" this server starts with the literal text ${CLAUDE_PLUGIN_ROOT} in its arguments, not this plugin's folder.")
 		warn("mcp-codex-literal-root", fmt.Sprintf(model.Releases(model.ClientCodex, model.Codex169)+" start this server but do not replace ${CLAUDE_PLUGIN_ROOT} in MCP args: it gets %q literally, which names a path under the directory it starts in (the project directory), not the plugin's bundled file; what runs there depends on the project, not on this plugin.", named[0]))
 	}
 }

@@ -11,7 +11,7 @@ import (
 // ignored by Claude and runs in Codex, so it is shown and approvable, never hidden behind
 // "unknown event".
 var codexOnlyEvents = map[string]string{
-	"PreModelRequest":  "before every request Codex sends to the model",
+	"PreModelRequest":  "before every request it sends to the model",
 	"PostModelRequest": "after every model response arrives",
 	"Interrupt":        "when the user interrupts the agent",
 }
@@ -43,8 +43,8 @@ func (l *loader) codexOnlyHook(c *model.Component, src *hookSource, event, typ s
 		}
 	}
 	for i, line := range c.Summary {
-		if line == "Unsupported: Claude Code ignores this event name, so the hook never runs." {
-			c.Summary[i] = fmt.Sprintf("Claude Code ignores %s; Codex runs this hook %s.", event, when)
+		if line == unknownEventLine {
+			c.Summary[i] = fmt.Sprintf("%s ignores %s; %s runs this hook %s.", claudeSeen, event, codexSeen, when)
 		}
 	}
 }

@@ -111,3 +111,48 @@ func diag(ds []model.Diagnostic, code string) *model.Diagnostic {
 	}
 	return nil
 }
+
+// TestCodexReadsOtherSentence: a Claude package component that Codex does not load
+// because Codex reads the folder through .codex-plugin/plugin.json says "instead of
+// .claude-plugin/plugin.json" only when that manifest is there; in a Codex folder read by
+// Claude Code's default layout it points at the folder's Codex package instead.
+func TestCodexReadsOtherSentence(t *testing.T) {
+	hooks := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}}`
+	for _, tc := range []struct {
+		name    string
+		claude  bool // the folder also holds .claude-plugin/plugin.json
+		want    string
+		wantNot string
+	}{
+		{"beside a Claude manifest", true, "instead of .claude-plugin/plugin.json", "Codex package lists"},
+		{"default layout only", false, "the folder's Codex package lists what Codex loads", "instead of .claude-plugin"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "cx")
+			// The Codex manifest names its own hooks file, so Codex does not load hooks/hooks.json.
+			writeFile(t, filepath.Join(dir, ".codex-plugin/plugin.json"), `{"name": "cx", "version": "1.0.0", "hooks": "./codex-hooks.json"}`, 0o644)
+			writeFile(t, filepath.Join(dir, "codex-hooks.json"), hooks, 0o644)
+			writeFile(t, filepath.Join(dir, hooksFile), hooks, 0o644)
+			if tc.claude {
+				writeFile(t, filepath.Join(dir, manifestFile), `{"name": "cx"}`, 0o644)
+			}
+			var details []string
+			for _, p := range Load(dir, Options{}) {
+				for _, c := range p.Components {
+					if c.Kind != model.KindHook {
+						continue
+					}
+					for _, s := range c.Support {
+						if s.Provider == model.ClientCodex {
+							details = append(details, s.Detail)
+						}
+					}
+				}
+			}
+			all := strings.Join(details, "\n")
+			if !strings.Contains(all, tc.want) || strings.Contains(all, tc.wantNot) {
+				t.Fatalf("Codex details of the Claude package's hook:\n%s\nwant %q and not %q", all, tc.want, tc.wantNot)
+			}
+		})
+	}
+}

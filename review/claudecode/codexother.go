@@ -240,3 +240,14 @@ func (l *loader) codexReadsRejected() []*model.Component {
 	}
 	return cp.Components
 }
+
+// codexReadsOther says that Codex reads this folder through its other manifest, which
+// does not load the component at hand. Beside a .claude-plugin/plugin.json it is read
+// instead of that manifest; in a folder without one (a Codex plugin that Claude Code reads
+// by its default layout) the folder's Codex package lists what Codex does load.
+func (l *loader) codexReadsOther() string {
+	if l.rootHas(manifestFile) {
+		return fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json.", l.otherManifest)
+	}
+	return fmt.Sprintf("Codex reads this folder through %s, which does not load this file here; the folder's Codex package lists what Codex loads.", l.otherManifest)
+}

@@ -280,7 +280,7 @@ func (b *handlerBuild) shellFormWhat(cmd, shell string, hasShell bool) {
 func (b *handlerBuild) commandEffects(cmd string, rewake bool) {
 	for _, v := range plainPluginRoot(strings.Join(b.runs, " ")) {
 		b.warn("hook-plain-plugin-root", fmt.Sprintf("Handler %s uses %s, which is not a placeholder of "+claudeSeen+": in Claude it is a plain shell variable, normally unset, so the path collapses to \"/…\" (use ${CLAUDE_PLUGIN_ROOT}; "+codexSeen+" substitutes both).", b.id, v), b.h.Off)
-		b.summary = append(b.summary, fmt.Sprintf("%s here is a plain shell variable in Claude Code, normally unset (only ${CLAUDE_PLUGIN_ROOT}, ${CLAUDE_PLUGIN_DATA} and ${CLAUDE_PROJECT_DIR} are substituted); Codex replaces it with the plugin path.", v))
+		b.summary = append(b.summary, fmt.Sprintf("%s here is a plain shell variable in %s, normally unset (only ${CLAUDE_PLUGIN_ROOT}, ${CLAUDE_PLUGIN_DATA} and ${CLAUDE_PROJECT_DIR} are substituted); %s replaces it with the plugin path.", v, claudeSeen, codexSeen))
 	}
 	b.caps = append(b.caps, model.Capability{Kind: model.CapSubprocess, Scope: []string{cmd},
 		Detail: fmt.Sprintf("%s on this machine with the user's permissions, from the plugin folder's files.", b.what)})
@@ -537,6 +537,10 @@ func anyContains(xs []string, sub string) bool {
 	return false
 }
 
+// unknownEventLine leads the summary of a handler on an event name Claude Code does not
+// have; codexOnlyHook replaces it when Codex runs the event.
+var unknownEventLine = "Unsupported: " + claudeSeen + " ignores this event name, so the hook never runs."
+
 // finish turns the gathered answers into the component: invalid when any error was
 // found, unsupported when Claude ignores the event name, and a command handler's closure
 // bound.
@@ -556,13 +560,13 @@ func (b *handlerBuild) finish() *model.Component {
 			return l.hookInvalid(c)
 		}
 		claude = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: b.claudeRefuse}
-		c.Summary = append([]string{"Not loaded by Claude Code (see its diagnostics); Codex ignores the field Claude refuses and runs it."}, c.Summary...)
+		c.Summary = append([]string{claudeSeen + " does not load it (see its diagnostics); " + codexSeen + " ignores the field Claude refuses and runs it."}, c.Summary...)
 	}
 	c.Capabilities = b.caps
 	c.Support = []model.Support{claude, b.codexSupport()}
 	if !b.exact {
 		c.Validity = model.Unsupported
-		c.Summary = append([]string{"Unsupported: Claude Code ignores this event name, so the hook never runs."}, c.Summary...)
+		c.Summary = append([]string{unknownEventLine}, c.Summary...)
 	} else {
 		c.Validity = model.Valid
 	}
@@ -659,6 +663,9 @@ func (b *handlerBuild) codexSkips(same bool) string {
 	src := b.src
 	switch {
 	case b.l.otherManifest != "" && !same:
+		if !b.l.rootHas(manifestFile) {
+			return b.l.codexReadsOther()
+		}
 		return fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json, so it does not load this plugin's hooks.", b.l.otherManifest)
 	case src.codexSkip != "" && !same:
 		return src.codexSkip

@@ -94,7 +94,7 @@ func (l *loader) hookModule(src *hookSource, id, spec, ptr string, line int) *mo
 	c.Details = append(c.Details, model.Field{Key: "sees", Value: strings.Join(evs, ", ")})
 	c.Summary = []string{fmt.Sprintf("Claude Code loads %s as JavaScript inside its own process whenever the plugin is enabled: it runs with everything Claude Code can do, sees every hook event (%d in Claude Code %s) and can act on each like a hook of any type.", rel, len(evs), l.opts.ClaudeVersion)}
 	c.Capabilities = []model.Capability{
-		{Kind: model.CapCodeExecution, Scope: []string{rel}, Detail: "Runs inside Claude Code's own process, not as a separate command."},
+		{Kind: model.CapCodeExecution, Scope: []string{rel}, Detail: "Runs inside the process of " + model.Releases(clientClaude, model.ClaudeCode332) + ", not as a separate command."},
 		{Kind: model.CapHook, Scope: evs, Detail: "Sees every hook event and can block, allow or rewrite what a hook can."},
 	}
 	c.Validity = model.Valid

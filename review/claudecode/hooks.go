@@ -192,7 +192,7 @@ func (l *loader) gateFile(src *hookSource, cs []*model.Component) {
 		c.Validity = model.Skipped
 		c.Contract = nil
 		c.Files = nil
-		c.Summary = append([]string{fmt.Sprintf("Not applied: handler %s in the same file is invalid, so Claude Code applies none of this file's hooks.", broken)}, c.Summary...)
+		c.Summary = append([]string{fmt.Sprintf("Not applied: handler %s in the same file is invalid, so %s applies none of this file's hooks.", broken, claudeSeen)}, c.Summary...)
 		for i := range c.Support {
 			if c.Support[i].Provider == clientClaude {
 				c.Support[i] = model.Support{Provider: clientClaude, Version: ClaudeVersion, Status: model.NotSupported, Detail: "Claude Code applies none of this file's hooks while " + broken + " is invalid."}

@@ -148,7 +148,7 @@ func (l *loader) marketPlugins(entries *jsontext.Value, data []byte, pluginRoot 
 			self = true
 		}
 		if len(p.Components) == 0 && !p.Rejected {
-			c.Summary = append(c.Summary, "The folder this entry installs has no components Claude Code would load.")
+			c.Summary = append(c.Summary, "The folder this entry installs has no components "+claudeSeen+" would load.")
 		}
 		plugins = append(plugins, p)
 	}

@@ -343,7 +343,7 @@ func (b *serverBuild) stdio() {
 	b.runs = append(append(b.runs, cmd), args...)
 	b.contract = model.Fields{{Key: "type", Value: "stdio"}, {Key: "command", Value: cmd}, {Key: "args", Value: args}, {Key: "env", Value: env}, {Key: "cwd", Value: cwd}}
 	launch := strings.TrimSpace(strings.Join(append([]string{cmd}, args...), " "))
-	c.Summary = append(c.Summary, fmt.Sprintf("Starts `%s` as a local process when Claude Code loads the plugin.", launch))
+	c.Summary = append(c.Summary, fmt.Sprintf("Starts `%s` as a local process when %s loads the plugin.", launch, claudeSeen))
 	c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{cmd}, Detail: fmt.Sprintf("Starts `%s` as a local MCP server process.", launch)})
 	b.nc = l.stdioNotCovered(cmd, args, env, cwd)
 	if len(env) > 0 {
@@ -452,7 +452,7 @@ func (l *loader) mcpSupport(src *serverSource, typ string) []model.Support {
 	}
 	switch {
 	case l.otherManifest != "" && !same:
-		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json.", l.otherManifest)}
+		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: l.codexReadsOther()}
 	case src.codex != "":
 		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: src.codex}
 	case src.file == manifestFile || src.file == "":
@@ -468,7 +468,7 @@ func (l *loader) mcpBundle(p string) {
 	id, _ := l.uniqueID(l.mcpNames, path.Base(p))
 	c := &model.Component{Kind: model.KindMCPServer, ID: id, Validity: model.Valid}
 	c.Details = model.Fields{{Key: "bundle", Value: p}}
-	c.Summary = []string{fmt.Sprintf("Installs the MCP Bundle %s: Claude Code unpacks it into .mcpb-cache and runs the server its manifest.json declares.", p),
+	c.Summary = []string{fmt.Sprintf("Installs the MCP Bundle %s: %s unpacks it into .mcpb-cache and runs the server its manifest.json declares.", p, claudeSeen),
 		"vouch binds the bundle's bytes here; review the bundle itself as an MCP Bundle to see the server it starts."}
 	c.Capabilities = []model.Capability{{Kind: model.CapServerLaunch, Scope: []string{p}, Detail: "Starts the server declared inside the bundle."}}
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: model.Fields{{Key: "bundle", Value: p}}}

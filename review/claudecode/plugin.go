@@ -312,7 +312,7 @@ func (l *loader) lspServer(src *serverSource, names map[string]int, m jsontext.M
 
 func (l *loader) lspInvalid(c *model.Component) *model.Component {
 	c.Validity = model.Invalid
-	c.Summary = append([]string{"Not loaded: Claude Code skips this LSP entry (see its diagnostics)."}, c.Summary...)
+	c.Summary = append([]string{"Not loaded: " + claudeSeen + " skips this LSP entry (see its diagnostics)."}, c.Summary...)
 	c.Support = unsupportedBoth("The entry is invalid.")
 	return c
 }
@@ -392,7 +392,7 @@ func (l *loader) settingsStep() {
 	}
 	if len(ignored) > 0 {
 		sort.Strings(ignored)
-		c.Summary = append(c.Summary, "Ignored by Claude Code (only agent and subagentStatusLine are honoured in a plugin's settings.json): "+strings.Join(ignored, ", ")+".")
+		c.Summary = append(c.Summary, "Ignored by "+model.Releases(clientClaude, model.ClaudeCode328)+", which honour only agent and subagentStatusLine in a plugin's settings.json: "+strings.Join(ignored, ", ")+".")
 		c.Diagnostics = append(c.Diagnostics, model.Place{File: settingsFile, Line: jsontext.Line(data, doc.Off)}.Component("settings-keys-ignored", model.SeverityWarning,
 			fmt.Sprintf("settings.json sets %s, which "+claudeSeen+" silently ignores in a plugin; only agent and subagentStatusLine are honoured.", strings.Join(ignored, ", ")), specRef("1.2")))
 	}

@@ -158,7 +158,7 @@ func effectiveTimeout(event string, h HookHandler) (uint64, string) {
 		t, note = 1, "a timeout of 0 becomes 1 s"
 	}
 	if event == "SessionEnd" && t > 3 {
-		t, note = 3, "Codex clamps SessionEnd hooks to 3 s"
+		t, note = 3, "it clamps SessionEnd hooks to 3 s"
 	}
 	return t, note
 }
@@ -278,7 +278,7 @@ func canonicalJSON(v *jsontext.Value) string {
 // eventEffect is the plain-language account of when a hook runs and what it can do there.
 var eventEffect = map[string]struct{ When, Can string }{
 	"PreToolUse":        {"before each tool call", "it receives the tool input and can deny the call"},
-	"PermissionRequest": {"when Codex asks for permission", "it can allow or deny the request"},
+	"PermissionRequest": {"when " + codexSeen + " asks for permission", "it can allow or deny the request"},
 	"PostToolUse":       {"after each tool call", "it receives the tool input and output and can add text the model reads"},
 	"PreCompact":        {"before the conversation is compacted", "it can block the compaction"},
 	"PostCompact":       {"after the conversation is compacted", "it can add text the model reads"},
@@ -289,7 +289,7 @@ var eventEffect = map[string]struct{ When, Can string }{
 	"SubagentStop":      {"when a subagent stops", "it can make the subagent continue"},
 	"Stop":              {"when the agent finishes a turn", "it can make the agent continue"},
 	"Interrupt":         {"when you interrupt the agent", "its output is not used"},
-	"PreModelRequest":   {"before every request Codex sends to the model", "it sees the request being sent"},
+	"PreModelRequest":   {"before every request to the model", "it sees the request being sent"},
 	"PostModelRequest":  {"after every model response arrives", "it sees the model's response"},
 }
 
@@ -361,7 +361,7 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 	if h.Async {
 		sum = "Runs `" + h.Command + "` in the background with a login shell ($SHELL -lc) " + when + "; it receives the event as JSON on stdin."
 	}
-	c.Summary = []string{sum, "Codex stops waiting after " + strconv.FormatUint(timeout, 10) + " s" + parenthetical(tnote) + "."}
+	c.Summary = []string{sum, codexSeen + " stops waiting after " + strconv.FormatUint(timeout, 10) + " s" + parenthetical(tnote) + "."}
 	if note != "" {
 		c.Summary = append(c.Summary, "Matcher: "+note+".")
 	}
@@ -381,7 +381,7 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 	c.Capabilities = []model.Capability{
 		{Kind: model.CapSubprocess, Scope: []string{h.Command}, Detail: "Runs `" + h.Command + "` through `$SHELL -lc`."},
 		{Kind: model.CapHook, Scope: []string{ev.Name, eff.Can}, Detail: "Runs " + when + "; " + eff.Can + "."},
-		{Kind: model.CapEnv, Scope: []string{"CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "PLUGIN_DATA", "PLUGIN_ROOT"}, Detail: "Codex sets the plugin's root and data directories in the hook's environment."},
+		{Kind: model.CapEnv, Scope: []string{"CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "PLUGIN_DATA", "PLUGIN_ROOT"}, Detail: codexSeen + " sets the plugin's root and data directories in the hook's environment."},
 	}
 	if strings.Contains(eff.Can, "model reads") {
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapModelContext, Scope: []string{ev.Name}, Detail: "Its output can add text the model reads."})
@@ -389,7 +389,7 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 	if !l.bindClosure(c, "Blocked: vouch could not read every file of the plugin (see the diagnostics), so an approval could not cover what this hook runs.") {
 		return c
 	}
-	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin folder is part of what you approve, as Codex's own trust marks a hook modified when any plugin file changes.")
+	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin folder is part of what you approve, as "+codexSeen+" marks a hook modified in its own trust when any plugin file changes.")
 	c.Contract = &model.Contract{Kind: model.KindHook, Files: c.Files, Fields: model.Fields{
 		{Key: "client", Value: ClientCodex},
 		{Key: "event", Value: ev.Name},

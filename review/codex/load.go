@@ -312,7 +312,7 @@ func (l *loader) blockCut() {
 			continue
 		}
 		c.Contract = nil
-		c.Summary = append([]string{errorf("Blocked: %s holds more than vouch reads (%s), and Codex reads all of it, so no approval of this %s can cover what runs.", file, why, c.Kind)}, c.Summary...)
+		c.Summary = append([]string{errorf("Blocked: %s holds more than vouch reads (%s), and %s reads all of it, so no approval of this %s can cover what runs.", file, why, codexSeen, c.Kind)}, c.Summary...)
 		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component("entries-limit", model.SeverityError,
 			errorf("%s holds more than vouch reads (%s): every %s it defines is unapprovable until it is split or shortened.", file, why, c.Kind), specManifest))
 	}

@@ -212,7 +212,7 @@ func (me *marketEntry) policy() (summary []string, badAuth string) {
 		badAuth = auth
 	}
 	if inst == "INSTALLED_BY_DEFAULT" {
-		summary = append(summary, "Codex installs this plugin for every user of the marketplace unless they remove it: review it as if it were installed.")
+		summary = append(summary, codexSeen+" installs this plugin for every user of the marketplace unless they remove it: review it as if it were installed.")
 	}
 	return summary, badAuth
 }
@@ -282,7 +282,7 @@ func (me *marketEntry) local(name, local string) *model.Package {
 	if claudeOnly {
 		// Recorded: the entry installs and plugin/read answers the version of the Claude
 		// Code manifest, so Codex read that file.
-		c.Summary = append(c.Summary, "The folder has only .claude-plugin/plugin.json: "+model.Releases(model.ClientCodex, model.Codex169)+" install it all the same, reading the Claude Code manifest (its skills, hooks and MCP servers; not its commands or agents).")
+		c.Summary = append(c.Summary, "The folder has only .claude-plugin/plugin.json: "+model.Releases(model.ClientCodex, model.Codex169)+" install it all the same, reading that manifest (its skills, hooks and MCP servers; not its commands or agents).")
 		c.Support = codexSupport(model.Supported, "Codex installs it from .claude-plugin/plugin.json, having no .codex-plugin/plugin.json to read.")
 	}
 	return pkg

@@ -147,14 +147,14 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 		fields = append(fields, model.Field{Key: "type", Value: "stdio"}, model.Field{Key: "command", Value: command},
 			model.Field{Key: "args", Value: args}, model.Field{Key: "env", Value: env}, model.Field{Key: "cwd", Value: str("cwd")})
 		launch := strings.Join(append([]string{command}, args...), " ")
-		c.Summary = append(c.Summary, "Starts `"+launch+"` as a local process when Codex loads the plugin.")
+		c.Summary = append(c.Summary, "Starts `"+launch+"` as a local process when "+codexSeen+" loads the plugin.")
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{command}, Detail: "Starts `" + launch + "` as a local process."})
 		if names := slices.Sorted(maps.Keys(env)); len(names) > 0 {
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: names, Detail: "Sets environment variables " + strings.Join(names, ", ") + " for the process."})
 		}
 		if fw := strs("env_vars"); len(fw) > 0 {
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: fw,
-				Detail: "Forwards the user's environment variables " + strings.Join(fw, ", ") + " to the process (env_vars, Codex only; reserved names such as PATH or HOME included)."})
+				Detail: codexSeen + " forwards the user's environment variables " + strings.Join(fw, ", ") + " to the process (env_vars, a Codex-only field; reserved names such as PATH or HOME included)."})
 			c.Summary = append(c.Summary, "Forwards your environment variables "+strings.Join(fw, ", ")+" to the server.")
 		}
 		if cwd := str("cwd"); cwd != "" {
@@ -184,7 +184,7 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 			model.Capability{Kind: model.CapRemoteConnect, Scope: append([]string{host}, hdrs...), Detail: "Connects to the MCP server at " + host + "."},
 			model.Capability{Kind: model.CapNetwork, Scope: []string{host}, Detail: "Opens network connections to " + host + "."})
 		if tok := str("bearer_token_env_var"); tok != "" {
-			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: []string{tok}, Detail: "Sends the value of your environment variable " + tok + " as a bearer token (bearer_token_env_var, Codex only)."})
+			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: []string{tok}, Detail: codexSeen + " sends the value of your environment variable " + tok + " as a bearer token (bearer_token_env_var, a Codex-only field)."})
 			c.Summary = append(c.Summary, "Sends your "+tok+" environment variable to "+host+" as a bearer token.")
 		}
 		if eh := strMap("env_http_headers"); len(eh) > 0 {
@@ -192,7 +192,7 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 			for _, k := range slices.Sorted(maps.Keys(eh)) {
 				vars = append(vars, eh[k])
 			}
-			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: vars, Detail: "Sends your environment variables " + strings.Join(vars, ", ") + " as HTTP headers (env_http_headers, Codex only)."})
+			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: vars, Detail: codexSeen + " sends your environment variables " + strings.Join(vars, ", ") + " as HTTP headers (env_http_headers, a Codex-only field)."})
 			c.Summary = append(c.Summary, "Sends your environment variables "+strings.Join(vars, ", ")+" to "+host+" as headers.")
 		}
 	}
@@ -245,8 +245,8 @@ func (l *loader) apps() {
 			continue
 		}
 		c.Support = codexSupport(model.Supported, "Codex offers to connect this app; it runs on the provider's side, with the account you connect.")
-		c.Summary = []string{"Asks Codex to connect the app " + id + " (a connector run by the provider with your account, not code in this plugin)."}
-		c.Capabilities = []model.Capability{{Kind: model.CapRemoteConnect, Scope: []string{id}, Detail: "Connects the app " + id + " to your Codex account."}}
+		c.Summary = []string{"Asks " + codexSeen + " to connect the app " + id + " (a connector run by the provider with your account, not code in this plugin)."}
+		c.Capabilities = []model.Capability{{Kind: model.CapRemoteConnect, Scope: []string{id}, Detail: codexSeen + " connects the app " + id + " to your account."}}
 		c.Contract = &model.Contract{Kind: model.KindApp, Fields: model.Fields{{Key: "client", Value: ClientCodex}, {Key: "name", Value: m.Key}, {Key: "id", Value: id}}}
 		l.pkg.Components = append(l.pkg.Components, c)
 	}

@@ -43,6 +43,11 @@ func IsRoot(dir string) bool { return IsRootIn(probe.New(dir)) }
 // IsRootIn is IsRoot asked of a probe, which answers from one listing of the folder.
 func IsRootIn(p *probe.Dir) bool { return p.Exists("SKILL.md") || p.Exists("skill.md") }
 
+// claudeSeen names Claude Code with the releases its dynamic context injection was
+// observed on: the first release the plugin rules were recorded with and every modelled
+// release after it.
+var claudeSeen = model.ClientAt(model.ClientClaudeCode, model.ClaudeCode328)
+
 // Clients that read standalone skill folders, each with the version its paths were
 // observed on.
 var clients = []struct{ id, version, where string }{
@@ -89,8 +94,8 @@ func Load(dir string, opts Options) *model.Package {
 	runs := claudeShell(c.Body)
 	if len(runs) > 0 {
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapSubprocess, Scope: runs,
-			Detail: "Claude Code runs these shell commands when the skill is invoked, before the model sees the text (dynamic context injection)."})
-		c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell command(s) in Claude Code when invoked, before the model reads the skill: %s.", len(runs), listShort(runs, 4)))
+			Detail: claudeSeen + " runs these shell commands when the skill is invoked, before the model sees the text (dynamic context injection)."})
+		c.Summary = append(c.Summary, fmt.Sprintf("Runs %d shell command(s) in %s when invoked, before the model reads the skill: %s.", len(runs), claudeSeen, listShort(runs, 4)))
 		if nc := injectionsNotCovered(runs); len(nc) > 0 {
 			c.NotCovered = append(c.NotCovered, nc...)
 			c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
