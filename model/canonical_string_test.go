@@ -1,41 +1,39 @@
 package model
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
 // canonicalStringOracle is writeCanonicalString as it was written rune by rune, before
-// runs were copied whole: the oracle that the faster one writes the same bytes.
+// runs were copied whole: the oracle that the faster one writes the same bytes. Both
+// escape a rune through writeEscapedRune; TestEscapedRune holds that to the JSON rules.
 func canonicalStringOracle(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
+		writeEscapedRune(&b, r)
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+func TestEscapedRune(t *testing.T) {
+	for _, c := range []struct {
+		r    rune
+		want string
+	}{
+		{'"', `\"`}, {'\\', `\\`}, {'\b', `\b`}, {'\f', `\f`}, {'\n', `\n`}, {'\r', `\r`}, {'\t', `\t`},
+		{0x00, `\u0000`}, {0x1f, `\u001f`}, {0x7f, "\x7f"}, {'/', "/"}, {'a', "a"},
+		{0x2028, "\u2028"}, {0x1F600, "\U0001F600"}, {utf8.RuneError, "\ufffd"},
+	} {
+		var b strings.Builder
+		writeEscapedRune(&b, c.r)
+		if b.String() != c.want {
+			t.Errorf("%U: %q, want %q", c.r, b.String(), c.want)
+		}
+	}
 }
 
 func TestCanonicalStringRuns(t *testing.T) {

@@ -98,6 +98,21 @@ func (c *Contract) canonicalText() (string, error) {
 	return b.String(), nil
 }
 
+// writeCanonicalArray writes xs as a JSON array: each element canonical, in order.
+func writeCanonicalArray[T any](b *strings.Builder, xs []T) error {
+	b.WriteByte('[')
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := writeCanonical(b, x); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(']')
+	return nil
+}
+
 // writeFields writes fields as the canonical JSON object of their keys and values; two
 // fields with one key are an error, as they are for a map built from them.
 func writeFields(b *strings.Builder, fields []Field) error {
@@ -195,27 +210,9 @@ func writeCanonical(b *strings.Builder, v any) error {
 		}
 		b.WriteString(s)
 	case []string:
-		b.WriteByte('[')
-		for i, s := range x {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := writeCanonical(b, s); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
+		return writeCanonicalArray(b, x)
 	case []any:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := writeCanonical(b, e); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
+		return writeCanonicalArray(b, x)
 	case Fields:
 		return writeCanonical(b, []Field(x))
 	case []Field:
@@ -309,29 +306,36 @@ func writeCanonicalString(b *strings.Builder, s string) {
 		b.WriteString(s[start:i])
 		i += size
 		start = i
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20:
-			fmt.Fprintf(b, `\u%04x`, r)
-		default:
-			b.WriteRune(r) // an invalid byte: U+FFFD, as before
-		}
+		writeEscapedRune(b, r) // for an invalid byte r is U+FFFD, written as is
 	}
 	b.WriteString(s[start:])
 	b.WriteByte('"')
+}
+
+// writeEscapedRune writes r as a JSON string holds it: '"', '\\' and control characters
+// escaped (the short forms where JSON has them, lowercase \u00XX otherwise), any other
+// rune as is.
+func writeEscapedRune(b *strings.Builder, r rune) {
+	switch {
+	case r == '"':
+		b.WriteString(`\"`)
+	case r == '\\':
+		b.WriteString(`\\`)
+	case r == '\b':
+		b.WriteString(`\b`)
+	case r == '\f':
+		b.WriteString(`\f`)
+	case r == '\n':
+		b.WriteString(`\n`)
+	case r == '\r':
+		b.WriteString(`\r`)
+	case r == '\t':
+		b.WriteString(`\t`)
+	case r < 0x20:
+		fmt.Fprintf(b, `\u%04x`, r)
+	default:
+		b.WriteRune(r)
+	}
 }
 
 // es6Number formats a float as ECMAScript Number.prototype.toString does (RFC 8785 §3.2.2.3).

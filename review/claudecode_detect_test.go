@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // A Claude Code plugin is read as one: never as an Agent Plugins root named
@@ -14,19 +15,16 @@ import (
 func TestClaudeCodeDetection(t *testing.T) {
 	dir := t.TempDir()
 	cc := filepath.Join(dir, "cc")
-	write(t, filepath.Join(cc, ".claude-plugin", "plugin.json"), `{"name": "cc"}`)
-	write(t, filepath.Join(cc, "hooks", "hooks.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
+	loadertest.WriteFile(t, filepath.Join(cc, ".claude-plugin", "plugin.json"), `{"name": "cc"}`)
+	loadertest.WriteFile(t, filepath.Join(cc, "hooks", "hooks.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
 	desk := filepath.Join(dir, "desk")
-	write(t, filepath.Join(desk, ".claude-plugin", "plugin.json"), `{"name": "desk"}`)
-	write(t, filepath.Join(desk, "manifest.json"), `{"manifest_version": "0.3", "name": "desk"}`)
+	loadertest.WriteFile(t, filepath.Join(desk, ".claude-plugin", "plugin.json"), `{"name": "desk"}`)
+	loadertest.WriteFile(t, filepath.Join(desk, "manifest.json"), `{"manifest_version": "0.3", "name": "desk"}`)
 	both := filepath.Join(dir, "both")
-	write(t, filepath.Join(both, ".claude-plugin", "plugin.json"), `{"name": "both"}`)
-	write(t, filepath.Join(both, "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(both, ".claude-plugin", "plugin.json"), `{"name": "both"}`)
+	loadertest.WriteFile(t, filepath.Join(both, "plugin.json"), manifest)
 	for _, src := range []string{dir, cc, desk, filepath.Join(cc, ".claude-plugin")} {
-		res, err := Open(Options{}, src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustOpen(t, Options{}, src)
 		for _, p := range res.Packages {
 			if p.Name == ".claude-plugin" || filepath.Base(p.Root) == ".claude-plugin" {
 				t.Errorf("%s: .claude-plugin read as a package root (%s)", src, p.Format)
@@ -38,10 +36,7 @@ func TestClaudeCodeDetection(t *testing.T) {
 			}
 		}
 	}
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	formats := map[string][]model.Format{}
 	for _, p := range res.Packages {
 		formats[filepath.Base(p.Root)] = append(formats[filepath.Base(p.Root)], p.Format)

@@ -12,6 +12,7 @@ import (
 
 	"vouch/internal/gen"
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 	"vouch/review/probe"
 )
 
@@ -22,10 +23,7 @@ func TestDiscoveryFindsEveryPackage(t *testing.T) {
 	if err := gen.Minimal(dir, 10_000); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	if len(res.Packages) != 10_000 || len(res.Diagnostics) != 0 {
 		t.Fatalf("%d packages, diagnostics %v", len(res.Packages), res.Diagnostics)
 	}
@@ -61,10 +59,7 @@ func TestDiscoveryBounds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Open(tt.opts, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustOpen(t, tt.opts, dir)
 			if len(res.Packages) != tt.packages {
 				t.Errorf("%d packages, want %d", len(res.Packages), tt.packages)
 			}
@@ -114,14 +109,11 @@ func TestDiscoveryEntryBoundNested(t *testing.T) {
 // version-control metadata is not searched at all.
 func TestDiscoveryDepthIsReported(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "a", "plugin.json"), manifest)
-	write(t, filepath.Join(dir, "d1", "d2", "d3", "d4", "d5", "plugin.json"), manifest)
-	write(t, filepath.Join(dir, "d1", "d2", "d3", "e4", "f"), "x")
-	write(t, filepath.Join(dir, ".git", "logs", "refs", "remotes", "origin", "main"), "x")
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loadertest.WriteFile(t, filepath.Join(dir, "a", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "d4", "d5", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "e4", "f"), "x")
+	loadertest.WriteFile(t, filepath.Join(dir, ".git", "logs", "refs", "remotes", "origin", "main"), "x")
+	res := mustOpen(t, Options{}, dir)
 	if len(res.Packages) != 1 || len(res.Diagnostics) != 1 {
 		t.Fatalf("%d packages, %+v", len(res.Packages), res.Diagnostics)
 	}
@@ -133,7 +125,7 @@ func TestDiscoveryDepthIsReported(t *testing.T) {
 	}
 	// Only a warning: with nothing found it is still "no packages", an error.
 	empty := t.TempDir()
-	write(t, filepath.Join(empty, "d1", "d2", "d3", "d4", "d5", "f"), "x")
+	loadertest.WriteFile(t, filepath.Join(empty, "d1", "d2", "d3", "d4", "d5", "f"), "x")
 	res, _ = Open(Options{}, empty)
 	if len(res.Diagnostics) != 2 || res.Diagnostics[0].Code != "search-depth-reached" || res.Diagnostics[1].Code != "no-packages" {
 		t.Fatalf("diagnostics %+v", res.Diagnostics)
@@ -148,9 +140,9 @@ func (failingDir) Close() error                         { return nil }
 // A folder that cannot be listed is an error: an unread part of the tree is not valid.
 func TestDiscoveryUnreadableDirectory(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "a", "plugin.json"), manifest)
-	write(t, filepath.Join(dir, "locked", "x", "plugin.json"), manifest)
-	write(t, filepath.Join(dir, "broken", "y", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "a", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "locked", "x", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "broken", "y", "plugin.json"), manifest)
 	locked, broken := filepath.Join(dir, "locked"), filepath.Join(dir, "broken")
 	defer func(orig func(string) (dirReader, error)) { openDir = orig }(openDir)
 	openDir = func(d string) (dirReader, error) {
@@ -166,10 +158,7 @@ func TestDiscoveryUnreadableDirectory(t *testing.T) {
 		}
 		return f, nil
 	}
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	if len(res.Packages) != 1 {
 		t.Errorf("%d packages", len(res.Packages))
 	}
@@ -194,7 +183,7 @@ func TestDiscoveryUnreadableDirectoryMode(t *testing.T) {
 	}
 	dir := t.TempDir()
 	locked := filepath.Join(dir, "locked")
-	write(t, filepath.Join(locked, "x", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(locked, "x", "plugin.json"), manifest)
 	if err := os.Chmod(locked, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -210,9 +199,9 @@ func TestDiscoveryUnreadableDirectoryMode(t *testing.T) {
 func TestManifestFileAsSource(t *testing.T) {
 	dir := t.TempDir()
 	ap := filepath.Join(dir, "ap")
-	write(t, filepath.Join(ap, "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(ap, "plugin.json"), manifest)
 	sp := filepath.Join(dir, "sp")
-	write(t, filepath.Join(sp, "manifest.json"), `{"specVersion":1,"name":"x"}`)
+	loadertest.WriteFile(t, filepath.Join(sp, "manifest.json"), `{"specVersion":1,"name":"x"}`)
 	dalo := "../examples/dalo/security-review/plugins/guardrails"
 	tests := []struct {
 		path, code, message string
@@ -227,12 +216,9 @@ func TestManifestFileAsSource(t *testing.T) {
 		{filepath.Join(dir, "notes", "manifest.json.txt"), "unrecognized-source",
 			filepath.Join(dir, "notes", "manifest.json.txt") + " is not a package directory, an MCP Bundle (.mcpb), or a Splice archive or bundle."},
 	}
-	write(t, filepath.Join(dir, "notes", "manifest.json.txt"), "x")
+	loadertest.WriteFile(t, filepath.Join(dir, "notes", "manifest.json.txt"), "x")
 	for _, tt := range tests {
-		res, err := Open(Options{}, tt.path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustOpen(t, Options{}, tt.path)
 		if len(res.Packages) != 0 || len(res.Diagnostics) != 1 {
 			t.Fatalf("%s: %d packages, %+v", tt.path, len(res.Packages), res.Diagnostics)
 		}
@@ -262,8 +248,8 @@ func TestFormatTable(t *testing.T) {
 	// One folder with an Agent Plugins manifest and a Splice manifest: the first entry
 	// claims it, as before the table.
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "plugin.json"), manifest)
-	write(t, filepath.Join(dir, "manifest.json"), `{}`)
+	loadertest.WriteFile(t, filepath.Join(dir, "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "manifest.json"), `{}`)
 	if jobs := detectDir(dir); len(jobs) != 1 || jobs[0].format.name != model.FormatAgentPlugins {
 		t.Errorf("jobs %+v", jobs)
 	}
@@ -278,10 +264,7 @@ func TestFormatTable(t *testing.T) {
 			return []*model.Package{{Format: "test-alongside", Name: "t", Root: path}}
 		}}
 	formats = append(append([]*format(nil), orig...), extra)
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	if len(res.Packages) != 2 || res.Packages[0].Format != model.FormatAgentPlugins || res.Packages[1].Format != "test-alongside" || len(loaded) != 1 {
 		t.Fatalf("packages %v", res.Packages)
 	}
@@ -296,8 +279,8 @@ func TestFormatTable(t *testing.T) {
 // guard below then fails the test instead of hanging it).
 func TestStreamEmitsBeforeDiscoveryEnds(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "a", "plugin.json"), manifest)
-	write(t, filepath.Join(dir, "z", "y", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "a", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "z", "y", "plugin.json"), manifest)
 	last := filepath.Join(dir, "z")
 	emitted := make(chan struct{})
 	defer func(orig func(string) (dirReader, error)) { openDir = orig }(openDir)
@@ -342,19 +325,16 @@ func TestStreamEmitsBeforeDiscoveryEnds(t *testing.T) {
 // never excludes a path given as SOURCE itself.
 func TestDiscoveryExclude(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "keep", "plugin.json"), manifest)
-	write(t, filepath.Join(dir, "vendor", "a", "plugin.json"), manifest)
-	write(t, filepath.Join(dir, "vendor", "b", "plugin.json"), manifest)
-	write(t, filepath.Join(dir, "nested", "testdata", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "keep", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "vendor", "a", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "vendor", "b", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "nested", "testdata", "plugin.json"), manifest)
 	var asked []string
 	exclude := func(rel string) bool {
 		asked = append(asked, rel)
 		return rel == "vendor" || strings.HasSuffix(rel, "/testdata")
 	}
-	res, err := Open(Options{Exclude: exclude}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{Exclude: exclude}, dir)
 	if len(res.Packages) != 1 || res.Packages[0].Root != filepath.Join(dir, "keep") {
 		t.Fatalf("packages %v", res.Packages)
 	}

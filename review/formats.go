@@ -331,10 +331,16 @@ func formatTitles() string {
 	for _, f := range formats {
 		names = append(names, f.title)
 	}
+	return joinList(names, "or")
+}
+
+// joinList joins names as a sentence lists them: commas between, the conjunction before
+// the last ("A, B and C"; "A or B"; one name alone).
+func joinList(names []string, conjunction string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " " + conjunction + " " + names[len(names)-1]
 }
 
 // IsFormat reports whether name is the name of a format in the table, as a qualified
@@ -399,10 +405,7 @@ func FormatNames() string {
 	for _, f := range formats {
 		names = append(names, f.doc)
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return joinList(names, "and")
 }
 
 // FormatLines are the formats vouch reads, one line each, as a command's help lists

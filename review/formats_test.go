@@ -17,6 +17,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/foreign"
+	"vouch/review/internal/loadertest"
 	"vouch/review/probe"
 )
 
@@ -199,12 +200,9 @@ func TestAddingAFormatIsOneLine(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(src, name, ".fake-plugin"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		writeFile(t, filepath.Join(src, name, ".fake-plugin", "FAKE.json"), `{}`)
+		loadertest.WriteFile(t, filepath.Join(src, name, ".fake-plugin", "FAKE.json"), `{}`)
 	}
-	res, err := Open(Options{}, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, src)
 	var names []string
 	for _, p := range res.Packages {
 		if p.Format == "fake-test" {
@@ -216,7 +214,7 @@ func TestAddingAFormatIsOneLine(t *testing.T) {
 	}
 
 	loads.Store(0)
-	res, err = Locate(Options{}, src, "beta#skill:hello")
+	res, err := Locate(Options{}, src, "beta#skill:hello")
 	if err != nil || len(res.Packages) != 1 || res.Packages[0].Name != "beta" || loads.Load() != 1 {
 		t.Errorf("Locate: %d loads, packages %+v, err %v; want beta alone, loaded once", loads.Load(), res.Packages, err)
 	}
@@ -240,5 +238,23 @@ func TestAddingAFormatIsOneLine(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("the schema check says\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestJoinList: the format lists in messages and help read as a sentence lists names.
+func TestJoinList(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		conj  string
+		want  string
+	}{
+		{nil, "or", ""},
+		{[]string{"Dalo"}, "or", "Dalo"},
+		{[]string{"Dalo", "Splice"}, "or", "Dalo or Splice"},
+		{[]string{"Agent Plugins", "Dalo", "Splice"}, "and", "Agent Plugins, Dalo and Splice"},
+	} {
+		if got := joinList(tc.names, tc.conj); got != tc.want {
+			t.Errorf("joinList(%q, %q) = %q, want %q", tc.names, tc.conj, got, tc.want)
+		}
 	}
 }

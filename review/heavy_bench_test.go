@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/internal/gen"
 	"vouch/model"
 )
 
@@ -12,10 +11,7 @@ import (
 // skills (gen.HeavyPlugin), in process: where the time of validate on such a plugin goes.
 // The whole-process figure against sha256sum is internal/clibench's BenchmarkHeavyPlugin.
 func BenchmarkHeavyPlugin(b *testing.B) {
-	dir := b.TempDir()
-	if _, err := gen.HeavyPlugin(dir, 230); err != nil {
-		b.Fatal(err)
-	}
+	dir := heavyPlugin(b, 230)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		res, err := Open(Options{}, dir)
@@ -29,14 +25,8 @@ func BenchmarkHeavyPlugin(b *testing.B) {
 // post-pass takes (network risk, not-covered order), beside the load itself in the same
 // run: the post-pass runs over packages already loaded.
 func BenchmarkHeavyPluginPostPass(b *testing.B) {
-	dir := b.TempDir()
-	if _, err := gen.HeavyPlugin(dir, 230); err != nil {
-		b.Fatal(err)
-	}
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir := heavyPlugin(b, 230)
+	res := mustOpen(b, Options{}, dir)
 	b.Run("post-pass", func(b *testing.B) {
 		for b.Loop() {
 			for _, p := range res.Packages {

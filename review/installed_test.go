@@ -1,11 +1,13 @@
 package review
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // An installed plugin whose directory marketplace no longer loads it (here the
@@ -14,26 +16,12 @@ import (
 func TestInstalledPluginNeverDropped(t *testing.T) {
 	base := t.TempDir()
 	market, plugins := filepath.Join(base, "market"), filepath.Join(base, "claude", "plugins")
-	write := func(p, s string) {
-		t.Helper()
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(market, ".claude-plugin/marketplace.json"), `{"name":5,"owner":{"name":"o"},"plugins":[{"name":"fmt","source":"./fmt"}]}`)
-	write(filepath.Join(market, "fmt/.claude-plugin/plugin.json"), `{"name":"fmt"}`)
-	write(filepath.Join(market, "fmt/hooks/hooks.json"), `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo hi"}]}]}}`)
-	write(filepath.Join(plugins, "installed_plugins.json"), `{"version":2,"plugins":{"fmt@m":[{"scope":"user","installPath":"`+filepath.Join(plugins, "cache/m/fmt/1")+`"}]}}`)
-	write(filepath.Join(plugins, "known_marketplaces.json"), `{"m":{"source":{"source":"directory","path":"`+market+`"},"installLocation":"`+market+`"}}`)
-	res, err := Open(Options{}, plugins)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Packages) != 1 {
-		t.Fatalf("%d packages, want the installed plugin: %+v", len(res.Packages), res.Diagnostics)
-	}
-	p := res.Packages[0]
+	loadertest.WriteFile(t, filepath.Join(market, ".claude-plugin/marketplace.json"), `{"name":5,"owner":{"name":"o"},"plugins":[{"name":"fmt","source":"./fmt"}]}`)
+	loadertest.WriteFile(t, filepath.Join(market, "fmt/.claude-plugin/plugin.json"), `{"name":"fmt"}`)
+	loadertest.WriteFile(t, filepath.Join(market, "fmt/hooks/hooks.json"), `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo hi"}]}]}}`)
+	loadertest.WriteFile(t, filepath.Join(plugins, "installed_plugins.json"), `{"version":2,"plugins":{"fmt@m":[{"scope":"user","installPath":"`+filepath.Join(plugins, "cache/m/fmt/1")+`"}]}}`)
+	loadertest.WriteFile(t, filepath.Join(plugins, "known_marketplaces.json"), `{"m":{"source":{"source":"directory","path":"`+market+`"},"installLocation":"`+market+`"}}`)
+	p := openInstalled(t, plugins)
 	var codes []string
 	for _, d := range p.Diagnostics {
 		codes = append(codes, d.Code)
@@ -55,27 +43,13 @@ func TestInstalledFromCopiedMarketplace(t *testing.T) {
 	base := t.TempDir()
 	plugins := filepath.Join(base, "claude", "plugins")
 	mcopy, cache := filepath.Join(plugins, "marketplaces", "gh"), filepath.Join(plugins, "cache", "gh", "lsp", "1.0.0")
-	write := func(p, s string) {
-		t.Helper()
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(mcopy, ".claude-plugin/marketplace.json"), `{"name":"gh","owner":{"name":"o"},"plugins":[{"name":"lsp","source":{"source":"github","repo":"o/lsp"},"strict":false,
+	loadertest.WriteFile(t, filepath.Join(mcopy, ".claude-plugin/marketplace.json"), `{"name":"gh","owner":{"name":"o"},"plugins":[{"name":"lsp","source":{"source":"github","repo":"o/lsp"},"strict":false,
 		"lspServers":{"go":{"command":"gopls","extensionToLanguage":{".go":"go"}}},
 		"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo stop"}]}]}}]}`)
-	write(filepath.Join(cache, "README.md"), "only a README\n")
-	write(filepath.Join(plugins, "installed_plugins.json"), `{"version":2,"plugins":{"lsp@gh":[{"scope":"user","installPath":"`+cache+`"}]}}`)
-	write(filepath.Join(plugins, "known_marketplaces.json"), `{"gh":{"source":{"source":"github","repo":"o/market"},"installLocation":"`+mcopy+`"}}`)
-	res, err := Open(Options{}, plugins)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Packages) != 1 {
-		t.Fatalf("%d packages, want the installed plugin: %+v", len(res.Packages), res.Diagnostics)
-	}
-	p := res.Packages[0]
+	loadertest.WriteFile(t, filepath.Join(cache, "README.md"), "only a README\n")
+	loadertest.WriteFile(t, filepath.Join(plugins, "installed_plugins.json"), `{"version":2,"plugins":{"lsp@gh":[{"scope":"user","installPath":"`+cache+`"}]}}`)
+	loadertest.WriteFile(t, filepath.Join(plugins, "known_marketplaces.json"), `{"gh":{"source":{"source":"github","repo":"o/market"},"installLocation":"`+mcopy+`"}}`)
+	p := openInstalled(t, plugins)
 	kinds := map[string]bool{}
 	for _, c := range p.Components {
 		kinds[string(c.Kind)] = true
@@ -87,4 +61,15 @@ func TestInstalledFromCopiedMarketplace(t *testing.T) {
 		}
 		t.Fatalf("package %s at %s has %v; want the entry's hook and LSP server from %s", p.Name, p.Root, refs, cache)
 	}
+}
+
+// openInstalled opens the Claude Code plugins folder and returns the one package it must
+// hold, the installed plugin.
+func openInstalled(t *testing.T, plugins string) *model.Package {
+	t.Helper()
+	res := mustOpen(t, Options{}, plugins)
+	if len(res.Packages) != 1 {
+		t.Fatalf("%d packages, want the installed plugin: %+v", len(res.Packages), res.Diagnostics)
+	}
+	return res.Packages[0]
 }

@@ -2,16 +2,11 @@ package review
 
 import (
 	"testing"
-
-	"vouch/internal/gen"
 )
 
 // BenchmarkLocate: one ref in a folder of 1,000 packages (the gate's SOURCE at its widest).
 func BenchmarkLocate(b *testing.B) {
-	src := b.TempDir()
-	if err := gen.Generate(src, 1000); err != nil {
-		b.Fatal(err)
-	}
+	src := generated(b, 1000)
 	b.ResetTimer()
 	for range b.N {
 		res, err := Locate(Options{}, src, "plugin-0500#mcp-server:indexer")

@@ -3,29 +3,28 @@ package review
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
+	"vouch/internal/testtree"
 
-	"vouch/internal/gen"
+	"vouch/review/internal/loadertest"
 )
 
 // TestLocate: only the roots that may hold the ref are loaded, and every package Open
 // returns under the ref's name is among them (two copies of one name both are, so the
 // caller can refuse the ambiguity).
 func TestLocate(t *testing.T) {
-	src := t.TempDir()
-	if err := gen.Generate(src, 12); err != nil {
-		t.Fatal(err)
-	}
+	src := generated(t, 12)
 	// A folder named otherwise whose manifest names plugin-0003: a second copy.
-	copyDir(t, filepath.Join(src, "plugin-0003"), filepath.Join(src, "zz-copy"))
+	testtree.Copy(t, filepath.Join(src, "plugin-0003"), filepath.Join(src, "zz-copy"))
 	// A manifest spelling its name with an escape: the probe cannot rule it out, for any ref.
 	esc := filepath.Join(src, "escaped")
-	copyDir(t, filepath.Join(src, "plugin-0005"), esc)
-	writeFile(t, filepath.Join(esc, "plugin.json"), `{"name": "plugin-\u0030005", "version": "1.0.0"}`)
+	testtree.Copy(t, filepath.Join(src, "plugin-0005"), esc)
+	loadertest.WriteFile(t, filepath.Join(esc, "plugin.json"), `{"name": "plugin-\u0030005", "version": "1.0.0"}`)
 	// A standalone skill (named by its folder) and a Dalo source (no probe: always loaded).
 	os.MkdirAll(filepath.Join(src, "skill-x"), 0o755)
-	writeFile(t, filepath.Join(src, "skill-x", "SKILL.md"), "---\nname: skill-x\ndescription: x\n---\nbody\n")
+	loadertest.WriteFile(t, filepath.Join(src, "skill-x", "SKILL.md"), "---\nname: skill-x\ndescription: x\n---\nbody\n")
 
 	cases := []struct {
 		ref  string
@@ -48,7 +47,7 @@ func TestLocate(t *testing.T) {
 			got = append(got, filepath.Base(p.Root))
 		}
 		sort.Strings(got)
-		if !equal(got, c.want) {
+		if !slices.Equal(got, c.want) {
 			t.Errorf("Locate(%s) loaded %v, want %v", c.ref, got, c.want)
 		}
 		// Whatever Open finds holding the ref, Locate found too.
@@ -78,53 +77,5 @@ func dirNames(t *testing.T, dir string) []string {
 	return out
 }
 
-func copyDir(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		info, _ := d.Info()
-		return os.WriteFile(dst, data, info.Mode().Perm())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func writeFile(t *testing.T, p, s string) {
-	t.Helper()
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
+// contains is slices.Contains for the string lists of this package's tests.
+func contains(s []string, x string) bool { return slices.Contains(s, x) }

@@ -42,10 +42,7 @@ func TestFolderMarkersDecide(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
-			res, err := Open(Options{}, filepath.Join("testdata", "markers", tc.dir))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustOpen(t, Options{}, filepath.Join("testdata", "markers", tc.dir))
 			got := map[model.Format][]string{}
 			for _, p := range res.Packages {
 				var have []string
@@ -84,10 +81,7 @@ func TestFolderMarkersDecide(t *testing.T) {
 // TestSpliceSkillDocumentIsNotASkill: a Splice package's SKILL.md is its own skill
 // document, so the folder gives no Agent Skills package beside it.
 func TestSpliceSkillDocumentIsNotASkill(t *testing.T) {
-	res, err := Open(Options{}, "../examples/splice/example")
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, "../examples/splice/example")
 	for _, p := range res.Packages {
 		if p.Format != model.FormatSplice {
 			t.Errorf("%s package beside the Splice package", p.Format)

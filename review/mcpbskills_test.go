@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 const skillMD = "---\nname: %s\ndescription: Does %s things.\n---\nBody.\n"
@@ -36,16 +37,13 @@ func sourceCodes(res *Result) []string {
 func TestSkillCollection(t *testing.T) {
 	home := t.TempDir()
 	coll := filepath.Join(home, ".claude", "skills")
-	write(t, filepath.Join(coll, "alpha", "SKILL.md"), skill("alpha"))
-	write(t, filepath.Join(coll, "beta", "SKILL.md"), skill("beta"))
-	write(t, filepath.Join(home, "src", "gamma", "SKILL.md"), skill("gamma"))
+	loadertest.WriteFile(t, filepath.Join(coll, "alpha", "SKILL.md"), skill("alpha"))
+	loadertest.WriteFile(t, filepath.Join(coll, "beta", "SKILL.md"), skill("beta"))
+	loadertest.WriteFile(t, filepath.Join(home, "src", "gamma", "SKILL.md"), skill("gamma"))
 	if err := os.Symlink(filepath.Join(home, "src", "gamma"), filepath.Join(coll, "gamma")); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Open(Options{}, coll)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, coll)
 	f := formatsOf(res)
 	if len(res.Packages) != 3 || f["alpha"] != model.FormatAgentSkills || f["beta"] != model.FormatAgentSkills || f["gamma"] != model.FormatAgentSkills {
 		t.Fatalf("packages %v diags %v", f, res.Diagnostics)
@@ -64,21 +62,18 @@ func TestSkillCollection(t *testing.T) {
 // specVersion, and otherwise a source diagnostic, never a Splice error.
 func TestManifestJSONOwners(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "bundle", "manifest.json"), `{"manifest_version":"0.3","name":"bundle","version":"1","description":"d","author":{"name":"a"},"server":{"type":"node","entry_point":"i.js","mcp_config":{"command":"node"}}}`)
-	write(t, filepath.Join(dir, "splice", "manifest.json"), `{"specVersion":1,"namespace":"a","name":"b","version":"1.0.0","description":"d"}`)
-	write(t, filepath.Join(dir, "splice", "SKILL.md"), "# b\n")
-	write(t, filepath.Join(dir, "webapp", "manifest.json"), `{"name":"My PWA","start_url":"/"}`)
-	write(t, filepath.Join(dir, "webapp", "SKILL.md"), skill("webapp"))
+	loadertest.WriteFile(t, filepath.Join(dir, "bundle", "manifest.json"), `{"manifest_version":"0.3","name":"bundle","version":"1","description":"d","author":{"name":"a"},"server":{"type":"node","entry_point":"i.js","mcp_config":{"command":"node"}}}`)
+	loadertest.WriteFile(t, filepath.Join(dir, "splice", "manifest.json"), `{"specVersion":1,"namespace":"a","name":"b","version":"1.0.0","description":"d"}`)
+	loadertest.WriteFile(t, filepath.Join(dir, "splice", "SKILL.md"), "# b\n")
+	loadertest.WriteFile(t, filepath.Join(dir, "webapp", "manifest.json"), `{"name":"My PWA","start_url":"/"}`)
+	loadertest.WriteFile(t, filepath.Join(dir, "webapp", "SKILL.md"), skill("webapp"))
 	var buf strings.Builder
 	zw := zip.NewWriter(&nopWriter{&buf})
 	w, _ := zw.Create("manifest.json")
 	w.Write([]byte(`{"manifest_version":"0.3","name":"packed","version":"1","description":"d","author":{"name":"a"},"server":{"type":"node","entry_point":"i.js","mcp_config":{"command":"node"}}}`))
 	zw.Close()
-	write(t, filepath.Join(dir, "packed.mcpb"), buf.String())
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loadertest.WriteFile(t, filepath.Join(dir, "packed.mcpb"), buf.String())
+	res := mustOpen(t, Options{}, dir)
 	f := formatsOf(res)
 	if f["bundle"] != model.FormatMCPB || f["packed"] != model.FormatMCPB || f["@a/b"] != model.FormatSplice || f["webapp"] != model.FormatAgentSkills {
 		t.Fatalf("formats %v", f)
@@ -104,14 +99,11 @@ func (w *nopWriter) Write(p []byte) (int, error) { return w.b.Write(p) }
 func TestClientFolders(t *testing.T) {
 	dir := t.TempDir()
 	for _, d := range []string{".claude-plugin", ".codex-plugin", ".cursor-plugin", ".kimi-plugin", ".devin-plugin"} {
-		write(t, filepath.Join(dir, "plug", d, "plugin.json"), `{"name":"plug"}`)
+		loadertest.WriteFile(t, filepath.Join(dir, "plug", d, "plugin.json"), `{"name":"plug"}`)
 	}
-	write(t, filepath.Join(dir, "gem", "gemini-extension.json"), `{"name":"gem","version":"1.0.0"}`)
-	write(t, filepath.Join(dir, "power", "POWER.md"), "---\nname: power\n---\n")
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loadertest.WriteFile(t, filepath.Join(dir, "gem", "gemini-extension.json"), `{"name":"gem","version":"1.0.0"}`)
+	loadertest.WriteFile(t, filepath.Join(dir, "power", "POWER.md"), "---\nname: power\n---\n")
+	res := mustOpen(t, Options{}, dir)
 	for _, p := range res.Packages {
 		if strings.HasSuffix(p.Root, "-plugin") {
 			t.Fatalf("%s became a %s package", p.Root, p.Format)

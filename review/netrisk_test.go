@@ -12,10 +12,7 @@ import (
 // hook whose bundled script posts data names the host, the curl | sh hook is remote
 // code, and the hook that only echoes has neither.
 func TestOpenAttachesNetworkRisk(t *testing.T) {
-	res, err := Open(Options{}, filepath.Join("testdata", "netrisk"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, filepath.Join("testdata", "netrisk"))
 	got := map[string]string{}
 	for _, p := range res.Packages {
 		for _, c := range p.Components {
@@ -42,10 +39,7 @@ func TestOpenAttachesNetworkRisk(t *testing.T) {
 // Loading orders every not-covered list: the download piped to a shell comes before the
 // programs the line finds on PATH.
 func TestOpenOrdersNotCovered(t *testing.T) {
-	res, err := Open(Options{}, filepath.Join("testdata", "netrisk"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, filepath.Join("testdata", "netrisk"))
 	for _, p := range res.Packages {
 		for _, c := range p.Components {
 			if c.ID != "SessionStart:0:0" {

@@ -87,9 +87,7 @@ func (o Options) withDefaults() Options {
 	if o.SourceID == "" {
 		o.SourceID = "validation"
 	}
-	if o.Limits == (fsguard.Limits{}) {
-		o.Limits = fsguard.DefaultLimits()
-	}
+	o.Limits = o.Limits.OrDefault()
 	if o.SearchDepth == 0 {
 		o.SearchDepth = 4
 	}

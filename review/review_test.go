@@ -7,17 +7,8 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
-
-func write(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 const manifest = `{"$schema":"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json","name":"p"}`
 
@@ -31,20 +22,17 @@ func roots(res *Result) []string {
 
 func TestDiscovery(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "b", "plugin.json"), manifest)
-	write(t, filepath.Join(dir, "a", "x", "y", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "b", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "a", "x", "y", "plugin.json"), manifest)
 	// A package root is never searched for further packages.
-	write(t, filepath.Join(dir, "b", "nested", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "b", "nested", "plugin.json"), manifest)
 	// Depth 5 is beyond the search bound of 4.
-	write(t, filepath.Join(dir, "d1", "d2", "d3", "d4", "d5", "plugin.json"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "d1", "d2", "d3", "d4", "d5", "plugin.json"), manifest)
 	// Symlinked directories are not followed while searching.
 	if err := os.Symlink(filepath.Join(dir, "b"), filepath.Join(dir, "c-link")); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, dir)
 	got := roots(res)
 	want := []string{filepath.Join(dir, "a", "x", "y"), filepath.Join(dir, "b")}
 	if len(got) != len(want) {
@@ -71,11 +59,8 @@ func TestMissingPathIsAnError(t *testing.T) {
 
 func TestNothingFound(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "notes.txt"), "hello")
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loadertest.WriteFile(t, filepath.Join(dir, "notes.txt"), "hello")
+	res := mustOpen(t, Options{}, dir)
 	if len(res.Packages) != 0 || len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != "no-packages" {
 		t.Fatalf("packages %d, diagnostics %+v", len(res.Packages), res.Diagnostics)
 	}
@@ -84,11 +69,8 @@ func TestNothingFound(t *testing.T) {
 func TestUnrecognizedFile(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "notes.txt")
-	write(t, f, "hello")
-	res, err := Open(Options{}, f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loadertest.WriteFile(t, f, "hello")
+	res := mustOpen(t, Options{}, f)
 	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != "unrecognized-source" {
 		t.Fatalf("diagnostics %+v", res.Diagnostics)
 	}
@@ -97,10 +79,7 @@ func TestUnrecognizedFile(t *testing.T) {
 // A Dalo package directory (the path reports print) can be given on its own: it is loaded
 // with its source, so its references resolve, and reported alone.
 func TestDaloPackageDirectoryAsSource(t *testing.T) {
-	res, err := Open(Options{}, "../examples/dalo/security-review/plugins/guardrails")
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustOpen(t, Options{}, "../examples/dalo/security-review/plugins/guardrails")
 	if len(res.Packages) != 1 || res.Packages[0].Name != "guardrails" {
 		t.Fatalf("packages: %d %+v", len(res.Packages), res.Diagnostics)
 	}

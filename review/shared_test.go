@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"vouch/internal/gen"
 	"vouch/model"
 	"vouch/review/skills"
 )
@@ -13,10 +12,7 @@ import (
 // its skills once between them, and report exactly what each reports when it reads them
 // alone.
 func TestFolderFormatsShareSkills(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := gen.HeavyPlugin(dir, 12); err != nil {
-		t.Fatal(err)
-	}
+	dir := heavyPlugin(t, 12)
 	jobs := detect(dir, Options{}.withDefaults().Limits)
 	if len(jobs) != 2 || jobs[0].skills == nil || jobs[0].skills != jobs[1].skills {
 		t.Fatalf("jobs of one folder: %d, sharing %v", len(jobs), jobs)

@@ -14,14 +14,8 @@ import (
 // Stream delivers exactly what Open returns, in the same order, in more than one batch
 // for a large source, and never an empty batch.
 func TestStreamMatchesOpen(t *testing.T) {
-	dir := t.TempDir()
-	if err := gen.Generate(dir, 200); err != nil {
-		t.Fatal(err)
-	}
-	res, err := Open(Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := generated(t, 200)
+	res := mustOpen(t, Options{}, dir)
 	if len(res.Packages) != 200 {
 		t.Fatalf("Open found %d packages, want 200", len(res.Packages))
 	}
@@ -59,10 +53,7 @@ func TestStreamMatchesOpen(t *testing.T) {
 
 // A consumer that blocks gets the rest in fewer, larger batches, still in order.
 func TestStreamSlowConsumerCoalesces(t *testing.T) {
-	dir := t.TempDir()
-	if err := gen.Generate(dir, 60); err != nil {
-		t.Fatal(err)
-	}
+	dir := generated(t, 60)
 	var sizes []int
 	var roots []string
 	first := true
@@ -99,10 +90,7 @@ func TestStreamSlowConsumerCoalesces(t *testing.T) {
 
 // Returning false stops the stream: no further batch, and Stream returns.
 func TestStreamStops(t *testing.T) {
-	dir := t.TempDir()
-	if err := gen.Generate(dir, 100); err != nil {
-		t.Fatal(err)
-	}
+	dir := generated(t, 100)
 	calls, n := 0, 0
 	_, err := Stream(Options{}, []string{dir}, func(b []*model.Package) bool {
 		calls++
@@ -141,10 +129,7 @@ func refs(p *model.Package) []string {
 
 // BenchmarkOpen1000 loads 1,000 generated Agent Plugins packages.
 func BenchmarkOpen1000(b *testing.B) {
-	dir := b.TempDir()
-	if err := gen.Generate(dir, 1000); err != nil {
-		b.Fatal(err)
-	}
+	dir := generated(b, 1000)
 	for b.Loop() {
 		res, err := Open(Options{}, dir)
 		if err != nil || len(res.Packages) != 1000 {

@@ -41,44 +41,54 @@ wait_for() {
 
 keys() { tmux -S "$sock" send-keys -t "$session" "$@"; }
 
+# console SIZE HOME SOURCE: a fresh tmux session running `vouch review SOURCE` with HOME
+# in a terminal of SIZE (WxH); the exit status is written to $work/exit.
+console() {
+  rm -f "$work/exit"
+  tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
+  tmux -S "$sock" new-session -d -x "${1%x*}" -y "${1#*x}" -s "$session" \
+    "cd '$PWD' && TERM=xterm-256color '$work/vouch' --home '$2' review '$3'; echo \$? > '$work/exit'; sleep 60"
+}
+
+# quit WHAT: press q; the console must exit 0 within 10 s (WHAT names it in a failure).
+quit() {
+  keys -l 'q'
+  for _ in $(seq 1 100); do
+    [ -f "$work/exit" ] && break
+    sleep 0.1
+  done
+  [ -f "$work/exit" ] || fail "$1 did not quit on q"
+  code=$(cat "$work/exit")
+  [ "$code" = 0 ] || fail "$1 exited $code"
+}
+
+# filter TEXT: set the console's filter to TEXT.
+filter() {
+  keys -l '/'
+  keys -l "$1"
+  keys Enter
+  wait_for "/$1"
+}
+
+# enter_keeps TEXT WHAT: Enter must not confirm the dialog that shows TEXT.
+enter_keeps() {
+  keys Enter
+  sleep 0.3
+  screen | grep -qF "$1" || fail "Enter closed the $2"
+}
+
+# approved HOME SOURCE REF...: vouch status --json must report every REF approved.
+approved() {
+  local h=$1 src=$2
+  shift 2
+  "$work/vouch" --home "$h" status --json "$src" > "$work/status.json" || true
+  for r in "$@"; do
+    (cd "$work" && go run check.go status.json "$r") || fail "status --json does not show $r approved"
+  done
+}
+
 echo "building vouch"
 go build -o "$work/vouch" ./cmd/vouch
-home="$work/home"
-ref='@acme/web-notes#tool:clip'
-
-tmux -S "$sock" new-session -d -x 120 -y 40 -s "$session" \
-  "cd '$PWD' && TERM=xterm-256color '$work/vouch' --home '$home' review examples; echo \$? > '$work/exit'; sleep 60"
-
-wait_for "need review"
-
-# Filter to the package, select its tool, approve it.
-keys -l '/'
-keys -l 'web-notes'
-keys Enter
-wait_for "/web-notes"
-keys -l 'g'
-keys -l 'j'
-wait_for "▶   tool:clip"
-keys -l 'a'
-wait_for "Approve $ref?"
-# Enter must not confirm.
-keys Enter
-sleep 0.3
-screen | grep -qF "Approve $ref?" || fail "Enter closed the confirmation"
-keys -l 'y'
-wait_for "Approved $ref."
-wait_for "✓ approved"
-keys -l 'q'
-
-for _ in $(seq 1 100); do
-  [ -f "$work/exit" ] && break
-  sleep 0.1
-done
-[ -f "$work/exit" ] || fail "the console did not quit on q"
-code=$(cat "$work/exit")
-[ "$code" = 0 ] || fail "vouch review exited $code"
-
-"$work/vouch" --home "$home" status --json examples/splice/web-notes > "$work/status.json" || true
 cat > "$work/check.go" <<'GO'
 package main
 
@@ -121,7 +131,25 @@ func main() {
 	os.Exit(1)
 }
 GO
-(cd "$work" && go run check.go status.json "$ref") || fail "status --json does not show $ref approved"
+home="$work/home"
+ref='@acme/web-notes#tool:clip'
+
+console 120x40 "$home" examples
+wait_for "need review"
+
+# Filter to the package, select its tool, approve it.
+filter 'web-notes'
+keys -l 'g'
+keys -l 'j'
+wait_for "▶   tool:clip"
+keys -l 'a'
+wait_for "Approve $ref?"
+enter_keeps "Approve $ref?" confirmation
+keys -l 'y'
+wait_for "Approved $ref."
+wait_for "✓ approved"
+quit "the console"
+approved "$home" examples/splice/web-notes "$ref"
 
 # Second session: a copy of the Dalo example whose tool script is long enough to scroll.
 # Open the tool's file, scroll it, go back; then approve the hook with its tool in one
@@ -129,10 +157,7 @@ GO
 dr="$work/design-review"
 cp -r examples/dalo/design-review "$dr"
 for i in $(seq 1 80); do echo "// padding line $i" >> "$dr/plugins/design-review/context.mjs"; done
-rm -f "$work/exit"
-tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
-tmux -S "$sock" new-session -d -x 100 -y 30 -s "$session" \
-  "cd '$PWD' && TERM=xterm-256color '$work/vouch' --home '$home' review '$dr'; echo \$? > '$work/exit'; sleep 60"
+console 100x30 "$home" "$dr"
 wait_for "need review"
 keys -l 'g'
 keys -l 'n' # the next component approvable now: the tool, before its hook
@@ -150,10 +175,7 @@ keys -l 'q'
 wait_for "[1 Overview]"
 
 # Filter by a command string, and copy the tool's REF (OSC 52, written by vouch).
-keys -l '/'
-keys -l 'node'
-keys Enter
-wait_for "/node"
+filter 'node'
 wait_for "tool:context"
 keys -l 'g'
 # With a filter set, n moves between its matches: the hook (which runs the tool with
@@ -165,80 +187,44 @@ wait_for "Copied the REF design-review#tool:context"
 keys Escape
 sleep 0.3 # ESC then '/' at once would read as alt+/
 
-keys -l '/'
-keys -l 'hook:'
-keys Enter
-wait_for "/hook:"
+filter 'hook:'
 keys -l 'g'
 keys -l 'j'
 keys -l 'a'
 wait_for "and what it needs (2)?"
-keys Enter
-sleep 0.3
-screen | grep -qF "and what it needs (2)?" || fail "Enter closed the group confirmation"
+enter_keeps "and what it needs (2)?" "group confirmation"
 keys -l 'y'
 wait_for "Approved design-review#tool:context, design-review#hook:review-context."
-keys -l 'q'
-for _ in $(seq 1 100); do
-  [ -f "$work/exit" ] && break
-  sleep 0.1
-done
-[ -f "$work/exit" ] || fail "the second console did not quit on q"
-"$work/vouch" --home "$home" status --json "$dr" > "$work/status2.json" || true
-for r in 'design-review#tool:context' 'design-review#hook:review-context'; do
-  (cd "$work" && go run check.go status2.json "$r") || fail "status --json does not show $r approved"
-done
+quit "the second console"
+approved "$home" "$dr" 'design-review#tool:context' 'design-review#hook:review-context'
 
 # Third session, a fresh home: approve every approvable component of the package in one
 # scrollable dialog (issue 15.2).
 home3="$work/home3"
-rm -f "$work/exit"
-tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
-tmux -S "$sock" new-session -d -x 100 -y 30 -s "$session" \
-  "cd '$PWD' && TERM=xterm-256color '$work/vouch' --home '$home3' review '$dr'; echo \$? > '$work/exit'; sleep 60"
+console 100x30 "$home3" "$dr"
 wait_for "need review"
 keys -l 'g'
 keys -l 'A'
 wait_for "Approve 4 components of design-review?"
 keys -l 'G'
 wait_for "lines "
-keys Enter
-sleep 0.3
-screen | grep -qF "Approve 4 components of design-review?" || fail "Enter closed the package confirmation"
+enter_keeps "Approve 4 components of design-review?" "package confirmation"
 keys -l 'y'
 wait_for "Approved 4 components."
 wait_for "4 of 4 reviewed"
-keys -l 'q'
-for _ in $(seq 1 100); do
-  [ -f "$work/exit" ] && break
-  sleep 0.1
-done
-[ -f "$work/exit" ] || fail "the third console did not quit on q"
-"$work/vouch" --home "$home3" status --json "$dr" > "$work/status3.json" || true
-for r in 'design-review#tool:context' 'design-review#hook:review-context' 'design-review#skill:design-review'; do
-  (cd "$work" && go run check.go status3.json "$r") || fail "status --json does not show $r approved after A"
-done
+quit "the third console"
+approved "$home3" "$dr" 'design-review#tool:context' 'design-review#hook:review-context' 'design-review#skill:design-review'
 # Fourth: a plugin folder both clients read (two packages at one root) opens cleanly
 # several times in a row, then survives R pressed over and over while it reloads.
 two=ui/testdata/two-formats
 for run in $(seq 1 20); do
-  rm -f "$work/exit"
-  tmux -S "$sock" kill-session -t "$session" >/dev/null 2>&1 || true
-  tmux -S "$sock" new-session -d -x 100 -y 30 -s "$session" \
-    "cd '$PWD' && TERM=xterm-256color '$work/vouch' --home '$work/home4' review '$two'; echo \$? > '$work/exit'; sleep 60"
+  console 100x30 "$work/home4" "$two"
   wait_for "tidy-guard"
   if [ "$run" = 20 ]; then
     # The last key is R: a key after the last reload would clear its status line.
     for _ in $(seq 1 20); do keys -l 'j'; keys -l 'R'; done
     wait_for "Reloaded: 2 packages"
   fi
-  keys -l 'q'
-  for _ in $(seq 1 100); do
-    [ -f "$work/exit" ] && break
-    sleep 0.1
-  done
-  [ -f "$work/exit" ] || fail "launch $run of the two-format plugin did not quit on q"
-  code=$(cat "$work/exit")
-  [ "$code" = 0 ] || fail "launch $run of the two-format plugin exited $code"
+  quit "launch $run of the two-format plugin"
 done
 echo "tmux-review-e2e: ok"

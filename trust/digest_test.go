@@ -25,19 +25,23 @@ func twoCopies(t *testing.T) (a, b *model.Package) {
 func approve(t *testing.T, tr *Trust, p *model.Package, c *model.Component, o DecideOptions) Decision {
 	t.Helper()
 	d, err := tr.Approve(p, c, DigestOf(c), o)
-	if err != nil {
-		t.Fatalf("approve %s: %v", p.Ref(c), err)
-	}
+	decisionRecorded(t, "approve", p, c, err)
 	return d
 }
 
 func revoke(t *testing.T, tr *Trust, p *model.Package, c *model.Component, o DecideOptions) Decision {
 	t.Helper()
 	d, err := tr.Revoke(p, c, DigestOf(c), o)
-	if err != nil {
-		t.Fatalf("revoke %s: %v", p.Ref(c), err)
-	}
+	decisionRecorded(t, "revoke", p, c, err)
 	return d
+}
+
+// decisionRecorded fails the test when the decision action on c returned err.
+func decisionRecorded(t *testing.T, action string, p *model.Package, c *model.Component, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s %s: %v", action, p.Ref(c), err)
+	}
 }
 
 // TestSeveralDigestsApproved: approving copy b keeps copy a's approval; revoke covers every

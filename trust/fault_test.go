@@ -65,23 +65,7 @@ func childWriter() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	p := manyTools(id, 4)
-	for i := 0; i < count; i++ {
-		c := p.Components[i%len(p.Components)]
-		note := fmt.Sprintf("%s-%d", id, i)
-		o := DecideOptions{Note: note, ReviewerKind: ReviewerAutomation}
-		if i%3 == 2 {
-			_, err = tr.Revoke(p, c, DigestOf(c), o)
-		} else {
-			_, err = tr.Approve(p, c, DigestOf(c), o)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		fmt.Fprintf(os.Stdout, "ack %s\n", note)
-	}
-	return 0
+	return writeDecisions(tr, id, count, manyTools(id, 4), false)
 }
 
 // childTeamWriter is childWriter with its own home, appending to the shared team ledger
@@ -95,11 +79,18 @@ func childTeamWriter() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	p := manyTools(id, count)
+	return writeDecisions(tr, id, count, manyTools(id, count), true)
+}
+
+// writeDecisions records count decisions on p's components in turn (every third a
+// revoke), in the team ledger when team is set, and acks each on stdout once it is
+// recorded; it is the child's exit status.
+func writeDecisions(tr *Trust, id string, count int, p *model.Package, team bool) int {
 	for i := 0; i < count; i++ {
-		c := p.Components[i]
+		c := p.Components[i%len(p.Components)]
 		note := fmt.Sprintf("%s-%d", id, i)
-		o := DecideOptions{Note: note, ReviewerKind: ReviewerAutomation, Team: true}
+		o := DecideOptions{Note: note, ReviewerKind: ReviewerAutomation, Team: team}
+		var err error
 		if i%3 == 2 {
 			_, err = tr.Revoke(p, c, DigestOf(c), o)
 		} else {

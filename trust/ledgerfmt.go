@@ -62,22 +62,15 @@ func formatLedgerBytes(path string, data []byte) (*FormatResult, error) {
 			r.KeptOrder = true
 		}
 	}
-	var buf bytes.Buffer
-	buf.WriteString(ledgerHeader)
-	for _, d := range ds {
-		d.Ledger = ""
-		e, err := encodeDecision(d)
-		if err != nil {
-			return nil, fmt.Errorf("cannot encode a decision of %s: %w", path, err)
-		}
-		buf.WriteByte('\n')
-		buf.Write(e)
+	formatted, err := EncodeLedger(ds)
+	if err != nil {
+		return nil, fmt.Errorf("cannot encode a decision of %s: %w", path, err)
 	}
-	back, err := decodeLedger(path, buf.Bytes())
+	back, err := decodeLedger(path, formatted)
 	if err != nil || !reflect.DeepEqual(back, ds) && !(len(back) == 0 && len(ds) == 0) {
 		return nil, fmt.Errorf("internal error: the formatted %s would not read back as the same decisions (%v); nothing was written", path, err)
 	}
-	r.Formatted = buf.Bytes()
+	r.Formatted = formatted
 	r.Changed = !bytes.Equal(r.Formatted, data)
 	return r, nil
 }

@@ -3,7 +3,6 @@ package trust
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -102,14 +101,8 @@ func TestFormatKeepsOrderThatDecides(t *testing.T) {
 // counts until it is trusted again.
 func TestFormatRepinsOnlyWholeTrust(t *testing.T) {
 	for _, pending := range []bool{false, true} {
-		repo := t.TempDir()
-		os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
-		root := filepath.Join(repo, "pkgs", "demo")
-		os.MkdirAll(root, 0o755)
-		p := toolHookPackage(root, nil)
+		_, teamFile, p, lead := teamSetup(t)
 		tool := comp(p, model.KindTool, "run")
-		teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
-		lead := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true })
 		if _, err := lead.Approve(p, tool, DigestOf(tool), DecideOptions{Team: true}); err != nil {
 			t.Fatal(err)
 		}

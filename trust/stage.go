@@ -55,20 +55,7 @@ func (t *Trust) Stage(pkg *model.Package, comp *model.Component, dir string) (*S
 			digests = append(digests, ds.Digest)
 		}
 	}
-	entries, err := t.approvedEntries(digests)
-	if err != nil {
-		return nil, err
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	if names, err := readDirNames(abs); err == nil && len(names) > 0 {
-		return nil, fmt.Errorf("%s is not empty (it holds %s); stage into a new or empty directory, so that nothing but the approved files is there", abs, strings.Join(firstN(names, 3), ", "))
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("cannot use %s: %w", abs, err)
-	}
-	return t.writeStaged(entries, abs, false)
+	return t.stageInto(digests, dir, false, "; stage into a new or empty directory, so that nothing but the approved files is there")
 }
 
 // StageDigests writes the union of the closures approved as digests (each a contract in
@@ -79,6 +66,12 @@ func (t *Trust) Stage(pkg *model.Package, comp *model.Component, dir string) (*S
 // one is moved aside, so a crash leaves the old folder, no folder (the client then loads
 // nothing of it), or the new one, never a mix.
 func (t *Trust) StageDigests(digests []string, dir string, replace bool) (*Staged, error) {
+	return t.stageInto(digests, dir, replace, "")
+}
+
+// stageInto writes the closures of digests into dir; a dir that holds anything is refused,
+// with hint after the refusal, unless replace is set.
+func (t *Trust) stageInto(digests []string, dir string, replace bool, hint string) (*Staged, error) {
 	entries, err := t.approvedEntries(digests)
 	if err != nil {
 		return nil, err
@@ -88,7 +81,7 @@ func (t *Trust) StageDigests(digests []string, dir string, replace bool) (*Stage
 		return nil, err
 	}
 	if names, err := readDirNames(abs); err == nil && len(names) > 0 && !replace {
-		return nil, fmt.Errorf("%s is not empty (it holds %s)", abs, strings.Join(firstN(names, 3), ", "))
+		return nil, fmt.Errorf("%s is not empty (it holds %s)%s", abs, strings.Join(firstN(names, 3), ", "), hint)
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("cannot use %s: %w", abs, err)
 	}

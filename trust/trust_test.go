@@ -280,16 +280,9 @@ func TestBlocked(t *testing.T) {
 }
 
 func TestTeamLedgerPrecedence(t *testing.T) {
-	repo := t.TempDir()
-	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
-	root := filepath.Join(repo, "pkgs", "demo")
-	os.MkdirAll(root, 0o755)
-	p := toolHookPackage(root, nil)
-	tool := comp(p, model.KindTool, "run")
-
 	// The team writes its ledger (explicit file, as --ledger does).
-	teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
-	team := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true; o.Reviewer = "lead" })
+	_, teamFile, p, team := teamSetup(t)
+	tool := comp(p, model.KindTool, "run")
 	if _, err := team.Approve(p, tool, DigestOf(tool), DecideOptions{Team: true}); err != nil {
 		t.Fatal(err)
 	}

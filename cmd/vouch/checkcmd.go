@@ -10,19 +10,14 @@ import (
 
 // checkOptions are check's flags and arguments.
 type checkOptions struct {
-	app      *app
-	source   string // SOURCE
-	ref      string // REF
-	ledger   string // --ledger
-	sourceID string // --source-id
-	json     bool   // --json
+	refOptions
 	// trustLedger is --trust-ledger: count every decision of --ledger FILE, not only
 	// what this home trusted of it.
 	trustLedger bool
 }
 
 func newCheckCommand(a *app) *cobra.Command {
-	opts := &checkOptions{app: a}
+	opts := &checkOptions{refOptions: refOptions{app: a}}
 	cmd := &cobra.Command{
 		Use: "check [--json] [--ledger FILE] SOURCE REF",
 		Example: `  vouch check examples/dalo/design-review 'design-review#hook:review-context' && node context.mjs
@@ -41,21 +36,17 @@ one JSON document on stdout (schemas/vouch/commands-v1.schema.json); the exit st
 			return runCheck(opts)
 		},
 	}
-	addLocateFlags(cmd, &opts.ledger, &opts.sourceID)
+	bindRefFlags(cmd, &opts.refOptions, "print the verdict as JSON")
 	addTrustLedgerFlag(cmd, &opts.trustLedger)
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the verdict as JSON")
 	return cmd
 }
 
 func runCheck(opts *checkOptions) error {
 	a, jsonOut := opts.app, opts.json
-	if jsonOut {
-		a.jsonErrors = true
-	}
 	// The gate is a short process whose heap is one package: a collection before the
 	// bound is work thrown away when it exits.
 	batchCollector()
-	t, tg, err := a.locateRef(opts.source, opts.ref, opts.ledger, opts.trustLedger, opts.sourceID)
+	t, tg, err := opts.locate(opts.trustLedger)
 	if err != nil {
 		return err
 	}

@@ -22,57 +22,36 @@ func TestTrustRoundTripClaudeHook(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
 	writeTree(t, src, claudePlugin)
 	const hook = "guard#hook:PreToolUse:0:0"
-	code, out, errs := trustRun(t, home, "validate", src)
-	expect(t, "validate", code, 0, out, errs)
+	out, _ := expectRun(t, home, "validate", 0, "validate", src)
 	if !strings.Contains(out, "claude-code guard") || !strings.Contains(out, "hook:PreToolUse:0:0") {
 		t.Fatalf("validate does not list the hook:\n%s", out)
 	}
-	if s := statusOf(t, home, src, hook); s != "unreviewed" {
-		t.Fatalf("hook is %s before any decision", s)
-	}
-	code, out, errs = trustRun(t, home, "check", src, hook)
-	expect(t, "check unreviewed", code, 1, out, errs)
+	wantStatus(t, home, src, hook, "unreviewed", "hook is %s before any decision")
+	expectRun(t, home, "check unreviewed", 1, "check", src, hook)
 
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, hook)
-	expect(t, "approve", code, 0, out, errs)
-	if s := statusOf(t, home, src, hook); s != "approved" {
-		t.Fatalf("hook is %s after approval", s)
-	}
-	code, out, errs = trustRun(t, home, "check", src, hook)
-	expect(t, "check approved", code, 0, out, errs)
+	expectRun(t, home, "approve", 0, "approve", "--yes", src, hook)
+	wantStatus(t, home, src, hook, "approved", "hook is %s after approval")
+	expectRun(t, home, "check approved", 0, "check", src, hook)
 
 	// Edit the script the hook runs: changed, the diff shows the line, check exits 1.
 	editByte(t, filepath.Join(src, "scripts/check.sh"), "exit 0", "exit 2")
-	if s := statusOf(t, home, src, hook); s != "changed" {
-		t.Fatalf("hook is %s after its script changed", s)
-	}
-	code, out, errs = trustRun(t, home, "diff", src, hook)
-	expect(t, "diff", code, 1, out, errs)
+	wantStatus(t, home, src, hook, "changed", "hook is %s after its script changed")
+	out, _ = expectRun(t, home, "diff", 1, "diff", src, hook)
 	if !strings.Contains(out, "-exit 0") || !strings.Contains(out, "+exit 2") {
 		t.Fatalf("diff does not show the changed line:\n%s", out)
 	}
-	code, out, errs = trustRun(t, home, "check", src, hook)
-	expect(t, "check changed", code, 1, out, errs)
+	expectRun(t, home, "check changed", 1, "check", src, hook)
 
 	// Any other file of the plugin is in the closure too (a hook can run any of them).
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, hook)
-	expect(t, "re-approve", code, 0, out, errs)
+	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, hook)
 	if err := os.WriteFile(filepath.Join(src, "scripts", "lib.sh"), []byte("x=1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s := statusOf(t, home, src, hook); s != "changed" {
-		t.Fatalf("a new file in the plugin left the hook %s", s)
-	}
+	wantStatus(t, home, src, hook, "changed", "a new file in the plugin left the hook %s")
 	os.Remove(filepath.Join(src, "scripts", "lib.sh"))
-	if s := statusOf(t, home, src, hook); s != "approved" {
-		t.Fatalf("hook is %s after the new file was removed again", s)
-	}
+	wantStatus(t, home, src, hook, "approved", "hook is %s after the new file was removed again")
 
-	code, out, errs = trustRun(t, home, "revoke", "--yes", src, hook)
-	expect(t, "revoke", code, 0, out, errs)
-	if s := statusOf(t, home, src, hook); s != "revoked" {
-		t.Fatalf("hook is %s after revoke", s)
-	}
-	code, out, errs = trustRun(t, home, "check", src, hook)
-	expect(t, "check revoked", code, 1, out, errs)
+	expectRun(t, home, "revoke", 0, "revoke", "--yes", src, hook)
+	wantStatus(t, home, src, hook, "revoked", "hook is %s after revoke")
+	expectRun(t, home, "check revoked", 1, "check", src, hook)
 }

@@ -271,9 +271,7 @@ func runHostile(t *testing.T, tc hostileCase) {
 		if code != 1 || !strings.Contains(errs, "Nothing was recorded") {
 			t.Fatalf("approve must be refused: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 		}
-		if s := statusOf(t, home, src, tc.ref); s != "blocked" {
-			t.Fatalf("status %s, want blocked", s)
-		}
+		wantStatus(t, home, src, tc.ref, "blocked", "status %s, want blocked")
 		// The refusal names the link and where it points.
 		for p, target := range tc.links {
 			if _, rerr := validateOut(t, home, src); !strings.Contains(rerr, p) || !strings.Contains(rerr, target) {
@@ -283,8 +281,7 @@ func runHostile(t *testing.T, tc hostileCase) {
 		return
 	}
 	expect(t, "approve", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "check", src, tc.ref)
-	expect(t, "check right after approval", code, 0, out, errs)
+	out, errs = expectRun(t, home, "check right after approval", 0, "check", src, tc.ref)
 	if len(tc.notCovered) > 0 {
 		got := notCoveredOf(t, home, src, tc.ref)
 		for _, want := range tc.notCovered {
@@ -386,13 +383,11 @@ func TestRequireApprovedWarnsNotCovered(t *testing.T) {
 	base := t.TempDir()
 	home, src := filepath.Join(base, "home"), filepath.Join(base, "src")
 	writeTree(t, src, apPlugin(`"s": {"type": "stdio", "command": "npx", "args": ["-y", "x@latest"]}`, nil))
-	code, out, errs := trustRun(t, home, "approve", "--yes", src, "p#mcp-server:s")
-	expect(t, "approve", code, 0, out, errs)
+	out, _ := expectRun(t, home, "approve", 0, "approve", "--yes", src, "p#mcp-server:s")
 	if !strings.Contains(out, "not covered by this approval") || !strings.Contains(out, "x@latest") {
 		t.Errorf("the grant does not show what is not covered:\n%s", out)
 	}
-	code, out, errs = trustRun(t, home, "status", "--require-approved", src)
-	expect(t, "status --require-approved", code, 0, out, errs)
+	out, errs := expectRun(t, home, "status --require-approved", 0, "status", "--require-approved", src)
 	if !strings.Contains(errs, "warning") || !strings.Contains(errs, "fetched-at-start x@latest") {
 		t.Errorf("status --require-approved does not warn:\n%s", errs)
 	}
@@ -416,10 +411,8 @@ func TestStageDaloUnlistedImport(t *testing.T) {
 	if _, err := os.Stat(stage); !os.IsNotExist(err) {
 		t.Fatalf("a refused stage wrote %s", stage)
 	}
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, "p#tool:t")
-	expect(t, "approve", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "stage", src, "p#tool:t", stage)
-	expect(t, "stage", code, 0, out, errs)
+	expectRun(t, home, "approve", 0, "approve", "--yes", src, "p#tool:t")
+	_, errs = expectRun(t, home, "stage", 0, "stage", src, "p#tool:t", stage)
 	if !strings.Contains(errs, "unlisted-file") {
 		t.Errorf("stage does not say what is not covered:\n%s", errs)
 	}
@@ -454,11 +447,9 @@ func TestStageDaloUnlistedImport(t *testing.T) {
 		t.Log("node is not installed; the staged copy was checked by its file list only")
 	}
 	// A hook is staged with its tool's closure: it runs the tool.
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, "p#hook:h")
-	expect(t, "approve the hook", code, 0, out, errs)
+	expectRun(t, home, "approve the hook", 0, "approve", "--yes", src, "p#hook:h")
 	hookStage := filepath.Join(base, "hook")
-	code, out, errs = trustRun(t, home, "stage", src, "p#hook:h", hookStage)
-	expect(t, "stage the hook", code, 0, out, errs)
+	expectRun(t, home, "stage the hook", 0, "stage", src, "p#hook:h", hookStage)
 	if _, err := os.Stat(filepath.Join(hookStage, "plugins/p/tools/t.mjs")); err != nil {
 		t.Errorf("the hook's staged copy lacks its tool's entry: %v", err)
 	}
@@ -485,14 +476,12 @@ func TestStageLinksAndExecBits(t *testing.T) {
 	if err := os.Symlink("v1", filepath.Join(src, "lib")); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := trustRun(t, home, "approve", "--yes", src, "p#mcp-server:s")
-	expect(t, "approve", code, 0, out, errs)
+	expectRun(t, home, "approve", 0, "approve", "--yes", src, "p#mcp-server:s")
 	stage := filepath.Join(base, "staged")
 	if err := os.Mkdir(stage, 0o755); err != nil { // an existing empty directory is fine
 		t.Fatal(err)
 	}
-	code, out, errs = trustRun(t, home, "stage", src, "p#mcp-server:s", stage)
-	expect(t, "stage", code, 0, out, errs)
+	expectRun(t, home, "stage", 0, "stage", src, "p#mcp-server:s", stage)
 	if target, err := os.Readlink(filepath.Join(stage, "lib")); err != nil || target != "v1" {
 		t.Errorf("lib staged as %q, %v; want a link to v1", target, err)
 	}
@@ -504,7 +493,7 @@ func TestStageLinksAndExecBits(t *testing.T) {
 			t.Errorf("%s not staged: %v", p, err)
 		}
 	}
-	code, out, _ = trustRun(t, home, "stage", "--help")
+	code, out, _ := trustRun(t, home, "stage", "--help")
 	if code != 0 || !strings.Contains(out, "approved closure") || !strings.Contains(out, "never overwrites") {
 		t.Errorf("stage --help:\n%s", out)
 	}

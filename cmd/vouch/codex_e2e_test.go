@@ -23,25 +23,18 @@ func TestCodexHookRoundTrip(t *testing.T) {
 	writeTree(t, src, codexPlugin)
 	ref := "guard#hook:hooks/hooks.json:pre_tool_use:0:0"
 
-	code, out, errs := trustRun(t, home, "check", src, ref)
-	expect(t, "check unreviewed", code, 1, out, errs)
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check approved", code, 0, out, errs)
+	expectRun(t, home, "check unreviewed", 1, "check", src, ref)
+	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
+	expectRun(t, home, "check approved", 0, "check", src, ref)
 
 	editByte(t, filepath.Join(src, "hooks/guard.sh"), "exit 0", "exit 2")
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check after the script changed", code, 1, out, errs)
+	expectRun(t, home, "check after the script changed", 1, "check", src, ref)
 	if st := statusOf(t, home, src, ref); st != "changed" {
 		t.Fatalf("status after edit = %s, want changed", st)
 	}
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve again", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "revoke", "--yes", src, ref)
-	expect(t, "revoke", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check revoked", code, 1, out, errs)
+	expectRun(t, home, "approve again", 0, "approve", "--yes", src, ref)
+	expectRun(t, home, "revoke", 0, "revoke", "--yes", src, ref)
+	expectRun(t, home, "check revoked", 1, "check", src, ref)
 
 	// Codex's own trust, read-only: one install, its hook trusted for another definition.
 	codexHome := t.TempDir()
@@ -51,8 +44,7 @@ func TestCodexHookRoundTrip(t *testing.T) {
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = trustRun(t, home, "status", "--json", "--codex", src)
-	expect(t, "status --codex", code, 0, out, errs)
+	out, _ := expectRun(t, home, "status --codex", 0, "status", "--json", "--codex", src)
 	validateReport(t, reportSchema(t), out)
 	var rep struct {
 		Packages []struct {
@@ -72,8 +64,7 @@ func TestCodexHookRoundTrip(t *testing.T) {
 	if c.Ref != ref || c.Authorization != "revoked" || len(c.Codex) != 1 || c.Codex[0].Status != "modified" || c.Codex[0].Key != "guard@team:hooks/hooks.json:pre_tool_use:0:0" {
 		t.Fatalf("status --codex: %+v", c)
 	}
-	code, out, errs = trustRun(t, home, "status", "--codex", src)
-	expect(t, "status --codex text", code, 0, out, errs)
+	out, _ = expectRun(t, home, "status --codex text", 0, "status", "--codex", src)
 	if !strings.Contains(out, "codex: modified  guard@team:hooks/hooks.json:pre_tool_use:0:0") {
 		t.Fatalf("text status lacks the Codex column:\n%s", out)
 	}

@@ -10,17 +10,10 @@ import (
 )
 
 // diffOptions are diff's flags and arguments.
-type diffOptions struct {
-	app      *app
-	source   string // SOURCE
-	ref      string // REF
-	ledger   string // --ledger
-	sourceID string // --source-id
-	json     bool   // --json
-}
+type diffOptions struct{ refOptions }
 
 func newDiffCommand(a *app) *cobra.Command {
-	opts := &diffOptions{app: a}
+	opts := &diffOptions{refOptions{app: a}}
 	cmd := &cobra.Command{
 		Use: "diff [--json] [--ledger FILE] SOURCE REF",
 		Example: `  vouch diff examples/dalo/design-review 'design-review#tool:context'
@@ -37,17 +30,13 @@ matches, 1 otherwise. With --json the same is one JSON document on stdout
 			return runDiff(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the diff as JSON")
-	addLocateFlags(cmd, &opts.ledger, &opts.sourceID)
+	bindRefFlags(cmd, &opts.refOptions, "print the diff as JSON")
 	return cmd
 }
 
 func runDiff(opts *diffOptions) error {
 	a, source, jsonOut := opts.app, opts.source, opts.json
-	if jsonOut {
-		a.jsonErrors = true
-	}
-	t, tg, err := a.resolveOne(source, opts.ref, opts.ledger, opts.sourceID)
+	t, tg, err := opts.resolve()
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,11 @@ so a revoke takes effect in the next session.`,
 }
 
 // enforceEnv opens the ledgers and fills what every client's enforcement works with.
-func (a *app) enforceEnv(clientCLI string) (*enforce.Env, error) {
+// jsonOut is the command's --json: from here on its failures are printed as JSON too.
+func (a *app) enforceEnv(clientCLI string, jsonOut bool) (*enforce.Env, error) {
+	if jsonOut {
+		a.jsonErrors = true
+	}
 	t, err := a.openTrust("", true)
 	if err != nil {
 		return nil, err
@@ -71,14 +75,53 @@ func (a *app) enforceEnv(clientCLI string) (*enforce.Env, error) {
 	}, nil
 }
 
-type enforceSyncOptions struct {
+// enforcePluginOptions are what a client's add and remove both take: the plugin (add's
+// SOURCE, remove's NAME), --client and --json.
+type enforcePluginOptions struct {
+	app    *app
+	client string
+	json   bool
+	plugin string
+}
+
+// clientPluginCommand completes a client's add or remove command (cmd holds its texts)
+// with the one argument, --client (the client's program, named program) and --json.
+func clientPluginCommand(cmd *cobra.Command, program string, opts *enforcePluginOptions, run func() error) *cobra.Command {
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		opts.plugin = args[0]
+		return run()
+	}
+	cmd.Flags().StringVar(&opts.client, "client", "", "the "+program+" program to run (default: "+program+" on PATH)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was done as JSON")
+	return cmd
+}
+
+// enforceAllOptions hold the --json flag of the commands that go through every client
+// (sync, status).
+type enforceAllOptions struct {
 	app  *app
 	json bool
 }
 
+// everyClientCommand completes sync or status with what both take: no arguments, --json,
+// and the enforcement environment opened before run.
+func everyClientCommand(a *app, cmd *cobra.Command, jsonHelp string, run func(opts *enforceAllOptions, env *enforce.Env) error) *cobra.Command {
+	opts := &enforceAllOptions{app: a}
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(*cobra.Command, []string) error {
+		env, err := a.enforceEnv("", opts.json)
+		if err != nil {
+			return err
+		}
+		return run(opts, env)
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, jsonHelp)
+	return cmd
+}
+
 func newEnforceSyncCommand(a *app) *cobra.Command {
-	opts := &enforceSyncOptions{app: a}
-	cmd := &cobra.Command{
+	return everyClientCommand(a, &cobra.Command{
 		Use:   "sync [--json]",
 		Short: "Re-stage every enforced plugin from the ledger and rewrite the clients' entries",
 		Long: `Sync goes through every enforced plugin of every client: a plugin whose staged components are
@@ -89,22 +132,11 @@ loads nothing of it from the next session on. The clients' own entries are rewri
 client file could not be written.`,
 		Example: `  vouch revoke ./my-plugin 'my-plugin#mcp-server:db'
   vouch enforce sync`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runEnforceSync(opts) },
-	}
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print what changed as JSON")
-	return cmd
+	}, "print what changed as JSON", runEnforceSync)
 }
 
-func runEnforceSync(opts *enforceSyncOptions) error {
+func runEnforceSync(opts *enforceAllOptions, env *enforce.Env) error {
 	a := opts.app
-	if opts.json {
-		a.jsonErrors = true
-	}
-	env, err := a.enforceEnv("")
-	if err != nil {
-		return err
-	}
 	changes, err := syncAll(env)
 	if opts.json {
 		writeJSON(a.stdout, struct {
@@ -148,14 +180,8 @@ func printChanges(a *app, changes map[string][]enforce.Change) {
 	}
 }
 
-type enforceStatusOptions struct {
-	app  *app
-	json bool
-}
-
 func newEnforceStatusCommand(a *app) *cobra.Command {
-	opts := &enforceStatusOptions{app: a}
-	cmd := &cobra.Command{
+	return everyClientCommand(a, &cobra.Command{
 		Use:   "status [--json]",
 		Short: "Compare what the clients will run with what is approved",
 		Long: `Status reads each client's own files (installs, settings in the client's precedence, Codex's
@@ -166,22 +192,11 @@ store, an add that did not finish. Exit 0 when everything that will run is appro
 by vouch; 1 when anything else will run, with the reason; 2 usage error.`,
 		Example: `  vouch enforce status
   vouch enforce status --json | jq '.clients[].problems'`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runEnforceStatus(opts) },
-	}
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the status as JSON")
-	return cmd
+	}, "print the status as JSON", runEnforceStatus)
 }
 
-func runEnforceStatus(opts *enforceStatusOptions) error {
+func runEnforceStatus(opts *enforceAllOptions, env *enforce.Env) error {
 	a := opts.app
-	if opts.json {
-		a.jsonErrors = true
-	}
-	env, err := a.enforceEnv("")
-	if err != nil {
-		return err
-	}
 	var reports []*enforce.Report
 	failed := false
 	for _, c := range enforceClients {
@@ -250,7 +265,7 @@ func (a *app) syncEnforcedAfterDecision(t *trust.Trust, pkgs []string) error {
 	if !hit {
 		return nil
 	}
-	env, err := a.enforceEnv("")
+	env, err := a.enforceEnv("", false)
 	if err != nil {
 		return err
 	}

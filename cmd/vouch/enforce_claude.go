@@ -41,16 +41,13 @@ NAME@vouch and turns every other install of NAME off in the user's settings.json
 }
 
 type enforceClaudeAddOptions struct {
-	app    *app
-	client string
+	enforcePluginOptions
 	strict bool
-	json   bool
-	source string
 }
 
 func newEnforceClaudeAddCommand(a *app) *cobra.Command {
-	opts := &enforceClaudeAddOptions{app: a}
-	cmd := &cobra.Command{
+	opts := &enforceClaudeAddOptions{enforcePluginOptions: enforcePluginOptions{app: a}}
+	cmd := clientPluginCommand(&cobra.Command{
 		Use:   "add [--client PATH] [--strict] [--json] SOURCE",
 		Short: "Stage an approved Claude Code plugin into vouch's marketplace and run it from there only",
 		Long: `SOURCE is a Claude Code plugin folder, or NAME@MARKETPLACE of a plugin Claude Code has installed
@@ -72,32 +69,32 @@ Exit 0 when staged; 1 when the plugin is not fully approved or a client file cou
 changed (a settings file that does not parse is named and left as it is); 2 usage error.`,
 		Example: `  vouch approve ./my-plugin 'my-plugin#hook:PreToolUse:0:0' 'my-plugin#mcp-server:db'
   vouch enforce claude add ./my-plugin`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.source = args[0]
-			return runEnforceClaudeAdd(opts)
-		},
-	}
-	cmd.Flags().StringVar(&opts.client, "client", "", "the claude program to run (default: claude on PATH)")
+	}, "claude", &opts.enforcePluginOptions, func() error { return runEnforceClaudeAdd(opts) })
 	cmd.Flags().BoolVar(&opts.strict, "strict", false, "make the guard block every prompt while anything loads outside vouch")
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was done as JSON")
 	return cmd
+}
+
+// claudeEnv opens what every "enforce claude" subcommand works with: the enforcement
+// environment and Claude Code's paths (a Claude Code home that cannot be resolved is exit 2).
+func (a *app) claudeEnv(clientCLI string, jsonOut bool) (*enforce.Env, claude.Paths, error) {
+	env, err := a.enforceEnv(clientCLI, jsonOut)
+	if err != nil {
+		return nil, claude.Paths{}, err
+	}
+	p, err := claude.PathsFrom(os.Getenv)
+	if err != nil {
+		return nil, claude.Paths{}, a.fail(2, "claude-home", err.Error())
+	}
+	return env, p, nil
 }
 
 func runEnforceClaudeAdd(opts *enforceClaudeAddOptions) error {
 	a := opts.app
-	if opts.json {
-		a.jsonErrors = true
-	}
-	env, err := a.enforceEnv(opts.client)
+	env, p, err := a.claudeEnv(opts.client, opts.json)
 	if err != nil {
 		return err
 	}
-	p, err := claude.PathsFrom(os.Getenv)
-	if err != nil {
-		return a.fail(2, "claude-home", err.Error())
-	}
-	folder, err := claude.ResolveSource(p, opts.source)
+	folder, err := claude.ResolveSource(p, opts.plugin)
 	if err != nil {
 		return a.fail(2, "path-not-found", err.Error())
 	}
@@ -162,16 +159,9 @@ func guardOf(env *enforce.Env, strict bool) (claude.Guard, error) {
 	return claude.Guard{Program: exe, Home: env.Trust.Home(), Strict: strict}, nil
 }
 
-type enforceClaudeRemoveOptions struct {
-	app    *app
-	client string
-	json   bool
-	name   string
-}
-
 func newEnforceClaudeRemoveCommand(a *app) *cobra.Command {
-	opts := &enforceClaudeRemoveOptions{app: a}
-	cmd := &cobra.Command{
+	opts := &enforcePluginOptions{app: a}
+	return clientPluginCommand(&cobra.Command{
 		Use:   "remove [--client PATH] [--json] NAME",
 		Short: "Stop enforcing a Claude Code plugin and turn its original install back on",
 		Long: `Remove undoes "vouch enforce claude add" for the plugin NAME: it runs "claude plugin uninstall
@@ -180,31 +170,16 @@ in the user's settings.json for it (the original install is enabled again as it 
 its staged folder and forgets it. Exit 0 when done; 1 when NAME is not enforced or a client
 file could not be changed; 2 usage error.`,
 		Example: `  vouch enforce claude remove my-plugin`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.name = args[0]
-			return runEnforceClaudeRemove(opts)
-		},
-	}
-	cmd.Flags().StringVar(&opts.client, "client", "", "the claude program to run (default: claude on PATH)")
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was done as JSON")
-	return cmd
+	}, "claude", opts, func() error { return runEnforceClaudeRemove(opts) })
 }
 
-func runEnforceClaudeRemove(opts *enforceClaudeRemoveOptions) error {
+func runEnforceClaudeRemove(opts *enforcePluginOptions) error {
 	a := opts.app
-	if opts.json {
-		a.jsonErrors = true
-	}
-	env, err := a.enforceEnv(opts.client)
+	env, p, err := a.claudeEnv(opts.client, opts.json)
 	if err != nil {
 		return err
 	}
-	p, err := claude.PathsFrom(os.Getenv)
-	if err != nil {
-		return a.fail(2, "claude-home", err.Error())
-	}
-	if err := claude.Remove(env, p, opts.name); err != nil {
+	if err := claude.Remove(env, p, opts.plugin); err != nil {
 		return a.fail(1, "enforce", errSentence(err.Error()))
 	}
 	if opts.json {
@@ -212,10 +187,10 @@ func runEnforceClaudeRemove(opts *enforceClaudeRemoveOptions) error {
 			docHead
 			Plugin   string `json:"plugin"`
 			PluginID string `json:"plugin_id"`
-		}{head("enforce claude remove"), opts.name, opts.name + "@" + claude.Marketplace})
+		}{head("enforce claude remove"), opts.plugin, opts.plugin + "@" + claude.Marketplace})
 		return nil
 	}
-	fmt.Fprintf(a.stdout, "%s is no longer enforced; its other installs are as they were before\n", display.Line(opts.name))
+	fmt.Fprintf(a.stdout, "%s is no longer enforced; its other installs are as they were before\n", display.Line(opts.plugin))
 	return nil
 }
 
@@ -254,13 +229,9 @@ off its value from before. Exit 0 when done; 1 when the settings file could not 
 
 func runEnforceClaudeDeny(opts *enforceClaudeDenyOptions) error {
 	a := opts.app
-	env, err := a.enforceEnv("")
+	env, p, err := a.claudeEnv("", false)
 	if err != nil {
 		return err
-	}
-	p, err := claude.PathsFrom(os.Getenv)
-	if err != nil {
-		return a.fail(2, "claude-home", err.Error())
 	}
 	run, verb := claude.Allow, "allowed again"
 	if opts.deny {
@@ -305,20 +276,15 @@ Nothing is written. Exit 0.`,
 		Example: `  vouch enforce claude managed | sudo tee ` + claude.ManagedPath,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a := opts.app
-			env, err := a.enforceEnv("")
+			env, p, err := opts.app.claudeEnv("", false)
 			if err != nil {
 				return err
 			}
-			p, err := claude.PathsFrom(os.Getenv)
-			if err != nil {
-				return a.fail(2, "claude-home", err.Error())
-			}
 			doc, err := claude.Managed(env, p)
 			if err != nil {
-				return a.fail(1, "enforce", errSentence(err.Error()))
+				return opts.app.fail(1, "enforce", errSentence(err.Error()))
 			}
-			_, err = a.stdout.Write(doc)
+			_, err = opts.app.stdout.Write(doc)
 			return err
 		},
 	}

@@ -141,10 +141,8 @@ func golden(t *testing.T, name, got string) {
 
 func TestEnforceClaudeAddRefusesUnapproved(t *testing.T) {
 	w := newEnforceWorld(t, true)
-	code, out, errs := w.run(t, "approve", "--yes", w.src, pHook)
-	expect(t, "approve hook", code, 0, out, errs)
-	code, out, errs = w.run(t, "enforce", "claude", "add", w.src)
-	expect(t, "add with the server unapproved", code, 1, out, errs)
+	expectRun(t, w.home, "approve hook", 0, "approve", "--yes", w.src, pHook)
+	_, errs := expectRun(t, w.home, "add with the server unapproved", 1, "enforce", "claude", "add", w.src)
 	if !strings.Contains(errs, pDB+" is unreviewed") {
 		t.Fatalf("add does not name the unapproved server:\n%s", errs)
 	}
@@ -161,10 +159,8 @@ func TestEnforceClaudeAddRefusesUnapproved(t *testing.T) {
 
 func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 	w := newEnforceWorld(t, true)
-	code, out, errs := w.run(t, "approve", "--yes", w.src, pHook, pDB)
-	expect(t, "approve", code, 0, out, errs)
-	code, out, errs = w.run(t, "enforce", "claude", "add", w.src)
-	expect(t, "add", code, 0, out, errs)
+	expectRun(t, w.home, "approve", 0, "approve", "--yes", w.src, pHook, pDB)
+	expectRun(t, w.home, "add", 0, "enforce", "claude", "add", w.src)
 
 	market := filepath.Join(w.home, "enforce", "claude-code")
 	staged := filepath.Join(market, "plugins", "p")
@@ -184,20 +180,18 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 	golden(t, "marketplace.json", readFile(t, filepath.Join(market, ".claude-plugin", "marketplace.json")))
 	golden(t, "guard-hooks.json", strings.NewReplacer(w.home, "$VOUCH_HOME", w.guard, "$VOUCH_PROGRAM").Replace(readFile(t, filepath.Join(market, "plugins", "vouch-guard", "hooks", "hooks.json"))))
 
-	code, out, errs = w.run(t, "enforce", "status")
-	expect(t, "status after add", code, 0, out, errs)
+	out, _ := expectRun(t, w.home, "status after add", 0, "enforce", "status")
 	if !strings.Contains(out, "enforced  p") {
 		t.Fatalf("status does not show p enforced:\n%s", out)
 	}
 	// A guard that cannot run lets calls through: status says so.
 	os.Rename(w.guard, w.guard+".moved")
-	code, out, errs = w.run(t, "enforce", "status")
-	expect(t, "status with the guard's program gone", code, 1, out, errs)
+	out, _ = expectRun(t, w.home, "status with the guard's program gone", 1, "enforce", "status")
 	if !strings.Contains(out, "is not an executable program here") {
 		t.Fatalf("status does not say the guard cannot run:\n%s", out)
 	}
 	os.Rename(w.guard+".moved", w.guard)
-	code, out, errs = w.run(t, "status", "--claude")
+	code, out, errs := w.run(t, "status", "--claude")
 	if !strings.Contains(out, "Enforced: vouch staged this folder") {
 		t.Fatalf("status --claude does not show p@vouch enforced (exit %d):\n%s%s", code, out, errs)
 	}
@@ -208,8 +202,7 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 	if err := os.WriteFile(settings, []byte(strings.Replace(afterAdd, `"p@upstream": false`, `"p@upstream": true`, 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = w.run(t, "enforce", "sync")
-	expect(t, "sync after the original install was turned on", code, 0, out, errs)
+	out, _ = expectRun(t, w.home, "sync after the original install was turned on", 0, "enforce", "sync")
 	if got := readFile(t, settings); got != afterAdd {
 		t.Fatalf("sync did not turn the original install off again:\n%s", got)
 	}
@@ -219,25 +212,21 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 
 	// An edit of the source changes nothing that runs.
 	editByte(t, filepath.Join(w.src, "server.mjs"), "db", "EVIL")
-	code, out, errs = w.run(t, "enforce", "sync")
-	expect(t, "sync after an edit", code, 0, out, errs)
+	expectRun(t, w.home, "sync after an edit", 0, "enforce", "sync")
 	if got := readFile(t, filepath.Join(staged, "server.mjs")); got != enforcedPlugin["server.mjs"] {
 		t.Fatalf("an unapproved edit reached the staged folder: %q", got)
 	}
-	code, out, errs = w.run(t, "enforce", "status")
-	expect(t, "status after an edit", code, 0, out, errs)
+	expectRun(t, w.home, "status after an edit", 0, "enforce", "status")
 
 	// A hand edit of the staged folder is found, and sync puts the approved bytes back.
 	if err := os.WriteFile(filepath.Join(staged, "server.mjs"), []byte("tampered\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = w.run(t, "enforce", "status")
-	expect(t, "status with the staged folder edited", code, 1, out, errs)
+	out, _ = expectRun(t, w.home, "status with the staged folder edited", 1, "enforce", "status")
 	if !strings.Contains(out, "server.mjs differs from the approved bytes") {
 		t.Fatalf("status does not name the edited file:\n%s", out)
 	}
-	code, out, errs = w.run(t, "enforce", "sync")
-	expect(t, "sync restores", code, 0, out, errs)
+	expectRun(t, w.home, "sync restores", 0, "enforce", "sync")
 	if got := readFile(t, filepath.Join(staged, "server.mjs")); got != enforcedPlugin["server.mjs"] {
 		t.Fatalf("sync did not restore the approved bytes: %q", got)
 	}
@@ -245,29 +234,25 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 	// A revoke of one component (the source is edited, so revoke by the approved
 	// digest's ref from the edited folder) leaves nothing of the plugin staged.
 	editByte(t, filepath.Join(w.src, "server.mjs"), "EVIL", "db")
-	code, out, errs = w.run(t, "revoke", "--yes", w.src, pHook)
-	expect(t, "revoke", code, 0, out, errs)
+	_, errs = expectRun(t, w.home, "revoke", 0, "revoke", "--yes", w.src, pHook)
 	if _, err := os.Stat(staged); !os.IsNotExist(err) {
 		t.Fatalf("the staged folder survived a revoke (%v)", err)
 	}
 	if !strings.Contains(errs, "claude-code: p removed") {
 		t.Fatalf("revoke does not say the enforced copy was removed:\n%s", errs)
 	}
-	code, out, errs = w.run(t, "enforce", "status")
-	expect(t, "status after revoke", code, 1, out, errs)
+	out, _ = expectRun(t, w.home, "status after revoke", 1, "enforce", "status")
 	if !strings.Contains(out, "withdrawn  p") {
 		t.Fatalf("status does not show p withdrawn:\n%s", out)
 	}
 
 	// Approving again stages it again.
-	code, out, errs = w.run(t, "approve", "--yes", w.src, pHook)
-	expect(t, "approve again", code, 0, out, errs)
+	expectRun(t, w.home, "approve again", 0, "approve", "--yes", w.src, pHook)
 	if got := readFile(t, filepath.Join(staged, "server.mjs")); got != enforcedPlugin["server.mjs"] {
 		t.Fatalf("approve did not stage the plugin again: %q", got)
 	}
 
-	code, out, errs = w.run(t, "enforce", "claude", "remove", "p")
-	expect(t, "remove", code, 0, out, errs)
+	expectRun(t, w.home, "remove", 0, "enforce", "claude", "remove", "p")
 	if _, err := os.Stat(staged); !os.IsNotExist(err) {
 		t.Fatalf("remove left the staged folder (%v)", err)
 	}
@@ -286,10 +271,8 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 
 func TestEnforceClaudeAddWithoutClientPrintsCommands(t *testing.T) {
 	w := newEnforceWorld(t, false)
-	code, out, errs := w.run(t, "approve", "--yes", w.src, pHook, pDB)
-	expect(t, "approve", code, 0, out, errs)
-	code, out, errs = w.run(t, "enforce", "claude", "add", w.src)
-	expect(t, "add", code, 0, out, errs)
+	expectRun(t, w.home, "approve", 0, "approve", "--yes", w.src, pHook, pDB)
+	out, _ := expectRun(t, w.home, "add", 0, "enforce", "claude", "add", w.src)
 	market := filepath.Join(w.home, "enforce", "claude-code")
 	for _, want := range []string{"claude plugin marketplace add " + shellQuoteForTest(market), "claude plugin install vouch-guard@vouch", "claude plugin install p@vouch"} {
 		if !strings.Contains(out, want) {
@@ -297,8 +280,7 @@ func TestEnforceClaudeAddWithoutClientPrintsCommands(t *testing.T) {
 		}
 	}
 	// Until the person runs them, status says p is not installed.
-	code, out, errs = w.run(t, "enforce", "status")
-	expect(t, "status before install", code, 1, out, errs)
+	out, _ = expectRun(t, w.home, "status before install", 1, "enforce", "status")
 	if !strings.Contains(out, "has not installed p@vouch") {
 		t.Fatalf("status does not say p@vouch is not installed:\n%s", out)
 	}
@@ -313,14 +295,12 @@ func shellQuoteForTest(s string) string {
 
 func TestEnforceClaudeRefusesDamagedSettings(t *testing.T) {
 	w := newEnforceWorld(t, true)
-	code, out, errs := w.run(t, "approve", "--yes", w.src, pHook, pDB)
-	expect(t, "approve", code, 0, out, errs)
+	expectRun(t, w.home, "approve", 0, "approve", "--yes", w.src, pHook, pDB)
 	for _, bad := range []string{`{"enabledPlugins": {`, `{"a": 1, "a": 2}`, `[]`, `{"enabledPlugins": []}`} {
 		if err := os.WriteFile(filepath.Join(w.claude, "settings.json"), []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, out, errs = w.run(t, "enforce", "claude", "add", w.src)
-		expect(t, "add over "+bad, code, 1, out, errs)
+		_, errs := expectRun(t, w.home, "add over "+bad, 1, "enforce", "claude", "add", w.src)
 		if !strings.Contains(errs, filepath.Join(w.claude, "settings.json")) {
 			t.Fatalf("the refusal does not name the file:\n%s", errs)
 		}
@@ -338,32 +318,26 @@ func TestEnforceClaudeRefusesDamagedSettings(t *testing.T) {
 
 func TestEnforceClaudeDenyUnapprovedAllow(t *testing.T) {
 	w := newEnforceWorld(t, true)
-	code, out, errs := w.run(t, "enforce", "claude", "deny-unapproved")
-	expect(t, "deny-unapproved", code, 0, out, errs)
+	out, _ := expectRun(t, w.home, "deny-unapproved", 0, "enforce", "claude", "deny-unapproved")
 	if !strings.Contains(out, "denied plugin:p:db") || !strings.Contains(out, "turned off p@upstream") {
 		t.Fatalf("deny-unapproved does not say what it did:\n%s", out)
 	}
 	golden(t, "settings-after-deny.json", readFile(t, filepath.Join(w.claude, "settings.json")))
 	// Twice is the same as once.
-	code, out, errs = w.run(t, "enforce", "claude", "deny-unapproved")
-	expect(t, "deny-unapproved again", code, 0, out, errs)
+	expectRun(t, w.home, "deny-unapproved again", 0, "enforce", "claude", "deny-unapproved")
 	golden(t, "settings-after-deny.json", readFile(t, filepath.Join(w.claude, "settings.json")))
 
-	code, out, errs = w.run(t, "enforce", "claude", "managed")
-	expect(t, "managed", code, 0, out, errs)
+	out, _ = expectRun(t, w.home, "managed", 0, "enforce", "claude", "managed")
 	golden(t, "managed-settings.json", strings.ReplaceAll(out, w.home, "$VOUCH_HOME"))
 
-	code, out, errs = w.run(t, "enforce", "claude", "allow")
-	expect(t, "allow", code, 0, out, errs)
+	expectRun(t, w.home, "allow", 0, "enforce", "claude", "allow")
 	if got := readFile(t, filepath.Join(w.claude, "settings.json")); got != userSettings {
 		t.Fatalf("allow did not give the settings back byte for byte:\n%s", got)
 	}
 
 	// An approved server is not denied.
-	code, out, errs = w.run(t, "approve", "--yes", filepath.Join(w.claude, "plugins", "cache", "upstream", "p", "1.0.0"), pDB)
-	expect(t, "approve the installed copy's server", code, 0, out, errs)
-	code, out, errs = w.run(t, "enforce", "claude", "deny-unapproved")
-	expect(t, "deny-unapproved with the server approved", code, 0, out, errs)
+	expectRun(t, w.home, "approve the installed copy's server", 0, "approve", "--yes", filepath.Join(w.claude, "plugins", "cache", "upstream", "p", "1.0.0"), pDB)
+	out, _ = expectRun(t, w.home, "deny-unapproved with the server approved", 0, "enforce", "claude", "deny-unapproved")
 	if strings.Contains(out, "plugin:p:db") {
 		t.Fatalf("an approved server was denied:\n%s", out)
 	}
@@ -373,25 +347,20 @@ func TestEnforceClaudeDenyUnapprovedAllow(t *testing.T) {
 // status reports as a half-done add, and the next add finishes it.
 func TestEnforceClaudeHalfDoneAdd(t *testing.T) {
 	w := newEnforceWorld(t, true)
-	code, out, errs := w.run(t, "approve", "--yes", w.src, pHook, pDB)
-	expect(t, "approve", code, 0, out, errs)
+	expectRun(t, w.home, "approve", 0, "approve", "--yes", w.src, pHook, pDB)
 	t.Setenv("FAKE_CLAUDE_FAIL", "install")
-	code, out, errs = w.run(t, "enforce", "claude", "add", w.src)
-	expect(t, "add with a failing client", code, 1, out, errs)
+	_, errs := expectRun(t, w.home, "add with a failing client", 1, "enforce", "claude", "add", w.src)
 	if !strings.Contains(errs, "fake claude: install failed") {
 		t.Fatalf("add does not pass on the client's error:\n%s", errs)
 	}
 	if got := readFile(t, filepath.Join(w.claude, "settings.json")); got != userSettings {
 		t.Fatalf("a failed add turned the original install off:\n%s", got)
 	}
-	code, out, errs = w.run(t, "enforce", "status", "--json")
-	expect(t, "status after a half-done add", code, 1, out, errs)
+	out, _ := expectRun(t, w.home, "status after a half-done add", 1, "enforce", "status", "--json")
 	if !strings.Contains(out, `"code": "half-done-add"`) || !strings.Contains(out, `"state": "pending"`) {
 		t.Fatalf("status does not report the half-done add:\n%s", out)
 	}
 	t.Setenv("FAKE_CLAUDE_FAIL", "")
-	code, out, errs = w.run(t, "enforce", "claude", "add", w.src)
-	expect(t, "add again", code, 0, out, errs)
-	code, out, errs = w.run(t, "enforce", "status")
-	expect(t, "status after the add finished", code, 0, out, errs)
+	expectRun(t, w.home, "add again", 0, "enforce", "claude", "add", w.src)
+	expectRun(t, w.home, "status after the add finished", 0, "enforce", "status")
 }

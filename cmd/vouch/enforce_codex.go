@@ -50,16 +50,13 @@ servers that are not approved.`,
 }
 
 type enforceCodexAddOptions struct {
-	app     *app
-	client  string
+	enforcePluginOptions
 	partial bool
-	json    bool
-	source  string
 }
 
 func newEnforceCodexAddCommand(a *app) *cobra.Command {
-	opts := &enforceCodexAddOptions{app: a}
-	cmd := &cobra.Command{
+	opts := &enforceCodexAddOptions{enforcePluginOptions: enforcePluginOptions{app: a}}
+	cmd := clientPluginCommand(&cobra.Command{
 		Use:   "add [--client PATH] [--partial] [--json] SOURCE",
 		Short: "Stage an approved Codex plugin into vouch's marketplace and trust exactly those bytes",
 		Long: `SOURCE is a Codex plugin folder (.codex-plugin/plugin.json, or a Claude Code plugin, whose
@@ -84,15 +81,8 @@ left as it is); 2 usage error.`,
 		Example: `  vouch approve ./my-plugin 'my-plugin#hook:hooks/hooks.json:pre_tool_use:0:0' 'my-plugin#mcp-server:db'
   vouch enforce codex add ./my-plugin
   vouch enforce codex add --partial --client ~/bin/codex ./my-plugin`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.source = args[0]
-			return runEnforceCodexAdd(opts)
-		},
-	}
-	cmd.Flags().StringVar(&opts.client, "client", "", "the codex program to run (default: codex on PATH)")
+	}, "codex", &opts.enforcePluginOptions, func() error { return runEnforceCodexAdd(opts) })
 	cmd.Flags().BoolVar(&opts.partial, "partial", false, "allow unapproved hooks (left untrusted) and MCP servers (switched off)")
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was done as JSON")
 	return cmd
 }
 
@@ -153,14 +143,11 @@ func codexPackage(env *enforce.Env, dir string) (*model.Package, error) {
 
 func runEnforceCodexAdd(opts *enforceCodexAddOptions) error {
 	a := opts.app
-	if opts.json {
-		a.jsonErrors = true
-	}
-	env, err := a.enforceEnv(opts.client)
+	env, err := a.enforceEnv(opts.client, opts.json)
 	if err != nil {
 		return err
 	}
-	dir, err := codexSource(opts.source)
+	dir, err := codexSource(opts.plugin)
 	if err != nil {
 		return a.fail(2, "path-not-found", errSentence(err.Error()))
 	}
@@ -285,16 +272,9 @@ func recordCodex(env *enforce.Env, pkg *model.Package, l codex.Layout, source st
 	})
 }
 
-type enforceCodexRemoveOptions struct {
-	app    *app
-	client string
-	json   bool
-	name   string
-}
-
 func newEnforceCodexRemoveCommand(a *app) *cobra.Command {
-	opts := &enforceCodexRemoveOptions{app: a}
-	cmd := &cobra.Command{
+	opts := &enforcePluginOptions{app: a}
+	return clientPluginCommand(&cobra.Command{
 		Use:   "remove [--client PATH] [--json] NAME",
 		Short: "Stop enforcing a Codex plugin: uninstall NAME@vouch and take vouch's trust out",
 		Long: `Remove undoes "vouch enforce codex add" for the plugin NAME: it runs "codex plugin remove
@@ -305,23 +285,12 @@ MCP server of it off (nothing of those runs in the next session), prints the com
 and finishes when run again. Exit 0 when done; 1 when a file could not be changed or the
 command must be run first; 2 usage error.`,
 		Example: `  vouch enforce codex remove my-plugin`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.name = args[0]
-			return runEnforceCodexRemove(opts)
-		},
-	}
-	cmd.Flags().StringVar(&opts.client, "client", "", "the codex program to run (default: codex on PATH)")
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was done as JSON")
-	return cmd
+	}, "codex", opts, func() error { return runEnforceCodexRemove(opts) })
 }
 
-func runEnforceCodexRemove(opts *enforceCodexRemoveOptions) error {
+func runEnforceCodexRemove(opts *enforcePluginOptions) error {
 	a := opts.app
-	if opts.json {
-		a.jsonErrors = true
-	}
-	env, err := a.enforceEnv(opts.client)
+	env, err := a.enforceEnv(opts.client, opts.json)
 	if err != nil {
 		return err
 	}
@@ -329,7 +298,7 @@ func runEnforceCodexRemove(opts *enforceCodexRemoveOptions) error {
 	if err != nil {
 		return a.fail(2, "client-not-found", errSentence(err.Error()))
 	}
-	res, err := removeCodex(env, opts.name, o)
+	res, err := removeCodex(env, opts.plugin, o)
 	if err != nil {
 		return a.fail(1, "enforce", errSentence(err.Error()))
 	}

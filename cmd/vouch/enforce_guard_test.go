@@ -41,12 +41,10 @@ func denied(t *testing.T, what string, code int, out, errs string) string {
 
 func TestGuardPreToolUse(t *testing.T) {
 	w := newEnforceWorld(t, true)
-	code, out, errs := w.run(t, "approve", "--yes", w.src, pHook, pDB)
-	expect(t, "approve", code, 0, out, errs)
-	code, out, errs = w.run(t, "enforce", "claude", "add", w.src)
-	expect(t, "add", code, 0, out, errs)
+	expectRun(t, w.home, "approve", 0, "approve", "--yes", w.src, pHook, pDB)
+	expectRun(t, w.home, "add", 0, "enforce", "claude", "add", w.src)
 
-	code, out, errs = hookRun(t, w.home, "claude-pre-tool-use", mcpCall)
+	code, out, errs := hookRun(t, w.home, "claude-pre-tool-use", mcpCall)
 	if code != 0 || out != "" {
 		t.Fatalf("an approved server's call was not let through: exit %d\n%s%s", code, out, errs)
 	}
@@ -59,8 +57,7 @@ func TestGuardPreToolUse(t *testing.T) {
 	if why := denied(t, "server bytes changed", code, out, errs); !strings.Contains(why, "p#mcp-server:db") || !strings.Contains(why, "changed") {
 		t.Fatalf("the refusal does not say the server changed: %s", why)
 	}
-	code, out, errs = w.run(t, "enforce", "sync")
-	expect(t, "sync", code, 0, out, errs)
+	expectRun(t, w.home, "sync", 0, "enforce", "sync")
 	if code, out, errs = hookRun(t, w.home, "claude-pre-tool-use", mcpCall); code != 0 {
 		t.Fatalf("after sync the call is still refused: %s%s", out, errs)
 	}
@@ -100,17 +97,15 @@ func TestGuardPreToolUse(t *testing.T) {
 
 func TestGuardSessionStartAndStatusNameEveryWayAround(t *testing.T) {
 	w := newEnforceWorld(t, true)
-	code, out, errs := w.run(t, "approve", "--yes", w.src, pHook, pDB)
-	expect(t, "approve", code, 0, out, errs)
-	code, out, errs = w.run(t, "enforce", "claude", "add", "--strict", w.src)
-	expect(t, "add", code, 0, out, errs)
+	expectRun(t, w.home, "approve", 0, "approve", "--yes", w.src, pHook, pDB)
+	expectRun(t, w.home, "add", 0, "enforce", "claude", "add", "--strict", w.src)
 	hooks := readFile(t, filepath.Join(w.home, "enforce", "claude-code", "plugins", "vouch-guard", "hooks", "hooks.json"))
 	if !strings.Contains(hooks, "claude-user-prompt-submit") {
 		t.Fatalf("--strict did not add the UserPromptSubmit hook:\n%s", hooks)
 	}
 	cwd, _ := os.Getwd()
 	session := `{"hook_event_name":"SessionStart","cwd":` + jsonString(cwd) + `}`
-	code, out, errs = hookRun(t, w.home, "claude-session-start", session)
+	code, out, errs := hookRun(t, w.home, "claude-session-start", session)
 	if code != 0 || out != "" {
 		t.Fatalf("nothing loads outside vouch, yet SessionStart said: exit %d %s%s", code, out, errs)
 	}
@@ -129,8 +124,7 @@ func TestGuardSessionStartAndStatusNameEveryWayAround(t *testing.T) {
 	}
 	for _, way := range ways {
 		writeTree(t, way.root, way.files)
-		code, out, errs = w.run(t, "enforce", "status", "--json")
-		expect(t, "status with "+way.code, code, 1, out, errs)
+		out, _ = expectRun(t, w.home, "status with "+way.code, 1, "enforce", "status", "--json")
 		if !strings.Contains(out, `"code": "`+way.code+`"`) || !strings.Contains(out, way.want) {
 			t.Fatalf("status does not name %s (%s):\n%s", way.want, way.code, out)
 		}
@@ -154,8 +148,7 @@ func TestGuardSessionStartAndStatusNameEveryWayAround(t *testing.T) {
 	other := filepath.Join(w.claude, "plugins", "cache", "x", "other", "1.0.0")
 	writeTree(t, other, map[string]string{".claude-plugin/plugin.json": `{"name": "other"}`})
 	writeTree(t, w.claude, map[string]string{"plugins/installed_plugins.json": `{"version": 2, "plugins": {"p@vouch": [{"scope": "user", "installPath": "/nonexistent", "version": "1"}], "other@x": [{"scope": "user", "installPath": "` + other + `", "version": "1.0.0"}]}}`})
-	code, out, errs = w.run(t, "enforce", "status")
-	expect(t, "status with another marketplace", code, 1, out, errs)
+	out, _ = expectRun(t, w.home, "status with another marketplace", 1, "enforce", "status")
 	if !strings.Contains(out, "other@x is enabled") {
 		t.Fatalf("status does not name the other marketplace's plugin:\n%s", out)
 	}

@@ -128,8 +128,7 @@ func TestClaudeSkillsDirPlugins(t *testing.T) {
 		}
 		// The hook can be approved and checked through the folder Claude loads.
 		src := filepath.Join(cfg, "skills", "session-notes")
-		code, out, errs = trustRun(t, home, "approve", "--yes", src, "session-notes#hook:SessionStart:0:0")
-		expect(t, "approve", code, 0, out, errs)
+		expectRun(t, home, "approve", 0, "approve", "--yes", src, "session-notes#hook:SessionStart:0:0")
 		code, out, errs = runVouch(t, home, "status", "--claude")
 		if code != 0 || !strings.Contains(out, "approved") {
 			t.Errorf("installs %v: status --claude after approval: exit %d\n%s%s", withInstalls, code, out, errs)

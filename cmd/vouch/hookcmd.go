@@ -97,7 +97,7 @@ func denyCall(a *app, reason string) int {
 }
 
 func hookPreToolUse(a *app, in claude.HookInput) int {
-	env, err := a.enforceEnv("")
+	env, err := a.enforceEnv("", false)
 	if err != nil {
 		return denyCall(a, err.Error())
 	}
@@ -112,7 +112,7 @@ func hookPreToolUse(a *app, in claude.HookInput) int {
 }
 
 func unvouched(a *app, in claude.HookInput) ([]string, error) {
-	env, err := a.enforceEnv("")
+	env, err := a.enforceEnv("", false)
 	if err != nil {
 		return nil, err
 	}

@@ -31,15 +31,13 @@ func TestOneIdentityPerPackage(t *testing.T) {
 		t.Fatalf("the ambiguity does not name both formats: %s", errs)
 	}
 
-	code, out, errs := trustRun(t, home, "approve", "--yes", src, codexRef)
-	expect(t, "approve the Codex reading", code, 0, out, errs)
+	out, _ := expectRun(t, home, "approve the Codex reading", 0, "approve", "--yes", src, codexRef)
 	if !strings.Contains(out, "approved "+codexRef) {
 		t.Errorf("approve does not answer with the ref as given: %s", out)
 	}
 	checkIs := func(ref string, want int, word string) {
 		t.Helper()
-		code, out, errs := trustRun(t, home, "check", src, ref)
-		expect(t, "check "+ref, code, want, out, errs)
+		out, errs := expectRun(t, home, "check "+ref, want, "check", src, ref)
 		if !strings.Contains(out+errs, word) {
 			t.Errorf("check %s: want %q in %s%s", ref, word, out, errs)
 		}
@@ -47,16 +45,13 @@ func TestOneIdentityPerPackage(t *testing.T) {
 	checkIs(codexRef, 0, "approved")
 	checkIs(claudeRef, 1, "unreviewed") // not "changed": nothing of it was ever approved
 
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, claudeRef)
-	expect(t, "approve the Claude Code reading", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "revoke", "--yes", src, codexRef)
-	expect(t, "revoke the Codex reading", code, 0, out, errs)
+	expectRun(t, home, "approve the Claude Code reading", 0, "approve", "--yes", src, claudeRef)
+	expectRun(t, home, "revoke the Codex reading", 0, "revoke", "--yes", src, codexRef)
 	checkIs(codexRef, 1, "revoked")
 	checkIs(claudeRef, 0, "approved")
 
 	dir := filepath.Join(t.TempDir(), "staged")
-	code, out, errs = trustRun(t, home, "stage", src, claudeRef, dir)
-	expect(t, "stage the Claude Code reading", code, 0, out, errs)
+	expectRun(t, home, "stage the Claude Code reading", 0, "stage", src, claudeRef, dir)
 
 	code, out, _ = trustRun(t, home, "ledger")
 	if code != 0 || !strings.Contains(out, codexRef) || !strings.Contains(out, claudeRef) {
@@ -74,11 +69,9 @@ func TestPlainRefStillWorks(t *testing.T) {
 	}
 	files["codex.mcp.json"] = `{"mcpServers":{"only-codex":{"command":"node","args":["./server-codex.js"]}}}`
 	writeTree(t, src, files)
-	code, out, errs := trustRun(t, home, "approve", "--yes", src, "twin#mcp-server:only-codex")
-	expect(t, "approve a ref one package holds", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "check", src, "twin#mcp-server:only-codex")
-	expect(t, "check it", code, 0, out, errs)
-	code, _, errs = trustRun(t, home, "check", src, "cursor:twin#mcp-server:db")
+	expectRun(t, home, "approve a ref one package holds", 0, "approve", "--yes", src, "twin#mcp-server:only-codex")
+	expectRun(t, home, "check it", 0, "check", src, "twin#mcp-server:only-codex")
+	code, _, errs := trustRun(t, home, "check", src, "cursor:twin#mcp-server:db")
 	expect(t, "a prefix that is no format", code, 2, "", errs)
 	if !strings.Contains(errs, "not a component") {
 		t.Errorf("want unknown-ref: %s", errs)
@@ -91,8 +84,6 @@ func TestQualifiedRefOfEmittedFormat(t *testing.T) {
 	home := t.TempDir()
 	src := filepath.Join("..", "..", "examples", "claude-code", "marketplace")
 	const ref = "claude-code-marketplace:example-tools#plugin:format-on-save"
-	code, out, errs := trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve of a qualified marketplace ref", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check of the approved marketplace entry", code, 0, out, errs)
+	expectRun(t, home, "approve of a qualified marketplace ref", 0, "approve", "--yes", src, ref)
+	expectRun(t, home, "check of the approved marketplace entry", 0, "check", src, ref)
 }

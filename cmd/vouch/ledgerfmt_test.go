@@ -13,24 +13,21 @@ func TestLedgerFmtCLI(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
 	ledger := filepath.Join(dir, ".vouch", "ledger.toml")
 	writeTree(t, dir, map[string]string{".vouch/ledger.toml": "schema_version=1\n# merged by hand\n[[decision]]\naction='approve'\npackage='p'\ncomponent='p#hook:h'\ndigest='sha256:" + strings.Repeat("a", 64) + "'\nreviewer='r'\nreviewer_kind='human'\nat=2026-01-01T00:00:00Z\n"})
-	code, out, errs := trustRun(t, home, "ledger", "fmt", "--check", ledger)
-	expect(t, "fmt --check of a hand-edited ledger", code, 1, out, errs)
+	out, _ := expectRun(t, home, "fmt --check of a hand-edited ledger", 1, "ledger", "fmt", "--check", ledger)
 	if !strings.Contains(out, "is not formatted") {
 		t.Errorf("--check does not say which ledger: %s", out)
 	}
 	before, _ := os.ReadFile(ledger)
-	code, out, errs = trustRun(t, home, "ledger", "fmt", ledger)
-	expect(t, "fmt", code, 0, out, errs)
+	expectRun(t, home, "fmt", 0, "ledger", "fmt", ledger)
 	after, _ := os.ReadFile(ledger)
 	if string(before) == string(after) || !strings.Contains(string(after), "reviewer_kind = \"human\"") {
 		t.Fatalf("not rewritten:\n%s", after)
 	}
-	code, out, errs = trustRun(t, home, "ledger", "fmt", "--check", ledger)
-	expect(t, "fmt --check after fmt", code, 0, out, errs)
+	expectRun(t, home, "fmt --check after fmt", 0, "ledger", "fmt", "--check", ledger)
 
 	wd, _ := os.Getwd()
 	defer os.Chdir(wd)
 	os.Chdir(t.TempDir())
-	code, _, errs = trustRun(t, home, "ledger", "fmt")
+	code, _, errs := trustRun(t, home, "ledger", "fmt")
 	expect(t, "fmt with no ledger around", code, 2, "", errs)
 }

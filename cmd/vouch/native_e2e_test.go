@@ -135,10 +135,8 @@ func TestStageClaudeCodeHook(t *testing.T) {
 	if code, _, errs := trustRun(t, home, "stage", src, ref, stage); code != 1 {
 		t.Fatalf("stage before approval: exit %d\n%s", code, errs)
 	}
-	code, out, errs := trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "stage", src, ref, stage)
-	expect(t, "stage", code, 0, out, errs)
+	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
+	expectRun(t, home, "stage", 0, "stage", src, ref, stage)
 	if target, err := os.Readlink(filepath.Join(stage, "lib")); err != nil || target != "v1" {
 		t.Errorf("lib staged as %q, %v; want a link to v1", target, err)
 	}
@@ -162,7 +160,7 @@ func TestStageClaudeCodeHook(t *testing.T) {
 	}
 	// Retargeting the link changes what runs: nothing is staged for it any more.
 	retarget("lib", "v2")(t, src)
-	code, _, errs = trustRun(t, home, "stage", src, ref, filepath.Join(base, "again"))
+	code, _, errs := trustRun(t, home, "stage", src, ref, filepath.Join(base, "again"))
 	if code != 1 || !strings.Contains(errs, "changed") {
 		t.Fatalf("stage after the link was retargeted: exit %d\n%s", code, errs)
 	}

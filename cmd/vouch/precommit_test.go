@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // The pre-commit hook as a user adds it: `pre-commit try-repo` on this repository runs
@@ -28,8 +30,8 @@ func TestPreCommitTryRepo(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	user := t.TempDir()
-	copyTree(t, filepath.Join("..", "..", "examples", "dalo", "design-review"), filepath.Join(user, "pkgs", "design-review"))
-	copyTree(t, filepath.Join("..", "..", "examples", "skills", "broken-name"), filepath.Join(user, "skills", "broken-name"))
+	testtree.Copy(t, filepath.Join("..", "..", "examples", "dalo", "design-review"), filepath.Join(user, "pkgs", "design-review"))
+	testtree.Copy(t, filepath.Join("..", "..", "examples", "skills", "broken-name"), filepath.Join(user, "skills", "broken-name"))
 	os.WriteFile(filepath.Join(user, "README.md"), []byte("notes\n"), 0o644)
 	env := append(os.Environ(), "PRE_COMMIT_HOME="+t.TempDir(), "VOUCH_HOME="+t.TempDir(),
 		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
@@ -72,28 +74,5 @@ func TestPreCommitTryRepo(t *testing.T) {
 
 	if code, out = tryRepo("README.md"); code != 0 || !strings.Contains(out, "Passed") || strings.Contains(out, "component") {
 		t.Errorf("no package changed: exit %d\n%s", code, out)
-	}
-}
-
-// copyTree copies a fixture folder (regular files and folders only).
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.Walk(from, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if info.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, info.Mode().Perm())
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

@@ -191,6 +191,40 @@ func refEditDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
+// refOptions are what the commands that answer for one REF of SOURCE share (check, diff,
+// stage): the two arguments, --ledger, --source-id and --json.
+type refOptions struct {
+	app      *app
+	source   string // SOURCE
+	ref      string // REF
+	ledger   string // --ledger
+	sourceID string // --source-id
+	json     bool   // --json
+}
+
+// bindRefFlags binds --ledger, --source-id and --json (whose help is jsonHelp) into o.
+func bindRefFlags(cmd *cobra.Command, o *refOptions, jsonHelp string) {
+	addLocateFlags(cmd, &o.ledger, &o.sourceID)
+	cmd.Flags().BoolVar(&o.json, "json", false, jsonHelp)
+}
+
+// resolve opens the ledgers and finds REF in SOURCE; with --json, this failure and every
+// later one is printed as JSON.
+func (o *refOptions) resolve() (*trust.Trust, refTarget, error) {
+	if o.json {
+		o.app.jsonErrors = true
+	}
+	return o.app.resolveOne(o.source, o.ref, o.ledger, o.sourceID)
+}
+
+// locate is resolve for the dispatch-time gate (locateRef); trustLedger is --trust-ledger.
+func (o *refOptions) locate(trustLedger bool) (*trust.Trust, refTarget, error) {
+	if o.json {
+		o.app.jsonErrors = true
+	}
+	return o.app.locateRef(o.source, o.ref, o.ledger, trustLedger, o.sourceID)
+}
+
 // resolveOne opens the ledgers and finds ref in SOURCE, loaded with sourceID.
 func (a *app) resolveOne(source, ref, ledger, sourceID string) (*trust.Trust, refTarget, error) {
 	if err := a.refuseWildcard(ref); err != nil {

@@ -30,13 +30,11 @@ func TestCheckNamesUnresolvedShellWords(t *testing.T) {
 	home, src := filepath.Join(base, "home"), filepath.Join(base, "src")
 	writeTree(t, src, claudeHookPlugin(`node ${CLAUDE_PLUGIN_ROOT%[!a-z]*}/x.js`))
 	ref := "p#hook:PreToolUse:0:0"
-	code, out, errs := trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve", code, 0, out, errs)
+	out, _ := expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	if !strings.Contains(out, "${CLAUDE_PLUGIN_ROOT%[!a-z]*}/x.js") {
 		t.Errorf("the grant does not name the unresolved word:\n%s", out)
 	}
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check", code, 0, out, errs)
+	out, errs := expectRun(t, home, "check", 0, "check", src, ref)
 	if !strings.Contains(out+errs, "unresolved-word") {
 		t.Errorf("check does not say what is not covered:\n%s\n%s", out, errs)
 	}

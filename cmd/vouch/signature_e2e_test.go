@@ -30,8 +30,7 @@ func TestSignedBundleCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	const ref = "notes-server#mcp-server:notes-server"
-	code, out, errs := trustRun(t, home, "status", src)
-	expect(t, "status without roots", code, 0, out, errs)
+	out, _ := expectRun(t, home, "status without roots", 0, "status", src)
 	if !strings.Contains(out, "bundle-signature-untrusted") {
 		t.Fatalf("status without roots:\n%s", out)
 	}
@@ -45,13 +44,11 @@ func TestSignedBundleCLI(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "signing-roots.pem"), roots, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = trustRun(t, home, "status", src)
-	expect(t, "status with the signer's root", code, 0, out, errs)
+	out, _ = expectRun(t, home, "status with the signer's root", 0, "status", src)
 	if !strings.Contains(out, "bundle-signature-verified") || !strings.Contains(out, "unreviewed") {
 		t.Fatalf("a verified signature must be shown and approve nothing:\n%s", out)
 	}
-	code, out, errs = trustRun(t, home, "status", "--json", src)
-	expect(t, "status --json", code, 0, out, errs)
+	out, _ = expectRun(t, home, "status --json", 0, "status", "--json", src)
 	var rep struct {
 		Packages []struct {
 			Signature struct{ Status, Signer, Fingerprint string } `json:"signature"`
@@ -60,11 +57,9 @@ func TestSignedBundleCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Packages) != 1 || rep.Packages[0].Signature.Status != "verified" || !strings.HasPrefix(rep.Packages[0].Signature.Fingerprint, "sha256:") {
 		t.Fatalf("status --json signature: %v\n%s", err, out)
 	}
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check of a signed, unreviewed server", code, 1, out, errs)
+	expectRun(t, home, "check of a signed, unreviewed server", 1, "check", src, ref)
 
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve", code, 0, out, errs)
+	out, _ = expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	if !strings.Contains(out, "signer   verified CN=MCPB Self-Signed Certificate") {
 		t.Fatalf("approve does not show the signer:\n%s", out)
 	}
@@ -82,16 +77,14 @@ func TestSignedBundleCLI(t *testing.T) {
 	if err := os.WriteFile(src, bad, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = trustRun(t, home, "status", src)
-	expect(t, "status of a bundle changed after signing", code, 0, out, errs)
+	out, _ = expectRun(t, home, "status of a bundle changed after signing", 0, "status", src)
 	if !strings.Contains(out, "bundle-signature-invalid") {
 		t.Fatalf("a bundle changed after signing:\n%s", out)
 	}
 
 	// A roots file that is not PEM certificates is a clear error, not "no roots".
 	os.WriteFile(filepath.Join(home, "signing-roots.pem"), []byte("not pem"), 0o600)
-	code, out, errs = trustRun(t, home, "status", src)
-	expect(t, "status with a broken roots file", code, 2, out, errs)
+	_, errs := expectRun(t, home, "status with a broken roots file", 2, "status", src)
 	if !strings.Contains(errs, "signing-roots.pem") {
 		t.Fatalf("the error does not name the roots file: %s", errs)
 	}

@@ -9,17 +9,12 @@ import (
 
 // stageOptions are stage's flags and arguments.
 type stageOptions struct {
-	app      *app
-	source   string // SOURCE
-	ref      string // REF
-	dir      string // DIR
-	ledger   string // --ledger
-	sourceID string // --source-id
-	json     bool   // --json
+	refOptions
+	dir string // DIR
 }
 
 func newStageCommand(a *app) *cobra.Command {
-	opts := &stageOptions{app: a}
+	opts := &stageOptions{refOptions: refOptions{app: a}}
 	cmd := &cobra.Command{
 		Use:   "stage [--json] [--ledger FILE] SOURCE REF DIR",
 		Short: "Write exactly the approved closure of a component into DIR, for a harness that runs approved bytes only",
@@ -45,17 +40,13 @@ written (and what is not covered) is one JSON document on stdout
 			return runStage(opts)
 		},
 	}
-	addLocateFlags(cmd, &opts.ledger, &opts.sourceID)
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print what was staged as JSON")
+	bindRefFlags(cmd, &opts.refOptions, "print what was staged as JSON")
 	return cmd
 }
 
 func runStage(opts *stageOptions) error {
 	a, jsonOut := opts.app, opts.json
-	if jsonOut {
-		a.jsonErrors = true
-	}
-	t, tg, err := a.resolveOne(opts.source, opts.ref, opts.ledger, opts.sourceID)
+	t, tg, err := opts.resolve()
 	if err != nil {
 		return err
 	}

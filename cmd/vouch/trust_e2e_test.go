@@ -12,8 +12,15 @@ import (
 // trustRun runs the CLI in-process with a private home, stdin not a terminal.
 func trustRun(t *testing.T, home string, args ...string) (int, string, string) {
 	t.Helper()
+	return runWithStdin(t, home, "y\n", args...)
+}
+
+// runWithStdin runs the CLI in-process with a private home and stdin (not a terminal)
+// reading the text given, and returns the exit code and both streams.
+func runWithStdin(t *testing.T, home, stdin string, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	a := &app{stdout: &out, stderr: &errb, stdin: strings.NewReader("y\n")}
+	a := &app{stdout: &out, stderr: &errb, stdin: strings.NewReader(stdin)}
 	code := a.run(append([]string{"--home", home}, args...))
 	return code, out.String(), errb.String()
 }
@@ -115,12 +122,22 @@ func statusOf(t *testing.T, home, src, ref string) string {
 	if code != 0 {
 		t.Fatalf("status exit %d: %s", code, errs)
 	}
+	return findComponent(t, out, ref).Authorization
+}
+
+// reportedComponent is a component as vouch status --json reports it.
+type reportedComponent struct {
+	Ref           string `json:"ref"`
+	Authorization string `json:"authorization"`
+	Digest        string `json:"digest"`
+}
+
+// findComponent is ref's entry in out, a status --json report; the test fails without one.
+func findComponent(t *testing.T, out, ref string) reportedComponent {
+	t.Helper()
 	var rep struct {
 		Packages []struct {
-			Components []struct {
-				Ref           string `json:"ref"`
-				Authorization string `json:"authorization"`
-			} `json:"components"`
+			Components []reportedComponent `json:"components"`
 		} `json:"packages"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
@@ -129,18 +146,36 @@ func statusOf(t *testing.T, home, src, ref string) string {
 	for _, p := range rep.Packages {
 		for _, c := range p.Components {
 			if c.Ref == ref {
-				return c.Authorization
+				return c
 			}
 		}
 	}
 	t.Fatalf("%s not in the status report:\n%s", ref, out)
-	return ""
+	return reportedComponent{}
 }
 
 func expect(t *testing.T, what string, code, want int, out, errs string) {
 	t.Helper()
 	if code != want {
 		t.Fatalf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", what, code, want, out, errs)
+	}
+}
+
+// expectRun runs the CLI as trustRun does and fails the test unless it exits want; what
+// names the step in the failure. It returns stdout and stderr.
+func expectRun(t *testing.T, home, what string, want int, args ...string) (string, string) {
+	t.Helper()
+	code, out, errs := trustRun(t, home, args...)
+	expect(t, what, code, want, out, errs)
+	return out, errs
+}
+
+// wantStatus fails the test unless vouch status reports ref in src as want; failure is
+// the message, with the status found in place of its %s.
+func wantStatus(t *testing.T, home, src, ref, want, failure string) {
+	t.Helper()
+	if s := statusOf(t, home, src, ref); s != want {
+		t.Fatalf(failure, s)
 	}
 }
 
@@ -167,8 +202,7 @@ func TestTrustRoundTripDalo(t *testing.T) {
 	}
 
 	// Without a terminal, --yes is required and nothing is recorded.
-	code, out, errs := trustRun(t, home, "approve", src, tool)
-	expect(t, "approve without --yes", code, 2, out, errs)
+	out, errs := expectRun(t, home, "approve without --yes", 2, "approve", src, tool)
 	if !strings.Contains(errs, "--yes") || !strings.Contains(out, "context.mjs") || !strings.Contains(out, "sha256:") {
 		t.Fatalf("approve without --yes: stdout %s\nstderr %s", out, errs)
 	}
@@ -176,38 +210,30 @@ func TestTrustRoundTripDalo(t *testing.T) {
 		t.Fatal("an unconfirmed approval was recorded")
 	}
 	// Wildcards and unknown refs are usage errors.
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, "design-review#*")
-	expect(t, "wildcard", code, 2, out, errs)
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, "design-review#tool:contxt")
-	expect(t, "unknown ref", code, 2, out, errs)
+	expectRun(t, home, "wildcard", 2, "approve", "--yes", src, "design-review#*")
+	_, errs = expectRun(t, home, "unknown ref", 2, "approve", "--yes", src, "design-review#tool:contxt")
 	if !strings.Contains(errs, tool) {
 		t.Fatalf("unknown ref does not suggest %s: %s", tool, errs)
 	}
 	// The hook alone is refused: its tool is not approved.
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, hook)
-	expect(t, "hook before tool", code, 1, out, errs)
+	_, errs = expectRun(t, home, "hook before tool", 1, "approve", "--yes", src, hook)
 	if !strings.Contains(errs, tool) {
 		t.Fatalf("refusal does not name the tool: %s", errs)
 	}
 
 	// approve → approved (tool and hook in one command, hook listed first).
-	code, out, errs = trustRun(t, home, "approve", "--yes", "--note", "first look", src, hook, tool)
-	expect(t, "approve", code, 0, out, errs)
+	expectRun(t, home, "approve", 0, "approve", "--yes", "--note", "first look", src, hook, tool)
 	for _, r := range []string{tool, hook} {
 		if s := statusOf(t, home, src, r); s != "approved" {
 			t.Fatalf("%s is %s after approval", r, s)
 		}
 	}
-	code, out, errs = trustRun(t, home, "check", src, hook)
-	expect(t, "check approved hook", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "diff", src, tool)
-	expect(t, "diff unchanged", code, 0, out, errs)
+	expectRun(t, home, "check approved hook", 0, "check", src, hook)
+	expectRun(t, home, "diff unchanged", 0, "diff", src, tool)
 
 	// A README-like edit outside the closure changes nothing.
 	writeTree(t, src, map[string]string{"plugins/design-review/NOTES.md": "hello\n"})
-	if s := statusOf(t, home, src, tool); s != "approved" {
-		t.Fatalf("unrelated file changed the tool to %s", s)
-	}
+	wantStatus(t, home, src, tool, "approved", "unrelated file changed the tool to %s")
 
 	// Change one byte of the tool file → tool and hook changed.
 	editByte(t, filepath.Join(src, "plugins/design-review/context.mjs"), "process.exit(1)", "process.exit(2)")
@@ -216,48 +242,37 @@ func TestTrustRoundTripDalo(t *testing.T) {
 			t.Fatalf("%s is %s after a one-byte change", r, s)
 		}
 	}
-	code, out, errs = trustRun(t, home, "diff", src, tool)
-	expect(t, "diff changed", code, 1, out, errs)
+	out, _ = expectRun(t, home, "diff changed", 1, "diff", src, tool)
 	if !strings.Contains(out, "-  process.exit(1);") || !strings.Contains(out, "+  process.exit(2);") {
 		t.Fatalf("diff does not show the changed line:\n%s", out)
 	}
-	code, out, errs = trustRun(t, home, "check", src, tool)
-	expect(t, "check changed", code, 1, out, errs)
+	_, errs = expectRun(t, home, "check changed", 1, "check", src, tool)
 	if !strings.Contains(errs, "changed") {
 		t.Fatalf("check reason: %s", errs)
 	}
-	code, out, errs = trustRun(t, home, "check", src, hook)
-	expect(t, "check changed hook", code, 1, out, errs)
+	expectRun(t, home, "check changed hook", 1, "check", src, hook)
 
 	// Re-approve → approved, with previous recorded.
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, tool, hook)
-	expect(t, "re-approve", code, 0, out, errs)
+	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, tool, hook)
 	if statusOf(t, home, src, tool) != "approved" || statusOf(t, home, src, hook) != "approved" {
 		t.Fatal("re-approval did not take")
 	}
-	code, out, errs = trustRun(t, home, "check", src, tool)
-	expect(t, "check re-approved", code, 0, out, errs)
+	expectRun(t, home, "check re-approved", 0, "check", src, tool)
 
 	// Revoke the tool → revoked, check exits 1, and the hook is taken down.
-	code, out, errs = trustRun(t, home, "revoke", "--yes", src, tool)
-	expect(t, "revoke", code, 0, out, errs)
+	out, _ = expectRun(t, home, "revoke", 0, "revoke", "--yes", src, tool)
 	if !strings.Contains(out, "takes down "+hook) {
 		t.Fatalf("revoke does not list the hook it takes down:\n%s", out)
 	}
-	if s := statusOf(t, home, src, tool); s != "revoked" {
-		t.Fatalf("tool is %s after revoke", s)
-	}
-	code, out, errs = trustRun(t, home, "check", src, tool)
-	expect(t, "check revoked", code, 1, out, errs)
+	wantStatus(t, home, src, tool, "revoked", "tool is %s after revoke")
+	_, errs = expectRun(t, home, "check revoked", 1, "check", src, tool)
 	if !strings.Contains(errs, "revoked") {
 		t.Fatalf("check reason: %s", errs)
 	}
-	code, out, errs = trustRun(t, home, "check", src, hook)
-	expect(t, "check hook of revoked tool", code, 1, out, errs)
+	expectRun(t, home, "check hook of revoked tool", 1, "check", src, hook)
 
 	// The ledger lists every decision, newest first, with its origin.
-	code, out, errs = trustRun(t, home, "ledger", "--json")
-	expect(t, "ledger", code, 0, out, errs)
+	out, _ = expectRun(t, home, "ledger", 0, "ledger", "--json")
 	var ds []map[string]any
 	if err := json.Unmarshal([]byte(out), &ds); err != nil {
 		t.Fatal(err)
@@ -274,8 +289,7 @@ func TestTrustRoundTripDalo(t *testing.T) {
 	if !sawPrevious {
 		t.Fatalf("the re-approval has no previous digest: %s", out)
 	}
-	code, out, errs = trustRun(t, home, "ledger")
-	expect(t, "ledger text", code, 0, out, errs)
+	out, _ = expectRun(t, home, "ledger text", 0, "ledger")
 	if strings.Count(out, "\n") != 5 || !strings.Contains(out, "note: first look") {
 		t.Fatalf("ledger text:\n%s", out)
 	}
@@ -288,16 +302,12 @@ func TestTrustRoundTripMCP(t *testing.T) {
 	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
 		t.Skipf("the Agent Plugins loader does not produce %s yet:\n%s", ref, out)
 	}
-	code, out, errs := trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve", code, 0, out, errs)
+	out, _ := expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	if !strings.Contains(out, "bin/server") {
 		t.Fatalf("the grant does not list the command file:\n%s", out)
 	}
-	if s := statusOf(t, home, src, ref); s != "approved" {
-		t.Fatalf("after approve: %s", s)
-	}
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check", code, 0, out, errs)
+	wantStatus(t, home, src, ref, "approved", "after approve: %s")
+	expectRun(t, home, "check", 0, "check", src, ref)
 
 	// A stdio server runs with the plugin's files (it may read or load any of them, a
 	// skill's script and the manifests included), so a skill, README or manifest edit
@@ -307,40 +317,26 @@ func TestTrustRoundTripMCP(t *testing.T) {
 		if s := statusOf(t, home, src, ref); s != "changed" {
 			t.Fatalf("an edit of %s left the server %s", edit[0], s)
 		}
-		code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
-		expect(t, "approve after editing "+edit[0], code, 0, out, errs)
+		expectRun(t, home, "approve after editing "+edit[0], 0, "approve", "--yes", src, ref)
 	}
 	editByte(t, filepath.Join(src, "bin/server"), "serving notes", "serving notez")
-	if s := statusOf(t, home, src, ref); s != "changed" {
-		t.Fatalf("after a one-byte change: %s", s)
-	}
-	code, out, errs = trustRun(t, home, "diff", src, ref)
-	expect(t, "diff", code, 1, out, errs)
+	wantStatus(t, home, src, ref, "changed", "after a one-byte change: %s")
+	out, _ = expectRun(t, home, "diff", 1, "diff", src, ref)
 	if !strings.Contains(out, "-echo serving notes") || !strings.Contains(out, "+echo serving notez") {
 		t.Fatalf("diff:\n%s", out)
 	}
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check changed", code, 1, out, errs)
+	expectRun(t, home, "check changed", 1, "check", src, ref)
 
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "re-approve", code, 0, out, errs)
-	if s := statusOf(t, home, src, ref); s != "approved" {
-		t.Fatalf("after re-approve: %s", s)
-	}
-	code, out, errs = trustRun(t, home, "revoke", "--yes", "--note", "gone", src, ref)
-	expect(t, "revoke", code, 0, out, errs)
-	if s := statusOf(t, home, src, ref); s != "revoked" {
-		t.Fatalf("after revoke: %s", s)
-	}
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check revoked", code, 1, out, errs)
+	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, ref)
+	wantStatus(t, home, src, ref, "approved", "after re-approve: %s")
+	expectRun(t, home, "revoke", 0, "revoke", "--yes", "--note", "gone", src, ref)
+	wantStatus(t, home, src, ref, "revoked", "after revoke: %s")
+	expectRun(t, home, "check revoked", 1, "check", src, ref)
 
 	// An argument change shows as a contract field change.
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve again", code, 0, out, errs)
+	expectRun(t, home, "approve again", 0, "approve", "--yes", src, ref)
 	editByte(t, filepath.Join(src, "mcp.json"), `"--root"`, `"--rootdir"`)
-	code, out, errs = trustRun(t, home, "diff", src, ref)
-	expect(t, "diff args", code, 1, out, errs)
+	out, _ = expectRun(t, home, "diff args", 1, "diff", src, ref)
 	if !strings.Contains(out, "--rootdir") || !strings.Contains(out, "contract fields:") {
 		t.Fatalf("diff of an args change:\n%s", out)
 	}
@@ -350,32 +346,25 @@ func TestTrustRoundTripMCP(t *testing.T) {
 func TestTrustCLIErrors(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
 	writeTree(t, src, mcpPlugin)
-	code, out, errs := trustRun(t, home, "check", filepath.Join(src, "nope"), "notes#mcp-server:notes")
-	expect(t, "missing source", code, 2, out, errs)
-	code, out, errs = trustRun(t, home, "check", src, "notes")
-	expect(t, "not a ref", code, 2, out, errs)
-	code, out, errs = trustRun(t, home, "check", src, "notes#mcp-server:notes")
-	expect(t, "check unreviewed", code, 1, out, errs)
-	code, out, errs = trustRun(t, home, "diff", src, "notes#mcp-server:notes")
-	expect(t, "diff unreviewed", code, 1, out, errs)
-	code, out, errs = trustRun(t, home, "ledger")
-	expect(t, "empty ledger", code, 0, out, errs)
+	expectRun(t, home, "missing source", 2, "check", filepath.Join(src, "nope"), "notes#mcp-server:notes")
+	expectRun(t, home, "not a ref", 2, "check", src, "notes")
+	expectRun(t, home, "check unreviewed", 1, "check", src, "notes#mcp-server:notes")
+	expectRun(t, home, "diff unreviewed", 1, "diff", src, "notes#mcp-server:notes")
+	out, _ := expectRun(t, home, "empty ledger", 0, "ledger")
 	if !strings.Contains(out, "No decisions") {
 		t.Fatalf("empty ledger: %s", out)
 	}
 	// A damaged ledger is reported with its line and left alone.
 	bad := "schema_version = 1\n[[decision]]\naction = \n"
 	os.WriteFile(filepath.Join(home, "ledger.toml"), []byte(bad), 0o644)
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, "notes#mcp-server:notes")
-	expect(t, "damaged ledger", code, 1, out, errs)
+	_, errs := expectRun(t, home, "damaged ledger", 1, "approve", "--yes", src, "notes#mcp-server:notes")
 	if !strings.Contains(errs, "ledger.toml:3") {
 		t.Fatalf("damaged ledger error: %s", errs)
 	}
 	if b, _ := os.ReadFile(filepath.Join(home, "ledger.toml")); string(b) != bad {
 		t.Fatal("damaged ledger was rewritten")
 	}
-	code, out, errs = trustRun(t, home, "ledger", "--json")
-	expect(t, "damaged ledger --json", code, 1, out, errs)
+	_, errs = expectRun(t, home, "damaged ledger --json", 1, "ledger", "--json")
 	if !strings.Contains(errs, `"code": "ledger"`) {
 		t.Fatalf("JSON error: %s", errs)
 	}
@@ -389,30 +378,21 @@ func TestTrustTeamLedgerCLI(t *testing.T) {
 	writeTree(t, src, mcpPlugin)
 	team := filepath.Join(repo, ".vouch", "ledger.toml")
 	const ref = "notes#mcp-server:notes"
-	code, out, errs := trustRun(t, t.TempDir(), "approve", "--yes", "--ledger", team, src, ref)
-	expect(t, "team approve", code, 0, out, errs)
+	out, _ := expectRun(t, t.TempDir(), "team approve", 0, "approve", "--yes", "--ledger", team, src, ref)
 	if !strings.Contains(out, "team ") {
 		t.Fatalf("approve output does not name the team ledger: %s", out)
 	}
 	other := t.TempDir()
 	// The ledger came with the repository: until the colleague trusts it, it counts for nothing.
-	if s := statusOf(t, other, src, ref); s != "unreviewed" {
-		t.Fatalf("an untrusted team ledger made a colleague see %s", s)
-	}
-	code, out, errs = trustRun(t, other, "check", src, ref)
-	expect(t, "check before trusting the team ledger", code, 1, out, errs)
-	code, out, errs = trustRun(t, other, "ledger", "trust", team)
-	expect(t, "ledger trust without a terminal or --yes", code, 2, out, errs)
+	wantStatus(t, other, src, ref, "unreviewed", "an untrusted team ledger made a colleague see %s")
+	expectRun(t, other, "check before trusting the team ledger", 1, "check", src, ref)
+	out, _ = expectRun(t, other, "ledger trust without a terminal or --yes", 2, "ledger", "trust", team)
 	if !strings.Contains(out, "notes  1 component(s) approved") || !strings.Contains(out, "notes#mcp-server:notes") {
 		t.Fatalf("ledger trust did not show what the ledger approves:\n%s", out)
 	}
-	code, out, errs = trustRun(t, other, "ledger", "trust", "--yes", team)
-	expect(t, "ledger trust", code, 0, out, errs)
-	if s := statusOf(t, other, src, ref); s != "approved" {
-		t.Fatalf("a colleague sees %s", s)
-	}
-	code, out, errs = trustRun(t, other, "check", src, ref)
-	expect(t, "team check", code, 0, out, errs)
+	expectRun(t, other, "ledger trust", 0, "ledger", "trust", "--yes", team)
+	wantStatus(t, other, src, ref, "approved", "a colleague sees %s")
+	expectRun(t, other, "team check", 0, "check", src, ref)
 }
 
 var spliceDir = map[string]string{
@@ -428,35 +408,21 @@ func TestTrustRoundTripSplice(t *testing.T) {
 	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
 		t.Skipf("the Splice loader does not produce %s yet:\n%s", ref, out)
 	}
-	code, out, errs := trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve", code, 0, out, errs)
-	if s := statusOf(t, home, src, ref); s != "approved" {
-		t.Fatalf("after approve: %s", s)
-	}
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check", code, 0, out, errs)
+	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
+	wantStatus(t, home, src, ref, "approved", "after approve: %s")
+	expectRun(t, home, "check", 0, "check", src, ref)
 	editByte(t, filepath.Join(src, "tools/hello.ts"), "({})", "({x})")
-	if s := statusOf(t, home, src, ref); s != "changed" {
-		t.Fatalf("after a one-byte change: %s", s)
-	}
-	code, out, errs = trustRun(t, home, "diff", src, ref)
-	expect(t, "diff", code, 1, out, errs)
+	wantStatus(t, home, src, ref, "changed", "after a one-byte change: %s")
+	out, _ := expectRun(t, home, "diff", 1, "diff", src, ref)
 	if !strings.Contains(out, "+export default () => ({x})") {
 		t.Fatalf("diff:\n%s", out)
 	}
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check changed", code, 1, out, errs)
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "re-approve", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check re-approved", code, 0, out, errs)
-	code, out, errs = trustRun(t, home, "revoke", "--yes", src, ref)
-	expect(t, "revoke", code, 0, out, errs)
-	if s := statusOf(t, home, src, ref); s != "revoked" {
-		t.Fatalf("after revoke: %s", s)
-	}
-	code, out, errs = trustRun(t, home, "check", src, ref)
-	expect(t, "check revoked", code, 1, out, errs)
+	expectRun(t, home, "check changed", 1, "check", src, ref)
+	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, ref)
+	expectRun(t, home, "check re-approved", 0, "check", src, ref)
+	expectRun(t, home, "revoke", 0, "revoke", "--yes", src, ref)
+	wantStatus(t, home, src, ref, "revoked", "after revoke: %s")
+	expectRun(t, home, "check revoked", 1, "check", src, ref)
 }
 
 // "?" and "[" are legal in component names; only "*" reads as a wildcard and is refused.
@@ -469,11 +435,7 @@ func TestRefWithBracketsCanBeApproved(t *testing.T) {
 	files["mcp.json"] = strings.Replace(files["mcp.json"], `"notes": {"type"`, `"notes[1]?": {"type"`, 1)
 	writeTree(t, src, files)
 	const ref = "notes#mcp-server:notes[1]?"
-	code, out, errs := trustRun(t, home, "approve", "--yes", src, ref)
-	expect(t, "approve a bracketed name", code, 0, out, errs)
-	if s := statusOf(t, home, src, ref); s != "approved" {
-		t.Fatalf("after approve: %s", s)
-	}
-	code, out, errs = trustRun(t, home, "approve", "--yes", src, "notes#mcp-server:*")
-	expect(t, "star stays refused", code, 2, out, errs)
+	expectRun(t, home, "approve a bracketed name", 0, "approve", "--yes", src, ref)
+	wantStatus(t, home, src, ref, "approved", "after approve: %s")
+	expectRun(t, home, "star stays refused", 2, "approve", "--yes", src, "notes#mcp-server:*")
 }

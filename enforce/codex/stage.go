@@ -47,6 +47,17 @@ func (l Layout) CatalogPath() string {
 func (l Layout) lockPath() string            { return filepath.Join(l.Dir, "lock") }
 func (l Layout) pendingPath(n string) string { return filepath.Join(l.Dir, "pending", n) }
 
+// lockLayout takes the lock that serializes every change to vouch's Codex marketplace
+// under home (Add and Remove, which Sync runs too); the caller runs unlock when done.
+func lockLayout(home string) (l Layout, unlock func(), err error) {
+	l = NewLayout(home)
+	if err := os.MkdirAll(l.Dir, 0o700); err != nil {
+		return l, nil, err
+	}
+	unlock, err = atomicfile.Lock(l.lockPath(), "")
+	return l, unlock, err
+}
+
 // pluginName is what vouch accepts as a folder and marketplace name: Codex's own names
 // are of this form, and anything else could step out of the marketplace folder.
 var pluginName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)

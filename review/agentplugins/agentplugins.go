@@ -69,9 +69,7 @@ type fileResult struct {
 
 // Load reviews the plugin rooted at dir. It never fails: problems become diagnostics.
 func Load(dir string, opts Options) *model.Package {
-	if opts.Limits == (fsguard.Limits{}) {
-		opts.Limits = fsguard.DefaultLimits()
-	}
+	opts.Limits = opts.Limits.OrDefault()
 	pkg := &model.Package{Format: model.FormatAgentPlugins, Name: filepath.Base(dir)}
 	if abs, err := filepath.Abs(dir); err == nil {
 		pkg.Root = abs

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 type caseWant struct {
@@ -105,7 +106,7 @@ func TestCases(t *testing.T) {
 func checkWant(t *testing.T, pkg *model.Package, w caseWant) {
 	t.Helper()
 	if pkg.Rejected != w.rejected {
-		t.Errorf("Rejected = %v, want %v; diagnostics %v", pkg.Rejected, w.rejected, codes(pkg))
+		t.Errorf("Rejected = %v, want %v; diagnostics %v", pkg.Rejected, w.rejected, loadertest.Codes(pkg))
 	}
 	if w.pkgCode != "" {
 		found := false
@@ -116,7 +117,7 @@ func checkWant(t *testing.T, pkg *model.Package, w caseWant) {
 			}
 		}
 		if !found {
-			t.Errorf("no package diagnostic %s (%s); got %v", w.pkgCode, w.pkgBound, codes(pkg))
+			t.Errorf("no package diagnostic %s (%s); got %v", w.pkgCode, w.pkgBound, loadertest.Codes(pkg))
 		}
 	}
 	if w.hasCount && len(pkg.Components) != w.components {
@@ -139,18 +140,18 @@ func checkWant(t *testing.T, pkg *model.Package, w caseWant) {
 	}
 	for key, code := range w.compCode {
 		c := find(pkg, key)
-		if c == nil || !hasCode(c.Diagnostics, code) {
+		if c == nil || !loadertest.HasCode(c.Diagnostics, code) {
 			t.Errorf("component %s lacks diagnostic %s", key, code)
 		}
 	}
 	if w.noErrors {
-		for _, d := range allDiags(pkg) {
+		for _, d := range loadertest.Diagnostics(pkg) {
 			if d.IsError() {
 				t.Errorf("unexpected error %s: %s", d.Code, d.Message)
 			}
 		}
 	}
-	for _, d := range allDiags(pkg) {
+	for _, d := range loadertest.Diagnostics(pkg) {
 		checkDiag(t, d)
 	}
 }
@@ -179,37 +180,12 @@ func keys(pkg *model.Package) []string {
 	return out
 }
 
-func codes(pkg *model.Package) []string {
-	var out []string
-	for _, d := range allDiags(pkg) {
-		out = append(out, d.Code)
-	}
-	return out
-}
-
-func allDiags(pkg *model.Package) []model.Diagnostic {
-	out := append([]model.Diagnostic(nil), pkg.Diagnostics...)
-	for _, c := range pkg.Components {
-		out = append(out, c.Diagnostics...)
-	}
-	return out
-}
-
-func hasCode(ds []model.Diagnostic, code string) bool {
-	for _, d := range ds {
-		if d.Code == code {
-			return true
-		}
-	}
-	return false
-}
-
 // TestServers: every server entry of one mcp.json is validated alone; each invalid entry
 // carries its own code and the valid ones beside it stay valid.
 func TestServers(t *testing.T) {
 	pkg := Load("testdata/cases/servers", Options{DataDir: "/data"})
 	if pkg.Rejected || len(pkg.Diagnostics) != 0 {
-		t.Fatalf("package: rejected=%v %v", pkg.Rejected, codes(pkg))
+		t.Fatalf("package: rejected=%v %v", pkg.Rejected, loadertest.Codes(pkg))
 	}
 	want := map[string]string{
 		"valid-stdio-bundled": "", "valid-stdio-bare": "", "valid-cwd-root": "", "valid-cwd-data": "",
@@ -280,7 +256,7 @@ func TestServers(t *testing.T) {
 		if c.Validity != model.Invalid || c.Contract != nil {
 			t.Errorf("%s: validity %s, want invalid", id, c.Validity)
 		}
-		if !hasCode(c.Diagnostics, code) {
+		if !loadertest.HasCode(c.Diagnostics, code) {
 			t.Errorf("%s: want %s, got %v", id, code, c.Diagnostics)
 		}
 		for _, s := range c.Support {
@@ -309,7 +285,7 @@ func TestManifestDuplicateKeys(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, dir+"/plugin.json", tc.manifest)
+			loadertest.WriteFile(t, dir+"/plugin.json", tc.manifest)
 			pkg := Load(dir, Options{})
 			if pkg.Rejected != tc.rejected {
 				t.Fatalf("rejected = %v, want %v; %v", pkg.Rejected, tc.rejected, pkg.Diagnostics)

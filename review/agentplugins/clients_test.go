@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // answer is one client's expected verdict; detail "" means "any detail".
@@ -36,7 +37,7 @@ func checkSupport(t *testing.T, c *model.Component, want map[string]answer) {
 func TestClientsNamed(t *testing.T) {
 	pkg := Load("testdata/clients", Options{DataDir: "/data"})
 	if !pkg.Valid() {
-		t.Fatalf("two skipped skills leave the plugin valid: %v", codes(pkg))
+		t.Fatalf("two skipped skills leave the plugin valid: %v", loadertest.Codes(pkg))
 	}
 	ok := answer{model.Supported, ""}
 	no := answer{model.NotSupported, ""}
@@ -146,15 +147,15 @@ func TestPiPredictions(t *testing.T) {
 // TestCodexPrefersRootManifest: a folder with both manifests says which one Codex reads.
 func TestCodexPrefersRootManifest(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/plugin.json", manifestText("both"))
-	writeFile(t, dir+"/.codex-plugin/plugin.json", `{"name": "both"}`)
+	loadertest.WriteFile(t, dir+"/plugin.json", manifestText("both"))
+	loadertest.WriteFile(t, dir+"/.codex-plugin/plugin.json", `{"name": "both"}`)
 	pkg := Load(dir, Options{})
 	const want = "Codex 0.169.0 reads this root plugin.json and prefers it over .codex-plugin/plugin.json, so Codex loads the Agent Plugins view of this folder."
 	if len(pkg.Diagnostics) != 1 || pkg.Diagnostics[0].Code != "codex-prefers-root-manifest" || pkg.Diagnostics[0].Message != want || pkg.Diagnostics[0].Severity != model.SeverityInfo {
 		t.Errorf("diagnostics %+v", pkg.Diagnostics)
 	}
 	dir = t.TempDir()
-	writeFile(t, dir+"/plugin.json", manifestText("root-only"))
+	loadertest.WriteFile(t, dir+"/plugin.json", manifestText("root-only"))
 	if pkg := Load(dir, Options{}); len(pkg.Diagnostics) != 0 {
 		t.Errorf("root manifest alone: %+v", pkg.Diagnostics)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/loadertest"
 )
 
 // closurePlugin writes a plugin whose servers run files that no contract field names:
@@ -15,20 +16,20 @@ import (
 func closurePlugin(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "one"}`)
-	writeFile(t, dir+"/mcp.json", mcpHead+`{
+	loadertest.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "one"}`)
+	loadertest.WriteFile(t, dir+"/mcp.json", mcpHead+`{
 		"js": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/server.js"]},
 		"wrap": {"type": "stdio", "command": "./bin/wrap"},
 		"wrap2": {"type": "stdio", "command": "./bin/wrap", "args": ["--again"]},
 		"remote": {"type": "streamable-http", "url": "https://mcp.example.com/mcp"}}}`)
-	writeFile(t, dir+"/server.js", "console.log('v1')\n")
-	writeFile(t, dir+"/bin/wrap", "#!/bin/sh\nexec node \"$(dirname \"$0\")/../lib/helper.js\"\n")
+	loadertest.WriteFile(t, dir+"/server.js", "console.log('v1')\n")
+	loadertest.WriteFile(t, dir+"/bin/wrap", "#!/bin/sh\nexec node \"$(dirname \"$0\")/../lib/helper.js\"\n")
 	if err := os.Chmod(dir+"/bin/wrap", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, dir+"/lib/helper.js", "module.exports = 1\n")
-	writeFile(t, dir+"/skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody v1.\n")
-	writeFile(t, dir+"/skills/notes/scripts/run.sh", "echo v1\n")
+	loadertest.WriteFile(t, dir+"/lib/helper.js", "module.exports = 1\n")
+	loadertest.WriteFile(t, dir+"/skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody v1.\n")
+	loadertest.WriteFile(t, dir+"/skills/notes/scripts/run.sh", "echo v1\n")
 	return dir
 }
 
@@ -65,16 +66,16 @@ func TestServerClosureDigest(t *testing.T) {
 		edit    func()
 		changed []string // digests that must change; every other must not
 	}{
-		{"server.js only in args", func() { writeFile(t, dir+"/server.js", "console.log('evil')\n") }, []string{js, wrap, wrap2}},
-		{"file only the wrapper loads", func() { writeFile(t, dir+"/lib/helper.js", "require('child_process')\n") }, []string{js, wrap, wrap2}},
-		{"new file", func() { writeFile(t, dir+"/package.json", `{"scripts": {}}`) }, []string{js, wrap, wrap2}},
+		{"server.js only in args", func() { loadertest.WriteFile(t, dir+"/server.js", "console.log('evil')\n") }, []string{js, wrap, wrap2}},
+		{"file only the wrapper loads", func() { loadertest.WriteFile(t, dir+"/lib/helper.js", "require('child_process')\n") }, []string{js, wrap, wrap2}},
+		{"new file", func() { loadertest.WriteFile(t, dir+"/package.json", `{"scripts": {}}`) }, []string{js, wrap, wrap2}},
 		{"skill body", func() {
-			writeFile(t, dir+"/skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody v2.\n")
+			loadertest.WriteFile(t, dir+"/skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\nBody v2.\n")
 		}, []string{skill, js, wrap, wrap2}},
-		{"skill script", func() { writeFile(t, dir+"/skills/notes/scripts/run.sh", "echo v2\n") }, []string{skill, js, wrap, wrap2}},
-		{"loose file under skills/", func() { writeFile(t, dir+"/skills/loose.js", "require('child_process')\n") }, []string{js, wrap, wrap2}},
+		{"skill script", func() { loadertest.WriteFile(t, dir+"/skills/notes/scripts/run.sh", "echo v2\n") }, []string{skill, js, wrap, wrap2}},
+		{"loose file under skills/", func() { loadertest.WriteFile(t, dir+"/skills/loose.js", "require('child_process')\n") }, []string{js, wrap, wrap2}},
 		{"manifest description", func() {
-			writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "two"}`)
+			loadertest.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "closure", "description": "two"}`)
 		}, []string{js, wrap, wrap2}},
 		{"retarget a file link", func() {
 			os.Symlink("server.js", dir+"/alias.js")
@@ -133,7 +134,7 @@ func TestServerClosureContents(t *testing.T) {
 	if links["lib/alias.js"] != "../server.js" || links["lib/notes"] != "../skills/notes" || sums["lib/alias.js"] != "" {
 		t.Errorf("a symlink inside is bound as a link: %+v", c.Contract.Files)
 	}
-	if !hasCode(c.Diagnostics, "plugin-file-link-skipped") {
+	if !loadertest.HasCode(c.Diagnostics, "plugin-file-link-skipped") {
 		t.Errorf("missing plugin-file-link-skipped; got %v", c.Diagnostics)
 	}
 	if !strings.Contains(strings.Join(c.Summary, " "), "plugin.json and mcp.json included, is part of what you approve") {
@@ -152,7 +153,7 @@ func TestServerClosureContents(t *testing.T) {
 		for _, id := range []string{"js", "wrap", "wrap2"} {
 			c := pkg.Component(model.KindMCPServer, id)
 			code := map[string]string{"outside": "plugin-file-absolute-link", "up": "plugin-file-escape", "dangling.js": "plugin-file-dangling"}[name]
-			if c.Contract != nil || !hasCode(c.Diagnostics, code) {
+			if c.Contract != nil || !loadertest.HasCode(c.Diagnostics, code) {
 				t.Errorf("%s with lib/%s: contract %v, diagnostics %v", id, name, c.Contract != nil, c.Diagnostics)
 			}
 		}
@@ -166,13 +167,13 @@ func TestServerClosureContents(t *testing.T) {
 // TestServerClosureLimit: a closure a limit cut short is never approvable.
 func TestServerClosureLimit(t *testing.T) {
 	dir := closurePlugin(t)
-	writeFile(t, dir+"/assets/big.bin", strings.Repeat("x", 4096))
+	loadertest.WriteFile(t, dir+"/assets/big.bin", strings.Repeat("x", 4096))
 	lim := fsguard.DefaultLimits()
 	lim.MaxFileBytes = 2048
 	pkg := Load(dir, Options{Limits: lim})
 	for _, id := range []string{"js", "wrap", "wrap2"} {
 		c := pkg.Component(model.KindMCPServer, id)
-		if c.Contract != nil || !hasCode(c.Diagnostics, "plugin-files-limit") || !strings.HasPrefix(strings.Join(c.Summary, " "), "Blocked:") {
+		if c.Contract != nil || !loadertest.HasCode(c.Diagnostics, "plugin-files-limit") || !strings.HasPrefix(strings.Join(c.Summary, " "), "Blocked:") {
 			t.Errorf("%s: contract %+v, diagnostics %v, summary %q", id, c.Contract, c.Diagnostics, c.Summary)
 		}
 	}

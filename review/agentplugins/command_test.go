@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // TestCommandOneToken: agent-plugins §7.2.1 makes command one token that clients preserve
@@ -95,8 +96,8 @@ func TestCommandOneToken(t *testing.T) {
 // symlink under that name that leaves the plugin skips the server.
 func TestCommandOneTokenContainment(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/plugin.json", manifestText("escape"))
-	writeFile(t, dir+"/mcp.json", mcpHead+`{"escape": {"type": "stdio", "command": "./bin/escape link"}}}`)
+	loadertest.WriteFile(t, dir+"/plugin.json", manifestText("escape"))
+	loadertest.WriteFile(t, dir+"/mcp.json", mcpHead+`{"escape": {"type": "stdio", "command": "./bin/escape link"}}}`)
 	if err := os.MkdirAll(dir+"/bin", 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // TestServerDisplay checks the reviewer-facing account of servers: expansion beside the
@@ -115,10 +116,10 @@ func TestExtensions(t *testing.T) {
 // reason; declared data is supported.
 func TestExtensionDirectoryOnly(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "extensions": {"com.openai": {"commands": "./c"}}}`)
-	writeFile(t, dir+"/dev.pi.agent/prompts/a.md", "prompt")
-	writeFile(t, dir+"/dev.getlola/commands/c.md", "command")
-	writeFile(t, dir+"/com.openai/c.md", "command")
+	loadertest.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "extensions": {"com.openai": {"commands": "./c"}}}`)
+	loadertest.WriteFile(t, dir+"/dev.pi.agent/prompts/a.md", "prompt")
+	loadertest.WriteFile(t, dir+"/dev.getlola/commands/c.md", "command")
+	loadertest.WriteFile(t, dir+"/com.openai/c.md", "command")
 	pkg := Load(dir, Options{})
 	for _, tc := range []struct {
 		ns, client string
@@ -147,7 +148,7 @@ func TestExtensionDirectoryOnly(t *testing.T) {
 
 func TestExpandIsSinglePass(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/plugin.json", manifestText("p"))
+	loadertest.WriteFile(t, dir+"/plugin.json", manifestText("p"))
 	// A data directory whose own name holds a placeholder must not be expanded again.
 	l := &loader{dataDir: "/d/${PLUGIN_ROOT}"}
 	root := mustRoot(t, dir)

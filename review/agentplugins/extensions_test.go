@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // TestExtensionSummariesNameTheReader: a namespace a known client reads is never called
@@ -12,12 +13,12 @@ import (
 // onboardingSkill under com.openai, no hooks; Lola: commands, agents, instructions).
 func TestExtensionSummariesNameTheReader(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "extensions": {
+	loadertest.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "extensions": {
 		"com.openai": {"onboardingSkill": "./skills/a", "hooks": {"Stop": []}},
 		"dev.getlola": {"commands": "./c"},
 		"dev.pi.agent": {"prompts": "./p"},
 		"com.example.other": {"x": 1}}}`)
-	writeFile(t, dir+"/com.anthropic.claude/x.md", "x")
+	loadertest.WriteFile(t, dir+"/com.anthropic.claude/x.md", "x")
 	pkg := Load(dir, Options{})
 	cases := []struct {
 		ns      string
@@ -59,7 +60,7 @@ func TestExtensionSummariesNameTheReader(t *testing.T) {
 	}
 	// Without onboardingSkill Codex reads nothing there.
 	dir = t.TempDir()
-	writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "extensions": {"com.openai": {"hooks": "./h.json"}}}`)
+	loadertest.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "extensions": {"com.openai": {"hooks": "./h.json"}}}`)
 	c := Load(dir, Options{}).Component(model.KindExtension, "com.openai")
 	if s := supportOf(c, clientCodex); s.Status != model.NotApplicable || !strings.Contains(s.Detail, "only onboardingSkill") {
 		t.Errorf("Codex support without onboardingSkill: %+v", s)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // FuzzManifest feeds arbitrary bytes as plugin.json. Load must never panic, and never
@@ -26,7 +27,7 @@ func FuzzManifest(f *testing.F) {
 			t.Fatalf("rejected plugin lists components")
 		}
 		if !pkg.Rejected && pkg.Component(model.KindSkill, "greet") == nil {
-			t.Fatalf("accepted plugin lost its skill: %v", codes(pkg))
+			t.Fatalf("accepted plugin lost its skill: %v", loadertest.Codes(pkg))
 		}
 	})
 }
@@ -47,7 +48,7 @@ func FuzzMCP(f *testing.F) {
 		}
 		pkg := Load(dir, Options{DataDir: "/data"})
 		if pkg.Rejected {
-			t.Fatalf("mcp.json must never reject the plugin: %v", codes(pkg))
+			t.Fatalf("mcp.json must never reject the plugin: %v", loadertest.Codes(pkg))
 		}
 		disabled := false
 		for _, d := range pkg.Diagnostics {

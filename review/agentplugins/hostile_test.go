@@ -10,6 +10,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/loadertest"
 )
 
 // TestHostile builds each hostile input at test time (FIFOs, sparse files and symlinks
@@ -20,9 +21,9 @@ func TestHostile(t *testing.T) {
 	skill := "---\nname: greet\ndescription: Greets.\n---\nHi.\n"
 	base := func(t *testing.T) string {
 		dir := t.TempDir()
-		writeFile(t, dir+"/plugin.json", manifestText("hostile"))
-		writeFile(t, dir+"/skills/greet/SKILL.md", skill)
-		writeFile(t, dir+"/mcp.json", goodMCP)
+		loadertest.WriteFile(t, dir+"/plugin.json", manifestText("hostile"))
+		loadertest.WriteFile(t, dir+"/skills/greet/SKILL.md", skill)
+		loadertest.WriteFile(t, dir+"/mcp.json", goodMCP)
 		return dir
 	}
 	must := func(t *testing.T, err error) {
@@ -87,27 +88,27 @@ func TestHostile(t *testing.T) {
 		{"skill-md-symlink-escape", func(t *testing.T, d string) {
 			os.Remove(d + "/skills/greet/SKILL.md")
 			other := t.TempDir()
-			writeFile(t, other+"/SKILL.md", skill)
+			loadertest.WriteFile(t, other+"/SKILL.md", skill)
 			must(t, os.Symlink(other+"/SKILL.md", d+"/skills/greet/SKILL.md"))
 		}, nil, caseWant{validity: map[string]string{"skill:greet": "skipped", "mcp-server:ok": "valid"}, compCode: map[string]string{"skill:greet": "skill-escape"}}},
 		{"skill-md-symlink-inside", func(t *testing.T, d string) {
 			os.Remove(d + "/skills/greet/SKILL.md")
-			writeFile(t, d+"/docs/greet.md", skill)
+			loadertest.WriteFile(t, d+"/docs/greet.md", skill)
 			must(t, os.Symlink("../../docs/greet.md", d+"/skills/greet/SKILL.md"))
 		}, nil, caseWant{validity: map[string]string{"skill:greet": "valid"}}},
 		{"command-symlink-escape", func(t *testing.T, d string) {
 			must(t, os.MkdirAll(d+"/bin", 0o755))
 			must(t, os.Symlink("/bin/sh", d+"/bin/server"))
-			writeFile(t, d+"/mcp.json", mcpHead+`{"ok": {"type": "stdio", "command": "node"}, "esc": {"type": "stdio", "command": "./bin/server"}}}`)
+			loadertest.WriteFile(t, d+"/mcp.json", mcpHead+`{"ok": {"type": "stdio", "command": "node"}, "esc": {"type": "stdio", "command": "./bin/server"}}}`)
 		}, nil, caseWant{validity: map[string]string{"mcp-server:ok": "valid", "mcp-server:esc": "invalid"}, compCode: map[string]string{"mcp-server:esc": "mcp-command-escape"}}},
 		{"command-dotdot-after-symlink", func(t *testing.T, d string) {
 			// lib -> /usr/lib: ./lib/../bin/sh is lexically inside but physically /usr/bin/sh.
 			must(t, os.Symlink("/usr/lib", d+"/lib"))
-			writeFile(t, d+"/mcp.json", mcpHead+`{"esc": {"type": "stdio", "command": "./lib/../bin/sh"}}}`)
+			loadertest.WriteFile(t, d+"/mcp.json", mcpHead+`{"esc": {"type": "stdio", "command": "./lib/../bin/sh"}}}`)
 		}, nil, caseWant{validity: map[string]string{"mcp-server:esc": "invalid"}, compCode: map[string]string{"mcp-server:esc": "mcp-command-escape"}}},
 		{"cwd-symlink-escape", func(t *testing.T, d string) {
 			must(t, os.Symlink("/", d+"/data"))
-			writeFile(t, d+"/mcp.json", mcpHead+`{"ok": {"type": "stdio", "command": "node"}, "esc": {"type": "stdio", "command": "node", "cwd": "${PLUGIN_ROOT}/data"}}}`)
+			loadertest.WriteFile(t, d+"/mcp.json", mcpHead+`{"ok": {"type": "stdio", "command": "node"}, "esc": {"type": "stdio", "command": "node", "cwd": "${PLUGIN_ROOT}/data"}}}`)
 		}, nil, caseWant{validity: map[string]string{"mcp-server:ok": "valid", "mcp-server:esc": "invalid"}, compCode: map[string]string{"mcp-server:esc": "mcp-cwd-escape"}}},
 		{"skills-too-many-entries", func(t *testing.T, d string) {
 			for i := 0; i < 300; i++ {
@@ -121,18 +122,18 @@ func TestHostile(t *testing.T) {
 			caseWant{validity: map[string]string{"mcp-server:ok": "valid", "skill:greet": "valid"}, compCode: map[string]string{"mcp-server:ok": "plugin-files-limit"}}},
 		{"server-closure-too-many-entries", func(t *testing.T, d string) {
 			for i := 0; i < 300; i++ {
-				writeFile(t, fmt.Sprintf("%s/lib/f%03d.js", d, i), "x")
+				loadertest.WriteFile(t, fmt.Sprintf("%s/lib/f%03d.js", d, i), "x")
 			}
 		}, func(l *fsguard.Limits) { l.MaxEntries = 200 },
 			caseWant{validity: map[string]string{"mcp-server:ok": "valid", "skill:greet": "valid"}, compCode: map[string]string{"mcp-server:ok": "plugin-files-limit"}}},
 		{"deep-plugin-json", func(t *testing.T, d string) {
-			writeFile(t, d+"/plugin.json", deep(100000))
+			loadertest.WriteFile(t, d+"/plugin.json", deep(100000))
 		}, nil, caseWant{rejected: true, pkgCode: "manifest-too-deep"}},
 		{"deep-mcp-json", func(t *testing.T, d string) {
-			writeFile(t, d+"/mcp.json", deep(100000))
+			loadertest.WriteFile(t, d+"/mcp.json", deep(100000))
 		}, nil, caseWant{pkgCode: "mcp-too-deep", pkgBound: model.BoundaryComponentType, validity: map[string]string{"skill:greet": "valid"}}},
 		{"nul-in-mcp-values", func(t *testing.T, d string) {
-			writeFile(t, d+"/mcp.json", mcpHead+`{"ok": {"type": "stdio", "command": "node"}, "nul": {"type": "stdio", "command": "no\u0000de"}, "hdr": {"type": "sse", "url": "https://x.example.com", "headers": {"X": "a\u0000b"}}}}`)
+			loadertest.WriteFile(t, d+"/mcp.json", mcpHead+`{"ok": {"type": "stdio", "command": "node"}, "nul": {"type": "stdio", "command": "no\u0000de"}, "hdr": {"type": "sse", "url": "https://x.example.com", "headers": {"X": "a\u0000b"}}}}`)
 		}, nil, caseWant{validity: map[string]string{"mcp-server:ok": "valid", "mcp-server:nul": "invalid", "mcp-server:hdr": "invalid"},
 			compCode: map[string]string{"mcp-server:nul": "mcp-command-not-single-token", "mcp-server:hdr": "mcp-header-value-invalid"}}},
 		{"too-many-servers", func(t *testing.T, d string) {
@@ -145,7 +146,7 @@ func TestHostile(t *testing.T) {
 				fmt.Fprintf(&b, `"s%d": {"type": "stdio", "command": "node"}`, i)
 			}
 			b.WriteString("}}")
-			writeFile(t, d+"/mcp.json", b.String())
+			loadertest.WriteFile(t, d+"/mcp.json", b.String())
 		}, nil, caseWant{pkgCode: "mcp-too-many-entries", pkgBound: model.BoundaryComponentType, validity: map[string]string{"skill:greet": "valid"}}},
 	}
 	for _, tc := range cases {
@@ -172,9 +173,9 @@ func TestHostile(t *testing.T) {
 // when skills and servers are valid.
 func TestRejectedDiscoversNothing(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "Bad Name", "extensions": {"dev.pi.agent": {}}}`)
-	writeFile(t, dir+"/skills/greet/SKILL.md", "---\nname: greet\ndescription: Greets.\n---\nHi.\n")
-	writeFile(t, dir+"/mcp.json", mcpHead+`{"ok": {"type": "stdio", "command": "node"}}}`)
+	loadertest.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "Bad Name", "extensions": {"dev.pi.agent": {}}}`)
+	loadertest.WriteFile(t, dir+"/skills/greet/SKILL.md", "---\nname: greet\ndescription: Greets.\n---\nHi.\n")
+	loadertest.WriteFile(t, dir+"/mcp.json", mcpHead+`{"ok": {"type": "stdio", "command": "node"}}}`)
 	pkg := Load(dir, Options{})
 	if !pkg.Rejected || len(pkg.Components) != 0 || pkg.Valid() {
 		t.Fatalf("rejected=%v components=%v", pkg.Rejected, keys(pkg))

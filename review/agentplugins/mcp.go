@@ -309,15 +309,6 @@ func (l *loader) finishInvalid(c *model.Component) *model.Component {
 	return c
 }
 
-func hasErrors(ds []model.Diagnostic) bool {
-	for _, d := range ds {
-		if d.IsError() {
-			return true
-		}
-	}
-	return false
-}
-
 // expand applies the single, non-recursive ${PLUGIN_ROOT}/${PLUGIN_DATA} pass of
 // agent-plugins §9.2: every exact occurrence, left to right, replacement text never rescanned.
 func (l *loader) expand(s string) string {
@@ -424,7 +415,7 @@ func (l *loader) stdio(c *model.Component, v *jsontext.Value, str func(string) (
 	} else if !badField["cwd"] {
 		c.Details = append(c.Details, model.Field{Key: "cwd (expanded)", Value: l.defaultCwd()})
 	}
-	if hasErrors(c.Diagnostics) {
+	if slices.ContainsFunc(c.Diagnostics, model.Diagnostic.IsError) {
 		return l.finishInvalid(c)
 	}
 	c.Validity = model.Valid
@@ -790,7 +781,7 @@ func (l *loader) remote(c *model.Component, typ string, str func(string) (string
 		}
 		c.Details = append(c.Details, model.Field{Key: "headers", Value: lit})
 	}
-	if hasErrors(c.Diagnostics) {
+	if slices.ContainsFunc(c.Diagnostics, model.Diagnostic.IsError) {
 		return l.finishInvalid(c)
 	}
 	c.Validity = model.Valid

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // TestOnlyDirectoriesAreExtensions: a namespace directory is a directory.
@@ -50,11 +51,11 @@ func TestFixedLocationsNeverExtensions(t *testing.T) {
 		{"mcp.json directory", func(t *testing.T, d string) { mustMkdir(t, d+"/mcp.json") }},
 		{"mcp.json dangling symlink", func(t *testing.T, d string) { mustSymlink(t, "nowhere", d+"/mcp.json") }},
 		{"mcp.json symlink out", func(t *testing.T, d string) { mustSymlink(t, "/", d+"/mcp.json") }},
-		{"mcp.json regular file", func(t *testing.T, d string) { writeFile(t, d+"/mcp.json", mcpHead+`{}}`) }},
+		{"mcp.json regular file", func(t *testing.T, d string) { loadertest.WriteFile(t, d+"/mcp.json", mcpHead+`{}}`) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, dir+"/plugin.json", manifestText("fixed"))
+			loadertest.WriteFile(t, dir+"/plugin.json", manifestText("fixed"))
 			tc.setup(t, dir)
 			pkg := Load(dir, Options{})
 			for _, c := range pkg.Components {
@@ -112,13 +113,13 @@ func TestConformanceEntryFaultsLeaveThePluginValid(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, dir+"/plugin.json", manifestText("conformance"))
+			loadertest.WriteFile(t, dir+"/plugin.json", manifestText("conformance"))
 			for p, data := range tc.files {
-				writeFile(t, dir+"/"+p, data)
+				loadertest.WriteFile(t, dir+"/"+p, data)
 			}
 			pkg := Load(dir, Options{})
 			if pkg.Rejected || !pkg.Valid() {
-				t.Fatalf("rejected=%v valid=%v: %v", pkg.Rejected, pkg.Valid(), codes(pkg))
+				t.Fatalf("rejected=%v valid=%v: %v", pkg.Rejected, pkg.Valid(), loadertest.Codes(pkg))
 			}
 			left := 0
 			for _, c := range pkg.Components {

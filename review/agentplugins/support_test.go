@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 func supportOf(c *model.Component, client string) model.Support {
@@ -21,9 +22,9 @@ func supportOf(c *model.Component, client string) model.Support {
 // the detail says which leniency.
 func TestSkillSupportPiJudgesFrontmatterName(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/plugin.json", manifestText("names"))
+	loadertest.WriteFile(t, dir+"/plugin.json", manifestText("names"))
 	skill := func(d, name string) {
-		writeFile(t, dir+"/skills/"+d+"/SKILL.md", "---\nname: "+name+"\ndescription: Does things.\n---\nBody.\n")
+		loadertest.WriteFile(t, dir+"/skills/"+d+"/SKILL.md", "---\nname: "+name+"\ndescription: Does things.\n---\nBody.\n")
 	}
 	skill("notes", "notes")
 	skill("file-tool", "ﬁle-tool") // ligature: equal to the directory after NFKC

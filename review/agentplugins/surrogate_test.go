@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // Server names that are distinct lone surrogates are distinct names (JSON.parse keeps
@@ -44,7 +45,7 @@ func TestLoneSurrogateServerNames(t *testing.T) {
 	if c := comps["\ufffd"]; c.Validity != model.Valid {
 		t.Errorf("\\ufffd: %s %v", c.Validity, c.Diagnostics)
 	}
-	if c := comps["twice"]; !hasCode(c.Diagnostics, "mcp-server-duplicate-name") {
+	if c := comps["twice"]; !loadertest.HasCode(c.Diagnostics, "mcp-server-duplicate-name") {
 		t.Errorf("twice: %v", c.Diagnostics)
 	}
 }

@@ -1,8 +1,6 @@
 package closure_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,10 +34,7 @@ func digest(t testing.TB, r closure.Result) string {
 func TestLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "pkg")
-			if err := os.Mkdir(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			dir := closuretest.Folder(t, "pkg")
 			closuretest.Build(t, dir, l)
 			r := collect(t, dir)
 			if l.Blocks {

@@ -55,16 +55,7 @@ func TestNotCoveredByShell(t *testing.T) {
 		{`python3 /p/x.py /p/../etc/passwd`, []string{"path-program:python3", "outside-path:/p/../etc/passwd"}},
 	}
 	for _, c := range cases {
-		var got []string
-		for _, n := range NotCoveredByShell(c.line, base, nil) {
-			got = append(got, n.Kind+":"+n.Subject)
-			if n.Detail == "" {
-				t.Errorf("%q: empty detail", c.line)
-			}
-		}
-		if strings.Join(got, ",") != strings.Join(c.want, ",") {
-			t.Errorf("%q: got %q, want %q", c.line, got, c.want)
-		}
+		checkShellLine(t, c.line, base, c.want)
 	}
 	// A bundled program's #! line names the interpreter it runs with.
 	got := NotCoveredByShell(`/p/run`, base, func(abs string) string {
@@ -140,16 +131,7 @@ func TestShellExpandsAsTheShellDoes(t *testing.T) {
 		{`/p/bin/x "$1"`, []string{"unresolved-word:\"$1\""}},
 	}
 	for _, c := range cases {
-		var got []string
-		for _, n := range NotCoveredByShell(c.line, base, nil) {
-			got = append(got, n.Kind+":"+n.Subject)
-			if n.Detail == "" {
-				t.Errorf("%q: empty detail", c.line)
-			}
-		}
-		if strings.Join(got, ",") != strings.Join(c.want, ",") {
-			t.Errorf("%q:\n got %q\nwant %q", c.line, got, c.want)
-		}
+		checkShellLine(t, c.line, base, c.want)
 	}
 }
 
@@ -243,5 +225,21 @@ func TestSplitShellCasePatterns(t *testing.T) {
 		if n.Kind != model.NotCoveredUnresolved {
 			t.Errorf("a case pattern is listed: %s %s", n.Kind, n.Subject)
 		}
+	}
+}
+
+// checkShellLine asserts what NotCoveredByShell lists for a line with no bundled programs,
+// as kind:subject in order, and that each entry says why.
+func checkShellLine(t *testing.T, line string, base Process, want []string) {
+	t.Helper()
+	var got []string
+	for _, n := range NotCoveredByShell(line, base, nil) {
+		got = append(got, n.Kind+":"+n.Subject)
+		if n.Detail == "" {
+			t.Errorf("%q: empty detail", line)
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("%q:\n got %q\nwant %q", line, got, want)
 	}
 }

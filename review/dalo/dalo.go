@@ -23,9 +23,11 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -105,9 +107,7 @@ func Load(dir string, opts Options) []*model.Package {
 	if opts.SourceID == "" {
 		opts.SourceID = "validation"
 	}
-	if opts.Limits == (fsguard.Limits{}) {
-		opts.Limits = fsguard.DefaultLimits()
-	}
+	opts.Limits = opts.Limits.OrDefault()
 	root, err := fsguard.Open(dir, opts.Limits)
 	if err != nil {
 		return []*model.Package{sourceFailure(dir, opts, "unreadable_plugin_path", fmt.Sprintf("The source %s cannot be opened: %v.", dir, err))}
@@ -294,7 +294,7 @@ func (s *source) loadPackage(p *loaded) {
 	}
 	pkg.Manifest = manifestFields(m, s.opts.SourceID, rel)
 	if len(m.Providers) > 0 {
-		keys := sortedKeys(m.Providers)
+		keys := slices.Sorted(maps.Keys(m.Providers))
 		pkg.Diagnostics = append(pkg.Diagnostics, model.Diagnostic{
 			Code: "provider-overlay-inert", Severity: model.SeverityInfo, Boundary: model.BoundaryPackage,
 			File: manifestFile, Pointer: "/providers", Phase: phaseContract, Spec: "dalo §package",
@@ -310,15 +310,6 @@ func (s *source) loadPackage(p *loaded) {
 	s.buildHooks(p, tools, manifestFile)
 	s.checkReferences(p, manifestFile)
 	s.resolveMembers(p, manifestFile)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func manifestFields(m *manifest, sourceID, rel string) model.Fields {
@@ -351,7 +342,7 @@ func manifestFields(m *manifest, sourceID, rel string) model.Fields {
 		fs = append(fs, model.Field{Key: "requires", Value: reqs})
 	}
 	if len(m.Providers) > 0 {
-		fs = append(fs, model.Field{Key: "providers", Value: sortedKeys(m.Providers)})
+		fs = append(fs, model.Field{Key: "providers", Value: slices.Sorted(maps.Keys(m.Providers))})
 	}
 	return fs
 }

@@ -3,11 +3,14 @@ package dalo
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 const exampleSource = "../../examples/dalo/design-review"
@@ -16,59 +19,19 @@ const exampleSource = "../../examples/dalo/design-review"
 func copyTree(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, info.Mode().Perm()|0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testtree.Copy(t, src, dst)
 	return dst
-}
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // allCodes lists every diagnostic code of a package and its components.
 func allCodes(p *model.Package) []string {
-	var codes []string
-	for _, d := range p.Diagnostics {
-		codes = append(codes, d.Code)
-	}
-	for _, c := range p.Components {
-		for _, d := range c.Diagnostics {
-			codes = append(codes, d.Code)
-		}
-	}
+	codes := loadertest.Codes(p)
 	sort.Strings(codes)
 	return codes
 }
 
 func hasCode(p *model.Package, code string) bool {
-	for _, c := range allCodes(p) {
-		if c == code {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(allCodes(p), code)
 }
 
 func loadOne(t *testing.T, dir string, opts Options) *model.Package {
@@ -215,8 +178,8 @@ func TestPackageSchemaFixtures(t *testing.T) {
 				t.Errorf("schema pass = %v, want %v (%+v)", len(schemaDiags) == 0, tc.schema, schemaDiags)
 			}
 			dir := t.TempDir()
-			write(t, filepath.Join(dir, "plugins/fixture/PLUGIN.toml"), string(data))
-			write(t, filepath.Join(dir, "plugins/fixture/handler.mjs"), "process.stdout.write('{\"kind\":\"observe\"}')\n")
+			loadertest.WriteFile(t, filepath.Join(dir, "plugins/fixture/PLUGIN.toml"), string(data))
+			loadertest.WriteFile(t, filepath.Join(dir, "plugins/fixture/handler.mjs"), "process.stdout.write('{\"kind\":\"observe\"}')\n")
 			p := loadOne(t, dir, Options{})
 			if p.Valid() != tc.parser {
 				t.Errorf("parser valid = %v, want %v: %v", p.Valid(), tc.parser, allCodes(p))
@@ -250,7 +213,7 @@ func TestBadFixtures(t *testing.T) {
 			if err := os.CopyFS(dir, os.DirFS(base)); err != nil {
 				t.Fatal(err)
 			}
-			write(t, filepath.Join(dir, "plugins/design-review/PLUGIN.toml"), string(data))
+			loadertest.WriteFile(t, filepath.Join(dir, "plugins/design-review/PLUGIN.toml"), string(data))
 			p := loadOne(t, dir, Options{})
 			if !hasCode(p, code) {
 				t.Errorf("codes %v lack %s", allCodes(p), code)
@@ -266,7 +229,7 @@ func TestProvidersMap(t *testing.T) {
 	dir := copyTree(t, exampleSource)
 	mf := filepath.Join(dir, "plugins/design-review/PLUGIN.toml")
 	data, _ := os.ReadFile(mf)
-	write(t, mf, string(data)+"\n[providers.claude]\nanything = { goes = [1, 2] }\n[providers.codex]\nx = 1\n")
+	loadertest.WriteFile(t, mf, string(data)+"\n[providers.claude]\nanything = { goes = [1, 2] }\n[providers.codex]\nx = 1\n")
 	p := loadOne(t, dir, Options{})
 	if !p.Valid() {
 		t.Fatalf("providers overlay made the package invalid: %v", allCodes(p))
@@ -284,7 +247,7 @@ func TestSourceID(t *testing.T) {
 	dir := copyTree(t, exampleSource)
 	mf := filepath.Join(dir, "plugins/design-review/PLUGIN.toml")
 	data, _ := os.ReadFile(mf)
-	write(t, mf, strings.Replace(string(data), `ref = "skill:design-review"`, `ref = "skill:company:design-review"`, 1))
+	loadertest.WriteFile(t, mf, strings.Replace(string(data), `ref = "skill:design-review"`, `ref = "skill:company:design-review"`, 1))
 	if p := loadOne(t, dir, Options{SourceID: "company"}); !p.Valid() || p.SourceID != "company" {
 		t.Errorf("same-source explicit reference not resolved: %v %+v", allCodes(p), p.Members)
 	}

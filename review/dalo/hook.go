@@ -2,6 +2,7 @@ package dalo
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -113,7 +114,7 @@ func (hc *hookCheck) check() *combo {
 	cb := findCombo(h.Subject, h.Phase)
 	if cb == nil {
 		hc.bad("hook-subject-phase-not-admitted", "phase", "%s: subject %q with phase %q is not an admitted combination", where, h.Subject, h.Phase)
-	} else if !contains(cb.effects, h.Effect) {
+	} else if !slices.Contains(cb.effects, h.Effect) {
 		hc.bad("hook-effect-not-admitted", "effect", "%s: effect %q is not admitted for %s/%s (admitted: %s)", where, h.Effect, h.Subject, h.Phase, strings.Join(cb.effects, ", "))
 	}
 	hc.checkPolicy()
@@ -265,15 +266,6 @@ func (hc *hookCheck) unsupported(p *loaded, c *model.Component) {
 	} else {
 		c.Diagnostics = append(c.Diagnostics, d)
 	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
 }
 
 func anySupported(ss []model.Support) bool {

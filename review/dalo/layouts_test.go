@@ -7,6 +7,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/closure/closuretest"
+	"vouch/review/internal/loadertest"
 )
 
 const layoutManifest = `schema_version = 1
@@ -35,8 +36,8 @@ func TestToolClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
 			src := t.TempDir()
-			write(t, filepath.Join(src, "plugins/p/PLUGIN.toml"), layoutManifest)
-			write(t, filepath.Join(src, "plugins/p/tools/t.mjs"), "import './x.js'\n")
+			loadertest.WriteFile(t, filepath.Join(src, "plugins/p/PLUGIN.toml"), layoutManifest)
+			loadertest.WriteFile(t, filepath.Join(src, "plugins/p/tools/t.mjs"), "import './x.js'\n")
 			tools := filepath.Join(src, "plugins/p/tools")
 			closuretest.Build(t, tools, l)
 			pkg := Load(src, Options{})[0]

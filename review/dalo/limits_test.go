@@ -10,6 +10,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/loadertest"
 )
 
 func exampleManifest(t *testing.T) string {
@@ -25,7 +26,7 @@ func exampleManifest(t *testing.T) string {
 func withManifest(t *testing.T, manifest string) *model.Package {
 	t.Helper()
 	dir := copyTree(t, exampleSource)
-	write(t, filepath.Join(dir, "plugins/design-review/PLUGIN.toml"), manifest)
+	loadertest.WriteFile(t, filepath.Join(dir, "plugins/design-review/PLUGIN.toml"), manifest)
 	return loadOne(t, dir, Options{})
 }
 
@@ -153,7 +154,7 @@ func TestTOMLBombs(t *testing.T) {
 	}
 	// The same through Load: the file is refused by size before it is read.
 	dir := copyTree(t, exampleSource)
-	write(t, filepath.Join(dir, "plugins/design-review/PLUGIN.toml"), "x = \""+strings.Repeat("a", 16<<20)+"\"")
+	loadertest.WriteFile(t, filepath.Join(dir, "plugins/design-review/PLUGIN.toml"), "x = \""+strings.Repeat("a", 16<<20)+"\"")
 	if p := loadOne(t, dir, Options{}); !p.Rejected || !hasCode(p, "manifest-too-large") {
 		t.Errorf("16 MiB manifest: %v", allCodes(p))
 	}

@@ -313,16 +313,24 @@ func boundTree(raw map[string]any, file string) (any, []model.Diagnostic) {
 			diags = append(diags, manifestDiag(file, code, ptr, 0, format, args...))
 		}
 	}
+	// overLimits reports a table or array nested deeper than the limit or holding more
+	// entries than it, which is then left out of the tree.
+	overLimits := func(ptr string, depth, entries int) bool {
+		if depth > maxNesting {
+			add("manifest-too-deep", ptr, "%s is nested more than %d levels deep", keyPath(ptr), maxNesting)
+			return true
+		}
+		if entries > maxEntries {
+			add("manifest-too-many-entries", ptr, "%s has %d entries, over the limit of %d", keyPath(ptr), entries, maxEntries)
+			return true
+		}
+		return false
+	}
 	var conv func(v any, depth int, ptr string) any
 	conv = func(v any, depth int, ptr string) any {
 		switch x := v.(type) {
 		case map[string]any:
-			if depth > maxNesting {
-				add("manifest-too-deep", ptr, "%s is nested more than %d levels deep", keyPath(ptr), maxNesting)
-				return nil
-			}
-			if len(x) > maxEntries {
-				add("manifest-too-many-entries", ptr, "%s has %d entries, over the limit of %d", keyPath(ptr), len(x), maxEntries)
+			if overLimits(ptr, depth, len(x)) {
 				return nil
 			}
 			out := make(map[string]any, len(x))
@@ -341,12 +349,7 @@ func boundTree(raw map[string]any, file string) (any, []model.Diagnostic) {
 			}
 			return conv(arr, depth, ptr)
 		case []any:
-			if depth > maxNesting {
-				add("manifest-too-deep", ptr, "%s is nested more than %d levels deep", keyPath(ptr), maxNesting)
-				return nil
-			}
-			if len(x) > maxEntries {
-				add("manifest-too-many-entries", ptr, "%s has %d entries, over the limit of %d", keyPath(ptr), len(x), maxEntries)
+			if overLimits(ptr, depth, len(x)) {
 				return nil
 			}
 			out := make([]any, len(x))

@@ -2,6 +2,7 @@ package dalo
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -61,15 +62,24 @@ func (s *source) checkReferences(p *loaded, manifestFile string) {
 		d.Spec = "dalo §references"
 		p.pkg.Diagnostics = append(p.pkg.Diagnostics, d)
 	}
+	// validRef parses raw, the reference at ptr in the list named, and reports it when it
+	// is malformed or names a kind the list does not take (must says which it takes).
+	validRef := func(raw, ptr, list, must string, kinds ...string) (parsedRef, bool) {
+		r, why := parseRef(raw)
+		if why == "" && !slices.Contains(kinds, r.kind) {
+			why = must
+		}
+		if why != "" {
+			bad("reference-invalid", ptr, "%s reference %q %s", list, raw, why)
+			return r, false
+		}
+		return r, true
+	}
 	required := map[string]bool{}
 	seen := map[string]bool{}
 	for i, m := range p.man.Plugin.Members {
-		r, why := parseRef(m.Ref)
-		if why == "" && r.kind != "skill" && r.kind != "agent" && r.kind != "instruction" {
-			why = "must be a skill, agent or instruction reference"
-		}
-		if why != "" {
-			bad("reference-invalid", fmt.Sprintf("/plugin/members/%d/ref", i), "member reference %q %s", m.Ref, why)
+		r, ok := validRef(m.Ref, fmt.Sprintf("/plugin/members/%d/ref", i), "member", "must be a skill, agent or instruction reference", "skill", "agent", "instruction")
+		if !ok {
 			continue
 		}
 		c := r.canonical(sid)
@@ -107,12 +117,8 @@ func (s *source) checkReferences(p *loaded, manifestFile string) {
 	}
 	seenDep := map[string]bool{}
 	for i, d := range p.man.Plugin.Requires {
-		r, why := parseRef(d.Ref)
-		if why == "" && r.kind != "plugin" {
-			why = "must be a plugin reference"
-		}
-		if why != "" {
-			bad("reference-invalid", fmt.Sprintf("/plugin/requires/%d/ref", i), "requires reference %q %s", d.Ref, why)
+		r, ok := validRef(d.Ref, fmt.Sprintf("/plugin/requires/%d/ref", i), "requires", "must be a plugin reference", "plugin")
+		if !ok {
 			continue
 		}
 		c := r.canonical(sid)

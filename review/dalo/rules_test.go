@@ -3,10 +3,12 @@ package dalo
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 func replaceIn(t *testing.T, file, old, new string) {
@@ -18,7 +20,7 @@ func replaceIn(t *testing.T, file, old, new string) {
 	if !strings.Contains(string(data), old) {
 		t.Fatalf("%s lacks %q", file, old)
 	}
-	write(t, file, strings.Replace(string(data), old, new, 1))
+	loadertest.WriteFile(t, file, strings.Replace(string(data), old, new, 1))
 }
 
 // TestToolFileRules covers the rules that need a file system: symlinks, the exec bit,
@@ -103,7 +105,7 @@ func TestContractsBindBytes(t *testing.T) {
 		return tool.Contract.MustDigest(), hook.Contract.MustDigest(), p.FilesDigest
 	}
 	t0, h0, f0 := digests()
-	write(t, filepath.Join(pkg, "README.md"), "# notes\n")
+	loadertest.WriteFile(t, filepath.Join(pkg, "README.md"), "# notes\n")
 	t1, h1, f1 := digests()
 	if t1 != t0 || h1 != h0 {
 		t.Error("a README edit changed a contract digest")
@@ -155,7 +157,7 @@ func TestHookSupport(t *testing.T) {
 	for _, tc := range cases {
 		h := hookDesc{Subject: tc.subject, Phase: tc.phase, Effect: tc.effect, FailurePolicy: tc.policy, ErrorVisibility: tc.vis}
 		cb := findCombo(tc.subject, tc.phase)
-		if cb == nil || !contains(cb.effects, tc.effect) {
+		if cb == nil || !slices.Contains(cb.effects, tc.effect) {
 			t.Errorf("%+v not admitted", tc)
 			continue
 		}
@@ -172,7 +174,7 @@ func TestHookSupport(t *testing.T) {
 	}
 	// Anything outside the table is not admitted.
 	for _, bad := range [][3]string{{"user_prompt", "after", "observe"}, {"session", "before", "observe"}, {"user_prompt", "before", "rewrite_input"}, {"session", "end", "add_context"}} {
-		if cb := findCombo(bad[0], bad[1]); cb != nil && contains(cb.effects, bad[2]) {
+		if cb := findCombo(bad[0], bad[1]); cb != nil && slices.Contains(cb.effects, bad[2]) {
 			t.Errorf("%v admitted", bad)
 		}
 	}
@@ -244,7 +246,7 @@ func TestReferences(t *testing.T) {
 	}
 	t.Run("external optional is visible and valid", func(t *testing.T) {
 		dir := t.TempDir()
-		write(t, filepath.Join(dir, "plugins/a/PLUGIN.toml"), pluginToml("a", "", member("skill:company:review", "optional")+requires("plugin:company:base", "optional")))
+		loadertest.WriteFile(t, filepath.Join(dir, "plugins/a/PLUGIN.toml"), pluginToml("a", "", member("skill:company:review", "optional")+requires("plugin:company:base", "optional")))
 		p := loadOne(t, dir, Options{})
 		if !p.Valid() || p.Members[0].Status != "unavailable_external" || p.Dependencies[0].Status != "unavailable_external" {
 			t.Errorf("%v %+v %+v", allCodes(p), p.Members, p.Dependencies)
@@ -255,9 +257,9 @@ func TestReferences(t *testing.T) {
 	})
 	t.Run("cycle", func(t *testing.T) {
 		dir := t.TempDir()
-		write(t, filepath.Join(dir, "plugins/a/PLUGIN.toml"), pluginToml("a", "", requires("plugin:b", "required")))
-		write(t, filepath.Join(dir, "plugins/b/PLUGIN.toml"), pluginToml("b", "", requires("plugin:a", "required")))
-		write(t, filepath.Join(dir, "plugins/c/PLUGIN.toml"), pluginToml("c", "", requires("plugin:a", "optional")))
+		loadertest.WriteFile(t, filepath.Join(dir, "plugins/a/PLUGIN.toml"), pluginToml("a", "", requires("plugin:b", "required")))
+		loadertest.WriteFile(t, filepath.Join(dir, "plugins/b/PLUGIN.toml"), pluginToml("b", "", requires("plugin:a", "required")))
+		loadertest.WriteFile(t, filepath.Join(dir, "plugins/c/PLUGIN.toml"), pluginToml("c", "", requires("plugin:a", "optional")))
 		ps := Load(dir, Options{})
 		for _, n := range []string{"a", "b"} {
 			p := find(ps, n)
@@ -271,8 +273,8 @@ func TestReferences(t *testing.T) {
 	})
 	t.Run("optional cycle is allowed", func(t *testing.T) {
 		dir := t.TempDir()
-		write(t, filepath.Join(dir, "plugins/a/PLUGIN.toml"), pluginToml("a", "", requires("plugin:b", "optional")))
-		write(t, filepath.Join(dir, "plugins/b/PLUGIN.toml"), pluginToml("b", "", requires("plugin:a", "required")))
+		loadertest.WriteFile(t, filepath.Join(dir, "plugins/a/PLUGIN.toml"), pluginToml("a", "", requires("plugin:b", "optional")))
+		loadertest.WriteFile(t, filepath.Join(dir, "plugins/b/PLUGIN.toml"), pluginToml("b", "", requires("plugin:a", "required")))
 		for _, p := range Load(dir, Options{}) {
 			if !p.Valid() {
 				t.Errorf("%s: %v", p.Name, allCodes(p))
@@ -281,10 +283,10 @@ func TestReferences(t *testing.T) {
 	})
 	t.Run("resolve by id, ambiguous slot/id, duplicate ids", func(t *testing.T) {
 		dir := t.TempDir()
-		write(t, filepath.Join(dir, "plugins/a/PLUGIN.toml"), pluginToml("a", "org.alpha", requires("plugin:org.alpha", "required")+requires("plugin:b", "optional")))
-		write(t, filepath.Join(dir, "plugins/b/PLUGIN.toml"), pluginToml("b", "", ""))
-		write(t, filepath.Join(dir, "plugins/c/PLUGIN.toml"), pluginToml("c", "b", ""))
-		write(t, filepath.Join(dir, "plugins/d/PLUGIN.toml"), pluginToml("d", "", requires("plugin:a", "required")))
+		loadertest.WriteFile(t, filepath.Join(dir, "plugins/a/PLUGIN.toml"), pluginToml("a", "org.alpha", requires("plugin:org.alpha", "required")+requires("plugin:b", "optional")))
+		loadertest.WriteFile(t, filepath.Join(dir, "plugins/b/PLUGIN.toml"), pluginToml("b", "", ""))
+		loadertest.WriteFile(t, filepath.Join(dir, "plugins/c/PLUGIN.toml"), pluginToml("c", "b", ""))
+		loadertest.WriteFile(t, filepath.Join(dir, "plugins/d/PLUGIN.toml"), pluginToml("d", "", requires("plugin:a", "required")))
 		ps := Load(dir, Options{})
 		a := find(ps, "a")
 		if a.Dependencies[0].Status != "required_dependency_cycle" {
@@ -297,8 +299,8 @@ func TestReferences(t *testing.T) {
 			t.Errorf("d requires invalid a: %v", allCodes(d))
 		}
 		dir2 := t.TempDir()
-		write(t, filepath.Join(dir2, "plugins/a/PLUGIN.toml"), pluginToml("a", "same", ""))
-		write(t, filepath.Join(dir2, "plugins/b/PLUGIN.toml"), pluginToml("b", "same", ""))
+		loadertest.WriteFile(t, filepath.Join(dir2, "plugins/a/PLUGIN.toml"), pluginToml("a", "same", ""))
+		loadertest.WriteFile(t, filepath.Join(dir2, "plugins/b/PLUGIN.toml"), pluginToml("b", "same", ""))
 		for _, p := range Load(dir2, Options{}) {
 			if p.Valid() || !hasCode(p, "duplicate_plugin_stable_id") {
 				t.Errorf("%s: %v", p.Name, allCodes(p))
@@ -311,20 +313,22 @@ func TestReferences(t *testing.T) {
 			setup func(dir string)
 			ok    bool
 		}{
-			{"real", func(dir string) { write(t, filepath.Join(dir, "instructions/x.md"), "# X\n") }, true},
-			{"txt", func(dir string) { write(t, filepath.Join(dir, "instructions/x.txt"), "# X\n") }, false},
-			{"not utf8", func(dir string) { write(t, filepath.Join(dir, "instructions/x.md"), "\xff\xfe") }, false},
+			{"real", func(dir string) { loadertest.WriteFile(t, filepath.Join(dir, "instructions/x.md"), "# X\n") }, true},
+			{"txt", func(dir string) { loadertest.WriteFile(t, filepath.Join(dir, "instructions/x.txt"), "# X\n") }, false},
+			{"not utf8", func(dir string) { loadertest.WriteFile(t, filepath.Join(dir, "instructions/x.md"), "\xff\xfe") }, false},
 			{"symlink", func(dir string) {
-				write(t, filepath.Join(dir, "other.md"), "# X\n")
+				loadertest.WriteFile(t, filepath.Join(dir, "other.md"), "# X\n")
 				os.Symlink("../other.md", filepath.Join(dir, "instructions/x.md"))
 			}, false},
-			{"over 1 MiB", func(dir string) { write(t, filepath.Join(dir, "instructions/x.md"), strings.Repeat("a", 1<<20+1)) }, false},
+			{"over 1 MiB", func(dir string) {
+				loadertest.WriteFile(t, filepath.Join(dir, "instructions/x.md"), strings.Repeat("a", 1<<20+1))
+			}, false},
 			{"directory", func(dir string) { os.MkdirAll(filepath.Join(dir, "instructions/x.md"), 0o755) }, false},
 		}
 		for _, tc := range cases {
 			dir := t.TempDir()
 			os.MkdirAll(filepath.Join(dir, "instructions"), 0o755)
-			write(t, filepath.Join(dir, "plugins/a/PLUGIN.toml"), pluginToml("a", "", member("instruction:x", "required")))
+			loadertest.WriteFile(t, filepath.Join(dir, "plugins/a/PLUGIN.toml"), pluginToml("a", "", member("instruction:x", "required")))
 			tc.setup(dir)
 			p := loadOne(t, dir, Options{})
 			status := p.Members[0].Status
@@ -356,14 +360,14 @@ func TestReferences(t *testing.T) {
 		if missing != 2 {
 			t.Errorf("members %+v", p.Members)
 		}
-		write(t, filepath.Join(dir, "agents/reviewer.md"), "# reviewer\n")
+		loadertest.WriteFile(t, filepath.Join(dir, "agents/reviewer.md"), "# reviewer\n")
 		if p := loadOne(t, dir, Options{}); p.Members[3].Status != "resolved" {
 			t.Errorf("agent file not resolved: %+v", p.Members[3])
 		}
 	})
 	t.Run("required skill invalid blocks", func(t *testing.T) {
 		dir := copyTree(t, exampleSource)
-		write(t, filepath.Join(dir, "skills/design-review/SKILL.md"), "---\nname: other-name\n---\nbody\n")
+		loadertest.WriteFile(t, filepath.Join(dir, "skills/design-review/SKILL.md"), "---\nname: other-name\n---\nbody\n")
 		p := loadOne(t, dir, Options{})
 		if p.Valid() || !hasCode(p, "required_member_blocked") {
 			t.Errorf("codes %v", allCodes(p))

@@ -40,6 +40,15 @@ func DefaultLimits() Limits {
 	}
 }
 
+// OrDefault is the limits a load reads with: l as set, or DefaultLimits when the caller
+// set none (the zero Limits would refuse every file).
+func (l Limits) OrDefault() Limits {
+	if l == (Limits{}) {
+		return DefaultLimits()
+	}
+	return l
+}
+
 // Code classifies a refusal so loaders can turn it into a diagnostic code.
 type Code string
 

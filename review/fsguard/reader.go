@@ -1,6 +1,7 @@
 package fsguard
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -35,6 +36,24 @@ func (r *DirReader) ReadLink(rel string) (string, error) {
 	}
 	defer root.Close()
 	return root.Readlink(rel)
+}
+
+// MemReader serves the files of a package decoded in memory (an archive or a bundle file)
+// to trust, as DirReader serves a folder's. Of names what holds them in the refusal of a
+// path that is not among them ("is not a file of the bundle").
+type MemReader struct {
+	Files map[string][]byte
+	Of    string
+}
+
+// ReadFile returns a copy of the file at the slash path rel, so the caller cannot change
+// the decoded package.
+func (m MemReader) ReadFile(rel string) ([]byte, error) {
+	b, ok := m.Files[rel]
+	if !ok {
+		return nil, &Error{Code: CodeNotFound, Path: rel, Msg: "is not a file of " + m.Of}
+	}
+	return bytes.Clone(b), nil
 }
 
 // ReadUserFile reads at most max bytes of a file the user named on the command line (an

@@ -65,29 +65,28 @@ func (d dirHandle) lstat(name string) (meta, error) {
 
 // openDir opens the directory name (one element) below d without following a symlink.
 func (d dirHandle) openDir(name string) (dirHandle, error) {
-	for {
-		fd, err := unix.Openat(int(d), name, dirFlags, 0)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return -1, pathErr("openat", name, err)
-		}
-		return dirHandle(fd), nil
-	}
+	fd, err := d.openat(name, dirFlags)
+	return dirHandle(fd), err
 }
 
 // openFile opens name (one element) below d for reading without following a symlink.
 func (d dirHandle) openFile(name string) (fileHandle, error) {
+	fd, err := d.openat(name, fileFlags)
+	return fileHandle(fd), err
+}
+
+// openat opens name (one element) below d with flags, again when a signal interrupts
+// the call; -1 with the error when it fails.
+func (d dirHandle) openat(name string, flags int) (int, error) {
 	for {
-		fd, err := unix.Openat(int(d), name, fileFlags, 0)
+		fd, err := unix.Openat(int(d), name, flags, 0)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
 			return -1, pathErr("openat", name, err)
 		}
-		return fileHandle(fd), nil
+		return fd, nil
 	}
 }
 

@@ -95,6 +95,22 @@ func (v *Value) Float() float64 {
 	return f
 }
 
+// Scalar is a null, boolean, number or string as JavaScript holds it: nil, bool, float64
+// (as Float reads it) or string. ok is false for arrays and objects.
+func (v *Value) Scalar() (x any, ok bool) {
+	switch v.Kind {
+	case Null:
+		return nil, true
+	case Bool:
+		return v.Bool, true
+	case Number:
+		return v.Float(), true
+	case String:
+		return v.Str, true
+	}
+	return nil, false
+}
+
 // Any converts v to what encoding/json decodes with UseNumber (and what jsonschema
 // validates): nil, bool, json.Number, string, []any, map[string]any, the last of
 // repeated names winning.

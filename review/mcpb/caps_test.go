@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vouch/internal/testtree"
+
+	"vouch/review/internal/loadertest"
 )
 
 // TestArgsOverBoundBlocked: a manifest whose server args number more than vouch reads
@@ -16,7 +19,7 @@ func TestArgsOverBoundBlocked(t *testing.T) {
 		args[i] = fmt.Sprintf(`"a%d"`, i)
 	}
 	d := t.TempDir()
-	copyTree(t, "testdata/cases/good-v0.3-icon", d)
+	testtree.Copy(t, "testdata/cases/good-v0.3-icon", d)
 	m := strings.Replace(readFile(t, filepath.Join(d, "manifest.json")), `"${__dirname}/server/index.js"`, `"${__dirname}/server/index.js",`+strings.Join(args, ","), 1)
 	if err := os.WriteFile(filepath.Join(d, "manifest.json"), []byte(m), 0o644); err != nil {
 		t.Fatal(err)
@@ -24,7 +27,7 @@ func TestArgsOverBoundBlocked(t *testing.T) {
 	p := Load(d, Options{})
 	for _, c := range p.Components {
 		if c.Contract != nil {
-			t.Fatalf("%s:%s is approvable with its args cut: %v", c.Kind, c.ID, codes(p))
+			t.Fatalf("%s:%s is approvable with its args cut: %v", c.Kind, c.ID, loadertest.Codes(p))
 		}
 	}
 }

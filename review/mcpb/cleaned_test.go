@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vouch/internal/testtree"
+
 )
 
 // TestCommandCleaned: a command ${__dirname}/../x leaves the bundle once cleaned; it is
@@ -15,7 +17,7 @@ func TestCommandCleaned(t *testing.T) {
 		{"${__dirname}/server/../../x", "outside-path:${__dirname}/server/../../x"},
 	} {
 		d := t.TempDir()
-		copyTree(t, "testdata/cases/good-v0.3-icon", d)
+		testtree.Copy(t, "testdata/cases/good-v0.3-icon", d)
 		m := strings.Replace(readFile(t, filepath.Join(d, "manifest.json")), `"command": "node"`, `"command": "`+tc.command+`"`, 1)
 		if err := os.WriteFile(filepath.Join(d, "manifest.json"), []byte(m), 0o644); err != nil {
 			t.Fatal(err)

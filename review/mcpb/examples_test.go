@@ -4,7 +4,10 @@ import (
 	"archive/zip"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"vouch/review/internal/loadertest"
 )
 
 // TestExamples keeps examples/mcpb and its README honest. The verdicts are the ones
@@ -18,8 +21,8 @@ func TestExamples(t *testing.T) {
 		"broken-unknown-field": {valid: false, code: "manifest-unknown-field"},
 	} {
 		p := Load("../../examples/mcpb/"+name, Options{})
-		if p.Valid() != want.valid || want.code != "" && !has(codes(p), want.code) {
-			t.Errorf("%s: valid %v codes %v", name, p.Valid(), codes(p))
+		if p.Valid() != want.valid || want.code != "" && !slices.Contains(loadertest.Codes(p), want.code) {
+			t.Errorf("%s: valid %v codes %v", name, p.Valid(), loadertest.Codes(p))
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/closure/closuretest"
+	"vouch/review/internal/loadertest"
 )
 
 const layoutManifest = `{"manifest_version": "0.3", "name": "demo", "version": "1.0.0", "description": "d", "author": {"name": "A"},
@@ -20,18 +21,13 @@ const layoutManifest = `{"manifest_version": "0.3", "name": "demo", "version": "
 func TestClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "b")
-			if err := os.Mkdir(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, manifestFile), []byte(layoutManifest), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			dir := closuretest.Folder(t, "b")
+			loadertest.WriteFile(t, filepath.Join(dir, manifestFile), layoutManifest)
 			closuretest.Build(t, dir, l)
 			closuretest.Check(t, l, dir, "bundle", func() map[string]*model.Component {
 				p := Load(dir, Options{})
 				if len(p.Components) != 1 {
-					t.Fatalf("components %d: %v", len(p.Components), codes(p))
+					t.Fatalf("components %d: %v", len(p.Components), loadertest.Codes(p))
 				}
 				return map[string]*model.Component{"server": p.Components[0]}
 			})

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -137,9 +138,7 @@ type bundle struct {
 // Load reviews the bundle at p: a folder or a .mcpb/.dxt file. It never fails: problems
 // become diagnostics.
 func Load(p string, opts Options) *model.Package {
-	if opts.Limits == (fsguard.Limits{}) {
-		opts.Limits = fsguard.DefaultLimits()
-	}
+	opts.Limits = opts.Limits.OrDefault()
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		abs = p
@@ -268,7 +267,7 @@ func loadArchive(pkg *model.Package, p string, opts Options) {
 		}
 		return
 	}
-	mem := memReader{}
+	mem := map[string][]byte{}
 	var manifest []byte
 	for _, f := range files {
 		mem[f.Path] = f.Content
@@ -286,7 +285,7 @@ func loadArchive(pkg *model.Package, p string, opts Options) {
 	}
 	sort.Slice(b.files, func(i, j int) bool { return b.files[i].Path < b.files[j].Path })
 	b.complete = true
-	pkg.Reader = mem
+	pkg.Reader = fsguard.MemReader{Files: mem, Of: "the bundle"}
 	if manifest == nil {
 		reject(pkg, "manifest-missing", manifestFile, "The bundle has no manifest.json at the root of its zip, so no host can install it.")
 		return
@@ -316,7 +315,7 @@ func (b *bundle) parse(data []byte) bool {
 	b.manifest = m
 	b.pkg.Diagnostics = append(b.pkg.Diagnostics, m.Validate()...)
 	b.pkg.Diagnostics = append(b.pkg.Diagnostics, b.checkIcon()...)
-	b.invalid = hasErrors(b.pkg.Diagnostics)
+	b.invalid = slices.ContainsFunc(b.pkg.Diagnostics, model.Diagnostic.IsError)
 	b.identity()
 	return true
 }
@@ -352,16 +351,10 @@ func (b *bundle) identity() {
 
 // display converts a JSON value to model field values (ordered objects).
 func display(v *jsontext.Value) any {
-	switch v.Kind {
-	case jsontext.Null:
-		return nil
-	case jsontext.Bool:
-		return v.Bool
-	case jsontext.Number:
-		return v.Float()
-	case jsontext.String:
-		return v.Str
-	case jsontext.Array:
+	if x, ok := v.Scalar(); ok {
+		return x
+	}
+	if v.Kind == jsontext.Array {
 		out := make([]any, len(v.Arr))
 		for i, e := range v.Arr {
 			out[i] = display(e)
@@ -421,15 +414,4 @@ func (r *dirReader) ReadFile(rel string) ([]byte, error) {
 	}
 	defer root.Close()
 	return root.ReadFile(rel, 0)
-}
-
-// memReader serves the files of a decoded archive.
-type memReader map[string][]byte
-
-func (m memReader) ReadFile(rel string) ([]byte, error) {
-	b, ok := m[rel]
-	if !ok {
-		return nil, &fsguard.Error{Code: fsguard.CodeNotFound, Path: rel, Msg: "is not a file of the bundle"}
-	}
-	return bytes.Clone(b), nil
 }

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // wantCodes is the diagnostic each bad case must produce.
@@ -60,28 +63,6 @@ func readOracle(t *testing.T) map[string]bool {
 	return out
 }
 
-func codes(p *model.Package) []string {
-	var out []string
-	for _, d := range p.Diagnostics {
-		out = append(out, d.Code)
-	}
-	for _, c := range p.Components {
-		for _, d := range c.Diagnostics {
-			out = append(out, d.Code)
-		}
-	}
-	return out
-}
-
-func has(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 // TestCasesMatchOracle: every folder fixture gets the verdict mcpb validate gives, and
 // every bad one its diagnostic code.
 func TestCasesMatchOracle(t *testing.T) {
@@ -105,8 +86,8 @@ func TestCasesMatchOracle(t *testing.T) {
 				t.Fatalf("valid = %v, mcpb validate says %v; diagnostics %v", got, want, p.Diagnostics)
 			}
 			if strings.HasPrefix(name, "bad-") {
-				if !has(codes(p), wantCodes[name]) {
-					t.Fatalf("want %s, got %v (%v)", wantCodes[name], codes(p), p.Diagnostics)
+				if !slices.Contains(loadertest.Codes(p), wantCodes[name]) {
+					t.Fatalf("want %s, got %v (%v)", wantCodes[name], loadertest.Codes(p), p.Diagnostics)
 				}
 				return
 			}
@@ -226,7 +207,7 @@ func TestClassify(t *testing.T) {
 // blocks the server (valid, but no contract).
 func TestFolderClosure(t *testing.T) {
 	d := t.TempDir()
-	copyTree(t, "testdata/cases/good-v0.3-icon", d)
+	testtree.Copy(t, "testdata/cases/good-v0.3-icon", d)
 	p := Load(d, Options{})
 	c := p.Components[0]
 	var paths []string
@@ -251,8 +232,8 @@ func TestFolderClosure(t *testing.T) {
 	os.Symlink("/etc/passwd", filepath.Join(d, "server/leak"))
 	p = Load(d, Options{})
 	c = p.Components[0]
-	if c.Contract != nil || !has(codes(p), "bundle-file-absolute-link") || c.Validity != model.Valid {
-		t.Fatalf("an escaping link must block: validity %s contract %v codes %v", c.Validity, c.Contract != nil, codes(p))
+	if c.Contract != nil || !slices.Contains(loadertest.Codes(p), "bundle-file-absolute-link") || c.Validity != model.Valid {
+		t.Fatalf("an escaping link must block: validity %s contract %v codes %v", c.Validity, c.Contract != nil, loadertest.Codes(p))
 	}
 	os.Remove(filepath.Join(d, "server/leak"))
 	if Load(d, Options{}).Components[0].Contract.MustDigest() != after {
@@ -267,26 +248,4 @@ func readFile(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.Walk(from, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if info.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, info.Mode())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

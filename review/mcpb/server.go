@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -138,7 +139,7 @@ func launchDetails(c *model.Component, base launch, vars func(string) []variable
 	}
 	if base.Args != nil {
 		c.Details = append(c.Details, model.Field{Key: "args", Value: base.Args})
-		if !equalStrings(exp.Args, base.Args) {
+		if !slices.Equal(exp.Args, base.Args) {
 			c.Details = append(c.Details, model.Field{Key: "args (expanded)", Value: exp.Args})
 		}
 	}
@@ -167,7 +168,7 @@ func (b *bundle) platformOverrides(d *serverDecl) {
 		exp := eff.expand(d.vars(mem.Key))
 		d.overrides = append(d.overrides, model.Field{Key: mem.Key + " (effective, expanded)", Value: exp.fields()})
 		d.overrideMap[mem.Key] = eff.contract()
-		if !isPlatform(mem.Key) {
+		if !slices.Contains(Platforms, mem.Key) {
 			b.pkg.Diagnostics = append(b.pkg.Diagnostics, mdiag("platform-override-unknown", model.SeverityWarning, model.BoundaryEntry,
 				jsontext.Pointer("server", "mcp_config", "platform_overrides", mem.Key), jsontext.Line(b.manifest.Data, mem.KeyOff),
 				fmt.Sprintf("platform_overrides has the key %q, which is no platform a host reports (darwin, linux, win32); it never applies.", clip(mem.Key))))
@@ -635,34 +636,4 @@ func envNames(env [][2]string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func isPlatform(k string) bool {
-	for _, p := range Platforms {
-		if p == k {
-			return true
-		}
-	}
-	return false
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func hasErrors(ds []model.Diagnostic) bool {
-	for _, d := range ds {
-		if d.IsError() {
-			return true
-		}
-	}
-	return false
 }

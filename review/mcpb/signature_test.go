@@ -140,13 +140,7 @@ func TestVerifySignatureMCPBSign(t *testing.T) {
 	if got.Status != SignatureUntrusted || got.Signer == "" {
 		t.Fatalf("mcpb's own signature: %+v", got)
 	}
-	z, sig := SplitSignature(data)
-	cms, err := parseCMS(sig.Blob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AddCert(cms.signer)
+	z, sig, pool := signerAsRoot(t, data)
 	if got := VerifySignature(z, sig, pool); got.Status != SignatureVerified {
 		t.Fatalf("with its certificate as a root: %+v", got)
 	}
@@ -202,4 +196,21 @@ func FuzzVerifySignature(f *testing.F) {
 			t.Fatalf("%+v", got)
 		}
 	})
+}
+
+// signerAsRoot splits a signed bundle into its zip bytes and signature block, and returns
+// a root pool holding the signer's own certificate, as a user who trusts it configures.
+func signerAsRoot(tb testing.TB, data []byte) ([]byte, *Signature, *x509.CertPool) {
+	tb.Helper()
+	z, sig := SplitSignature(data)
+	if sig == nil {
+		tb.Fatal("no signature block")
+	}
+	cms, err := parseCMS(sig.Blob)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cms.signer)
+	return z, sig, pool
 }

@@ -8,10 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 const goodManifest = `{"manifest_version":"0.3","name":"demo","version":"1.0.0","description":"d","author":{"name":"a"},"server":{"type":"node","entry_point":"server/index.js","mcp_config":{"command":"node","args":["${__dirname}/server/index.js"]}}}`
@@ -160,8 +162,8 @@ func TestReadZipHostile(t *testing.T) {
 			}
 			// The loader turns it into a rejected package with that code.
 			p := loadBytes(t, tc.data)
-			if !p.Rejected || !has(codes(p), tc.code) || p.Valid() {
-				t.Fatalf("package: rejected %v codes %v", p.Rejected, codes(p))
+			if !p.Rejected || !slices.Contains(loadertest.Codes(p), tc.code) || p.Valid() {
+				t.Fatalf("package: rejected %v codes %v", p.Rejected, loadertest.Codes(p))
 			}
 		})
 	}
@@ -199,8 +201,8 @@ func TestArchiveMatchesFolder(t *testing.T) {
 		}
 		// mcpb sign --self-signed: a valid signature by a signer no configured root confirms.
 		want := map[string]string{"notes-server.mcpb": "bundle-signature-unsigned", "signed.mcpb": "bundle-signature-untrusted"}[f]
-		if !has(codes(p), want) || p.Signature == nil || (f == "signed.mcpb") != (p.Signature.Fingerprint != "") {
-			t.Fatalf("%s: signature %+v, diagnostics %v; want %s", f, p.Signature, codes(p), want)
+		if !slices.Contains(loadertest.Codes(p), want) || p.Signature == nil || (f == "signed.mcpb") != (p.Signature.Fingerprint != "") {
+			t.Fatalf("%s: signature %+v, diagnostics %v; want %s", f, p.Signature, loadertest.Codes(p), want)
 		}
 		b, _ := p.Reader.ReadFile("server/index.js")
 		if !bytes.Contains(b, []byte("notes-server started")) {

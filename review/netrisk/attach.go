@@ -3,6 +3,7 @@ package netrisk
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -166,11 +167,11 @@ func strs(v any, fn func(string)) {
 			strs(e, fn)
 		}
 	case map[string]string:
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			fn(v[k])
 		}
 	case map[string]any:
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			strs(v[k], fn)
 		}
 	case model.Fields:
@@ -182,15 +183,6 @@ func strs(v any, fn func(string)) {
 			strs(f.Value, fn)
 		}
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // namedFiles are the files of c's closure that its command line names as a path

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/review/internal/loadertest"
 )
 
 // An agent's instructions are rendered like a SKILL.md, so what a markdown view hides in
@@ -28,5 +30,5 @@ func TestAgentInstructionsHiddenContent(t *testing.T) {
 		}
 		return
 	}
-	t.Fatalf("no agent component: %+v", allDiags(pkg))
+	t.Fatalf("no agent component: %+v", loadertest.Diagnostics(pkg))
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/review/internal/loadertest"
 )
 
 // badInputs are committed under testdata/bad as <code>__<case> so the directory itself
@@ -59,7 +61,7 @@ func TestBadInputs(t *testing.T) {
 		t.Run(e.Name(), func(t *testing.T) {
 			pkg := Load(filepath.Join(dir, e.Name()), Options{})
 			if findDiag(pkg, code) == nil {
-				t.Fatalf("want %s, got %+v", code, allDiags(pkg))
+				t.Fatalf("want %s, got %+v", code, loadertest.Diagnostics(pkg))
 			}
 			if pkg.Valid() {
 				t.Error("bad input accepted")

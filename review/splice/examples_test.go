@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // The examples under examples/splice behave as their README says.
@@ -31,17 +32,17 @@ func TestExamples(t *testing.T) {
 		t.Run(c.path, func(t *testing.T) {
 			pkg := Load(filepath.Join(dir, c.path), Options{})
 			if pkg.Valid() != c.valid {
-				t.Fatalf("valid = %v: %+v", pkg.Valid(), allDiags(pkg))
+				t.Fatalf("valid = %v: %+v", pkg.Valid(), loadertest.Diagnostics(pkg))
 			}
 			if c.code != "" && findDiag(pkg, c.code) == nil {
-				t.Errorf("no %s: %+v", c.code, allDiags(pkg))
+				t.Errorf("no %s: %+v", c.code, loadertest.Diagnostics(pkg))
 			}
 		})
 	}
 	pkg := Load(filepath.Join(dir, "web-notes"), Options{})
 	c := pkg.Component(model.KindTool, "clip")
 	if c == nil || c.Contract == nil {
-		t.Fatalf("no clip tool: %+v", allDiags(pkg))
+		t.Fatalf("no clip tool: %+v", loadertest.Diagnostics(pkg))
 	}
 	if testing.Verbose() {
 		t.Logf("package %s %s", pkg.Name, pkg.Version)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/review/internal/loadertest"
 )
 
 // padded is an entry's header and content as it sits in a tar stream.
@@ -102,7 +104,7 @@ func TestExtractorDisagreements(t *testing.T) {
 			os.WriteFile(p, c.data, 0o644)
 			pkg := Load(p, Options{})
 			if findDiag(pkg, c.code) == nil || pkg.Valid() || !pkg.Rejected {
-				t.Fatalf("Load accepted it or lost the rule: %+v", allDiags(pkg))
+				t.Fatalf("Load accepted it or lost the rule: %+v", loadertest.Diagnostics(pkg))
 			}
 		})
 	}

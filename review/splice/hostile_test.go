@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // entry is one tar entry for the hostile-archive builder.
@@ -221,7 +222,7 @@ func TestHostileArtifacts(t *testing.T) {
 			pkg := Load(p, Options{})
 			d := findDiag(pkg, c.code)
 			if d == nil {
-				t.Fatalf("no %s diagnostic; got %+v", c.code, allDiags(pkg))
+				t.Fatalf("no %s diagnostic; got %+v", c.code, loadertest.Diagnostics(pkg))
 			}
 			if !strings.Contains(d.Message, c.msg) {
 				t.Errorf("message %q does not contain %q", d.Message, c.msg)
@@ -240,7 +241,7 @@ func TestHostileArtifacts(t *testing.T) {
 	p := filepath.Join(dir, "good.tar.gz")
 	os.WriteFile(p, with(entry{prefix: "examples", name: "in-prefix.json", content: []byte("{}")}), 0o644)
 	if pkg := Load(p, Options{}); !pkg.Valid() {
-		t.Fatalf("base archive invalid: %+v", allDiags(pkg))
+		t.Fatalf("base archive invalid: %+v", loadertest.Diagnostics(pkg))
 	}
 	// "./" prefixes are stripped and directory entries skipped, as upstream does.
 	es := append([]entry{{name: "./tools/", typ: '5'}}, basePackage()...)
@@ -256,20 +257,12 @@ func TestHostileArtifacts(t *testing.T) {
 }
 
 func findDiag(pkg *model.Package, code string) *model.Diagnostic {
-	for _, d := range allDiags(pkg) {
+	for _, d := range loadertest.Diagnostics(pkg) {
 		if d.Code == code {
 			return &d
 		}
 	}
 	return nil
-}
-
-func allDiags(pkg *model.Package) []model.Diagnostic {
-	out := append([]model.Diagnostic(nil), pkg.Diagnostics...)
-	for _, c := range pkg.Components {
-		out = append(out, c.Diagnostics...)
-	}
-	return out
 }
 
 // bomb is a tar header claiming a 1 GiB SKILL.md followed by 1 GiB of zeros, gzipped on

@@ -90,15 +90,10 @@ func parseJSONPositions(text string, track bool) (any, map[string]int, error) {
 // occurrence is visited in document order, so pos ends as a single pass recording each
 // value's start would leave it.
 func fromTree(v *jsontext.Value, ptr string, pos map[string]int) any {
+	if x, ok := v.Scalar(); ok {
+		return x
+	}
 	switch v.Kind {
-	case jsontext.Null:
-		return nil
-	case jsontext.Bool:
-		return v.Bool
-	case jsontext.Number:
-		return v.Float()
-	case jsontext.String:
-		return v.Str
 	case jsontext.Array:
 		out := make([]any, len(v.Arr))
 		for i, e := range v.Arr {

@@ -3,9 +3,11 @@ package splice
 import (
 	"path/filepath"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/model"
 	"vouch/review/closure/closuretest"
+	"vouch/review/internal/loadertest"
 )
 
 // TestToolClosureLayouts runs the hostile layouts every loader shares against a Splice
@@ -18,7 +20,7 @@ func TestToolClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "pkg")
-			copyDir(t, base, dir)
+			testtree.Copy(t, base, dir)
 			closuretest.Build(t, dir, l)
 			pkg := Load(dir, Options{})
 			c := pkg.Component(model.KindTool, "hello")
@@ -31,12 +33,12 @@ func TestToolClosureLayouts(t *testing.T) {
 					code = "package-special-file"
 				}
 				if d := findDiag(pkg, code); d == nil || d.Boundary != model.BoundaryPackage || pkg.Valid() {
-					t.Fatalf("want %s at the package boundary: %+v", code, allDiags(pkg))
+					t.Fatalf("want %s at the package boundary: %+v", code, loadertest.Diagnostics(pkg))
 				}
 				return
 			}
 			if c.Contract == nil {
-				t.Fatalf("no contract: %+v", allDiags(pkg))
+				t.Fatalf("no contract: %+v", loadertest.Diagnostics(pkg))
 			}
 			before := c.Contract.MustDigest()
 			l.Mutate(t, dir)

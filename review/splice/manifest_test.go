@@ -7,8 +7,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 const tool0 = `{"name":"hello","description":"d","entry":"tools/hello.ts","input":{"type":"object"}}`
@@ -160,7 +162,7 @@ func TestDirectoryRules(t *testing.T) {
 	base := filepath.Join(fixtures, "archive-test-example", "files")
 	mk := func(t *testing.T) string {
 		d := t.TempDir()
-		copyDir(t, base, d)
+		testtree.Copy(t, base, d)
 		return d
 	}
 	t.Run("hidden-skipped", func(t *testing.T) {
@@ -170,7 +172,7 @@ func TestDirectoryRules(t *testing.T) {
 		os.WriteFile(filepath.Join(d, "node_modules/x/i.js"), []byte("x"), 0o644)
 		pkg := Load(d, Options{})
 		if !pkg.Valid() {
-			t.Fatalf("invalid: %+v", allDiags(pkg))
+			t.Fatalf("invalid: %+v", loadertest.Diagnostics(pkg))
 		}
 		if dg := findDiag(pkg, "package-file-skipped"); dg == nil || dg.Severity != model.SeverityWarning {
 			t.Errorf("no warning about skipped files: %+v", pkg.Diagnostics)
@@ -189,7 +191,7 @@ func TestDirectoryRules(t *testing.T) {
 		os.Symlink("/etc/passwd", filepath.Join(d, "tools/secret.ts"))
 		pkg := Load(d, Options{})
 		if findDiag(pkg, "package-symlink") == nil || pkg.Valid() {
-			t.Errorf("symlink accepted: %+v", allDiags(pkg))
+			t.Errorf("symlink accepted: %+v", loadertest.Diagnostics(pkg))
 		}
 	})
 	t.Run("fifo", func(t *testing.T) {
@@ -199,7 +201,7 @@ func TestDirectoryRules(t *testing.T) {
 		}
 		pkg := Load(d, Options{})
 		if findDiag(pkg, "package-special-file") == nil || pkg.Valid() {
-			t.Errorf("fifo accepted: %+v", allDiags(pkg))
+			t.Errorf("fifo accepted: %+v", loadertest.Diagnostics(pkg))
 		}
 		// Detection never blocks on a FIFO either.
 		if IsArtifact(filepath.Join(d, "tools/pipe.ts"), Options{}.Limits) {
@@ -321,7 +323,7 @@ func TestRejectedPackageExplained(t *testing.T) {
 	t.Run("package-error-only", func(t *testing.T) {
 		// A valid tool in a package rejected for a package-level field.
 		d := t.TempDir()
-		copyDir(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
+		testtree.Copy(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
 		replaceIn(t, filepath.Join(d, "manifest.json"), `"specVersion":1`, `"specVersion":1,"bogus":true`)
 		pkg := Load(d, Options{})
 		check(t, pkg)
@@ -340,7 +342,7 @@ func TestRejectedPackageExplained(t *testing.T) {
 
 	t.Run("skill-missing", func(t *testing.T) {
 		d := t.TempDir()
-		copyDir(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
+		testtree.Copy(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
 		os.Remove(filepath.Join(d, "SKILL.md"))
 		pkg := Load(d, Options{})
 		check(t, pkg)

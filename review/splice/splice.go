@@ -63,9 +63,7 @@ func IsArtifact(path string, limits fsguard.Limits) bool {
 // Load reviews the package directory, archive or bundle at path. It never fails:
 // problems become diagnostics.
 func Load(p string, opts Options) *model.Package {
-	if opts.Limits == (fsguard.Limits{}) {
-		opts.Limits = fsguard.DefaultLimits()
-	}
+	opts.Limits = opts.Limits.OrDefault()
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		abs = p
@@ -113,28 +111,17 @@ func Load(p string, opts Options) *model.Package {
 		pkg.Diagnostics = append(pkg.Diagnostics, diag(code, model.BoundaryPackage, "", "", msg, "splice "+kind+" · INVALID_BUNDLE"))
 		return pkg
 	}
-	mem := memReader{}
+	mem := map[string][]byte{}
 	for _, f := range files {
 		mem[f.Path] = f.Content
 	}
-	pkg.Reader = mem
+	pkg.Reader = fsguard.MemReader{Files: mem, Of: "the package"}
 	build(pkg, files, nil, true)
 	return pkg
 }
 
 func diag(code string, b model.Boundary, file, ptr, msg, spec string) model.Diagnostic {
 	return model.Diagnostic{Code: code, Severity: model.SeverityError, Boundary: b, File: file, Pointer: ptr, Message: msg, Spec: spec}
-}
-
-// memReader serves the files of a decoded archive or bundle.
-type memReader map[string][]byte
-
-func (m memReader) ReadFile(rel string) ([]byte, error) {
-	b, ok := m[rel]
-	if !ok {
-		return nil, &fsguard.Error{Code: fsguard.CodeNotFound, Path: rel, Msg: "is not a file of the package"}
-	}
-	return bytes.Clone(b), nil
 }
 
 // dirReader reads package files from disk at call time (trust re-hashes current bytes),

@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"vouch/internal/testtree"
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/loadertest"
 )
 
 type fixtureIndex struct {
@@ -197,7 +199,7 @@ func TestContractSensitivity(t *testing.T) {
 	base := filepath.Join(fixtures, "skills-example", "files")
 	digest := func(mutate func(dir string)) string {
 		dir := t.TempDir()
-		copyDir(t, base, dir)
+		testtree.Copy(t, base, dir)
 		mutate(dir)
 		pkg := Load(dir, Options{})
 		c := pkg.Component(model.KindTool, "hello")
@@ -235,7 +237,7 @@ func TestContractSensitivity(t *testing.T) {
 func TestUnpackedFilesInClosure(t *testing.T) {
 	base := filepath.Join(fixtures, "skills-example", "files")
 	dir := t.TempDir()
-	copyDir(t, base, dir)
+	testtree.Copy(t, base, dir)
 	write := func(rel, content string) {
 		t.Helper()
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
@@ -250,7 +252,7 @@ func TestUnpackedFilesInClosure(t *testing.T) {
 		t.Helper()
 		pkg := Load(dir, Options{})
 		if !pkg.Valid() {
-			t.Fatalf("invalid: %+v", allDiags(pkg))
+			t.Fatalf("invalid: %+v", loadertest.Diagnostics(pkg))
 		}
 		return pkg
 	}
@@ -306,28 +308,7 @@ func TestUnpackedFilesInClosure(t *testing.T) {
 	}
 	pkg = Load(dir, Options{})
 	if pkg.Valid() || findDiag(pkg, "package-symlink") == nil {
-		t.Errorf("a symlink under node_modules was accepted: %+v", allDiags(pkg))
-	}
-}
-
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
+		t.Errorf("a symlink under node_modules was accepted: %+v", loadertest.Diagnostics(pkg))
 	}
 }
 
@@ -517,14 +498,14 @@ func newPackageForTest() *model.Package {
 // left out of the closure, with a warning that a tool reading it is not covered.
 func TestGitMetadataExcluded(t *testing.T) {
 	dir := t.TempDir()
-	copyDir(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+	testtree.Copy(t, filepath.Join(fixtures, "skills-example", "files"), dir)
 	if err := os.MkdirAll(filepath.Join(dir, ".git", "objects"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
 	before := Load(dir, Options{})
 	if !before.Valid() {
-		t.Fatalf("invalid: %+v", allDiags(before))
+		t.Fatalf("invalid: %+v", loadertest.Diagnostics(before))
 	}
 	warned := false
 	for _, d := range before.Diagnostics {
@@ -549,7 +530,7 @@ func TestGitMetadataExcluded(t *testing.T) {
 // symlink, cannot hide code from the approval.
 func TestGitExclusionIsNarrow(t *testing.T) {
 	dir := t.TempDir()
-	copyDir(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+	testtree.Copy(t, filepath.Join(fixtures, "skills-example", "files"), dir)
 	if err := os.MkdirAll(filepath.Join(dir, "tools", ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -568,18 +549,9 @@ func TestGitExclusionIsNarrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	pkg = Load(dir, Options{})
-	if pkg.Valid() || !hasCodeIn(allDiags(pkg), "package-symlink") {
-		t.Fatalf("a symlinked .git was not refused: %+v", allDiags(pkg))
+	if pkg.Valid() || !loadertest.HasCode(loadertest.Diagnostics(pkg), "package-symlink") {
+		t.Fatalf("a symlinked .git was not refused: %+v", loadertest.Diagnostics(pkg))
 	}
-}
-
-func hasCodeIn(ds []model.Diagnostic, code string) bool {
-	for _, d := range ds {
-		if d.Code == code {
-			return true
-		}
-	}
-	return false
 }
 
 // TestGitDirThatIsNoRepositoryIsBound: the root's .git is left out only when it is a
@@ -596,7 +568,7 @@ func TestGitDirThatIsNoRepositoryIsBound(t *testing.T) {
 	for name, files := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			copyDir(t, filepath.Join(fixtures, "skills-example", "files"), dir)
+			testtree.Copy(t, filepath.Join(fixtures, "skills-example", "files"), dir)
 			for p, body := range files {
 				os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
 				if err := os.WriteFile(filepath.Join(dir, p), []byte(body), 0o644); err != nil {
@@ -606,7 +578,7 @@ func TestGitDirThatIsNoRepositoryIsBound(t *testing.T) {
 			before := Load(dir, Options{})
 			tool := before.Component(model.KindTool, "hello")
 			if tool == nil || tool.Contract == nil {
-				t.Fatalf("no tool: %+v", allDiags(before))
+				t.Fatalf("no tool: %+v", loadertest.Diagnostics(before))
 			}
 			found := false
 			for _, f := range tool.Contract.Files {

@@ -1,8 +1,11 @@
 package instructions
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -144,6 +147,57 @@ type destDir struct {
 	f    *os.File
 	base string
 	path string // the destination, as verified
+}
+
+// checkTarget refuses a destination that is not a regular file or holds more than
+// MaxTargetSize bytes, before it is read.
+func (d *destDir) checkTarget(st fs.FileInfo) error {
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s (%s)", ErrNotFile, d.path, st.Mode().Type())
+	}
+	if st.Size() > MaxTargetSize {
+		return fmt.Errorf("%w: %s holds %d bytes, more than %d", ErrTooLarge, d.path, st.Size(), MaxTargetSize)
+	}
+	return nil
+}
+
+// readTarget reads the opened destination f, whose stat was st, refusing it when it grew
+// past MaxTargetSize while being read; it answers as destDir.read does.
+func (d *destDir) readTarget(f io.Reader, st fs.FileInfo) ([]byte, bool, fs.FileMode, error) {
+	data, err := io.ReadAll(io.LimitReader(f, MaxTargetSize+1))
+	if err != nil {
+		return nil, true, 0, err
+	}
+	if len(data) > MaxTargetSize {
+		return nil, true, 0, fmt.Errorf("%w: %s grew past %d bytes while being read", ErrTooLarge, d.path, MaxTargetSize)
+	}
+	return data, true, st.Mode().Perm(), nil
+}
+
+// fillTemp writes data into f, the temporary file write renames over the destination,
+// syncs it, gives it mode and closes it; a failure leaves f for the caller to remove.
+func (d *destDir) fillTemp(f *os.File, data []byte, mode fs.FileMode) error {
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("cannot write %s: %w", d.path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("cannot flush %s to disk: %w", d.path, err)
+	}
+	if err := f.Chmod(mode); err != nil {
+		return fmt.Errorf("cannot set the mode of %s: %w", d.path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %w", d.path, err)
+	}
+	return nil
+}
+
+// tempName is a fresh name, in the destination's directory, for the temporary file that
+// write renames over the destination.
+func (d *destDir) tempName() string {
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	return "." + d.base + "." + hex.EncodeToString(rnd[:]) + ".tmp"
 }
 
 // DirMode is the permission of the directories a write creates above a new target file

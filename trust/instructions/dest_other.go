@@ -3,10 +3,7 @@
 package instructions
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,25 +36,15 @@ func (d *destDir) read() (data []byte, exists bool, mode fs.FileMode, err error)
 	if st.Mode()&fs.ModeSymlink != 0 {
 		return nil, true, 0, fmt.Errorf("%w: %s became a symbolic link after the preview; preview again", ErrChanged, d.path)
 	}
-	if !st.Mode().IsRegular() {
-		return nil, true, 0, fmt.Errorf("%w: %s (%s)", ErrNotFile, d.path, st.Mode().Type())
-	}
-	if st.Size() > MaxTargetSize {
-		return nil, true, 0, fmt.Errorf("%w: %s holds %d bytes, more than %d", ErrTooLarge, d.path, st.Size(), MaxTargetSize)
+	if err := d.checkTarget(st); err != nil {
+		return nil, true, 0, err
 	}
 	f, err := r.Open(d.base)
 	if err != nil {
 		return nil, true, 0, err
 	}
 	defer f.Close()
-	data, err = io.ReadAll(io.LimitReader(f, MaxTargetSize+1))
-	if err != nil {
-		return nil, true, 0, err
-	}
-	if len(data) > MaxTargetSize {
-		return nil, true, 0, fmt.Errorf("%w: %s grew past %d bytes while being read", ErrTooLarge, d.path, MaxTargetSize)
-	}
-	return data, true, st.Mode().Perm(), nil
+	return d.readTarget(f, st)
 }
 
 func (d *destDir) write(data []byte, mode fs.FileMode) (err error) {
@@ -66,9 +53,7 @@ func (d *destDir) write(data []byte, mode fs.FileMode) (err error) {
 		return err
 	}
 	defer r.Close()
-	var rnd [8]byte
-	rand.Read(rnd[:])
-	tmp := "." + d.base + "." + hex.EncodeToString(rnd[:]) + ".tmp"
+	tmp := d.tempName()
 	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot write in %s: %w", filepath.Dir(d.path), err)
@@ -79,17 +64,8 @@ func (d *destDir) write(data []byte, mode fs.FileMode) (err error) {
 			r.Remove(tmp)
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("cannot write %s: %w", d.path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("cannot flush %s to disk: %w", d.path, err)
-	}
-	if err = f.Chmod(mode); err != nil {
-		return fmt.Errorf("cannot set the mode of %s: %w", d.path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", d.path, err)
+	if err = d.fillTemp(f, data, mode); err != nil {
+		return err
 	}
 	if err = r.Rename(tmp, d.base); err != nil {
 		return fmt.Errorf("cannot replace %s: %w", d.path, err)

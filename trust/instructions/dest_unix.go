@@ -3,11 +3,8 @@
 package instructions
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,29 +47,17 @@ func (d *destDir) read() (data []byte, exists bool, mode fs.FileMode, err error)
 	if err != nil {
 		return nil, true, 0, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, true, 0, fmt.Errorf("%w: %s (%s)", ErrNotFile, d.path, st.Mode().Type())
-	}
-	if st.Size() > MaxTargetSize {
-		return nil, true, 0, fmt.Errorf("%w: %s holds %d bytes, more than %d", ErrTooLarge, d.path, st.Size(), MaxTargetSize)
-	}
-	data, err = io.ReadAll(io.LimitReader(f, MaxTargetSize+1))
-	if err != nil {
+	if err := d.checkTarget(st); err != nil {
 		return nil, true, 0, err
 	}
-	if len(data) > MaxTargetSize {
-		return nil, true, 0, fmt.Errorf("%w: %s grew past %d bytes while being read", ErrTooLarge, d.path, MaxTargetSize)
-	}
-	return data, true, st.Mode().Perm(), nil
+	return d.readTarget(f, st)
 }
 
 // write replaces the destination atomically: a temporary file in the same directory,
 // synced, then renamed over the name (a rename replaces a link, it never follows one).
 func (d *destDir) write(data []byte, mode fs.FileMode) (err error) {
 	dirfd := int(d.f.Fd())
-	var rnd [8]byte
-	rand.Read(rnd[:])
-	tmp := "." + d.base + "." + hex.EncodeToString(rnd[:]) + ".tmp"
+	tmp := d.tempName()
 	fd, err := unix.Openat(dirfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot write in %s: %w", filepath.Dir(d.path), err)
@@ -84,17 +69,8 @@ func (d *destDir) write(data []byte, mode fs.FileMode) (err error) {
 			unix.Unlinkat(dirfd, tmp, 0)
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("cannot write %s: %w", d.path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("cannot flush %s to disk: %w", d.path, err)
-	}
-	if err = f.Chmod(mode); err != nil {
-		return fmt.Errorf("cannot set the mode of %s: %w", d.path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", d.path, err)
+	if err = d.fillTemp(f, data, mode); err != nil {
+		return err
 	}
 	if err = unix.Renameat(dirfd, tmp, dirfd, d.base); err != nil {
 		return fmt.Errorf("cannot replace %s: %w", d.path, err)

@@ -89,25 +89,19 @@ func ResolveTarget(spec string) (Target, error) {
 
 func resolveSpec(spec string) (Target, error) {
 	t := Target{Spec: spec}
-	switch strings.TrimSpace(spec) {
-	case "":
+	name := strings.TrimSpace(spec)
+	if name == "" {
 		return t, errors.New("no instruction target given: use codex, claude or a file path")
-	case "codex":
-		p, err := providerFile(model.ClientCodex, "AGENTS.md")
-		if err != nil {
-			return t, err
+	}
+	for _, g := range globalFiles {
+		if name == g.name {
+			p, err := providerFile(g.client, g.file)
+			if err != nil {
+				return t, err
+			}
+			t.Path, t.AppliesTo = p, g.applies
+			return t, nil
 		}
-		t.Path = p
-		t.AppliesTo = codexApplies
-		return t, nil
-	case "claude":
-		p, err := providerFile(model.ClientClaudeCode, "CLAUDE.md")
-		if err != nil {
-			return t, err
-		}
-		t.Path = p
-		t.AppliesTo = claudeApplies
-		return t, nil
 	}
 	p := spec
 	if p == "~" || strings.HasPrefix(p, "~/") {
@@ -126,12 +120,9 @@ func resolveSpec(spec string) (Target, error) {
 		return t, fmt.Errorf("%s is a directory; name the instruction file, for example %s", abs, filepath.Join(abs, "AGENTS.md"))
 	}
 	// The same file as a provider's global file applies as widely as that one.
-	for _, pv := range []struct{ client, file, applies string }{
-		{model.ClientCodex, "AGENTS.md", codexApplies},
-		{model.ClientClaudeCode, "CLAUDE.md", claudeApplies},
-	} {
-		if g, err := providerFile(pv.client, pv.file); err == nil && g == abs {
-			t.AppliesTo = pv.applies
+	for _, g := range globalFiles {
+		if p, err := providerFile(g.client, g.file); err == nil && p == abs {
+			t.AppliesTo = g.applies
 			return t, nil
 		}
 	}
@@ -147,6 +138,13 @@ func resolveSpec(spec string) (Target, error) {
 		t.AppliesTo = "Whatever reads " + abs + "; vouch does not know of an agent that reads this file by itself"
 	}
 	return t, nil
+}
+
+// globalFiles are the instruction files a client reads in every session of its user, with
+// the target name that selects each.
+var globalFiles = []struct{ name, client, file, applies string }{
+	{"codex", model.ClientCodex, "AGENTS.md", codexApplies},
+	{"claude", model.ClientClaudeCode, "CLAUDE.md", claudeApplies},
 }
 
 const (

@@ -49,6 +49,17 @@ type Layout struct {
 // HasLinks reports whether the layout holds a symlink.
 func (l Layout) HasLinks() bool { return len(l.Links) > 0 }
 
+// Folder makes an empty folder named name in a fresh temporary directory, so a layout's
+// Outside files land beside it in a parent no other test shares.
+func Folder(t testing.TB, name string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), name)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // Build writes the layout into dir.
 func Build(t testing.TB, dir string, l Layout) {
 	t.Helper()
