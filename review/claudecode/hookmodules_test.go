@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // TestModulesSchema: Claude Code (2.1.328, 2.1.332) takes at most one hooks module, as a
@@ -53,18 +54,7 @@ func TestModulesSchema(t *testing.T) {
 	}
 }
 
+// hasCode reports whether the package or one of its components carries the diagnostic.
 func hasCode(p *model.Package, code string) bool {
-	for _, d := range p.Diagnostics {
-		if d.Code == code {
-			return true
-		}
-	}
-	for _, c := range p.Components {
-		for _, d := range c.Diagnostics {
-			if d.Code == code {
-				return true
-			}
-		}
-	}
-	return false
+	return loadertest.HasCode(loadertest.Diagnostics(p), code)
 }

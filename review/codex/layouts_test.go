@@ -7,6 +7,7 @@ import (
 
 	"vouch/model"
 	"vouch/review/closure/closuretest"
+	"vouch/review/internal/loadertest"
 )
 
 // TestClosureLayouts runs the hostile layouts every loader shares (closuretest) against a
@@ -56,7 +57,7 @@ func TestNotCovered(t *testing.T) {
 		kind, id, _ := strings.Cut(ref, ":")
 		c := p.Component(model.Kind(kind), id)
 		if c == nil {
-			t.Errorf("%s not listed: %v", ref, codes(p))
+			t.Errorf("%s not listed: %v", ref, loadertest.Codes(p))
 			continue
 		}
 		var got []string

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // oracleCase is what Codex 0.169.0 answered for one fixture (testdata/codex-0.169.0.json):
@@ -179,4 +180,4 @@ func sorted(xs []string) []string {
 }
 
 // hasCode reports whether the package or one of its components carries the diagnostic.
-func hasCode(p *model.Package, code string) bool { return slices.Contains(codes(p), code) }
+func hasCode(p *model.Package, code string) bool { return slices.Contains(loadertest.Codes(p), code) }
