@@ -81,7 +81,7 @@ func splitFrontmatter(text string) (fm frontmatter) {
 		}
 	}()
 	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(head), &doc); err != nil {
+	if err := skills.DecodeFrontmatter(head, &doc); err != nil {
 		fm.err = strings.TrimPrefix(err.Error(), "yaml: ")
 		if lenientFields(head, &fm) {
 			fm.lenient, fm.err, fm.ok = fm.err, "", true

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"vouch/internal/boundedread"
@@ -139,6 +140,8 @@ type Root struct {
 	// package load: the package is read as it was when first looked at.
 	stats map[string]lstatResult
 	dirs  map[string]cachedDir
+	// maxDirs is this root's handle budget, maxDirHandles (a test lowers it to reach it).
+	maxDirs int
 	// retired holds handles whose read position a failed listing left somewhere in the
 	// middle: they are closed with the Root (others may still be looking up through them)
 	// and never listed again.
@@ -171,8 +174,31 @@ type cachedDir struct {
 }
 
 // maxDirHandles bounds the directory handles one Root keeps open; past it, lookups go
-// through the root handle (correct, only slower).
-const maxDirHandles = 64
+// through the root handle (correct, only slower). A plugin of a few hundred skills has
+// about two directories a skill, each looked into by every reader of the plugin: at 64
+// handles most lookups reopened every parent from the root (two thirds of the opens of
+// such a plugin's validation).
+const maxDirHandles = 1024
+
+// heldHandles counts the directory handles every open Root holds, which together may not
+// pass handleBudget: the loaders of many packages run at once, and a search of a large
+// source must not spend the process's file descriptors on caches.
+var heldHandles atomic.Int64
+
+// handleBudget is how many directory handles all Roots together may hold: a quarter of
+// the descriptors the process may open, at most 4,096, so the files the loaders open
+// and everything else the process does keep the rest.
+var handleBudget = sync.OnceValue(func() int64 { return min(openFileLimit()/4, 4096) })
+
+// reserveHandle takes one handle from the process-wide budget, or reports false when it is
+// spent.
+func reserveHandle() bool {
+	if heldHandles.Add(1) > handleBudget() {
+		heldHandles.Add(-1)
+		return false
+	}
+	return true
+}
 
 // Open resolves dir (following symlinks in the path the user gave) and returns a Root.
 func Open(dir string, limits Limits) (*Root, error) {
@@ -197,7 +223,7 @@ func Open(dir string, limits Limits) (*Root, error) {
 		}
 		return nil, &Error{Code: CodeIO, Path: dir, Msg: err.Error()}
 	}
-	return &Root{abs: real, limits: limits, root: h}, nil
+	return &Root{abs: real, limits: limits, root: h, maxDirs: maxDirHandles}, nil
 }
 
 // Path returns the absolute, symlink-free path of the root.
@@ -211,6 +237,7 @@ func (r *Root) Close() error {
 	r.mu.Lock()
 	dirs := r.dirs
 	r.dirs = nil
+	held := len(r.retired)
 	for _, h := range r.retired {
 		h.close()
 	}
@@ -219,8 +246,10 @@ func (r *Root) Close() error {
 	for _, d := range dirs {
 		if d.ok {
 			d.h.close()
+			held++
 		}
 	}
+	heldHandles.Add(-int64(held))
 	return r.root.close()
 }
 
@@ -233,7 +262,7 @@ func (r *Root) dir(dir string) (dirHandle, bool) {
 	}
 	r.mu.Lock()
 	d, ok := r.dirs[dir]
-	full := len(r.dirs) >= maxDirHandles
+	full := len(r.dirs) >= r.maxDirs
 	r.mu.Unlock()
 	if ok {
 		return d.h, d.ok
@@ -247,17 +276,21 @@ func (r *Root) dir(dir string) (dirHandle, bool) {
 	}
 	parent, base := splitReal(dir)
 	p, ok := r.dir(parent)
-	if !ok {
+	if !ok || !reserveHandle() {
 		return d.h, false
 	}
 	h, err := p.openDir(base)
 	d = cachedDir{h: h, ok: err == nil}
+	if !d.ok {
+		heldHandles.Add(-1)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if prev, ok := r.dirs[dir]; ok {
 		// Another goroutine opened it first.
 		if d.ok {
 			d.h.close()
+			heldHandles.Add(-1)
 		}
 		return prev.h, prev.ok
 	}

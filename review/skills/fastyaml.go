@@ -15,9 +15,9 @@ import (
 //
 // Keys and values are plain scalars of printable ASCII that start with a letter and
 // cannot read as anything but a string (no true/false/null/yes/no/on/off words, no
-// ':' or '#', no flow or quoting characters, no trailing spaces). Every other input,
-// comments, blank lines and tabs included, reports false and goes to yaml.v3. The
-// differential test and FuzzPlainFrontmatter hold it to yaml.v3's exact node tree.
+// ':' or '#', no trailing spaces). Every other input, comments, blank lines and tabs
+// included, reports false and goes to yaml.v3. The differential test and
+// FuzzPlainFrontmatter hold it to yaml.v3's exact node tree.
 func plainFrontmatter(fm string) (*yaml.Node, bool) {
 	if fm == "" {
 		return nil, false
@@ -109,8 +109,11 @@ func plainWord(s string) bool {
 		if c < 0x20 || c > 0x7e {
 			return false
 		}
+		// The flow indicators ,[]{} end a plain scalar only inside a flow collection, so
+		// after the first letter they are text (descriptions list things with commas).
+		// ':' and '#' can end one anywhere; the rest are left to yaml.v3.
 		switch c {
-		case ':', '#', '{', '}', '[', ']', ',', '&', '*', '!', '|', '>', '%', '@', '`', '\\':
+		case ':', '#', '&', '*', '!', '|', '>', '%', '@', '`', '\\':
 			return false
 		}
 	}
@@ -122,4 +125,15 @@ func plainWord(s string) bool {
 		}
 	}
 	return true
+}
+
+// DecodeFrontmatter decodes a frontmatter's YAML into doc exactly as yaml.Unmarshal
+// does, building the tree directly when the text is in plainFrontmatter's shape: for a
+// reader that parses SKILL.md's frontmatter in its own way as well.
+func DecodeFrontmatter(fm string, doc *yaml.Node) error {
+	if n, ok := plainFrontmatter(fm); ok {
+		*doc = *n
+		return nil
+	}
+	return yaml.Unmarshal([]byte(fm), doc)
 }

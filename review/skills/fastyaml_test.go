@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"fmt"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -20,6 +21,7 @@ var plainCases = []string{
 	"Name: Upper\nDESCRIPTION: Shouting is fine\n",
 	"name: a\ndescription: It's a skill; don't worry (really) - ok?\n",
 	"name: a\ndescription: ends with dot.",
+	"name: a\ndescription: Use when asked, for example [x] or {y}, to help.\nmetadata:\n  tags: a, b, c\n",
 	"name: a\nmetadata:\n",                  // null, not a mapping
 	"name: a\nmetadata:\nlicense: MIT\n",    // null followed by a key
 	"name: a\nmetadata:\n  k: v\n   j: w\n", // inconsistent indent
@@ -108,7 +110,7 @@ func TestPlainFrontmatterMatchesYAML(t *testing.T) {
 		}
 	}
 	// The shortcut must actually be taken on the common shapes, or this test proves nothing.
-	for _, fm := range plainCases[:7] {
+	for _, fm := range plainCases[:8] {
 		if _, ok := plainFrontmatter(fm); !ok {
 			t.Errorf("plainFrontmatter(%q) fell back; it is the common shape", fm)
 		}
@@ -153,4 +155,22 @@ func FuzzPlainFrontmatter(f *testing.F) {
 		}
 		samePlain(t, fm)
 	})
+}
+
+// DecodeFrontmatter answers what yaml.Unmarshal does, tree and error, shortcut or not.
+func TestDecodeFrontmatterMatchesYAML(t *testing.T) {
+	shortcut := 0
+	for _, fm := range append(frontmatters(t), "name: [unclosed\n", "a: b: c\n", "\tx: y\n") {
+		var got, want yaml.Node
+		gerr, werr := DecodeFrontmatter(fm, &got), yaml.Unmarshal([]byte(fm), &want)
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("DecodeFrontmatter(%q) = %s %v, yaml.v3 %s %v", fm, dumpNode(&got), gerr, dumpNode(&want), werr)
+		}
+		if _, ok := plainFrontmatter(fm); ok {
+			shortcut++
+		}
+	}
+	if shortcut == 0 {
+		t.Fatal("no frontmatter took the shortcut")
+	}
 }

@@ -67,16 +67,39 @@ func mayHide(md string) bool {
 	return strings.IndexByte(md, '<') >= 0 || strings.Contains(md, "]:")
 }
 
-// scanHiddenWith is scanHidden; forceParse skips the mayHide shortcut (for tests that
-// prove the shortcut changes nothing).
+// scanHiddenWith is scanHidden; forceParse skips the mayHide and plainHidden shortcuts
+// (for tests that prove the shortcuts change nothing).
 func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.HiddenContent, bool) {
+	s := newHiddenScan(markdown, firstLine)
+	if out, ok := s.withoutParse(forceParse); ok {
+		return out, s.degraded
+	}
+	return s.parse(), s.degraded
+}
+
+// hiddenScan is one text being scanned: its line index, and whether it is built to make
+// a parser slow, so that the conservative patterns stand in for the parse.
+type hiddenScan struct {
+	md       string
+	lines    *lineIndex
+	degraded bool
+}
+
+func newHiddenScan(markdown string, firstLine int) *hiddenScan {
 	if firstLine < 1 {
 		firstLine = 1
 	}
-	lines := newLineIndex(markdown, firstLine)
 	depth, defs, pipes := shape(markdown)
-	degraded := depth > maxNesting || defs > maxLinkDefs || pipes > maxPipes ||
-		strings.Count(markdown, "<!")+strings.Count(markdown, "<?") > maxOpeners
+	return &hiddenScan{md: markdown, lines: newLineIndex(markdown, firstLine),
+		degraded: depth > maxNesting || defs > maxLinkDefs || pipes > maxPipes ||
+			strings.Count(markdown, "<!")+strings.Count(markdown, "<?") > maxOpeners}
+}
+
+// withoutParse is the scan's answer when it needs no markdown parse: the text holds
+// nothing a renderer hides but what the text scans find (mayHide), or it is in the
+// shape plainHidden reads in one pass.
+func (s *hiddenScan) withoutParse(forceParse bool) ([]model.HiddenContent, bool) {
+	markdown, lines := s.md, s.lines
 	if !forceParse && !mayHide(markdown) {
 		out := scanInvisible(markdown, lines)
 		refs := append(scanCharRefs(markdown, lines), scanDropped(markdown, lines)...)
@@ -84,15 +107,22 @@ func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.Hi
 			out = append(out, refs...)
 			sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 		}
-		return out, degraded
-	}
-	if degraded {
-		out := conservative(markdown, lines)
-		out = append(out, scanInvisible(markdown, lines)...)
-		out = append(out, scanCharRefs(markdown, lines)...)
-		out = append(out, scanDropped(markdown, lines)...)
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 		return out, true
+	}
+	if !forceParse && !s.degraded {
+		if out, ok := plainHidden(markdown, lines); ok {
+			return withTextScans(out, markdown, lines), true
+		}
+	}
+	return nil, false
+}
+
+// parse is the scan through the goldmark parse, or for a degraded text the conservative
+// patterns.
+func (s *hiddenScan) parse() []model.HiddenContent {
+	markdown, lines := s.md, s.lines
+	if s.degraded {
+		return withTextScans(conservative(markdown, lines), markdown, lines)
 	}
 	src := []byte(markdown)
 	var out []model.HiddenContent
@@ -155,11 +185,18 @@ func scanHiddenWith(markdown string, firstLine int, forceParse bool) ([]model.Hi
 	for _, d := range linkDefs(src, before, after) {
 		out = append(out, model.HiddenContent{Kind: HiddenLinkDef, Line: lines.line(d.start), Text: d.text})
 	}
+	return withTextScans(out, markdown, lines)
+}
+
+// withTextScans adds to the markup findings what every path scans the text for
+// (invisible characters, character references, dropped titles and fence info) and sorts
+// them all by line, markup first within a line.
+func withTextScans(out []model.HiddenContent, markdown string, lines *lineIndex) []model.HiddenContent {
 	out = append(out, scanInvisible(markdown, lines)...)
 	out = append(out, scanCharRefs(markdown, lines)...)
 	out = append(out, scanDropped(markdown, lines)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
-	return out, false
+	return out
 }
 
 // hiddenParser is a goldmark parser with its two paragraph recorders. Building one
