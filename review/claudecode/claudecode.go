@@ -19,6 +19,7 @@ import (
 
 	"vouch/internal/textclip"
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 	"vouch/review/probe"
@@ -215,7 +216,7 @@ type loader struct {
 	// otherManifest names a root Agent Plugins plugin.json or a .codex-plugin that Codex
 	// reads instead of this plugin's manifest ("" when none).
 	otherManifest string
-	cl            *pluginFiles
+	cl            *closure.Result
 	mcpNames      map[string]int
 	// mcpPlaced are the MCP servers in the order they were read, with their place in
 	// Claude's merge order (.mcp.json first, then the manifest's mcpServers in list

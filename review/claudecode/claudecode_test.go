@@ -51,10 +51,8 @@ func checkWant(t *testing.T, p *model.Package, w want) {
 		}
 	}
 	for ref, v := range w.validity {
-		kind, id, _ := strings.Cut(ref, ":")
-		c := p.Component(model.Kind(kind), id)
+		c := listed(t, p, ref)
 		if c == nil {
-			t.Errorf("%s not listed; have %v", ref, refs(p))
 			continue
 		}
 		if string(c.Validity) != v {
@@ -68,10 +66,8 @@ func checkWant(t *testing.T, p *model.Package, w want) {
 		}
 	}
 	for ref, code := range w.compCode {
-		kind, id, _ := strings.Cut(ref, ":")
-		c := p.Component(model.Kind(kind), id)
+		c := listed(t, p, ref)
 		if c == nil {
-			t.Errorf("%s not listed; have %v", ref, refs(p))
 			continue
 		}
 		found := false
@@ -83,10 +79,8 @@ func checkWant(t *testing.T, p *model.Package, w want) {
 		}
 	}
 	for ref, sub := range w.summary {
-		kind, id, _ := strings.Cut(ref, ":")
-		c := p.Component(model.Kind(kind), id)
+		c := listed(t, p, ref)
 		if c == nil {
-			t.Errorf("%s not listed", ref)
 			continue
 		}
 		if !strings.Contains(strings.Join(c.Summary, "\n"), sub) {
@@ -94,30 +88,24 @@ func checkWant(t *testing.T, p *model.Package, w want) {
 		}
 	}
 	for ref, want := range w.notCovered {
-		kind, id, _ := strings.Cut(ref, ":")
-		c := p.Component(model.Kind(kind), id)
+		c := listed(t, p, ref)
 		if c == nil {
-			t.Errorf("%s not listed", ref)
 			continue
 		}
-		var got []string
 		for _, n := range c.NotCovered {
-			got = append(got, n.Kind+" "+n.Subject)
 			if strings.Contains(n.Subject+n.Detail, "__") {
 				t.Errorf("%s: a classification marker leaked: %+v", ref, n)
 			}
 		}
-		if strings.Join(got, "\n") != want {
-			t.Errorf("%s not_covered:\n%s\nwant:\n%s", ref, strings.Join(got, "\n"), want)
+		if got := strings.Join(notCoveredAs(c, " "), "\n"); got != want {
+			t.Errorf("%s not_covered:\n%s\nwant:\n%s", ref, got, want)
 		}
 	}
 	for key, st := range w.support {
 		i := strings.LastIndexByte(key, '/')
 		ref, prov := key[:i], key[i+1:]
-		kind, id, _ := strings.Cut(ref, ":")
-		c := p.Component(model.Kind(kind), id)
+		c := listed(t, p, ref)
 		if c == nil {
-			t.Errorf("%s not listed", ref)
 			continue
 		}
 		got := ""
@@ -146,6 +134,28 @@ func refs(p *model.Package) []string {
 		out = append(out, string(c.Kind)+":"+c.ID+"="+string(c.Validity))
 	}
 	return out
+}
+
+// listed returns the component a "kind:id" reference names, or reports it missing (with
+// every reference the package does list) and returns nil.
+func listed(t testing.TB, p *model.Package, ref string) *model.Component {
+	t.Helper()
+	kind, id, _ := strings.Cut(ref, ":")
+	c := p.Component(model.Kind(kind), id)
+	if c == nil {
+		t.Errorf("%s not listed; have %v", ref, refs(p))
+	}
+	return c
+}
+
+// mustListed is listed for a test that cannot go on without the component.
+func mustListed(t testing.TB, p *model.Package, ref string) *model.Component {
+	t.Helper()
+	c := listed(t, p, ref)
+	if c == nil {
+		t.FailNow()
+	}
+	return c
 }
 
 // TestCases checks every fixture under testdata/cases against the diagnostic code and

@@ -9,7 +9,7 @@ import (
 	"vouch/review/closure"
 )
 
-// pluginFiles is what a hook's, a stdio server's or an executable's approval covers
+// pluginClosure is what a hook's, a stdio server's or an executable's approval covers
 // besides its contract fields: every file of the plugin folder (closure.Collect, the one
 // rule every loader shares), because a command can run any file in it (a wrapper script
 // loads its lib/, node resolves node_modules/ from the plugin root). Links are bound as
@@ -20,16 +20,8 @@ import (
 // marketplace.json), as for every runnable component: a hook's process can
 // read them, so editing one hook's entry asks for the other hooks to be approved again.
 // A skill whose own file list is complete is taken from its contract instead of being
-// read again.
-type pluginFiles struct {
-	files    []model.File
-	diags    []model.Diagnostic
-	complete bool
-	interp   map[string]string // #! lines of executable files, by root-relative path
-}
-
-// pluginClosure walks the plugin once per load.
-func (l *loader) pluginClosure() *pluginFiles {
+// read again. The plugin is walked once per load.
+func (l *loader) pluginClosure() *closure.Result {
 	if l.cl != nil {
 		return l.cl
 	}
@@ -57,22 +49,23 @@ func (l *loader) pluginClosure() *pluginFiles {
 		files = append(files, c.Contract.Files...)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	l.cl = &pluginFiles{files: files[:len(files):len(files)], diags: res.Diagnostics, complete: res.Complete, interp: res.Interpreters}
+	res.Files = files[:len(files):len(files)]
+	l.cl = &res
 	return l.cl
 }
 
 // bindClosure puts the plugin closure into c's contract, or blocks c when it is incomplete.
 func (l *loader) bindClosure(c *model.Component, what string) {
 	cl := l.pluginClosure()
-	c.Diagnostics = append(c.Diagnostics, cl.diags...)
-	if !cl.complete {
+	c.Diagnostics = append(c.Diagnostics, cl.Diagnostics...)
+	if !cl.Complete {
 		c.Contract = nil
 		c.Summary = append(c.Summary, "Blocked: vouch could not bind every file of the plugin (a limit, an unreadable file, or a symlink that leaves the plugin or dangles; see the diagnostics), so an approval could not cover everything this "+what+" may run.")
 		return
 	}
-	c.Files = cl.files
+	c.Files = cl.Files
 	if c.Contract != nil {
-		c.Contract.Files = cl.files
+		c.Contract.Files = cl.Files
 	}
 	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin folder is part of what you approve; editing any of them needs a new approval.")
 }

@@ -175,19 +175,13 @@ func TestCodexRefusesClaudeManifest(t *testing.T) {
 		if got := hasCode(p, "codex-refuses-manifest"); got != (tc.codex == model.NotSupported) {
 			t.Errorf("%s: codex-refuses-manifest emitted = %v", tc.manifest, got)
 		}
-		for _, ref := range []struct {
-			kind model.Kind
-			id   string
-		}{{model.KindHook, "Stop:0:0"}, {model.KindSkill, "k"}} {
-			c := p.Component(ref.kind, ref.id)
-			if c == nil {
-				t.Fatalf("%s: no %s %s", tc.manifest, ref.kind, ref.id)
-			}
+		for _, ref := range []string{"hook:Stop:0:0", "skill:k"} {
+			c := mustListed(t, p, ref)
 			if s := supportOf(c, clientCodex); s.Status != tc.codex {
-				t.Errorf("%s: %s Codex %s (%s), want %s", tc.manifest, ref.id, s.Status, s.Detail, tc.codex)
+				t.Errorf("%s: %s Codex %s (%s), want %s", tc.manifest, ref, s.Status, s.Detail, tc.codex)
 			}
 			if s := supportOf(c, clientClaude); s.Status != model.Supported {
-				t.Errorf("%s: %s Claude %s, want supported", tc.manifest, ref.id, s.Status)
+				t.Errorf("%s: %s Claude %s, want supported", tc.manifest, ref, s.Status)
 			}
 		}
 	}

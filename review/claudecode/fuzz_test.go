@@ -43,6 +43,21 @@ func fuzzDir(f *testing.F) string {
 	return dir
 }
 
+// fuzzPluginFile writes each input as the file rel of the plugin at dir, loads the plugin
+// and holds it to the invariants, then to also when it is not nil.
+func fuzzPluginFile(f *testing.F, dir, rel string, also func(*testing.T, *model.Package)) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, rel), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := LoadPlugin(dir, Options{})
+		checkInvariants(t, p)
+		if also != nil {
+			also(t, p)
+		}
+	})
+}
+
 // FuzzHooksFile feeds arbitrary bytes as hooks/hooks.json.
 func FuzzHooksFile(f *testing.F) {
 	for _, s := range []string{
@@ -57,12 +72,7 @@ func FuzzHooksFile(f *testing.F) {
 	dir := fuzzDir(f)
 	os.WriteFile(filepath.Join(dir, manifestFile), []byte(`{"name": "fuzz"}`), 0o644)
 	os.MkdirAll(filepath.Join(dir, "hooks"), 0o755)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(filepath.Join(dir, hooksFile), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		checkInvariants(t, LoadPlugin(dir, Options{}))
-	})
+	fuzzPluginFile(f, dir, hooksFile, nil)
 }
 
 // FuzzManifest feeds arbitrary bytes as .claude-plugin/plugin.json (inline hooks,
@@ -85,12 +95,7 @@ func FuzzManifest(f *testing.F) {
 	os.WriteFile(filepath.Join(dir, "h.json"), hooks, 0o644)
 	os.WriteFile(filepath.Join(dir, mcpFile), []byte(`{"a": {"command": "x"}}`), 0o644)
 	os.WriteFile(filepath.Join(dir, lspFile), []byte(`{"l": {"command": "x", "extensionToLanguage": {".x": "x"}}}`), 0o644)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(filepath.Join(dir, manifestFile), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		checkInvariants(t, LoadPlugin(dir, Options{}))
-	})
+	fuzzPluginFile(f, dir, manifestFile, nil)
 }
 
 // FuzzMCP feeds arbitrary bytes as .mcp.json (wrapped or flat).
@@ -104,12 +109,7 @@ func FuzzMCP(f *testing.F) {
 	}
 	dir := fuzzDir(f)
 	os.WriteFile(filepath.Join(dir, manifestFile), []byte(`{"name": "fuzz", "mcpServers": {"a": {"command": "x"}}}`), 0o644)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(filepath.Join(dir, mcpFile), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p := LoadPlugin(dir, Options{})
-		checkInvariants(t, p)
+	fuzzPluginFile(f, dir, mcpFile, func(t *testing.T, p *model.Package) {
 		if p.Rejected {
 			t.Fatalf(".mcp.json must never reject the plugin: %v", codes(p))
 		}

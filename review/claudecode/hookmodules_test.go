@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // TestModulesSchema: Claude Code (2.1.328, 2.1.332) takes at most one hooks module, as a
@@ -37,11 +38,7 @@ func TestModulesSchema(t *testing.T) {
 				refs = append(refs, "hook-module:lib/a.mjs")
 			}
 			for _, ref := range refs {
-				kind, id, _ := strings.Cut(ref, ":")
-				c := p.Component(model.Kind(kind), id)
-				if c == nil {
-					t.Fatalf("no %s", ref)
-				}
+				c := mustListed(t, p, ref)
 				if c.Validity != model.Valid {
 					t.Errorf("%s: %s, want valid", ref, c.Validity)
 				}
@@ -49,7 +46,7 @@ func TestModulesSchema(t *testing.T) {
 					t.Errorf("%s: Claude %s (%s), want %s", ref, s.Status, s.Detail, tc.claude)
 				}
 				// Codex rejects a hooks file with a modules key; it has no modules at all.
-				if s := supportOf(c, clientCodex); s.Status != model.NotSupported || kind == "hook" && !strings.Contains(s.Detail, "unknown field `modules`") {
+				if s := supportOf(c, clientCodex); s.Status != model.NotSupported || c.Kind == model.KindHook && !strings.Contains(s.Detail, "unknown field `modules`") {
 					t.Errorf("%s: Codex %s (%s), want not supported for the modules key", ref, s.Status, s.Detail)
 				}
 			}
@@ -57,18 +54,7 @@ func TestModulesSchema(t *testing.T) {
 	}
 }
 
+// hasCode reports whether the package or one of its components carries the diagnostic.
 func hasCode(p *model.Package, code string) bool {
-	for _, d := range p.Diagnostics {
-		if d.Code == code {
-			return true
-		}
-	}
-	for _, c := range p.Components {
-		for _, d := range c.Diagnostics {
-			if d.Code == code {
-				return true
-			}
-		}
-	}
-	return false
+	return loadertest.HasCode(loadertest.Diagnostics(p), code)
 }

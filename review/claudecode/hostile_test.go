@@ -42,20 +42,17 @@ func TestSymlinkOutBlocksHooks(t *testing.T) {
 				t.Skip(err)
 			}
 			p := LoadPlugin(dir, Options{})
-			for _, ref := range []struct {
-				k  model.Kind
-				id string
-			}{{model.KindHook, "PreToolUse:0:0"}, {model.KindMCPServer, "s"}} {
-				c := p.Component(ref.k, ref.id)
-				if c == nil || c.Contract != nil {
-					t.Fatalf("%s:%s must be listed and unapprovable: %v", ref.k, ref.id, codes(p))
+			for _, ref := range []string{"hook:PreToolUse:0:0", "mcp-server:s"} {
+				c := mustListed(t, p, ref)
+				if c.Contract != nil {
+					t.Fatalf("%s must be unapprovable: %v", ref, codes(p))
 				}
 				found := false
 				for _, d := range c.Diagnostics {
 					found = found || strings.HasPrefix(d.Code, "plugin-file-") && d.IsError()
 				}
 				if !found {
-					t.Errorf("%s lacks the link error: %v", ref.id, codes(p))
+					t.Errorf("%s lacks the link error: %v", ref, codes(p))
 				}
 			}
 		})

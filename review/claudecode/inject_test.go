@@ -25,18 +25,12 @@ func TestInjectionsAsClaudeFindsThem(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "skills/notes/SKILL.md"), "---\nname: notes\ndescription: Takes notes.\n---\n"+body, 0o644)
 	writeFile(t, filepath.Join(dir, "commands/deploy.md"), "---\ndescription: Deploy.\n---\n"+body, 0o644)
 	p := LoadPlugin(dir, Options{})
-	for _, ref := range []struct {
-		kind model.Kind
-		id   string
-	}{{model.KindSkill, "notes"}, {model.KindCommand, "deploy"}} {
-		c := p.Component(ref.kind, ref.id)
-		if c == nil {
-			t.Fatalf("no %s:%s: %v", ref.kind, ref.id, codes(p))
-		}
-		got := notCoveredKinds(c)
+	for _, ref := range []string{"skill:notes", "command:deploy"} {
+		c := mustListed(t, p, ref)
+		got := notCoveredAs(c, ":")
 		for _, want := range []string{"fetched-at-start:curl | sh", "outside-path:./x.js"} {
 			if !slices.Contains(got, want) {
-				t.Errorf("%s: not covered %q, want %s", ref.id, got, want)
+				t.Errorf("%s: not covered %q, want %s", ref, got, want)
 			}
 		}
 		var scope []string
@@ -46,7 +40,7 @@ func TestInjectionsAsClaudeFindsThem(t *testing.T) {
 			}
 		}
 		if len(scope) != 34 {
-			t.Errorf("%s: %d injections listed, want 34", ref.id, len(scope))
+			t.Errorf("%s: %d injections listed, want 34", ref, len(scope))
 		}
 	}
 }
@@ -63,7 +57,7 @@ func TestInjectionShellWords(t *testing.T) {
 				t.Fatal("no skill notes")
 			}
 			if !hasKind(c, w.Kind) {
-				t.Fatalf("%q: not covered %q, want a %s", w.Expand("CLAUDE_PLUGIN_ROOT"), notCoveredKinds(c), w.Kind)
+				t.Fatalf("%q: not covered %q, want a %s", w.Expand("CLAUDE_PLUGIN_ROOT"), notCoveredAs(c, ":"), w.Kind)
 			}
 		})
 	}

@@ -1,7 +1,6 @@
 package claudecode
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,10 +16,7 @@ import (
 func TestClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "p")
-			if err := os.Mkdir(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			dir := filepath.Join(t.TempDir(), "p") // created by the first file written
 			writeFile(t, filepath.Join(dir, manifestFile), `{"name": "p"}`, 0o644)
 			writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "node \"${CLAUDE_PLUGIN_ROOT}/run.js\""}]}]}}`, 0o644)
 			writeFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {"s": {"command": "node", "args": ["${CLAUDE_PLUGIN_ROOT}/run.js"]}}}`, 0o644)
@@ -69,18 +65,12 @@ func TestNotCoveredPerComponent(t *testing.T) {
 		t.Errorf("the remote bundle is not listed: %v", codes(p))
 	}
 	for ref, w := range want {
-		kind, id, _ := strings.Cut(ref, ":")
-		c := p.Component(model.Kind(kind), id)
+		c := listed(t, p, ref)
 		if c == nil {
-			t.Errorf("%s not listed", ref)
 			continue
 		}
-		var got []string
-		for _, n := range c.NotCovered {
-			got = append(got, n.Kind+" "+n.Subject)
-		}
-		if strings.Join(got, ",") != w {
-			t.Errorf("%s: not_covered %q, want %q", ref, strings.Join(got, ","), w)
+		if got := strings.Join(notCoveredAs(c, " "), ","); got != w {
+			t.Errorf("%s: not_covered %q, want %q", ref, got, w)
 		}
 		sum := strings.Join(c.Summary, "\n")
 		if !strings.Contains(sum, "see not covered") || strings.Contains(sum, "user's PATH") {

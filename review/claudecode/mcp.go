@@ -2,9 +2,10 @@ package claudecode
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 
 	"vouch/model"
@@ -346,7 +347,7 @@ func (b *serverBuild) stdio() {
 	c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{cmd}, Detail: fmt.Sprintf("Starts `%s` as a local MCP server process.", launch)})
 	b.nc = l.stdioNotCovered(cmd, args, env, cwd)
 	if len(env) > 0 {
-		names := sortedKeys(env)
+		names := slices.Sorted(maps.Keys(env))
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: names, Detail: "Sets " + strings.Join(names, ", ") + " for the process."})
 	}
 }
@@ -373,8 +374,8 @@ func (b *serverBuild) remote(typ string) {
 	}
 	b.flowIn = envFlow(append([]string{u, helper}, mapValues(headers)...)...)
 	b.contract = model.Fields{{Key: "type", Value: typ}, {Key: "url", Value: u}, {Key: "headers", Value: headers}, {Key: "headersHelper", Value: helper}}
-	c.Summary = append(c.Summary, fmt.Sprintf("Connects to %s (%s)%s.", u, typ, headerPhrase(sortedKeys(headers))))
-	c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapRemoteConnect, Scope: append([]string{host}, sortedKeys(headers)...), Detail: fmt.Sprintf("Connects to the MCP server at %s.", u)},
+	c.Summary = append(c.Summary, fmt.Sprintf("Connects to %s (%s)%s.", u, typ, headerPhrase(slices.Sorted(maps.Keys(headers)))))
+	c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapRemoteConnect, Scope: append([]string{host}, slices.Sorted(maps.Keys(headers))...), Detail: fmt.Sprintf("Connects to the MCP server at %s.", u)},
 		model.Capability{Kind: model.CapNetwork, Scope: []string{host}, Detail: fmt.Sprintf("Opens network connections to %s.", host)})
 	if hasHelper {
 		b.headersHelper(helper)
@@ -502,18 +503,9 @@ func (l *loader) serverInvalid(c *model.Component) *model.Component {
 
 func mapValues(m map[string]string) []string {
 	out := make([]string, 0, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, m[k])
 	}
-	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -23,10 +23,11 @@ func hookWith(t *testing.T, line string) *model.Component {
 	return c
 }
 
-func notCoveredKinds(c *model.Component) []string {
+// notCoveredAs is c's not_covered list, each entry its kind and subject joined by sep.
+func notCoveredAs(c *model.Component, sep string) []string {
 	var out []string
 	for _, n := range c.NotCovered {
-		out = append(out, n.Kind+":"+n.Subject)
+		out = append(out, n.Kind+sep+n.Subject)
 	}
 	return out
 }
@@ -48,7 +49,7 @@ func TestHookShellWords(t *testing.T) {
 		t.Run(w.Name, func(t *testing.T) {
 			c := hookWith(t, w.Expand("CLAUDE_PLUGIN_ROOT"))
 			if !hasKind(c, w.Kind) {
-				t.Errorf("%q: not covered %q, want a %s", w.Expand("CLAUDE_PLUGIN_ROOT"), notCoveredKinds(c), w.Kind)
+				t.Errorf("%q: not covered %q, want a %s", w.Expand("CLAUDE_PLUGIN_ROOT"), notCoveredAs(c, ":"), w.Kind)
 			}
 		})
 	}
@@ -60,7 +61,7 @@ func TestHookShellWords(t *testing.T) {
 		{`'$CLAUDE_PLUGIN_ROOT'/run.sh`, "outside-path:$CLAUDE_PLUGIN_ROOT/run.sh"},
 		{`node ${PLUGIN_ROOT}/x.js`, "unresolved-word:${PLUGIN_ROOT}/x.js"},
 	} {
-		if got := notCoveredKinds(hookWith(t, tc.line)); !strings.Contains(strings.Join(got, ","), tc.want) {
+		if got := notCoveredAs(hookWith(t, tc.line), ":"); !strings.Contains(strings.Join(got, ","), tc.want) {
 			t.Errorf("%q: not covered %q, want %s", tc.line, got, tc.want)
 		}
 	}
@@ -73,7 +74,7 @@ func TestHookShellWords(t *testing.T) {
 		{`command -v jq >/dev/null || exit 0`, ""},
 		{`case "$X" in */y) continue;; esac`, ""},
 	} {
-		if got := strings.Join(notCoveredKinds(hookWith(t, tc.line)), ","); got != tc.want {
+		if got := strings.Join(notCoveredAs(hookWith(t, tc.line), ":"), ","); got != tc.want {
 			t.Errorf("%q: not covered %q, want %q", tc.line, got, tc.want)
 		}
 	}
@@ -108,7 +109,7 @@ func TestExecFormsCleaned(t *testing.T) {
 		if c == nil {
 			t.Fatalf("no %s:%s: %v", tc.kind, tc.id, codes(p))
 		}
-		if got := notCoveredKinds(c); !strings.Contains(strings.Join(got, ","), tc.want) {
+		if got := notCoveredAs(c, ":"); !strings.Contains(strings.Join(got, ","), tc.want) {
 			t.Errorf("%s: not covered %q, want %s", tc.id, got, tc.want)
 		}
 	}
@@ -142,11 +143,11 @@ func TestHookPluginRootDefault(t *testing.T) {
 // as missing in the not-covered list, besides its warning.
 func TestHookMissingFileNotCovered(t *testing.T) {
 	c := hookWith(t, `node "${CLAUDE_PLUGIN_ROOT}/scripts/missing.js"`)
-	got := strings.Join(notCoveredKinds(c), ",")
+	got := strings.Join(notCoveredAs(c, ":"), ",")
 	if !strings.Contains(got, "missing-file:${CLAUDE_PLUGIN_ROOT}/scripts/missing.js") {
 		t.Fatalf("not covered %q", got)
 	}
 	if c := hookWith(t, `"${CLAUDE_PLUGIN_ROOT}"/run.sh`); hasKind(c, model.NotCoveredMissing) {
-		t.Fatalf("a file that is there is listed as missing: %q", notCoveredKinds(c))
+		t.Fatalf("a file that is there is listed as missing: %q", notCoveredAs(c, ":"))
 	}
 }

@@ -2,7 +2,9 @@ package claudecode
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -172,7 +174,7 @@ func (l *loader) interp(abs string) string {
 	if !ok {
 		return ""
 	}
-	return l.pluginClosure().interp[rel]
+	return l.pluginClosure().Interpreters[rel]
 }
 
 // shellNotCovered classifies a shell line Claude runs (a hook command, a monitor, a !`…`
@@ -229,14 +231,14 @@ func (l *loader) execNotCoveredIn(cmd string, args []string, env map[string]stri
 	if strings.HasPrefix(prog, "/") {
 		rel, ok := closure.Below(rootMark, prog)
 		p.Bundled = ok
-		p.Interpreter = l.pluginClosure().interp[rel]
+		p.Interpreter = l.pluginClosure().Interpreters[rel]
 	}
 	text := []string{cmd}
 	for _, a := range args {
 		p.Args = append(p.Args, l.expandForScan(a))
 		text = append(text, a)
 	}
-	for _, k := range sortedKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		p.Env = append(p.Env, closure.EnvVar{Name: k, Value: l.expandForScan(env[k])})
 		text = append(text, env[k])
 	}

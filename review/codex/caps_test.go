@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // TestServersOverBoundBlocked: a .mcp.json holding more servers than vouch reads makes
@@ -30,7 +31,7 @@ func TestServersOverBoundBlocked(t *testing.T) {
 		}
 	}
 	if listed == 0 {
-		t.Fatalf("no server listed: %v", codes(p))
+		t.Fatalf("no server listed: %v", loadertest.Codes(p))
 	}
 	if h := p.Component(model.KindHook, "hooks/hooks.json:stop:0:0"); h == nil || h.Contract == nil {
 		t.Fatal("the whole hooks file keeps its hook approvable")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // TestCases: every fixture under testdata/cases, good or bad, with the diagnostic codes it
@@ -61,11 +62,11 @@ func TestCases(t *testing.T) {
 			}
 			for _, code := range want.codes {
 				if !hasCode(pkg, code) {
-					t.Errorf("missing %s; got %v", code, codes(pkg))
+					t.Errorf("missing %s; got %v", code, loadertest.Codes(pkg))
 				}
 			}
 			if want.codes == nil && !want.rejected {
-				for _, c := range codes(pkg) {
+				for _, c := range loadertest.Codes(pkg) {
 					t.Errorf("good fixture has diagnostic %s", c)
 				}
 			}
@@ -74,19 +75,6 @@ func TestCases(t *testing.T) {
 			}
 		})
 	}
-}
-
-func codes(p *model.Package) []string {
-	var out []string
-	for _, d := range p.Diagnostics {
-		out = append(out, d.Code)
-	}
-	for _, c := range p.Components {
-		for _, d := range c.Diagnostics {
-			out = append(out, d.Code)
-		}
-	}
-	return out
 }
 
 func TestInterfaceAndName(t *testing.T) {
@@ -111,7 +99,7 @@ func TestMCPCodexKeys(t *testing.T) {
 	local := pkg.Component(model.KindMCPServer, "local")
 	remote := pkg.Component(model.KindMCPServer, "remote")
 	if local == nil || remote == nil {
-		t.Fatalf("servers: %v", codes(pkg))
+		t.Fatalf("servers: %v", loadertest.Codes(pkg))
 	}
 	scopes := func(c *model.Component, k model.CapabilityKind) []string {
 		var out []string
@@ -184,7 +172,7 @@ func TestMarketplace(t *testing.T) {
 	bad := LoadMarketplace("testdata/marketplaces/mismatch", Options{})
 	for _, code := range []string{"marketplace-name-mismatch", "marketplace-entry-path", "marketplace-entry-source-missing", "marketplace-policy-unknown"} {
 		if !hasCode(bad[0], code) {
-			t.Errorf("marketplace: missing %s in %v", code, codes(bad[0]))
+			t.Errorf("marketplace: missing %s in %v", code, loadertest.Codes(bad[0]))
 		}
 	}
 	if len(bad) != 2 || !hasCode(bad[1], "marketplace-name-mismatch") || bad[1].Valid() {

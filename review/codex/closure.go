@@ -9,22 +9,16 @@ import (
 	"vouch/review/closure"
 )
 
-// pluginFiles is what every runnable component's approval covers besides its contract
+// closure is what every runnable component's approval covers besides its contract
 // fields: every file of the plugin folder, manifests included (closure.Collect, the one
 // rule every loader shares). A hook command such as `${PLUGIN_ROOT}/hooks/check.sh` or
 // `node ./x.js` runs plugin files no field names, and Codex's own trust marks a hook
 // modified when any plugin file changes (observed on Codex), so the closure is the whole
 // folder and nothing is skipped (a skill's files already hashed are taken from it). Links are bound as links; one that leaves the folder,
 // dangles, loops or is absolute makes the list incomplete, and the components that need
-// it are blocked.
-type pluginFiles struct {
-	files    []model.File // sorted by path, capacity clipped: shared read-only
-	diags    []model.Diagnostic
-	complete bool
-	interp   map[string]string // #! lines of executable files, by root-relative path
-}
-
-func (l *loader) closure() *pluginFiles {
+// it are blocked. Its Files are sorted by path with their capacity clipped: every
+// component shares them read-only.
+func (l *loader) closure() *closure.Result {
 	if l.cl != nil {
 		return l.cl
 	}
@@ -47,8 +41,23 @@ func (l *loader) closure() *pluginFiles {
 		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 		files = files[:len(files):len(files)]
 	}
-	l.cl = &pluginFiles{files: files, diags: res.Diagnostics, complete: res.Complete, interp: res.Interpreters}
+	res.Files = files
+	l.cl = &res
 	return l.cl
+}
+
+// bindClosure gives c the plugin closure's diagnostics and files and reports true; when
+// the closure is incomplete no approval could cover what c runs, so c gets no files, the
+// blocked sentence joins its summary, and it reports false.
+func (l *loader) bindClosure(c *model.Component, blocked string) bool {
+	cl := l.closure()
+	c.Diagnostics = append(c.Diagnostics, cl.Diagnostics...)
+	if !cl.Complete {
+		c.Summary = append(c.Summary, blocked)
+		return false
+	}
+	c.Files = cl.Files
+	return true
 }
 
 // hashedSkills are the skills, by directory, whose own file list is exactly what the

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // TestExamples keeps examples/codex and its README honest.
@@ -25,10 +26,10 @@ func TestExamples(t *testing.T) {
 			// Validity is at the narrowest boundary (a rejected hooks file leaves the
 			// plugin valid); a broken example always carries an error.
 			if errs := p.Count().Errors; !p.Valid() || (errs == 0) != w.valid {
-				t.Errorf("valid = %v, %d errors: %v", p.Valid(), errs, codes(p))
+				t.Errorf("valid = %v, %d errors: %v", p.Valid(), errs, loadertest.Codes(p))
 			}
 			if w.code != "" && !hasCode(p, w.code) {
-				t.Errorf("missing %s: %v", w.code, codes(p))
+				t.Errorf("missing %s: %v", w.code, loadertest.Codes(p))
 			}
 			n := 0
 			for _, c := range p.Components {

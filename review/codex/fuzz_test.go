@@ -1,8 +1,6 @@
 package codex
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,18 +54,11 @@ func FuzzManifest(f *testing.F) {
 	f.Add([]byte(`{"name":"p","version":"1","skills":"./s","hooks":{},"mcpServers":"./m.json","apps":"./"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := t.TempDir()
-		must := func(rel, body string) {
-			p := filepath.Join(dir, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		must(manifestFile, string(data))
-		must(defaultHooksFile, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo"}]}]}}`)
-		must("skills/a/SKILL.md", "---\nname: a\ndescription: d\n---\nbody\n")
+		writeFiles(t, dir, map[string]string{
+			manifestFile:        string(data),
+			defaultHooksFile:    `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo"}]}]}}`,
+			"skills/a/SKILL.md": "---\nname: a\ndescription: d\n---\nbody\n",
+		})
 		pkg := Load(dir, Options{})
 		if pkg.Rejected {
 			if len(pkg.Diagnostics) == 0 {

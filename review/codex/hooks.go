@@ -168,23 +168,38 @@ func effectiveTimeout(event string, h HookHandler) (uint64, string) {
 // {event_name, matcher?, hooks: [{type, command, timeout, async, statusMessage?}]} with
 // the command as written (before ${PLUGIN_ROOT} substitution) and the effective timeout.
 func DefinitionHash(label string, matcher *string, command string, timeout uint64, async bool, status *string) string {
-	var b strings.Builder
-	b.WriteString(`{"event_name":`)
-	model.WriteJSONString(&b, label)
-	b.WriteString(`,"hooks":[{"async":`)
+	b := startGroupHash(label)
+	b.WriteString(`"async":`)
 	b.WriteString(strconv.FormatBool(async))
 	b.WriteString(`,"command":`)
-	model.WriteJSONString(&b, command)
+	model.WriteJSONString(b, command)
 	if status != nil {
 		b.WriteString(`,"statusMessage":`)
-		model.WriteJSONString(&b, *status)
+		model.WriteJSONString(b, *status)
 	}
 	b.WriteString(`,"timeout":`)
 	b.WriteString(strconv.FormatUint(timeout, 10))
-	b.WriteString(`,"type":"command"}]`)
+	b.WriteString(`,"type":"command"}`)
+	return finishGroupHash(b, matcher)
+}
+
+// startGroupHash writes the normalized group up to its one handler's opening brace; the
+// keys sort so that event_name and hooks come before the handler and matcher after it.
+func startGroupHash(label string) *strings.Builder {
+	b := &strings.Builder{}
+	b.WriteString(`{"event_name":`)
+	model.WriteJSONString(b, label)
+	b.WriteString(`,"hooks":[{`)
+	return b
+}
+
+// finishGroupHash closes the handler list, adds the matcher when the group has one, and
+// returns the sha256 of the whole as Codex's trust hash.
+func finishGroupHash(b *strings.Builder, matcher *string) string {
+	b.WriteString("]")
 	if matcher != nil {
 		b.WriteString(`,"matcher":`)
-		model.WriteJSONString(&b, *matcher)
+		model.WriteJSONString(b, *matcher)
 	}
 	b.WriteString("}")
 	sum := sha256.Sum256([]byte(b.String()))
@@ -195,25 +210,17 @@ func DefinitionHash(label string, matcher *string, command string, timeout uint6
 // is {type: "mcp_tool", server, tool, timeout, input} with input defaulting to {} (checked
 // against Codex's hooks/list, fixture hooks-handler-types).
 func mcpToolDefinitionHash(label string, matcher *string, server, tool string, timeout uint64, input string) string {
-	var b strings.Builder
-	b.WriteString(`{"event_name":`)
-	model.WriteJSONString(&b, label)
-	b.WriteString(`,"hooks":[{"input":`)
+	b := startGroupHash(label)
+	b.WriteString(`"input":`)
 	b.WriteString(input)
 	b.WriteString(`,"server":`)
-	model.WriteJSONString(&b, server)
+	model.WriteJSONString(b, server)
 	b.WriteString(`,"timeout":`)
 	b.WriteString(strconv.FormatUint(timeout, 10))
 	b.WriteString(`,"tool":`)
-	model.WriteJSONString(&b, tool)
-	b.WriteString(`,"type":"mcp_tool"}]`)
-	if matcher != nil {
-		b.WriteString(`,"matcher":`)
-		model.WriteJSONString(&b, *matcher)
-	}
-	b.WriteString("}")
-	sum := sha256.Sum256([]byte(b.String()))
-	return "sha256:" + hex.EncodeToString(sum[:])
+	model.WriteJSONString(b, tool)
+	b.WriteString(`,"type":"mcp_tool"}`)
+	return finishGroupHash(b, matcher)
 }
 
 // canonicalJSON writes a parsed value compactly with object keys sorted, the last of
@@ -379,15 +386,11 @@ func (l *loader) hookComponent(s hookSource, ev HookEvent, gi, hi int, g HookGro
 	if strings.Contains(eff.Can, "model reads") {
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapModelContext, Scope: []string{ev.Name}, Detail: "Its output can add text the model reads."})
 	}
-	cl := l.closure()
-	c.Diagnostics = append(c.Diagnostics, cl.diags...)
-	if !cl.complete {
-		c.Summary = append(c.Summary, "Blocked: vouch could not read every file of the plugin (see the diagnostics), so an approval could not cover what this hook runs.")
+	if !l.bindClosure(c, "Blocked: vouch could not read every file of the plugin (see the diagnostics), so an approval could not cover what this hook runs.") {
 		return c
 	}
-	c.Files = cl.files
 	c.Summary = append(c.Summary, "Runs with the plugin's files: every file of the plugin folder is part of what you approve, as "+codexSeen+" marks a hook modified in its own trust when any plugin file changes.")
-	c.Contract = &model.Contract{Kind: model.KindHook, Files: cl.files, Fields: model.Fields{
+	c.Contract = &model.Contract{Kind: model.KindHook, Files: c.Files, Fields: model.Fields{
 		{Key: "client", Value: ClientCodex},
 		{Key: "event", Value: ev.Name},
 		{Key: "matcher", Value: strPtr(matcher)},

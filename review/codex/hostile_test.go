@@ -9,18 +9,13 @@ import (
 
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/loadertest"
 )
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	for rel, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		loadertest.WriteFile(t, filepath.Join(dir, filepath.FromSlash(rel)), body)
 	}
 }
 
@@ -53,7 +48,7 @@ func TestHostile(t *testing.T) {
 			},
 			check: func(t *testing.T, p *model.Package) {
 				if !hasCode(p, "hooks-file-unreadable") || p.Component(model.KindHook, "hooks/hooks.json:stop:0:0") != nil {
-					t.Fatalf("codes %v", codes(p))
+					t.Fatalf("codes %v", loadertest.Codes(p))
 				}
 			}},
 		{name: "a FIFO named hooks.json does not hang", files: map[string]string{manifestFile: `{"name":"x"}`},
@@ -63,32 +58,32 @@ func TestHostile(t *testing.T) {
 			},
 			check: func(t *testing.T, p *model.Package) {
 				if !hasCode(p, "hooks-file-unreadable") {
-					t.Fatalf("codes %v", codes(p))
+					t.Fatalf("codes %v", loadertest.Codes(p))
 				}
 			}},
 		{name: "oversized manifest", files: map[string]string{manifestFile: `{"name":"x","description":"` + strings.Repeat("a", 2<<20) + `"}`},
 			check: func(t *testing.T, p *model.Package) {
 				if !p.Rejected || !hasCode(p, "manifest-unreadable") {
-					t.Fatalf("codes %v", codes(p))
+					t.Fatalf("codes %v", loadertest.Codes(p))
 				}
 			}},
 		{name: "deep manifest", files: map[string]string{manifestFile: `{"name":"x","interface":` + strings.Repeat(`{"a":`, 40) + `1` + strings.Repeat(`}`, 40) + `}`},
 			check: func(t *testing.T, p *model.Package) {
 				if !p.Rejected || !hasCode(p, "manifest-too-deep") {
-					t.Fatalf("codes %v", codes(p))
+					t.Fatalf("codes %v", loadertest.Codes(p))
 				}
 			}},
 		{name: "invalid UTF-8 manifest", files: map[string]string{manifestFile: "{\"name\":\"\xff\"}"},
 			check: func(t *testing.T, p *model.Package) {
 				if !p.Rejected || !hasCode(p, "manifest-invalid-utf8") {
-					t.Fatalf("codes %v", codes(p))
+					t.Fatalf("codes %v", loadertest.Codes(p))
 				}
 			}},
 		{name: "too many handlers rejects the hooks file, bounded", files: map[string]string{manifestFile: `{"name":"x"}`,
 			defaultHooksFile: `{"hooks":{"Stop":[{"hooks":[` + strings.TrimSuffix(strings.Repeat(`{"type":"command","command":"x"},`, 1500), ",") + `]}]}}`},
 			check: func(t *testing.T, p *model.Package) {
 				if !hasCode(p, "hooks-file-rejected") || len(p.Components) != 0 {
-					t.Fatalf("codes %v, %d components", codes(p), len(p.Components))
+					t.Fatalf("codes %v, %d components", loadertest.Codes(p), len(p.Components))
 				}
 			}},
 		{name: "control characters and bidi stay data", files: map[string]string{manifestFile: `{"name":"x"}`,

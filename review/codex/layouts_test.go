@@ -1,13 +1,13 @@
 package codex
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"vouch/model"
 	"vouch/review/closure/closuretest"
+	"vouch/review/internal/loadertest"
 )
 
 // TestClosureLayouts runs the hostile layouts every loader shares (closuretest) against a
@@ -17,10 +17,7 @@ import (
 func TestClosureLayouts(t *testing.T) {
 	for _, l := range closuretest.Layouts() {
 		t.Run(l.Name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "p")
-			if err := os.Mkdir(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			dir := filepath.Join(t.TempDir(), "p") // created by the first file written
 			writeFiles(t, dir, map[string]string{manifestFile: `{"name":"p"}`,
 				defaultHooksFile: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"node ${PLUGIN_ROOT}/run.js"}]}]}}`,
 				".mcp.json":      `{"mcpServers":{"s":{"command":"node","args":["./run.js"]}}}`})
@@ -60,7 +57,7 @@ func TestNotCovered(t *testing.T) {
 		kind, id, _ := strings.Cut(ref, ":")
 		c := p.Component(model.Kind(kind), id)
 		if c == nil {
-			t.Errorf("%s not listed: %v", ref, codes(p))
+			t.Errorf("%s not listed: %v", ref, loadertest.Codes(p))
 			continue
 		}
 		var got []string

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/closure"
 	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 	"vouch/review/rootmanifest"
@@ -19,7 +20,7 @@ type loader struct {
 	data     []byte          // the manifest bytes
 	ignored  map[string]bool // known manifest fields of the wrong type, which Codex ignores
 	mf       string          // the manifest Codex reads: .codex-plugin/plugin.json, or .claude-plugin/plugin.json without it
-	cl       *pluginFiles
+	cl       *closure.Result
 	// shadowed is set when a root Agent Plugins plugin.json makes Codex read that file
 	// instead of .codex-plugin/plugin.json.
 	shadowed bool

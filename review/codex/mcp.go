@@ -1,8 +1,9 @@
 package codex
 
 import (
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 
 	"vouch/model"
@@ -148,7 +149,7 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 		launch := strings.Join(append([]string{command}, args...), " ")
 		c.Summary = append(c.Summary, "Starts `"+launch+"` as a local process when "+codexSeen+" loads the plugin.")
 		c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapServerLaunch, Scope: []string{command}, Detail: "Starts `" + launch + "` as a local process."})
-		if names := sortedKeys(env); len(names) > 0 {
+		if names := slices.Sorted(maps.Keys(env)); len(names) > 0 {
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: names, Detail: "Sets environment variables " + strings.Join(names, ", ") + " for the process."})
 		}
 		if fw := strs("env_vars"); len(fw) > 0 {
@@ -163,13 +164,9 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 		if c.NotCovered = l.serverNotCovered(command, args, env, strs("env_vars"), str("cwd")); len(c.NotCovered) > 0 {
 			c.Summary = append(c.Summary, closure.SummaryLine(len(c.NotCovered)))
 		}
-		cl := l.closure()
-		c.Diagnostics = append(c.Diagnostics, cl.diags...)
-		if !cl.complete {
-			c.Summary = append(c.Summary, "Blocked: vouch could not read every file of the plugin, so an approval could not cover what this server runs.")
+		if !l.bindClosure(c, "Blocked: vouch could not read every file of the plugin, so an approval could not cover what this server runs.") {
 			return c
 		}
-		c.Files = cl.files
 	} else {
 		host := rawURL
 		if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
@@ -181,8 +178,8 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 		fields = append(fields, model.Field{Key: "type", Value: "http"}, model.Field{Key: "url", Value: rawURL})
 		c.Summary = append(c.Summary, "Connects to "+rawURL+".")
 		var hdrs []string
-		hdrs = append(hdrs, sortedKeys(strMap("http_headers"))...)
-		hdrs = append(hdrs, sortedKeys(strMap("env_http_headers"))...)
+		hdrs = append(hdrs, slices.Sorted(maps.Keys(strMap("http_headers")))...)
+		hdrs = append(hdrs, slices.Sorted(maps.Keys(strMap("env_http_headers")))...)
 		c.Capabilities = append(c.Capabilities,
 			model.Capability{Kind: model.CapRemoteConnect, Scope: append([]string{host}, hdrs...), Detail: "Connects to the MCP server at " + host + "."},
 			model.Capability{Kind: model.CapNetwork, Scope: []string{host}, Detail: "Opens network connections to " + host + "."})
@@ -192,7 +189,7 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 		}
 		if eh := strMap("env_http_headers"); len(eh) > 0 {
 			var vars []string
-			for _, k := range sortedKeys(eh) {
+			for _, k := range slices.Sorted(maps.Keys(eh)) {
 				vars = append(vars, eh[k])
 			}
 			c.Capabilities = append(c.Capabilities, model.Capability{Kind: model.CapEnv, Scope: vars, Detail: codexSeen + " sends your environment variables " + strings.Join(vars, ", ") + " as HTTP headers (env_http_headers, a Codex-only field)."})
@@ -206,15 +203,6 @@ func (l *loader) server(file string, data []byte, m jsontext.Member) *model.Comp
 	}
 	c.Contract = &model.Contract{Kind: model.KindMCPServer, Fields: fields, Files: c.Files}
 	return c
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // apps lists the connector apps Codex offers to enable: the manifest's apps path, else

@@ -54,7 +54,7 @@ func (l *loader) interp(abs string) string {
 	if !ok {
 		return ""
 	}
-	return l.closure().interp[rel]
+	return l.closure().Interpreters[rel]
 }
 
 // loginProfile is what Codex's $SHELL -lc adds to every hook: the login shell runs the
@@ -80,7 +80,7 @@ var rootPath = lazyre.New(`\$\{?(?:CLAUDE_)?PLUGIN_ROOT\}?"?/([^\s"'$;|&()<>` + 
 // place, and that file is not part of the approval.
 func (l *loader) missingFiles(command string) []model.NotCovered {
 	cl := l.closure()
-	if !cl.complete {
+	if !cl.Complete {
 		return nil
 	}
 	var out []model.NotCovered
@@ -90,7 +90,7 @@ func (l *loader) missingFiles(command string) []model.NotCovered {
 			continue // outside: the shell rule names it
 		}
 		found := false
-		for _, f := range cl.files {
+		for _, f := range cl.Files {
 			if f.Path == rel || strings.HasPrefix(f.Path, rel+"/") {
 				found = true // the file, or a directory of the plugin
 				break
@@ -147,7 +147,7 @@ func (l *loader) serverNotCovered(command string, args []string, env map[string]
 	if strings.HasPrefix(p.Command, "/") {
 		rel, ok := closure.Below(rootMark, p.Command)
 		p.Bundled = ok
-		p.Interpreter = l.closure().interp[rel]
+		p.Interpreter = l.closure().Interpreters[rel]
 	}
 	var out []model.NotCovered
 	if strings.HasPrefix(p.Command, "/") && !p.Bundled || strings.HasPrefix(p.Command, "~") {

@@ -1,8 +1,6 @@
 package codex
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,20 +11,13 @@ import (
 // missing-file; a file or a directory that is there is not listed.
 func TestHookMissingFile(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel, data string) {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(".codex-plugin/plugin.json", `{"name": "p"}`)
-	write("hooks/there.sh", "#!/bin/sh\n")
-	write("hooks/hooks.json", `{"hooks": {"PreToolUse": [{"hooks": [
+	writeFiles(t, dir, map[string]string{
+		".codex-plugin/plugin.json": `{"name": "p"}`,
+		"hooks/there.sh":            "#!/bin/sh\n",
+		"hooks/hooks.json": `{"hooks": {"PreToolUse": [{"hooks": [
 		{"type": "command", "command": "sh \"${PLUGIN_ROOT}/hooks/missing.sh\""},
-		{"type": "command", "command": "sh \"${PLUGIN_ROOT}/hooks/there.sh\" && cd $CLAUDE_PLUGIN_ROOT/hooks"}]}]}}`)
+		{"type": "command", "command": "sh \"${PLUGIN_ROOT}/hooks/there.sh\" && cd $CLAUDE_PLUGIN_ROOT/hooks"}]}]}}`,
+	})
 	p := Load(dir, Options{})
 	got := map[string][]string{}
 	for _, c := range p.Components {

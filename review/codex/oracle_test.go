@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // oracleCase is what Codex 0.169.0 answered for one fixture (testdata/codex-0.169.0.json):
@@ -177,18 +179,5 @@ func sorted(xs []string) []string {
 	return out
 }
 
-func hasCode(p *model.Package, code string) bool {
-	for _, d := range p.Diagnostics {
-		if d.Code == code {
-			return true
-		}
-	}
-	for _, c := range p.Components {
-		for _, d := range c.Diagnostics {
-			if d.Code == code {
-				return true
-			}
-		}
-	}
-	return false
-}
+// hasCode reports whether the package or one of its components carries the diagnostic.
+func hasCode(p *model.Package, code string) bool { return slices.Contains(loadertest.Codes(p), code) }

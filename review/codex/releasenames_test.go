@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // unnamedClients lists the modelled clients a sentence names without one of their
@@ -68,7 +69,7 @@ func TestRareSummariesNameARelease(t *testing.T) {
 				}
 			}
 			if naming == 0 {
-				t.Errorf("no summary line or capability of a %s names a client: %v", tc.kind, codes(p)[:min(len(codes(p)), 5)])
+				t.Errorf("no summary line or capability of a %s names a client: %v", tc.kind, loadertest.Codes(p)[:min(len(loadertest.Codes(p)), 5)])
 			}
 		})
 	}
