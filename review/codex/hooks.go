@@ -27,6 +27,7 @@ type hookSource struct {
 func (l *loader) hooks() {
 	var sources []hookSource
 	useDefault := true
+	listed := map[string]bool{}
 	if v := l.field("hooks"); v != nil {
 		vals, array := []*jsontext.Value{v}, false
 		if v.Kind == jsontext.Array {
@@ -44,6 +45,14 @@ func (l *loader) hooks() {
 					continue
 				}
 				useDefault = false
+				if listed[rel] {
+					// One file gives one set of components: approving it twice over would
+					// say nothing more, and ids would repeat.
+					l.pkgDiag(model.Place{File: l.mf, Pointer: ptr, Line: jsontext.Line(l.data, e.Off)}.ComponentType("hooks-path-repeated", model.SeverityWarning,
+						errorf("hooks lists %q more than once; vouch lists its hooks once (whether Codex runs them once per listing has not been observed).", clip(e.Str)), specHooks))
+					continue
+				}
+				listed[rel] = true
 				if s, ok := l.hookFile(rel); ok {
 					sources = append(sources, s)
 				}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vouch/model"
 
 	"vouch/review/jsontext"
 )
@@ -109,6 +110,44 @@ func TestLoadRefusesTypedFields(t *testing.T) {
 		}
 		if p.Rejected != tc.rejected || refused != tc.rejected {
 			t.Errorf("%s: rejected %v, manifest-refused %v, want %v", tc.manifest, p.Rejected, refused, tc.rejected)
+		}
+	}
+}
+
+// TestHooksPathListedTwice: a hooks file the manifest names twice gives its hooks once
+// (ids stay unique) and a warning; two different files both give theirs.
+func TestHooksPathListedTwice(t *testing.T) {
+	stop := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`
+	for _, tc := range []struct {
+		paths    string
+		hooks    int
+		repeated bool
+	}{
+		{`["./h.json", "./h.json"]`, 1, true},
+		{`["./h.json", "./g.json"]`, 2, false},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			manifestFile: `{"name": "p", "hooks": ` + tc.paths + `}`,
+			"h.json":     stop, "g.json": stop,
+		})
+		p := Load(dir, Options{})
+		hooks, seen := 0, map[string]bool{}
+		for _, c := range p.Components {
+			if c.Kind == model.KindHook {
+				hooks++
+				if seen[c.ID] {
+					t.Errorf("%s: the hook %s is listed twice", tc.paths, c.ID)
+				}
+				seen[c.ID] = true
+			}
+		}
+		repeated := false
+		for _, d := range p.Diagnostics {
+			repeated = repeated || d.Code == "hooks-path-repeated"
+		}
+		if hooks != tc.hooks || repeated != tc.repeated {
+			t.Errorf("%s: %d hooks, hooks-path-repeated %v; want %d, %v", tc.paths, hooks, repeated, tc.hooks, tc.repeated)
 		}
 	}
 }
