@@ -62,6 +62,11 @@ quit() {
   [ "$code" = 0 ] || fail "$1 exited $code"
 }
 
+# loaded: wait until the console has read every source. While it loads, the header says
+# "loading… N packages so far"; keys sent before the end act on the rows there so far
+# (a filter set then shows a package that arrives later, but no row was selected in it).
+loaded() { wait_for " reviewed · "; }
+
 # filter TEXT: set the console's filter to TEXT.
 filter() {
   keys -l '/'
@@ -135,7 +140,7 @@ home="$work/home"
 ref='@acme/web-notes#tool:clip'
 
 console 120x40 "$home" examples
-wait_for "need review"
+loaded
 
 # Filter to the package, select its tool, approve it.
 filter 'web-notes'
@@ -158,7 +163,7 @@ dr="$work/design-review"
 cp -r examples/dalo/design-review "$dr"
 for i in $(seq 1 80); do echo "// padding line $i" >> "$dr/plugins/design-review/context.mjs"; done
 console 100x30 "$home" "$dr"
-wait_for "need review"
+loaded
 keys -l 'g'
 keys -l 'n' # the next component approvable now: the tool, before its hook
 wait_for "tool:context"
@@ -202,7 +207,7 @@ approved "$home" "$dr" 'design-review#tool:context' 'design-review#hook:review-c
 # scrollable dialog (issue 15.2).
 home3="$work/home3"
 console 100x30 "$home3" "$dr"
-wait_for "need review"
+loaded
 keys -l 'g'
 keys -l 'A'
 wait_for "Approve 4 components of design-review?"
