@@ -245,9 +245,10 @@ func (l *loader) codexReadsRejected() []*model.Component {
 // does not load the component at hand. Beside a .claude-plugin/plugin.json it is read
 // instead of that manifest; in a folder without one (a Codex plugin that Claude Code reads
 // by its default layout) the folder's Codex package lists what Codex does load.
-func (l *loader) codexReadsOther() string {
+// tail ends the first sentence ("." for none).
+func (l *loader) codexReadsOther(tail string) string {
 	if l.rootHas(manifestFile) {
-		return fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json.", l.otherManifest)
+		return fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json%s", l.otherManifest, tail)
 	}
 	return fmt.Sprintf("Codex reads this folder through %s, which does not load this file here; the folder's Codex package lists what Codex loads.", l.otherManifest)
 }

@@ -663,10 +663,7 @@ func (b *handlerBuild) codexSkips(same bool) string {
 	src := b.src
 	switch {
 	case b.l.otherManifest != "" && !same:
-		if !b.l.rootHas(manifestFile) {
-			return b.l.codexReadsOther()
-		}
-		return fmt.Sprintf("Codex reads %s instead of .claude-plugin/plugin.json, so it does not load this plugin's hooks.", b.l.otherManifest)
+		return b.l.codexReadsOther(", so it does not load this plugin's hooks.")
 	case src.codexSkip != "" && !same:
 		return src.codexSkip
 	case src.codexReject != "":

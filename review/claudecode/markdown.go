@@ -581,7 +581,7 @@ func (l *loader) claudeSkill(c *model.Component, data []byte) {
 	case l.otherManifest != "" && strings.HasPrefix(c.BodyFile, "skills/") && l.codexLoadsDefault("skills"):
 		cx.Detail = l.codexAlsoLoads("skills/ folder")
 	case l.otherManifest != "":
-		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: l.codexReadsOther()}
+		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: l.codexReadsOther(".")}
 	case l.manifest != nil && !l.codexReadsSkill(path.Dir(c.BodyFile)):
 		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: l.codexSkipsSkill(path.Dir(c.BodyFile))}
 	}

@@ -452,7 +452,7 @@ func (l *loader) mcpSupport(src *serverSource, typ string) []model.Support {
 	}
 	switch {
 	case l.otherManifest != "" && !same:
-		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: l.codexReadsOther()}
+		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: l.codexReadsOther(".")}
 	case src.codex != "":
 		cx = model.Support{Provider: clientCodex, Version: CodexVersion, Status: model.NotSupported, Detail: src.codex}
 	case src.file == manifestFile || src.file == "":
