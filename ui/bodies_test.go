@@ -9,8 +9,6 @@ import (
 	"vouch/model"
 	"vouch/review"
 	"vouch/trust"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 const spanSkill = "---\nname: notes\ndescription: Keeps notes. Use when asked to.\n---\n# Notes\n\nThe secret word is marmalade.\n"
@@ -32,9 +30,7 @@ func skillDir(t *testing.T, body string) (dir, file string) {
 // diskModel loads sources from disk the way the console does, batch by batch.
 func diskModel(t *testing.T, w, h int, sources ...string) *Model {
 	t.Helper()
-	m := New(Options{Sources: sources, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	run(t, m, m.loadCmd())
+	m := loadedConsole(t, Options{Sources: sources, Home: t.TempDir()}, w, h)
 	if m.loadErr != nil || len(m.data.pkgs) == 0 {
 		t.Fatalf("loaded %d packages: %v", len(m.data.pkgs), m.loadErr)
 	}

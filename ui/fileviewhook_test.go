@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"vouch/model"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 const (
@@ -21,11 +19,7 @@ const (
 // script, one has its command inline) at w×h.
 func hookViewModel(t *testing.T, w, h int) *Model {
 	t.Helper()
-	m := New(Options{Sources: []string{filepath.Join("testdata", "hookview")}, Home: t.TempDir()})
-	m.common.highlightBudget = 0
-	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	run(t, m, m.loadCmd())
-	return m
+	return diskModel(t, w, h, filepath.Join("testdata", "hookview"))
 }
 
 // lineOf is the 1-based line of the first line of file holding sub.

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"vouch/model"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // twinFolder writes one folder read by two clients: a Codex and a Claude Code plugin of
@@ -75,9 +73,7 @@ func wantReadings(t *testing.T, m *Model, ref, step string, codex, claude model.
 // the Claude Code reading's server of the same name unreviewed (not "changed"), revoking
 // it leaves the other approved, and y copies the ref with the format in front.
 func TestConsoleFormatIdentity(t *testing.T) {
-	m := New(Options{Sources: []string{twinFolder(t)}, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
-	run(t, m, m.loadCmd())
+	m := diskModel(t, 110, 40, twinFolder(t))
 	const ref = "twin#mcp-server:db"
 
 	selectIn(t, m, model.FormatCodex, ref)

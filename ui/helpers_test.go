@@ -113,7 +113,14 @@ func newTestModel(t testing.TB, pkgs []*model.Package, w, h int) *Model {
 // what a first one recorded.
 func newTestModelIn(t testing.TB, pkgs []*model.Package, home string, w, h int) *Model {
 	t.Helper()
-	m := New(Options{Sources: []string{"examples"}, Home: home, Packages: pkgs})
+	return loadedConsole(t, Options{Sources: []string{"examples"}, Home: home, Packages: pkgs}, w, h)
+}
+
+// loadedConsole is the console opts describe, sized w×h, with its load command run
+// synchronously so the test controls every message.
+func loadedConsole(t testing.TB, opts Options, w, h int) *Model {
+	t.Helper()
+	m := New(opts)
 	// No time bound on the file view's lexer: what a test sees must not depend on how
 	// busy the machine is.
 	m.common.highlightBudget = 0

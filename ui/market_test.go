@@ -7,8 +7,6 @@ import (
 
 	"vouch/model"
 	"vouch/review"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 const marketRef = "fixture-market#plugin:local-one"
@@ -31,10 +29,7 @@ func marketModel(t *testing.T, keep func(*model.Package) bool) *Model {
 			}
 		}
 	}
-	m := New(opts)
-	m.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
-	run(t, m, m.loadCmd())
-	return m
+	return loadedConsole(t, opts, 140, 30)
 }
 
 // rowFor is the table row of the entry named name.

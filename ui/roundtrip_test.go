@@ -20,13 +20,7 @@ const daloExample = "../examples/dalo/design-review"
 // loadExample opens the Dalo example from disk, through review.Open as vouch review does.
 func loadExample(t *testing.T) *Model {
 	t.Helper()
-	m := New(Options{Sources: []string{daloExample}, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	run(t, m, m.loadCmd())
-	if m.loadErr != nil {
-		t.Fatal(m.loadErr)
-	}
-	return m
+	return diskModel(t, 100, 30, daloExample)
 }
 
 // The round trip: the example's recommended instruction, activated with i in the
