@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"vouch/model"
+	"vouch/review"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -127,6 +128,23 @@ func loadedConsole(t testing.TB, opts Options, w, h int) *Model {
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	run(t, m, m.loadCmd())
 	return m
+}
+
+// openedPackages is what review.Open reads from src, as vouch review would load it, kept
+// to the packages keep accepts (all of them when keep is nil). A failed open ends the test.
+func openedPackages(t testing.TB, src string, keep func(*model.Package) bool) []*model.Package {
+	t.Helper()
+	res, err := review.Open(review.Options{}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*model.Package
+	for _, p := range res.Packages {
+		if keep == nil || keep(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // run executes a command and feeds its messages back, as the runtime would, following

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"vouch/model"
-	"vouch/review"
 )
 
 const marketRef = "fixture-market#plugin:local-one"
@@ -19,15 +18,7 @@ func marketModel(t *testing.T, keep func(*model.Package) bool) *Model {
 	src := filepath.Join("testdata", "market")
 	opts := Options{Sources: []string{src}, Home: t.TempDir()}
 	if keep != nil {
-		res, err := review.Open(review.Options{}, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range res.Packages {
-			if keep(p) {
-				opts.Packages = append(opts.Packages, p)
-			}
-		}
+		opts.Packages = openedPackages(t, src, keep)
 	}
 	return loadedConsole(t, opts, 140, 30)
 }
