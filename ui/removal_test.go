@@ -43,8 +43,13 @@ func activate(t *testing.T, m *Model, spec string) {
 	}
 }
 
+// writeFile writes s to path (mode 0644), making its parent folders first, as a person
+// creating the file would.
 func writeFile(t *testing.T, path, s string) {
 	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -226,9 +231,6 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 	a := filepath.Join(dir, "a", "AGENTS.md")
 	b := filepath.Join(dir, "b", "CLAUDE.md")
 	activate(t, m, a) // created by the apply
-	if err := os.MkdirAll(filepath.Dir(b), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	writeFile(t, b, "Claude notes\r\nmore\r\n")
 	activate(t, m, b)
 	aBytes := readFile(t, a)

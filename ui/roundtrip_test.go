@@ -38,9 +38,6 @@ func TestRoundTripProviderAliases(t *testing.T) {
 			t.Setenv("CODEX_HOME", filepath.Join(t.TempDir(), "unused-codex"))
 			t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(t.TempDir(), "unused-claude"))
 			t.Setenv(tc.env, dir)
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
 			target := filepath.Join(dir, tc.file)
 			writeFile(t, target, tc.before)
 			if err := os.Chmod(target, 0o600); err != nil {
