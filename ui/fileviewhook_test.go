@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,11 +24,7 @@ func hookViewModel(t *testing.T, w, h int) *Model {
 // lineOf is the 1-based line of the first line of file holding sub.
 func lineOf(t *testing.T, file, sub string) int {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, l := range strings.Split(string(data), "\n") {
+	for i, l := range strings.Split(readFile(t, file), "\n") {
 		if strings.Contains(l, sub) {
 			return i + 1
 		}
