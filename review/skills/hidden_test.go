@@ -3,6 +3,7 @@ package skills
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,27 +129,26 @@ func TestScanHidden(t *testing.T) {
 			if first == 0 {
 				first = 1
 			}
-			got := ScanHidden(tc.md, first)
-			for _, w := range tc.want {
-				ok := false
-				for _, g := range got {
-					if g.Kind == w.Kind && g.Line == w.Line && strings.Contains(g.Text, w.Text) {
-						ok = true
-						break
-					}
-				}
-				if !ok {
-					t.Errorf("missing %+v in %+v", w, got)
-				}
-			}
-			for _, k := range tc.none {
-				for _, g := range got {
-					if g.Kind == k {
-						t.Errorf("unexpected %+v", g)
-					}
-				}
-			}
+			checkHidden(t, ScanHidden(tc.md, first), tc.want, tc.none)
 		})
+	}
+}
+
+// checkHidden fails unless got holds every entry of want (same Kind and Line, Text a
+// substring of what was found) and no entry of a kind in none.
+func checkHidden(t *testing.T, got, want []hc, none []string) {
+	t.Helper()
+	for _, w := range want {
+		if !slices.ContainsFunc(got, func(g hc) bool {
+			return g.Kind == w.Kind && g.Line == w.Line && strings.Contains(g.Text, w.Text)
+		}) {
+			t.Errorf("missing %+v in %+v", w, got)
+		}
+	}
+	for _, g := range got {
+		if slices.Contains(none, g.Kind) {
+			t.Errorf("unexpected %+v", g)
+		}
 	}
 }
 
