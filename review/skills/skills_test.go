@@ -195,14 +195,40 @@ func TestParseFieldsAndLines(t *testing.T) {
 	}
 }
 
-func TestParseNFKCWarningMessage(t *testing.T) {
-	_, ds := Parse(doc("name: ｍｙ-ｓｋｉｌｌ\ndescription: d\n"), "my-skill", "SKILL.md")
-	d := find(ds, "skill-name-unicode")
-	if d == nil || d.Severity != model.SeverityWarning {
-		t.Fatalf("want warning, got %v", codes(ds))
-	}
-	if !strings.Contains(d.Message, "accepted by skills-ref but the specification allows only a-z, 0-9 and hyphens") || !strings.Contains(d.Message, "'my-skill'") {
-		t.Errorf("message %q", d.Message)
+// TestParseNameWarnings: a name skills-ref accepts but the specification does not is a
+// warning whose message says what is off. A fullwidth name (NFKC folds it to the folder's
+// name) breaks the a-z/0-9 rule; a padded but otherwise valid name is a whitespace finding
+// only, and its message must not claim the characters break that rule.
+func TestParseNameWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		name, field, code string
+		has               []string
+		not               string // a code that must not be reported beside code
+		lacks             string // text the message must not hold
+	}{
+		{"fullwidth", "name: ｍｙ-ｓｋｉｌｌ", "skill-name-unicode",
+			[]string{"accepted by skills-ref but the specification allows only a-z, 0-9 and hyphens", "'my-skill'"}, "", ""},
+		{"padded", `name: "  my-skill "`, "skill-name-whitespace",
+			[]string{"whitespace", "'my-skill'"}, "skill-name-unicode", "a-z"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ds := Parse(doc(tc.field+"\ndescription: d\n"), "my-skill", "SKILL.md")
+			d := find(ds, tc.code)
+			if d == nil || d.Severity != model.SeverityWarning {
+				t.Fatalf("want a %s warning, got %v", tc.code, codes(ds))
+			}
+			if tc.not != "" && find(ds, tc.not) != nil {
+				t.Errorf("also reported as %s: %v", tc.not, codes(ds))
+			}
+			for _, h := range tc.has {
+				if !strings.Contains(d.Message, h) {
+					t.Errorf("message %q lacks %q", d.Message, h)
+				}
+			}
+			if tc.lacks != "" && strings.Contains(d.Message, tc.lacks) {
+				t.Errorf("message %q holds %q", d.Message, tc.lacks)
+			}
+		})
 	}
 }
 
@@ -320,20 +346,4 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
-}
-
-// A padded but otherwise valid name is a whitespace finding, not a character one: the
-// message must not claim the characters break the a-z/0-9 rule.
-func TestParseNameWhitespace(t *testing.T) {
-	_, ds := Parse(doc("name: \"  my-skill \"\ndescription: d\n"), "my-skill", "SKILL.md")
-	d := find(ds, "skill-name-whitespace")
-	if d == nil || d.Severity != model.SeverityWarning {
-		t.Fatalf("want a skill-name-whitespace warning, got %v", codes(ds))
-	}
-	if find(ds, "skill-name-unicode") != nil {
-		t.Errorf("padded ASCII name also reported as skill-name-unicode: %v", codes(ds))
-	}
-	if !strings.Contains(d.Message, "whitespace") || strings.Contains(d.Message, "a-z") || !strings.Contains(d.Message, "'my-skill'") {
-		t.Errorf("message %q", d.Message)
-	}
 }
