@@ -107,12 +107,17 @@ func randomMarkdown(r *rand.Rand) string {
 	return b.String()
 }
 
-func TestScanHiddenFastPathRandom(t *testing.T) {
-	r := rand.New(rand.NewSource(1))
-	n := 20000
+// draws is how many random inputs a comparison test builds: n, or a tenth of n under
+// -short.
+func draws(n int) int {
 	if testing.Short() {
-		n = 2000
+		return n / 10
 	}
+	return n
+}
+
+func TestScanHiddenFastPathRandom(t *testing.T) {
+	r, n := rand.New(rand.NewSource(1)), draws(20000)
 	shortcut := 0
 	for i := 0; i < n; i++ {
 		md := randomMarkdown(r)

@@ -136,11 +136,7 @@ func randomBody(r *rand.Rand) string {
 }
 
 func TestPlainHiddenRandom(t *testing.T) {
-	r := rand.New(rand.NewSource(3))
-	n := 30000
-	if testing.Short() {
-		n = 3000
-	}
+	r, n := rand.New(rand.NewSource(3)), draws(30000)
 	accepted, found := 0, 0
 	for i := 0; i < n && !t.Failed(); i++ {
 		md := randomBody(r)
