@@ -6,49 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/fsguard"
 )
 
 const goodSkill = "---\nname: review\ndescription: Reviews code. Use when asked for a review.\nallowed-tools: Bash(git diff:*) Read\nlicense: MIT\nmetadata:\n  author: me\n---\n# Review\n\n<!-- hidden note -->\nSteps.\n"
-
-// tree writes files (path → content; content "->target" makes a symlink).
-func tree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case strings.HasPrefix(c, "->"):
-			if err := os.Symlink(strings.TrimPrefix(c, "->"), full); err != nil {
-				t.Fatal(err)
-			}
-		case c == "<dir>":
-			if err := os.MkdirAll(full, 0o755); err != nil {
-				t.Fatal(err)
-			}
-		case c == "<fifo>":
-			if err := syscall.Mkfifo(full, 0o644); err != nil {
-				t.Skip("mkfifo:", err)
-			}
-		default:
-			mode := os.FileMode(0o644)
-			if strings.HasSuffix(p, ".sh") {
-				mode = 0o755
-			}
-			if err := os.WriteFile(full, []byte(c), mode); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	return root
-}
 
 func openRoot(t *testing.T, dir string, lim fsguard.Limits) *fsguard.Root {
 	t.Helper()
@@ -68,7 +33,7 @@ func sha(s string) string {
 func diagCodes(c *model.Component) string { return strings.Join(codes(c.Diagnostics), ",") }
 
 func TestLoadFullSkill(t *testing.T) {
-	dir := tree(t, map[string]string{
+	dir := testtree.Make(t, map[string]string{
 		"skills/review/SKILL.md":            goodSkill,
 		"skills/review/scripts/run.sh":      "#!/bin/sh\necho hi\n",
 		"skills/review/references/guide.md": "guide",
@@ -80,6 +45,9 @@ func TestLoadFullSkill(t *testing.T) {
 		"skills/other/x.md":                 "other",
 		"README.md":                         "not part of the skill",
 	})
+	if err := os.Chmod(filepath.Join(dir, "skills/review/scripts/run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	root := openRoot(t, dir, fsguard.DefaultLimits())
 	c := Load(root, "skills/review")
 	if c.Validity != model.Valid || c.Contract == nil {
@@ -148,7 +116,7 @@ func TestLoadFullSkill(t *testing.T) {
 }
 
 func TestLoadDigestBinding(t *testing.T) {
-	dir := tree(t, map[string]string{
+	dir := testtree.Make(t, map[string]string{
 		"skills/a/SKILL.md":        "---\nname: a\ndescription: d\n---\n",
 		"skills/a/scripts/x.py":    "print(1)",
 		"skills/b/SKILL.md":        "---\nname: b\ndescription: d\n---\n",
@@ -203,15 +171,8 @@ func TestLoadSkillMDRules(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			root := openRoot(t, tree(t, tc.files), fsguard.DefaultLimits())
-			done := make(chan *model.Component, 1)
-			go func() { done <- Load(root, "skills/s") }()
-			var c *model.Component
-			select {
-			case c = <-done:
-			case <-hangAfter(t):
-				t.Fatal("Load blocked")
-			}
+			root := openRoot(t, testtree.Make(t, tc.files), fsguard.DefaultLimits())
+			c := testtree.Returns(t, "Load", func() *model.Component { return Load(root, "skills/s") })
 			if tc.code != "" && find(c.Diagnostics, tc.code) == nil {
 				t.Errorf("want %s, got %s", tc.code, diagCodes(c))
 			}
@@ -235,7 +196,7 @@ func TestLoadHostileLinks(t *testing.T) {
 		"skill-file-loop":          "loop",
 	} {
 		t.Run(name, func(t *testing.T) {
-			dir := tree(t, map[string]string{"skills/review/SKILL.md": goodSkill, "skills/review/loop": "->loop", "skills/review/link": "->" + target})
+			dir := testtree.Make(t, map[string]string{"skills/review/SKILL.md": goodSkill, "skills/review/loop": "->loop", "skills/review/link": "->" + target})
 			if target != "loop" {
 				os.Remove(filepath.Join(dir, "skills/review/loop"))
 			}
@@ -259,7 +220,7 @@ func TestLoadLimits(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		files["skills/s/refs/f"+string(rune('a'+i%26))+string(rune('a'+i/26))+".md"] = "x"
 	}
-	dir := tree(t, files)
+	dir := testtree.Make(t, files)
 	lim := fsguard.DefaultLimits()
 	lim.MaxEntries = 20
 	c := Load(openRoot(t, dir, lim), "skills/s")
@@ -275,7 +236,7 @@ func TestLoadLimits(t *testing.T) {
 	lim = fsguard.DefaultLimits()
 	lim.MaxFileBytes = 1
 	files2 := map[string]string{"skills/s/SKILL.md": "---\nname: s\ndescription: d\n---\n"}
-	c = Load(openRoot(t, tree(t, files2), lim), "skills/s")
+	c = Load(openRoot(t, testtree.Make(t, files2), lim), "skills/s")
 	if c.Contract != nil || c.Validity != model.Invalid {
 		t.Errorf("file limit: %s", diagCodes(c))
 	}
