@@ -4,7 +4,6 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,19 +12,13 @@ import (
 )
 
 // samePlainHidden fails when plainHidden accepts md but the markdown parse finds
-// something else, and reports whether it accepted.
+// something else (sameScan), and reports whether it accepted.
 func samePlainHidden(t *testing.T, name, md string) bool {
 	t.Helper()
 	if _, ok := plainHidden(md, newLineIndex(md, 1)); !ok {
 		return false
 	}
-	for _, first := range []int{1, 7} {
-		fast, fd := scanHiddenWith(md, first, false)
-		slow, sd := scanHiddenWith(md, first, true)
-		if fd != sd || !reflect.DeepEqual(fast, slow) {
-			t.Errorf("%s (first line %d):\n plain %v %+v\n parse %v %+v", name, first, fd, fast, sd, slow)
-		}
-	}
+	sameScan(t, name, md)
 	return true
 }
 
