@@ -251,17 +251,8 @@ func TestEntriesCountedOncePerDirectory(t *testing.T) {
 }
 
 func TestDepthLimit(t *testing.T) {
-	dir := t.TempDir()
-	deep := dir
-	rel := ""
-	for i := 0; i < 40; i++ {
-		deep = filepath.Join(deep, "d")
-		rel += "d/"
-	}
-	if err := os.MkdirAll(deep, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(deep, "f"), []byte("x"), 0o644)
+	rel := strings.Repeat("d/", 40)
+	dir := testtree.Make(t, map[string]string{rel + "f": "x"})
 	lim := DefaultLimits()
 	lim.MaxDepth = 32
 	r := open(t, dir, lim)
@@ -399,31 +390,13 @@ func BenchmarkWalkAndRead(b *testing.B) {
 // A ".." after a symlink leaves the link's target, as the kernel resolves it, not the
 // link's name: lib -> /usr/lib makes lib/../bin/sh mean /usr/bin/sh, outside the root.
 func TestDotDotAfterSymlinkIsPhysical(t *testing.T) {
-	dir := t.TempDir()
-	outside := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(outside, "lib"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "bin", "sh"), []byte("inside"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(outside, "lib"), filepath.Join(dir, "lib")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "sub", "deep"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("sub/deep", filepath.Join(dir, "inner")); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(dir, DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	outside := testtree.Make(t, map[string]string{"lib": "<dir>"})
+	r := open(t, testtree.Make(t, map[string]string{
+		"bin/sh":   "inside",
+		"lib":      "->" + filepath.Join(outside, "lib"),
+		"sub/deep": "<dir>",
+		"inner":    "->sub/deep",
+	}), DefaultLimits())
 	for _, p := range []string{"lib/../bin/sh", "lib/.."} {
 		if _, err := r.Resolve(p); CodeOf(err) != CodeEscape {
 			t.Errorf("Resolve(%q) = %v, want %s", p, err, CodeEscape)
