@@ -9,34 +9,32 @@ import (
 	"testing"
 )
 
-// Make builds files in a fresh temporary folder and returns the folder. A key is a slash
-// path inside it; its value says what stands there: "->target" a symbolic link to target
-// (where "$ROOT" stands for the folder's own path, for absolute links that stay inside),
-// "<dir>" a folder, "<fifo>" a named pipe (made by Fifo, so a system without them skips
-// the test), and anything else a file (mode 0644) holding that text. Parent folders are
-// made as needed; any other failure ends the test.
+// Make builds a tree in a fresh temporary folder and returns the folder. Keys and values
+// are WriteFiles' (a slash path and the file's text, a "#!" script executable, a key ending
+// in "/" an empty folder), and two values stand for what a file cannot hold: "->target" a
+// symbolic link to target (where "$ROOT" stands for the folder's own path, for absolute
+// links that stay inside), and "<fifo>" a named pipe (made by Fifo, so a system without
+// them skips the test). Parent folders are made as needed; any other failure ends the test.
 func Make(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+	plain := map[string]string{}
+	for rel, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		target, link := strings.CutPrefix(body, "->")
+		if !link && body != "<fifo>" {
+			plain[rel] = body
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		var err error
-		switch {
-		case strings.HasPrefix(c, "->"):
-			err = os.Symlink(strings.ReplaceAll(strings.TrimPrefix(c, "->"), "$ROOT", root), full)
-		case c == "<dir>":
-			err = os.MkdirAll(full, 0o755)
-		case c == "<fifo>":
-			Fifo(t, full)
-		default:
-			err = os.WriteFile(full, []byte(c), 0o644)
-		}
-		if err != nil {
+		if !link {
+			Fifo(t, p)
+		} else if err := os.Symlink(strings.ReplaceAll(target, "$ROOT", root), p); err != nil {
 			t.Fatal(err)
 		}
 	}
+	WriteFiles(t, root, plain)
 	return root
 }

@@ -129,7 +129,7 @@ func asError(err error, e **Error) bool {
 }
 
 func TestFIFONeverBlocks(t *testing.T) {
-	dir := testtree.Make(t, map[string]string{"mcp.json": "<fifo>", "link.json": "->mcp.json", "dir/SKILL.md": "<dir>"})
+	dir := testtree.Make(t, map[string]string{"mcp.json": "<fifo>", "link.json": "->mcp.json", "dir/SKILL.md/": ""})
 	r := open(t, dir, DefaultLimits())
 	mustReturn(t, func() {
 		for _, p := range []string{"mcp.json", "link.json"} {
@@ -390,12 +390,12 @@ func BenchmarkWalkAndRead(b *testing.B) {
 // A ".." after a symlink leaves the link's target, as the kernel resolves it, not the
 // link's name: lib -> /usr/lib makes lib/../bin/sh mean /usr/bin/sh, outside the root.
 func TestDotDotAfterSymlinkIsPhysical(t *testing.T) {
-	outside := testtree.Make(t, map[string]string{"lib": "<dir>"})
+	outside := testtree.Make(t, map[string]string{"lib/": ""})
 	r := open(t, testtree.Make(t, map[string]string{
-		"bin/sh":   "inside",
-		"lib":      "->" + filepath.Join(outside, "lib"),
-		"sub/deep": "<dir>",
-		"inner":    "->sub/deep",
+		"bin/sh":    "inside",
+		"lib":       "->" + filepath.Join(outside, "lib"),
+		"sub/deep/": "",
+		"inner":     "->sub/deep",
 	}), DefaultLimits())
 	for _, p := range []string{"lib/../bin/sh", "lib/.."} {
 		if _, err := r.Resolve(p); CodeOf(err) != CodeEscape {
@@ -633,9 +633,6 @@ func TestListedFirstAnswersMatchFresh(t *testing.T) {
 		files[k] = v
 	}
 	dir := testtree.Make(t, files)
-	if err := os.Chmod(filepath.Join(dir, "bin/tool"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	paths := append([]string{"bin/tool", "plugin.json", "Plugin.JSON", "PLUGIN.json", "skills", "skills/x", "skills/x/SKILL.md", "skills/x/skill.md", "skills/absent/SKILL.md", "bin"}, resolveSeeds...)
 	answer := func(r *Root, p string) string {
 		res, rerr := r.Resolve(p)

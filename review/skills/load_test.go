@@ -45,9 +45,6 @@ func TestLoadFullSkill(t *testing.T) {
 		"skills/other/x.md":                 "other",
 		"README.md":                         "not part of the skill",
 	})
-	if err := os.Chmod(filepath.Join(dir, "skills/review/scripts/run.sh"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	root := openRoot(t, dir, fsguard.DefaultLimits())
 	c := Load(root, "skills/review")
 	if c.Validity != model.Valid || c.Contract == nil {
@@ -159,7 +156,7 @@ func TestLoadSkillMDRules(t *testing.T) {
 		{"no directory", map[string]string{"skills/t/SKILL.md": "x"}, "skill-dir-missing", false},
 		{"directory escapes", map[string]string{"skills/s": "->/tmp"}, "skill-md-escape", false},
 		{"lowercase name", map[string]string{"skills/s/skill.md": "x"}, "skill-md-missing", false},
-		{"directory", map[string]string{"skills/s/SKILL.md": "<dir>"}, "skill-md-not-regular", false},
+		{"directory", map[string]string{"skills/s/SKILL.md/": ""}, "skill-md-not-regular", false},
 		{"fifo", map[string]string{"skills/s/SKILL.md": "<fifo>"}, "skill-md-not-regular", false},
 		{"escape", map[string]string{"skills/s/SKILL.md": "->/etc/hostname"}, "skill-md-escape", false},
 		{"dangling", map[string]string{"skills/s/SKILL.md": "->missing.md"}, "skill-md-dangling", false},
