@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 type hc = model.HiddenContent
@@ -206,19 +208,17 @@ var pathological = map[string]func(n int) string{
 }
 
 // scanCost is the work of one ScanHidden call counted in what the runtime counts
-// exactly: heap allocations and bytes allocated (on one P, after a warm-up call that
-// fills the parser pool; the least of three calls, so a pool emptied by a collection
-// does not count as the scan's work), and the size of what it returns.
+// exactly: heap allocations and bytes allocated (on one P, after a warm-up call on that
+// P that fills the parser pool; the least of three calls, so a pool emptied by a
+// collection does not count as the scan's work), and the size of what it returns.
 func scanCost(in string) (mallocs, bytes uint64, found int) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	ScanHidden(in, 1)
 	mallocs, bytes = ^uint64(0), ^uint64(0)
 	for range 3 {
-		var a, b runtime.MemStats
-		runtime.ReadMemStats(&a)
-		out := ScanHidden(in, 1)
-		runtime.ReadMemStats(&b)
-		mallocs, bytes = min(mallocs, b.Mallocs-a.Mallocs), min(bytes, b.TotalAlloc-a.TotalAlloc)
+		var out []hc
+		m, b := testtree.AllocatedBy(func() { out = ScanHidden(in, 1) })
+		mallocs, bytes = min(mallocs, m), min(bytes, b)
 		found = 0
 		for _, h := range out {
 			found += len(h.Text)
@@ -302,7 +302,7 @@ func TestScanHiddenDegraded(t *testing.T) {
 		t.Errorf("got %v, want %s", kinds, want)
 	}
 	_, ds := Parse([]byte("---\nname: x\ndescription: d\n---\n"+md), "x", "SKILL.md")
-	if d := find(ds, "skill-markdown-pathological"); d == nil || d.Line != 5 || d.Severity != model.SeverityWarning {
+	if d := loadertest.Find(ds, "skill-markdown-pathological"); d == nil || d.Line != 5 || d.Severity != model.SeverityWarning {
 		t.Errorf("diagnostic %+v", d)
 	}
 }

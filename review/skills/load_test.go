@@ -11,6 +11,7 @@ import (
 	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/loadertest"
 )
 
 const goodSkill = "---\nname: review\ndescription: Reviews code. Use when asked for a review.\nallowed-tools: Bash(git diff:*) Read\nlicense: MIT\nmetadata:\n  author: me\n---\n# Review\n\n<!-- hidden note -->\nSteps.\n"
@@ -77,7 +78,7 @@ func TestLoadFullSkill(t *testing.T) {
 	if len(c.Contract.Files) != len(c.Files) {
 		t.Errorf("contract files differ")
 	}
-	if find(c.Diagnostics, "skill-file-special") == nil {
+	if !loadertest.HasCode(c.Diagnostics, "skill-file-special") {
 		t.Errorf("missing skill-file-special in %s", diagCodes(c))
 	}
 	sum := strings.Join(c.Summary, " ")
@@ -170,7 +171,7 @@ func TestLoadSkillMDRules(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := openRoot(t, testtree.Make(t, tc.files), fsguard.DefaultLimits())
 			c := testtree.Returns(t, "Load", func() *model.Component { return Load(root, "skills/s") })
-			if tc.code != "" && find(c.Diagnostics, tc.code) == nil {
+			if tc.code != "" && !loadertest.HasCode(c.Diagnostics, tc.code) {
 				t.Errorf("want %s, got %s", tc.code, diagCodes(c))
 			}
 			if (c.Validity == model.Valid) != tc.valid || (c.Contract != nil) != tc.valid {
@@ -198,7 +199,7 @@ func TestLoadHostileLinks(t *testing.T) {
 				os.Remove(filepath.Join(dir, "skills/review/loop"))
 			}
 			c := Load(openRoot(t, dir, fsguard.DefaultLimits()), "skills/review")
-			d := find(c.Diagnostics, name)
+			d := loadertest.Find(c.Diagnostics, name)
 			if c.Validity != model.Valid || c.Contract != nil || d == nil || !d.IsError() {
 				t.Fatalf("validity %s contract %v diagnostics %s", c.Validity, c.Contract != nil, diagCodes(c))
 			}
@@ -221,13 +222,13 @@ func TestLoadLimits(t *testing.T) {
 	lim := fsguard.DefaultLimits()
 	lim.MaxEntries = 20
 	c := Load(openRoot(t, dir, lim), "skills/s")
-	if find(c.Diagnostics, "skill-files-limit") == nil || c.Validity != model.Invalid || c.Contract != nil {
+	if !loadertest.HasCode(c.Diagnostics, "skill-files-limit") || c.Validity != model.Invalid || c.Contract != nil {
 		t.Errorf("entries limit: %s %s", c.Validity, diagCodes(c))
 	}
 	lim = fsguard.DefaultLimits()
 	lim.MaxTotalBytes = 50
 	c = Load(openRoot(t, dir, lim), "skills/s")
-	if find(c.Diagnostics, "skill-files-limit") == nil || c.Contract != nil {
+	if !loadertest.HasCode(c.Diagnostics, "skill-files-limit") || c.Contract != nil {
 		t.Errorf("total limit: %s", diagCodes(c))
 	}
 	lim = fsguard.DefaultLimits()

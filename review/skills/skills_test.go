@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 func doc(fields string) []byte {
@@ -29,15 +31,6 @@ func hasErrors(ds []model.Diagnostic) bool {
 		}
 	}
 	return false
-}
-
-func find(ds []model.Diagnostic, code string) *model.Diagnostic {
-	for i := range ds {
-		if ds[i].Code == code {
-			return &ds[i]
-		}
-	}
-	return nil
 }
 
 func TestParseRules(t *testing.T) {
@@ -133,7 +126,7 @@ func TestParseRules(t *testing.T) {
 			}
 			got := codes(ds)
 			for _, w := range tc.want {
-				if find(ds, w) == nil {
+				if !loadertest.HasCode(ds, w) {
 					t.Errorf("missing %s; got %v", w, got)
 				}
 			}
@@ -179,10 +172,10 @@ func TestParseFieldsAndLines(t *testing.T) {
 	if sk.BodyLine != 13 || sk.Body != "# Title\n" {
 		t.Errorf("body line %d body %q", sk.BodyLine, sk.Body)
 	}
-	if d := find(ds, "skill-unknown-field"); d == nil || d.Line != 11 || d.Pointer != "/extra" {
+	if d := loadertest.Find(ds, "skill-unknown-field"); d == nil || d.Line != 11 || d.Pointer != "/extra" {
 		t.Errorf("unknown field diag %+v", d)
 	}
-	if d := find(ds, "skill-metadata-value-not-string"); d == nil || d.Line != 9 || d.Pointer != "/metadata/version" {
+	if d := loadertest.Find(ds, "skill-metadata-value-not-string"); d == nil || d.Line != 9 || d.Pointer != "/metadata/version" {
 		t.Errorf("metadata diag %+v", d)
 	}
 	if got := SplitAllowedTools(fm.AllowedTools); strings.Join(got, "|") != "Bash(git status:*)|Read" {
@@ -190,7 +183,7 @@ func TestParseFieldsAndLines(t *testing.T) {
 	}
 	// A YAML error points at the file line, not the frontmatter line.
 	_, ds = Parse([]byte("---\nname: x\ndescription: ok\nbad: a: b\n---\n"), "x", "SKILL.md")
-	if d := find(ds, "skill-frontmatter-invalid-yaml"); d == nil || d.Line != 4 {
+	if d := loadertest.Find(ds, "skill-frontmatter-invalid-yaml"); d == nil || d.Line != 4 {
 		t.Errorf("yaml error line %+v", d)
 	}
 }
@@ -213,11 +206,11 @@ func TestParseNameWarnings(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, ds := Parse(doc(tc.field+"\ndescription: d\n"), "my-skill", "SKILL.md")
-			d := find(ds, tc.code)
+			d := loadertest.Find(ds, tc.code)
 			if d == nil || d.Severity != model.SeverityWarning {
 				t.Fatalf("want a %s warning, got %v", tc.code, codes(ds))
 			}
-			if tc.not != "" && find(ds, tc.not) != nil {
+			if tc.not != "" && loadertest.HasCode(ds, tc.not) {
 				t.Errorf("also reported as %s: %v", tc.not, codes(ds))
 			}
 			for _, h := range tc.has {
@@ -248,8 +241,8 @@ func TestYAMLBomb(t *testing.T) {
 	}
 	var ds []model.Diagnostic
 	bomb := doc(b.String())
-	_, allocated := allocatedBy(func() { _, ds = Parse(bomb, "x", "SKILL.md") })
-	if find(ds, "skill-frontmatter-yaml-alias") == nil {
+	_, allocated := testtree.AllocatedBy(func() { _, ds = Parse(bomb, "x", "SKILL.md") })
+	if !loadertest.HasCode(ds, "skill-frontmatter-yaml-alias") {
 		t.Errorf("bomb not refused: %v", codes(ds))
 	}
 	// Expanded, the bomb is 10^9 strings; refused on the anchor, it costs about what
@@ -261,7 +254,7 @@ func TestYAMLBomb(t *testing.T) {
 	// Oversized frontmatter is refused without parsing.
 	big := "name: x\ndescription: d\nlicense: " + strings.Repeat("a", MaxFrontmatter) + "\n"
 	_, ds = Parse(doc(big), "x", "SKILL.md")
-	if find(ds, "skill-frontmatter-too-large") == nil {
+	if !loadertest.HasCode(ds, "skill-frontmatter-too-large") {
 		t.Errorf("large frontmatter: %v", codes(ds))
 	}
 
@@ -303,7 +296,7 @@ func TestBadCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, ds := Parse(data, "bad-skill", "SKILL.md")
-			if find(ds, code) == nil {
+			if !loadertest.HasCode(ds, code) {
 				t.Errorf("want %s, got %v", code, codes(ds))
 			}
 		})
