@@ -91,21 +91,8 @@ var scanHiddenCases = []struct {
 	{
 		name: "other invisibles",
 		md:   "a\uFE0Fb\u3164c\u115Fd\u2028e\u2029f\x1bg\u0085h\uFEFFi\u00ADj\x00k\x7fl\u180Em\U000E0100n\r\n",
-		want: []hc{
-			{Kind: HiddenInvisible, Line: 1, Text: "U+FE0F VARIATION SELECTOR-16"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+3164 HANGUL FILLER"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+115F"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+2028"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+2029"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+001B"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+0085"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+FEFF"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+00AD"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+0000"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+007F"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+180E"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+E0100 VARIATION SELECTOR-17"},
-		},
+		want: invisibles(1, "U+FE0F VARIATION SELECTOR-16", "U+3164 HANGUL FILLER", "U+115F", "U+2028", "U+2029",
+			"U+001B", "U+0085", "U+FEFF", "U+00AD", "U+0000", "U+007F", "U+180E", "U+E0100 VARIATION SELECTOR-17"),
 	},
 	{
 		name: "bare carriage return, CRLF is fine",
@@ -122,6 +109,16 @@ var scanHiddenCases = []struct {
 		md:   "# Title\n\nPlain *text* with a [link](http://x) and <https://auto.link>, a < b > c.\n\ttabbed\n",
 		none: []string{HiddenComment, HiddenTag, HiddenLinkDef, HiddenInvisible},
 	},
+}
+
+// invisibles is what ScanHidden lists for invisible characters that stand on one line:
+// an entry for each text.
+func invisibles(line int, texts ...string) []hc {
+	out := make([]hc, len(texts))
+	for i, text := range texts {
+		out[i] = hc{Kind: HiddenInvisible, Line: line, Text: text}
+	}
+	return out
 }
 
 func TestScanHidden(t *testing.T) {
