@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 )
 
@@ -24,7 +25,7 @@ func hookViewModel(t *testing.T, w, h int) *Model {
 // lineOf is the 1-based line of the first line of file holding sub.
 func lineOf(t *testing.T, file, sub string) int {
 	t.Helper()
-	for i, l := range strings.Split(readFile(t, file), "\n") {
+	for i, l := range strings.Split(testtree.ReadFile(t, file), "\n") {
 		if strings.Contains(l, sub) {
 			return i + 1
 		}

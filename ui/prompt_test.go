@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 )
 
@@ -43,11 +44,11 @@ func TestActivateInstruction(t *testing.T) {
 	v := screen(m)
 	wantShown(t, "preview", v, "+ <!-- vouch:start", "+ Always ask for the design doc first.", "y write this change")
 	press(t, m, "enter")
-	if got := readFile(t, target); got != "# Mine\n\nKeep this.\n" {
+	if got := testtree.ReadFile(t, target); got != "# Mine\n\nKeep this.\n" {
 		t.Fatalf("enter wrote the file: %q", got)
 	}
 	press(t, m, "y")
-	got := readFile(t, target)
+	got := testtree.ReadFile(t, target)
 	if !strings.HasPrefix(got, "# Mine\n\nKeep this.\n\n<!-- vouch:start") || !strings.Contains(got, "Always ask for the design doc first.") {
 		t.Fatalf("file after y: %q", got)
 	}
@@ -120,10 +121,10 @@ func TestActivateInstructionThroughSymlink(t *testing.T) {
 	os.Remove(link)
 	os.Symlink(other, link)
 	press(t, m, "y")
-	if got := readFile(t, dest); got != orig {
+	if got := testtree.ReadFile(t, dest); got != orig {
 		t.Fatalf("the previewed destination was written after the link moved: %q", got)
 	}
-	if got := readFile(t, other); got != orig {
+	if got := testtree.ReadFile(t, other); got != orig {
 		t.Fatalf("the new destination was written: %q", got)
 	}
 	if !strings.Contains(screen(m), "Nothing activated") {
@@ -135,7 +136,7 @@ func TestActivateInstructionThroughSymlink(t *testing.T) {
 	m = newTestModel(t, fixturePackages(), 160, 40)
 	open(m)
 	press(t, m, "y")
-	got := readFile(t, dest)
+	got := testtree.ReadFile(t, dest)
 	if !strings.HasPrefix(got, orig) || !strings.Contains(got, "Always ask for the design doc first.") {
 		t.Fatalf("destination after y: %q", got)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/trust"
 
@@ -57,7 +58,7 @@ func TestRoundTripProviderAliases(t *testing.T) {
 				t.Errorf("the preview does not say what the alias applies to:\n%s", screen(m))
 			}
 			press(t, m, "y")
-			applied := readFile(t, target)
+			applied := testtree.ReadFile(t, target)
 			if !strings.Contains(applied, "<!-- vouch:start design-review#instruction:design-context -->") ||
 				!strings.Contains(applied, "Preserve the project's established design language.") ||
 				!strings.HasPrefix(applied, tc.before) {
@@ -72,7 +73,7 @@ func TestRoundTripProviderAliases(t *testing.T) {
 				t.Fatalf("x did not preview a clean removal: %+v", m.prompt())
 			}
 			press(t, m, "y")
-			if got := readFile(t, target); got != tc.before {
+			if got := testtree.ReadFile(t, target); got != tc.before {
 				t.Fatalf("after x the file is\n%q\nwant\n%q", got, tc.before)
 			}
 			if st, err := os.Stat(target); err != nil || st.Mode().Perm() != 0o600 {
@@ -118,7 +119,7 @@ func TestProgramInstructionRoundTrip(t *testing.T) {
 	waitFor("Removed design-review#instruction:design-context")
 	typeKeys(tm, "q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
-	if got := readFile(t, target); got != before {
+	if got := testtree.ReadFile(t, target); got != before {
 		t.Fatalf("file after the round trip %q, want %q", got, before)
 	}
 	if a := ledgerAuth(t, final, instrRef); a != model.Revoked {
