@@ -16,13 +16,6 @@ import (
 	"vouch/ui/display"
 )
 
-func init() {
-	enforceClients = append(enforceClients, enforceClient{
-		command: newEnforceClaudeCommand,
-		client:  func() enforce.Client { return claude.Client{} },
-	})
-}
-
 func newEnforceClaudeCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "claude",

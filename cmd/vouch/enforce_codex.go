@@ -9,19 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"vouch/enforce"
 	"vouch/enforce/codex"
 	"vouch/model"
 	rcodex "vouch/review/codex"
 	"vouch/ui/display"
 )
-
-func init() {
-	enforceClients = append(enforceClients, enforceClient{
-		command: newEnforceCodexCommand,
-		client:  func() enforce.Client { return codex.Enforcer{} },
-	})
-}
 
 func newEnforceCodexCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
