@@ -210,12 +210,7 @@ func runEnforceStatus(opts *enforceAllOptions, env *enforce.Env) error {
 		if err != nil {
 			r = &enforce.Report{Client: cl.ID(), Problems: []enforce.Problem{{Code: "status-failed", Message: errSentence(err.Error())}}}
 		}
-		if r.Plugins == nil {
-			r.Plugins = []enforce.PluginStatus{}
-		}
-		if r.Problems == nil {
-			r.Problems = []enforce.Problem{}
-		}
+		r.Plugins, r.Problems = jsonList(r.Plugins), jsonList(r.Problems)
 		failed = failed || r.Failed()
 		reports = append(reports, r)
 	}
