@@ -148,18 +148,29 @@ ledger diff" unless --allow-new-approvals is given.`,
 	return cmd
 }
 
+// resolve settles the output format (--json is json) and the sources (--claude adds the
+// installed plugins), and has support answered for the installed release of each client
+// asked about (--claude, and status's --codex).
+func (f *reportFlags) resolve(a *app, codex bool) ([]string, error) {
+	format, err := a.outputFormat(f.format, f.json)
+	if err != nil {
+		return nil, err
+	}
+	f.format = format
+	paths, err := a.sourcesWithInstalled(f.sources, f.claude)
+	if err != nil {
+		return nil, err
+	}
+	a.targetClients(f.claude, codex)
+	return paths, nil
+}
+
 func runStatus(opts *statusOptions) error {
 	a := opts.app
-	format, err := a.outputFormat(opts.format, opts.json)
+	paths, err := opts.resolve(a, opts.codex)
 	if err != nil {
 		return err
 	}
-	opts.format = format
-	paths, err := a.sourcesWithInstalled(opts.sources, opts.claude)
-	if err != nil {
-		return err
-	}
-	a.targetClients(opts.claude, opts.codex)
 	g, err := a.newGateLedger(opts)
 	if err != nil {
 		return err
@@ -240,15 +251,11 @@ func (a *app) loadFailed(err error) error {
 
 func runValidate(opts *validateOptions) error {
 	a := opts.app
-	format, err := a.outputFormat(opts.format, opts.json)
+	paths, err := opts.resolve(a, false)
 	if err != nil {
 		return err
 	}
-	paths, err := a.sourcesWithInstalled(opts.sources, opts.claude)
-	if err != nil {
-		return err
-	}
-	a.targetClients(opts.claude, false)
+	format := opts.format
 	want := ""
 	if opts.integrity != "" {
 		if want, err = parseIntegrity(opts.integrity); err != nil {
@@ -299,7 +306,6 @@ func parseIntegrity(s string) (string, error) {
 	return "sha256-" + strings.ToLower(hex), nil
 }
 
-// checkIntegrity compares the expected integrity string with every artifact loaded.
 // validateJSON is validate --json, streamed: each package is written as soon as it and
 // every package before it are loaded, then dropped, so memory holds the packages in
 // flight, not the source (report.Stream).
@@ -339,6 +345,7 @@ func (a *app) validateJSON(paths []string, sourceID, want string) error {
 	return nil
 }
 
+// checkIntegrity compares the expected integrity string with every artifact loaded.
 func checkIntegrity(pkgs []*model.Package, want string) []model.Diagnostic {
 	var diags []model.Diagnostic
 	checked := 0
