@@ -39,7 +39,7 @@ func (l *loader) mcp() {
 			return
 		}
 		doc, issues, jerr := jsontext.Parse(b, jsontext.Limits)
-		l.noteCut(file, issues)
+		l.cut.Note(file, issues)
 		if jerr != nil {
 			l.pkgDiag(model.Place{File: file, Line: jsontext.Line(b, jerr.Off)}.ComponentType("mcp-invalid-json", model.SeverityError,
 				errorf("%s %s, so "+codexSeen+" starts no server from it.", file, jerr.Msg), specManifest))
@@ -223,7 +223,7 @@ func (l *loader) apps() {
 		return
 	}
 	doc, issues, jerr := jsontext.Parse(b, jsontext.Limits)
-	l.noteCut(file, issues)
+	l.cut.Note(file, issues)
 	if jerr != nil || doc.Kind != jsontext.Object || doc.Get("apps") == nil || doc.Get("apps").Val.Kind != jsontext.Object {
 		l.pkgDiag(model.Place{File: file}.ComponentType("apps-invalid", model.SeverityError,
 			errorf("%s is not {\"apps\": {name: {\"id\": ...}}}, so "+codexSeen+" offers no app from it.", file), specManifest))
