@@ -132,3 +132,43 @@ func TestCollectLimit(t *testing.T) {
 		t.Errorf("complete %v, %d limit diagnostics: %+v", r.Complete, n, r.Diagnostics)
 	}
 }
+
+// TestAddOwned: the files of components bound by other means join the walked ones in
+// path order, in a list whose capacity is clipped so that no component's append can write
+// into another's; nothing owned leaves the walk's list as it is.
+func TestAddOwned(t *testing.T) {
+	files := func(paths ...string) []model.File {
+		var out []model.File
+		for _, p := range paths {
+			out = append(out, model.File{Path: p})
+		}
+		return out
+	}
+	skill := func(paths ...string) *model.Component {
+		return &model.Component{Kind: model.KindSkill, Contract: &model.Contract{Kind: model.KindSkill, Files: files(paths...)}}
+	}
+	for _, tc := range []struct {
+		name  string
+		owned map[string]*model.Component
+		want  []string
+	}{
+		{"none", nil, []string{"a", "c/z"}},
+		{"one", map[string]*model.Component{"b": skill("b/y", "b/x")}, []string{"a", "b/x", "b/y", "c/z"}},
+		{"two", map[string]*model.Component{"b": skill("b/x"), "d": skill("d/x")}, []string{"a", "b/x", "c/z", "d/x"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := closure.Result{Files: files("a", "c/z")}
+			r.AddOwned(tc.owned)
+			var got []string
+			for _, f := range r.Files {
+				got = append(got, f.Path)
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Fatalf("files = %q, want %q", got, tc.want)
+			}
+			if cap(r.Files) != len(r.Files) {
+				t.Fatalf("capacity %d for %d files", cap(r.Files), len(r.Files))
+			}
+		})
+	}
+}
