@@ -288,6 +288,21 @@ func (l *loader) field(key string) *jsontext.Value {
 	return nil
 }
 
+// readNamed reads a file of entries (hooks, servers, apps) that the manifest names, or def
+// when it names none. A missing default is no finding: the plugin simply has none. Any
+// other failure is the warning code, whose sentence is unreadable with the file and the
+// reason filled in; ok is false then.
+func (l *loader) readNamed(file, def, code, unreadable, spec string) (data []byte, ok bool) {
+	data, err := l.root.ReadFile(file, l.opts.Limits.MaxManifestSize)
+	if err == nil {
+		return data, true
+	}
+	if !(fsguard.IsNotFound(err) && file == def) {
+		l.pkgDiag(model.Place{File: file}.ComponentType(code, model.SeverityWarning, errorf(unreadable, file, fsguard.Reason(err)), spec))
+	}
+	return nil, false
+}
+
 // blockCut makes every component defined in a cut file unapprovable: Codex reads every
 // entry, so approving what vouch read would approve less than what runs.
 func (l *loader) blockCut() {

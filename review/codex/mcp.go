@@ -8,7 +8,6 @@ import (
 
 	"vouch/model"
 	"vouch/review/closure"
-	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 )
 
@@ -30,12 +29,8 @@ func (l *loader) mcp() {
 		}
 	}
 	if servers == nil {
-		b, err := l.root.ReadFile(file, l.opts.Limits.MaxManifestSize)
-		if err != nil {
-			if !(fsguard.IsNotFound(err) && file == defaultMCPFile) {
-				l.pkgDiag(model.Place{File: file}.ComponentType("mcp-file-unreadable", model.SeverityWarning,
-					errorf("The MCP file %s %s, so "+codexSeen+" starts no server from it.", file, fsguard.Reason(err)), specManifest))
-			}
+		b, ok := l.readNamed(file, defaultMCPFile, "mcp-file-unreadable", "The MCP file %s %s, so "+codexSeen+" starts no server from it.", specManifest)
+		if !ok {
 			return
 		}
 		doc, issues, jerr := jsontext.Parse(b, jsontext.Limits)
@@ -214,12 +209,8 @@ func (l *loader) apps() {
 			file = rel
 		}
 	}
-	b, err := l.root.ReadFile(file, l.opts.Limits.MaxManifestSize)
-	if err != nil {
-		if !(fsguard.IsNotFound(err) && file == defaultAppsFile) {
-			l.pkgDiag(model.Place{File: file}.ComponentType("apps-file-unreadable", model.SeverityWarning,
-				errorf("The apps file %s %s, so "+codexSeen+" offers no app from it.", file, fsguard.Reason(err)), specManifest))
-		}
+	b, ok := l.readNamed(file, defaultAppsFile, "apps-file-unreadable", "The apps file %s %s, so "+codexSeen+" offers no app from it.", specManifest)
+	if !ok {
 		return
 	}
 	doc, issues, jerr := jsontext.Parse(b, jsontext.Limits)
