@@ -619,12 +619,7 @@ func (r *Root) resolveWalk(rel string) (string, error) {
 		if hops > r.limits.MaxSymlinkHops {
 			return "", &Error{Code: CodeLoop, Path: rel, Msg: fmt.Sprintf("more than %d symlink hops (a loop?)", r.limits.MaxSymlinkHops)}
 		}
-		var target string
-		err = r.withDir(cur, func(h dirHandle) error {
-			var e error
-			target, e = h.readlink(part)
-			return e
-		})
+		target, err := r.readlinkIn(cur, part)
 		if err != nil {
 			return "", &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 		}
