@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"vouch/model"
@@ -48,7 +49,7 @@ func (l *loader) hooksStep() {
 			codexSkipDefault = ""
 			continue
 		}
-		if contains(files, p) {
+		if slices.Contains(files, p) {
 			continue // listed twice: loaded once
 		}
 		files = append(files, p)
@@ -452,13 +453,4 @@ func effectWord(info eventInfo) string {
 func trimFloat(f float64) string {
 	s := fmt.Sprintf("%g", f)
 	return s
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

@@ -354,7 +354,7 @@ func pluginPaths(text string) []string {
 	var out []string
 	for _, m := range rootPath.FindAllStringSubmatch(placeholderTokens.Replace(text), -1) {
 		p := strings.TrimSuffix(m[1], "/")
-		if p != "" && !contains(out, p) {
+		if p != "" && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
