@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"vouch/model"
+	"vouch/review/internal/prose"
 	"vouch/review/jsontext"
 )
 
@@ -428,9 +429,9 @@ func (b *handlerBuild) whenAndMatcher() (when, mk, matchText string) {
 	case mk == "all":
 		matchText = fmt.Sprintf("Matcher %s: it runs for every %s.", matcherLabel(matcher, b.hasMatcher), strings.TrimPrefix(info.MatchOn, "the "))
 	case mk == "exact":
-		matchText = fmt.Sprintf("Matcher %q is an exact list: it runs only when %s is %s.", matcher, info.MatchOn, orList(names))
+		matchText = fmt.Sprintf("Matcher %q is an exact list: it runs only when %s is %s.", matcher, info.MatchOn, prose.List(names, "or", "(nothing)"))
 		if info.Tool {
-			when = strings.Replace(when, "each tool call", "every "+orList(names)+" tool call", 1)
+			when = strings.Replace(when, "each tool call", "every "+prose.List(names, "or", "(nothing)")+" tool call", 1)
 		}
 	default:
 		if _, err := regexp.Compile(matcher); err != nil {

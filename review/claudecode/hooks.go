@@ -428,18 +428,6 @@ func matcherLabel(m string, has bool) string {
 	return fmt.Sprintf("%q", m)
 }
 
-func orList(xs []string) string {
-	q := make([]string, len(xs))
-	copy(q, xs)
-	switch len(q) {
-	case 0:
-		return "(nothing)"
-	case 1:
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-}
-
 func effectWord(info eventInfo) string {
 	switch {
 	case info.Block:
