@@ -30,7 +30,7 @@ func (r *Root) Readlink(rel string) (string, error) {
 			realDir = d
 		}
 	}
-	target, err := r.readlinkIn(realDir, base)
+	target, err := inDir(r, realDir, func(h dirHandle) (string, error) { return h.readlink(base) })
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", &Error{Code: CodeNotFound, Path: e.Rel, Msg: "does not exist"}
@@ -38,17 +38,4 @@ func (r *Root) Readlink(rel string) (string, error) {
 		return "", &Error{Code: CodeIO, Path: e.Rel, Msg: err.Error()}
 	}
 	return target, nil
-}
-
-// readlinkIn reads the target of the link name in dir, a real (symlink-free) directory
-// below the root ("" for the root), through the directory's handle, so no path is
-// resolved again by the system.
-func (r *Root) readlinkIn(dir, name string) (string, error) {
-	var target string
-	err := r.withDir(dir, func(h dirHandle) error {
-		var e error
-		target, e = h.readlink(name)
-		return e
-	})
-	return target, err
 }
