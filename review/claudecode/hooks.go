@@ -291,12 +291,7 @@ func (l *loader) hookEvents(src *hookSource) {
 			src.codexReject = strings.TrimSuffix(src.codexReject, ".") + "; vouch assumes the same for the manifest's inline hooks, which Codex reads with the same types (not observed)."
 		}
 	}
-	seen := map[string]bool{}
-	for _, m := range ev.Obj {
-		if seen[m.Key] {
-			continue
-		}
-		seen[m.Key] = true
+	for _, m := range ev.Firsts() {
 		em := ev.Get(m.Key)
 		ptr := jsontext.Pointer(append(append([]string(nil), src.base...), m.Key)...)
 		canon, exact := knownEvent(m.Key)
