@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/internal/loadertest"
 )
@@ -57,9 +58,7 @@ func TestToolFileRules(t *testing.T) {
 			os.Symlink("/etc/passwd", filepath.Join(pkg, "passwd"))
 		}, "unsafe_plugin_package_entry"},
 		{"fifo in the package", func(t *testing.T, pkg string) {
-			if err := mkfifo(filepath.Join(pkg, "pipe")); err != nil {
-				t.Skip(err)
-			}
+			testtree.Fifo(t, filepath.Join(pkg, "pipe"))
 		}, "unsafe_plugin_package_entry"},
 	}
 	for _, tc := range cases {

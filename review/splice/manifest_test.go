@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"vouch/internal/testtree"
 
@@ -196,9 +195,7 @@ func TestDirectoryRules(t *testing.T) {
 	})
 	t.Run("fifo", func(t *testing.T) {
 		d := mk(t)
-		if err := syscall.Mkfifo(filepath.Join(d, "tools/pipe.ts"), 0o644); err != nil {
-			t.Skip(err)
-		}
+		testtree.Fifo(t, filepath.Join(d, "tools/pipe.ts"))
 		pkg := Load(d, Options{})
 		if findDiag(pkg, "package-special-file") == nil || pkg.Valid() {
 			t.Errorf("fifo accepted: %+v", loadertest.Diagnostics(pkg))

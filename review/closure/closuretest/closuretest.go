@@ -21,9 +21,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 )
 
@@ -70,9 +70,7 @@ func Build(t testing.TB, dir string, l Layout) {
 				t.Fatal(err)
 			}
 			if body == "<fifo>" {
-				if err := syscall.Mkfifo(p, 0o644); err != nil {
-					t.Skipf("cannot make a FIFO here: %v", err)
-				}
+				testtree.Fifo(t, p)
 				continue
 			}
 			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
