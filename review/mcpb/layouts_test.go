@@ -19,20 +19,15 @@ const layoutManifest = `{"manifest_version": "0.3", "name": "demo", "version": "
 // runs from, and either blocks it with a diagnostic naming the link, or a mutation of
 // what it runs changes its digest.
 func TestClosureLayouts(t *testing.T) {
-	for _, l := range closuretest.Layouts() {
-		t.Run(l.Name, func(t *testing.T) {
-			dir := closuretest.Folder(t, "b")
-			loadertest.WriteFile(t, filepath.Join(dir, manifestFile), layoutManifest)
-			closuretest.Build(t, dir, l)
-			closuretest.Check(t, l, dir, "bundle", func() map[string]*model.Component {
-				p := Load(dir, Options{})
-				if len(p.Components) != 1 {
-					t.Fatalf("components %d: %v", len(p.Components), loadertest.Codes(p))
-				}
-				return map[string]*model.Component{"server": p.Components[0]}
-			})
-		})
-	}
+	closuretest.Run(t, "b", "bundle", func(t *testing.T, dir string) {
+		loadertest.WriteFile(t, filepath.Join(dir, manifestFile), layoutManifest)
+	}, func(t *testing.T, dir string) map[string]*model.Component {
+		p := Load(dir, Options{})
+		if len(p.Components) != 1 {
+			t.Fatalf("components %d: %v", len(p.Components), loadertest.Codes(p))
+		}
+		return map[string]*model.Component{"server": p.Components[0]}
+	})
 }
 
 // TestNotCovered: what the server depends on that no approval binds is in

@@ -3,18 +3,14 @@
 // Splice tools, and the native loaders' hooks and LSP servers). A loader test builds each
 // layout inside the folder its component runs from, loads the package, applies Mutate,
 // loads again and asserts what Want says: the closure is blocked, or the digest changes.
+// Run does all of it for a loader whose components run from the package root:
 //
-//	for _, l := range closuretest.Layouts() {
-//		t.Run(l.Name, func(t *testing.T) {
-//			dir := t.TempDir()
-//			writePackage(dir)                  // the loader's own manifest and entry
-//			closuretest.Build(t, dir, l)
-//			before := load(dir)
-//			if l.Blocks { /* assert before has no contract and a diagnostic ending in l.Code */ }
-//			l.Mutate(t, dir)
-//			/* assert load(dir) has a different digest */
-//		})
-//	}
+//	closuretest.Run(t, "p", "plugin", writePackage, func(t *testing.T, dir string) map[string]*model.Component {
+//		return map[string]*model.Component{"server": load(dir).Component(model.KindMCPServer, "s")}
+//	})
+//
+// A loader whose process runs from a subfolder, or whose format blocks what others bind,
+// builds each of Layouts there itself and asserts with Check or its own rule.
 package closuretest
 
 import (
