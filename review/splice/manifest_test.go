@@ -207,7 +207,7 @@ func TestDirectoryRules(t *testing.T) {
 	})
 	t.Run("invalid-manifest-dir", func(t *testing.T) {
 		d := mk(t)
-		replaceIn(t, filepath.Join(d, "manifest.json"), `"name":"hello"`, `"name":"Hello"`)
+		testtree.Replace(t, filepath.Join(d, "manifest.json"), `"name":"hello"`, `"name":"Hello"`)
 		pkg := Load(d, Options{})
 		c := pkg.Component(model.KindTool, "Hello")
 		if c == nil || c.Validity != model.Invalid || len(c.Diagnostics) == 0 || c.Contract != nil {
@@ -321,7 +321,7 @@ func TestRejectedPackageExplained(t *testing.T) {
 		// A valid tool in a package rejected for a package-level field.
 		d := t.TempDir()
 		testtree.Copy(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
-		replaceIn(t, filepath.Join(d, "manifest.json"), `"specVersion":1`, `"specVersion":1,"bogus":true`)
+		testtree.Replace(t, filepath.Join(d, "manifest.json"), `"specVersion":1`, `"specVersion":1,"bogus":true`)
 		pkg := Load(d, Options{})
 		check(t, pkg)
 		c := pkg.Component(model.KindTool, "hello")
