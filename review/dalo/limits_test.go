@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/internal/loadertest"
@@ -141,7 +141,7 @@ func TestTOMLBombs(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			var m *manifest
 			var diags []model.Diagnostic
-			mallocs, allocated := allocatedBy(func() { m, _, diags = parseManifest(b.data, "PLUGIN.toml") })
+			mallocs, allocated := testtree.AllocatedBy(func() { m, _, diags = parseManifest(b.data, "PLUGIN.toml") })
 			if m != nil || len(diags) == 0 || diags[0].Code != b.code {
 				t.Fatalf("diags = %+v, want %s", diags, b.code)
 			}
@@ -231,17 +231,6 @@ func TestPackageLimits(t *testing.T) {
 			t.Errorf("codes %v", allCodes(p))
 		}
 	})
-}
-
-// allocatedBy runs f on one P and returns the heap allocations and bytes it allocated:
-// work counted exactly, where a wall-clock bound would depend on the machine.
-func allocatedBy(f func()) (mallocs, bytes uint64) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.Mallocs - a.Mallocs, b.TotalAlloc - a.TotalAlloc
 }
 
 // Dotted keys and numbers below the nesting limit decode as before the dotted-key bound.
