@@ -1,11 +1,11 @@
 package mcpb
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/closure/closuretest"
 	"vouch/review/internal/loadertest"
@@ -45,13 +45,7 @@ func TestNotCovered(t *testing.T) {
    "dirs": {"type": "directory", "title": "Dirs", "description": "d", "multiple": true, "default": ["/srv/a"]}}}`,
 		"run.js": "x", "hook.js": "y", "bin/srv": "#!/usr/bin/env python3\n", ".git/HEAD": "ref\n",
 	}
-	for rel, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.WriteFiles(t, dir, files)
 	c := Load(dir, Options{Home: "/home/u"}).Components[0]
 	var got []string
 	for _, n := range c.NotCovered {
