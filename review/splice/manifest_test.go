@@ -310,9 +310,9 @@ func TestRejectedPackageExplained(t *testing.T) {
 			t.Errorf("no package-boundary error for the invalid tool: %+v", pkg.Diagnostics)
 		}
 		skill := pkg.Component(model.KindSkill, "skill")
-		if skill == nil || findIn(skill.Diagnostics, "package-rejected") == nil {
+		if skill == nil || loadertest.Find(skill.Diagnostics, "package-rejected") == nil {
 			t.Errorf("skill:skill gives no reason: %+v", skill)
-		} else if d := findIn(skill.Diagnostics, "package-rejected"); !strings.Contains(d.Message, "package is rejected") || d.File == "" {
+		} else if d := loadertest.Find(skill.Diagnostics, "package-rejected"); !strings.Contains(d.Message, "package is rejected") || d.File == "" {
 			t.Errorf("reason %+v", d)
 		}
 	})
@@ -328,7 +328,7 @@ func TestRejectedPackageExplained(t *testing.T) {
 		if c == nil {
 			t.Fatal("no tool:hello")
 		}
-		r := findIn(c.Diagnostics, "package-rejected")
+		r := loadertest.Find(c.Diagnostics, "package-rejected")
 		if r == nil || !strings.Contains(r.Message, "bogus") || r.Pointer != "/bogus" {
 			t.Errorf("tool:hello reason %+v", r)
 		}
@@ -344,20 +344,11 @@ func TestRejectedPackageExplained(t *testing.T) {
 		pkg := Load(d, Options{})
 		check(t, pkg)
 		skill := pkg.Component(model.KindSkill, "example")
-		if skill == nil || findIn(skill.Diagnostics, "skill-doc-missing") == nil || findIn(skill.Diagnostics, "skill-doc-missing").Boundary != model.BoundaryComponent {
+		if skill == nil || loadertest.Find(skill.Diagnostics, "skill-doc-missing") == nil || loadertest.Find(skill.Diagnostics, "skill-doc-missing").Boundary != model.BoundaryComponent {
 			t.Fatalf("skill %+v", skill)
 		}
-		if d := findIn(pkg.Diagnostics, "package-component-invalid"); d == nil || d.Boundary != model.BoundaryPackage || d.File != "SKILL.md" {
+		if d := loadertest.Find(pkg.Diagnostics, "package-component-invalid"); d == nil || d.Boundary != model.BoundaryPackage || d.File != "SKILL.md" {
 			t.Errorf("no package-boundary error for the missing SKILL.md: %+v", pkg.Diagnostics)
 		}
 	})
-}
-
-func findIn(ds []model.Diagnostic, code string) *model.Diagnostic {
-	for i := range ds {
-		if ds[i].Code == code {
-			return &ds[i]
-		}
-	}
-	return nil
 }
