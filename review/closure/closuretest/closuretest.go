@@ -21,6 +21,7 @@ import (
 
 	"vouch/internal/testtree"
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // Layout is one hostile arrangement of files in the folder a process runs from.
@@ -62,16 +63,14 @@ func Build(t testing.TB, dir string, l Layout) {
 	write := func(base string, files map[string]string) {
 		for rel, body := range files {
 			p := filepath.Join(base, filepath.FromSlash(rel))
+			if body != "<fifo>" {
+				loadertest.WriteFile(t, p, body)
+				continue
+			}
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if body == "<fifo>" {
-				testtree.Fifo(t, p)
-				continue
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			testtree.Fifo(t, p)
 		}
 	}
 	write(dir, l.Files)
@@ -105,13 +104,7 @@ func Retarget(rel, target string) func(testing.TB, string) {
 func Write(rel, body string) func(testing.TB, string) {
 	return func(t testing.TB, dir string) {
 		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		loadertest.WriteFile(t, filepath.Join(dir, filepath.FromSlash(rel)), body)
 	}
 }
 
