@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 // HashFiles is the in-process baseline a loader's benchmark is measured against: it reads
@@ -56,4 +57,38 @@ func Sha256sum(tb testing.TB, files []string) bool {
 		files = files[n:]
 	}
 	return true
+}
+
+// AgainstHashing measures run against both baselines over files in the same iterations,
+// so the machine's load falls on all three alike, and reports name/sha256 and, where the
+// program is installed, name/sha256sum, with each one's milliseconds per iteration. Each
+// runs once first, to warm the page cache for the others.
+func AgainstHashing(b *testing.B, name string, files []string, run func()) {
+	b.Helper()
+	run()
+	HashFiles(b, files)
+	tool := Sha256sum(b, files)
+	var tr, th, ts time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		HashFiles(b, files)
+		t1 := time.Now()
+		run()
+		t2 := time.Now()
+		if tool {
+			Sha256sum(b, files)
+		}
+		t3 := time.Now()
+		th += t1.Sub(t0)
+		tr += t2.Sub(t1)
+		ts += t3.Sub(t2)
+	}
+	perOp := func(d time.Duration) float64 { return float64(d.Milliseconds()) / float64(b.N) }
+	b.ReportMetric(float64(tr)/float64(th), name+"/sha256")
+	b.ReportMetric(perOp(th), "sha256-ms/op")
+	b.ReportMetric(perOp(tr), name+"-ms/op")
+	if tool {
+		b.ReportMetric(float64(tr)/float64(ts), name+"/sha256sum")
+		b.ReportMetric(perOp(ts), "sha256sum-ms/op")
+	}
 }

@@ -44,3 +44,33 @@ func TestHashBaselines(t *testing.T) {
 		})
 	}
 }
+
+// TestAgainstHashing: a benchmark measured against the baselines reports its ratios and
+// times per iteration under its own name, the program's only where it is installed, and
+// runs what it measures once per iteration after a first warming run.
+func TestAgainstHashing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a benchmark for its full benchmark time")
+	}
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, []byte("body"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	res := testing.Benchmark(func(b *testing.B) {
+		runs = 0
+		AgainstHashing(b, "noop", []string{file}, func() { runs++ })
+	})
+	if res.N == 0 || runs != res.N+1 {
+		t.Errorf("%d runs over %d iterations, want one per iteration and one first", runs, res.N)
+	}
+	_, noTool := exec.LookPath("sha256sum")
+	for metric, want := range map[string]bool{
+		"noop/sha256": true, "noop-ms/op": true, "sha256-ms/op": true,
+		"noop/sha256sum": noTool == nil, "sha256sum-ms/op": noTool == nil,
+	} {
+		if _, got := res.Extra[metric]; got != want {
+			t.Errorf("metric %s reported %v, want %v (all: %v)", metric, got, want, res.Extra)
+		}
+	}
+}

@@ -134,31 +134,7 @@ func BenchmarkSHA256Collection(b *testing.B) {
 // the sha256sum program itself (validate/sha256sum), which is what the target names.
 func BenchmarkValidateRatio(b *testing.B) {
 	dir, files := collection(b)
-	validate(b, dir)
-	testtree.HashFiles(b, files)
-	tool := testtree.Sha256sum(b, files)
-	var tv, ts, tt time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		testtree.HashFiles(b, files)
-		t1 := time.Now()
-		validate(b, dir)
-		t2 := time.Now()
-		if tool {
-			testtree.Sha256sum(b, files)
-		}
-		t3 := time.Now()
-		ts += t1.Sub(t0)
-		tv += t2.Sub(t1)
-		tt += t3.Sub(t2)
-	}
-	b.ReportMetric(float64(tv)/float64(ts), "validate/sha256")
-	b.ReportMetric(float64(ts.Milliseconds())/float64(b.N), "sha256-ms/op")
-	b.ReportMetric(float64(tv.Milliseconds())/float64(b.N), "validate-ms/op")
-	if tool {
-		b.ReportMetric(float64(tv)/float64(tt), "validate/sha256sum")
-		b.ReportMetric(float64(tt.Milliseconds())/float64(b.N), "sha256sum-ms/op")
-	}
+	testtree.AgainstHashing(b, "validate", files, func() { validate(b, dir) })
 }
 
 var _ = model.Valid

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"vouch/internal/testtree"
 )
@@ -88,27 +87,5 @@ func loadAll(b *testing.B) {
 // the same files in process and with the sha256sum program, measured in the same run.
 func BenchmarkLoadRatio(b *testing.B) {
 	benchCollection(b)
-	loadAll(b)
-	testtree.HashFiles(b, benchFiles)
-	tool := testtree.Sha256sum(b, benchFiles)
-	var tl, th, ts time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		testtree.HashFiles(b, benchFiles)
-		t1 := time.Now()
-		loadAll(b)
-		t2 := time.Now()
-		if tool {
-			testtree.Sha256sum(b, benchFiles)
-		}
-		t3 := time.Now()
-		th += t1.Sub(t0)
-		tl += t2.Sub(t1)
-		ts += t3.Sub(t2)
-	}
-	b.ReportMetric(float64(tl)/float64(th), "load/sha256")
-	b.ReportMetric(float64(tl.Milliseconds())/float64(b.N), "load-ms/op")
-	if tool {
-		b.ReportMetric(float64(tl)/float64(ts), "load/sha256sum")
-	}
+	testtree.AgainstHashing(b, "load", benchFiles, func() { loadAll(b) })
 }
