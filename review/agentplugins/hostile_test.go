@@ -32,13 +32,7 @@ func TestHostile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sparse := func(t *testing.T, path string) {
-		os.Remove(path)
-		f, err := os.Create(path)
-		must(t, err)
-		must(t, f.Truncate(2<<30))
-		f.Close()
-	}
+	sparse := func(t *testing.T, path string) { testtree.Sparse(t, path, 2<<30) }
 	fifo := func(t *testing.T, path string) {
 		os.RemoveAll(path)
 		testtree.Fifo(t, path)

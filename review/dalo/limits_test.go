@@ -195,9 +195,7 @@ func TestPackageLimits(t *testing.T) {
 	})
 	t.Run("64 MiB per file", func(t *testing.T) {
 		dir := copyTree(t, exampleSource)
-		f, _ := os.Create(filepath.Join(dir, "plugins/design-review/big.bin"))
-		f.Truncate(64<<20 + 1)
-		f.Close()
+		testtree.Sparse(t, filepath.Join(dir, "plugins/design-review/big.bin"), 64<<20+1)
 		p := loadOne(t, dir, Options{})
 		if !hasCode(p, "package-file-too-large") || p.Valid() {
 			t.Errorf("codes %v", allCodes(p))
@@ -206,9 +204,7 @@ func TestPackageLimits(t *testing.T) {
 	t.Run("256 MiB per package", func(t *testing.T) {
 		dir := copyTree(t, exampleSource)
 		for i := 0; i < 5; i++ {
-			f, _ := os.Create(filepath.Join(dir, fmt.Sprintf("plugins/design-review/part%d.bin", i)))
-			f.Truncate(60 << 20)
-			f.Close()
+			testtree.Sparse(t, filepath.Join(dir, fmt.Sprintf("plugins/design-review/part%d.bin", i)), 60<<20)
 		}
 		p := loadOne(t, dir, Options{})
 		if !hasCode(p, "package-too-large") || hasCode(p, "package-file-too-large") || p.Valid() {
