@@ -32,13 +32,13 @@ func TestHashBaselines(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if runHelper(func(tb testing.TB) { tc.baseline(tb, files) }) {
+			if Fails(func(tb testing.TB) { tc.baseline(tb, files) }) {
 				t.Error("readable files failed the baseline")
 			}
 			if tc.name == "Sha256sum" && noTool != nil {
 				t.Skip("sha256sum is not installed: nothing runs that could fail")
 			}
-			if !runHelper(func(tb testing.TB) { tc.baseline(tb, missing) }) {
+			if !Fails(func(tb testing.TB) { tc.baseline(tb, missing) }) {
 				t.Error("a missing file did not fail the baseline")
 			}
 		})

@@ -25,7 +25,7 @@ func TestSparse(t *testing.T) {
 	if _, err := f.Read(head); err != nil || string(head) != string(make([]byte, 9)) {
 		t.Errorf("the old bytes are still there: %q, %v", head, err)
 	}
-	if !runHelper(func(tb testing.TB) { Sparse(tb, filepath.Join(t.TempDir(), "no-such-folder", "f"), 1) }) {
+	if !Fails(func(tb testing.TB) { Sparse(tb, filepath.Join(t.TempDir(), "no-such-folder", "f"), 1) }) {
 		t.Error("a path that cannot be created did not fail Sparse")
 	}
 }
