@@ -2,7 +2,6 @@ package dalo
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,11 +14,7 @@ import (
 
 func exampleManifest(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(exampleSource, "plugins/design-review/PLUGIN.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
+	return testtree.ReadFile(t, filepath.Join(exampleSource, "plugins/design-review/PLUGIN.toml"))
 }
 
 // withManifest loads the example source with its manifest replaced.
@@ -167,9 +162,8 @@ func TestPackageLimits(t *testing.T) {
 	t.Run("4096 entries", func(t *testing.T) {
 		dir := copyTree(t, exampleSource)
 		pk := filepath.Join(dir, "plugins/design-review/many")
-		os.MkdirAll(pk, 0o755)
 		for i := 0; i < 4096; i++ {
-			os.WriteFile(filepath.Join(pk, fmt.Sprint(i)), nil, 0o644)
+			loadertest.WriteFile(t, filepath.Join(pk, fmt.Sprint(i)), "")
 		}
 		p := loadOne(t, dir, Options{})
 		if !hasCode(p, "package-too-many-entries") || p.Valid() {
@@ -179,16 +173,14 @@ func TestPackageLimits(t *testing.T) {
 	t.Run("32 directory levels", func(t *testing.T) {
 		dir := copyTree(t, exampleSource)
 		deep := filepath.Join(dir, "plugins/design-review", strings.Repeat("d/", 33))
-		os.MkdirAll(deep, 0o755)
-		os.WriteFile(filepath.Join(deep, "f"), []byte("x"), 0o644)
+		loadertest.WriteFile(t, filepath.Join(deep, "f"), "x")
 		p := loadOne(t, dir, Options{})
 		if !hasCode(p, "package-too-deep") || p.Valid() {
 			t.Errorf("codes %v", allCodes(p))
 		}
 		ok := copyTree(t, exampleSource)
 		shallow := filepath.Join(ok, "plugins/design-review", strings.Repeat("d/", 31))
-		os.MkdirAll(shallow, 0o755)
-		os.WriteFile(filepath.Join(shallow, "f"), []byte("x"), 0o644)
+		loadertest.WriteFile(t, filepath.Join(shallow, "f"), "x")
 		if p := loadOne(t, ok, Options{}); !p.Valid() {
 			t.Errorf("31 levels rejected: %v", allCodes(p))
 		}
