@@ -1,0 +1,96 @@
+package testtree
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+func TestWriteFilesAndReadFile(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"top.txt":         "top\n",
+		"bin/run":         "#!/bin/sh\nexit 0\n",
+		"a/b/c/deep.json": "{}",
+		"empty":           "",
+	}
+	WriteFiles(t, root, files)
+	for _, tc := range []struct {
+		rel  string
+		mode os.FileMode
+	}{
+		{"top.txt", 0o644},
+		{"bin/run", 0o755},
+		{"a/b/c/deep.json", 0o644},
+		{"empty", 0o644},
+	} {
+		p := filepath.Join(root, filepath.FromSlash(tc.rel))
+		if got := ReadFile(t, p); got != files[tc.rel] {
+			t.Errorf("%s: %q, want %q", tc.rel, got, files[tc.rel])
+		}
+		// The owner's bits survive any umask a test runs under; the others may not.
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm()&0o700 != tc.mode&0o700 {
+			t.Errorf("%s: mode %v (%v), want the owner's bits of %v", tc.rel, st.Mode().Perm(), err, tc.mode)
+		}
+	}
+}
+
+// fatalTB records a fatal failure and stops the helper's goroutine, as testing.T does,
+// so a test can see a helper refuse.
+type fatalTB struct {
+	testing.TB
+	failed bool
+}
+
+func (f *fatalTB) Helper()               {}
+func (f *fatalTB) Fatal(...any)          { f.failed = true; runtime.Goexit() }
+func (f *fatalTB) Fatalf(string, ...any) { f.failed = true; runtime.Goexit() }
+
+// runHelper runs fn with a fatalTB and reports whether fn failed the test.
+func runHelper(fn func(testing.TB)) bool {
+	f := &fatalTB{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn(f)
+	}()
+	<-done
+	return f.failed
+}
+
+func TestReplace(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, old, new, want string
+		mode                       os.FileMode
+		fails                      bool
+	}{
+		{name: "first of two", body: "exit 0\nexit 0\n", old: "exit 0", new: "exit 2", want: "exit 2\nexit 0\n", mode: 0o644},
+		{name: "script stays executable", body: "#!/bin/sh\nexit 0\n", old: "exit 0", new: "exit 1", want: "#!/bin/sh\nexit 1\n", mode: 0o755},
+		{name: "to nothing", body: "abc", old: "b", new: "", want: "ac", mode: 0o600},
+		{name: "missing text fails and leaves the file", body: "abc", old: "x", new: "y", want: "abc", mode: 0o644, fails: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "f")
+			if err := os.WriteFile(p, []byte(tc.body), tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			if failed := runHelper(func(tb testing.TB) { Replace(tb, p, tc.old, tc.new) }); failed != tc.fails {
+				t.Fatalf("Replace failed the test: %v, want %v", failed, tc.fails)
+			}
+			if got := ReadFile(t, p); got != tc.want {
+				t.Errorf("file holds %q, want %q", got, tc.want)
+			}
+			if st, _ := os.Stat(p); st.Mode().Perm()&0o700 != tc.mode&0o700 {
+				t.Errorf("mode %v, want the owner's bits of %v", st.Mode().Perm(), tc.mode)
+			}
+		})
+	}
+}
+
+func TestReadFileMissingFails(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "none")
+	if !runHelper(func(tb testing.TB) { ReadFile(tb, p) }) {
+		t.Fatal("ReadFile of a missing file did not fail the test")
+	}
+}
