@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"vouch/internal/schematest"
+	"vouch/internal/testtree"
 )
 
 func sarifSchemaCLI(t *testing.T) *jsonschema.Schema {
@@ -129,9 +130,9 @@ func TestCIGateScript(t *testing.T) {
 	// A change that adds a config file excluding its own unreviewed package does not
 	// pass the gate: the gate reads no config unless VOUCH_CONFIG names one.
 	repo := filepath.Join(dir, "repo")
-	writeTree(t, filepath.Join(repo, "plugins"), skillTree("alpha"))
-	writeTree(t, filepath.Join(repo, "plugins"), skillTree("beta"))
-	writeTree(t, repo, map[string]string{".vouch/config.toml": "exclude = [\"beta\"]\n", ".git/HEAD": ""})
+	testtree.WriteFiles(t, filepath.Join(repo, "plugins"), skillTree("alpha"))
+	testtree.WriteFiles(t, filepath.Join(repo, "plugins"), skillTree("beta"))
+	testtree.WriteFiles(t, repo, map[string]string{".vouch/config.toml": "exclude = [\"beta\"]\n", ".git/HEAD": ""})
 	if c, _, e := runVouch(t, home, "approve", "--yes", filepath.Join(repo, "plugins", "alpha"), "alpha#skill:alpha"); c != 0 {
 		t.Fatalf("approve: %d %s", c, e)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // A Claude Code plugin: a PreToolUse hook on Bash that runs a bundled script.
@@ -20,7 +22,7 @@ var claudePlugin = map[string]string{
 // the diff, check exits 1, re-approve, revoke.
 func TestTrustRoundTripClaudeHook(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, claudePlugin)
+	testtree.WriteFiles(t, src, claudePlugin)
 	const hook = "guard#hook:PreToolUse:0:0"
 	out, _ := expectRun(t, home, "validate", 0, "validate", src)
 	if !strings.Contains(out, "claude-code guard") || !strings.Contains(out, "hook:PreToolUse:0:0") {
@@ -34,7 +36,7 @@ func TestTrustRoundTripClaudeHook(t *testing.T) {
 	expectRun(t, home, "check approved", 0, "check", src, hook)
 
 	// Edit the script the hook runs: changed, the diff shows the line, check exits 1.
-	editByte(t, filepath.Join(src, "scripts/check.sh"), "exit 0", "exit 2")
+	testtree.Replace(t, filepath.Join(src, "scripts/check.sh"), "exit 0", "exit 2")
 	wantStatus(t, home, src, hook, "changed", "hook is %s after its script changed")
 	out, _ = expectRun(t, home, "diff", 1, "diff", src, hook)
 	if !strings.Contains(out, "-exit 0") || !strings.Contains(out, "+exit 2") {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // A Codex plugin with one command hook and the script it runs.
@@ -20,14 +22,14 @@ var codexPlugin = map[string]string{
 // status --codex shows Codex's own record beside vouch's, and the JSON validates.
 func TestCodexHookRoundTrip(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, codexPlugin)
+	testtree.WriteFiles(t, src, codexPlugin)
 	ref := "guard#hook:hooks/hooks.json:pre_tool_use:0:0"
 
 	expectRun(t, home, "check unreviewed", 1, "check", src, ref)
 	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	expectRun(t, home, "check approved", 0, "check", src, ref)
 
-	editByte(t, filepath.Join(src, "hooks/guard.sh"), "exit 0", "exit 2")
+	testtree.Replace(t, filepath.Join(src, "hooks/guard.sh"), "exit 0", "exit 2")
 	expectRun(t, home, "check after the script changed", 1, "check", src, ref)
 	if st := statusOf(t, home, src, ref); st != "changed" {
 		t.Fatalf("status after edit = %s, want changed", st)

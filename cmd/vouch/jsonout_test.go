@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"vouch/internal/schematest"
+	"vouch/internal/testtree"
 	"vouch/schemas"
 )
 
@@ -55,7 +56,7 @@ func jsonDoc(t *testing.T, home, def string, want int, args ...string) map[strin
 // document to the schema and to what the command did.
 func TestCommandsJSON(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, daloSource)
+	testtree.Copy(t, daloExample, src)
 	const tool, hook, instr = "design-review#tool:context", "design-review#hook:review-context", "design-review#instruction:design-context"
 	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, tool) {
 		t.Skipf("the Dalo loader does not produce %s yet", tool)
@@ -111,7 +112,7 @@ func TestCommandsJSON(t *testing.T) {
 	}
 
 	// A changed tool: diff names the file, with its line diff.
-	editByte(t, filepath.Join(src, "plugins/design-review/context.mjs"), "keyboard access", "keyboard focus")
+	testtree.Replace(t, filepath.Join(src, "plugins/design-review/context.mjs"), "keyboard access", "keyboard focus")
 	m = jsonDoc(t, home, "diff", 1, "diff", "--json", src, tool)
 	files := m["files"].([]any)
 	if m["changed"] != true || len(files) != 1 || !strings.Contains(files[0].(map[string]any)["unified"].(string), "+") {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // TestLedgerFmtCLI: --check fails on a hand-edited team ledger and names it, fmt rewrites
@@ -12,7 +14,7 @@ import (
 func TestLedgerFmtCLI(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
 	ledger := filepath.Join(dir, ".vouch", "ledger.toml")
-	writeTree(t, dir, map[string]string{".vouch/ledger.toml": "schema_version=1\n# merged by hand\n[[decision]]\naction='approve'\npackage='p'\ncomponent='p#hook:h'\ndigest='sha256:" + strings.Repeat("a", 64) + "'\nreviewer='r'\nreviewer_kind='human'\nat=2026-01-01T00:00:00Z\n"})
+	testtree.WriteFiles(t, dir, map[string]string{".vouch/ledger.toml": "schema_version=1\n# merged by hand\n[[decision]]\naction='approve'\npackage='p'\ncomponent='p#hook:h'\ndigest='sha256:" + strings.Repeat("a", 64) + "'\nreviewer='r'\nreviewer_kind='human'\nat=2026-01-01T00:00:00Z\n"})
 	out, _ := expectRun(t, home, "fmt --check of a hand-edited ledger", 1, "ledger", "fmt", "--check", ledger)
 	if !strings.Contains(out, "is not formatted") {
 		t.Errorf("--check does not say which ledger: %s", out)

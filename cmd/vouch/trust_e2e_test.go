@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // trustRun runs the CLI in-process with a private home, stdin not a terminal.
@@ -25,82 +27,10 @@ func runWithStdin(t *testing.T, home, stdin string, args ...string) (int, string
 	return code, out.String(), errb.String()
 }
 
-func writeTree(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		mode := os.FileMode(0o644)
-		if strings.HasPrefix(body, "#!") {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, []byte(body), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// The Dalo example source (Portable Agent Packages 0.1 examples/packages/source).
-var daloSource = map[string]string{
-	"plugins/design-review/PLUGIN.toml": `schema_version = 1
-
-[plugin]
-name = "design-review"
-description = "Example of a skill, standing instructions, and a portable context hook."
-
-[[plugin.members]]
-ref = "skill:design-review"
-requirement = "required"
-
-[[plugin.members]]
-ref = "instruction:design-context"
-requirement = "recommended"
-
-[[tool]]
-schema_version = 1
-id = "context"
-entry = "context.mjs"
-runtime = "node"
-argv = ["${input.project_dir}"]
-cwd = "tool_root"
-capabilities = []
-availability = "required"
-
-[[tool.inputs]]
-name = "project_dir"
-type = "path"
-
-[[hook]]
-schema_version = 1
-id = "review-context"
-tool = "context"
-subject = "user_prompt"
-phase = "before"
-effect = "add_context"
-requirement = "required"
-timeout_ms = 2000
-failure_policy = "report"
-retry = "never"
-error_visibility = "model_and_user"
-blocking_scope = "matched_event"
-
-[[hook.bindings]]
-input = "project_dir"
-field = "session.cwd"
-`,
-	"plugins/design-review/context.mjs": `const projectDir = process.argv[2];
-if (!projectDir) {
-  console.error('missing bound input: project_dir');
-  process.exit(1);
-}
-const context = ` + "`Reviewing UI changes in ${projectDir}: check colour contrast and keyboard access.`" + `;
-process.stdout.write(JSON.stringify({ kind: 'add_context', context }));
-`,
-	"skills/design-review/SKILL.md":  "---\nname: design-review\ndescription: Review interface changes for contrast and keyboard access.\n---\n\nInspect the changed interface.\n",
-	"instructions/design-context.md": "Prefer accessible colour contrast.\n",
-}
+// daloExample is the Dalo example the repository ships (Portable Agent Packages 0.1
+// examples/packages/source): a skill, standing instructions, and a portable context hook
+// whose tool is context.mjs.
+var daloExample = filepath.Join("..", "..", "examples", "dalo", "design-review")
 
 var mcpPlugin = map[string]string{
 	"plugin.json": `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "notes", "description": "notes plugin"}`,
@@ -179,23 +109,9 @@ func wantStatus(t *testing.T, home, src, ref, want, failure string) {
 	}
 }
 
-func editByte(t *testing.T, path, old, new string) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(b), old) {
-		t.Fatalf("%s does not contain %q", path, old)
-	}
-	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestTrustRoundTripDalo(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, daloSource)
+	testtree.Copy(t, daloExample, src)
 	const tool, hook = "design-review#tool:context", "design-review#hook:review-context"
 	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, tool) {
 		t.Skipf("the Dalo loader does not produce %s yet (review/dalo is another helper's):\n%s", tool, out)
@@ -232,11 +148,11 @@ func TestTrustRoundTripDalo(t *testing.T) {
 	expectRun(t, home, "diff unchanged", 0, "diff", src, tool)
 
 	// A README-like edit outside the closure changes nothing.
-	writeTree(t, src, map[string]string{"plugins/design-review/NOTES.md": "hello\n"})
+	testtree.WriteFiles(t, src, map[string]string{"plugins/design-review/NOTES.md": "hello\n"})
 	wantStatus(t, home, src, tool, "approved", "unrelated file changed the tool to %s")
 
 	// Change one byte of the tool file → tool and hook changed.
-	editByte(t, filepath.Join(src, "plugins/design-review/context.mjs"), "process.exit(1)", "process.exit(2)")
+	testtree.Replace(t, filepath.Join(src, "plugins/design-review/context.mjs"), "process.exit(1)", "process.exit(2)")
 	for _, r := range []string{tool, hook} {
 		if s := statusOf(t, home, src, r); s != "changed" {
 			t.Fatalf("%s is %s after a one-byte change", r, s)
@@ -297,7 +213,7 @@ func TestTrustRoundTripDalo(t *testing.T) {
 
 func TestTrustRoundTripMCP(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, mcpPlugin)
+	testtree.WriteFiles(t, src, mcpPlugin)
 	const ref = "notes#mcp-server:notes"
 	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
 		t.Skipf("the Agent Plugins loader does not produce %s yet:\n%s", ref, out)
@@ -313,13 +229,13 @@ func TestTrustRoundTripMCP(t *testing.T) {
 	// skill's script and the manifests included), so a skill, README or manifest edit
 	// needs a new approval.
 	for _, edit := range [][3]string{{"plugin.json", "notes plugin", "Notes plugin"}, {"skills/jot/SKILL.md", "Jot a note", "Jot one note"}, {"README.md", "notes", "Notes"}} {
-		editByte(t, filepath.Join(src, edit[0]), edit[1], edit[2])
+		testtree.Replace(t, filepath.Join(src, edit[0]), edit[1], edit[2])
 		if s := statusOf(t, home, src, ref); s != "changed" {
 			t.Fatalf("an edit of %s left the server %s", edit[0], s)
 		}
 		expectRun(t, home, "approve after editing "+edit[0], 0, "approve", "--yes", src, ref)
 	}
-	editByte(t, filepath.Join(src, "bin/server"), "serving notes", "serving notez")
+	testtree.Replace(t, filepath.Join(src, "bin/server"), "serving notes", "serving notez")
 	wantStatus(t, home, src, ref, "changed", "after a one-byte change: %s")
 	out, _ = expectRun(t, home, "diff", 1, "diff", src, ref)
 	if !strings.Contains(out, "-echo serving notes") || !strings.Contains(out, "+echo serving notez") {
@@ -335,7 +251,7 @@ func TestTrustRoundTripMCP(t *testing.T) {
 
 	// An argument change shows as a contract field change.
 	expectRun(t, home, "approve again", 0, "approve", "--yes", src, ref)
-	editByte(t, filepath.Join(src, "mcp.json"), `"--root"`, `"--rootdir"`)
+	testtree.Replace(t, filepath.Join(src, "mcp.json"), `"--root"`, `"--rootdir"`)
 	out, _ = expectRun(t, home, "diff args", 1, "diff", src, ref)
 	if !strings.Contains(out, "--rootdir") || !strings.Contains(out, "contract fields:") {
 		t.Fatalf("diff of an args change:\n%s", out)
@@ -345,7 +261,7 @@ func TestTrustRoundTripMCP(t *testing.T) {
 // TestTrustCLIErrors covers the usage and ledger errors of the trust commands.
 func TestTrustCLIErrors(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, mcpPlugin)
+	testtree.WriteFiles(t, src, mcpPlugin)
 	expectRun(t, home, "missing source", 2, "check", filepath.Join(src, "nope"), "notes#mcp-server:notes")
 	expectRun(t, home, "not a ref", 2, "check", src, "notes")
 	expectRun(t, home, "check unreviewed", 1, "check", src, "notes#mcp-server:notes")
@@ -375,7 +291,7 @@ func TestTrustTeamLedgerCLI(t *testing.T) {
 	repo := t.TempDir()
 	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
 	src := filepath.Join(repo, "plugins", "notes")
-	writeTree(t, src, mcpPlugin)
+	testtree.WriteFiles(t, src, mcpPlugin)
 	team := filepath.Join(repo, ".vouch", "ledger.toml")
 	const ref = "notes#mcp-server:notes"
 	out, _ := expectRun(t, t.TempDir(), "team approve", 0, "approve", "--yes", "--ledger", team, src, ref)
@@ -403,7 +319,7 @@ var spliceDir = map[string]string{
 
 func TestTrustRoundTripSplice(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, spliceDir)
+	testtree.WriteFiles(t, src, spliceDir)
 	const ref = "@splice/example#tool:hello"
 	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
 		t.Skipf("the Splice loader does not produce %s yet:\n%s", ref, out)
@@ -411,7 +327,7 @@ func TestTrustRoundTripSplice(t *testing.T) {
 	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	wantStatus(t, home, src, ref, "approved", "after approve: %s")
 	expectRun(t, home, "check", 0, "check", src, ref)
-	editByte(t, filepath.Join(src, "tools/hello.ts"), "({})", "({x})")
+	testtree.Replace(t, filepath.Join(src, "tools/hello.ts"), "({})", "({x})")
 	wantStatus(t, home, src, ref, "changed", "after a one-byte change: %s")
 	out, _ := expectRun(t, home, "diff", 1, "diff", src, ref)
 	if !strings.Contains(out, "+export default () => ({x})") {
@@ -433,7 +349,7 @@ func TestRefWithBracketsCanBeApproved(t *testing.T) {
 		files[k] = v
 	}
 	files["mcp.json"] = strings.Replace(files["mcp.json"], `"notes": {"type"`, `"notes[1]?": {"type"`, 1)
-	writeTree(t, src, files)
+	testtree.WriteFiles(t, src, files)
 	const ref = "notes#mcp-server:notes[1]?"
 	expectRun(t, home, "approve a bracketed name", 0, "approve", "--yes", src, ref)
 	wantStatus(t, home, src, ref, "approved", "after approve: %s")

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"vouch/internal/testtree"
 )
 
 // openPTY opens a pseudo-terminal pair so the confirmation prompt can be answered the
@@ -51,7 +53,7 @@ func itoa(n int) string {
 
 func TestTrustTerminalConfirmation(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, mcpPlugin)
+	testtree.WriteFiles(t, src, mcpPlugin)
 	const ref = "notes#mcp-server:notes"
 	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
 		t.Skipf("the Agent Plugins loader does not produce %s yet", ref)
