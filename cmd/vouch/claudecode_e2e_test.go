@@ -21,8 +21,7 @@ var claudePlugin = map[string]string{
 // TestTrustRoundTripClaudeHook: approve a hook, edit the script it runs, see changed with
 // the diff, check exits 1, re-approve, revoke.
 func TestTrustRoundTripClaudeHook(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	testtree.WriteFiles(t, src, claudePlugin)
+	home, src := newSource(t, claudePlugin)
 	const hook = "guard#hook:PreToolUse:0:0"
 	out, _ := expectRun(t, home, "validate", 0, "validate", src)
 	if !strings.Contains(out, "claude-code guard") || !strings.Contains(out, "hook:PreToolUse:0:0") {

@@ -21,8 +21,7 @@ var codexPlugin = map[string]string{
 // check exits 1 and status says changed; approve again, revoke, check exits 1. Then
 // status --codex shows Codex's own record beside vouch's, and the JSON validates.
 func TestCodexHookRoundTrip(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	testtree.WriteFiles(t, src, codexPlugin)
+	home, src := newSource(t, codexPlugin)
 	ref := "guard#hook:hooks/hooks.json:pre_tool_use:0:0"
 
 	expectRun(t, home, "check unreviewed", 1, "check", src, ref)

@@ -23,8 +23,7 @@ var twinPlugin = map[string]string{
 // changes the Claude Code reading, a plain ref both hold is refused with both qualified
 // refs named, and check, stage and revoke take the format in front.
 func TestOneIdentityPerPackage(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	testtree.WriteFiles(t, src, twinPlugin)
+	home, src := newSource(t, twinPlugin)
 	const codexRef, claudeRef = "codex:twin#mcp-server:db", "claude-code:twin#mcp-server:db"
 
 	code, _, errs := trustRun(t, home, "check", src, "twin#mcp-server:db")

@@ -58,9 +58,7 @@ func TestCommandsJSON(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
 	testtree.Copy(t, daloExample, src)
 	const tool, hook, instr = "design-review#tool:context", "design-review#hook:review-context", "design-review#instruction:design-context"
-	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, tool) {
-		t.Skipf("the Dalo loader does not produce %s yet", tool)
-	}
+	wantStatus(t, home, src, tool, "unreviewed", "%s before any decision")
 
 	// check and diff before any decision: a document and exit 1.
 	m := jsonDoc(t, home, "check", 1, "check", "--json", src, tool)

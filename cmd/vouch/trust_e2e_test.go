@@ -17,6 +17,14 @@ func trustRun(t *testing.T, home string, args ...string) (int, string, string) {
 	return runWithStdin(t, home, "y\n", args...)
 }
 
+// newSource is a fresh vouch home and a fresh source folder holding files.
+func newSource(t *testing.T, files map[string]string) (home, src string) {
+	t.Helper()
+	home, src = t.TempDir(), t.TempDir()
+	testtree.WriteFiles(t, src, files)
+	return home, src
+}
+
 // runWithStdin runs the CLI in-process with a private home and stdin (not a terminal)
 // reading the text given, and returns the exit code and both streams.
 func runWithStdin(t *testing.T, home, stdin string, args ...string) (int, string, string) {
@@ -113,9 +121,7 @@ func TestTrustRoundTripDalo(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
 	testtree.Copy(t, daloExample, src)
 	const tool, hook = "design-review#tool:context", "design-review#hook:review-context"
-	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, tool) {
-		t.Skipf("the Dalo loader does not produce %s yet (review/dalo is another helper's):\n%s", tool, out)
-	}
+	wantStatus(t, home, src, tool, "unreviewed", "%s before any decision")
 
 	// Without a terminal, --yes is required and nothing is recorded.
 	out, errs := expectRun(t, home, "approve without --yes", 2, "approve", src, tool)
@@ -212,12 +218,9 @@ func TestTrustRoundTripDalo(t *testing.T) {
 }
 
 func TestTrustRoundTripMCP(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	testtree.WriteFiles(t, src, mcpPlugin)
+	home, src := newSource(t, mcpPlugin)
 	const ref = "notes#mcp-server:notes"
-	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
-		t.Skipf("the Agent Plugins loader does not produce %s yet:\n%s", ref, out)
-	}
+	wantStatus(t, home, src, ref, "unreviewed", "%s before any decision")
 	out, _ := expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	if !strings.Contains(out, "bin/server") {
 		t.Fatalf("the grant does not list the command file:\n%s", out)
@@ -260,8 +263,7 @@ func TestTrustRoundTripMCP(t *testing.T) {
 
 // TestTrustCLIErrors covers the usage and ledger errors of the trust commands.
 func TestTrustCLIErrors(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	testtree.WriteFiles(t, src, mcpPlugin)
+	home, src := newSource(t, mcpPlugin)
 	expectRun(t, home, "missing source", 2, "check", filepath.Join(src, "nope"), "notes#mcp-server:notes")
 	expectRun(t, home, "not a ref", 2, "check", src, "notes")
 	expectRun(t, home, "check unreviewed", 1, "check", src, "notes#mcp-server:notes")
@@ -318,12 +320,9 @@ var spliceDir = map[string]string{
 }
 
 func TestTrustRoundTripSplice(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	testtree.WriteFiles(t, src, spliceDir)
+	home, src := newSource(t, spliceDir)
 	const ref = "@splice/example#tool:hello"
-	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
-		t.Skipf("the Splice loader does not produce %s yet:\n%s", ref, out)
-	}
+	wantStatus(t, home, src, ref, "unreviewed", "%s before any decision")
 	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	wantStatus(t, home, src, ref, "approved", "after approve: %s")
 	expectRun(t, home, "check", 0, "check", src, ref)

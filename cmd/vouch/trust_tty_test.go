@@ -8,8 +8,6 @@ import (
 	"syscall"
 	"testing"
 	"unsafe"
-
-	"vouch/internal/testtree"
 )
 
 // openPTY opens a pseudo-terminal pair so the confirmation prompt can be answered the
@@ -52,12 +50,9 @@ func itoa(n int) string {
 }
 
 func TestTrustTerminalConfirmation(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	testtree.WriteFiles(t, src, mcpPlugin)
+	home, src := newSource(t, mcpPlugin)
 	const ref = "notes#mcp-server:notes"
-	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
-		t.Skipf("the Agent Plugins loader does not produce %s yet", ref)
-	}
+	wantStatus(t, home, src, ref, "unreviewed", "%s before any decision")
 	run := func(answer string) (int, string, string) {
 		master, slave := openPTY(t)
 		master.WriteString(answer + "\n")
