@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -107,9 +106,7 @@ func TestValidateLSPDeclaredTwice(t *testing.T) {
 func TestClaudeSkillsDirPlugins(t *testing.T) {
 	for _, withInstalls := range []bool{false, true} {
 		cfg := t.TempDir()
-		if out, err := exec.Command("cp", "-r", filepath.Join("testdata", "skills-dir", "skills"), cfg).CombinedOutput(); err != nil {
-			t.Fatalf("%v %s", err, out)
-		}
+		testtree.Copy(t, filepath.Join("testdata", "skills-dir", "skills"), filepath.Join(cfg, "skills"))
 		if withInstalls {
 			testtree.WriteFiles(t, filepath.Join(cfg, "plugins"), map[string]string{"installed_plugins.json": `{"version":2,"plugins":{}}`})
 		}
@@ -184,9 +181,7 @@ func TestCodexTrustOfClaudePlugin(t *testing.T) {
 	}
 	// A plugin with its own Codex manifest answers through its Codex package only.
 	both := t.TempDir()
-	if out, err := exec.Command("cp", "-r", src+"/.", both).CombinedOutput(); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
+	testtree.Copy(t, src, both)
 	testtree.WriteFiles(t, both, map[string]string{".codex-plugin/plugin.json": `{"name": "shellguard", "version": "2.0.0"}`})
 	code, out, errs := runVouch(t, home, "status", "--json", "--codex", both)
 	expect(t, "status --codex of a two-manifest plugin", code, 0, out, errs)

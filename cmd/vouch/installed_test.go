@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,12 +14,7 @@ func TestClaudeInstalled(t *testing.T) {
 	home := t.TempDir()
 	cfg := t.TempDir()
 	dst := filepath.Join(cfg, "plugins", "cache", "team-market", "commit-guard", "1.2.0")
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("cp", "-r", filepath.Join("..", "..", "examples", "claude-code", "commit-guard"), dst).CombinedOutput(); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
+	testtree.Copy(t, filepath.Join("..", "..", "examples", "claude-code", "commit-guard"), dst)
 	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
 	code, out, errOut := runVouch(t, home, "status", "--claude")
 	if code != 0 || !strings.Contains(out, "claude-code commit-guard") || !strings.Contains(out, "hook:PreToolUse:0:0") {
@@ -47,17 +40,9 @@ func TestClaudeInstalled(t *testing.T) {
 // folder, so an edit there makes check fail, and an edit to the unused cache copy does not.
 func TestClaudeInstalledReadsWhatRuns(t *testing.T) {
 	home, cfg, market := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "market")
-	if out, err := exec.Command("cp", "-r", filepath.Join("..", "..", "examples", "claude-code", "marketplace"), market).CombinedOutput(); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
+	testtree.Copy(t, filepath.Join("..", "..", "examples", "claude-code", "marketplace"), market)
 	cache := filepath.Join(cfg, "plugins", "cache", "example-tools", "format-on-save", "0.1.0")
-	if _, err := exec.Command("cp", "-r", filepath.Join(market, "plugins", "format-on-save"), cache).CombinedOutput(); err != nil {
-		// cp -r needs the parent.
-		os.MkdirAll(filepath.Dir(cache), 0o755)
-		if out, err := exec.Command("cp", "-r", filepath.Join(market, "plugins", "format-on-save"), cache).CombinedOutput(); err != nil {
-			t.Fatalf("%v %s", err, out)
-		}
-	}
+	testtree.Copy(t, filepath.Join(market, "plugins", "format-on-save"), cache)
 	testtree.WriteFiles(t, filepath.Join(cfg, "plugins"), map[string]string{
 		"installed_plugins.json":  `{"version":2,"plugins":{"format-on-save@example-tools":[{"scope":"user","installPath":` + quoteJSON(cache) + `,"version":"0.1.0"}]}}`,
 		"known_marketplaces.json": `{"example-tools":{"source":{"source":"directory","path":` + quoteJSON(market) + `},"installLocation":` + quoteJSON(market) + `}}`,
