@@ -9,12 +9,18 @@ import (
 
 // WriteFiles writes a package a test builds in place: each key of files is a slash path
 // under root, its value the file's text. Parent folders are made first; a body starting
-// with "#!" is a script and is written executable (0755), any other one 0644. A failure
-// ends the test.
+// with "#!" is a script and is written executable (0755), any other one 0644. A key
+// ending in "/" is an empty folder (its value is not used). A failure ends the test.
 func WriteFiles(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for rel, body := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
+		if strings.HasSuffix(rel, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -14,8 +14,16 @@ func TestWriteFilesAndReadFile(t *testing.T) {
 		"bin/run":         "#!/bin/sh\nexit 0\n",
 		"a/b/c/deep.json": "{}",
 		"empty":           "",
+		"folder/":         "",
+		"deep/folder/":    "ignored",
 	}
 	WriteFiles(t, root, files)
+	for _, dir := range []string{"folder", "deep/folder"} {
+		entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+		if err != nil || len(entries) != 0 {
+			t.Errorf("%s/: %d entries, %v; want an empty folder", dir, len(entries), err)
+		}
+	}
 	for _, tc := range []struct {
 		rel  string
 		mode os.FileMode
