@@ -45,9 +45,7 @@ func TestTrustRoundTripClaudeHook(t *testing.T) {
 
 	// Any other file of the plugin is in the closure too (a hook can run any of them).
 	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, hook)
-	if err := os.WriteFile(filepath.Join(src, "scripts", "lib.sh"), []byte("x=1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.WriteFiles(t, src, map[string]string{"scripts/lib.sh": "x=1\n"})
 	wantStatus(t, home, src, hook, "changed", "a new file in the plugin left the hook %s")
 	os.Remove(filepath.Join(src, "scripts", "lib.sh"))
 	wantStatus(t, home, src, hook, "approved", "hook is %s after the new file was removed again")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,10 +40,7 @@ func TestCodexHookRoundTrip(t *testing.T) {
 	codexHome := t.TempDir()
 	t.Setenv("CODEX_HOME", codexHome)
 	cfg := "[plugins.\"guard@team\"]\nenabled = true\n\n[hooks.state.\"guard@team:hooks/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:" + strings.Repeat("0", 64) + "\"\n"
-	cfgPath := filepath.Join(codexHome, "config.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.WriteFiles(t, codexHome, map[string]string{"config.toml": cfg})
 	out, _ := expectRun(t, home, "status --codex", 0, "status", "--json", "--codex", src)
 	validateReport(t, reportSchema(t), out)
 	var rep struct {
@@ -69,8 +65,7 @@ func TestCodexHookRoundTrip(t *testing.T) {
 	if !strings.Contains(out, "codex: modified  guard@team:hooks/hooks.json:pre_tool_use:0:0") {
 		t.Fatalf("text status lacks the Codex column:\n%s", out)
 	}
-	after, _ := os.ReadFile(cfgPath)
-	if string(after) != cfg {
+	if after := testtree.ReadFile(t, filepath.Join(codexHome, "config.toml")); after != cfg {
 		t.Fatal("status --codex changed Codex's config.toml")
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -176,7 +175,7 @@ func TestCodexTrustOfClaudePlugin(t *testing.T) {
 	if tr := trustOf()["claude-code shellguard#hook:SessionStart:0:0"]; len(tr) != 1 || tr[0].(map[string]any)["status"] != "untrusted" {
 		t.Errorf("the other hook: %v", tr)
 	}
-	if after, _ := os.ReadFile(cfgPath); string(after) != cfg {
+	if testtree.ReadFile(t, cfgPath) != cfg {
 		t.Error("status --codex changed Codex's config.toml")
 	}
 	// A plugin with its own Codex manifest answers through its Codex package only.

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -274,12 +273,12 @@ func TestTrustCLIErrors(t *testing.T) {
 	}
 	// A damaged ledger is reported with its line and left alone.
 	bad := "schema_version = 1\n[[decision]]\naction = \n"
-	os.WriteFile(filepath.Join(home, "ledger.toml"), []byte(bad), 0o644)
+	testtree.WriteFiles(t, home, map[string]string{"ledger.toml": bad})
 	_, errs := expectRun(t, home, "damaged ledger", 1, "approve", "--yes", src, "notes#mcp-server:notes")
 	if !strings.Contains(errs, "ledger.toml:3") {
 		t.Fatalf("damaged ledger error: %s", errs)
 	}
-	if b, _ := os.ReadFile(filepath.Join(home, "ledger.toml")); string(b) != bad {
+	if testtree.ReadFile(t, filepath.Join(home, "ledger.toml")) != bad {
 		t.Fatal("damaged ledger was rewritten")
 	}
 	_, errs = expectRun(t, home, "damaged ledger --json", 1, "ledger", "--json")
@@ -291,7 +290,7 @@ func TestTrustCLIErrors(t *testing.T) {
 // TestTrustTeamLedgerCLI: --ledger writes to a team ledger that others then read.
 func TestTrustTeamLedgerCLI(t *testing.T) {
 	repo := t.TempDir()
-	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	testtree.WriteFiles(t, repo, map[string]string{".git/": ""})
 	src := filepath.Join(repo, "plugins", "notes")
 	testtree.WriteFiles(t, src, mcpPlugin)
 	team := filepath.Join(repo, ".vouch", "ledger.toml")
