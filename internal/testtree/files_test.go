@@ -3,7 +3,6 @@ package testtree
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
@@ -44,29 +43,6 @@ func TestWriteFilesAndReadFile(t *testing.T) {
 	}
 }
 
-// fatalTB records a fatal failure and stops the helper's goroutine, as testing.T does,
-// so a test can see a helper refuse.
-type fatalTB struct {
-	testing.TB
-	failed bool
-}
-
-func (f *fatalTB) Helper()               {}
-func (f *fatalTB) Fatal(...any)          { f.failed = true; runtime.Goexit() }
-func (f *fatalTB) Fatalf(string, ...any) { f.failed = true; runtime.Goexit() }
-
-// runHelper runs fn with a fatalTB and reports whether fn failed the test.
-func runHelper(fn func(testing.TB)) bool {
-	f := &fatalTB{}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		fn(f)
-	}()
-	<-done
-	return f.failed
-}
-
 func TestReplace(t *testing.T) {
 	for _, tc := range []struct {
 		name, body, old, new, want string
@@ -83,7 +59,7 @@ func TestReplace(t *testing.T) {
 			if err := os.WriteFile(p, []byte(tc.body), tc.mode); err != nil {
 				t.Fatal(err)
 			}
-			if failed := runHelper(func(tb testing.TB) { Replace(tb, p, tc.old, tc.new) }); failed != tc.fails {
+			if failed := Fails(func(tb testing.TB) { Replace(tb, p, tc.old, tc.new) }); failed != tc.fails {
 				t.Fatalf("Replace failed the test: %v, want %v", failed, tc.fails)
 			}
 			if got := ReadFile(t, p); got != tc.want {
@@ -98,7 +74,7 @@ func TestReplace(t *testing.T) {
 
 func TestReadFileMissingFails(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "none")
-	if !runHelper(func(tb testing.TB) { ReadFile(tb, p) }) {
+	if !Fails(func(tb testing.TB) { ReadFile(tb, p) }) {
 		t.Fatal("ReadFile of a missing file did not fail the test")
 	}
 }
