@@ -18,17 +18,6 @@ func sarifSchemaCLI(t *testing.T) *jsonschema.Schema {
 	return schematest.CompileFile(t, filepath.Join("..", "..", "report", "testdata", "sarif-2.1.0", "sarif-schema-2.1.0.json"))
 }
 
-func validSARIF(t *testing.T, s *jsonschema.Schema, out string) {
-	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
-	if err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, out)
-	}
-	if err := s.Validate(doc); err != nil {
-		t.Fatalf("SARIF invalid: %v", err)
-	}
-}
-
 // validate and status print SARIF 2.1.0 that the official schema accepts, for every
 // example, and --format is checked like any flag.
 func TestFormatFlag(t *testing.T) {
@@ -44,7 +33,7 @@ func TestFormatFlag(t *testing.T) {
 			if !strings.HasPrefix(strings.TrimSpace(out), "{") {
 				t.Fatalf("%v: no SARIF on stdout: %s", cmd, errOut)
 			}
-			validSARIF(t, schema, out)
+			schematest.Validate(t, schema, strings.Join(cmd, " "), out)
 		}
 		code, out, _ := runVouch(t, home, "status", "--format", "github", ex)
 		if code == 2 || !strings.Contains(out, "::") {
@@ -103,7 +92,7 @@ func TestCIGateScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	validSARIF(t, sarifSchemaCLI(t), string(data))
+	schematest.Validate(t, sarifSchemaCLI(t), "the gate's SARIF", string(data))
 	refs := []string{"release-helper#mcp-server:local-preview", "release-helper#mcp-server:registry", "release-helper#mcp-server:release-notes", "release-helper#skill:changelog", "release-helper#skill:version-check"}
 	if c, _, e := runVouch(t, home, append([]string{"approve", "--yes", src}, refs...)...); c != 0 {
 		t.Fatalf("approve: %d %s", c, e)

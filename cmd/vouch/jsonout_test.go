@@ -32,13 +32,7 @@ func jsonDoc(t *testing.T, home, def string, want int, args ...string) map[strin
 		t.Fatalf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, out, errs)
 	}
 	for _, s := range []*jsonschema.Schema{commandsSchema(t, ""), commandsSchema(t, "#/$defs/"+def)} {
-		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
-		if err != nil {
-			t.Fatalf("%s: stdout is not JSON: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		if err := s.Validate(inst); err != nil {
-			t.Fatalf("%s: stdout does not validate against commands-v1 %s: %v\n%s", strings.Join(args, " "), def, err, out)
-		}
+		schematest.Validate(t, s, strings.Join(args, " ")+" stdout", out)
 	}
 	dec := json.NewDecoder(strings.NewReader(errs))
 	for dec.More() {
