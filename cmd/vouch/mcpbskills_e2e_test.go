@@ -1,8 +1,6 @@
 package main
 
 import (
-	"archive/zip"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,41 +27,6 @@ var mcpbBundle = map[string]string{
 	"server/lib.js":   "module.exports = 1;\n",
 }
 
-// packBundle zips a bundle folder the way mcpb pack does (deflate, unix modes).
-func packBundle(t *testing.T, dir, out string) {
-	t.Helper()
-	f, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(f)
-	err = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		h, _ := zip.FileInfoHeader(info)
-		h.Name, h.Method = filepath.ToSlash(rel), zip.Deflate
-		w, err := zw.CreateHeader(h)
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-}
-
 // TestTrustRoundTripMCPB: approve an MCP Bundle's server, see the packed .mcpb of the
 // same files approved too (same ref, same digest), edit one byte: changed, check exits 1;
 // re-approve; revoke.
@@ -80,7 +43,7 @@ func TestTrustRoundTripMCPB(t *testing.T) {
 	expectRun(t, home, "check", 0, "check", src, ref)
 
 	packed := filepath.Join(t.TempDir(), "notes-1.0.0.mcpb")
-	packBundle(t, src, packed)
+	testtree.Zip(t, src, packed)
 	expectRun(t, home, "check the packed bundle", 0, "check", packed, ref)
 
 	// The server can read its manifest, so even a description edit needs a new approval
