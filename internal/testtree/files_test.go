@@ -6,17 +6,19 @@ import (
 	"testing"
 )
 
+// sampleFiles is a small package tree for these tests: a file at the top, a script, and
+// a file three folders down.
+var sampleFiles = map[string]string{
+	"top.txt":         "top\n",
+	"bin/run":         "#!/bin/sh\nexit 0\n",
+	"a/b/c/deep.json": "{}",
+}
+
 func TestWriteFilesAndReadFile(t *testing.T) {
 	root := t.TempDir()
-	files := map[string]string{
-		"top.txt":         "top\n",
-		"bin/run":         "#!/bin/sh\nexit 0\n",
-		"a/b/c/deep.json": "{}",
-		"empty":           "",
-		"folder/":         "",
-		"deep/folder/":    "ignored",
-	}
-	WriteFiles(t, root, files)
+	WriteFiles(t, root, sampleFiles)
+	// A second call adds to the tree: an empty file and two empty folders.
+	WriteFiles(t, root, map[string]string{"empty": "", "folder/": "", "deep/folder/": "ignored"})
 	for _, dir := range []string{"folder", "deep/folder"} {
 		entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
 		if err != nil || len(entries) != 0 {
@@ -24,21 +26,25 @@ func TestWriteFilesAndReadFile(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		rel  string
-		mode os.FileMode
+		rel, body string
+		mode      os.FileMode
 	}{
-		{"top.txt", 0o644},
-		{"bin/run", 0o755},
-		{"a/b/c/deep.json", 0o644},
-		{"empty", 0o644},
+		{"top.txt", sampleFiles["top.txt"], 0o644},
+		{"bin/run", sampleFiles["bin/run"], 0o755},
+		{"a/b/c/deep.json", sampleFiles["a/b/c/deep.json"], 0o644},
+		{"empty", "", 0o644},
 	} {
 		p := filepath.Join(root, filepath.FromSlash(tc.rel))
-		if got := ReadFile(t, p); got != files[tc.rel] {
-			t.Errorf("%s: %q, want %q", tc.rel, got, files[tc.rel])
+		if got := ReadFile(t, p); got != tc.body {
+			t.Errorf("%s: %q, want %q", tc.rel, got, tc.body)
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
 		}
 		// The owner's bits survive any umask a test runs under; the others may not.
-		if st, err := os.Stat(p); err != nil || st.Mode().Perm()&0o700 != tc.mode&0o700 {
-			t.Errorf("%s: mode %v (%v), want the owner's bits of %v", tc.rel, st.Mode().Perm(), err, tc.mode)
+		if st.Mode().Perm()&0o700 != tc.mode&0o700 {
+			t.Errorf("%s: mode %v, want the owner's bits of %v", tc.rel, st.Mode().Perm(), tc.mode)
 		}
 	}
 }
@@ -65,8 +71,8 @@ func TestReplace(t *testing.T) {
 			if got := ReadFile(t, p); got != tc.want {
 				t.Errorf("file holds %q, want %q", got, tc.want)
 			}
-			if st, _ := os.Stat(p); st.Mode().Perm()&0o700 != tc.mode&0o700 {
-				t.Errorf("mode %v, want the owner's bits of %v", st.Mode().Perm(), tc.mode)
+			if st, err := os.Stat(p); err != nil || st.Mode().Perm()&0o700 != tc.mode&0o700 {
+				t.Errorf("stat %v, want mode with the owner's bits of %v", err, tc.mode)
 			}
 		})
 	}

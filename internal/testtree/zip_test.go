@@ -9,12 +9,7 @@ import (
 
 func TestZip(t *testing.T) {
 	dir := t.TempDir()
-	files := map[string]string{
-		"manifest.json":   "{}",
-		"server/index.js": "#!/usr/bin/env node\n",
-		"a/b/deep.txt":    "deep\n",
-	}
-	WriteFiles(t, dir, files)
+	WriteFiles(t, dir, sampleFiles)
 	out := filepath.Join(t.TempDir(), "p.mcpb")
 	Zip(t, dir, out)
 	zr, err := zip.OpenReader(out)
@@ -22,11 +17,11 @@ func TestZip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer zr.Close()
-	if len(zr.File) != len(files) {
-		t.Errorf("%d entries, want one per file (%d)", len(zr.File), len(files))
+	if len(zr.File) != len(sampleFiles) {
+		t.Errorf("%d entries, want one per file (%d)", len(zr.File), len(sampleFiles))
 	}
 	for _, zf := range zr.File {
-		want, ok := files[zf.Name]
+		want, ok := sampleFiles[zf.Name]
 		if !ok {
 			t.Errorf("entry %q is not a file of the folder", zf.Name)
 			continue
@@ -34,7 +29,7 @@ func TestZip(t *testing.T) {
 		if zf.Method != zip.Deflate {
 			t.Errorf("%s: method %d, want deflate", zf.Name, zf.Method)
 		}
-		wantExec := zf.Name == "server/index.js"
+		wantExec := zf.Name == "bin/run"
 		if exec := zf.Mode().Perm()&0o100 != 0; exec != wantExec {
 			t.Errorf("%s: mode %v, executable %v, want %v", zf.Name, zf.Mode(), exec, wantExec)
 		}
