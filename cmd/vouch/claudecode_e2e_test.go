@@ -35,13 +35,7 @@ func TestTrustRoundTripClaudeHook(t *testing.T) {
 	expectRun(t, home, "check approved", 0, "check", src, hook)
 
 	// Edit the script the hook runs: changed, the diff shows the line, check exits 1.
-	testtree.Replace(t, filepath.Join(src, "scripts/check.sh"), "exit 0", "exit 2")
-	wantStatus(t, home, src, hook, "changed", "hook is %s after its script changed")
-	out, _ = expectRun(t, home, "diff", 1, "diff", src, hook)
-	if !strings.Contains(out, "-exit 0") || !strings.Contains(out, "+exit 2") {
-		t.Fatalf("diff does not show the changed line:\n%s", out)
-	}
-	expectRun(t, home, "check changed", 1, "check", src, hook)
+	editChanges(t, home, src, hook, "scripts/check.sh", "exit 0", "exit 2", "-exit 0", "+exit 2")
 
 	// Any other file of the plugin is in the closure too (a hook can run any of them).
 	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, hook)

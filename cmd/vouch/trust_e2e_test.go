@@ -116,6 +116,23 @@ func wantStatus(t *testing.T, home, src, ref, want, failure string) {
 	}
 }
 
+// editChanges replaces old with new in the file rel of src and fails the test unless
+// vouch sees ref changed: status says changed, diff exits 1 showing each of diffShows,
+// and check exits 1. It returns what check printed on stderr.
+func editChanges(t *testing.T, home, src, ref, rel, old, new string, diffShows ...string) string {
+	t.Helper()
+	testtree.Replace(t, filepath.Join(src, filepath.FromSlash(rel)), old, new)
+	wantStatus(t, home, src, ref, "changed", "%s after "+rel+" changed")
+	out, _ := expectRun(t, home, "diff after "+rel+" changed", 1, "diff", src, ref)
+	for _, line := range diffShows {
+		if !strings.Contains(out, line) {
+			t.Fatalf("the diff after %s changed does not show %q:\n%s", rel, line, out)
+		}
+	}
+	_, errs := expectRun(t, home, "check after "+rel+" changed", 1, "check", src, ref)
+	return errs
+}
+
 func TestTrustRoundTripDalo(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
 	testtree.Copy(t, daloExample, src)
@@ -157,20 +174,11 @@ func TestTrustRoundTripDalo(t *testing.T) {
 	wantStatus(t, home, src, tool, "approved", "unrelated file changed the tool to %s")
 
 	// Change one byte of the tool file → tool and hook changed.
-	testtree.Replace(t, filepath.Join(src, "plugins/design-review/context.mjs"), "process.exit(1)", "process.exit(2)")
-	for _, r := range []string{tool, hook} {
-		if s := statusOf(t, home, src, r); s != "changed" {
-			t.Fatalf("%s is %s after a one-byte change", r, s)
-		}
-	}
-	out, _ = expectRun(t, home, "diff changed", 1, "diff", src, tool)
-	if !strings.Contains(out, "-  process.exit(1);") || !strings.Contains(out, "+  process.exit(2);") {
-		t.Fatalf("diff does not show the changed line:\n%s", out)
-	}
-	_, errs = expectRun(t, home, "check changed", 1, "check", src, tool)
+	errs = editChanges(t, home, src, tool, "plugins/design-review/context.mjs", "process.exit(1)", "process.exit(2)", "-  process.exit(1);", "+  process.exit(2);")
 	if !strings.Contains(errs, "changed") {
 		t.Fatalf("check reason: %s", errs)
 	}
+	wantStatus(t, home, src, hook, "changed", "the hook is %s after its tool changed")
 	expectRun(t, home, "check changed hook", 1, "check", src, hook)
 
 	// Re-approve → approved, with previous recorded.
@@ -237,13 +245,7 @@ func TestTrustRoundTripMCP(t *testing.T) {
 		}
 		expectRun(t, home, "approve after editing "+edit[0], 0, "approve", "--yes", src, ref)
 	}
-	testtree.Replace(t, filepath.Join(src, "bin/server"), "serving notes", "serving notez")
-	wantStatus(t, home, src, ref, "changed", "after a one-byte change: %s")
-	out, _ = expectRun(t, home, "diff", 1, "diff", src, ref)
-	if !strings.Contains(out, "-echo serving notes") || !strings.Contains(out, "+echo serving notez") {
-		t.Fatalf("diff:\n%s", out)
-	}
-	expectRun(t, home, "check changed", 1, "check", src, ref)
+	editChanges(t, home, src, ref, "bin/server", "serving notes", "serving notez", "-echo serving notes", "+echo serving notez")
 
 	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, ref)
 	wantStatus(t, home, src, ref, "approved", "after re-approve: %s")
@@ -325,13 +327,7 @@ func TestTrustRoundTripSplice(t *testing.T) {
 	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	wantStatus(t, home, src, ref, "approved", "after approve: %s")
 	expectRun(t, home, "check", 0, "check", src, ref)
-	testtree.Replace(t, filepath.Join(src, "tools/hello.ts"), "({})", "({x})")
-	wantStatus(t, home, src, ref, "changed", "after a one-byte change: %s")
-	out, _ := expectRun(t, home, "diff", 1, "diff", src, ref)
-	if !strings.Contains(out, "+export default () => ({x})") {
-		t.Fatalf("diff:\n%s", out)
-	}
-	expectRun(t, home, "check changed", 1, "check", src, ref)
+	editChanges(t, home, src, ref, "tools/hello.ts", "({})", "({x})", "+export default () => ({x})")
 	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, ref)
 	expectRun(t, home, "check re-approved", 0, "check", src, ref)
 	expectRun(t, home, "revoke", 0, "revoke", "--yes", src, ref)
