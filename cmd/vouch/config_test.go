@@ -28,11 +28,7 @@ func configProject(t *testing.T, config string) string {
 			testtree.WriteFiles(t, filepath.Join(dir, "vendor"), skillTree("gamma"))
 		}
 	}
-	for _, d := range []string{".git", "sub"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.WriteFiles(t, dir, map[string]string{".git/": "", "sub/": ""})
 	if config != "" {
 		testtree.WriteFiles(t, dir, map[string]string{".vouch/config.toml": config})
 	}
@@ -177,8 +173,7 @@ func TestConfigFileMissing(t *testing.T) {
 // working directory is looked in.
 func TestFindConfig(t *testing.T) {
 	outer := t.TempDir()
-	testtree.WriteFiles(t, outer, map[string]string{".vouch/config.toml": "", "repo/a/b/x": "", "plain/a/x": ""})
-	os.MkdirAll(filepath.Join(outer, "repo", ".git"), 0o755)
+	testtree.WriteFiles(t, outer, map[string]string{".vouch/config.toml": "", "repo/a/b/x": "", "plain/a/x": "", "repo/.git/": ""})
 	if got := findConfig(filepath.Join(outer, "repo", "a", "b")); got != "" {
 		t.Errorf("found %s above the repository's top", got)
 	}
