@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// Zip packs the folder dir into the archive out the way mcpb pack does: every file under
-// its slash path relative to dir, deflated, with its unix mode; folders get no entry of
-// their own. A failure ends the test.
+// Zip packs the files under dir into a zip archive at out the way mcpb pack does: every
+// regular file, deflated, named by its slash path under dir, with its mode. A failure
+// ends the test.
 func Zip(t testing.TB, dir, out string) {
 	t.Helper()
 	f, err := os.Create(out)
@@ -23,7 +23,10 @@ func Zip(t testing.TB, dir, out string) {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		h, _ := zip.FileInfoHeader(info)
+		h, err := zip.FileInfoHeader(info)
+		if err != nil {
+			return err
+		}
 		h.Name, h.Method = filepath.ToSlash(rel), zip.Deflate
 		w, err := zw.CreateHeader(h)
 		if err != nil {
