@@ -63,10 +63,7 @@ func TestCIGateScript(t *testing.T) {
 		t.Skip("bash not found")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "vouch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildVouch(t)
 	src, _ := filepath.Abs(filepath.Join("..", "..", "examples", "agent-plugins", "release-helper"))
 	home := filepath.Join(dir, "home")
 	sarif := filepath.Join(dir, "out.sarif")
@@ -143,6 +140,18 @@ func TestCIGateScript(t *testing.T) {
 	if code, out = inRepo("VOUCH_CONFIG=" + filepath.Join(repo, ".vouch", "config.toml")); code != 0 {
 		t.Fatalf("gate told to read the config file: exit %d\n%s", code, out)
 	}
+}
+
+// buildVouch builds this command into a folder of its own, as a program named vouch
+// (with the build tags given, "vouch_gate" for the gate build), for the tests that run it
+// the way a script, hook or CI job does, and returns its path.
+func buildVouch(t *testing.T, tags ...string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "vouch")
+	if out, err := exec.Command("go", "build", "-tags", strings.Join(tags, ","), "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // here is the test's package directory.

@@ -25,10 +25,7 @@ func TestPreCommitTryRepo(t *testing.T) {
 		t.Fatal(err)
 	}
 	// vouch on PATH, as after `go install`; the script builds one only when there is none.
-	bin := filepath.Join(t.TempDir(), "vouch")
-	if out, err := exec.Command("go", "build", "-tags", "vouch_gate", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildVouch(t, "vouch_gate")
 	user := t.TempDir()
 	testtree.Copy(t, filepath.Join("..", "..", "examples", "dalo", "design-review"), filepath.Join(user, "pkgs", "design-review"))
 	testtree.Copy(t, filepath.Join("..", "..", "examples", "skills", "broken-name"), filepath.Join(user, "skills", "broken-name"))
