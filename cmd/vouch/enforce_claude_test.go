@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"os"
@@ -61,10 +60,8 @@ func newEnforceWorld(t *testing.T, withCLI bool) *enforceWorld {
 func newEnforceWorldB(b *testing.B) *enforceWorld {
 	w := makeEnforceWorld(b, true)
 	for _, args := range [][]string{{"approve", "--yes", w.src, pHook, pDB}, {"enforce", "claude", "add", w.src}} {
-		var out, errb bytes.Buffer
-		a := &app{stdout: &out, stderr: &errb, stdin: strings.NewReader("")}
-		if code := a.run(append([]string{"--home", w.home}, args...)); code != 0 {
-			b.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		if code, _, errs := runWithStdin(b, w.home, "", args...); code != 0 {
+			b.Fatalf("%v: exit %d: %s", args, code, errs)
 		}
 	}
 	return w

@@ -26,7 +26,7 @@ func newSource(t *testing.T, files map[string]string) (home, src string) {
 
 // runWithStdin runs the CLI in-process with a private home and stdin (not a terminal)
 // reading the text given, and returns the exit code and both streams.
-func runWithStdin(t *testing.T, home, stdin string, args ...string) (int, string, string) {
+func runWithStdin(t testing.TB, home, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	a := &app{stdout: &out, stderr: &errb, stdin: strings.NewReader(stdin)}
