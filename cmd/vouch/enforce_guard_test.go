@@ -106,7 +106,7 @@ func TestGuardSessionStartAndStatusNameEveryWayAround(t *testing.T) {
 		t.Fatalf("--strict did not add the UserPromptSubmit hook:\n%s", hooks)
 	}
 	cwd, _ := os.Getwd()
-	session := `{"hook_event_name":"SessionStart","cwd":` + jsonString(cwd) + `}`
+	session := `{"hook_event_name":"SessionStart","cwd":` + quoteJSON(cwd) + `}`
 	code, out, errs := hookRun(t, w.home, "claude-session-start", session)
 	if code != 0 || out != "" {
 		t.Fatalf("nothing loads outside vouch, yet SessionStart said: exit %d %s%s", code, out, errs)
@@ -154,9 +154,4 @@ func TestGuardSessionStartAndStatusNameEveryWayAround(t *testing.T) {
 	if !strings.Contains(out, "other@x is enabled") {
 		t.Fatalf("status does not name the other marketplace's plugin:\n%s", out)
 	}
-}
-
-func jsonString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
