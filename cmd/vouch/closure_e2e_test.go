@@ -356,26 +356,7 @@ func notCoveredOf(t *testing.T, home, src, ref string) []notCoveredEntry {
 		t.Fatalf("status exit %d: %s", code, errs)
 	}
 	validateReport(t, reportSchema(t), out)
-	var rep struct {
-		Packages []struct {
-			Components []struct {
-				Ref        string            `json:"ref"`
-				NotCovered []notCoveredEntry `json:"not_covered"`
-			} `json:"components"`
-		} `json:"packages"`
-	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range rep.Packages {
-		for _, c := range p.Components {
-			if c.Ref == ref {
-				return c.NotCovered
-			}
-		}
-	}
-	t.Fatalf("%s not in the report", ref)
-	return nil
+	return findComponent(t, out, ref).NotCovered
 }
 
 // TestRequireApprovedWarnsNotCovered: the CI gate says where approval stops, and a

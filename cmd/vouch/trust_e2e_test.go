@@ -64,9 +64,10 @@ func statusOf(t *testing.T, home, src, ref string) string {
 
 // reportedComponent is a component as vouch status --json reports it.
 type reportedComponent struct {
-	Ref           string `json:"ref"`
-	Authorization string `json:"authorization"`
-	Digest        string `json:"digest"`
+	Ref           string            `json:"ref"`
+	Authorization string            `json:"authorization"`
+	Digest        string            `json:"digest"`
+	NotCovered    []notCoveredEntry `json:"not_covered"`
 }
 
 // findComponent is ref's entry in out, a status --json report; the test fails without one.
