@@ -120,13 +120,14 @@ func TestCommandsJSON(t *testing.T) {
 	}
 
 	// Instructions: preview, apply, list, remove.
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	os.WriteFile(target, []byte("# mine\r\n"), 0o644)
+	targetDir := t.TempDir()
+	testtree.WriteFiles(t, targetDir, map[string]string{"AGENTS.md": "# mine\r\n"})
+	target := filepath.Join(targetDir, "AGENTS.md")
 	m = jsonDoc(t, home, "instructions_change", 0, "instructions", "preview", "--json", "--target", target, src, instr)
 	if m["written"] != false || !strings.Contains(m["diff"].(string), "+<!-- vouch:start") || m["file"].(map[string]any)["eol"] != "CRLF" {
 		t.Fatalf("preview: %v", m)
 	}
-	if b, _ := os.ReadFile(target); string(b) != "# mine\r\n" {
+	if testtree.ReadFile(t, target) != "# mine\r\n" {
 		t.Fatal("preview --json wrote the file")
 	}
 	if code, _, errs := trustRun(t, home, "instructions", "apply", "--json", "--target", target, src, instr); code != 2 || !strings.Contains(errs, `"needs-yes"`) {
@@ -148,7 +149,7 @@ func TestCommandsJSON(t *testing.T) {
 	if m["written"] != true || m["decision"].(map[string]any)["action"] != "revoke" {
 		t.Fatalf("remove: %v", m)
 	}
-	if b, _ := os.ReadFile(target); string(b) != "# mine\r\n" {
+	if b := testtree.ReadFile(t, target); b != "# mine\r\n" {
 		t.Fatalf("remove left %q", b)
 	}
 	m = jsonDoc(t, home, "instructions_list", 0, "instructions", "list", "--json")

@@ -77,7 +77,7 @@ func TestTwoCopiesCLI(t *testing.T) {
 // teamRepo is a repository holding the notes plugin, with a team ledger path.
 func teamRepo(t *testing.T, pkgAtRoot bool) (src, team string) {
 	repo := t.TempDir()
-	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	testtree.WriteFiles(t, repo, map[string]string{".git/": ""})
 	src = filepath.Join(repo, "plugins", "notes")
 	if pkgAtRoot {
 		src = repo
@@ -151,8 +151,8 @@ func TestReorderedMergeCLI(t *testing.T) {
 	requireMCP(t, lead, src)
 	expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
 	expectRun(t, lead, "team revoke", 0, "revoke", "--yes", "--ledger", team, src, notesRef)
-	data, _ := os.ReadFile(team)
-	head, rest, _ := strings.Cut(string(data), "\n[[decision]]")
+	data := testtree.ReadFile(t, team)
+	head, rest, _ := strings.Cut(data, "\n[[decision]]")
 	parts := strings.Split(rest, "\n[[decision]]")
 	if len(parts) != 2 {
 		t.Fatalf("want 2 decisions, got %d:\n%s", len(parts), data)

@@ -19,10 +19,10 @@ func TestLedgerFmtCLI(t *testing.T) {
 	if !strings.Contains(out, "is not formatted") {
 		t.Errorf("--check does not say which ledger: %s", out)
 	}
-	before, _ := os.ReadFile(ledger)
+	before := testtree.ReadFile(t, ledger)
 	expectRun(t, home, "fmt", 0, "ledger", "fmt", ledger)
-	after, _ := os.ReadFile(ledger)
-	if string(before) == string(after) || !strings.Contains(string(after), "reviewer_kind = \"human\"") {
+	after := testtree.ReadFile(t, ledger)
+	if before == after || !strings.Contains(after, "reviewer_kind = \"human\"") {
 		t.Fatalf("not rewritten:\n%s", after)
 	}
 	expectRun(t, home, "fmt --check after fmt", 0, "ledger", "fmt", "--check", ledger)
