@@ -37,7 +37,7 @@ func runWithStdin(t testing.TB, home, stdin string, args ...string) (int, string
 // daloExample is the Dalo example the repository ships (Portable Agent Packages 0.1
 // examples/packages/source): a skill, standing instructions, and a portable context hook
 // whose tool is context.mjs.
-var daloExample = filepath.Join("..", "..", "examples", "dalo", "design-review")
+const daloExample = "../../examples/dalo/design-review"
 
 var mcpPlugin = map[string]string{
 	"plugin.json": `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "notes", "description": "notes plugin"}`,
