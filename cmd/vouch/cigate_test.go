@@ -11,21 +11,11 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"vouch/internal/schematest"
+	"vouch/internal/testtree"
 )
 
 func sarifSchemaCLI(t *testing.T) *jsonschema.Schema {
 	return schematest.CompileFile(t, filepath.Join("..", "..", "report", "testdata", "sarif-2.1.0", "sarif-schema-2.1.0.json"))
-}
-
-func validSARIF(t *testing.T, s *jsonschema.Schema, out string) {
-	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
-	if err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, out)
-	}
-	if err := s.Validate(doc); err != nil {
-		t.Fatalf("SARIF invalid: %v", err)
-	}
 }
 
 // validate and status print SARIF 2.1.0 that the official schema accepts, for every
@@ -43,7 +33,7 @@ func TestFormatFlag(t *testing.T) {
 			if !strings.HasPrefix(strings.TrimSpace(out), "{") {
 				t.Fatalf("%v: no SARIF on stdout: %s", cmd, errOut)
 			}
-			validSARIF(t, schema, out)
+			schematest.Validate(t, schema, strings.Join(cmd, " "), out)
 		}
 		code, out, _ := runVouch(t, home, "status", "--format", "github", ex)
 		if code == 2 || !strings.Contains(out, "::") {
@@ -73,10 +63,7 @@ func TestCIGateScript(t *testing.T) {
 		t.Skip("bash not found")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "vouch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildVouch(t)
 	src, _ := filepath.Abs(filepath.Join("..", "..", "examples", "agent-plugins", "release-helper"))
 	home := filepath.Join(dir, "home")
 	sarif := filepath.Join(dir, "out.sarif")
@@ -102,7 +89,7 @@ func TestCIGateScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	validSARIF(t, sarifSchemaCLI(t), string(data))
+	schematest.Validate(t, sarifSchemaCLI(t), "the gate's SARIF", string(data))
 	refs := []string{"release-helper#mcp-server:local-preview", "release-helper#mcp-server:registry", "release-helper#mcp-server:release-notes", "release-helper#skill:changelog", "release-helper#skill:version-check"}
 	if c, _, e := runVouch(t, home, append([]string{"approve", "--yes", src}, refs...)...); c != 0 {
 		t.Fatalf("approve: %d %s", c, e)
@@ -129,9 +116,9 @@ func TestCIGateScript(t *testing.T) {
 	// A change that adds a config file excluding its own unreviewed package does not
 	// pass the gate: the gate reads no config unless VOUCH_CONFIG names one.
 	repo := filepath.Join(dir, "repo")
-	writeTree(t, filepath.Join(repo, "plugins"), skillTree("alpha"))
-	writeTree(t, filepath.Join(repo, "plugins"), skillTree("beta"))
-	writeTree(t, repo, map[string]string{".vouch/config.toml": "exclude = [\"beta\"]\n", ".git/HEAD": ""})
+	testtree.WriteFiles(t, filepath.Join(repo, "plugins"), skillTree("alpha"))
+	testtree.WriteFiles(t, filepath.Join(repo, "plugins"), skillTree("beta"))
+	testtree.WriteFiles(t, repo, map[string]string{".vouch/config.toml": "exclude = [\"beta\"]\n", ".git/HEAD": ""})
 	if c, _, e := runVouch(t, home, "approve", "--yes", filepath.Join(repo, "plugins", "alpha"), "alpha#skill:alpha"); c != 0 {
 		t.Fatalf("approve: %d %s", c, e)
 	}
@@ -153,6 +140,18 @@ func TestCIGateScript(t *testing.T) {
 	if code, out = inRepo("VOUCH_CONFIG=" + filepath.Join(repo, ".vouch", "config.toml")); code != 0 {
 		t.Fatalf("gate told to read the config file: exit %d\n%s", code, out)
 	}
+}
+
+// buildVouch builds this command into a folder of its own, as a program named vouch
+// (with the build tags given, "vouch_gate" for the gate build), for the tests that run it
+// the way a script, hook or CI job does, and returns its path.
+func buildVouch(t *testing.T, tags ...string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "vouch")
+	if out, err := exec.Command("go", "build", "-tags", strings.Join(tags, ","), "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // here is the test's package directory.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // A Claude Code plugin: a PreToolUse hook on Bash that runs a bundled script.
@@ -19,8 +21,7 @@ var claudePlugin = map[string]string{
 // TestTrustRoundTripClaudeHook: approve a hook, edit the script it runs, see changed with
 // the diff, check exits 1, re-approve, revoke.
 func TestTrustRoundTripClaudeHook(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, claudePlugin)
+	home, src := newSource(t, claudePlugin)
 	const hook = "guard#hook:PreToolUse:0:0"
 	out, _ := expectRun(t, home, "validate", 0, "validate", src)
 	if !strings.Contains(out, "claude-code guard") || !strings.Contains(out, "hook:PreToolUse:0:0") {
@@ -34,19 +35,11 @@ func TestTrustRoundTripClaudeHook(t *testing.T) {
 	expectRun(t, home, "check approved", 0, "check", src, hook)
 
 	// Edit the script the hook runs: changed, the diff shows the line, check exits 1.
-	editByte(t, filepath.Join(src, "scripts/check.sh"), "exit 0", "exit 2")
-	wantStatus(t, home, src, hook, "changed", "hook is %s after its script changed")
-	out, _ = expectRun(t, home, "diff", 1, "diff", src, hook)
-	if !strings.Contains(out, "-exit 0") || !strings.Contains(out, "+exit 2") {
-		t.Fatalf("diff does not show the changed line:\n%s", out)
-	}
-	expectRun(t, home, "check changed", 1, "check", src, hook)
+	editChanges(t, home, src, hook, "scripts/check.sh", "exit 0", "exit 2", "-exit 0", "+exit 2")
 
 	// Any other file of the plugin is in the closure too (a hook can run any of them).
 	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, hook)
-	if err := os.WriteFile(filepath.Join(src, "scripts", "lib.sh"), []byte("x=1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.WriteFiles(t, src, map[string]string{"scripts/lib.sh": "x=1\n"})
 	wantStatus(t, home, src, hook, "changed", "a new file in the plugin left the hook %s")
 	os.Remove(filepath.Join(src, "scripts", "lib.sh"))
 	wantStatus(t, home, src, hook, "approved", "hook is %s after the new file was removed again")

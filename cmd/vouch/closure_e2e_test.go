@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // The hostile layouts of closuretest.Layouts, run end to end through the CLI for every
@@ -56,7 +58,7 @@ func retarget(link, target string) func(t *testing.T, src string) {
 }
 
 func edit(rel, old, new string) func(t *testing.T, src string) {
-	return func(t *testing.T, src string) { t.Helper(); editByte(t, filepath.Join(src, rel), old, new) }
+	return func(t *testing.T, src string) { t.Helper(); testtree.Replace(t, filepath.Join(src, rel), old, new) }
 }
 
 const skillFoo = "---\nname: foo\ndescription: Foo things.\n---\nRun run.js.\n"
@@ -249,8 +251,8 @@ func TestHostileClosures(t *testing.T) {
 func runHostile(t *testing.T, tc hostileCase) {
 	base := t.TempDir()
 	home, src := filepath.Join(base, "home"), filepath.Join(base, "src")
-	writeTree(t, src, tc.files)
-	writeTree(t, base, tc.outside)
+	testtree.WriteFiles(t, src, tc.files)
+	testtree.WriteFiles(t, base, tc.outside)
 	for p, target := range tc.links {
 		full := filepath.Join(src, p)
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -354,26 +356,7 @@ func notCoveredOf(t *testing.T, home, src, ref string) []notCoveredEntry {
 		t.Fatalf("status exit %d: %s", code, errs)
 	}
 	validateReport(t, reportSchema(t), out)
-	var rep struct {
-		Packages []struct {
-			Components []struct {
-				Ref        string            `json:"ref"`
-				NotCovered []notCoveredEntry `json:"not_covered"`
-			} `json:"components"`
-		} `json:"packages"`
-	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range rep.Packages {
-		for _, c := range p.Components {
-			if c.Ref == ref {
-				return c.NotCovered
-			}
-		}
-	}
-	t.Fatalf("%s not in the report", ref)
-	return nil
+	return findComponent(t, out, ref).NotCovered
 }
 
 // TestRequireApprovedWarnsNotCovered: the CI gate says where approval stops, and a
@@ -382,7 +365,7 @@ func notCoveredOf(t *testing.T, home, src, ref string) []notCoveredEntry {
 func TestRequireApprovedWarnsNotCovered(t *testing.T) {
 	base := t.TempDir()
 	home, src := filepath.Join(base, "home"), filepath.Join(base, "src")
-	writeTree(t, src, apPlugin(`"s": {"type": "stdio", "command": "npx", "args": ["-y", "x@latest"]}`, nil))
+	testtree.WriteFiles(t, src, apPlugin(`"s": {"type": "stdio", "command": "npx", "args": ["-y", "x@latest"]}`, nil))
 	out, _ := expectRun(t, home, "approve", 0, "approve", "--yes", src, "p#mcp-server:s")
 	if !strings.Contains(out, "not covered by this approval") || !strings.Contains(out, "x@latest") {
 		t.Errorf("the grant does not show what is not covered:\n%s", out)
@@ -402,7 +385,7 @@ func TestRequireApprovedWarnsNotCovered(t *testing.T) {
 func TestStageDaloUnlistedImport(t *testing.T) {
 	base := t.TempDir()
 	home, src := filepath.Join(base, "home"), filepath.Join(base, "src")
-	writeTree(t, src, daloPkg(`[]`, `[]`, "", map[string]string{"plugins/p/tools/helper.mjs": "export const v = 1;\n"}))
+	testtree.WriteFiles(t, src, daloPkg(`[]`, `[]`, "", map[string]string{"plugins/p/tools/helper.mjs": "export const v = 1;\n"}))
 	stage := filepath.Join(base, "staged")
 	code, out, errs := trustRun(t, home, "stage", src, "p#tool:t", stage)
 	if code != 1 || !strings.Contains(errs, "unreviewed") {
@@ -459,7 +442,7 @@ func TestStageDaloUnlistedImport(t *testing.T) {
 		t.Fatalf("stage into a non-empty directory: exit %d\n%s", code, errs)
 	}
 	// A changed source is not approved now: nothing is staged.
-	editByte(t, filepath.Join(src, "plugins/p/tools/t.mjs"), "console.log(v)", "console.log(v+1)")
+	testtree.Replace(t, filepath.Join(src, "plugins/p/tools/t.mjs"), "console.log(v)", "console.log(v+1)")
 	code, _, errs = trustRun(t, home, "stage", src, "p#tool:t", filepath.Join(base, "again"))
 	if code != 1 || !strings.Contains(errs, "changed") {
 		t.Fatalf("stage of a changed tool: exit %d\n%s", code, errs)
@@ -471,7 +454,7 @@ func TestStageDaloUnlistedImport(t *testing.T) {
 func TestStageLinksAndExecBits(t *testing.T) {
 	base := t.TempDir()
 	home, src := filepath.Join(base, "home"), filepath.Join(base, "src")
-	writeTree(t, src, apPlugin(`"s": {"type": "stdio", "command": "./bin/s", "cwd": "./lib"}`, map[string]string{
+	testtree.WriteFiles(t, src, apPlugin(`"s": {"type": "stdio", "command": "./bin/s", "cwd": "./lib"}`, map[string]string{
 		"bin/s": "#!/bin/sh\necho hi\n", "v1/x.js": "1\n", "v2/x.js": "2\n"}))
 	if err := os.Symlink("v1", filepath.Join(src, "lib")); err != nil {
 		t.Fatal(err)

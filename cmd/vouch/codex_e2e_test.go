@@ -2,10 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // A Codex plugin with one command hook and the script it runs.
@@ -19,19 +20,14 @@ var codexPlugin = map[string]string{
 // check exits 1 and status says changed; approve again, revoke, check exits 1. Then
 // status --codex shows Codex's own record beside vouch's, and the JSON validates.
 func TestCodexHookRoundTrip(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, codexPlugin)
+	home, src := newSource(t, codexPlugin)
 	ref := "guard#hook:hooks/hooks.json:pre_tool_use:0:0"
 
 	expectRun(t, home, "check unreviewed", 1, "check", src, ref)
 	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	expectRun(t, home, "check approved", 0, "check", src, ref)
 
-	editByte(t, filepath.Join(src, "hooks/guard.sh"), "exit 0", "exit 2")
-	expectRun(t, home, "check after the script changed", 1, "check", src, ref)
-	if st := statusOf(t, home, src, ref); st != "changed" {
-		t.Fatalf("status after edit = %s, want changed", st)
-	}
+	editChanges(t, home, src, ref, "hooks/guard.sh", "exit 0", "exit 2", "-exit 0", "+exit 2")
 	expectRun(t, home, "approve again", 0, "approve", "--yes", src, ref)
 	expectRun(t, home, "revoke", 0, "revoke", "--yes", src, ref)
 	expectRun(t, home, "check revoked", 1, "check", src, ref)
@@ -40,10 +36,7 @@ func TestCodexHookRoundTrip(t *testing.T) {
 	codexHome := t.TempDir()
 	t.Setenv("CODEX_HOME", codexHome)
 	cfg := "[plugins.\"guard@team\"]\nenabled = true\n\n[hooks.state.\"guard@team:hooks/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:" + strings.Repeat("0", 64) + "\"\n"
-	cfgPath := filepath.Join(codexHome, "config.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.WriteFiles(t, codexHome, map[string]string{"config.toml": cfg})
 	out, _ := expectRun(t, home, "status --codex", 0, "status", "--json", "--codex", src)
 	validateReport(t, reportSchema(t), out)
 	var rep struct {
@@ -68,8 +61,7 @@ func TestCodexHookRoundTrip(t *testing.T) {
 	if !strings.Contains(out, "codex: modified  guard@team:hooks/hooks.json:pre_tool_use:0:0") {
 		t.Fatalf("text status lacks the Codex column:\n%s", out)
 	}
-	after, _ := os.ReadFile(cfgPath)
-	if string(after) != cfg {
+	if after := testtree.ReadFile(t, filepath.Join(codexHome, "config.toml")); after != cfg {
 		t.Fatal("status --codex changed Codex's config.toml")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // codexFolder is a Codex plugin (no .claude-plugin/) whose hook and server sit in Claude
@@ -31,7 +33,7 @@ const (
 // plain ref is refused naming both, and a revoke of one leaves the other.
 func TestCodexFolderShowsClaudeReading(t *testing.T) {
 	home, src := t.TempDir(), filepath.Join(t.TempDir(), "cx")
-	writeTree(t, src, codexFolder)
+	testtree.WriteFiles(t, src, codexFolder)
 
 	code, out, errs := trustRun(t, home, "validate", src)
 	expect(t, "validate", code, 0, out, errs)
@@ -89,7 +91,7 @@ func TestCodexFolderShowsClaudeReading(t *testing.T) {
 func TestCodexFolderEnforcedForClaudeLikeAnyPlugin(t *testing.T) {
 	w := newEnforceWorld(t, true)
 	src := filepath.Join(t.TempDir(), "cx")
-	writeTree(t, src, codexFolder)
+	testtree.WriteFiles(t, src, codexFolder)
 	staged := filepath.Join(w.home, "enforce", "claude-code", "plugins", "cx")
 
 	code, out, errs := w.run(t, "approve", "--yes", src, cxCodexDB, "codex:cx#hook:hooks/hooks.json:pre_tool_use:0:0", cxClaudeDB)
@@ -107,7 +109,7 @@ func TestCodexFolderEnforcedForClaudeLikeAnyPlugin(t *testing.T) {
 	expect(t, "approve the Claude hook", code, 0, out, errs)
 	code, out, errs = w.run(t, "enforce", "claude", "add", src)
 	expect(t, "add", code, 0, out, errs)
-	if got := readFile(t, filepath.Join(staged, "hooks", "hooks.json")); got != codexFolder["hooks/hooks.json"] {
+	if got := testtree.ReadFile(t, filepath.Join(staged, "hooks", "hooks.json")); got != codexFolder["hooks/hooks.json"] {
 		t.Fatalf("staged hooks.json = %q", got)
 	}
 }

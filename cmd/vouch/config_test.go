@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // skillTree is a standalone Agent Skills folder named name.
@@ -19,20 +21,16 @@ func configProject(t *testing.T, config string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, name := range []string{"alpha", "beta", "vendor/gamma"} {
-		writeTree(t, dir, skillTree(name))
+		testtree.WriteFiles(t, dir, skillTree(name))
 		if strings.Contains(name, "/") {
 			// vendor/gamma's folder is named gamma: its skill is gamma.
 			os.RemoveAll(filepath.Join(dir, name))
-			writeTree(t, filepath.Join(dir, "vendor"), skillTree("gamma"))
+			testtree.WriteFiles(t, filepath.Join(dir, "vendor"), skillTree("gamma"))
 		}
 	}
-	for _, d := range []string{".git", "sub"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.WriteFiles(t, dir, map[string]string{".git/": "", "sub/": ""})
 	if config != "" {
-		writeTree(t, dir, map[string]string{".vouch/config.toml": config})
+		testtree.WriteFiles(t, dir, map[string]string{".vouch/config.toml": config})
 	}
 	return dir
 }
@@ -87,7 +85,7 @@ func TestConfigPrecedence(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := configProject(t, config)
-			writeTree(t, dir, map[string]string{"other.toml": other})
+			testtree.WriteFiles(t, dir, map[string]string{"other.toml": other})
 			code, out, errs := runIn(t, filepath.Join(dir, c.from), c.args...)
 			// alpha alone leaves vendor searched with gamma excluded: nothing found there,
 			// which fails the run (exit 1) as a SOURCE with no package does.
@@ -108,12 +106,12 @@ func TestConfigPrecedence(t *testing.T) {
 // is given; approve still records in the personal ledger.
 func TestConfigLedger(t *testing.T) {
 	dir := configProject(t, "ledger = \"team.toml\"\n")
-	writeTree(t, dir, map[string]string{"team.toml": "garbage = [\n"})
+	testtree.WriteFiles(t, dir, map[string]string{"team.toml": "garbage = [\n"})
 	code, _, errs := runIn(t, filepath.Join(dir, "sub"), "status", "../alpha")
 	if code != 1 || !strings.Contains(errs, filepath.Join(dir, "team.toml")) {
 		t.Fatalf("status did not read the config's ledger: exit %d, %s", code, errs)
 	}
-	writeTree(t, dir, map[string]string{"good.toml": "schema_version = 1\n"})
+	testtree.WriteFiles(t, dir, map[string]string{"good.toml": "schema_version = 1\n"})
 	if code, out, errs := runIn(t, dir, "status", "--ledger", "good.toml", "alpha"); code != 0 {
 		t.Fatalf("--ledger did not win over the config: exit %d\n%s%s", code, out, errs)
 	}
@@ -175,12 +173,11 @@ func TestConfigFileMissing(t *testing.T) {
 // working directory is looked in.
 func TestFindConfig(t *testing.T) {
 	outer := t.TempDir()
-	writeTree(t, outer, map[string]string{".vouch/config.toml": "", "repo/a/b/x": "", "plain/a/x": ""})
-	os.MkdirAll(filepath.Join(outer, "repo", ".git"), 0o755)
+	testtree.WriteFiles(t, outer, map[string]string{".vouch/config.toml": "", "repo/a/b/x": "", "plain/a/x": "", "repo/.git/": ""})
 	if got := findConfig(filepath.Join(outer, "repo", "a", "b")); got != "" {
 		t.Errorf("found %s above the repository's top", got)
 	}
-	writeTree(t, outer, map[string]string{"repo/.vouch/config.toml": ""})
+	testtree.WriteFiles(t, outer, map[string]string{"repo/.vouch/config.toml": ""})
 	if got, want := findConfig(filepath.Join(outer, "repo", "a", "b")), filepath.Join(outer, "repo", ".vouch", "config.toml"); got != want {
 		t.Errorf("found %q, want %q", got, want)
 	}

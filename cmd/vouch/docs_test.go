@@ -87,10 +87,7 @@ func TestGateBuildLeavesOutConsole(t *testing.T) {
 	if err != nil || !strings.Contains(string(full), "github.com/alecthomas/chroma/v2/lexers") {
 		t.Fatalf("the full build no longer links chroma's lexers, so this test checks nothing: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "vouch-gate")
-	if out, err := exec.Command("go", "build", "-tags", "vouch_gate", "-o", bin, "vouch/cmd/vouch").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildVouch(t, "vouch_gate")
 	home := t.TempDir()
 	src := filepath.Join("..", "..", "examples", "dalo", "design-review")
 	const ref = "design-review#tool:context"

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 var updateEnforce = flag.Bool("update-enforce", false, "rewrite testdata/enforce golden files")
@@ -59,10 +60,8 @@ func newEnforceWorld(t *testing.T, withCLI bool) *enforceWorld {
 func newEnforceWorldB(b *testing.B) *enforceWorld {
 	w := makeEnforceWorld(b, true)
 	for _, args := range [][]string{{"approve", "--yes", w.src, pHook, pDB}, {"enforce", "claude", "add", w.src}} {
-		var out, errb bytes.Buffer
-		a := &app{stdout: &out, stderr: &errb, stdin: strings.NewReader("")}
-		if code := a.run(append([]string{"--home", w.home}, args...)); code != 0 {
-			b.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		if code, _, errs := runWithStdin(b, w.home, "", args...); code != 0 {
+			b.Fatalf("%v: exit %d: %s", args, code, errs)
 		}
 	}
 	return w
@@ -71,11 +70,11 @@ func newEnforceWorldB(b *testing.B) *enforceWorld {
 func makeEnforceWorld(t testing.TB, withCLI bool) *enforceWorld {
 	t.Helper()
 	w := &enforceWorld{home: t.TempDir(), src: t.TempDir(), claude: t.TempDir()}
-	writeTree(t, w.src, enforcedPlugin)
+	testtree.WriteFiles(t, w.src, enforcedPlugin)
 	w.log = filepath.Join(t.TempDir(), "calls.log")
 	orig := filepath.Join(w.claude, "plugins", "cache", "upstream", "p", "1.0.0")
-	writeTree(t, orig, enforcedPlugin)
-	writeTree(t, w.claude, map[string]string{
+	testtree.WriteFiles(t, orig, enforcedPlugin)
+	testtree.WriteFiles(t, w.claude, map[string]string{
 		"settings.json":                  userSettings,
 		"plugins/.fake-installed":        "p@upstream\n",
 		"plugins/installed_plugins.json": `{"version": 2, "plugins": {"p@upstream": [{"scope": "user", "installPath": "` + orig + `", "version": "1.0.0"}]}}`,
@@ -105,15 +104,6 @@ func (w *enforceWorld) run(t *testing.T, args ...string) (int, string, string) {
 func (w *enforceWorld) calls(t *testing.T) []string {
 	b, _ := os.ReadFile(w.log)
 	return strings.Fields(strings.ReplaceAll(strings.TrimSpace(string(b)), " ", "\x00"))
-}
-
-func readFile(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // testdataDir is testdata's absolute path: the enforce tests change directory.
@@ -149,7 +139,7 @@ func TestEnforceClaudeAddRefusesUnapproved(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(w.home, "enforce", "claude-code", "plugins", "p")); !os.IsNotExist(err) {
 		t.Fatalf("a refused add staged the plugin (%v)", err)
 	}
-	if got := readFile(t, filepath.Join(w.claude, "settings.json")); got != userSettings {
+	if got := testtree.ReadFile(t, filepath.Join(w.claude, "settings.json")); got != userSettings {
 		t.Fatalf("a refused add changed settings.json:\n%s", got)
 	}
 	if len(w.calls(t)) != 0 {
@@ -169,16 +159,16 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 		t.Fatalf("claude calls:\n%q\nwant\n%q", got, wantCalls)
 	}
 	for rel, body := range enforcedPlugin {
-		if got := readFile(t, filepath.Join(staged, rel)); got != body {
+		if got := testtree.ReadFile(t, filepath.Join(staged, rel)); got != body {
 			t.Fatalf("staged %s = %q, want %q", rel, got, body)
 		}
 	}
 	if st, err := os.Stat(filepath.Join(staged, "scripts", "check.sh")); err != nil || st.Mode()&0o111 == 0 {
 		t.Fatalf("the staged script lost its exec bit (%v)", err)
 	}
-	golden(t, "settings-after-add.json", readFile(t, filepath.Join(w.claude, "settings.json")))
-	golden(t, "marketplace.json", readFile(t, filepath.Join(market, ".claude-plugin", "marketplace.json")))
-	golden(t, "guard-hooks.json", strings.NewReplacer(w.home, "$VOUCH_HOME", w.guard, "$VOUCH_PROGRAM").Replace(readFile(t, filepath.Join(market, "plugins", "vouch-guard", "hooks", "hooks.json"))))
+	golden(t, "settings-after-add.json", testtree.ReadFile(t, filepath.Join(w.claude, "settings.json")))
+	golden(t, "marketplace.json", testtree.ReadFile(t, filepath.Join(market, ".claude-plugin", "marketplace.json")))
+	golden(t, "guard-hooks.json", strings.NewReplacer(w.home, "$VOUCH_HOME", w.guard, "$VOUCH_PROGRAM").Replace(testtree.ReadFile(t, filepath.Join(market, "plugins", "vouch-guard", "hooks", "hooks.json"))))
 
 	out, _ := expectRun(t, w.home, "status after add", 0, "enforce", "status")
 	if !strings.Contains(out, "enforced  p") {
@@ -198,12 +188,12 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 
 	// The original install turned back on by hand: sync turns it off again.
 	settings := filepath.Join(w.claude, "settings.json")
-	afterAdd := readFile(t, settings)
+	afterAdd := testtree.ReadFile(t, settings)
 	if err := os.WriteFile(settings, []byte(strings.Replace(afterAdd, `"p@upstream": false`, `"p@upstream": true`, 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	out, _ = expectRun(t, w.home, "sync after the original install was turned on", 0, "enforce", "sync")
-	if got := readFile(t, settings); got != afterAdd {
+	if got := testtree.ReadFile(t, settings); got != afterAdd {
 		t.Fatalf("sync did not turn the original install off again:\n%s", got)
 	}
 	if !strings.Contains(out, "p settings") || !strings.Contains(out, "p@upstream false") {
@@ -211,9 +201,9 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 	}
 
 	// An edit of the source changes nothing that runs.
-	editByte(t, filepath.Join(w.src, "server.mjs"), "db", "EVIL")
+	testtree.Replace(t, filepath.Join(w.src, "server.mjs"), "db", "EVIL")
 	expectRun(t, w.home, "sync after an edit", 0, "enforce", "sync")
-	if got := readFile(t, filepath.Join(staged, "server.mjs")); got != enforcedPlugin["server.mjs"] {
+	if got := testtree.ReadFile(t, filepath.Join(staged, "server.mjs")); got != enforcedPlugin["server.mjs"] {
 		t.Fatalf("an unapproved edit reached the staged folder: %q", got)
 	}
 	expectRun(t, w.home, "status after an edit", 0, "enforce", "status")
@@ -227,13 +217,13 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 		t.Fatalf("status does not name the edited file:\n%s", out)
 	}
 	expectRun(t, w.home, "sync restores", 0, "enforce", "sync")
-	if got := readFile(t, filepath.Join(staged, "server.mjs")); got != enforcedPlugin["server.mjs"] {
+	if got := testtree.ReadFile(t, filepath.Join(staged, "server.mjs")); got != enforcedPlugin["server.mjs"] {
 		t.Fatalf("sync did not restore the approved bytes: %q", got)
 	}
 
 	// A revoke of one component (the source is edited, so revoke by the approved
 	// digest's ref from the edited folder) leaves nothing of the plugin staged.
-	editByte(t, filepath.Join(w.src, "server.mjs"), "EVIL", "db")
+	testtree.Replace(t, filepath.Join(w.src, "server.mjs"), "EVIL", "db")
 	_, errs = expectRun(t, w.home, "revoke", 0, "revoke", "--yes", w.src, pHook)
 	if _, err := os.Stat(staged); !os.IsNotExist(err) {
 		t.Fatalf("the staged folder survived a revoke (%v)", err)
@@ -248,7 +238,7 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 
 	// Approving again stages it again.
 	expectRun(t, w.home, "approve again", 0, "approve", "--yes", w.src, pHook)
-	if got := readFile(t, filepath.Join(staged, "server.mjs")); got != enforcedPlugin["server.mjs"] {
+	if got := testtree.ReadFile(t, filepath.Join(staged, "server.mjs")); got != enforcedPlugin["server.mjs"] {
 		t.Fatalf("approve did not stage the plugin again: %q", got)
 	}
 
@@ -259,13 +249,13 @@ func TestEnforceClaudeAddSyncRemove(t *testing.T) {
 	if got := w.calls(t); got[len(got)-1] != "plugin\x00uninstall\x00p@vouch" {
 		t.Fatalf("remove did not uninstall p@vouch: %q", got)
 	}
-	golden(t, "settings-after-remove.json", readFile(t, filepath.Join(w.claude, "settings.json")))
+	golden(t, "settings-after-remove.json", testtree.ReadFile(t, filepath.Join(w.claude, "settings.json")))
 	var s struct {
 		EnabledPlugins map[string]json.RawMessage `json:"enabledPlugins"`
 	}
-	_ = json.Unmarshal([]byte(readFile(t, filepath.Join(w.claude, "settings.json"))), &s)
+	_ = json.Unmarshal([]byte(testtree.ReadFile(t, filepath.Join(w.claude, "settings.json"))), &s)
 	if string(s.EnabledPlugins["p@upstream"]) != "true" || s.EnabledPlugins["p@vouch"] != nil {
-		t.Fatalf("remove did not turn the original install back on: %s", readFile(t, filepath.Join(w.claude, "settings.json")))
+		t.Fatalf("remove did not turn the original install back on: %s", testtree.ReadFile(t, filepath.Join(w.claude, "settings.json")))
 	}
 }
 
@@ -304,7 +294,7 @@ func TestEnforceClaudeRefusesDamagedSettings(t *testing.T) {
 		if !strings.Contains(errs, filepath.Join(w.claude, "settings.json")) {
 			t.Fatalf("the refusal does not name the file:\n%s", errs)
 		}
-		if got := readFile(t, filepath.Join(w.claude, "settings.json")); got != bad {
+		if got := testtree.ReadFile(t, filepath.Join(w.claude, "settings.json")); got != bad {
 			t.Fatalf("a damaged settings.json was rewritten: %q", got)
 		}
 		if _, err := os.Stat(filepath.Join(w.home, "enforce", "claude-code", "plugins", "p")); !os.IsNotExist(err) {
@@ -322,16 +312,16 @@ func TestEnforceClaudeDenyUnapprovedAllow(t *testing.T) {
 	if !strings.Contains(out, "denied plugin:p:db") || !strings.Contains(out, "turned off p@upstream") {
 		t.Fatalf("deny-unapproved does not say what it did:\n%s", out)
 	}
-	golden(t, "settings-after-deny.json", readFile(t, filepath.Join(w.claude, "settings.json")))
+	golden(t, "settings-after-deny.json", testtree.ReadFile(t, filepath.Join(w.claude, "settings.json")))
 	// Twice is the same as once.
 	expectRun(t, w.home, "deny-unapproved again", 0, "enforce", "claude", "deny-unapproved")
-	golden(t, "settings-after-deny.json", readFile(t, filepath.Join(w.claude, "settings.json")))
+	golden(t, "settings-after-deny.json", testtree.ReadFile(t, filepath.Join(w.claude, "settings.json")))
 
 	out, _ = expectRun(t, w.home, "managed", 0, "enforce", "claude", "managed")
 	golden(t, "managed-settings.json", strings.ReplaceAll(out, w.home, "$VOUCH_HOME"))
 
 	expectRun(t, w.home, "allow", 0, "enforce", "claude", "allow")
-	if got := readFile(t, filepath.Join(w.claude, "settings.json")); got != userSettings {
+	if got := testtree.ReadFile(t, filepath.Join(w.claude, "settings.json")); got != userSettings {
 		t.Fatalf("allow did not give the settings back byte for byte:\n%s", got)
 	}
 
@@ -353,7 +343,7 @@ func TestEnforceClaudeHalfDoneAdd(t *testing.T) {
 	if !strings.Contains(errs, "fake claude: install failed") {
 		t.Fatalf("add does not pass on the client's error:\n%s", errs)
 	}
-	if got := readFile(t, filepath.Join(w.claude, "settings.json")); got != userSettings {
+	if got := testtree.ReadFile(t, filepath.Join(w.claude, "settings.json")); got != userSettings {
 		t.Fatalf("a failed add turned the original install off:\n%s", got)
 	}
 	out, _ := expectRun(t, w.home, "status after a half-done add", 1, "enforce", "status", "--json")

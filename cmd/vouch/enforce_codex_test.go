@@ -1,11 +1,12 @@
 package main
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // codexFixture copies enforce/codex's test plugin into a scratch folder and points
@@ -14,24 +15,7 @@ func codexFixture(t *testing.T) (src, fake, codexHome string) {
 	t.Helper()
 	from := filepath.Join("..", "..", "enforce", "codex", "testdata", "plugins", "guard")
 	src = filepath.Join(t.TempDir(), "guard")
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(src, rel), 0o755)
-		}
-		st, _ := d.Info()
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(src, rel), data, st.Mode().Perm())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testtree.Copy(t, from, src)
 	fake, _ = filepath.Abs(filepath.Join("..", "..", "enforce", "codex", "testdata", "fake", "codex"))
 	codexHome = t.TempDir()
 	t.Setenv("CODEX_HOME", codexHome)

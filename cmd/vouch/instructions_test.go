@@ -9,7 +9,7 @@ import (
 )
 
 const (
-	instrSource = "../../trust/instructions/testdata/dalo-example" // copy of the Dalo example source
+	instrSource = daloExample
 	instrRef    = "design-review#instruction:design-context"
 )
 

@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"vouch/internal/schematest"
+	"vouch/internal/testtree"
 	"vouch/schemas"
 )
 
@@ -31,13 +32,7 @@ func jsonDoc(t *testing.T, home, def string, want int, args ...string) map[strin
 		t.Fatalf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, out, errs)
 	}
 	for _, s := range []*jsonschema.Schema{commandsSchema(t, ""), commandsSchema(t, "#/$defs/"+def)} {
-		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
-		if err != nil {
-			t.Fatalf("%s: stdout is not JSON: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		if err := s.Validate(inst); err != nil {
-			t.Fatalf("%s: stdout does not validate against commands-v1 %s: %v\n%s", strings.Join(args, " "), def, err, out)
-		}
+		schematest.Validate(t, s, strings.Join(args, " ")+" stdout", out)
 	}
 	dec := json.NewDecoder(strings.NewReader(errs))
 	for dec.More() {
@@ -55,11 +50,9 @@ func jsonDoc(t *testing.T, home, def string, want int, args ...string) map[strin
 // document to the schema and to what the command did.
 func TestCommandsJSON(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, daloSource)
+	testtree.Copy(t, daloExample, src)
 	const tool, hook, instr = "design-review#tool:context", "design-review#hook:review-context", "design-review#instruction:design-context"
-	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, tool) {
-		t.Skipf("the Dalo loader does not produce %s yet", tool)
-	}
+	wantStatus(t, home, src, tool, "unreviewed", "%s before any decision")
 
 	// check and diff before any decision: a document and exit 1.
 	m := jsonDoc(t, home, "check", 1, "check", "--json", src, tool)
@@ -111,7 +104,7 @@ func TestCommandsJSON(t *testing.T) {
 	}
 
 	// A changed tool: diff names the file, with its line diff.
-	editByte(t, filepath.Join(src, "plugins/design-review/context.mjs"), "keyboard access", "keyboard focus")
+	testtree.Replace(t, filepath.Join(src, "plugins/design-review/context.mjs"), "keyboard access", "keyboard focus")
 	m = jsonDoc(t, home, "diff", 1, "diff", "--json", src, tool)
 	files := m["files"].([]any)
 	if m["changed"] != true || len(files) != 1 || !strings.Contains(files[0].(map[string]any)["unified"].(string), "+") {
@@ -127,13 +120,14 @@ func TestCommandsJSON(t *testing.T) {
 	}
 
 	// Instructions: preview, apply, list, remove.
-	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	os.WriteFile(target, []byte("# mine\r\n"), 0o644)
+	targetDir := t.TempDir()
+	testtree.WriteFiles(t, targetDir, map[string]string{"AGENTS.md": "# mine\r\n"})
+	target := filepath.Join(targetDir, "AGENTS.md")
 	m = jsonDoc(t, home, "instructions_change", 0, "instructions", "preview", "--json", "--target", target, src, instr)
 	if m["written"] != false || !strings.Contains(m["diff"].(string), "+<!-- vouch:start") || m["file"].(map[string]any)["eol"] != "CRLF" {
 		t.Fatalf("preview: %v", m)
 	}
-	if b, _ := os.ReadFile(target); string(b) != "# mine\r\n" {
+	if testtree.ReadFile(t, target) != "# mine\r\n" {
 		t.Fatal("preview --json wrote the file")
 	}
 	if code, _, errs := trustRun(t, home, "instructions", "apply", "--json", "--target", target, src, instr); code != 2 || !strings.Contains(errs, `"needs-yes"`) {
@@ -155,7 +149,7 @@ func TestCommandsJSON(t *testing.T) {
 	if m["written"] != true || m["decision"].(map[string]any)["action"] != "revoke" {
 		t.Fatalf("remove: %v", m)
 	}
-	if b, _ := os.ReadFile(target); string(b) != "# mine\r\n" {
+	if b := testtree.ReadFile(t, target); b != "# mine\r\n" {
 		t.Fatalf("remove left %q", b)
 	}
 	m = jsonDoc(t, home, "instructions_list", 0, "instructions", "list", "--json")

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 const notesRef = "notes#mcp-server:notes"
@@ -40,10 +42,10 @@ func requireMCP(t *testing.T, home, src string) {
 func TestTwoCopiesCLI(t *testing.T) {
 	home := t.TempDir()
 	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
-	writeTree(t, a, mcpPlugin)
-	writeTree(t, b, mcpPlugin)
+	testtree.WriteFiles(t, a, mcpPlugin)
+	testtree.WriteFiles(t, b, mcpPlugin)
 	requireMCP(t, home, a)
-	editByte(t, filepath.Join(b, "bin/server"), "serving notes", "serving NOTES")
+	testtree.Replace(t, filepath.Join(b, "bin/server"), "serving notes", "serving NOTES")
 	expectRun(t, home, "approve a", 0, "approve", "--yes", a, notesRef)
 	wantStatus(t, home, b, notesRef, "changed", "copy b before its approval: %s")
 	expectRun(t, home, "approve b", 0, "approve", "--yes", b, notesRef)
@@ -75,12 +77,12 @@ func TestTwoCopiesCLI(t *testing.T) {
 // teamRepo is a repository holding the notes plugin, with a team ledger path.
 func teamRepo(t *testing.T, pkgAtRoot bool) (src, team string) {
 	repo := t.TempDir()
-	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	testtree.WriteFiles(t, repo, map[string]string{".git/": ""})
 	src = filepath.Join(repo, "plugins", "notes")
 	if pkgAtRoot {
 		src = repo
 	}
-	writeTree(t, src, mcpPlugin)
+	testtree.WriteFiles(t, src, mcpPlugin)
 	return src, filepath.Join(repo, ".vouch", "ledger.toml")
 }
 
@@ -129,7 +131,7 @@ func TestLedgerInsidePackageCLI(t *testing.T) {
 // this store never held the bytes, and says so.
 func TestTeamDiffWithoutBytesCLI(t *testing.T) {
 	src, team, lead, me := teamApproved(t, false)
-	editByte(t, filepath.Join(src, "bin/server"), "serving notes", "serving other things")
+	testtree.Replace(t, filepath.Join(src, "bin/server"), "serving notes", "serving other things")
 	out, errs := expectRun(t, me, "diff against a teammate's approval", 1, "diff", "--ledger", team, src, notesRef)
 	if !strings.Contains(out, "modified bin/server") || !strings.Contains(out, "not in this vouch store") {
 		t.Fatalf("diff without the bytes:\n%s\n%s", out, errs)
@@ -149,8 +151,8 @@ func TestReorderedMergeCLI(t *testing.T) {
 	requireMCP(t, lead, src)
 	expectRun(t, lead, "team approve", 0, "approve", "--yes", "--ledger", team, src, notesRef)
 	expectRun(t, lead, "team revoke", 0, "revoke", "--yes", "--ledger", team, src, notesRef)
-	data, _ := os.ReadFile(team)
-	head, rest, _ := strings.Cut(string(data), "\n[[decision]]")
+	data := testtree.ReadFile(t, team)
+	head, rest, _ := strings.Cut(data, "\n[[decision]]")
 	parts := strings.Split(rest, "\n[[decision]]")
 	if len(parts) != 2 {
 		t.Fatalf("want 2 decisions, got %d:\n%s", len(parts), data)

@@ -204,10 +204,7 @@ func TestActionGateUsesPullRequestBase(t *testing.T) {
 	r.approve("human", "design-review#tool:context", "design-review#hook:review-context")
 	r.commit("change")
 
-	bin := filepath.Join(t.TempDir(), "vouch")
-	if out, err := exec.Command("go", "build", "-tags", "vouch_gate", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildVouch(t, "vouch_gate")
 	script, _ := filepath.Abs(filepath.Join("..", "..", "scripts", "action-gate"))
 	run := func(env ...string) (int, string, string) {
 		outputs := filepath.Join(t.TempDir(), "outputs")

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // TestLedgerFmtCLI: --check fails on a hand-edited team ledger and names it, fmt rewrites
@@ -12,15 +14,15 @@ import (
 func TestLedgerFmtCLI(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
 	ledger := filepath.Join(dir, ".vouch", "ledger.toml")
-	writeTree(t, dir, map[string]string{".vouch/ledger.toml": "schema_version=1\n# merged by hand\n[[decision]]\naction='approve'\npackage='p'\ncomponent='p#hook:h'\ndigest='sha256:" + strings.Repeat("a", 64) + "'\nreviewer='r'\nreviewer_kind='human'\nat=2026-01-01T00:00:00Z\n"})
+	testtree.WriteFiles(t, dir, map[string]string{".vouch/ledger.toml": "schema_version=1\n# merged by hand\n[[decision]]\naction='approve'\npackage='p'\ncomponent='p#hook:h'\ndigest='sha256:" + strings.Repeat("a", 64) + "'\nreviewer='r'\nreviewer_kind='human'\nat=2026-01-01T00:00:00Z\n"})
 	out, _ := expectRun(t, home, "fmt --check of a hand-edited ledger", 1, "ledger", "fmt", "--check", ledger)
 	if !strings.Contains(out, "is not formatted") {
 		t.Errorf("--check does not say which ledger: %s", out)
 	}
-	before, _ := os.ReadFile(ledger)
+	before := testtree.ReadFile(t, ledger)
 	expectRun(t, home, "fmt", 0, "ledger", "fmt", ledger)
-	after, _ := os.ReadFile(ledger)
-	if string(before) == string(after) || !strings.Contains(string(after), "reviewer_kind = \"human\"") {
+	after := testtree.ReadFile(t, ledger)
+	if before == after || !strings.Contains(after, "reviewer_kind = \"human\"") {
 		t.Fatalf("not rewritten:\n%s", after)
 	}
 	expectRun(t, home, "fmt --check after fmt", 0, "ledger", "fmt", "--check", ledger)

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // The same end-to-end round trips as TestHostileClosures, for the native formats whose
@@ -125,7 +127,7 @@ func TestHostileClosuresNative(t *testing.T) {
 func TestStageClaudeCodeHook(t *testing.T) {
 	base := t.TempDir()
 	home, src := filepath.Join(base, "home"), filepath.Join(base, "src")
-	writeTree(t, src, ccHook(`"\"${CLAUDE_PLUGIN_ROOT}/bin/check\""`, map[string]string{
+	testtree.WriteFiles(t, src, ccHook(`"\"${CLAUDE_PLUGIN_ROOT}/bin/check\""`, map[string]string{
 		"bin/check": "#!/bin/sh\n. \"$(dirname \"$0\")/../lib/common.sh\"\n", "v1/common.sh": "A=1\n", "v2/common.sh": "A=2\n", "README.md": "r\n"}))
 	if err := os.Symlink("v1", filepath.Join(src, "lib")); err != nil {
 		t.Fatal(err)

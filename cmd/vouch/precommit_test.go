@@ -25,14 +25,11 @@ func TestPreCommitTryRepo(t *testing.T) {
 		t.Fatal(err)
 	}
 	// vouch on PATH, as after `go install`; the script builds one only when there is none.
-	bin := filepath.Join(t.TempDir(), "vouch")
-	if out, err := exec.Command("go", "build", "-tags", "vouch_gate", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildVouch(t, "vouch_gate")
 	user := t.TempDir()
 	testtree.Copy(t, filepath.Join("..", "..", "examples", "dalo", "design-review"), filepath.Join(user, "pkgs", "design-review"))
 	testtree.Copy(t, filepath.Join("..", "..", "examples", "skills", "broken-name"), filepath.Join(user, "skills", "broken-name"))
-	os.WriteFile(filepath.Join(user, "README.md"), []byte("notes\n"), 0o644)
+	testtree.WriteFiles(t, user, map[string]string{"README.md": "notes\n"})
 	env := append(os.Environ(), "PRE_COMMIT_HOME="+t.TempDir(), "VOUCH_HOME="+t.TempDir(),
 		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "NO_COLOR=1")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // claudeHookPlugin is a Claude Code plugin named p whose PreToolUse hooks run lines.
@@ -28,7 +30,7 @@ func claudeHookPlugin(lines ...string) map[string]string {
 func TestCheckNamesUnresolvedShellWords(t *testing.T) {
 	base := t.TempDir()
 	home, src := filepath.Join(base, "home"), filepath.Join(base, "src")
-	writeTree(t, src, claudeHookPlugin(`node ${CLAUDE_PLUGIN_ROOT%[!a-z]*}/x.js`))
+	testtree.WriteFiles(t, src, claudeHookPlugin(`node ${CLAUDE_PLUGIN_ROOT%[!a-z]*}/x.js`))
 	ref := "p#hook:PreToolUse:0:0"
 	out, _ := expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	if !strings.Contains(out, "${CLAUDE_PLUGIN_ROOT%[!a-z]*}/x.js") {
@@ -51,7 +53,7 @@ func TestHooksOverBoundRefused(t *testing.T) {
 	for i := range lines {
 		lines[i] = fmt.Sprintf(`"${CLAUDE_PLUGIN_ROOT}"/x.js %d`, i)
 	}
-	writeTree(t, src, claudeHookPlugin(lines...))
+	testtree.WriteFiles(t, src, claudeHookPlugin(lines...))
 	ref := "p#hook:PreToolUse:0:0"
 	if code, out, errs := trustRun(t, home, "approve", "--yes", src, ref); code == 0 {
 		t.Fatalf("approve of a cut hooks file succeeded:\n%s\n%s", out, errs)

@@ -3,10 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // trustRun runs the CLI in-process with a private home, stdin not a terminal.
@@ -15,9 +16,17 @@ func trustRun(t *testing.T, home string, args ...string) (int, string, string) {
 	return runWithStdin(t, home, "y\n", args...)
 }
 
+// newSource is a fresh vouch home and a fresh source folder holding files.
+func newSource(t *testing.T, files map[string]string) (home, src string) {
+	t.Helper()
+	home, src = t.TempDir(), t.TempDir()
+	testtree.WriteFiles(t, src, files)
+	return home, src
+}
+
 // runWithStdin runs the CLI in-process with a private home and stdin (not a terminal)
 // reading the text given, and returns the exit code and both streams.
-func runWithStdin(t *testing.T, home, stdin string, args ...string) (int, string, string) {
+func runWithStdin(t testing.TB, home, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	a := &app{stdout: &out, stderr: &errb, stdin: strings.NewReader(stdin)}
@@ -25,82 +34,10 @@ func runWithStdin(t *testing.T, home, stdin string, args ...string) (int, string
 	return code, out.String(), errb.String()
 }
 
-func writeTree(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		mode := os.FileMode(0o644)
-		if strings.HasPrefix(body, "#!") {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, []byte(body), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// The Dalo example source (Portable Agent Packages 0.1 examples/packages/source).
-var daloSource = map[string]string{
-	"plugins/design-review/PLUGIN.toml": `schema_version = 1
-
-[plugin]
-name = "design-review"
-description = "Example of a skill, standing instructions, and a portable context hook."
-
-[[plugin.members]]
-ref = "skill:design-review"
-requirement = "required"
-
-[[plugin.members]]
-ref = "instruction:design-context"
-requirement = "recommended"
-
-[[tool]]
-schema_version = 1
-id = "context"
-entry = "context.mjs"
-runtime = "node"
-argv = ["${input.project_dir}"]
-cwd = "tool_root"
-capabilities = []
-availability = "required"
-
-[[tool.inputs]]
-name = "project_dir"
-type = "path"
-
-[[hook]]
-schema_version = 1
-id = "review-context"
-tool = "context"
-subject = "user_prompt"
-phase = "before"
-effect = "add_context"
-requirement = "required"
-timeout_ms = 2000
-failure_policy = "report"
-retry = "never"
-error_visibility = "model_and_user"
-blocking_scope = "matched_event"
-
-[[hook.bindings]]
-input = "project_dir"
-field = "session.cwd"
-`,
-	"plugins/design-review/context.mjs": `const projectDir = process.argv[2];
-if (!projectDir) {
-  console.error('missing bound input: project_dir');
-  process.exit(1);
-}
-const context = ` + "`Reviewing UI changes in ${projectDir}: check colour contrast and keyboard access.`" + `;
-process.stdout.write(JSON.stringify({ kind: 'add_context', context }));
-`,
-	"skills/design-review/SKILL.md":  "---\nname: design-review\ndescription: Review interface changes for contrast and keyboard access.\n---\n\nInspect the changed interface.\n",
-	"instructions/design-context.md": "Prefer accessible colour contrast.\n",
-}
+// daloExample is the Dalo example the repository ships (Portable Agent Packages 0.1
+// examples/packages/source): a skill, standing instructions, and a portable context hook
+// whose tool is context.mjs.
+const daloExample = "../../examples/dalo/design-review"
 
 var mcpPlugin = map[string]string{
 	"plugin.json": `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "notes", "description": "notes plugin"}`,
@@ -127,9 +64,10 @@ func statusOf(t *testing.T, home, src, ref string) string {
 
 // reportedComponent is a component as vouch status --json reports it.
 type reportedComponent struct {
-	Ref           string `json:"ref"`
-	Authorization string `json:"authorization"`
-	Digest        string `json:"digest"`
+	Ref           string            `json:"ref"`
+	Authorization string            `json:"authorization"`
+	Digest        string            `json:"digest"`
+	NotCovered    []notCoveredEntry `json:"not_covered"`
 }
 
 // findComponent is ref's entry in out, a status --json report; the test fails without one.
@@ -179,27 +117,28 @@ func wantStatus(t *testing.T, home, src, ref, want, failure string) {
 	}
 }
 
-func editByte(t *testing.T, path, old, new string) {
+// editChanges replaces old with new in the file rel of src and fails the test unless
+// vouch sees ref changed: status says changed, diff exits 1 showing each of diffShows,
+// and check exits 1. It returns what check printed on stderr.
+func editChanges(t *testing.T, home, src, ref, rel, old, new string, diffShows ...string) string {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	testtree.Replace(t, filepath.Join(src, filepath.FromSlash(rel)), old, new)
+	wantStatus(t, home, src, ref, "changed", "%s after "+rel+" changed")
+	out, _ := expectRun(t, home, "diff after "+rel+" changed", 1, "diff", src, ref)
+	for _, line := range diffShows {
+		if !strings.Contains(out, line) {
+			t.Fatalf("the diff after %s changed does not show %q:\n%s", rel, line, out)
+		}
 	}
-	if !strings.Contains(string(b), old) {
-		t.Fatalf("%s does not contain %q", path, old)
-	}
-	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	_, errs := expectRun(t, home, "check after "+rel+" changed", 1, "check", src, ref)
+	return errs
 }
 
 func TestTrustRoundTripDalo(t *testing.T) {
 	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, daloSource)
+	testtree.Copy(t, daloExample, src)
 	const tool, hook = "design-review#tool:context", "design-review#hook:review-context"
-	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, tool) {
-		t.Skipf("the Dalo loader does not produce %s yet (review/dalo is another helper's):\n%s", tool, out)
-	}
+	wantStatus(t, home, src, tool, "unreviewed", "%s before any decision")
 
 	// Without a terminal, --yes is required and nothing is recorded.
 	out, errs := expectRun(t, home, "approve without --yes", 2, "approve", src, tool)
@@ -232,24 +171,15 @@ func TestTrustRoundTripDalo(t *testing.T) {
 	expectRun(t, home, "diff unchanged", 0, "diff", src, tool)
 
 	// A README-like edit outside the closure changes nothing.
-	writeTree(t, src, map[string]string{"plugins/design-review/NOTES.md": "hello\n"})
+	testtree.WriteFiles(t, src, map[string]string{"plugins/design-review/NOTES.md": "hello\n"})
 	wantStatus(t, home, src, tool, "approved", "unrelated file changed the tool to %s")
 
 	// Change one byte of the tool file → tool and hook changed.
-	editByte(t, filepath.Join(src, "plugins/design-review/context.mjs"), "process.exit(1)", "process.exit(2)")
-	for _, r := range []string{tool, hook} {
-		if s := statusOf(t, home, src, r); s != "changed" {
-			t.Fatalf("%s is %s after a one-byte change", r, s)
-		}
-	}
-	out, _ = expectRun(t, home, "diff changed", 1, "diff", src, tool)
-	if !strings.Contains(out, "-  process.exit(1);") || !strings.Contains(out, "+  process.exit(2);") {
-		t.Fatalf("diff does not show the changed line:\n%s", out)
-	}
-	_, errs = expectRun(t, home, "check changed", 1, "check", src, tool)
+	errs = editChanges(t, home, src, tool, "plugins/design-review/context.mjs", "process.exit(1)", "process.exit(2)", "-  process.exit(1);", "+  process.exit(2);")
 	if !strings.Contains(errs, "changed") {
 		t.Fatalf("check reason: %s", errs)
 	}
+	wantStatus(t, home, src, hook, "changed", "the hook is %s after its tool changed")
 	expectRun(t, home, "check changed hook", 1, "check", src, hook)
 
 	// Re-approve → approved, with previous recorded.
@@ -296,12 +226,9 @@ func TestTrustRoundTripDalo(t *testing.T) {
 }
 
 func TestTrustRoundTripMCP(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, mcpPlugin)
+	home, src := newSource(t, mcpPlugin)
 	const ref = "notes#mcp-server:notes"
-	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
-		t.Skipf("the Agent Plugins loader does not produce %s yet:\n%s", ref, out)
-	}
+	wantStatus(t, home, src, ref, "unreviewed", "%s before any decision")
 	out, _ := expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	if !strings.Contains(out, "bin/server") {
 		t.Fatalf("the grant does not list the command file:\n%s", out)
@@ -313,19 +240,13 @@ func TestTrustRoundTripMCP(t *testing.T) {
 	// skill's script and the manifests included), so a skill, README or manifest edit
 	// needs a new approval.
 	for _, edit := range [][3]string{{"plugin.json", "notes plugin", "Notes plugin"}, {"skills/jot/SKILL.md", "Jot a note", "Jot one note"}, {"README.md", "notes", "Notes"}} {
-		editByte(t, filepath.Join(src, edit[0]), edit[1], edit[2])
+		testtree.Replace(t, filepath.Join(src, edit[0]), edit[1], edit[2])
 		if s := statusOf(t, home, src, ref); s != "changed" {
 			t.Fatalf("an edit of %s left the server %s", edit[0], s)
 		}
 		expectRun(t, home, "approve after editing "+edit[0], 0, "approve", "--yes", src, ref)
 	}
-	editByte(t, filepath.Join(src, "bin/server"), "serving notes", "serving notez")
-	wantStatus(t, home, src, ref, "changed", "after a one-byte change: %s")
-	out, _ = expectRun(t, home, "diff", 1, "diff", src, ref)
-	if !strings.Contains(out, "-echo serving notes") || !strings.Contains(out, "+echo serving notez") {
-		t.Fatalf("diff:\n%s", out)
-	}
-	expectRun(t, home, "check changed", 1, "check", src, ref)
+	editChanges(t, home, src, ref, "bin/server", "serving notes", "serving notez", "-echo serving notes", "+echo serving notez")
 
 	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, ref)
 	wantStatus(t, home, src, ref, "approved", "after re-approve: %s")
@@ -335,7 +256,7 @@ func TestTrustRoundTripMCP(t *testing.T) {
 
 	// An argument change shows as a contract field change.
 	expectRun(t, home, "approve again", 0, "approve", "--yes", src, ref)
-	editByte(t, filepath.Join(src, "mcp.json"), `"--root"`, `"--rootdir"`)
+	testtree.Replace(t, filepath.Join(src, "mcp.json"), `"--root"`, `"--rootdir"`)
 	out, _ = expectRun(t, home, "diff args", 1, "diff", src, ref)
 	if !strings.Contains(out, "--rootdir") || !strings.Contains(out, "contract fields:") {
 		t.Fatalf("diff of an args change:\n%s", out)
@@ -344,8 +265,7 @@ func TestTrustRoundTripMCP(t *testing.T) {
 
 // TestTrustCLIErrors covers the usage and ledger errors of the trust commands.
 func TestTrustCLIErrors(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, mcpPlugin)
+	home, src := newSource(t, mcpPlugin)
 	expectRun(t, home, "missing source", 2, "check", filepath.Join(src, "nope"), "notes#mcp-server:notes")
 	expectRun(t, home, "not a ref", 2, "check", src, "notes")
 	expectRun(t, home, "check unreviewed", 1, "check", src, "notes#mcp-server:notes")
@@ -356,12 +276,12 @@ func TestTrustCLIErrors(t *testing.T) {
 	}
 	// A damaged ledger is reported with its line and left alone.
 	bad := "schema_version = 1\n[[decision]]\naction = \n"
-	os.WriteFile(filepath.Join(home, "ledger.toml"), []byte(bad), 0o644)
+	testtree.WriteFiles(t, home, map[string]string{"ledger.toml": bad})
 	_, errs := expectRun(t, home, "damaged ledger", 1, "approve", "--yes", src, "notes#mcp-server:notes")
 	if !strings.Contains(errs, "ledger.toml:3") {
 		t.Fatalf("damaged ledger error: %s", errs)
 	}
-	if b, _ := os.ReadFile(filepath.Join(home, "ledger.toml")); string(b) != bad {
+	if testtree.ReadFile(t, filepath.Join(home, "ledger.toml")) != bad {
 		t.Fatal("damaged ledger was rewritten")
 	}
 	_, errs = expectRun(t, home, "damaged ledger --json", 1, "ledger", "--json")
@@ -373,9 +293,9 @@ func TestTrustCLIErrors(t *testing.T) {
 // TestTrustTeamLedgerCLI: --ledger writes to a team ledger that others then read.
 func TestTrustTeamLedgerCLI(t *testing.T) {
 	repo := t.TempDir()
-	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	testtree.WriteFiles(t, repo, map[string]string{".git/": ""})
 	src := filepath.Join(repo, "plugins", "notes")
-	writeTree(t, src, mcpPlugin)
+	testtree.WriteFiles(t, src, mcpPlugin)
 	team := filepath.Join(repo, ".vouch", "ledger.toml")
 	const ref = "notes#mcp-server:notes"
 	out, _ := expectRun(t, t.TempDir(), "team approve", 0, "approve", "--yes", "--ledger", team, src, ref)
@@ -402,22 +322,13 @@ var spliceDir = map[string]string{
 }
 
 func TestTrustRoundTripSplice(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, spliceDir)
+	home, src := newSource(t, spliceDir)
 	const ref = "@splice/example#tool:hello"
-	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
-		t.Skipf("the Splice loader does not produce %s yet:\n%s", ref, out)
-	}
+	wantStatus(t, home, src, ref, "unreviewed", "%s before any decision")
 	expectRun(t, home, "approve", 0, "approve", "--yes", src, ref)
 	wantStatus(t, home, src, ref, "approved", "after approve: %s")
 	expectRun(t, home, "check", 0, "check", src, ref)
-	editByte(t, filepath.Join(src, "tools/hello.ts"), "({})", "({x})")
-	wantStatus(t, home, src, ref, "changed", "after a one-byte change: %s")
-	out, _ := expectRun(t, home, "diff", 1, "diff", src, ref)
-	if !strings.Contains(out, "+export default () => ({x})") {
-		t.Fatalf("diff:\n%s", out)
-	}
-	expectRun(t, home, "check changed", 1, "check", src, ref)
+	editChanges(t, home, src, ref, "tools/hello.ts", "({})", "({x})", "+export default () => ({x})")
 	expectRun(t, home, "re-approve", 0, "approve", "--yes", src, ref)
 	expectRun(t, home, "check re-approved", 0, "check", src, ref)
 	expectRun(t, home, "revoke", 0, "revoke", "--yes", src, ref)
@@ -433,7 +344,7 @@ func TestRefWithBracketsCanBeApproved(t *testing.T) {
 		files[k] = v
 	}
 	files["mcp.json"] = strings.Replace(files["mcp.json"], `"notes": {"type"`, `"notes[1]?": {"type"`, 1)
-	writeTree(t, src, files)
+	testtree.WriteFiles(t, src, files)
 	const ref = "notes#mcp-server:notes[1]?"
 	expectRun(t, home, "approve a bracketed name", 0, "approve", "--yes", src, ref)
 	wantStatus(t, home, src, ref, "approved", "after approve: %s")

@@ -5,64 +5,35 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"unsafe"
+
+	"github.com/creack/pty"
 )
 
-// openPTY opens a pseudo-terminal pair so the confirmation prompt can be answered the
-// way a person at a terminal answers it.
-func openPTY(t *testing.T) (master, slave *os.File) {
+// atTerminal runs the CLI in-process with stdin a terminal on which answer and Enter are
+// typed, and returns the exit code and both streams. The test skips where there is no
+// pseudo-terminal.
+func atTerminal(t *testing.T, home, answer string, args ...string) (int, string, string) {
 	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	ptmx, tty, err := pty.Open()
 	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
+		t.Skipf("no pseudo-terminal: %v", err)
 	}
-	var unlock int32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
-		m.Close()
-		t.Skipf("unlockpt: %v", e)
-	}
-	var n uint32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
-		m.Close()
-		t.Skipf("ptsname: %v", e)
-	}
-	s, err := os.OpenFile("/dev/pts/"+itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		m.Close()
-		t.Skipf("open pts: %v", err)
-	}
-	t.Cleanup(func() { s.Close(); m.Close() })
-	return m, s
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	return string(b)
+	defer ptmx.Close()
+	defer tty.Close()
+	ptmx.WriteString(answer + "\n")
+	var out, errb bytes.Buffer
+	a := &app{stdout: &out, stderr: &errb, stdin: tty}
+	code := a.run(append([]string{"--home", home}, args...))
+	return code, out.String(), errb.String()
 }
 
 func TestTrustTerminalConfirmation(t *testing.T) {
-	home, src := t.TempDir(), t.TempDir()
-	writeTree(t, src, mcpPlugin)
+	home, src := newSource(t, mcpPlugin)
 	const ref = "notes#mcp-server:notes"
-	if code, out, _ := trustRun(t, home, "status", "--json", src); code != 0 || !strings.Contains(out, ref) {
-		t.Skipf("the Agent Plugins loader does not produce %s yet", ref)
-	}
+	wantStatus(t, home, src, ref, "unreviewed", "%s before any decision")
 	run := func(answer string) (int, string, string) {
-		master, slave := openPTY(t)
-		master.WriteString(answer + "\n")
-		var out, errb bytes.Buffer
-		a := &app{stdout: &out, stderr: &errb, stdin: slave}
-		code := a.run([]string{"--home", home, "approve", "--note", "at a terminal", src, ref})
-		return code, out.String(), errb.String()
+		return atTerminal(t, home, answer, "approve", "--note", "at a terminal", src, ref)
 	}
 	code, out, errs := run("n")
 	expect(t, "declined", code, 1, out, errs)
@@ -85,12 +56,7 @@ func TestTrustTerminalConfirmation(t *testing.T) {
 func TestLedgerTrustAsksAtATerminal(t *testing.T) {
 	src, team, _, home := teamApproved(t, false)
 	run := func(answer string) (int, string, string) {
-		master, slave := openPTY(t)
-		master.WriteString(answer + "\n")
-		var out, errb bytes.Buffer
-		a := &app{stdout: &out, stderr: &errb, stdin: slave}
-		code := a.run([]string{"--home", home, "ledger", "trust", team})
-		return code, out.String(), errb.String()
+		return atTerminal(t, home, answer, "ledger", "trust", team)
 	}
 	code, out, errs := run("")
 	expect(t, "Enter declines", code, 1, out, errs)

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"vouch/internal/gen"
+	"vouch/internal/testtree"
 )
 
 var vouchBin string
@@ -458,9 +459,7 @@ func BenchmarkDiff(b *testing.B) {
 // to n files of incompressible text, close to Splice's 5 MiB artifact limit at full size.
 func spliceArchive(b *testing.B, dir string, n int) string {
 	pkg := filepath.Join(dir, "pkg")
-	if out, err := exec.Command("cp", "-r", "../../examples/splice/example", pkg).CombinedOutput(); err != nil {
-		b.Fatalf("%v\n%s", err, out)
-	}
+	testtree.Copy(b, filepath.Join("..", "..", "examples", "splice", "example"), pkg)
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := 0; i < n; i++ {
 		raw := make([]byte, 9000)

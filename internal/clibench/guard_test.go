@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"vouch/internal/testtree"
 )
 
 // guardPlugin is a Claude Code plugin with one MCP server and a few files its closure
@@ -26,13 +28,7 @@ var guardPlugin = map[string]string{
 func BenchmarkGuardPreToolUse(b *testing.B) {
 	dir := b.TempDir()
 	home, claudeDir, src := filepath.Join(dir, "vouch"), filepath.Join(dir, "claude"), filepath.Join(dir, "p")
-	for rel, body := range guardPlugin {
-		p := filepath.Join(src, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	testtree.WriteFiles(b, src, guardPlugin)
 	os.MkdirAll(claudeDir, 0o755)
 	env := []string{"CLAUDE_CONFIG_DIR=" + claudeDir, "VOUCH_HOME=" + home, "PATH=" + dir}
 	vouch(b, env, "approve", "--yes", src, "p#mcp-server:db")
