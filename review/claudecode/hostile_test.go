@@ -148,3 +148,31 @@ func TestSkillLinkBlocksHooks(t *testing.T) {
 		t.Fatalf("the hook must be blocked by the link in the skill folder: %v", codes(p))
 	}
 }
+
+// A link inside a skill to a file elsewhere in the plugin keeps the hooks approvable, and
+// their closure lists that file once, though the walk and the skill's own list both find it.
+func TestSkillLinkInsideListsFileOnce(t *testing.T) {
+	dir := hostilePlugin(t)
+	writeFile(t, filepath.Join(dir, "skills", "s", "SKILL.md"), "---\nname: s\ndescription: S.\n---\nS.\n", 0o644)
+	writeFile(t, filepath.Join(dir, "lib", "a.js"), "module.exports = 1;\n", 0o644)
+	if err := os.Symlink(filepath.Join("..", "..", "lib", "a.js"), filepath.Join(dir, "skills", "s", "helper.js")); err != nil {
+		t.Skip(err)
+	}
+	p := LoadPlugin(dir, Options{})
+	h := p.Component(model.KindHook, "PreToolUse:0:0")
+	if h == nil || h.Contract == nil {
+		t.Fatalf("hook not approvable: %v", codes(p))
+	}
+	seen := map[string]int{}
+	for _, f := range h.Contract.Files {
+		seen[f.Path]++
+	}
+	if seen["lib/a.js"] != 1 {
+		t.Fatalf("lib/a.js listed %d times in %v", seen["lib/a.js"], h.Contract.Files)
+	}
+	for path, n := range seen {
+		if n > 1 {
+			t.Errorf("%s listed %d times", path, n)
+		}
+	}
+}
