@@ -1,7 +1,6 @@
 package trust
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,11 +12,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"vouch/internal/killtest"
 	"vouch/model"
 )
 
@@ -100,14 +99,13 @@ func writeDecisions(tr *Trust, id string, count int, p *model.Package, team bool
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		fmt.Fprintf(os.Stdout, "ack %s\n", note)
+		killtest.Ack(note)
 	}
 	return 0
 }
 
 func childCmd(t *testing.T, env ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), env...)
+	cmd := killtest.Rerun(env...)
 	cmd.Stderr = os.Stderr
 	return cmd
 }
@@ -156,54 +154,21 @@ func TestKillDuringApprovals(t *testing.T) {
 	acked := map[string]bool{}
 	const rounds = 30
 	for round := 0; round < rounds; round++ {
-		cmd := childCmd(t, "VOUCH_TRUST_CHILD=writer", "VOUCH_TRUST_HOME="+home,
-			fmt.Sprintf("VOUCH_TRUST_ID=r%d", round), "VOUCH_TRUST_COUNT=100000")
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		var mu sync.Mutex
-		var got []string
-		done := make(chan struct{})
-		go func() {
-			sc := bufio.NewScanner(out)
-			for sc.Scan() {
-				if note, ok := strings.CutPrefix(sc.Text(), "ack "); ok {
-					mu.Lock()
-					got = append(got, note)
-					mu.Unlock()
-				}
-			}
-			close(done)
-		}()
+		child := killtest.Start(t, childCmd(t, "VOUCH_TRUST_CHILD=writer", "VOUCH_TRUST_HOME="+home,
+			fmt.Sprintf("VOUCH_TRUST_ID=r%d", round), "VOUCH_TRUST_COUNT=100000"))
 		// Kill anywhere from process start-up to many writes in; the microsecond jitter
 		// lands the signal at different steps of a write.
 		if round%2 == 1 {
 			// Odd rounds wait until the writer is in its loop, then kill within a few
 			// writes, so most kills land between the store, temp-file and rename steps.
-			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Microsecond) {
-				mu.Lock()
-				n := len(got)
-				mu.Unlock()
-				if n > 0 {
-					break
-				}
-			}
+			child.AwaitFirst(5 * time.Second)
 			time.Sleep(time.Duration(rng.Intn(3000)) * time.Microsecond)
 		} else {
 			time.Sleep(time.Duration(rng.Intn(60000)) * time.Microsecond)
 		}
-		cmd.Process.Signal(syscall.SIGKILL)
-		<-done
-		cmd.Wait()
-		mu.Lock()
-		for _, n := range got {
+		for _, n := range child.Kill() {
 			acked[n] = true
 		}
-		mu.Unlock()
 		notes := ledgerNotes(t, home)
 		for n := range acked {
 			if notes[n] != 1 {
