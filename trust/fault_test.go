@@ -23,19 +23,11 @@ import (
 // The fault tests re-run this test binary as a child process (VOUCH_TRUST_CHILD selects
 // what it does) so that a real process can be SIGKILLed mid-write or run concurrently.
 func TestMain(m *testing.M) {
-	switch os.Getenv("VOUCH_TRUST_CHILD") {
-	case "":
-		os.Exit(m.Run())
-	case "writer":
-		os.Exit(childWriter())
-	case "teamwriter":
-		os.Exit(childTeamWriter())
-	case "fs":
-		os.Exit(childFilesystem())
-	default:
-		fmt.Fprintln(os.Stderr, "unknown child mode")
-		os.Exit(3)
-	}
+	killtest.Main(m, "VOUCH_TRUST_CHILD", map[string]func() int{
+		"writer":     childWriter,
+		"teamwriter": childTeamWriter,
+		"fs":         childFilesystem,
+	})
 }
 
 // manyTools is a package with n tools, each with its own file, named by prefix.

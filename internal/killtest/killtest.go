@@ -17,11 +17,27 @@ import (
 )
 
 // Rerun is the test binary run again with env added to its environment and no test
-// selected, so that its TestMain can pick a child mode from env.
+// selected, so that its TestMain (Main) can pick a child mode from env.
 func Rerun(env ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), env...)
 	return cmd
+}
+
+// Main is the TestMain of a package with child modes: when the environment variable
+// env names one of modes, the process runs it and exits with its status (an unknown name
+// exits 3); when env is unset it runs the tests.
+func Main(m *testing.M, env string, modes map[string]func() int) {
+	name := os.Getenv(env)
+	if name == "" {
+		os.Exit(m.Run())
+	}
+	run, ok := modes[name]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "unknown child mode %s=%s\n", env, name)
+		os.Exit(3)
+	}
+	os.Exit(run())
 }
 
 // Ack is the child's side: it tells the parent that the step named note is durable.

@@ -5,24 +5,25 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
 
-// TestMain runs the child modes the tests below start: "acker" acknowledges
-// KILLTEST_ACKS steps, prints a line that is not an acknowledgement, and then waits to be
-// killed.
+// TestMain runs the child mode the tests below start: "acker" acknowledges KILLTEST_ACKS
+// steps, prints a line that is not an acknowledgement, and then waits to be killed.
 func TestMain(m *testing.M) {
-	if os.Getenv("KILLTEST_CHILD") == "acker" {
-		n, _ := strconv.Atoi(os.Getenv("KILLTEST_ACKS"))
-		for i := range n {
-			Ack(fmt.Sprintf("step-%d", i))
-		}
-		fmt.Println("acknowledged step-99") // not an "ack " line: passed over
-		time.Sleep(time.Hour)
-		os.Exit(0)
+	Main(m, "KILLTEST_CHILD", map[string]func() int{"acker": acker})
+}
+
+func acker() int {
+	n, _ := strconv.Atoi(os.Getenv("KILLTEST_ACKS"))
+	for i := range n {
+		Ack(fmt.Sprintf("step-%d", i))
 	}
-	os.Exit(m.Run())
+	fmt.Println("acknowledged step-99") // not an "ack " line: passed over
+	time.Sleep(time.Hour)
+	return 0
 }
 
 func TestKillReturnsEveryAcknowledgement(t *testing.T) {
@@ -64,5 +65,21 @@ func TestKillEndsAChildThatNeverAcknowledges(t *testing.T) {
 	}
 	if c.cmd.ProcessState == nil || c.cmd.ProcessState.Success() {
 		t.Fatalf("the child was not killed: %v", c.cmd.ProcessState)
+	}
+}
+
+// TestUnknownChildMode: a child started with a mode its TestMain does not know exits 3
+// and runs no test.
+func TestUnknownChildMode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	cmd := Rerun("KILLTEST_CHILD=nosuchmode")
+	out, err := cmd.CombinedOutput()
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 3 {
+		t.Fatalf("exit %v (%v), want 3; output %q", cmd.ProcessState, err, out)
+	}
+	if !strings.Contains(string(out), "unknown child mode KILLTEST_CHILD=nosuchmode") {
+		t.Fatalf("output %q does not name the unknown mode", out)
 	}
 }

@@ -17,10 +17,7 @@ import (
 // The crash test re-runs this test binary as a child (VOUCH_INSTR_CHILD) that applies and
 // removes instructions in a loop, and SIGKILLs it at random points.
 func TestMain(m *testing.M) {
-	if os.Getenv("VOUCH_INSTR_CHILD") == "applier" {
-		os.Exit(childApplier())
-	}
-	os.Exit(m.Run())
+	killtest.Main(m, "VOUCH_INSTR_CHILD", map[string]func() int{"applier": childApplier})
 }
 
 // childApplier applies (and now and then removes) instruction variants to one target
