@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"vouch/internal/killtest"
+	"vouch/internal/memfiles"
 	"vouch/model"
 )
 
@@ -32,12 +33,12 @@ func TestMain(m *testing.M) {
 
 // manyTools is a package with n tools, each with its own file, named by prefix.
 func manyTools(prefix string, n int) *model.Package {
-	files := memReader{}
+	files := memfiles.Files{}
 	p := &model.Package{Format: model.FormatSplice, Name: "load", Reader: files}
 	for i := 0; i < n; i++ {
 		path := fmt.Sprintf("tools/%s-%d.sh", prefix, i)
 		files[path] = []byte(fmt.Sprintf("#!/bin/sh\necho %s %d\n", prefix, i))
-		f := fileOf(files, path, true)
+		f := files.File(path, true)
 		p.Components = append(p.Components, &model.Component{
 			Kind: model.KindTool, ID: fmt.Sprintf("%s-%d", prefix, i), Validity: model.Valid,
 			Contract: &model.Contract{Kind: model.KindTool, Fields: model.Fields{{Key: "entry", Value: path}}, Files: []model.File{f}},
