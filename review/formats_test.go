@@ -197,9 +197,6 @@ func TestAddingAFormatIsOneLine(t *testing.T) {
 
 	src := t.TempDir()
 	for _, name := range []string{"alpha", "beta"} {
-		if err := os.MkdirAll(filepath.Join(src, name, ".fake-plugin"), 0o755); err != nil {
-			t.Fatal(err)
-		}
 		loadertest.WriteFile(t, filepath.Join(src, name, ".fake-plugin", "FAKE.json"), `{}`)
 	}
 	res := mustOpen(t, Options{}, src)

@@ -29,10 +29,7 @@ func TestSupportFollowsTheClient(t *testing.T) {
 		{"claude-arg-hint", model.FormatClaudeCode, [2]string{"command", "triage"}, []string{model.ClientClaudeCode}, "frontmatter-lenient", model.SeverityInfo, [2]string{"argument-hint", "[issue-id] [reason]"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
-			res, err := Open(Options{}, filepath.Join("testdata", "lenient", tc.dir))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustOpen(t, Options{}, filepath.Join("testdata", "lenient", tc.dir))
 			var pkg *model.Package
 			for _, p := range res.Packages {
 				if p.Format == tc.format {

@@ -23,7 +23,6 @@ func TestLocate(t *testing.T) {
 	testtree.Copy(t, filepath.Join(src, "plugin-0005"), esc)
 	loadertest.WriteFile(t, filepath.Join(esc, "plugin.json"), `{"name": "plugin-\u0030005", "version": "1.0.0"}`)
 	// A standalone skill (named by its folder) and a Dalo source (no probe: always loaded).
-	os.MkdirAll(filepath.Join(src, "skill-x"), 0o755)
 	loadertest.WriteFile(t, filepath.Join(src, "skill-x", "SKILL.md"), "---\nname: skill-x\ndescription: x\n---\nbody\n")
 
 	cases := []struct {

@@ -41,19 +41,18 @@ func TestOpenAttachesNetworkRisk(t *testing.T) {
 func TestOpenOrdersNotCovered(t *testing.T) {
 	res := mustOpen(t, Options{}, filepath.Join("testdata", "netrisk"))
 	for _, p := range res.Packages {
-		for _, c := range p.Components {
-			if c.ID != "SessionStart:0:0" {
-				continue
-			}
-			var kinds []string
-			for _, n := range c.NotCovered {
-				kinds = append(kinds, n.Kind+":"+n.Subject)
-			}
-			if len(kinds) < 2 || kinds[0] != "fetched-at-start:curl | sh" || !strings.HasPrefix(kinds[len(kinds)-1], "path-program:") {
-				t.Fatalf("not covered %q", kinds)
-			}
-			return
+		c := p.Component(model.KindHook, "SessionStart:0:0")
+		if c == nil {
+			continue
 		}
+		var kinds []string
+		for _, n := range c.NotCovered {
+			kinds = append(kinds, n.Kind+":"+n.Subject)
+		}
+		if len(kinds) < 2 || kinds[0] != "fetched-at-start:curl | sh" || !strings.HasPrefix(kinds[len(kinds)-1], "path-program:") {
+			t.Fatalf("not covered %q", kinds)
+		}
+		return
 	}
 	t.Fatal("no SessionStart hook")
 }

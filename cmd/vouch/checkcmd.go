@@ -79,7 +79,7 @@ func runCheck(opts *checkOptions) error {
 	if jsonOut {
 		writeJSON(a.stdout, checkDoc{docHead: head("check"), Ref: tg.ref, Approved: st.Authorization == model.Approved,
 			Authorization: string(st.Authorization), Digest: st.Digest, Reason: reason, Decision: st.Decision,
-			Needs: nonNilStrings(st.Needs), NotCovered: notCoveredJSON(tg.comp.NotCovered)})
+			Needs: jsonList(st.Needs), NotCovered: jsonList(tg.comp.NotCovered)})
 	}
 	if st.Authorization != model.Approved {
 		return a.fail(1, string(st.Authorization), fmt.Sprintf("%s is %s: %s", name, st.Authorization, display.Line(midSentence(reason))))

@@ -13,6 +13,6 @@ import "fmt"
 // where the console is.
 func (a *app) runConsole(sources []string, home string) error {
 	fmt.Fprintln(a.stderr, "vouch-gate has no console (it is vouch built for harnesses and CI); this is the status report. Run vouch review for the console.")
-	_, _, err := statusData(&statusOptions{app: a, sourceID: "validation", format: "text"}, sources)
+	_, _, err := statusData(&statusOptions{app: a, reportFlags: reportFlags{sourceID: "validation", format: "text"}}, sources)
 	return err
 }

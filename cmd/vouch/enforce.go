@@ -10,6 +10,7 @@ import (
 
 	"vouch/enforce"
 	"vouch/enforce/claude"
+	"vouch/enforce/codex"
 	"vouch/model"
 	"vouch/trust"
 	"vouch/ui/display"
@@ -17,14 +18,18 @@ import (
 
 // enforceClient is one client's part of "vouch enforce": the subcommand it adds
 // ("vouch enforce claude …", "vouch enforce codex …") and the enforce.Client that
-// "enforce sync" and "enforce status" drive. Each client's file appends its own in an
-// init function, so adding a client touches that file only.
+// "enforce sync" and "enforce status" drive.
 type enforceClient struct {
 	command func(a *app) *cobra.Command
-	client  func() enforce.Client
+	client  enforce.Client
 }
 
-var enforceClients []enforceClient
+// enforceClients are the clients vouch enforces, in the order sync and status go through
+// them and print them.
+var enforceClients = []enforceClient{
+	{command: newEnforceClaudeCommand, client: claude.Client{}},
+	{command: newEnforceCodexCommand, client: codex.Enforcer{}},
+}
 
 func newEnforceCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
@@ -157,7 +162,7 @@ func syncAll(env *enforce.Env) (map[string][]enforce.Change, error) {
 	out := map[string][]enforce.Change{}
 	var first error
 	for _, c := range enforceClients {
-		cl := c.client()
+		cl := c.client
 		ch, err := cl.Sync(env)
 		out[cl.ID()] = append([]enforce.Change{}, ch...)
 		if err != nil && first == nil {
@@ -169,7 +174,7 @@ func syncAll(env *enforce.Env) (map[string][]enforce.Change, error) {
 
 func printChanges(a *app, changes map[string][]enforce.Change) {
 	for _, c := range enforceClients {
-		id := c.client().ID()
+		id := c.client.ID()
 		for _, ch := range changes[id] {
 			line := id + ": " + ch.Plugin + " " + ch.Action
 			if ch.Detail != "" {
@@ -200,17 +205,12 @@ func runEnforceStatus(opts *enforceAllOptions, env *enforce.Env) error {
 	var reports []*enforce.Report
 	failed := false
 	for _, c := range enforceClients {
-		cl := c.client()
+		cl := c.client
 		r, err := cl.Status(env)
 		if err != nil {
 			r = &enforce.Report{Client: cl.ID(), Problems: []enforce.Problem{{Code: "status-failed", Message: errSentence(err.Error())}}}
 		}
-		if r.Plugins == nil {
-			r.Plugins = []enforce.PluginStatus{}
-		}
-		if r.Problems == nil {
-			r.Problems = []enforce.Problem{}
-		}
+		r.Plugins, r.Problems = jsonList(r.Plugins), jsonList(r.Problems)
 		failed = failed || r.Failed()
 		reports = append(reports, r)
 	}
@@ -291,7 +291,7 @@ func enforcedClients(home string) func(*model.Package) []string {
 	}
 	var dirs []dir
 	for _, c := range enforceClients {
-		id := c.client().ID()
+		id := c.client.ID()
 		for _, e := range st.Entries(id) {
 			if e.Phase != enforce.PhaseEnforced {
 				continue

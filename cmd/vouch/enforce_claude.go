@@ -16,13 +16,6 @@ import (
 	"vouch/ui/display"
 )
 
-func init() {
-	enforceClients = append(enforceClients, enforceClient{
-		command: newEnforceClaudeCommand,
-		client:  func() enforce.Client { return claude.Client{} },
-	})
-}
-
 func newEnforceClaudeCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "claude",
@@ -128,12 +121,11 @@ func runEnforceClaudeAdd(opts *enforceClaudeAddOptions) error {
 	if opts.json {
 		writeJSON(a.stdout, struct {
 			docHead
-			Plugin   string   `json:"plugin"`
-			PluginID string   `json:"plugin_id"`
+			claudePluginDoc
 			Staged   string   `json:"staged"`
 			Entries  int      `json:"entries"`
 			Disabled []string `json:"disabled"`
-		}{head("enforce claude add"), res.Name, res.Name + "@" + claude.Marketplace, res.Staged, res.Files, append([]string{}, res.Disabled...)})
+		}{head("enforce claude add"), enforcedClaudePlugin(res.Name), res.Staged, res.Files, append([]string{}, res.Disabled...)})
 		return nil
 	}
 	fmt.Fprintf(a.stdout, "staged %s into %s (%d entries); %s loads it as %s@%s\n", display.Line(res.Name), display.Line(res.Staged), res.Files, model.ClientLabel(model.ClientClaudeCode, claude.Version), display.Line(res.Name), claude.Marketplace)
@@ -141,6 +133,17 @@ func runEnforceClaudeAdd(opts *enforceClaudeAddOptions) error {
 		fmt.Fprintf(a.stdout, "turned off %s in %s\n", display.Line(id), display.Line(p.Settings))
 	}
 	return nil
+}
+
+// claudePluginDoc names, in the --json of add and remove, the plugin acted on: its name
+// and the id Claude Code installs it under from vouch's marketplace.
+type claudePluginDoc struct {
+	Plugin   string `json:"plugin"`
+	PluginID string `json:"plugin_id"`
+}
+
+func enforcedClaudePlugin(name string) claudePluginDoc {
+	return claudePluginDoc{Plugin: name, PluginID: name + "@" + claude.Marketplace}
 }
 
 // guardOf is how the guard plugin calls this vouch: its own program, resolved, and the
@@ -185,9 +188,8 @@ func runEnforceClaudeRemove(opts *enforcePluginOptions) error {
 	if opts.json {
 		writeJSON(a.stdout, struct {
 			docHead
-			Plugin   string `json:"plugin"`
-			PluginID string `json:"plugin_id"`
-		}{head("enforce claude remove"), opts.plugin, opts.plugin + "@" + claude.Marketplace})
+			claudePluginDoc
+		}{head("enforce claude remove"), enforcedClaudePlugin(opts.plugin)})
 		return nil
 	}
 	fmt.Fprintf(a.stdout, "%s is no longer enforced; its other installs are as they were before\n", display.Line(opts.plugin))

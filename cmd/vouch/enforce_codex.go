@@ -1,34 +1,19 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"vouch/enforce"
 	"vouch/enforce/codex"
 	"vouch/model"
 	rcodex "vouch/review/codex"
-	"vouch/trust"
 	"vouch/ui/display"
 )
-
-// codexClientID is Codex's id in reports and in the enforcement record.
-const codexClientID = "codex"
-
-func init() {
-	enforceClients = append(enforceClients, enforceClient{
-		command: newEnforceCodexCommand,
-		client:  func() enforce.Client { return codexEnforcer{} },
-	})
-}
 
 func newEnforceCodexCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
@@ -86,15 +71,6 @@ left as it is); 2 usage error.`,
 	return cmd
 }
 
-// codexOptions are the plain inputs enforce/codex works with.
-func codexOptions(t *trust.Trust, clientFlag string, partial bool) (codex.Options, error) {
-	cli, err := codex.FindClient(clientFlag)
-	if err != nil {
-		return codex.Options{}, err
-	}
-	return codex.Options{VouchHome: t.Home(), CodexHome: rcodex.Home(), Client: cli, Partial: partial}, nil
-}
-
 // codexSource resolves SOURCE: a folder, or NAME@MARKETPLACE of Codex's cache.
 func codexSource(source string) (string, error) {
 	if st, err := os.Stat(source); err == nil && st.IsDir() {
@@ -121,26 +97,6 @@ func codexSource(source string) (string, error) {
 	return filepath.Join(base, dirs[0]), nil
 }
 
-// codexPackage is the Codex reading of a folder (a Claude Code plugin's too).
-func codexPackage(env *enforce.Env, dir string) (*model.Package, error) {
-	pkgs, err := env.Load(dir)
-	if err != nil {
-		return nil, err
-	}
-	abs, _ := filepath.Abs(dir)
-	for _, p := range pkgs {
-		if p.Format == model.FormatCodex && (p.Root == abs || len(pkgs) == 1) {
-			return p, nil
-		}
-	}
-	for _, p := range pkgs {
-		if p.Format == model.FormatCodex {
-			return p, nil
-		}
-	}
-	return nil, fmt.Errorf("%s holds no plugin Codex reads (.codex-plugin/plugin.json or .claude-plugin/plugin.json)", dir)
-}
-
 func runEnforceCodexAdd(opts *enforceCodexAddOptions) error {
 	a := opts.app
 	env, err := a.enforceEnv(opts.client, opts.json)
@@ -151,15 +107,15 @@ func runEnforceCodexAdd(opts *enforceCodexAddOptions) error {
 	if err != nil {
 		return a.fail(2, "path-not-found", errSentence(err.Error()))
 	}
-	pkg, err := codexPackage(env, dir)
+	pkg, err := codex.PackageIn(env, dir)
 	if err != nil {
 		return a.fail(2, "not-a-codex-plugin", errSentence(err.Error()))
 	}
-	o, err := codexOptions(env.Trust, opts.client, opts.partial)
+	o, err := codex.EnvOptions(env, opts.partial)
 	if err != nil {
 		return a.fail(2, "client-not-found", errSentence(err.Error()))
 	}
-	res, err := addCodex(env, pkg, o)
+	res, err := codex.AddEnforced(env, pkg, o)
 	var missing *codex.MissingError
 	if errors.As(err, &missing) && opts.json {
 		return a.fail(1, "not-approved", missing.Plugin+" was not enforced; not approved now: "+strings.Join(missing.Missing, ", ")+"; approve them (vouch approve), or pass --partial to leave unapproved hooks untrusted and servers off.")
@@ -203,75 +159,6 @@ func printCommands(a *app, cmds []string) {
 	}
 }
 
-// addCodex records the intent, adds, and records the result: a crash in between leaves
-// an "adding" entry that status reports.
-func addCodex(env *enforce.Env, pkg *model.Package, o codex.Options) (*codex.Added, error) {
-	l := codex.NewLayout(o.VouchHome)
-	var before *enforce.Entry
-	err := enforce.UpdateState(env.Layout, func(s *enforce.State) error {
-		before = s.Plugin(codexClientID, pkg.Name)
-		if before == nil {
-			s.Put(codexClientID, &enforce.Entry{Name: pkg.Name, Source: pkg.Root, Package: pkg.Name, Format: pkg.Format,
-				Staged: l.PluginDir(pkg.Name), Digests: map[string]string{}, Phase: enforce.PhaseAdding, At: time.Now().UTC()})
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	res, err := codex.Add(env.Trust, pkg, o)
-	var missing *codex.MissingError
-	if errors.As(err, &missing) && before == nil {
-		enforce.UpdateState(env.Layout, func(s *enforce.State) error { s.Delete(codexClientID, pkg.Name); return nil })
-	}
-	if err != nil {
-		return nil, err
-	}
-	return res, recordCodex(env, pkg, l, pkg.Root, o.Partial)
-}
-
-// codexExtra is Codex's own part of an enforcement record: whether the plugin was added
-// with --partial, so that sync applies the same rule.
-type codexExtra struct {
-	Partial bool `json:"partial"`
-}
-
-func extraOf(e *enforce.Entry) codexExtra {
-	var x codexExtra
-	if len(e.Extra) > 0 {
-		json.Unmarshal(e.Extra, &x) // vouch's own record; a damaged one reads as the default rule
-	}
-	return x
-}
-
-// recordCodex writes the enforced entry with the digests now staged. source is the folder
-// reviewed ("" keeps the recorded one: a sync that kept the staged bytes).
-func recordCodex(env *enforce.Env, pkg *model.Package, l codex.Layout, source string, partial bool) error {
-	statuses, err := env.Trust.Statuses(pkg)
-	if err != nil {
-		return err
-	}
-	digests := map[string]string{}
-	for ref, st := range statuses {
-		if st.Authorization == model.Approved {
-			digests[ref] = st.Digest
-		}
-	}
-	extra, _ := json.Marshal(codexExtra{Partial: partial})
-	return enforce.UpdateState(env.Layout, func(s *enforce.State) error {
-		e := s.Plugin(codexClientID, pkg.Name)
-		if e == nil {
-			e = &enforce.Entry{Name: pkg.Name, Package: pkg.Name, Format: pkg.Format}
-		}
-		if source != "" {
-			e.Source = source
-		}
-		e.Staged, e.Digests, e.Phase, e.At, e.Extra = l.PluginDir(pkg.Name), digests, enforce.PhaseEnforced, time.Now().UTC(), extra
-		s.Put(codexClientID, e)
-		return nil
-	})
-}
-
 func newEnforceCodexRemoveCommand(a *app) *cobra.Command {
 	opts := &enforcePluginOptions{app: a}
 	return clientPluginCommand(&cobra.Command{
@@ -294,11 +181,11 @@ func runEnforceCodexRemove(opts *enforcePluginOptions) error {
 	if err != nil {
 		return err
 	}
-	o, err := codexOptions(env.Trust, opts.client, false)
+	o, err := codex.EnvOptions(env, false)
 	if err != nil {
 		return a.fail(2, "client-not-found", errSentence(err.Error()))
 	}
-	res, err := removeCodex(env, opts.plugin, o)
+	res, err := codex.RemoveEnforced(env, opts.plugin, o)
 	if err != nil {
 		return a.fail(1, "enforce", errSentence(err.Error()))
 	}
@@ -318,23 +205,6 @@ func runEnforceCodexRemove(opts *enforcePluginOptions) error {
 		return exitError{1}
 	}
 	return nil
-}
-
-func removeCodex(env *enforce.Env, name string, o codex.Options) (*codex.Removed, error) {
-	err := enforce.UpdateState(env.Layout, func(s *enforce.State) error {
-		if e := s.Plugin(codexClientID, name); e != nil {
-			e.Phase = enforce.PhaseRemoving
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	res, err := codex.Remove(name, o)
-	if err != nil || !res.Done {
-		return res, err
-	}
-	return res, enforce.UpdateState(env.Layout, func(s *enforce.State) error { s.Delete(codexClientID, name); return nil })
 }
 
 func newEnforceCodexManagedCommand(a *app) *cobra.Command {
@@ -374,89 +244,3 @@ var codexManagedText = `# ` + model.ClientLabel(model.ClientCodex, codex.Version
 # which removes all plugin hooks, vouch's included. vouch prints no requirements.toml that
 # would enforce approvals: none was verified against ` + model.ClientLabel(model.ClientCodex, codex.Version) + `.
 `
-
-// codexEnforcer is Codex's part of "vouch enforce sync" and "vouch enforce status".
-type codexEnforcer struct{}
-
-func (codexEnforcer) ID() string { return codexClientID }
-
-func (codexEnforcer) Sync(env *enforce.Env) ([]enforce.Change, error) {
-	st, err := enforce.LoadState(env.Layout)
-	if err != nil {
-		return nil, err
-	}
-	o, err := codexOptions(env.Trust, env.ClientCLI, false)
-	if err != nil {
-		return nil, err
-	}
-	var changes []enforce.Change
-	var first error
-	for _, e := range st.Entries(codexClientID) {
-		ch, err := syncCodex(env, e, o)
-		if err != nil {
-			ch = enforce.Change{Plugin: e.Name, Action: "failed", Detail: err.Error()}
-			if first == nil {
-				first = fmt.Errorf("%s: %w", e.Name, err)
-			}
-		}
-		changes = append(changes, ch)
-	}
-	return changes, first
-}
-
-func syncCodex(env *enforce.Env, e *enforce.Entry, o codex.Options) (enforce.Change, error) {
-	o.Partial = extraOf(e).Partial
-	var src *model.Package
-	if pkg, err := codexPackage(env, e.Source); err == nil && pkg.Name == e.Name {
-		src = pkg
-	}
-	res, err := codex.Sync(env.Trust, src, e.Name, o)
-	if err != nil {
-		return enforce.Change{}, err
-	}
-	ch := enforce.Change{Plugin: e.Name, Action: res.Action, Detail: res.Detail}
-	switch {
-	case res.Removed != nil && res.Removed.Done:
-		err = enforce.UpdateState(env.Layout, func(s *enforce.State) error { s.Delete(codexClientID, e.Name); return nil })
-	case res.Removed != nil:
-		ch.Detail += "; run " + strings.Join(res.Removed.Commands, "; ")
-	case res.Added != nil:
-		pkg, source := src, ""
-		if res.FromStaged {
-			pkg = rcodex.Load(e.Staged, rcodex.Options{Marketplace: codex.Marketplace})
-		} else {
-			source = src.Root
-		}
-		err = recordCodex(env, pkg, codex.NewLayout(o.VouchHome), source, o.Partial)
-		if len(res.Added.Commands) > 0 {
-			ch.Detail += "; run " + strings.Join(res.Added.Commands, "; ")
-		}
-	}
-	return ch, err
-}
-
-func (codexEnforcer) Status(env *enforce.Env) (*enforce.Report, error) {
-	st, err := enforce.LoadState(env.Layout)
-	if err != nil {
-		return nil, err
-	}
-	o := codex.Options{VouchHome: env.Trust.Home(), CodexHome: rcodex.Home()}
-	r := &enforce.Report{Client: codexClientID}
-	for _, e := range st.Entries(codexClientID) {
-		s := codex.StatusOf(env.Trust, e.Name, o)
-		ps := enforce.PluginStatus{Name: e.Name, Source: e.Source, Staged: s.Staged, State: "enforced"}
-		for _, p := range s.Problems {
-			ps.Problems = append(ps.Problems, enforce.Problem{Code: p.Code, Subject: e.Name, Message: p.Message})
-		}
-		switch {
-		case e.Phase == enforce.PhaseAdding || e.Phase == enforce.PhaseRemoving:
-			ps.State = "pending"
-			ps.Problems = append(ps.Problems, enforce.Problem{Code: "half-done", Subject: e.Name, Message: "an " + e.Phase + " of " + e.Name + " did not finish; run it again"})
-		case len(ps.Problems) > 0:
-			ps.State = "broken"
-		}
-		r.Plugins = append(r.Plugins, ps)
-	}
-	sort.Slice(r.Plugins, func(i, j int) bool { return r.Plugins[i].Name < r.Plugins[j].Name })
-	return r, nil
-}

@@ -111,7 +111,17 @@ func hookPreToolUse(a *app, in claude.HookInput) int {
 	return 0
 }
 
-func unvouched(a *app, in claude.HookInput) ([]string, error) {
+// unvouched lists what loads outside vouch in the session's folder. A failure to find out
+// is itself the one line of the list, so the session is told rather than left silent.
+func unvouched(a *app, in claude.HookInput) []string {
+	list, err := readUnvouched(a, in)
+	if err != nil {
+		return []string{"vouch could not check what loads outside it: " + err.Error()}
+	}
+	return list
+}
+
+func readUnvouched(a *app, in claude.HookInput) ([]string, error) {
 	env, err := a.enforceEnv("", false)
 	if err != nil {
 		return nil, err
@@ -128,10 +138,7 @@ func unvouched(a *app, in claude.HookInput) ([]string, error) {
 }
 
 func hookSessionStart(a *app, in claude.HookInput) int {
-	list, err := unvouched(a, in)
-	if err != nil {
-		list = []string{"vouch could not check what loads outside it: " + err.Error()}
-	}
+	list := unvouched(a, in)
 	if len(list) == 0 {
 		return 0
 	}
@@ -145,10 +152,7 @@ func hookSessionStart(a *app, in claude.HookInput) int {
 }
 
 func hookUserPromptSubmit(a *app, in claude.HookInput) int {
-	list, err := unvouched(a, in)
-	if err != nil {
-		list = []string{"vouch could not check what loads outside it: " + err.Error()}
-	}
+	list := unvouched(a, in)
 	if len(list) == 0 {
 		return 0
 	}

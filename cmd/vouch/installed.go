@@ -16,12 +16,10 @@ import (
 // enabled state from the settings files). Without that record it falls back to the copies
 // in plugins/cache, one folder per <marketplace>/<plugin>/<version>.
 func claudeInstalledDir(getenv func(string) string) string {
-	claude, _ := model.LookupClient(model.ClientClaudeCode)
-	base, err := claude.Home(getenv)
-	if err != nil {
+	plugins := claudeHomeFolder(getenv, "plugins")
+	if plugins == "" {
 		return ""
 	}
-	plugins := filepath.Join(base, "plugins")
 	if claudecode.IsInstallDir(plugins) {
 		return plugins
 	}
@@ -52,16 +50,22 @@ func (a *app) sourcesWithInstalled(args []string, claude bool) ([]string, error)
 // ~/.claude/skills) when it exists: a folder there that holds .claude-plugin/plugin.json
 // loads as the plugin <name>@skills-dir without being installed, so --claude reviews it.
 func claudeSkillsDir(getenv func(string) string) string {
+	dir := claudeHomeFolder(getenv, "skills")
+	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
+		return ""
+	}
+	return dir
+}
+
+// claudeHomeFolder is the folder name in Claude Code's configuration home, or "" when
+// that home cannot be resolved from the environment.
+func claudeHomeFolder(getenv func(string) string, name string) string {
 	claude, _ := model.LookupClient(model.ClientClaudeCode)
 	base, err := claude.Home(getenv)
 	if err != nil {
 		return ""
 	}
-	dir := filepath.Join(base, "skills")
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return ""
-	}
-	return dir
+	return filepath.Join(base, name)
 }
 
 // sourcesOrInstalled is the argument rule of commands that take --claude: SOURCE... is

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,7 +29,7 @@ func readInstrState(home string, decisions []trust.Decision) instrState {
 	}
 	s.unrecorded, _ = instructions.FindUnrecorded(home, decisions)
 	for _, u := range s.unrecorded {
-		if !contains(s.active[u.Ref], u.Target) {
+		if !slices.Contains(s.active[u.Ref], u.Target) {
 			s.active[u.Ref] = append(s.active[u.Ref], u.Target)
 		}
 	}
@@ -36,15 +37,6 @@ func readInstrState(home string, decisions []trust.Decision) instrState {
 		sort.Strings(ts)
 	}
 	return s
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // homeInstrState opens the personal ledger of the app's home for readInstrState.

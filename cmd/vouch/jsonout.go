@@ -42,23 +42,10 @@ func fieldsJSON(fs model.Fields) []fieldJSON {
 	return out
 }
 
-func filesJSON(fs []model.File) []model.File {
-	if fs == nil {
-		return []model.File{}
-	}
-	return fs
-}
-
-func notCoveredJSON(nc []model.NotCovered) []model.NotCovered {
-	if nc == nil {
-		return []model.NotCovered{}
-	}
-	return nc
-}
-
-func nonNilStrings(s []string) []string {
+// jsonList is s for a list the schema requires: [] when empty, never null.
+func jsonList[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }
@@ -96,12 +83,12 @@ type requireDoc struct {
 
 func grantJSON(action trust.Action, g trust.Grant, batch map[string]bool, refused string) grantDoc {
 	d := grantDoc{Ref: g.Ref, Kind: string(g.Kind), Digest: g.Digest, Status: string(g.Status.Authorization), Decision: g.Status.Decision,
-		Summary: nonNilStrings(g.Summary), Contract: fieldsJSON(g.Fields), Files: filesJSON(g.Files),
+		Summary: jsonList(g.Summary), Contract: fieldsJSON(g.Fields), Files: jsonList(g.Files),
 		NotCovered: []model.NotCovered{}, Requires: []requireDoc{}, Affected: []string{}, Refused: refused}
 	if action == trust.ActionApprove {
-		d.NotCovered = notCoveredJSON(g.NotCovered)
+		d.NotCovered = jsonList(g.NotCovered)
 	} else {
-		d.Affected = nonNilStrings(g.Affected)
+		d.Affected = jsonList(g.Affected)
 	}
 	for _, r := range g.Requires {
 		d.Requires = append(d.Requires, requireDoc{Ref: r.Ref, Authorization: string(r.Authorization), InCommand: batch[r.Ref]})
@@ -244,15 +231,9 @@ func newInstrDoc(cmd string, ic *instrContext, p *instructions.Preview) instrDoc
 		Target:  instrTargetDoc{Spec: p.Target.Spec, Path: p.Target.Path, Resolved: p.Target.Resolved, Linked: p.Target.Linked(), AppliesTo: p.Target.AppliesTo},
 		File:    instrFileDoc{Exists: p.Exists, Bytes: len(p.Before), EOL: eol, BOM: len(p.Before) >= 3 && string(p.Before[:3]) == "\xEF\xBB\xBF"},
 		Present: p.Present, NoChange: p.NoChange, Unrecorded: ic.unrecorded,
-		Foreign: p.Foreign, Owned: p.Owned, Diff: p.Diff}
+		Foreign: jsonList(p.Foreign), Owned: jsonList(p.Owned), Diff: p.Diff}
 	if c := p.Conflict; c != nil {
 		d.Conflict = &conflictDoc{LastWritten: c.LastWritten, Current: c.Current, New: c.New}
-	}
-	if d.Foreign == nil {
-		d.Foreign = []instructions.Block{}
-	}
-	if d.Owned == nil {
-		d.Owned = []instructions.Block{}
 	}
 	return d
 }
@@ -293,10 +274,7 @@ type ledgerReviewerDoc struct {
 
 func newLedgerTrustDoc(s *trust.LedgerSummary) ledgerTrustDoc {
 	d := ledgerTrustDoc{docHead: head("ledger trust"), Path: s.Path, Total: s.Total, TrustedBefore: s.Trusted, Rewritten: s.Rewritten,
-		New: s.New, Packages: []ledgerPackageDoc{}, Reviewers: []ledgerReviewerDoc{}, Approved: s.Approved}
-	if d.New == nil {
-		d.New = []trust.Decision{}
-	}
+		New: jsonList(s.New), Packages: []ledgerPackageDoc{}, Reviewers: []ledgerReviewerDoc{}, Approved: s.Approved}
 	for _, p := range s.Packages {
 		d.Packages = append(d.Packages, ledgerPackageDoc{Package: p.Package, Components: p.Components, Approvals: p.Approvals, Revokes: p.Revokes})
 	}

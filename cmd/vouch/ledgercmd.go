@@ -48,10 +48,7 @@ func runLedger(opts *ledgerOptions) error {
 		return a.fail(1, "ledger", errSentence(err.Error()))
 	}
 	if jsonOut {
-		if ds == nil {
-			ds = []trust.Decision{}
-		}
-		writeJSON(a.stdout, ds)
+		writeJSON(a.stdout, jsonList(ds))
 		return nil
 	}
 	if len(ds) == 0 {

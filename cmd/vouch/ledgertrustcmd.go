@@ -9,17 +9,38 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// ledgerTrustOptions are ledger trust's flags and argument.
-type ledgerTrustOptions struct {
+// teamLedgerOptions are what ledger trust and ledger untrust both take: the team ledger
+// FILE and --json.
+type teamLedgerOptions struct {
 	app  *app
 	file string // FILE
-	yes  bool   // --yes
 	json bool   // --json
 }
 
+// teamLedgerCommand completes ledger trust or untrust (cmd holds its texts) with FILE and
+// --json (described by jsonHelp). With --json, every failure of run is printed as JSON too.
+func teamLedgerCommand(cmd *cobra.Command, opts *teamLedgerOptions, jsonHelp string, run func() error) *cobra.Command {
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		opts.file = args[0]
+		if opts.json {
+			opts.app.jsonErrors = true
+		}
+		return run()
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, jsonHelp)
+	return cmd
+}
+
+// ledgerTrustOptions are ledger trust's flags and argument.
+type ledgerTrustOptions struct {
+	teamLedgerOptions
+	yes bool // --yes
+}
+
 func newLedgerTrustCommand(a *app) *cobra.Command {
-	opts := &ledgerTrustOptions{app: a}
-	cmd := &cobra.Command{
+	opts := &ledgerTrustOptions{teamLedgerOptions: teamLedgerOptions{app: a}}
+	cmd := teamLedgerCommand(&cobra.Command{
 		Use:     "trust [--yes] [--json] FILE",
 		Example: `  vouch ledger trust .vouch/ledger.toml`,
 		Short:   "Show what a team ledger approves and, once confirmed, honour exactly that",
@@ -32,24 +53,15 @@ to the file later are pending: they count only after this command shows them and
 again ("vouch status" says how many are waiting). A ledger named with --ledger FILE is used
 because you named it. With --json (which needs --yes) the summary and whether the ledger is
 now trusted are one JSON document on stdout (schemas/vouch/commands-v1.schema.json).`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.file = args[0]
-			return runLedgerTrust(opts)
-		},
-	}
+	}, &opts.teamLedgerOptions, "print the summary and the outcome as JSON (needs --yes)", func() error { return runLedgerTrust(opts) })
 	cmd.Flags().BoolVar(&opts.yes, "yes", false, "do not ask; required without a terminal")
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary and the outcome as JSON (needs --yes)")
 	return cmd
 }
 
 func runLedgerTrust(opts *ledgerTrustOptions) error {
 	a, jsonOut, yes := opts.app, opts.json, opts.yes
-	if jsonOut {
-		a.jsonErrors = true
-		if !yes {
-			return a.fail(2, "needs-yes", "--json prints what was trusted for a program to read, so vouch does not ask; add --yes after reading the text summary of the same command.")
-		}
+	if jsonOut && !yes {
+		return a.fail(2, "needs-yes", "--json prints what was trusted for a program to read, so vouch does not ask; add --yes after reading the text summary of the same command.")
 	}
 	t, err := a.openTrust("", true)
 	if err != nil {

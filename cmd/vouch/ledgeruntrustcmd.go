@@ -7,34 +7,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// ledgerUntrustOptions are ledger untrust's flags and argument.
-type ledgerUntrustOptions struct {
-	app  *app
-	file string // FILE
-	json bool   // --json
-}
-
 func newLedgerUntrustCommand(a *app) *cobra.Command {
-	opts := &ledgerUntrustOptions{app: a}
-	cmd := &cobra.Command{
+	opts := &teamLedgerOptions{app: a}
+	return teamLedgerCommand(&cobra.Command{
 		Use:     "untrust [--json] FILE",
 		Example: `  vouch ledger untrust .vouch/ledger.toml`,
 		Short:   "Stop honouring a team ledger found next to reviewed sources",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.file = args[0]
-			return runLedgerUntrust(opts)
-		},
-	}
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the outcome as JSON")
-	return cmd
+	}, opts, "print the outcome as JSON", func() error { return runLedgerUntrust(opts) })
 }
 
-func runLedgerUntrust(opts *ledgerUntrustOptions) error {
+func runLedgerUntrust(opts *teamLedgerOptions) error {
 	a, jsonOut := opts.app, opts.json
-	if jsonOut {
-		a.jsonErrors = true
-	}
 	t, err := a.openTrust("", true)
 	if err != nil {
 		return err

@@ -80,7 +80,7 @@ func runReview(opts *reviewOptions) error {
 	}
 	if !a.stdoutIsTerminal() {
 		// The status report with status's defaults: what the console would have shown.
-		rep, _, err := statusData(&statusOptions{app: a, sourceID: "validation", format: "text", claude: opts.claude}, args)
+		rep, _, err := statusData(&statusOptions{app: a, reportFlags: reportFlags{sourceID: "validation", format: "text", claude: opts.claude}}, args)
 		if err != nil {
 			return err
 		}

@@ -58,8 +58,8 @@ func runStage(opts *stageOptions) error {
 		return a.fail(1, "stage", errSentence(err.Error()))
 	}
 	if jsonOut {
-		writeJSON(a.stdout, stageDoc{docHead: head("stage"), Ref: tg.ref, Dir: staged.Dir, Files: filesJSON(staged.Files),
-			Skipped: nonNilStrings(staged.Skipped), NotCovered: notCoveredJSON(tg.comp.NotCovered)})
+		writeJSON(a.stdout, stageDoc{docHead: head("stage"), Ref: tg.ref, Dir: staged.Dir, Files: jsonList(staged.Files),
+			Skipped: jsonList(staged.Skipped), NotCovered: jsonList(tg.comp.NotCovered)})
 		return nil
 	}
 	fmt.Fprintf(a.stdout, "staged %s into %s (%d entries)\n", display.Line(tg.shown), display.Line(staged.Dir), len(staged.Files))

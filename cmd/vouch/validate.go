@@ -19,21 +19,43 @@ import (
 
 func writeJSON(w io.Writer, v any) { _ = report.WriteJSON(w, v) }
 
-// validateOptions are validate's flags and arguments.
-type validateOptions struct {
-	app       *app
+// reportFlags are the arguments and flags validate and status share: which sources the
+// report covers and how it is printed.
+type reportFlags struct {
 	sources   []string // SOURCE...
 	json      bool     // --json
 	format    string   // --format: text, json, sarif or github (--json is json)
 	claude    bool     // --claude: the installed Claude Code plugins are a SOURCE too
 	sourceID  string   // --source-id
-	integrity string   // --integrity
 	sarifRoot string   // --sarif-root
+}
+
+// reportCommand completes validate or status (cmd holds its texts) with SOURCE... (none
+// needed with --claude), --json, --format, --claude and --source-id (described by
+// sourceIDHelp); the caller binds its own flags and then --sarif-root.
+func (f *reportFlags) reportCommand(cmd *cobra.Command, sourceIDHelp string, run func() error) *cobra.Command {
+	cmd.Args = sourcesOrInstalled(&f.claude)
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		f.sources = args
+		return run()
+	}
+	cmd.Flags().BoolVar(&f.json, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
+	cmd.Flags().StringVar(&f.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
+	addClaudeFlag(cmd, &f.claude)
+	cmd.Flags().StringVar(&f.sourceID, "source-id", "validation", sourceIDHelp)
+	return cmd
+}
+
+// validateOptions are validate's flags and arguments.
+type validateOptions struct {
+	app *app
+	reportFlags
+	integrity string // --integrity
 }
 
 func newValidateCommand(a *app) *cobra.Command {
 	opts := &validateOptions{app: a}
-	cmd := &cobra.Command{
+	cmd := opts.reportCommand(&cobra.Command{
 		Use:   "validate [--json] [--source-id ID] [--integrity sha256-HEX] SOURCE...",
 		Short: "Check packages against their format (valid / invalid), without authorizing anything",
 		Long: `Validate finds every package under each SOURCE and checks each against its specification. It
@@ -55,16 +77,7 @@ error (including a malformed --integrity) or missing path.`,
   vouch validate --json ./my-plugin | jq '.packages[].components[] | select(.validity != "valid")'
   vouch validate --integrity sha256-3f4a... package.tar.gz
   vouch validate --exclude node_modules --exclude '**/testdata' .`,
-		Args: sourcesOrInstalled(&opts.claude),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.sources = args
-			return runValidate(opts)
-		},
-	}
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
-	cmd.Flags().StringVar(&opts.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
-	addClaudeFlag(cmd, &opts.claude)
-	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references such as skill:<source-id>:review")
+	}, "source identity used in Dalo references such as skill:<source-id>:review", func() error { return runValidate(opts) })
 	cmd.Flags().StringVar(&opts.integrity, "integrity", "", "expected sha256-<64 hex digits> (or sha256:<hex>) of a Splice archive or bundle; a mismatch fails validation")
 	addSARIFRootFlag(cmd, &opts.sarifRoot)
 	return cmd
@@ -73,13 +86,9 @@ error (including a malformed --integrity) or missing path.`,
 // statusOptions are status's flags and arguments; review without a terminal prints the
 // status report with the defaults.
 type statusOptions struct {
-	app      *app
-	sources  []string // SOURCE...
-	json     bool     // --json
-	format   string   // --format: text, json, sarif or github (--json is json)
-	claude   bool     // --claude
-	sourceID string   // --source-id
-	ledger   string   // --ledger: the team ledger file
+	app *app
+	reportFlags
+	ledger string // --ledger: the team ledger file
 	// trustLedger is --trust-ledger: count every decision of --ledger FILE.
 	trustLedger bool
 	codex       bool // --codex: Codex's own hook trust beside vouch's
@@ -94,12 +103,11 @@ type statusOptions struct {
 	allowNewApprovals bool
 	refuseAutomation  bool
 	gate              *gateLedger
-	sarifRoot         string // --sarif-root
 }
 
 func newStatusCommand(a *app) *cobra.Command {
 	opts := &statusOptions{app: a}
-	cmd := &cobra.Command{
+	cmd := opts.reportCommand(&cobra.Command{
 		Use:   "status [--json] [--require-approved] SOURCE...",
 		Short: "Show every component's three answers: valid, supported, authorized",
 		Long: `Status lists every component of every package under each SOURCE with its three answers:
@@ -128,16 +136,7 @@ ledger diff" unless --allow-new-approvals is given.`,
 		Example: `  vouch status examples
   vouch status --json --require-approved ./my-plugin   # a CI gate
   vouch status --require-approved --ledger .vouch/ledger.toml --ledger-base origin/main plugins/`,
-		Args: sourcesOrInstalled(&opts.claude),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.sources = args
-			return runStatus(opts)
-		},
-	}
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the report as JSON (schemas/vouch/report-v1.schema.json); the same as --format json")
-	cmd.Flags().StringVar(&opts.format, "format", "", "output: text (default), json, sarif (SARIF 2.1.0 for code scanning) or github (workflow annotations)")
-	addClaudeFlag(cmd, &opts.claude)
-	cmd.Flags().StringVar(&opts.sourceID, "source-id", "validation", "source identity used in Dalo references")
+	}, "source identity used in Dalo references", func() error { return runStatus(opts) })
 	cmd.Flags().StringVar(&opts.ledger, "ledger", "", ledgerFlagHelp)
 	addTrustLedgerFlag(cmd, &opts.trustLedger)
 	cmd.Flags().BoolVar(&opts.codex, "codex", false, "also show Codex's own trust for each Codex hook, read-only from $CODEX_HOME/config.toml (default ~/.codex); support is answered for the Codex release installed (read from its package metadata, never run), else the newest vouch models")
@@ -149,18 +148,29 @@ ledger diff" unless --allow-new-approvals is given.`,
 	return cmd
 }
 
+// resolve settles the output format (--json is json) and the sources (--claude adds the
+// installed plugins), and has support answered for the installed release of each client
+// asked about (--claude, and status's --codex).
+func (f *reportFlags) resolve(a *app, codex bool) ([]string, error) {
+	format, err := a.outputFormat(f.format, f.json)
+	if err != nil {
+		return nil, err
+	}
+	f.format = format
+	paths, err := a.sourcesWithInstalled(f.sources, f.claude)
+	if err != nil {
+		return nil, err
+	}
+	a.targetClients(f.claude, codex)
+	return paths, nil
+}
+
 func runStatus(opts *statusOptions) error {
 	a := opts.app
-	format, err := a.outputFormat(opts.format, opts.json)
+	paths, err := opts.resolve(a, opts.codex)
 	if err != nil {
 		return err
 	}
-	opts.format = format
-	paths, err := a.sourcesWithInstalled(opts.sources, opts.claude)
-	if err != nil {
-		return err
-	}
-	a.targetClients(opts.claude, opts.codex)
 	g, err := a.newGateLedger(opts)
 	if err != nil {
 		return err
@@ -241,15 +251,11 @@ func (a *app) loadFailed(err error) error {
 
 func runValidate(opts *validateOptions) error {
 	a := opts.app
-	format, err := a.outputFormat(opts.format, opts.json)
+	paths, err := opts.resolve(a, false)
 	if err != nil {
 		return err
 	}
-	paths, err := a.sourcesWithInstalled(opts.sources, opts.claude)
-	if err != nil {
-		return err
-	}
-	a.targetClients(opts.claude, false)
+	format := opts.format
 	want := ""
 	if opts.integrity != "" {
 		if want, err = parseIntegrity(opts.integrity); err != nil {
@@ -300,7 +306,6 @@ func parseIntegrity(s string) (string, error) {
 	return "sha256-" + strings.ToLower(hex), nil
 }
 
-// checkIntegrity compares the expected integrity string with every artifact loaded.
 // validateJSON is validate --json, streamed: each package is written as soon as it and
 // every package before it are loaded, then dropped, so memory holds the packages in
 // flight, not the source (report.Stream).
@@ -340,6 +345,7 @@ func (a *app) validateJSON(paths []string, sourceID, want string) error {
 	return nil
 }
 
+// checkIntegrity compares the expected integrity string with every artifact loaded.
 func checkIntegrity(pkgs []*model.Package, want string) []model.Diagnostic {
 	var diags []model.Diagnostic
 	checked := 0

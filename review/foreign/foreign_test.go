@@ -1,10 +1,11 @@
 package foreign
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vouch/review/internal/loadertest"
 )
 
 func TestScan(t *testing.T) {
@@ -19,8 +20,7 @@ func TestScan(t *testing.T) {
 	} {
 		d := t.TempDir()
 		p := filepath.Join(d, tc.rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte("{}"), 0o644)
+		loadertest.WriteFile(t, p, "{}")
 		ds := Scan(d)
 		if len(ds) != 1 || ds[0].Code != "manifest-not-read" || !strings.Contains(ds[0].Message, tc.client) || ds[0].File != p {
 			t.Errorf("%s: %+v", tc.rel, ds)
@@ -28,8 +28,7 @@ func TestScan(t *testing.T) {
 	}
 	// Claude Code and Codex manifests are read by their loaders: not named here.
 	d := t.TempDir()
-	os.MkdirAll(filepath.Join(d, ".claude-plugin"), 0o755)
-	os.WriteFile(filepath.Join(d, ".claude-plugin", "plugin.json"), []byte("{}"), 0o644)
+	loadertest.WriteFile(t, filepath.Join(d, ".claude-plugin", "plugin.json"), "{}")
 	if ds := Scan(d); len(ds) != 0 {
 		t.Errorf("%+v", ds)
 	}

@@ -3,6 +3,8 @@ package fsguard
 import (
 	"fmt"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // Every Root draws its directory handles from one process-wide budget: a root that finds
@@ -13,7 +15,7 @@ func TestHandleBudgetSharedByRoots(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		files[fmt.Sprintf("d%02d/e/f", i)] = fmt.Sprint(i)
 	}
-	dir := build(t, files)
+	dir := testtree.Make(t, files)
 	answers := func(r *Root) string {
 		var out string
 		for i := 0; i < 20; i++ {

@@ -1,13 +1,17 @@
 package fsguard
 
-import "testing"
+import (
+	"testing"
+
+	"vouch/internal/testtree"
+)
 
 // TestChargeCountsAsReading: what one root read, charged to another root of the same
 // folder, counts there as its own reads would: bytes, and each directory's entries once
 // (a later listing of a charged directory counts nothing again); a charge past a limit
 // fails with that limit's code and counts nothing.
 func TestChargeCountsAsReading(t *testing.T) {
-	dir := build(t, map[string]string{"skills/a/SKILL.md": "hello", "skills/a/x.md": "xx", "skills/b/SKILL.md": "b"})
+	dir := testtree.Make(t, map[string]string{"skills/a/SKILL.md": "hello", "skills/a/x.md": "xx", "skills/b/SKILL.md": "b"})
 	lim := DefaultLimits()
 	a := open(t, dir, lim)
 	m := a.Mark()

@@ -6,38 +6,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
-)
 
-// build creates a tree under a fresh temp dir. Values: file content, "->target" for a
-// symlink, "<dir>" for a directory, "<fifo>" for a named pipe.
-func build(t testing.TB, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		var err error
-		switch {
-		case strings.HasPrefix(c, "->"):
-			err = os.Symlink(strings.ReplaceAll(strings.TrimPrefix(c, "->"), "$ROOT", root), full)
-		case c == "<dir>":
-			err = os.MkdirAll(full, 0o755)
-		case c == "<fifo>":
-			err = syscall.Mkfifo(full, 0o644)
-		default:
-			err = os.WriteFile(full, []byte(c), 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
+	"vouch/internal/testtree"
+)
 
 func open(t testing.TB, dir string, lim Limits) *Root {
 	t.Helper()
@@ -50,28 +22,14 @@ func open(t testing.TB, dir string, lim Limits) *Root {
 }
 
 // mustReturn runs fn and fails the test with a message, instead of hanging the suite, if
-// fn never returns (opening a FIFO would block forever). It waits until shortly before the
-// test binary's own deadline (-timeout): a hang is told apart from slowness by the run's
-// bound, never by a guess at how fast this machine is.
+// fn never returns (opening a FIFO would block forever).
 func mustReturn(t *testing.T, fn func()) {
 	t.Helper()
-	deadline, ok := t.Deadline()
-	if !ok {
-		fn()
-		return
-	}
-	done := make(chan struct{})
-	go func() { defer close(done); fn() }()
-	wait := time.Until(deadline) * 9 / 10
-	select {
-	case <-done:
-	case <-time.After(wait):
-		t.Fatalf("did not return within %v, 90%% of the test timeout: it blocks", wait)
-	}
+	testtree.Returns(t, "the call", func() struct{} { fn(); return struct{}{} })
 }
 
 func TestResolveAndRead(t *testing.T) {
-	dir := build(t, map[string]string{
+	dir := testtree.Make(t, map[string]string{
 		"data/file.txt":     "payload",
 		"chain/a":           "->b",
 		"chain/b":           "->../chain/c",
@@ -150,7 +108,7 @@ func TestResolveAndRead(t *testing.T) {
 }
 
 func TestErrorsAreTyped(t *testing.T) {
-	r := open(t, build(t, map[string]string{"f": "x"}), DefaultLimits())
+	r := open(t, testtree.Make(t, map[string]string{"f": "x"}), DefaultLimits())
 	_, err := r.ReadFile("missing", 0)
 	var e *Error
 	if !IsNotFound(err) || !strings.Contains(err.Error(), "missing") {
@@ -171,7 +129,7 @@ func asError(err error, e **Error) bool {
 }
 
 func TestFIFONeverBlocks(t *testing.T) {
-	dir := build(t, map[string]string{"mcp.json": "<fifo>", "link.json": "->mcp.json", "dir/SKILL.md": "<dir>"})
+	dir := testtree.Make(t, map[string]string{"mcp.json": "<fifo>", "link.json": "->mcp.json", "dir/SKILL.md/": ""})
 	r := open(t, dir, DefaultLimits())
 	mustReturn(t, func() {
 		for _, p := range []string{"mcp.json", "link.json"} {
@@ -196,7 +154,7 @@ func TestFIFONeverBlocks(t *testing.T) {
 }
 
 func TestSparseFileRefusedUnread(t *testing.T) {
-	dir := build(t, map[string]string{"small": "ok"})
+	dir := testtree.Make(t, map[string]string{"small": "ok"})
 	f, err := os.Create(filepath.Join(dir, "huge.bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -235,7 +193,7 @@ func TestTotalBytesLimit(t *testing.T) {
 	}
 	lim := DefaultLimits()
 	lim.MaxTotalBytes = 450
-	r := open(t, build(t, files), lim)
+	r := open(t, testtree.Make(t, files), lim)
 	for i := 0; i < 4; i++ {
 		if _, err := r.ReadFile(fmt.Sprintf("f%d", i), 0); err != nil {
 			t.Fatal(err)
@@ -284,7 +242,7 @@ func TestEntriesCountedOncePerDirectory(t *testing.T) {
 	}
 	lim := DefaultLimits()
 	lim.MaxEntries = 40
-	r := open(t, build(t, files), lim)
+	r := open(t, testtree.Make(t, files), lim)
 	for i := 0; i < 5; i++ {
 		if _, _, err := r.ReadDir("d"); err != nil {
 			t.Fatalf("listing %d: %v", i, err)
@@ -293,17 +251,8 @@ func TestEntriesCountedOncePerDirectory(t *testing.T) {
 }
 
 func TestDepthLimit(t *testing.T) {
-	dir := t.TempDir()
-	deep := dir
-	rel := ""
-	for i := 0; i < 40; i++ {
-		deep = filepath.Join(deep, "d")
-		rel += "d/"
-	}
-	if err := os.MkdirAll(deep, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(deep, "f"), []byte("x"), 0o644)
+	rel := strings.Repeat("d/", 40)
+	dir := testtree.Make(t, map[string]string{rel + "f": "x"})
 	lim := DefaultLimits()
 	lim.MaxDepth = 32
 	r := open(t, dir, lim)
@@ -330,7 +279,7 @@ func TestDepthLimit(t *testing.T) {
 }
 
 func TestWalkDoesNotFollowSymlinkedDirs(t *testing.T) {
-	dir := build(t, map[string]string{
+	dir := testtree.Make(t, map[string]string{
 		"a/file":     "x",
 		"a/up":       "->..",
 		"b/link":     "->../a",
@@ -379,7 +328,7 @@ func TestWalkDoesNotFollowSymlinkedDirs(t *testing.T) {
 }
 
 func TestLstatAndNoFollow(t *testing.T) {
-	dir := build(t, map[string]string{"f": "data", "l": "->f", "dl/x": "y", "d": "->dl"})
+	dir := testtree.Make(t, map[string]string{"f": "data", "l": "->f", "dl/x": "y", "d": "->dl"})
 	r := open(t, dir, DefaultLimits())
 	if e, err := r.Lstat("l"); err != nil || !e.Symlink {
 		t.Errorf("Lstat(l) = %+v, %v", e, err)
@@ -399,7 +348,7 @@ func TestLstatAndNoFollow(t *testing.T) {
 }
 
 func TestOpen(t *testing.T) {
-	dir := build(t, map[string]string{"pkg/f": "x", "file": "y"})
+	dir := testtree.Make(t, map[string]string{"pkg/f": "x", "file": "y"})
 	link := filepath.Join(t.TempDir(), "via-link")
 	if err := os.Symlink(filepath.Join(dir, "pkg"), link); err != nil {
 		t.Fatal(err)
@@ -424,7 +373,7 @@ func BenchmarkWalkAndRead(b *testing.B) {
 	for i := 0; i < 500; i++ {
 		files[fmt.Sprintf("d%d/f%d", i%10, i)] = strings.Repeat("x", 1024)
 	}
-	dir := build(b, files)
+	dir := testtree.Make(b, files)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r, _ := Open(dir, DefaultLimits())
@@ -441,31 +390,13 @@ func BenchmarkWalkAndRead(b *testing.B) {
 // A ".." after a symlink leaves the link's target, as the kernel resolves it, not the
 // link's name: lib -> /usr/lib makes lib/../bin/sh mean /usr/bin/sh, outside the root.
 func TestDotDotAfterSymlinkIsPhysical(t *testing.T) {
-	dir := t.TempDir()
-	outside := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(outside, "lib"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "bin", "sh"), []byte("inside"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(outside, "lib"), filepath.Join(dir, "lib")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "sub", "deep"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("sub/deep", filepath.Join(dir, "inner")); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(dir, DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	outside := testtree.Make(t, map[string]string{"lib/": ""})
+	r := open(t, testtree.Make(t, map[string]string{
+		"bin/sh":    "inside",
+		"lib":       "->" + filepath.Join(outside, "lib"),
+		"sub/deep/": "",
+		"inner":     "->sub/deep",
+	}), DefaultLimits())
 	for _, p := range []string{"lib/../bin/sh", "lib/.."} {
 		if _, err := r.Resolve(p); CodeOf(err) != CodeEscape {
 			t.Errorf("Resolve(%q) = %v, want %s", p, err, CodeEscape)
@@ -494,7 +425,7 @@ func TestDotDotAfterSymlinkIsPhysical(t *testing.T) {
 // A FIFO used as a directory (a parent element of the path) is where a directory handle
 // would be opened: it must fail, not block.
 func TestFIFOAsParentNeverBlocks(t *testing.T) {
-	dir := build(t, map[string]string{"pipe": "<fifo>", "ok/f": "x"})
+	dir := testtree.Make(t, map[string]string{"pipe": "<fifo>", "ok/f": "x"})
 	r := open(t, dir, DefaultLimits())
 	mustReturn(t, func() {
 		for _, p := range []string{"pipe/x", "pipe/x/y", "pipe/.."} {
@@ -525,7 +456,7 @@ func TestCachedAnswersMatchFresh(t *testing.T) {
 	for i := 0; i < budget+10; i++ {
 		files[fmt.Sprintf("many/d%03d/f", i)] = fmt.Sprint(i)
 	}
-	dir := build(t, files)
+	dir := testtree.Make(t, files)
 	paths := []string{".", "a", "a/b", "a/b/c/file.txt", "a/b/link", "a/up/a/b/link", "a/esc", "a/b/c/dangling",
 		"a/dirlink/file.txt", "a/dirlink/../b/link", "a/b/../b/c/file.txt", "missing", "a/b/c/file.txt/x", "pipe", "empty", "many"}
 	for i := 0; i < budget+10; i++ {
@@ -582,7 +513,7 @@ var resolveSeeds = []string{
 // The allocation-free path for plain names must answer exactly as the full walk does,
 // on every path: the same real path or the same error code.
 func TestResolvePlainMatchesWalk(t *testing.T) {
-	dir := build(t, resolveTree)
+	dir := testtree.Make(t, resolveTree)
 	lim := DefaultLimits()
 	lim.MaxDepth = 4
 	for _, p := range resolveSeeds {
@@ -606,7 +537,7 @@ func FuzzResolvePlain(f *testing.F) {
 	for _, p := range resolveSeeds {
 		f.Add(p)
 	}
-	dir := build(f, resolveTree)
+	dir := testtree.Make(f, resolveTree)
 	lim := DefaultLimits()
 	lim.MaxDepth = 4
 	fast, err := Open(dir, lim)
@@ -642,8 +573,8 @@ func FuzzResolvePlain(f *testing.F) {
 // not be followed, whether or not a handle on the directory is already open.
 func TestSwappedDirectoryNotFollowed(t *testing.T) {
 	for _, warm := range []bool{false, true} {
-		dir := build(t, map[string]string{"a/f": "inside", "a/g": "inside too"})
-		outside := build(t, map[string]string{"f": "OUTSIDE", "g": "OUTSIDE"})
+		dir := testtree.Make(t, map[string]string{"a/f": "inside", "a/g": "inside too"})
+		outside := testtree.Make(t, map[string]string{"f": "OUTSIDE", "g": "OUTSIDE"})
 		r := open(t, dir, DefaultLimits())
 		if _, err := r.Stat("a"); err != nil {
 			t.Fatal(err)
@@ -680,7 +611,7 @@ func TestRefusedListingStaysRefused(t *testing.T) {
 		for i := 0; i < 20; i++ {
 			files[fmt.Sprintf("%s/f%02d", d, i)] = "x"
 		}
-		r := open(t, build(t, files), lim)
+		r := open(t, testtree.Make(t, files), lim)
 		if _, err := r.Stat(d + "/."); err != nil {
 			t.Fatal(err)
 		}
@@ -701,10 +632,7 @@ func TestListedFirstAnswersMatchFresh(t *testing.T) {
 	for k, v := range resolveTree {
 		files[k] = v
 	}
-	dir := build(t, files)
-	if err := os.Chmod(filepath.Join(dir, "bin/tool"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := testtree.Make(t, files)
 	paths := append([]string{"bin/tool", "plugin.json", "Plugin.JSON", "PLUGIN.json", "skills", "skills/x", "skills/x/SKILL.md", "skills/x/skill.md", "skills/absent/SKILL.md", "bin"}, resolveSeeds...)
 	answer := func(r *Root, p string) string {
 		res, rerr := r.Resolve(p)

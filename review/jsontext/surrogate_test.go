@@ -2,6 +2,7 @@ package jsontext
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -81,25 +82,19 @@ func jsUnits(lit string) []uint16 {
 			i += n
 			continue
 		}
-		switch e := lit[i+1]; e {
-		case 'u':
+		e := lit[i+1]
+		if e == 'u' {
 			v, _ := strconv.ParseUint(lit[i+2:i+6], 16, 16)
 			out = append(out, uint16(v))
 			i += 6
 			continue
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		default:
-			out = append(out, uint16(e))
 		}
+		// \b \f \n \r \t stand for their control characters; any other escaped
+		// character (", \, /) for itself.
+		if j := strings.IndexByte("bfnrt", e); j >= 0 {
+			e = "\b\f\n\r\t"[j]
+		}
+		out = append(out, uint16(e))
 		i += 2
 	}
 	return out

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"vouch/review/internal/loadertest"
 )
 
 func TestDeclaresSchema(t *testing.T) {
@@ -32,12 +34,12 @@ func TestIsAgentPlugins(t *testing.T) {
 	if IsAgentPlugins(dir) {
 		t.Error("a folder without plugin.json")
 	}
-	os.WriteFile(filepath.Join(dir, File), []byte(`{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"}`), 0o644)
+	loadertest.WriteFile(t, filepath.Join(dir, File), `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"}`)
 	if !IsAgentPlugins(dir) {
 		t.Error("an Agent Plugins plugin.json")
 	}
 	other := t.TempDir()
-	os.WriteFile(filepath.Join(other, "real.json"), []byte(`{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"}`), 0o644)
+	loadertest.WriteFile(t, filepath.Join(other, "real.json"), `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"}`)
 	outside := t.TempDir()
 	os.Symlink(filepath.Join(other, "real.json"), filepath.Join(outside, File))
 	if IsAgentPlugins(outside) {

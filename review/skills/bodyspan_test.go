@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vouch/review/fsguard"
+	"vouch/review/internal/loadertest"
 )
 
 // The body's offsets let a console drop the text and read it back from the file, so they
@@ -49,12 +50,7 @@ func TestLoadBodySpan(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".md")
-		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name, "SKILL.md"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		loadertest.WriteFile(t, filepath.Join(dir, name, "SKILL.md"), string(data))
 	}
 	good, _ := filepath.Glob("testdata/good/*")
 	checked := 0

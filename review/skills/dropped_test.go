@@ -32,23 +32,7 @@ func TestDroppedText(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := ScanHidden(c.md, 1)
-			for _, w := range c.want {
-				found := false
-				for _, h := range got {
-					found = found || h.Kind == w.Kind && h.Line == w.Line && strings.Contains(h.Text, w.Text)
-				}
-				if !found {
-					t.Errorf("missing %+v in %+v", w, got)
-				}
-			}
-			for _, k := range c.none {
-				for _, h := range got {
-					if h.Kind == k {
-						t.Errorf("unexpected %+v", h)
-					}
-				}
-			}
+			checkHidden(t, ScanHidden(c.md, 1), c.want, c.none)
 		})
 	}
 }

@@ -3,10 +3,13 @@ package skills
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 type hc = model.HiddenContent
@@ -88,21 +91,8 @@ var scanHiddenCases = []struct {
 	{
 		name: "other invisibles",
 		md:   "a\uFE0Fb\u3164c\u115Fd\u2028e\u2029f\x1bg\u0085h\uFEFFi\u00ADj\x00k\x7fl\u180Em\U000E0100n\r\n",
-		want: []hc{
-			{Kind: HiddenInvisible, Line: 1, Text: "U+FE0F VARIATION SELECTOR-16"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+3164 HANGUL FILLER"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+115F"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+2028"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+2029"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+001B"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+0085"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+FEFF"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+00AD"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+0000"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+007F"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+180E"},
-			{Kind: HiddenInvisible, Line: 1, Text: "U+E0100 VARIATION SELECTOR-17"},
-		},
+		want: invisibles(1, "U+FE0F VARIATION SELECTOR-16", "U+3164 HANGUL FILLER", "U+115F", "U+2028", "U+2029",
+			"U+001B", "U+0085", "U+FEFF", "U+00AD", "U+0000", "U+007F", "U+180E", "U+E0100 VARIATION SELECTOR-17"),
 	},
 	{
 		name: "bare carriage return, CRLF is fine",
@@ -121,6 +111,16 @@ var scanHiddenCases = []struct {
 	},
 }
 
+// invisibles is what ScanHidden lists for invisible characters that stand on one line:
+// an entry for each text.
+func invisibles(line int, texts ...string) []hc {
+	out := make([]hc, len(texts))
+	for i, text := range texts {
+		out[i] = hc{Kind: HiddenInvisible, Line: line, Text: text}
+	}
+	return out
+}
+
 func TestScanHidden(t *testing.T) {
 	for _, tc := range scanHiddenCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,27 +128,26 @@ func TestScanHidden(t *testing.T) {
 			if first == 0 {
 				first = 1
 			}
-			got := ScanHidden(tc.md, first)
-			for _, w := range tc.want {
-				ok := false
-				for _, g := range got {
-					if g.Kind == w.Kind && g.Line == w.Line && strings.Contains(g.Text, w.Text) {
-						ok = true
-						break
-					}
-				}
-				if !ok {
-					t.Errorf("missing %+v in %+v", w, got)
-				}
-			}
-			for _, k := range tc.none {
-				for _, g := range got {
-					if g.Kind == k {
-						t.Errorf("unexpected %+v", g)
-					}
-				}
-			}
+			checkHidden(t, ScanHidden(tc.md, first), tc.want, tc.none)
 		})
+	}
+}
+
+// checkHidden fails unless got holds every entry of want (same Kind and Line, Text a
+// substring of what was found) and no entry of a kind in none.
+func checkHidden(t *testing.T, got, want []hc, none []string) {
+	t.Helper()
+	for _, w := range want {
+		if !slices.ContainsFunc(got, func(g hc) bool {
+			return g.Kind == w.Kind && g.Line == w.Line && strings.Contains(g.Text, w.Text)
+		}) {
+			t.Errorf("missing %+v in %+v", w, got)
+		}
+	}
+	for _, g := range got {
+		if slices.Contains(none, g.Kind) {
+			t.Errorf("unexpected %+v", g)
+		}
 	}
 }
 
@@ -206,19 +205,17 @@ var pathological = map[string]func(n int) string{
 }
 
 // scanCost is the work of one ScanHidden call counted in what the runtime counts
-// exactly: heap allocations and bytes allocated (on one P, after a warm-up call that
-// fills the parser pool; the least of three calls, so a pool emptied by a collection
-// does not count as the scan's work), and the size of what it returns.
+// exactly: heap allocations and bytes allocated (on one P, after a warm-up call on that
+// P that fills the parser pool; the least of three calls, so a pool emptied by a
+// collection does not count as the scan's work), and the size of what it returns.
 func scanCost(in string) (mallocs, bytes uint64, found int) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	ScanHidden(in, 1)
 	mallocs, bytes = ^uint64(0), ^uint64(0)
 	for range 3 {
-		var a, b runtime.MemStats
-		runtime.ReadMemStats(&a)
-		out := ScanHidden(in, 1)
-		runtime.ReadMemStats(&b)
-		mallocs, bytes = min(mallocs, b.Mallocs-a.Mallocs), min(bytes, b.TotalAlloc-a.TotalAlloc)
+		var out []hc
+		m, b := testtree.AllocatedBy(func() { out = ScanHidden(in, 1) })
+		mallocs, bytes = min(mallocs, m), min(bytes, b)
 		found = 0
 		for _, h := range out {
 			found += len(h.Text)
@@ -302,7 +299,7 @@ func TestScanHiddenDegraded(t *testing.T) {
 		t.Errorf("got %v, want %s", kinds, want)
 	}
 	_, ds := Parse([]byte("---\nname: x\ndescription: d\n---\n"+md), "x", "SKILL.md")
-	if d := find(ds, "skill-markdown-pathological"); d == nil || d.Line != 5 || d.Severity != model.SeverityWarning {
+	if d := loadertest.Find(ds, "skill-markdown-pathological"); d == nil || d.Line != 5 || d.Severity != model.SeverityWarning {
 		t.Errorf("diagnostic %+v", d)
 	}
 }

@@ -6,49 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/loadertest"
 )
 
 const goodSkill = "---\nname: review\ndescription: Reviews code. Use when asked for a review.\nallowed-tools: Bash(git diff:*) Read\nlicense: MIT\nmetadata:\n  author: me\n---\n# Review\n\n<!-- hidden note -->\nSteps.\n"
-
-// tree writes files (path → content; content "->target" makes a symlink).
-func tree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case strings.HasPrefix(c, "->"):
-			if err := os.Symlink(strings.TrimPrefix(c, "->"), full); err != nil {
-				t.Fatal(err)
-			}
-		case c == "<dir>":
-			if err := os.MkdirAll(full, 0o755); err != nil {
-				t.Fatal(err)
-			}
-		case c == "<fifo>":
-			if err := syscall.Mkfifo(full, 0o644); err != nil {
-				t.Skip("mkfifo:", err)
-			}
-		default:
-			mode := os.FileMode(0o644)
-			if strings.HasSuffix(p, ".sh") {
-				mode = 0o755
-			}
-			if err := os.WriteFile(full, []byte(c), mode); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	return root
-}
 
 func openRoot(t *testing.T, dir string, lim fsguard.Limits) *fsguard.Root {
 	t.Helper()
@@ -68,7 +34,7 @@ func sha(s string) string {
 func diagCodes(c *model.Component) string { return strings.Join(codes(c.Diagnostics), ",") }
 
 func TestLoadFullSkill(t *testing.T) {
-	dir := tree(t, map[string]string{
+	dir := testtree.Make(t, map[string]string{
 		"skills/review/SKILL.md":            goodSkill,
 		"skills/review/scripts/run.sh":      "#!/bin/sh\necho hi\n",
 		"skills/review/references/guide.md": "guide",
@@ -112,7 +78,7 @@ func TestLoadFullSkill(t *testing.T) {
 	if len(c.Contract.Files) != len(c.Files) {
 		t.Errorf("contract files differ")
 	}
-	if find(c.Diagnostics, "skill-file-special") == nil {
+	if !loadertest.HasCode(c.Diagnostics, "skill-file-special") {
 		t.Errorf("missing skill-file-special in %s", diagCodes(c))
 	}
 	sum := strings.Join(c.Summary, " ")
@@ -148,7 +114,7 @@ func TestLoadFullSkill(t *testing.T) {
 }
 
 func TestLoadDigestBinding(t *testing.T) {
-	dir := tree(t, map[string]string{
+	dir := testtree.Make(t, map[string]string{
 		"skills/a/SKILL.md":        "---\nname: a\ndescription: d\n---\n",
 		"skills/a/scripts/x.py":    "print(1)",
 		"skills/b/SKILL.md":        "---\nname: b\ndescription: d\n---\n",
@@ -191,7 +157,7 @@ func TestLoadSkillMDRules(t *testing.T) {
 		{"no directory", map[string]string{"skills/t/SKILL.md": "x"}, "skill-dir-missing", false},
 		{"directory escapes", map[string]string{"skills/s": "->/tmp"}, "skill-md-escape", false},
 		{"lowercase name", map[string]string{"skills/s/skill.md": "x"}, "skill-md-missing", false},
-		{"directory", map[string]string{"skills/s/SKILL.md": "<dir>"}, "skill-md-not-regular", false},
+		{"directory", map[string]string{"skills/s/SKILL.md/": ""}, "skill-md-not-regular", false},
 		{"fifo", map[string]string{"skills/s/SKILL.md": "<fifo>"}, "skill-md-not-regular", false},
 		{"escape", map[string]string{"skills/s/SKILL.md": "->/etc/hostname"}, "skill-md-escape", false},
 		{"dangling", map[string]string{"skills/s/SKILL.md": "->missing.md"}, "skill-md-dangling", false},
@@ -203,16 +169,9 @@ func TestLoadSkillMDRules(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			root := openRoot(t, tree(t, tc.files), fsguard.DefaultLimits())
-			done := make(chan *model.Component, 1)
-			go func() { done <- Load(root, "skills/s") }()
-			var c *model.Component
-			select {
-			case c = <-done:
-			case <-hangAfter(t):
-				t.Fatal("Load blocked")
-			}
-			if tc.code != "" && find(c.Diagnostics, tc.code) == nil {
+			root := openRoot(t, testtree.Make(t, tc.files), fsguard.DefaultLimits())
+			c := testtree.Returns(t, "Load", func() *model.Component { return Load(root, "skills/s") })
+			if tc.code != "" && !loadertest.HasCode(c.Diagnostics, tc.code) {
 				t.Errorf("want %s, got %s", tc.code, diagCodes(c))
 			}
 			if (c.Validity == model.Valid) != tc.valid || (c.Contract != nil) != tc.valid {
@@ -235,12 +194,12 @@ func TestLoadHostileLinks(t *testing.T) {
 		"skill-file-loop":          "loop",
 	} {
 		t.Run(name, func(t *testing.T) {
-			dir := tree(t, map[string]string{"skills/review/SKILL.md": goodSkill, "skills/review/loop": "->loop", "skills/review/link": "->" + target})
+			dir := testtree.Make(t, map[string]string{"skills/review/SKILL.md": goodSkill, "skills/review/loop": "->loop", "skills/review/link": "->" + target})
 			if target != "loop" {
 				os.Remove(filepath.Join(dir, "skills/review/loop"))
 			}
 			c := Load(openRoot(t, dir, fsguard.DefaultLimits()), "skills/review")
-			d := find(c.Diagnostics, name)
+			d := loadertest.Find(c.Diagnostics, name)
 			if c.Validity != model.Valid || c.Contract != nil || d == nil || !d.IsError() {
 				t.Fatalf("validity %s contract %v diagnostics %s", c.Validity, c.Contract != nil, diagCodes(c))
 			}
@@ -259,23 +218,23 @@ func TestLoadLimits(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		files["skills/s/refs/f"+string(rune('a'+i%26))+string(rune('a'+i/26))+".md"] = "x"
 	}
-	dir := tree(t, files)
+	dir := testtree.Make(t, files)
 	lim := fsguard.DefaultLimits()
 	lim.MaxEntries = 20
 	c := Load(openRoot(t, dir, lim), "skills/s")
-	if find(c.Diagnostics, "skill-files-limit") == nil || c.Validity != model.Invalid || c.Contract != nil {
+	if !loadertest.HasCode(c.Diagnostics, "skill-files-limit") || c.Validity != model.Invalid || c.Contract != nil {
 		t.Errorf("entries limit: %s %s", c.Validity, diagCodes(c))
 	}
 	lim = fsguard.DefaultLimits()
 	lim.MaxTotalBytes = 50
 	c = Load(openRoot(t, dir, lim), "skills/s")
-	if find(c.Diagnostics, "skill-files-limit") == nil || c.Contract != nil {
+	if !loadertest.HasCode(c.Diagnostics, "skill-files-limit") || c.Contract != nil {
 		t.Errorf("total limit: %s", diagCodes(c))
 	}
 	lim = fsguard.DefaultLimits()
 	lim.MaxFileBytes = 1
 	files2 := map[string]string{"skills/s/SKILL.md": "---\nname: s\ndescription: d\n---\n"}
-	c = Load(openRoot(t, tree(t, files2), lim), "skills/s")
+	c = Load(openRoot(t, testtree.Make(t, files2), lim), "skills/s")
 	if c.Contract != nil || c.Validity != model.Invalid {
 		t.Errorf("file limit: %s", diagCodes(c))
 	}

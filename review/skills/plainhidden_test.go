@@ -4,7 +4,6 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,19 +12,13 @@ import (
 )
 
 // samePlainHidden fails when plainHidden accepts md but the markdown parse finds
-// something else, and reports whether it accepted.
+// something else (sameScan), and reports whether it accepted.
 func samePlainHidden(t *testing.T, name, md string) bool {
 	t.Helper()
 	if _, ok := plainHidden(md, newLineIndex(md, 1)); !ok {
 		return false
 	}
-	for _, first := range []int{1, 7} {
-		fast, fd := scanHiddenWith(md, first, false)
-		slow, sd := scanHiddenWith(md, first, true)
-		if fd != sd || !reflect.DeepEqual(fast, slow) {
-			t.Errorf("%s (first line %d):\n plain %v %+v\n parse %v %+v", name, first, fd, fast, sd, slow)
-		}
-	}
+	sameScan(t, name, md)
 	return true
 }
 
@@ -136,11 +129,7 @@ func randomBody(r *rand.Rand) string {
 }
 
 func TestPlainHiddenRandom(t *testing.T) {
-	r := rand.New(rand.NewSource(3))
-	n := 30000
-	if testing.Short() {
-		n = 3000
-	}
+	r, n := rand.New(rand.NewSource(3)), draws(30000)
 	accepted, found := 0, 0
 	for i := 0; i < n && !t.Failed(); i++ {
 		md := randomBody(r)

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/fsguard"
 )
@@ -20,7 +21,7 @@ func TestSharedReadsOnce(t *testing.T) {
 		"skills/missing/notes.md":        "no SKILL.md here\n",
 		"skills/extra/references/ref.md": "# ref\n",
 	}
-	dir := tree(t, files)
+	dir := testtree.Make(t, files)
 	lim := fsguard.DefaultLimits()
 	unknown := func(code string) bool { return code == "skill-unknown-field" }
 	for _, sd := range []string{"skills/review", "skills/extra", "skills/missing"} {
@@ -72,7 +73,7 @@ func TestSharedReadsOnce(t *testing.T) {
 // limits, and one that does not fit them gets the limit's diagnostic here, as reading it
 // through this root alone would.
 func TestSharedKeepsEachBudget(t *testing.T) {
-	dir := tree(t, map[string]string{"skills/review/SKILL.md": goodSkill, "skills/review/big.md": string(make([]byte, 4096))})
+	dir := testtree.Make(t, map[string]string{"skills/review/SKILL.md": goodSkill, "skills/review/big.md": string(make([]byte, 4096))})
 	lim := fsguard.DefaultLimits()
 	shared := NewShared(2)
 	if c := shared.Load(openRoot(t, dir, lim), "skills/review", nil, ""); c.Validity != model.Valid {
@@ -101,7 +102,7 @@ func TestSharedKeepsEachBudget(t *testing.T) {
 
 // TestNilSharedReads: without a cache every call reads.
 func TestNilSharedReads(t *testing.T) {
-	dir := tree(t, map[string]string{"SKILL.md": goodSkill})
+	dir := testtree.Make(t, map[string]string{"SKILL.md": goodSkill})
 	var s *Shared
 	before := reads.Load()
 	s.Load(openRoot(t, dir, fsguard.DefaultLimits()), ".", nil, "")
@@ -114,7 +115,7 @@ func TestNilSharedReads(t *testing.T) {
 // TestSharedLetsGo: once every loader of the folder is done, the cache holds nothing,
 // and a reader after that still gets the skill.
 func TestSharedLetsGo(t *testing.T) {
-	dir := tree(t, map[string]string{"skills/review/SKILL.md": goodSkill})
+	dir := testtree.Make(t, map[string]string{"skills/review/SKILL.md": goodSkill})
 	lim := fsguard.DefaultLimits()
 	s := NewShared(2)
 	s.Load(openRoot(t, dir, lim), "skills/review", nil, "")

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 func doc(fields string) []byte {
@@ -29,15 +31,6 @@ func hasErrors(ds []model.Diagnostic) bool {
 		}
 	}
 	return false
-}
-
-func find(ds []model.Diagnostic, code string) *model.Diagnostic {
-	for i := range ds {
-		if ds[i].Code == code {
-			return &ds[i]
-		}
-	}
-	return nil
 }
 
 func TestParseRules(t *testing.T) {
@@ -133,7 +126,7 @@ func TestParseRules(t *testing.T) {
 			}
 			got := codes(ds)
 			for _, w := range tc.want {
-				if find(ds, w) == nil {
+				if !loadertest.HasCode(ds, w) {
 					t.Errorf("missing %s; got %v", w, got)
 				}
 			}
@@ -179,10 +172,10 @@ func TestParseFieldsAndLines(t *testing.T) {
 	if sk.BodyLine != 13 || sk.Body != "# Title\n" {
 		t.Errorf("body line %d body %q", sk.BodyLine, sk.Body)
 	}
-	if d := find(ds, "skill-unknown-field"); d == nil || d.Line != 11 || d.Pointer != "/extra" {
+	if d := loadertest.Find(ds, "skill-unknown-field"); d == nil || d.Line != 11 || d.Pointer != "/extra" {
 		t.Errorf("unknown field diag %+v", d)
 	}
-	if d := find(ds, "skill-metadata-value-not-string"); d == nil || d.Line != 9 || d.Pointer != "/metadata/version" {
+	if d := loadertest.Find(ds, "skill-metadata-value-not-string"); d == nil || d.Line != 9 || d.Pointer != "/metadata/version" {
 		t.Errorf("metadata diag %+v", d)
 	}
 	if got := SplitAllowedTools(fm.AllowedTools); strings.Join(got, "|") != "Bash(git status:*)|Read" {
@@ -190,19 +183,45 @@ func TestParseFieldsAndLines(t *testing.T) {
 	}
 	// A YAML error points at the file line, not the frontmatter line.
 	_, ds = Parse([]byte("---\nname: x\ndescription: ok\nbad: a: b\n---\n"), "x", "SKILL.md")
-	if d := find(ds, "skill-frontmatter-invalid-yaml"); d == nil || d.Line != 4 {
+	if d := loadertest.Find(ds, "skill-frontmatter-invalid-yaml"); d == nil || d.Line != 4 {
 		t.Errorf("yaml error line %+v", d)
 	}
 }
 
-func TestParseNFKCWarningMessage(t *testing.T) {
-	_, ds := Parse(doc("name: ｍｙ-ｓｋｉｌｌ\ndescription: d\n"), "my-skill", "SKILL.md")
-	d := find(ds, "skill-name-unicode")
-	if d == nil || d.Severity != model.SeverityWarning {
-		t.Fatalf("want warning, got %v", codes(ds))
-	}
-	if !strings.Contains(d.Message, "accepted by skills-ref but the specification allows only a-z, 0-9 and hyphens") || !strings.Contains(d.Message, "'my-skill'") {
-		t.Errorf("message %q", d.Message)
+// TestParseNameWarnings: a name skills-ref accepts but the specification does not is a
+// warning whose message says what is off. A fullwidth name (NFKC folds it to the folder's
+// name) breaks the a-z/0-9 rule; a padded but otherwise valid name is a whitespace finding
+// only, and its message must not claim the characters break that rule.
+func TestParseNameWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		name, field, code string
+		has               []string
+		not               string // a code that must not be reported beside code
+		lacks             string // text the message must not hold
+	}{
+		{"fullwidth", "name: ｍｙ-ｓｋｉｌｌ", "skill-name-unicode",
+			[]string{"accepted by skills-ref but the specification allows only a-z, 0-9 and hyphens", "'my-skill'"}, "", ""},
+		{"padded", `name: "  my-skill "`, "skill-name-whitespace",
+			[]string{"whitespace", "'my-skill'"}, "skill-name-unicode", "a-z"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ds := Parse(doc(tc.field+"\ndescription: d\n"), "my-skill", "SKILL.md")
+			d := loadertest.Find(ds, tc.code)
+			if d == nil || d.Severity != model.SeverityWarning {
+				t.Fatalf("want a %s warning, got %v", tc.code, codes(ds))
+			}
+			if tc.not != "" && loadertest.HasCode(ds, tc.not) {
+				t.Errorf("also reported as %s: %v", tc.not, codes(ds))
+			}
+			for _, h := range tc.has {
+				if !strings.Contains(d.Message, h) {
+					t.Errorf("message %q lacks %q", d.Message, h)
+				}
+			}
+			if tc.lacks != "" && strings.Contains(d.Message, tc.lacks) {
+				t.Errorf("message %q holds %q", d.Message, tc.lacks)
+			}
+		})
 	}
 }
 
@@ -222,8 +241,8 @@ func TestYAMLBomb(t *testing.T) {
 	}
 	var ds []model.Diagnostic
 	bomb := doc(b.String())
-	_, allocated := allocatedBy(func() { _, ds = Parse(bomb, "x", "SKILL.md") })
-	if find(ds, "skill-frontmatter-yaml-alias") == nil {
+	_, allocated := testtree.AllocatedBy(func() { _, ds = Parse(bomb, "x", "SKILL.md") })
+	if !loadertest.HasCode(ds, "skill-frontmatter-yaml-alias") {
 		t.Errorf("bomb not refused: %v", codes(ds))
 	}
 	// Expanded, the bomb is 10^9 strings; refused on the anchor, it costs about what
@@ -235,7 +254,7 @@ func TestYAMLBomb(t *testing.T) {
 	// Oversized frontmatter is refused without parsing.
 	big := "name: x\ndescription: d\nlicense: " + strings.Repeat("a", MaxFrontmatter) + "\n"
 	_, ds = Parse(doc(big), "x", "SKILL.md")
-	if find(ds, "skill-frontmatter-too-large") == nil {
+	if !loadertest.HasCode(ds, "skill-frontmatter-too-large") {
 		t.Errorf("large frontmatter: %v", codes(ds))
 	}
 
@@ -277,7 +296,7 @@ func TestBadCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, ds := Parse(data, "bad-skill", "SKILL.md")
-			if find(ds, code) == nil {
+			if !loadertest.HasCode(ds, code) {
 				t.Errorf("want %s, got %v", code, codes(ds))
 			}
 		})
@@ -320,20 +339,4 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
-}
-
-// A padded but otherwise valid name is a whitespace finding, not a character one: the
-// message must not claim the characters break the a-z/0-9 rule.
-func TestParseNameWhitespace(t *testing.T) {
-	_, ds := Parse(doc("name: \"  my-skill \"\ndescription: d\n"), "my-skill", "SKILL.md")
-	d := find(ds, "skill-name-whitespace")
-	if d == nil || d.Severity != model.SeverityWarning {
-		t.Fatalf("want a skill-name-whitespace warning, got %v", codes(ds))
-	}
-	if find(ds, "skill-name-unicode") != nil {
-		t.Errorf("padded ASCII name also reported as skill-name-unicode: %v", codes(ds))
-	}
-	if !strings.Contains(d.Message, "whitespace") || strings.Contains(d.Message, "a-z") || !strings.Contains(d.Message, "'my-skill'") {
-		t.Errorf("message %q", d.Message)
-	}
 }
