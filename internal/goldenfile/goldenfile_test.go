@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -43,18 +44,19 @@ func (r *recorder) Errorf(format string, args ...any) {
 
 func (r *recorder) Fatalf(format string, args ...any) {
 	r.msgs = append(r.msgs, "fatal: "+fmt.Sprintf(format, args...))
-	panic(r) // stands for runtime.Goexit: Check must not go on after a fatal failure
+	runtime.Goexit() // as testing.T's Fatalf: Check must not go on after it
 }
 
 func (r *recorder) Fatal(args ...any) { r.Fatalf("%v", args...) }
 
+// check runs Check on its own goroutine, which a fatal failure ends.
 func check(r *recorder, path, got string, update bool) {
-	defer func() {
-		if p := recover(); p != nil && p != r {
-			panic(p)
-		}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Check(r, path, []byte(got), update, "run with -update")
 	}()
-	Check(r, path, []byte(got), update, "run with -update")
+	<-done
 }
 
 func TestCheck(t *testing.T) {
