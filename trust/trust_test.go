@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"vouch/internal/memfiles"
+	"vouch/internal/testtree"
 	"vouch/model"
 )
 
@@ -325,10 +326,8 @@ func TestTeamLedgerPrecedence(t *testing.T) {
 	}
 	// The walk stops at the repository root: a ledger above it is not used.
 	outer := t.TempDir()
-	os.MkdirAll(filepath.Join(outer, ".vouch"), 0o755)
-	os.WriteFile(filepath.Join(outer, ".vouch", "ledger.toml"), []byte("schema_version = 1\n"), 0o644)
+	testtree.WriteFiles(t, outer, map[string]string{".vouch/ledger.toml": "schema_version = 1\n", "repo/.git/": ""})
 	inner := filepath.Join(outer, "repo")
-	os.MkdirAll(filepath.Join(inner, ".git"), 0o755)
 	if got := FindTeamLedger(inner); got != "" {
 		t.Fatalf("found %q above the repository root", got)
 	}
