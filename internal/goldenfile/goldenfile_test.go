@@ -2,11 +2,12 @@ package goldenfile
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 func TestFirstDifference(t *testing.T) {
@@ -71,8 +72,8 @@ func TestCheck(t *testing.T) {
 
 	r = &recorder{TB: t}
 	check(r, path, "one\ntwo\n", true)
-	if data, err := os.ReadFile(path); err != nil || string(data) != "one\ntwo\n" || len(r.msgs) != 0 {
-		t.Fatalf("update wrote %q (%v) and gave %q", data, err, r.msgs)
+	if data := testtree.ReadFile(t, path); data != "one\ntwo\n" || len(r.msgs) != 0 {
+		t.Fatalf("update wrote %q and gave %q", data, r.msgs)
 	}
 
 	r = &recorder{TB: t}
