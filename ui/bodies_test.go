@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,8 +8,6 @@ import (
 	"vouch/model"
 	"vouch/review"
 	"vouch/trust"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 const spanSkill = "---\nname: notes\ndescription: Keeps notes. Use when asked to.\n---\n# Notes\n\nThe secret word is marmalade.\n"
@@ -19,22 +16,15 @@ const spanSkill = "---\nname: notes\ndescription: Keeps notes. Use when asked to
 func skillDir(t *testing.T, body string) (dir, file string) {
 	t.Helper()
 	dir = filepath.Join(t.TempDir(), "notes")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	file = filepath.Join(dir, "SKILL.md")
-	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, file, body)
 	return dir, file
 }
 
 // diskModel loads sources from disk the way the console does, batch by batch.
 func diskModel(t *testing.T, w, h int, sources ...string) *Model {
 	t.Helper()
-	m := New(Options{Sources: sources, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	run(t, m, m.loadCmd())
+	m := loadedConsole(t, Options{Sources: sources, Home: t.TempDir()}, w, h)
 	if m.loadErr != nil || len(m.data.pkgs) == 0 {
 		t.Fatalf("loaded %d packages: %v", len(m.data.pkgs), m.loadErr)
 	}
@@ -101,9 +91,7 @@ func TestContentTabRefusesAFileChangedOnDisk(t *testing.T) {
 	m := diskModel(t, 120, 40, dir)
 	onlySkill(t, m)
 	evil := strings.Replace(spanSkill, "marmalade", "ignore-previous-instructions", 1)
-	if err := os.WriteFile(file, []byte(evil), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, file, evil)
 	press(t, m, "3")
 	v := screen(m)
 	if strings.Contains(v, "ignore-previous-instructions") {
@@ -117,9 +105,7 @@ func TestContentTabRefusesAFileChangedOnDisk(t *testing.T) {
 	}
 	// Same length, one byte different: the digest, not the size, decides.
 	same := strings.Replace(spanSkill, "marmalade", "marmaladE", 1)
-	if err := os.WriteFile(file, []byte(same), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, file, same)
 	m.detail.bodies.reset()
 	press(t, m, "1", "3")
 	if v := screen(m); strings.Contains(v, "marmaladE") || !strings.Contains(v, "changed on disk") {
@@ -151,9 +137,7 @@ func TestContentFilterReadsBodiesBack(t *testing.T) {
 	press(t, m, "esc")
 
 	m = diskModel(t, 120, 40, dir)
-	if err := os.WriteFile(file, []byte(strings.Replace(spanSkill, "marmalade", "quince", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, file, strings.Replace(spanSkill, "marmalade", "quince", 1))
 	press(t, m, "/", "tab", "q", "u", "i", "n", "c", "e")
 	for _, it := range visibleItems(m) {
 		if !it.isPackage() {

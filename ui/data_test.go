@@ -6,8 +6,6 @@ import (
 	"unsafe"
 
 	"vouch/model"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // field is field i of the struct v points to, readable although it is unexported.
@@ -25,10 +23,7 @@ func TestReloadLeavesNothingOfTheOldLoad(t *testing.T) {
 		return []model.Diagnostic{{Code: "source-note", Severity: model.SeverityWarning, Message: "A note about the source."}}
 	}
 	start := func(pkgs []*model.Package) *Model {
-		m := New(Options{Sources: []string{"examples"}, Home: t.TempDir(), Packages: pkgs, SourceDiagnostics: diags()})
-		m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-		run(t, m, m.loadCmd())
-		return m
+		return loadedConsole(t, Options{Sources: []string{"examples"}, Home: t.TempDir(), Packages: pkgs, SourceDiagnostics: diags()}, 120, 30)
 	}
 	m := start(fixturePackages())
 	// Fill what a load's data caches: a skill's Content tab asks whether its body is slow

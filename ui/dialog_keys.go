@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -52,7 +53,7 @@ func (d *dialog) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	k := msg.String()
 	refused := ""
 	for _, a := range dialogActions() {
-		if !contains(a.keys, k) {
+		if !slices.Contains(a.keys, k) {
 			continue
 		}
 		if a.off != nil {

@@ -8,27 +8,23 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"vouch/model"
-	"vouch/review"
 )
 
 // TestTreeAndOverviewShowDisplayNames: where a client lists a component under another
 // name than its id, the tree row shows it beside the id and the overview says which
 // client uses it; package text is escaped on the way.
 func TestTreeAndOverviewShowDisplayNames(t *testing.T) {
-	res, err := review.Open(review.Options{}, "../review/testdata/display-names")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkgs := openedPackages(t, "../review/testdata/display-names", nil)
 	var agent *model.Component
-	for _, p := range res.Packages {
+	for _, p := range pkgs {
 		if p.Format == model.FormatClaudeCode {
 			agent = p.Component(model.KindAgent, "reviewer")
 		}
 	}
 	if agent == nil {
-		t.Fatalf("no agent:reviewer in %d packages", len(res.Packages))
+		t.Fatalf("no agent:reviewer in %d packages", len(pkgs))
 	}
-	m := newTestModel(t, res.Packages, 140, 60)
+	m := newTestModel(t, pkgs, 140, 60)
 	v := screen(m)
 	wantShown(t, "tree", v, "agent:reviewer · code-reviewer", "output-style:terse · Terse Answers", "skill:extra/fmt · fmt")
 	if strings.Contains(v, "skill:lint ·") {
@@ -40,7 +36,7 @@ func TestTreeAndOverviewShowDisplayNames(t *testing.T) {
 	}
 
 	agent.DisplayNames[model.ClientClaudeCode] = "evil\x1b[2Jname"
-	m = newTestModel(t, res.Packages, 140, 60)
+	m = newTestModel(t, pkgs, 140, 60)
 	selectRef(t, m, "named#agent:reviewer")
 	if v := screen(m); strings.Contains(v, "\x1b[2J") || !strings.Contains(v, "evil␛[2Jname") {
 		t.Errorf("a display name reached the screen unescaped:\n%s", v)

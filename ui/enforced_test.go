@@ -6,7 +6,6 @@ import (
 
 	"vouch/model"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -32,9 +31,7 @@ func TestEnforcedShown(t *testing.T) {
 		{"not told", nil, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := New(Options{Sources: []string{"examples"}, Home: t.TempDir(), Packages: pkgs, Enforced: tc.enforced})
-			m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-			run(t, m, m.loadCmd())
+			m := loadedConsole(t, Options{Sources: []string{"examples"}, Home: t.TempDir(), Packages: pkgs, Enforced: tc.enforced}, 160, 48)
 			out := downsample(t, m.View().Content, colorprofile.Ascii)
 			if got := strings.Count(ansi.Strip(out), "enforced (claude-code, codex)"); got != tc.want {
 				t.Fatalf("%q appears %d times, want %d:\n%s", "enforced (claude-code, codex)", got, tc.want, out)

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"vouch/ui/display"
@@ -63,7 +64,7 @@ var listFooter = []string{"enter open", "j/k move", "esc/o close list"}
 // the footer instead.
 func (m *Model) fileKey(fv *fileView, msg tea.KeyPressMsg) tea.Cmd {
 	for _, a := range fileActions() {
-		if !contains(a.keys, msg.String()) {
+		if !slices.Contains(a.keys, msg.String()) {
 			continue
 		}
 		if a.off != nil {
@@ -109,15 +110,6 @@ func fileSheet() []string {
 		out = append(out, fmt.Sprintf("  %-18s %s", strings.Join(a.keys, " "), a.desc))
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // scrollFile scrolls by lines, plus pages times the body's height.

@@ -2,14 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 const (
@@ -21,21 +19,13 @@ const (
 // script, one has its command inline) at w×h.
 func hookViewModel(t *testing.T, w, h int) *Model {
 	t.Helper()
-	m := New(Options{Sources: []string{filepath.Join("testdata", "hookview")}, Home: t.TempDir()})
-	m.common.highlightBudget = 0
-	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	run(t, m, m.loadCmd())
-	return m
+	return diskModel(t, w, h, filepath.Join("testdata", "hookview"))
 }
 
 // lineOf is the 1-based line of the first line of file holding sub.
 func lineOf(t *testing.T, file, sub string) int {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, l := range strings.Split(string(data), "\n") {
+	for i, l := range strings.Split(testtree.ReadFile(t, file), "\n") {
 		if strings.Contains(l, sub) {
 			return i + 1
 		}

@@ -1,38 +1,11 @@
 package ui
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"vouch/model"
-
-	tea "charm.land/bubbletea/v2"
 )
-
-// twinFolder writes one folder read by two clients: a Codex and a Claude Code plugin of
-// the same name, each with its own server "db".
-func twinFolder(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for rel, body := range map[string]string{
-		".codex-plugin/plugin.json":  `{"name":"twin","version":"1.0.0","description":"read by Codex","mcpServers":"./codex.mcp.json"}`,
-		".claude-plugin/plugin.json": `{"name":"twin","version":"1.0.0","description":"read by Claude Code"}`,
-		".mcp.json":                  `{"mcpServers":{"db":{"command":"node","args":["./server-claude.js"]}}}`,
-		"codex.mcp.json":             `{"mcpServers":{"db":{"command":"node","args":["./server-codex.js"]}}}`,
-		"server-claude.js":           "console.log('claude')\n",
-		"server-codex.js":            "console.log('codex')\n",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // selectIn moves the selection to the component ref of the package of format f.
 func selectIn(t *testing.T, m *Model, f model.Format, ref string) {
@@ -73,11 +46,11 @@ func wantReadings(t *testing.T, m *Model, ref, step string, codex, claude model.
 
 // TestConsoleFormatIdentity: in the console, approving the Codex reading's server leaves
 // the Claude Code reading's server of the same name unreviewed (not "changed"), revoking
-// it leaves the other approved, and y copies the ref with the format in front.
+// it leaves the other approved, and y copies the ref with the format in front. The twin
+// fixture is one folder read by two clients: a Codex and a Claude Code plugin of the same
+// name, each with its own server "db".
 func TestConsoleFormatIdentity(t *testing.T) {
-	m := New(Options{Sources: []string{twinFolder(t)}, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
-	run(t, m, m.loadCmd())
+	m := diskModel(t, 110, 40, filepath.Join("testdata", "twin"))
 	const ref = "twin#mcp-server:db"
 
 	selectIn(t, m, model.FormatCodex, ref)

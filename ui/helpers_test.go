@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"vouch/model"
+	"vouch/review"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -113,13 +114,37 @@ func newTestModel(t testing.TB, pkgs []*model.Package, w, h int) *Model {
 // what a first one recorded.
 func newTestModelIn(t testing.TB, pkgs []*model.Package, home string, w, h int) *Model {
 	t.Helper()
-	m := New(Options{Sources: []string{"examples"}, Home: home, Packages: pkgs})
+	return loadedConsole(t, Options{Sources: []string{"examples"}, Home: home, Packages: pkgs}, w, h)
+}
+
+// loadedConsole is the console opts describe, sized w×h, with its load command run
+// synchronously so the test controls every message.
+func loadedConsole(t testing.TB, opts Options, w, h int) *Model {
+	t.Helper()
+	m := New(opts)
 	// No time bound on the file view's lexer: what a test sees must not depend on how
 	// busy the machine is.
 	m.common.highlightBudget = 0
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	run(t, m, m.loadCmd())
 	return m
+}
+
+// openedPackages is what review.Open reads from src, as vouch review would load it, kept
+// to the packages keep accepts (all of them when keep is nil). A failed open ends the test.
+func openedPackages(t testing.TB, src string, keep func(*model.Package) bool) []*model.Package {
+	t.Helper()
+	res, err := review.Open(review.Options{}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*model.Package
+	for _, p := range res.Packages {
+		if keep == nil || keep(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // run executes a command and feeds its messages back, as the runtime would, following

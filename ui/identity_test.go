@@ -2,11 +2,11 @@ package ui
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,13 +17,8 @@ import (
 func loadedCopy(t *testing.T, w, h int) (*Model, string) {
 	t.Helper()
 	src := filepath.Join(t.TempDir(), "design-review")
-	if out, err := exec.Command("cp", "-r", daloExample, src).CombinedOutput(); err != nil {
-		t.Fatalf("copy example: %v %s", err, out)
-	}
-	m := New(Options{Sources: []string{src}, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	run(t, m, m.loadCmd())
-	return m, src
+	testtree.Copy(t, daloExample, src)
+	return diskModel(t, w, h, src), src
 }
 
 // editTool appends line to the tool's entry file in the copy at src.

@@ -29,12 +29,7 @@ func TestPreviewNamesDirectoriesItCreates(t *testing.T) {
 			m := newTestModel(t, fixturePackages(), 160, 48)
 			selectRef(t, m, instrRef)
 			openPreview(t, m, target)
-			body := ansi.Strip(m.prompt().body)
-			for _, w := range tc.want {
-				if !strings.Contains(body, w) {
-					t.Fatalf("preview lacks %q:\n%s", w, body)
-				}
-			}
+			wantShown(t, "preview", ansi.Strip(m.prompt().body), tc.want...)
 			// What the preview said is what y does.
 			press(t, m, "y")
 			if _, err := os.Stat(target); err != nil {
@@ -49,7 +44,7 @@ func TestPreviewNamesDirectoriesItCreates(t *testing.T) {
 	}
 	// An existing file creates nothing and says nothing about directories.
 	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	os.WriteFile(target, []byte("# Mine\n"), 0o644)
+	writeFile(t, target, "# Mine\n")
 	m := newTestModel(t, fixturePackages(), 160, 48)
 	selectRef(t, m, instrRef)
 	askTarget(t, m, target)
@@ -58,7 +53,7 @@ func TestPreviewNamesDirectoriesItCreates(t *testing.T) {
 	}
 	// A file where a directory would be: the preview says the write cannot happen.
 	blocker := filepath.Join(t.TempDir(), "file")
-	os.WriteFile(blocker, []byte("x"), 0o644)
+	writeFile(t, blocker, "x")
 	m = newTestModel(t, fixturePackages(), 160, 48)
 	selectRef(t, m, instrRef)
 	askTarget(t, m, filepath.Join(blocker, "sub", "AGENTS.md"))
@@ -95,18 +90,13 @@ func TestOverviewListsActiveFiles(t *testing.T) {
 		}
 	}
 	v := overviewOf(t, m)
-	for _, want := range []string{"Active in: 2 files", one, two, "✓ as vouch wrote it"} {
-		if !strings.Contains(v, want) {
-			t.Fatalf("overview lacks %q:\n%s", want, v)
-		}
-	}
+	wantShown(t, "overview", v, "Active in: 2 files", one, two, "✓ as vouch wrote it")
 	if strings.Contains(v, "edited by hand") {
 		t.Fatalf("nothing was edited yet:\n%s", v)
 	}
 	// Edit one copy by hand: after R (files are read with the ledger) the Overview says so
 	// for that file only, as `vouch instructions list` does.
-	data, _ := os.ReadFile(two)
-	os.WriteFile(two, []byte(strings.Replace(string(data), "Always ask", "Never ask", 1)), 0o644)
+	editByHand(t, two, "Always ask", "Never ask")
 	m.opts.Packages = fixturePackages() // a reload reads the ledger and the files again
 	run(t, m, m.loadCmd())
 	selectRef(t, m, instrRef)

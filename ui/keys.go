@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -153,7 +154,7 @@ func (m *Model) runs(k string) *action {
 func (m *Model) refuses(k string) *action {
 	for i := range m.actions {
 		if a := &m.actions[i]; a.has(k) && !a.takesOver {
-			if contains(a.quiet, k) {
+			if slices.Contains(a.quiet, k) {
 				return nil
 			}
 			return a

@@ -7,7 +7,6 @@ import (
 
 	"vouch/model"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -55,9 +54,7 @@ func TestNoteInputTakesEveryLetterAndIsOnScreen(t *testing.T) {
 // One folder holds a package of each of two formats with a skill of the same id: after
 // R, the selection is on the skill of the format it was on, not the first at that root.
 func TestReloadReselectsByFormat(t *testing.T) {
-	m := New(Options{Sources: []string{"testdata/two-formats"}, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	run(t, m, m.loadCmd())
+	m := diskModel(t, 100, 30, "testdata/two-formats")
 	if len(m.data.pkgs) != 2 {
 		t.Fatalf("%d packages, want the two formats", len(m.data.pkgs))
 	}
@@ -182,9 +179,7 @@ func TestPackageApprovalOffersWhatIsShownAndLeavesOutWhatIsMarked(t *testing.T) 
 // S puts the hooks that can block first, in both formats' words: the Claude Code
 // loader scopes them "can-block", the Codex loader "can deny the call".
 func TestSortByRiskPutsGatingHooksFirst(t *testing.T) {
-	m := New(Options{Sources: []string{"testdata/two-formats"}, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	run(t, m, m.loadCmd())
+	m := diskModel(t, 100, 30, "testdata/two-formats")
 	for _, p := range m.data.pkgs {
 		// A component with no risk first in package order: only the sort can move it.
 		p.Components = append([]*model.Component{{Kind: model.KindSkill, ID: "first-in-order", Validity: model.Valid}}, p.Components...)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"vouch/model"
-	"vouch/review"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -23,16 +22,7 @@ func TestManifestShowsComponentFields(t *testing.T) {
 		{filepath.Join("..", "examples", "codex", "empty-hooks-two-clients"), model.FormatCodex, []string{"hooks: {}"}},
 		{filepath.Join("testdata", "manifest-fields"), model.FormatClaudeCode, []string{`hooks: {}`, `mcpServers: ./servers.json`, `lspServers: {"go":{"command":"gopls"`}},
 	} {
-		res, err := review.Open(review.Options{}, tc.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var pkgs []*model.Package
-		for _, p := range res.Packages {
-			if p.Format == tc.format {
-				pkgs = append(pkgs, p)
-			}
-		}
+		pkgs := openedPackages(t, tc.src, func(p *model.Package) bool { return p.Format == tc.format })
 		if len(pkgs) != 1 {
 			t.Fatalf("%s: %d %s packages", tc.src, len(pkgs), tc.format)
 		}

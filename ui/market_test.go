@@ -6,9 +6,6 @@ import (
 	"testing"
 
 	"vouch/model"
-	"vouch/review"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 const marketRef = "fixture-market#plugin:local-one"
@@ -21,20 +18,9 @@ func marketModel(t *testing.T, keep func(*model.Package) bool) *Model {
 	src := filepath.Join("testdata", "market")
 	opts := Options{Sources: []string{src}, Home: t.TempDir()}
 	if keep != nil {
-		res, err := review.Open(review.Options{}, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range res.Packages {
-			if keep(p) {
-				opts.Packages = append(opts.Packages, p)
-			}
-		}
+		opts.Packages = openedPackages(t, src, keep)
 	}
-	m := New(opts)
-	m.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
-	run(t, m, m.loadCmd())
-	return m
+	return loadedConsole(t, opts, 140, 30)
 }
 
 // rowFor is the table row of the entry named name.

@@ -1,14 +1,12 @@
 package ui
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // The console round trip for an MCP Bundle server, a standalone skill's script, a Claude
@@ -25,15 +23,8 @@ func TestConsoleRoundTripMCPBAndSkill(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.example), func(t *testing.T) {
 			src := filepath.Join(t.TempDir(), filepath.Base(tc.example))
-			if out, err := exec.Command("cp", "-r", tc.example, src).CombinedOutput(); err != nil {
-				t.Fatalf("copy example: %v %s", err, out)
-			}
-			m := New(Options{Sources: []string{src}, Home: t.TempDir()})
-			m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-			run(t, m, m.loadCmd())
-			if m.loadErr != nil {
-				t.Fatal(m.loadErr)
-			}
+			testtree.Copy(t, tc.example, src)
+			m := diskModel(t, 120, 40, src)
 			selectRef(t, m, tc.ref)
 			press(t, m, "a")
 			if m.dialog() == nil || !strings.Contains(screen(m), "Approve "+tc.ref) {

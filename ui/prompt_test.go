@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 )
 
@@ -21,9 +22,7 @@ func typeText(t *testing.T, m *Model, s string) {
 func TestActivateInstruction(t *testing.T) {
 	m := newTestModel(t, fixturePackages(), 100, 30)
 	target := filepath.Join(t.TempDir(), "AGENTS.md")
-	if err := os.WriteFile(target, []byte("# Mine\n\nKeep this.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, target, "# Mine\n\nKeep this.\n")
 	selectRef(t, m, toolRef)
 	if applies(m, "instructions") {
 		t.Error("i enabled on a tool")
@@ -45,12 +44,12 @@ func TestActivateInstruction(t *testing.T) {
 	v := screen(m)
 	wantShown(t, "preview", v, "+ <!-- vouch:start", "+ Always ask for the design doc first.", "y write this change")
 	press(t, m, "enter")
-	if got, _ := os.ReadFile(target); string(got) != "# Mine\n\nKeep this.\n" {
+	if got := testtree.ReadFile(t, target); got != "# Mine\n\nKeep this.\n" {
 		t.Fatalf("enter wrote the file: %q", got)
 	}
 	press(t, m, "y")
-	got, _ := os.ReadFile(target)
-	if !strings.HasPrefix(string(got), "# Mine\n\nKeep this.\n\n<!-- vouch:start") || !strings.Contains(string(got), "Always ask for the design doc first.") {
+	got := testtree.ReadFile(t, target)
+	if !strings.HasPrefix(got, "# Mine\n\nKeep this.\n\n<!-- vouch:start") || !strings.Contains(got, "Always ask for the design doc first.") {
 		t.Fatalf("file after y: %q", got)
 	}
 	if m.prompt() != nil {
@@ -100,9 +99,8 @@ func TestActivateInstructionBadTarget(t *testing.T) {
 func TestActivateInstructionThroughSymlink(t *testing.T) {
 	root := t.TempDir()
 	dest := filepath.Join(root, "dotfiles", "AGENTS.md")
-	os.MkdirAll(filepath.Dir(dest), 0o755)
-	orig := []byte("# dotfiles\n")
-	os.WriteFile(dest, orig, 0o644)
+	const orig = "# dotfiles\n"
+	writeFile(t, dest, orig)
 	link := filepath.Join(root, "repo", "AGENTS.md")
 	os.MkdirAll(filepath.Dir(link), 0o755)
 	if err := os.Symlink(dest, link); err != nil {
@@ -119,14 +117,14 @@ func TestActivateInstructionThroughSymlink(t *testing.T) {
 	wantShown(t, "preview", v, "Writes to: "+dest, "is a symbolic link", "y write "+dest)
 	// Retargeted after the preview: y writes nothing anywhere.
 	other := filepath.Join(root, "other.pth")
-	os.WriteFile(other, orig, 0o644)
+	writeFile(t, other, orig)
 	os.Remove(link)
 	os.Symlink(other, link)
 	press(t, m, "y")
-	if got, _ := os.ReadFile(dest); string(got) != string(orig) {
+	if got := testtree.ReadFile(t, dest); got != orig {
 		t.Fatalf("the previewed destination was written after the link moved: %q", got)
 	}
-	if got, _ := os.ReadFile(other); string(got) != string(orig) {
+	if got := testtree.ReadFile(t, other); got != orig {
 		t.Fatalf("the new destination was written: %q", got)
 	}
 	if !strings.Contains(screen(m), "Nothing activated") {
@@ -138,8 +136,8 @@ func TestActivateInstructionThroughSymlink(t *testing.T) {
 	m = newTestModel(t, fixturePackages(), 160, 40)
 	open(m)
 	press(t, m, "y")
-	got, _ := os.ReadFile(dest)
-	if !strings.HasPrefix(string(got), string(orig)) || !strings.Contains(string(got), "Always ask for the design doc first.") {
+	got := testtree.ReadFile(t, dest)
+	if !strings.HasPrefix(got, orig) || !strings.Contains(got, "Always ask for the design doc first.") {
 		t.Fatalf("destination after y: %q", got)
 	}
 	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/trust"
 	"vouch/trust/instructions"
@@ -43,8 +44,13 @@ func activate(t *testing.T, m *Model, spec string) {
 	}
 }
 
+// writeFile writes s to path (mode 0644), making its parent folders first, as a person
+// creating the file would.
 func writeFile(t *testing.T, path, s string) {
 	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -64,15 +70,6 @@ func appendFile(t *testing.T, path, s string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // decisions reads the ledger back from disk, newest first.
@@ -117,7 +114,7 @@ func activeInFile(t *testing.T, m *Model) string {
 func previewRemoval(t *testing.T, m *Model) (target, written string) {
 	t.Helper()
 	target = activeInFile(t, m)
-	written = readFile(t, target)
+	written = testtree.ReadFile(t, target)
 	press(t, m, "x")
 	if m.prompt() == nil || m.prompt().preview == nil {
 		t.Fatalf("x did not preview the removal: %+v", m.prompt())
@@ -126,12 +123,12 @@ func previewRemoval(t *testing.T, m *Model) (target, written string) {
 }
 
 // editByHand puts replacement for the first old in the file at path, as a person editing
-// the block vouch wrote would, and returns what the file then holds.
+// the block vouch wrote would, and returns what the file then holds. A file without old
+// fails the test: an edit that changed nothing would pass for one that did.
 func editByHand(t *testing.T, path, old, replacement string) string {
 	t.Helper()
-	edited := strings.Replace(readFile(t, path), old, replacement, 1)
-	writeFile(t, path, edited)
-	return edited
+	testtree.Replace(t, path, old, replacement)
+	return testtree.ReadFile(t, path)
 }
 
 func TestRemoveInstruction(t *testing.T) {
@@ -149,7 +146,7 @@ func TestRemoveInstruction(t *testing.T) {
 	}
 
 	activate(t, m, target)
-	written := readFile(t, target)
+	written := testtree.ReadFile(t, target)
 	if !strings.Contains(screen(m), "x remove instruction") || !applies(m, "revoke") {
 		t.Fatalf("help does not offer x as removal:\n%s", screen(m))
 	}
@@ -167,7 +164,7 @@ func TestRemoveInstruction(t *testing.T) {
 		t.Error("one target, yet the preview offers another")
 	}
 	press(t, m, "enter", "enter", "space", "q", "o")
-	if m.prompt() == nil || readFile(t, target) != written {
+	if m.prompt() == nil || testtree.ReadFile(t, target) != written {
 		t.Fatal("enter, space, q or o closed the preview or wrote")
 	}
 	if got := activeTargets(t, m, instrRef); len(got) != 1 {
@@ -175,7 +172,7 @@ func TestRemoveInstruction(t *testing.T) {
 	}
 
 	press(t, m, "y")
-	if got := readFile(t, target); got != original {
+	if got := testtree.ReadFile(t, target); got != original {
 		t.Fatalf("after removal the file is %q, want %q", got, original)
 	}
 	if m.prompt() != nil || m.flashIsErr || !strings.Contains(m.flash, "Removed "+instrRef) {
@@ -206,7 +203,7 @@ func TestRemoveInstructionCancel(t *testing.T) {
 			if m.prompt() != nil {
 				t.Fatalf("%s did not close the removal", k)
 			}
-			if readFile(t, target) != written {
+			if testtree.ReadFile(t, target) != written {
 				t.Fatal("cancel wrote the file")
 			}
 			if got := activeTargets(t, m, instrRef); len(got) != 1 {
@@ -226,12 +223,9 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 	a := filepath.Join(dir, "a", "AGENTS.md")
 	b := filepath.Join(dir, "b", "CLAUDE.md")
 	activate(t, m, a) // created by the apply
-	if err := os.MkdirAll(filepath.Dir(b), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	writeFile(t, b, "Claude notes\r\nmore\r\n")
 	activate(t, m, b)
-	aBytes := readFile(t, a)
+	aBytes := testtree.ReadFile(t, a)
 
 	press(t, m, "x")
 	if m.prompt() == nil || !m.prompt().picking || len(m.prompt().targets) != 2 {
@@ -242,9 +236,9 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 	if h := ansi.Strip(m.helpView()); !strings.Contains(h, "enter preview removal") || strings.Contains(h, "confirm") {
 		t.Errorf("picker help: %q", h)
 	}
-	bBytes := readFile(t, b)
+	bBytes := testtree.ReadFile(t, b)
 	press(t, m, "y")
-	if m.prompt() == nil || m.prompt().preview != nil || readFile(t, b) != bBytes || readFile(t, a) != aBytes {
+	if m.prompt() == nil || m.prompt().preview != nil || testtree.ReadFile(t, b) != bBytes || testtree.ReadFile(t, a) != aBytes {
 		t.Fatal("y in the picker did something")
 	}
 	press(t, m, "j", "enter")
@@ -259,10 +253,10 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 		t.Fatal("backspace did not go back to the choice")
 	}
 	press(t, m, "enter", "enter", "y")
-	if got := readFile(t, b); got != "Claude notes\r\nmore\r\n" {
+	if got := testtree.ReadFile(t, b); got != "Claude notes\r\nmore\r\n" {
 		t.Fatalf("b after removal: %q", got)
 	}
-	if readFile(t, a) != aBytes {
+	if testtree.ReadFile(t, a) != aBytes {
 		t.Fatal("removing from b touched a")
 	}
 	if got := activeTargets(t, m, instrRef); len(got) != 1 || got[0] != a {
@@ -277,7 +271,7 @@ func TestRemoveInstructionPickTarget(t *testing.T) {
 		t.Fatalf("with one target left x should preview it directly: %+v", m.prompt())
 	}
 	press(t, m, "y")
-	if got := readFile(t, a); got != "" {
+	if got := testtree.ReadFile(t, a); got != "" {
 		t.Fatalf("a file apply created is empty after removal, got %q", got)
 	}
 }
@@ -289,7 +283,7 @@ func TestRemoveInstructionLedgerFailureReverts(t *testing.T) {
 	ledger := filepath.Join(m.opts.Home, "ledger.toml")
 	appendFile(t, ledger, "\n[[decision\nbroken")
 	press(t, m, "y")
-	if got := readFile(t, target); got != written {
+	if got := testtree.ReadFile(t, target); got != written {
 		t.Fatalf("the file was not restored after the ledger failed: %q", got)
 	}
 	if !m.flashIsErr || !strings.Contains(m.flash, "Nothing removed") || !strings.Contains(m.flash, "the file was restored") {
@@ -320,7 +314,7 @@ func TestOverwriteHandEditedBlock(t *testing.T) {
 	}
 
 	press(t, m, "y", "Y", "enter")
-	if readFile(t, target) != edited || m.prompt() == nil {
+	if testtree.ReadFile(t, target) != edited || m.prompt() == nil {
 		t.Fatal("y before o wrote over hand edits")
 	}
 	if !strings.Contains(m.flash, "press o") {
@@ -334,11 +328,11 @@ func TestOverwriteHandEditedBlock(t *testing.T) {
 		t.Errorf("armed view:\n%s", screen(m))
 	}
 	press(t, m, "enter")
-	if readFile(t, target) != edited {
+	if testtree.ReadFile(t, target) != edited {
 		t.Fatal("enter wrote after o")
 	}
 	press(t, m, "y")
-	got := readFile(t, target)
+	got := testtree.ReadFile(t, target)
 	if strings.Contains(got, "my own rule") || !strings.Contains(got, "Always ask for the design doc first.") {
 		t.Fatalf("overwrite did not replace the edits: %q", got)
 	}
@@ -352,7 +346,7 @@ func TestOverwriteHandEditedBlock(t *testing.T) {
 		t.Fatalf("removal after overwrite: %+v", m.prompt())
 	}
 	press(t, m, "y")
-	if got := readFile(t, target); got != original {
+	if got := testtree.ReadFile(t, target); got != original {
 		t.Fatalf("after removal %q, want %q", got, original)
 	}
 }
@@ -372,7 +366,7 @@ func TestOverwriteCancel(t *testing.T) {
 		t.Fatal("a new preview starts armed")
 	}
 	press(t, m, "o", "n")
-	if m.prompt() != nil || readFile(t, target) != edited {
+	if m.prompt() != nil || testtree.ReadFile(t, target) != edited {
 		t.Fatal("n after o did not cancel cleanly")
 	}
 }
@@ -389,11 +383,11 @@ func TestRemoveHandEditedBlock(t *testing.T) {
 	v := screen(m)
 	wantShown(t, "removal conflict view", v, "Removing it deletes those edits", "│ Always ask for the design doc first, always.", "After removal", "(no block: it and the edits are gone)")
 	press(t, m, "y", "enter")
-	if readFile(t, target) != edited {
+	if testtree.ReadFile(t, target) != edited {
 		t.Fatal("y before o removed hand edits")
 	}
 	press(t, m, "o", "y")
-	if got := readFile(t, target); got != original {
+	if got := testtree.ReadFile(t, target); got != original {
 		t.Fatalf("after removal %q, want %q", got, original)
 	}
 	if d := decisions(t, m)[0]; d.Action != trust.ActionRevoke || d.Target != target {
@@ -509,7 +503,7 @@ func TestRemoveInstructionDamagedMarkers(t *testing.T) {
 		t.Errorf("error state:\n%s", screen(m))
 	}
 	press(t, m, "y", "enter", "o")
-	if readFile(t, target) != damaged || m.prompt() == nil {
+	if testtree.ReadFile(t, target) != damaged || m.prompt() == nil {
 		t.Fatal("a key other than esc acted on the error state")
 	}
 	press(t, m, "esc")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/trust"
 
@@ -20,13 +21,7 @@ const daloExample = "../examples/dalo/design-review"
 // loadExample opens the Dalo example from disk, through review.Open as vouch review does.
 func loadExample(t *testing.T) *Model {
 	t.Helper()
-	m := New(Options{Sources: []string{daloExample}, Home: t.TempDir()})
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	run(t, m, m.loadCmd())
-	if m.loadErr != nil {
-		t.Fatal(m.loadErr)
-	}
-	return m
+	return diskModel(t, 100, 30, daloExample)
 }
 
 // The round trip: the example's recommended instruction, activated with i in the
@@ -44,9 +39,6 @@ func TestRoundTripProviderAliases(t *testing.T) {
 			t.Setenv("CODEX_HOME", filepath.Join(t.TempDir(), "unused-codex"))
 			t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(t.TempDir(), "unused-claude"))
 			t.Setenv(tc.env, dir)
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
 			target := filepath.Join(dir, tc.file)
 			writeFile(t, target, tc.before)
 			if err := os.Chmod(target, 0o600); err != nil {
@@ -66,7 +58,7 @@ func TestRoundTripProviderAliases(t *testing.T) {
 				t.Errorf("the preview does not say what the alias applies to:\n%s", screen(m))
 			}
 			press(t, m, "y")
-			applied := readFile(t, target)
+			applied := testtree.ReadFile(t, target)
 			if !strings.Contains(applied, "<!-- vouch:start design-review#instruction:design-context -->") ||
 				!strings.Contains(applied, "Preserve the project's established design language.") ||
 				!strings.HasPrefix(applied, tc.before) {
@@ -81,7 +73,7 @@ func TestRoundTripProviderAliases(t *testing.T) {
 				t.Fatalf("x did not preview a clean removal: %+v", m.prompt())
 			}
 			press(t, m, "y")
-			if got := readFile(t, target); got != tc.before {
+			if got := testtree.ReadFile(t, target); got != tc.before {
 				t.Fatalf("after x the file is\n%q\nwant\n%q", got, tc.before)
 			}
 			if st, err := os.Stat(target); err != nil || st.Mode().Perm() != 0o600 {
@@ -127,7 +119,7 @@ func TestProgramInstructionRoundTrip(t *testing.T) {
 	waitFor("Removed design-review#instruction:design-context")
 	typeKeys(tm, "q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(patience(t))).(*Model)
-	if got := readFile(t, target); got != before {
+	if got := testtree.ReadFile(t, target); got != before {
 		t.Fatalf("file after the round trip %q, want %q", got, before)
 	}
 	if a := ledgerAuth(t, final, instrRef); a != model.Revoked {

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"vouch/model"
+	"vouch/review/internal/prose"
 )
 
 // The client profiles vouch reports support for. What each supports comes from its
@@ -57,13 +58,7 @@ func clientList(cs []string) string {
 			names[i] += " " + codexVersion
 		}
 	}
-	switch len(names) {
-	case 0:
-		return "no client"
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return prose.List(names, "and", "no client")
 }
 
 // whoLoads says, from per-client answers, which clients load a component and which skip

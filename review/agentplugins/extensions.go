@@ -7,6 +7,7 @@ import (
 	"vouch/internal/lazyre"
 	"vouch/model"
 	"vouch/review/fsguard"
+	"vouch/review/internal/prose"
 	"vouch/review/jsontext"
 )
 
@@ -111,7 +112,7 @@ func (l *loader) extensions() {
 		if _, ok := c.Details.Get("directory"); ok {
 			where = append(where, "the top-level directory "+ns+"/")
 		}
-		c.Summary = append([]string{fmt.Sprintf("Client-specific data for %s (%s).", owner, joinAnd(where))}, readSentences(ns, readers, hasData)...)
+		c.Summary = append([]string{fmt.Sprintf("Client-specific data for %s (%s).", owner, prose.List(where, "and", "declared"))}, readSentences(ns, readers, hasData)...)
 		if ns == codexNamespaceName && hasData && slices.Contains(keys, "hooks") {
 			c.Diagnostics = append(c.Diagnostics, model.Place{File: manifestFile, Pointer: jsontext.Pointer("extensions", ns, "hooks")}.Component("extension-codex-hooks-not-run", model.SeverityWarning,
 				"extensions[\"com.openai\"].hooks is not run by Codex "+codexVersion+": it runs no hooks from a folder with a root Agent Plugins plugin.json (observed), whatever form they take.", specRef("8")))
@@ -185,14 +186,4 @@ func codexNamespace(ns string, keys []string, sup []model.Support) []model.Suppo
 		}
 	}
 	return sup
-}
-
-func joinAnd(ss []string) string {
-	switch len(ss) {
-	case 0:
-		return "declared"
-	case 1:
-		return ss[0]
-	}
-	return ss[0] + " and " + ss[1]
 }

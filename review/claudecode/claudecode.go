@@ -227,7 +227,7 @@ type loader struct {
 	// without reading them again.
 	read map[string][]byte
 	// cut names the JSON files that hold more entries than vouch reads, with why.
-	cut map[string]string
+	cut closure.Cut
 	// remoteBundles are .mcpb/.dxt URLs in mcpServers: listed, never fetched.
 	remoteBundles []string
 	userConfig    map[string]bool // option key -> sensitive
@@ -278,36 +278,14 @@ func (l *loader) parseJSON(rel, stem string, b model.Boundary, effect string) (d
 			fmt.Sprintf("%s %s, so %s.", rel, jerr.Msg, effect), specRef("1.4")))
 		return nil, data, nil, false, false
 	}
-	for _, is := range issues {
-		if is.Code == jsontext.CodeTooManyEntries && l.cut[rel] == "" {
-			if l.cut == nil {
-				l.cut = map[string]string{}
-			}
-			l.cut[rel] = is.Msg
-		}
-	}
+	l.cut.Note(rel, issues)
 	return doc, data, issues, false, true
 }
 
 // blockCut makes every component defined in a file that holds more entries than vouch
-// reads unapprovable: the client reads them all, so an approval of what vouch read would
-// approve less than what runs (the first 1,024 handlers of 1,025).
+// reads unapprovable: Claude Code reads them all.
 func (l *loader) blockCut() {
-	if len(l.cut) == 0 {
-		return
-	}
-	for _, c := range l.pkg.Components {
-		v, _ := c.Details.Get("file")
-		file, _ := v.(string)
-		why, cut := l.cut[file]
-		if !cut || c.Contract == nil {
-			continue
-		}
-		c.Contract = nil
-		c.Summary = append([]string{fmt.Sprintf("Blocked: %s holds more than vouch reads (%s), and %s reads all of it, so no approval of this %s can cover what runs.", file, why, claudeSeen, c.Kind)}, c.Summary...)
-		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component("entries-limit", model.SeverityError,
-			fmt.Sprintf("%s holds more than vouch reads (%s): every %s it defines is unapprovable until it is split or shortened.", file, why, c.Kind), specRef("1.2")))
-	}
+	l.cut.Block(l.pkg.Components, "file", claudeSeen, specRef("1.2"))
 }
 
 // strVal returns the string held by member key of v.

@@ -2,7 +2,6 @@ package claudecode
 
 import (
 	"path"
-	"sort"
 	"strings"
 
 	"vouch/model"
@@ -44,12 +43,7 @@ func (l *loader) pluginClosure() *closure.Result {
 		Runnable: true,
 		Skip:     func(rel string) bool { return owned[rel] != nil },
 	})
-	files := append([]model.File(nil), res.Files...)
-	for _, c := range owned {
-		files = append(files, c.Contract.Files...)
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	res.Files = files[:len(files):len(files)]
+	res.AddOwned(owned)
 	l.cl = &res
 	return l.cl
 }

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"vouch/model"
+	"vouch/review/internal/prose"
 	"vouch/review/jsontext"
 )
 
@@ -123,7 +125,7 @@ func (b *handlerBuild) readType() bool {
 	b.typ = typ
 	b.c.Details = append(b.c.Details, model.Field{Key: "type", Value: typ})
 	for _, m := range h.Obj {
-		if !contains(fields, m.Key) && !contains(commonHandlerFields, m.Key) {
+		if !slices.Contains(fields, m.Key) && !slices.Contains(commonHandlerFields, m.Key) {
 			b.warn("hook-handler-unknown-field", fmt.Sprintf("Handler %s (%s) has the field %q, which "+claudeSeen+" does not read for this type.", id, typ, clip(m.Key)), m.KeyOff)
 		}
 	}
@@ -427,9 +429,9 @@ func (b *handlerBuild) whenAndMatcher() (when, mk, matchText string) {
 	case mk == "all":
 		matchText = fmt.Sprintf("Matcher %s: it runs for every %s.", matcherLabel(matcher, b.hasMatcher), strings.TrimPrefix(info.MatchOn, "the "))
 	case mk == "exact":
-		matchText = fmt.Sprintf("Matcher %q is an exact list: it runs only when %s is %s.", matcher, info.MatchOn, orList(names))
+		matchText = fmt.Sprintf("Matcher %q is an exact list: it runs only when %s is %s.", matcher, info.MatchOn, prose.List(names, "or", "(nothing)"))
 		if info.Tool {
-			when = strings.Replace(when, "each tool call", "every "+orList(names)+" tool call", 1)
+			when = strings.Replace(when, "each tool call", "every "+prose.List(names, "or", "(nothing)")+" tool call", 1)
 		}
 	default:
 		if _, err := regexp.Compile(matcher); err != nil {
@@ -522,7 +524,7 @@ func (b *handlerBuild) effects() []string {
 			}
 		}
 		eff = kept
-	} else if info.Block && !contains(eff, "block") && !anyContains(eff, "exit 2") {
+	} else if info.Block && !slices.Contains(eff, "block") && !anyContains(eff, "exit 2") {
 		eff = append([]string{"block it (exit 2)"}, eff...)
 	}
 	return append(eff, "stop the whole session (continue: false)", "show the user a message (systemMessage)")
@@ -692,7 +694,7 @@ func (b *handlerBuild) codexDifferences() []string {
 	}
 	if len(b.codexIgnored) > 0 {
 		notes = append(notes, "Codex silently ignores "+strings.Join(b.codexIgnored, ", ")+".")
-		if contains(b.codexIgnored, "args") {
+		if slices.Contains(b.codexIgnored, "args") {
 			notes = append(notes, "Without args, Codex runs only the command word through the shell.")
 		}
 	}

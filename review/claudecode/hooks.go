@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"vouch/model"
@@ -48,7 +49,7 @@ func (l *loader) hooksStep() {
 			codexSkipDefault = ""
 			continue
 		}
-		if contains(files, p) {
+		if slices.Contains(files, p) {
 			continue // listed twice: loaded once
 		}
 		files = append(files, p)
@@ -290,12 +291,7 @@ func (l *loader) hookEvents(src *hookSource) {
 			src.codexReject = strings.TrimSuffix(src.codexReject, ".") + "; vouch assumes the same for the manifest's inline hooks, which Codex reads with the same types (not observed)."
 		}
 	}
-	seen := map[string]bool{}
-	for _, m := range ev.Obj {
-		if seen[m.Key] {
-			continue
-		}
-		seen[m.Key] = true
+	for _, m := range ev.Firsts() {
 		em := ev.Get(m.Key)
 		ptr := jsontext.Pointer(append(append([]string(nil), src.base...), m.Key)...)
 		canon, exact := knownEvent(m.Key)
@@ -427,18 +423,6 @@ func matcherLabel(m string, has bool) string {
 	return fmt.Sprintf("%q", m)
 }
 
-func orList(xs []string) string {
-	q := make([]string, len(xs))
-	copy(q, xs)
-	switch len(q) {
-	case 0:
-		return "(nothing)"
-	case 1:
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-}
-
 func effectWord(info eventInfo) string {
 	switch {
 	case info.Block:
@@ -452,13 +436,4 @@ func effectWord(info eventInfo) string {
 func trimFloat(f float64) string {
 	s := fmt.Sprintf("%g", f)
 	return s
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

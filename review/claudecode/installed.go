@@ -182,13 +182,9 @@ func member(v *jsontext.Value, key string, k jsontext.Kind) *jsontext.Value {
 // lastMembers are the distinct member names of obj, sorted: each stands for its last
 // occurrence, the one JSON.parse keeps.
 func lastMembers(obj *jsontext.Value) []string {
-	seen := map[string]bool{}
 	var names []string
-	for _, m := range obj.Obj {
-		if !seen[m.Key] {
-			seen[m.Key] = true
-			names = append(names, m.Key)
-		}
+	for _, m := range obj.Firsts() {
+		names = append(names, m.Key)
 	}
 	sort.Strings(names)
 	return names

@@ -192,12 +192,7 @@ func (l *loader) checkManifest(doc *jsontext.Value, data []byte, file string, fr
 // manifestFieldsShown checks each field's name and type (the first of a duplicated key
 // only), and returns the fields shown as the manifest, and whether a field fails the plugin.
 func (l *loader) manifestFieldsShown(md manifestDoc) (shown model.Fields, fatal bool) {
-	seen := map[string]bool{}
-	for _, m := range md.doc.Obj {
-		if seen[m.Key] {
-			continue
-		}
-		seen[m.Key] = true
+	for _, m := range md.doc.Firsts() {
 		// Claude keeps the last occurrence's value; messages point at the first.
 		last := md.doc.Get(m.Key)
 		show, bad := l.manifestField(md, m.Key, m.KeyOff, last.Val)

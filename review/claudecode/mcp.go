@@ -160,12 +160,7 @@ func (l *loader) serverFile(rel, kind string, wrapped bool) *serverSource {
 }
 
 func (l *loader) mcpServers(src *serverSource) {
-	seen := map[string]bool{}
-	for _, m := range src.servers.Obj {
-		if seen[m.Key] {
-			continue
-		}
-		seen[m.Key] = true
+	for _, m := range src.servers.Firsts() {
 		mm := src.servers.Get(m.Key)
 		l.pkg.Components = append(l.pkg.Components, l.mcpServer(src, *mm))
 	}

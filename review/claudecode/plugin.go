@@ -84,12 +84,8 @@ func loadPlugin(dir string, opts Options, e *entry) *model.Package {
 	if ver == "" {
 		ver = "<version>"
 	}
-	mk := opts.Marketplace
-	if mk == "" {
-		mk = "<marketplace>"
-	}
 	pkg.Manifest = append(pkg.Manifest,
-		model.Field{Key: "${CLAUDE_PLUGIN_ROOT}", Value: fmt.Sprintf("%s here; once installed %s/plugins/cache/%s/%s/%s (it changes on every update)", root.Path(), strings.TrimSuffix(opts.ConfigDir, "/"), mk, pkg.Name, ver)},
+		model.Field{Key: "${CLAUDE_PLUGIN_ROOT}", Value: fmt.Sprintf("%s here; once installed %s/plugins/cache/%s/%s/%s (it changes on every update)", root.Path(), strings.TrimSuffix(opts.ConfigDir, "/"), l.marketplace(), pkg.Name, ver)},
 		model.Field{Key: "${CLAUDE_PLUGIN_DATA}", Value: l.dataDir() + " (kept across updates)"})
 	if l.otherManifest != "" && l.rootHas(manifestFile) {
 		l.pkgDiag(model.Place{}.Package("codex-reads-other-manifest", model.SeverityInfo,

@@ -23,14 +23,19 @@ const (
 
 var userConfigVar = lazyre.New(`\$\{user_config\.([A-Za-z_][A-Za-z0-9_]*)\}`)
 
+// marketplace names the marketplace the plugin installs from in the paths Claude Code
+// derives from it: "<marketplace>" when the caller did not say.
+func (l *loader) marketplace() string {
+	if l.opts.Marketplace == "" {
+		return "<marketplace>"
+	}
+	return l.opts.Marketplace
+}
+
 // dataDir is where ${CLAUDE_PLUGIN_DATA} points: <config>/plugins/data/<id>, the id being
 // plugin@marketplace with every character outside [A-Za-z0-9_-] turned into "-".
 func (l *loader) dataDir() string {
-	mk := l.opts.Marketplace
-	if mk == "" {
-		mk = "<marketplace>"
-	}
-	id := []byte(l.pkg.Name + "@" + mk)
+	id := []byte(l.pkg.Name + "@" + l.marketplace())
 	for i, c := range id {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '<' || c == '>') {
 			id[i] = '-'
@@ -354,7 +359,7 @@ func pluginPaths(text string) []string {
 	var out []string
 	for _, m := range rootPath.FindAllStringSubmatch(placeholderTokens.Replace(text), -1) {
 		p := strings.TrimSuffix(m[1], "/")
-		if p != "" && !contains(out, p) {
+		if p != "" && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}

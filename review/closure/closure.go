@@ -110,6 +110,22 @@ func Collect(root *fsguard.Root, dir string, o Options) Result {
 	return res
 }
 
+// AddOwned puts into r.Files the contract files of the components whose folders Skip
+// left out (a skill that hashed its own complete file list), keyed by folder: the list
+// stays sorted by path, and its capacity is clipped, because every component bound to the
+// closure shares it read-only.
+func (r *Result) AddOwned(owned map[string]*model.Component) {
+	if len(owned) == 0 {
+		return
+	}
+	files := append([]model.File(nil), r.Files...)
+	for _, c := range owned {
+		files = append(files, c.Contract.Files...)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	r.Files = files[:len(files):len(files)]
+}
+
 type collector struct {
 	root    *fsguard.Root
 	o       Options

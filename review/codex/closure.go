@@ -2,7 +2,6 @@ package codex
 
 import (
 	"path"
-	"sort"
 	"strings"
 
 	"vouch/model"
@@ -32,16 +31,7 @@ func (l *loader) closure() *closure.Result {
 		Runnable: true,
 		Skip:     func(rel string) bool { return owned[rel] != nil },
 	})
-	files := res.Files
-	if len(owned) > 0 {
-		files = append([]model.File(nil), res.Files...)
-		for _, c := range owned {
-			files = append(files, c.Contract.Files...)
-		}
-		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-		files = files[:len(files):len(files)]
-	}
-	res.Files = files
+	res.AddOwned(owned)
 	l.cl = &res
 	return l.cl
 }

@@ -9,7 +9,6 @@ import (
 
 	"vouch/model"
 	"vouch/review/closure"
-	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 )
 
@@ -89,13 +88,8 @@ func (l *loader) hooks() {
 // hookFile reads one hooks file. A missing default file is fine; a missing named file is
 // a warning (Codex loads nothing from it).
 func (l *loader) hookFile(rel string) (hookSource, bool) {
-	data, err := l.root.ReadFile(rel, l.opts.Limits.MaxManifestSize)
-	if err != nil {
-		if fsguard.IsNotFound(err) && rel == defaultHooksFile {
-			return hookSource{}, false
-		}
-		l.pkgDiag(model.Place{File: rel}.ComponentType("hooks-file-unreadable", model.SeverityWarning,
-			errorf("The hooks file %s %s, so "+codexSeen+" loads no hooks from it.", rel, fsguard.Reason(err)), specHooks))
+	data, ok := l.readNamed(rel, defaultHooksFile, "hooks-file-unreadable", "The hooks file %s %s, so "+codexSeen+" loads no hooks from it.", specHooks)
+	if !ok {
 		return hookSource{}, false
 	}
 	doc, issues, jerr := jsontext.Parse(data, jsontext.Limits)

@@ -25,7 +25,7 @@ type loader struct {
 	// instead of .codex-plugin/plugin.json.
 	shadowed bool
 	// cut names the JSON files that hold more entries than vouch reads, with why.
-	cut map[string]string
+	cut closure.Cut
 }
 
 // Load reviews the Codex plugin rooted at dir. It never fails: problems become diagnostics.
@@ -124,7 +124,7 @@ func (l *loader) readManifest() bool {
 		l.reject(code, l.mf, "", jsontext.Line(data, jerr.Off), errorf("%s %s; "+codexSeen+" fails to load the plugin (missing or invalid plugin.json).", l.mf, jerr.Msg))
 		return false
 	}
-	l.noteCut(l.mf, issues)
+	l.cut.Note(l.mf, issues)
 	for _, is := range issues {
 		sev := model.SeverityWarning
 		if is.Code != jsontext.CodeDuplicateKey {
@@ -288,32 +288,23 @@ func (l *loader) field(key string) *jsontext.Value {
 	return nil
 }
 
-// noteCut records that file holds more entries than vouch reads (jsontext keeps the
-// first 1,024 of an array or object and reports the rest).
-func (l *loader) noteCut(file string, issues []jsontext.Issue) {
-	for _, is := range issues {
-		if is.Code == jsontext.CodeTooManyEntries && l.cut[file] == "" {
-			if l.cut == nil {
-				l.cut = map[string]string{}
-			}
-			l.cut[file] = is.Msg
-		}
+// readNamed reads a file of entries (hooks, servers, apps) that the manifest names, or def
+// when it names none. A missing default is no finding: the plugin simply has none. Any
+// other failure is the warning code, whose sentence is unreadable with the file and the
+// reason filled in; ok is false then.
+func (l *loader) readNamed(file, def, code, unreadable, spec string) (data []byte, ok bool) {
+	data, err := l.root.ReadFile(file, l.opts.Limits.MaxManifestSize)
+	if err == nil {
+		return data, true
 	}
+	if !(fsguard.IsNotFound(err) && file == def) {
+		l.pkgDiag(model.Place{File: file}.ComponentType(code, model.SeverityWarning, errorf(unreadable, file, fsguard.Reason(err)), spec))
+	}
+	return nil, false
 }
 
 // blockCut makes every component defined in a cut file unapprovable: Codex reads every
 // entry, so approving what vouch read would approve less than what runs.
 func (l *loader) blockCut() {
-	for _, c := range l.pkg.Components {
-		v, _ := c.Details.Get("source")
-		file, _ := v.(string)
-		why, cut := l.cut[file]
-		if !cut || c.Contract == nil {
-			continue
-		}
-		c.Contract = nil
-		c.Summary = append([]string{errorf("Blocked: %s holds more than vouch reads (%s), and %s reads all of it, so no approval of this %s can cover what runs.", file, why, codexSeen, c.Kind)}, c.Summary...)
-		c.Diagnostics = append(c.Diagnostics, model.Place{File: file}.Component("entries-limit", model.SeverityError,
-			errorf("%s holds more than vouch reads (%s): every %s it defines is unapprovable until it is split or shortened.", file, why, c.Kind), specManifest))
-	}
+	l.cut.Block(l.pkg.Components, "source", codexSeen, specManifest)
 }

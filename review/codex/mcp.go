@@ -8,7 +8,6 @@ import (
 
 	"vouch/model"
 	"vouch/review/closure"
-	"vouch/review/fsguard"
 	"vouch/review/jsontext"
 )
 
@@ -30,16 +29,12 @@ func (l *loader) mcp() {
 		}
 	}
 	if servers == nil {
-		b, err := l.root.ReadFile(file, l.opts.Limits.MaxManifestSize)
-		if err != nil {
-			if !(fsguard.IsNotFound(err) && file == defaultMCPFile) {
-				l.pkgDiag(model.Place{File: file}.ComponentType("mcp-file-unreadable", model.SeverityWarning,
-					errorf("The MCP file %s %s, so "+codexSeen+" starts no server from it.", file, fsguard.Reason(err)), specManifest))
-			}
+		b, ok := l.readNamed(file, defaultMCPFile, "mcp-file-unreadable", "The MCP file %s %s, so "+codexSeen+" starts no server from it.", specManifest)
+		if !ok {
 			return
 		}
 		doc, issues, jerr := jsontext.Parse(b, jsontext.Limits)
-		l.noteCut(file, issues)
+		l.cut.Note(file, issues)
 		if jerr != nil {
 			l.pkgDiag(model.Place{File: file, Line: jsontext.Line(b, jerr.Off)}.ComponentType("mcp-invalid-json", model.SeverityError,
 				errorf("%s %s, so "+codexSeen+" starts no server from it.", file, jerr.Msg), specManifest))
@@ -214,16 +209,12 @@ func (l *loader) apps() {
 			file = rel
 		}
 	}
-	b, err := l.root.ReadFile(file, l.opts.Limits.MaxManifestSize)
-	if err != nil {
-		if !(fsguard.IsNotFound(err) && file == defaultAppsFile) {
-			l.pkgDiag(model.Place{File: file}.ComponentType("apps-file-unreadable", model.SeverityWarning,
-				errorf("The apps file %s %s, so "+codexSeen+" offers no app from it.", file, fsguard.Reason(err)), specManifest))
-		}
+	b, ok := l.readNamed(file, defaultAppsFile, "apps-file-unreadable", "The apps file %s %s, so "+codexSeen+" offers no app from it.", specManifest)
+	if !ok {
 		return
 	}
 	doc, issues, jerr := jsontext.Parse(b, jsontext.Limits)
-	l.noteCut(file, issues)
+	l.cut.Note(file, issues)
 	if jerr != nil || doc.Kind != jsontext.Object || doc.Get("apps") == nil || doc.Get("apps").Val.Kind != jsontext.Object {
 		l.pkgDiag(model.Place{File: file}.ComponentType("apps-invalid", model.SeverityError,
 			errorf("%s is not {\"apps\": {name: {\"id\": ...}}}, so "+codexSeen+" offers no app from it.", file), specManifest))

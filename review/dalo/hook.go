@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"vouch/model"
+	"vouch/review/internal/prose"
 )
 
 // combo is one admitted subject/phase pair and what each provider does with it.
@@ -480,7 +481,7 @@ func hookSummary(h hookDesc, t *toolDesc) []string {
 	}
 	receives := "receives no bound event fields"
 	if len(sends) > 0 {
-		receives = "receives " + joinAnd(sends)
+		receives = "receives " + prose.List(sends, "and", "")
 	}
 	first := strings.Join([]string{when(h), runs, receives, effectText(h), failureText(h)}, "; ")
 	out := []string{sentence(first)}
@@ -512,16 +513,6 @@ func millis(ms int64) string {
 		return fmt.Sprintf("%d seconds", ms/1000)
 	}
 	return fmt.Sprintf("%d ms", ms)
-}
-
-func joinAnd(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return ""
-	case 1:
-		return xs[0]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 func hookCapabilities(h hookDesc) []model.Capability {
@@ -557,7 +548,7 @@ func hookCapabilities(h hookDesc) []model.Capability {
 			sends = append(sends, eventFields[f].sends)
 		}
 		caps = append(caps, model.Capability{Kind: model.CapHook, Scope: fields,
-			Detail: sentence("Sends the tool " + joinAnd(sends))})
+			Detail: sentence("Sends the tool " + prose.List(sends, "and", ""))})
 	}
 	return caps
 }

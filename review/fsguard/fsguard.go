@@ -310,6 +310,18 @@ func splitReal(real string) (string, string) {
 	return real[:i], real[i+1:]
 }
 
+// inDir is withDir for a call that gives a value back: what fn returns, or the zero
+// value and the error when no handle of dir could be had.
+func inDir[T any](r *Root, dir string, fn func(dirHandle) (T, error)) (T, error) {
+	var v T
+	err := r.withDir(dir, func(h dirHandle) error {
+		var e error
+		v, e = fn(h)
+		return e
+	})
+	return v, err
+}
+
 // withDir runs fn on a handle of the real directory dir: the cached one, or when the
 // handle budget is spent, one opened for this call element by element from the root,
 // each element with O_NOFOLLOW|O_DIRECTORY.
@@ -408,11 +420,7 @@ func (r *Root) lstat(real string) (meta, error) {
 		m, err = r.root.lstat(".")
 	} else {
 		parent, base := splitReal(real)
-		err = r.withDir(parent, func(h dirHandle) error {
-			var e error
-			m, e = h.lstat(base)
-			return e
-		})
+		m, err = inDir(r, parent, func(h dirHandle) (meta, error) { return h.lstat(base) })
 	}
 	r.mu.Lock()
 	if r.stats == nil {
@@ -427,13 +435,7 @@ func (r *Root) lstat(real string) (meta, error) {
 // final symlink.
 func (r *Root) openFile(real string) (fileHandle, error) {
 	parent, base := splitReal(real)
-	var f fileHandle
-	err := r.withDir(parent, func(h dirHandle) error {
-		var e error
-		f, e = h.openFile(base)
-		return e
-	})
-	return f, err
+	return inDir(r, parent, func(h dirHandle) (fileHandle, error) { return h.openFile(base) })
 }
 
 // BytesRead returns how many bytes were read through this root so far.
@@ -619,12 +621,7 @@ func (r *Root) resolveWalk(rel string) (string, error) {
 		if hops > r.limits.MaxSymlinkHops {
 			return "", &Error{Code: CodeLoop, Path: rel, Msg: fmt.Sprintf("more than %d symlink hops (a loop?)", r.limits.MaxSymlinkHops)}
 		}
-		var target string
-		err = r.withDir(cur, func(h dirHandle) error {
-			var e error
-			target, e = h.readlink(part)
-			return e
-		})
+		target, err := inDir(r, cur, func(h dirHandle) (string, error) { return h.readlink(part) })
 		if err != nil {
 			return "", &Error{Code: CodeIO, Path: rel, Msg: err.Error()}
 		}

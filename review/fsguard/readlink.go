@@ -30,12 +30,7 @@ func (r *Root) Readlink(rel string) (string, error) {
 			realDir = d
 		}
 	}
-	var target string
-	err = r.withDir(realDir, func(h dirHandle) error {
-		var e error
-		target, e = h.readlink(base)
-		return e
-	})
+	target, err := inDir(r, realDir, func(h dirHandle) (string, error) { return h.readlink(base) })
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", &Error{Code: CodeNotFound, Path: e.Rel, Msg: "does not exist"}

@@ -85,6 +85,24 @@ func (v *Value) Get(key string) *Member {
 	return nil
 }
 
+// Firsts gives each member name of object v once, at its first occurrence, in document
+// order: where a finding about the name points, while Get gives the value it holds (the
+// last occurrence's). Nil when v is not an object.
+func (v *Value) Firsts() []Member {
+	if v == nil || v.Kind != Object {
+		return nil
+	}
+	seen := make(map[string]bool, len(v.Obj))
+	out := make([]Member, 0, len(v.Obj))
+	for _, m := range v.Obj {
+		if !seen[m.Key] {
+			seen[m.Key] = true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // Float is the number as JavaScript reads it: an IEEE double, with out-of-range
 // magnitudes becoming ±Inf or 0 instead of an error. Zero for other kinds.
 func (v *Value) Float() float64 {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -362,5 +363,36 @@ func TestOversizedArrayReportedOnce(t *testing.T) {
 	}
 	if n != 1 {
 		t.Fatalf("%d too-many-entries issues for one array, want 1", n)
+	}
+}
+
+// TestFirsts: each name once, where it first stands (its offset), in document order;
+// nothing for what is not an object.
+func TestFirsts(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // key@offset of each member given
+	}{
+		{`{}`, ""},
+		{`[1,2]`, ""},
+		{`"x"`, ""},
+		{`{"a":1,"b":2}`, "a@1 b@7"},
+		{`{"a":1,"b":2,"a":3}`, "a@1 b@7"},
+		{`{"b":1,"a":2,"b":3,"a":4,"c":5}`, "b@1 a@7 c@25"},
+	} {
+		v, _, err := ParseString(tc.in, Options{AllowDuplicates: true})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		var got []string
+		for _, m := range v.Firsts() {
+			got = append(got, m.Key+"@"+strconv.Itoa(m.KeyOff))
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("Firsts(%s) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if (*Value)(nil).Firsts() != nil {
+		t.Error("a nil value has members")
 	}
 }

@@ -269,14 +269,9 @@ func parseTar(tar []byte) ([]File, error) {
 		if link != "" {
 			return nil, derr("archive-unsupported-entry", "Unsupported archive entry %s (type '%s' with link name %s): only regular files are allowed", q(p), typeName(typ), q(link))
 		}
-		if !isSafeBundlePath(p) {
-			return nil, derr("archive-unsafe-path", "Unsafe file path in archive: %s", q(p))
+		if err := admitPath(seen, p, "archive"); err != nil {
+			return nil, err
 		}
-		key := dupKey(p)
-		if seen[key] {
-			return nil, derr("archive-duplicate-path", "Duplicate file path in archive: %s", q(p))
-		}
-		seen[key] = true
 		files = append(files, File{Path: p, Content: bytes.Clone(tar[start:end])})
 		if len(files) > MaxFiles {
 			return nil, derr("archive-too-many-files", "Archive has more than %d files", MaxFiles)
@@ -295,6 +290,22 @@ func typeName(t byte) string {
 		return fmt.Sprintf("\\x%02x", t)
 	}
 	return string(rune(t))
+}
+
+// admitPath is the rule a tar archive and a legacy bundle share for each file's path: a
+// safe bundle path, and not another spelling (case, Unicode normalization) of a path
+// already in seen, which it joins. form is the container, the stem of the codes
+// (archive-unsafe-path, bundle-duplicate-path) and the word in their messages.
+func admitPath(seen map[string]bool, p, form string) error {
+	if !isSafeBundlePath(p) {
+		return derr(form+"-unsafe-path", "Unsafe file path in "+form+": %s", q(p))
+	}
+	key := dupKey(p)
+	if seen[key] {
+		return derr(form+"-duplicate-path", "Duplicate file path in "+form+": %s", q(p))
+	}
+	seen[key] = true
+	return nil
 }
 
 // jsLower is toLowerCase for the duplicate check. Go's simple lowercase mapping folds a
@@ -366,14 +377,9 @@ func decodeBundle(data []byte) ([]File, error) {
 		if !okP || !okC {
 			return nil, derr("bundle-malformed-file", "Bundle file #%d is malformed", i)
 		}
-		if !isSafeBundlePath(p) {
-			return nil, derr("bundle-unsafe-path", "Unsafe file path in bundle: %s", q(p))
+		if err := admitPath(seen, p, "bundle"); err != nil {
+			return nil, err
 		}
-		key := dupKey(p)
-		if seen[key] {
-			return nil, derr("bundle-duplicate-path", "Duplicate file path in bundle: %s", q(p))
-		}
-		seen[key] = true
 		content, err := atob(c)
 		if err != nil {
 			return nil, derr("bundle-invalid-base64", "Bundle file %s has invalid base64 content", q(p))
