@@ -1,11 +1,8 @@
 package agentplugins_test
 
 import (
-	"crypto/sha256"
-	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -14,6 +11,7 @@ import (
 	"time"
 
 	"vouch/internal/gen"
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review"
 )
@@ -103,26 +101,6 @@ func validate(b *testing.B, dir string) {
 	}
 }
 
-// sha256All is the baseline: what `sha256sum` does over the same files, one after another.
-func sha256All(b *testing.B, files []string) {
-	h := sha256.New()
-	buf := make([]byte, 32<<10)
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		h.Reset()
-		// Hide *os.File's WriteTo: through it io.CopyBuffer ignores buf and allocates
-		// 32 KiB per file, which would slow the baseline down with garbage collection.
-		if _, err := io.CopyBuffer(h, struct{ io.Reader }{fh}, buf); err != nil {
-			b.Fatal(err)
-		}
-		fh.Close()
-		_ = h.Sum(nil)
-	}
-}
-
 // BenchmarkValidateCollection validates 1,000 generated packages through review.Open.
 func BenchmarkValidateCollection(b *testing.B) {
 	dir, _ := collection(b)
@@ -141,37 +119,13 @@ func BenchmarkValidateCollection(b *testing.B) {
 // BenchmarkSHA256Collection reads and hashes the same files, the baseline.
 func BenchmarkSHA256Collection(b *testing.B) {
 	_, files := collection(b)
-	sha256All(b, files)
+	testtree.HashFiles(b, files)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		sha256All(b, files)
+		testtree.HashFiles(b, files)
 	}
 	b.ReportMetric(float64(len(files)), "files")
-}
-
-// sha256sumTool runs the sha256sum program over the files, batched as xargs does
-// (128 KiB of arguments per run), and reports false when it is not installed.
-func sha256sumTool(b *testing.B, files []string) bool {
-	tool, err := exec.LookPath("sha256sum")
-	if err != nil {
-		return false
-	}
-	for len(files) > 0 {
-		n, size := 0, 0
-		for n < len(files) && size+len(files[n])+1 <= 128<<10 {
-			size += len(files[n]) + 1
-			n++
-		}
-		n = max(n, 1)
-		cmd := exec.Command(tool, files[:n]...)
-		cmd.Stdout = io.Discard
-		if err := cmd.Run(); err != nil {
-			b.Fatal(err)
-		}
-		files = files[n:]
-	}
-	return true
 }
 
 // BenchmarkValidateRatio measures validation and the baselines in the same iterations
@@ -180,31 +134,7 @@ func sha256sumTool(b *testing.B, files []string) bool {
 // the sha256sum program itself (validate/sha256sum), which is what the target names.
 func BenchmarkValidateRatio(b *testing.B) {
 	dir, files := collection(b)
-	validate(b, dir)
-	sha256All(b, files)
-	tool := sha256sumTool(b, files)
-	var tv, ts, tt time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		sha256All(b, files)
-		t1 := time.Now()
-		validate(b, dir)
-		t2 := time.Now()
-		if tool {
-			sha256sumTool(b, files)
-		}
-		t3 := time.Now()
-		ts += t1.Sub(t0)
-		tv += t2.Sub(t1)
-		tt += t3.Sub(t2)
-	}
-	b.ReportMetric(float64(tv)/float64(ts), "validate/sha256")
-	b.ReportMetric(float64(ts.Milliseconds())/float64(b.N), "sha256-ms/op")
-	b.ReportMetric(float64(tv.Milliseconds())/float64(b.N), "validate-ms/op")
-	if tool {
-		b.ReportMetric(float64(tv)/float64(tt), "validate/sha256sum")
-		b.ReportMetric(float64(tt.Milliseconds())/float64(b.N), "sha256sum-ms/op")
-	}
+	testtree.AgainstHashing(b, "validate", files, func() { validate(b, dir) })
 }
 
 var _ = model.Valid

@@ -5,9 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/internal/loadertest"
@@ -32,18 +32,10 @@ func TestHostile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sparse := func(t *testing.T, path string) {
-		os.Remove(path)
-		f, err := os.Create(path)
-		must(t, err)
-		must(t, f.Truncate(2<<30))
-		f.Close()
-	}
+	sparse := func(t *testing.T, path string) { testtree.Sparse(t, path, 2<<30) }
 	fifo := func(t *testing.T, path string) {
 		os.RemoveAll(path)
-		if err := syscall.Mkfifo(path, 0o644); err != nil {
-			t.Skipf("mkfifo: %v", err)
-		}
+		testtree.Fifo(t, path)
 	}
 	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 	cases := []struct {
@@ -157,14 +149,8 @@ func TestHostile(t *testing.T) {
 			if tc.limits != nil {
 				tc.limits(&lim)
 			}
-			done := make(chan *model.Package, 1)
-			go func() { done <- Load(dir, Options{Limits: lim}) }()
-			select {
-			case pkg := <-done:
-				checkWant(t, pkg, tc.want)
-			case <-hangAfter(t):
-				t.Fatal("Load hung")
-			}
+			pkg := testtree.Returns(t, "Load", func() *model.Package { return Load(dir, Options{Limits: lim}) })
+			checkWant(t, pkg, tc.want)
 		})
 	}
 }

@@ -14,17 +14,12 @@ import (
 // blocks the server or a mutation of what it runs changes its digest. A skill placed there
 // too must hold the same line for its own directory.
 func TestServerClosureLayouts(t *testing.T) {
-	for _, l := range closuretest.Layouts() {
-		t.Run(l.Name, func(t *testing.T) {
-			dir := closuretest.Folder(t, "p")
-			loadertest.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "description": "one"}`)
-			loadertest.WriteFile(t, dir+"/mcp.json", mcpHead+`{"s": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/run.js"]}}}`)
-			closuretest.Build(t, dir, l)
-			closuretest.Check(t, l, dir, "plugin", func() map[string]*model.Component {
-				return map[string]*model.Component{"s": Load(dir, Options{}).Component(model.KindMCPServer, "s")}
-			})
-		})
-	}
+	closuretest.Run(t, "p", "plugin", func(t *testing.T, dir string) {
+		loadertest.WriteFile(t, dir+"/plugin.json", `{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p", "description": "one"}`)
+		loadertest.WriteFile(t, dir+"/mcp.json", mcpHead+`{"s": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/run.js"]}}}`)
+	}, func(t *testing.T, dir string) map[string]*model.Component {
+		return map[string]*model.Component{"s": Load(dir, Options{}).Component(model.KindMCPServer, "s")}
+	})
 }
 
 // TestSkillClosureLayouts: the same layouts inside a skill directory bind or block the

@@ -1,15 +1,13 @@
 package claudecode
 
 import (
-	"crypto/sha256"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
+
+	"vouch/internal/testtree"
 )
 
 const benchPlugins = 1000
@@ -84,71 +82,10 @@ func loadAll(b *testing.B) {
 	}
 }
 
-func hashAll(b *testing.B) {
-	h := sha256.New()
-	buf := make([]byte, 32<<10)
-	for _, f := range benchFiles {
-		fh, err := os.Open(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		h.Reset()
-		if _, err := io.CopyBuffer(h, struct{ io.Reader }{fh}, buf); err != nil {
-			b.Fatal(err)
-		}
-		fh.Close()
-		_ = h.Sum(nil)
-	}
-}
-
-func sha256sumAll(b *testing.B) bool {
-	tool, err := exec.LookPath("sha256sum")
-	if err != nil {
-		return false
-	}
-	files := benchFiles
-	for len(files) > 0 {
-		n, size := 0, 0
-		for n < len(files) && size+len(files[n])+1 <= 128<<10 {
-			size += len(files[n]) + 1
-			n++
-		}
-		cmd := exec.Command(tool, files[:max(n, 1)]...)
-		cmd.Stdout = io.Discard
-		if err := cmd.Run(); err != nil {
-			b.Fatal(err)
-		}
-		files = files[max(n, 1):]
-	}
-	return true
-}
-
 // BenchmarkLoadRatio loads 1,000 generated plugins (8 components each, every hook and
 // stdio server bound to its plugin's whole closure) and reports the time against hashing
 // the same files in process and with the sha256sum program, measured in the same run.
 func BenchmarkLoadRatio(b *testing.B) {
 	benchCollection(b)
-	loadAll(b)
-	hashAll(b)
-	tool := sha256sumAll(b)
-	var tl, th, ts time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		hashAll(b)
-		t1 := time.Now()
-		loadAll(b)
-		t2 := time.Now()
-		if tool {
-			sha256sumAll(b)
-		}
-		t3 := time.Now()
-		th += t1.Sub(t0)
-		tl += t2.Sub(t1)
-		ts += t3.Sub(t2)
-	}
-	b.ReportMetric(float64(tl)/float64(th), "load/sha256")
-	b.ReportMetric(float64(tl.Milliseconds())/float64(b.N), "load-ms/op")
-	if tool {
-		b.ReportMetric(float64(tl)/float64(ts), "load/sha256sum")
-	}
+	testtree.AgainstHashing(b, "load", benchFiles, func() { loadAll(b) })
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // TestCodexFolderDefaultLayout: a Codex plugin folder (.codex-plugin/plugin.json, no
@@ -69,7 +70,7 @@ func TestCodexFolderDefaultLayout(t *testing.T) {
 			if strings.Join(have, " ") != strings.Join(tc.want, " ") {
 				t.Errorf("components %v, want %v", have, tc.want)
 			}
-			note := diag(p.Diagnostics, "claude-reads-codex-folder")
+			note := loadertest.Find(p.Diagnostics, "claude-reads-codex-folder")
 			if note == nil {
 				t.Fatalf("no claude-reads-codex-folder note: %+v", p.Diagnostics)
 			}
@@ -79,7 +80,7 @@ func TestCodexFolderDefaultLayout(t *testing.T) {
 				}
 			}
 			for _, not := range []string{"claude-no-manifest", "codex-reads-other-manifest"} {
-				if diag(p.Diagnostics, not) != nil {
+				if loadertest.Find(p.Diagnostics, not) != nil {
 					t.Errorf("the package also says %s, which describes a folder without .codex-plugin/ or with .claude-plugin/", not)
 				}
 			}
@@ -98,18 +99,9 @@ func TestCodexFolderKeepsClaudeManifestReading(t *testing.T) {
 	if len(pkgs) != 1 || pkgs[0].Format != model.FormatClaudeCode {
 		t.Fatalf("Load gave %+v, want the Claude Code package", pkgs)
 	}
-	if diag(pkgs[0].Diagnostics, "claude-reads-codex-folder") != nil || diag(pkgs[0].Diagnostics, "codex-reads-other-manifest") == nil {
+	if loadertest.Find(pkgs[0].Diagnostics, "claude-reads-codex-folder") != nil || loadertest.Find(pkgs[0].Diagnostics, "codex-reads-other-manifest") == nil {
 		t.Errorf("diagnostics %+v, want codex-reads-other-manifest and no Codex-folder note", pkgs[0].Diagnostics)
 	}
-}
-
-func diag(ds []model.Diagnostic, code string) *model.Diagnostic {
-	for i := range ds {
-		if ds[i].Code == code {
-			return &ds[i]
-		}
-	}
-	return nil
 }
 
 // TestCodexReadsOtherSentence: a Claude package component that Codex does not load

@@ -4,9 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/fsguard"
 )
@@ -66,9 +66,7 @@ func TestFIFO(t *testing.T) {
 			dir := hostilePlugin(t)
 			os.Remove(filepath.Join(dir, rel))
 			os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
-			if err := syscall.Mkfifo(filepath.Join(dir, rel), 0o644); err != nil {
-				t.Skip(err)
-			}
+			testtree.Fifo(t, filepath.Join(dir, rel))
 			p := LoadPlugin(dir, Options{})
 			checkInvariants(t, p)
 			if len(codes(p)) == 0 {

@@ -24,6 +24,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -112,7 +113,7 @@ func Collect(root *fsguard.Root, dir string, o Options) Result {
 
 // AddOwned puts into r.Files the contract files of the components whose folders Skip
 // left out (a skill that hashed its own complete file list), keyed by folder: the list
-// stays sorted by path, and its capacity is clipped, because every component bound to the
+// stays sorted by path with each path once, and its capacity is clipped, because every component bound to the
 // closure shares it read-only.
 func (r *Result) AddOwned(owned map[string]*model.Component) {
 	if len(owned) == 0 {
@@ -122,7 +123,11 @@ func (r *Result) AddOwned(owned map[string]*model.Component) {
 	for _, c := range owned {
 		files = append(files, c.Contract.Files...)
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	// A skill's file list can name a file the walk found too (a link inside the skill
+	// to a file elsewhere in the plugin), or one another skill names: the file is listed
+	// once, as first found, so that the closure shows and hashes each path once.
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	files = slices.CompactFunc(files, func(a, b model.File) bool { return a.Path == b.Path })
 	r.Files = files[:len(files):len(files)]
 }
 

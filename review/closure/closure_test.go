@@ -135,7 +135,7 @@ func TestCollectLimit(t *testing.T) {
 }
 
 // TestAddOwned: the files of components bound by other means join the walked ones in
-// path order, in a list whose capacity is clipped so that no component's append can write
+// path order, each path once, in a list whose capacity is clipped so that no component's append can write
 // into another's; nothing owned leaves the walk's list as it is.
 func TestAddOwned(t *testing.T) {
 	files := func(paths ...string) []model.File {
@@ -156,6 +156,8 @@ func TestAddOwned(t *testing.T) {
 		{"none", nil, []string{"a", "c/z"}},
 		{"one", map[string]*model.Component{"b": skill("b/y", "b/x")}, []string{"a", "b/x", "b/y", "c/z"}},
 		{"two", map[string]*model.Component{"b": skill("b/x"), "d": skill("d/x")}, []string{"a", "b/x", "c/z", "d/x"}},
+		{"links to a walked file", map[string]*model.Component{"b": skill("b/x", "c/z")}, []string{"a", "b/x", "c/z"}},
+		{"two share a file", map[string]*model.Component{"b": skill("b/x", "lib/l"), "d": skill("d/x", "lib/l")}, []string{"a", "b/x", "c/z", "d/x", "lib/l"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := closure.Result{Files: files("a", "c/z")}

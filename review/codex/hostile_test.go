@@ -4,9 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/internal/loadertest"
@@ -54,7 +54,7 @@ func TestHostile(t *testing.T) {
 		{name: "a FIFO named hooks.json does not hang", files: map[string]string{manifestFile: `{"name":"x"}`},
 			setup: func(t *testing.T, dir string) {
 				must(t, os.MkdirAll(filepath.Join(dir, "hooks"), 0o755))
-				must(t, syscall.Mkfifo(filepath.Join(dir, defaultHooksFile), 0o644))
+				testtree.Fifo(t, filepath.Join(dir, defaultHooksFile))
 			},
 			check: func(t *testing.T, p *model.Package) {
 				if !hasCode(p, "hooks-file-unreadable") {

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,19 +14,14 @@ import (
 // blocks both with a diagnostic naming the link, or a mutation of what they run changes
 // both digests.
 func TestClosureLayouts(t *testing.T) {
-	for _, l := range closuretest.Layouts() {
-		t.Run(l.Name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "p") // created by the first file written
-			writeFiles(t, dir, map[string]string{manifestFile: `{"name":"p"}`,
-				defaultHooksFile: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"node ${PLUGIN_ROOT}/run.js"}]}]}}`,
-				".mcp.json":      `{"mcpServers":{"s":{"command":"node","args":["./run.js"]}}}`})
-			closuretest.Build(t, dir, l)
-			closuretest.Check(t, l, dir, "plugin", func() map[string]*model.Component {
-				p := Load(dir, Options{})
-				return map[string]*model.Component{"hook": p.Component(model.KindHook, "hooks/hooks.json:stop:0:0"), "server": p.Component(model.KindMCPServer, "s")}
-			})
-		})
-	}
+	closuretest.Run(t, "p", "plugin", func(t *testing.T, dir string) {
+		writeFiles(t, dir, map[string]string{manifestFile: `{"name":"p"}`,
+			defaultHooksFile: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"node ${PLUGIN_ROOT}/run.js"}]}]}}`,
+			".mcp.json":      `{"mcpServers":{"s":{"command":"node","args":["./run.js"]}}}`})
+	}, func(t *testing.T, dir string) map[string]*model.Component {
+		p := Load(dir, Options{})
+		return map[string]*model.Component{"hook": p.Component(model.KindHook, "hooks/hooks.json:stop:0:0"), "server": p.Component(model.KindMCPServer, "s")}
+	})
 }
 
 // TestNotCovered: what a Codex hook or server depends on that no approval binds is in

@@ -2,12 +2,11 @@ package dalo
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/fsguard"
 	"vouch/review/internal/loadertest"
@@ -15,11 +14,7 @@ import (
 
 func exampleManifest(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(exampleSource, "plugins/design-review/PLUGIN.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
+	return testtree.ReadFile(t, filepath.Join(exampleSource, "plugins/design-review/PLUGIN.toml"))
 }
 
 // withManifest loads the example source with its manifest replaced.
@@ -141,7 +136,7 @@ func TestTOMLBombs(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			var m *manifest
 			var diags []model.Diagnostic
-			mallocs, allocated := allocatedBy(func() { m, _, diags = parseManifest(b.data, "PLUGIN.toml") })
+			mallocs, allocated := testtree.AllocatedBy(func() { m, _, diags = parseManifest(b.data, "PLUGIN.toml") })
 			if m != nil || len(diags) == 0 || diags[0].Code != b.code {
 				t.Fatalf("diags = %+v, want %s", diags, b.code)
 			}
@@ -167,9 +162,8 @@ func TestPackageLimits(t *testing.T) {
 	t.Run("4096 entries", func(t *testing.T) {
 		dir := copyTree(t, exampleSource)
 		pk := filepath.Join(dir, "plugins/design-review/many")
-		os.MkdirAll(pk, 0o755)
 		for i := 0; i < 4096; i++ {
-			os.WriteFile(filepath.Join(pk, fmt.Sprint(i)), nil, 0o644)
+			loadertest.WriteFile(t, filepath.Join(pk, fmt.Sprint(i)), "")
 		}
 		p := loadOne(t, dir, Options{})
 		if !hasCode(p, "package-too-many-entries") || p.Valid() {
@@ -179,25 +173,21 @@ func TestPackageLimits(t *testing.T) {
 	t.Run("32 directory levels", func(t *testing.T) {
 		dir := copyTree(t, exampleSource)
 		deep := filepath.Join(dir, "plugins/design-review", strings.Repeat("d/", 33))
-		os.MkdirAll(deep, 0o755)
-		os.WriteFile(filepath.Join(deep, "f"), []byte("x"), 0o644)
+		loadertest.WriteFile(t, filepath.Join(deep, "f"), "x")
 		p := loadOne(t, dir, Options{})
 		if !hasCode(p, "package-too-deep") || p.Valid() {
 			t.Errorf("codes %v", allCodes(p))
 		}
 		ok := copyTree(t, exampleSource)
 		shallow := filepath.Join(ok, "plugins/design-review", strings.Repeat("d/", 31))
-		os.MkdirAll(shallow, 0o755)
-		os.WriteFile(filepath.Join(shallow, "f"), []byte("x"), 0o644)
+		loadertest.WriteFile(t, filepath.Join(shallow, "f"), "x")
 		if p := loadOne(t, ok, Options{}); !p.Valid() {
 			t.Errorf("31 levels rejected: %v", allCodes(p))
 		}
 	})
 	t.Run("64 MiB per file", func(t *testing.T) {
 		dir := copyTree(t, exampleSource)
-		f, _ := os.Create(filepath.Join(dir, "plugins/design-review/big.bin"))
-		f.Truncate(64<<20 + 1)
-		f.Close()
+		testtree.Sparse(t, filepath.Join(dir, "plugins/design-review/big.bin"), 64<<20+1)
 		p := loadOne(t, dir, Options{})
 		if !hasCode(p, "package-file-too-large") || p.Valid() {
 			t.Errorf("codes %v", allCodes(p))
@@ -206,9 +196,7 @@ func TestPackageLimits(t *testing.T) {
 	t.Run("256 MiB per package", func(t *testing.T) {
 		dir := copyTree(t, exampleSource)
 		for i := 0; i < 5; i++ {
-			f, _ := os.Create(filepath.Join(dir, fmt.Sprintf("plugins/design-review/part%d.bin", i)))
-			f.Truncate(60 << 20)
-			f.Close()
+			testtree.Sparse(t, filepath.Join(dir, fmt.Sprintf("plugins/design-review/part%d.bin", i)), 60<<20)
 		}
 		p := loadOne(t, dir, Options{})
 		if !hasCode(p, "package-too-large") || hasCode(p, "package-file-too-large") || p.Valid() {
@@ -231,17 +219,6 @@ func TestPackageLimits(t *testing.T) {
 			t.Errorf("codes %v", allCodes(p))
 		}
 	})
-}
-
-// allocatedBy runs f on one P and returns the heap allocations and bytes it allocated:
-// work counted exactly, where a wall-clock bound would depend on the machine.
-func allocatedBy(f func()) (mallocs, bytes uint64) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.Mallocs - a.Mallocs, b.TotalAlloc - a.TotalAlloc
 }
 
 // Dotted keys and numbers below the nesting limit decode as before the dotted-key bound.

@@ -7,21 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/internal/loadertest"
 )
-
-func replaceIn(t *testing.T, file, old, new string) {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(data), old) {
-		t.Fatalf("%s lacks %q", file, old)
-	}
-	loadertest.WriteFile(t, file, strings.Replace(string(data), old, new, 1))
-}
 
 // TestToolFileRules covers the rules that need a file system: symlinks, the exec bit,
 // special files.
@@ -39,27 +28,25 @@ func TestToolFileRules(t *testing.T) {
 			os.MkdirAll(filepath.Join(pkg, "real"), 0o755)
 			os.Rename(filepath.Join(pkg, "context.mjs"), filepath.Join(pkg, "real/context.mjs"))
 			os.Symlink("real", filepath.Join(pkg, "lib"))
-			replaceIn(t, filepath.Join(pkg, "PLUGIN.toml"), `entry = "context.mjs"`, `entry = "lib/context.mjs"`)
+			testtree.Replace(t, filepath.Join(pkg, "PLUGIN.toml"), `entry = "context.mjs"`, `entry = "lib/context.mjs"`)
 		}, "tool-entry-symlink"},
 		{"entry is a directory", func(t *testing.T, pkg string) {
 			os.Remove(filepath.Join(pkg, "context.mjs"))
 			os.MkdirAll(filepath.Join(pkg, "context.mjs"), 0o755)
 		}, "tool-entry-not-regular"},
 		{"executable without exec bit", func(t *testing.T, pkg string) {
-			replaceIn(t, filepath.Join(pkg, "PLUGIN.toml"), `runtime = "node"`, `runtime = "executable"`)
+			testtree.Replace(t, filepath.Join(pkg, "PLUGIN.toml"), `runtime = "node"`, `runtime = "executable"`)
 			os.Chmod(filepath.Join(pkg, "context.mjs"), 0o644)
 		}, "tool-entry-not-executable"},
 		{"file is a symlink", func(t *testing.T, pkg string) {
 			os.Symlink("context.mjs", filepath.Join(pkg, "alias.mjs"))
-			replaceIn(t, filepath.Join(pkg, "PLUGIN.toml"), "availability = \"required\"\n", "availability = \"required\"\nfiles = [\"alias.mjs\"]\n")
+			testtree.Replace(t, filepath.Join(pkg, "PLUGIN.toml"), "availability = \"required\"\n", "availability = \"required\"\nfiles = [\"alias.mjs\"]\n")
 		}, "tool-file-symlink"},
 		{"symlink elsewhere in the package", func(t *testing.T, pkg string) {
 			os.Symlink("/etc/passwd", filepath.Join(pkg, "passwd"))
 		}, "unsafe_plugin_package_entry"},
 		{"fifo in the package", func(t *testing.T, pkg string) {
-			if err := mkfifo(filepath.Join(pkg, "pipe")); err != nil {
-				t.Skip(err)
-			}
+			testtree.Fifo(t, filepath.Join(pkg, "pipe"))
 		}, "unsafe_plugin_package_entry"},
 	}
 	for _, tc := range cases {
@@ -75,7 +62,7 @@ func TestToolFileRules(t *testing.T) {
 	t.Run("executable with exec bit", func(t *testing.T) {
 		dir := copyTree(t, exampleSource)
 		pkg := filepath.Join(dir, "plugins/design-review")
-		replaceIn(t, filepath.Join(pkg, "PLUGIN.toml"), `runtime = "node"`, `runtime = "executable"`)
+		testtree.Replace(t, filepath.Join(pkg, "PLUGIN.toml"), `runtime = "node"`, `runtime = "executable"`)
 		os.Chmod(filepath.Join(pkg, "context.mjs"), 0o755)
 		p := loadOne(t, dir, Options{})
 		if !p.Valid() {
@@ -113,12 +100,12 @@ func TestContractsBindBytes(t *testing.T) {
 	if f1 == f0 {
 		t.Error("the package files digest ignored a new file")
 	}
-	replaceIn(t, filepath.Join(pkg, "context.mjs"), "check colour contrast", "exfiltrate")
+	testtree.Replace(t, filepath.Join(pkg, "context.mjs"), "check colour contrast", "exfiltrate")
 	t2, h2, _ := digests()
 	if t2 == t1 || h2 == h1 {
 		t.Error("changed tool bytes kept the tool or hook digest")
 	}
-	replaceIn(t, filepath.Join(pkg, "PLUGIN.toml"), "timeout_ms = 2000", "timeout_ms = 3000")
+	testtree.Replace(t, filepath.Join(pkg, "PLUGIN.toml"), "timeout_ms = 2000", "timeout_ms = 3000")
 	t3, h3, _ := digests()
 	if t3 != t2 || h3 == h2 {
 		t.Error("a hook timeout change must change only the hook digest")
@@ -345,7 +332,7 @@ func TestReferences(t *testing.T) {
 	})
 	t.Run("optional missing skill and agent with fallback", func(t *testing.T) {
 		dir := copyTree(t, exampleSource)
-		replaceIn(t, filepath.Join(dir, "plugins/design-review/PLUGIN.toml"), "[[tool]]",
+		testtree.Replace(t, filepath.Join(dir, "plugins/design-review/PLUGIN.toml"), "[[tool]]",
 			"[[plugin.members]]\nref = \"skill:absent\"\nrequirement = \"optional\"\n\n[[plugin.members]]\nref = \"agent:reviewer\"\nrequirement = \"optional\"\nfallback = { kind = \"inline\", skill = \"skill:design-review\" }\n\n[[tool]]")
 		p := loadOne(t, dir, Options{})
 		if !p.Valid() {

@@ -2,7 +2,6 @@ package mcpb
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,10 +19,7 @@ func TestArgsOverBoundBlocked(t *testing.T) {
 	}
 	d := t.TempDir()
 	testtree.Copy(t, "testdata/cases/good-v0.3-icon", d)
-	m := strings.Replace(readFile(t, filepath.Join(d, "manifest.json")), `"${__dirname}/server/index.js"`, `"${__dirname}/server/index.js",`+strings.Join(args, ","), 1)
-	if err := os.WriteFile(filepath.Join(d, "manifest.json"), []byte(m), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.Replace(t, filepath.Join(d, "manifest.json"), `"${__dirname}/server/index.js"`, `"${__dirname}/server/index.js",`+strings.Join(args, ","))
 	p := Load(d, Options{})
 	for _, c := range p.Components {
 		if c.Contract != nil {

@@ -1,7 +1,6 @@
 package mcpb
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,10 +16,7 @@ func TestCommandCleaned(t *testing.T) {
 	} {
 		d := t.TempDir()
 		testtree.Copy(t, "testdata/cases/good-v0.3-icon", d)
-		m := strings.Replace(readFile(t, filepath.Join(d, "manifest.json")), `"command": "node"`, `"command": "`+tc.command+`"`, 1)
-		if err := os.WriteFile(filepath.Join(d, "manifest.json"), []byte(m), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.Replace(t, filepath.Join(d, "manifest.json"), `"command": "node"`, `"command": "`+tc.command+`"`)
 		c := Load(d, Options{}).Components[0]
 		var got []string
 		for _, n := range c.NotCovered {

@@ -1,12 +1,11 @@
 package mcpb
 
 import (
-	"archive/zip"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/review/internal/loadertest"
 )
 
@@ -32,25 +31,7 @@ func TestExamples(t *testing.T) {
 func TestExamplePacked(t *testing.T) {
 	const dir = "../../examples/mcpb/notes-server"
 	out := filepath.Join(t.TempDir(), "notes-server-1.2.0.mcpb")
-	f, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(f)
-	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		h, _ := zip.FileInfoHeader(info)
-		h.Name, h.Method = filepath.ToSlash(rel), zip.Deflate
-		w, _ := zw.CreateHeader(h)
-		b, _ := os.ReadFile(p)
-		w.Write(b)
-		return nil
-	})
-	zw.Close()
-	f.Close()
+	testtree.Zip(t, dir, out)
 	folder, packed := Load(dir, Options{}), Load(out, Options{})
 	if !packed.Valid() || packed.Name != folder.Name || packed.Components[0].Contract.MustDigest() != folder.Components[0].Contract.MustDigest() {
 		t.Fatalf("packed: valid %v name %s diags %v", packed.Valid(), packed.Name, packed.Diagnostics)

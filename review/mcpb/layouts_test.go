@@ -1,11 +1,11 @@
 package mcpb
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/closure/closuretest"
 	"vouch/review/internal/loadertest"
@@ -19,20 +19,15 @@ const layoutManifest = `{"manifest_version": "0.3", "name": "demo", "version": "
 // runs from, and either blocks it with a diagnostic naming the link, or a mutation of
 // what it runs changes its digest.
 func TestClosureLayouts(t *testing.T) {
-	for _, l := range closuretest.Layouts() {
-		t.Run(l.Name, func(t *testing.T) {
-			dir := closuretest.Folder(t, "b")
-			loadertest.WriteFile(t, filepath.Join(dir, manifestFile), layoutManifest)
-			closuretest.Build(t, dir, l)
-			closuretest.Check(t, l, dir, "bundle", func() map[string]*model.Component {
-				p := Load(dir, Options{})
-				if len(p.Components) != 1 {
-					t.Fatalf("components %d: %v", len(p.Components), loadertest.Codes(p))
-				}
-				return map[string]*model.Component{"server": p.Components[0]}
-			})
-		})
-	}
+	closuretest.Run(t, "b", "bundle", func(t *testing.T, dir string) {
+		loadertest.WriteFile(t, filepath.Join(dir, manifestFile), layoutManifest)
+	}, func(t *testing.T, dir string) map[string]*model.Component {
+		p := Load(dir, Options{})
+		if len(p.Components) != 1 {
+			t.Fatalf("components %d: %v", len(p.Components), loadertest.Codes(p))
+		}
+		return map[string]*model.Component{"server": p.Components[0]}
+	})
 }
 
 // TestNotCovered: what the server depends on that no approval binds is in
@@ -50,13 +45,7 @@ func TestNotCovered(t *testing.T) {
    "dirs": {"type": "directory", "title": "Dirs", "description": "d", "multiple": true, "default": ["/srv/a"]}}}`,
 		"run.js": "x", "hook.js": "y", "bin/srv": "#!/usr/bin/env python3\n", ".git/HEAD": "ref\n",
 	}
-	for rel, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.WriteFiles(t, dir, files)
 	c := Load(dir, Options{Home: "/home/u"}).Components[0]
 	var got []string
 	for _, n := range c.NotCovered {

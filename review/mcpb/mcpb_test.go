@@ -224,7 +224,7 @@ func TestFolderClosure(t *testing.T) {
 	}
 	// The server can read its manifest: editing even its description is a change.
 	mid := Load(d, Options{}).Components[0].Contract.MustDigest()
-	os.WriteFile(filepath.Join(d, "manifest.json"), []byte(strings.Replace(readFile(t, filepath.Join(d, "manifest.json")), "A demo server.", "Another description.", 1)), 0o644)
+	testtree.Replace(t, filepath.Join(d, "manifest.json"), "A demo server.", "Another description.")
 	after := Load(d, Options{}).Components[0].Contract.MustDigest()
 	if after == mid {
 		t.Fatal("editing manifest.json did not change the digest")
@@ -239,13 +239,4 @@ func TestFolderClosure(t *testing.T) {
 	if Load(d, Options{}).Components[0].Contract.MustDigest() != after {
 		t.Fatal("the digest is not stable")
 	}
-}
-
-func readFile(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

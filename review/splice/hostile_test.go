@@ -257,12 +257,7 @@ func TestHostileArtifacts(t *testing.T) {
 }
 
 func findDiag(pkg *model.Package, code string) *model.Diagnostic {
-	for _, d := range loadertest.Diagnostics(pkg) {
-		if d.Code == code {
-			return &d
-		}
-	}
-	return nil
+	return loadertest.Find(loadertest.Diagnostics(pkg), code)
 }
 
 // bomb is a tar header claiming a 1 GiB SKILL.md followed by 1 GiB of zeros, gzipped on

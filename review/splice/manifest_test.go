@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"vouch/internal/testtree"
 
@@ -196,9 +195,7 @@ func TestDirectoryRules(t *testing.T) {
 	})
 	t.Run("fifo", func(t *testing.T) {
 		d := mk(t)
-		if err := syscall.Mkfifo(filepath.Join(d, "tools/pipe.ts"), 0o644); err != nil {
-			t.Skip(err)
-		}
+		testtree.Fifo(t, filepath.Join(d, "tools/pipe.ts"))
 		pkg := Load(d, Options{})
 		if findDiag(pkg, "package-special-file") == nil || pkg.Valid() {
 			t.Errorf("fifo accepted: %+v", loadertest.Diagnostics(pkg))
@@ -210,7 +207,7 @@ func TestDirectoryRules(t *testing.T) {
 	})
 	t.Run("invalid-manifest-dir", func(t *testing.T) {
 		d := mk(t)
-		replaceIn(t, filepath.Join(d, "manifest.json"), `"name":"hello"`, `"name":"Hello"`)
+		testtree.Replace(t, filepath.Join(d, "manifest.json"), `"name":"hello"`, `"name":"Hello"`)
 		pkg := Load(d, Options{})
 		c := pkg.Component(model.KindTool, "Hello")
 		if c == nil || c.Validity != model.Invalid || len(c.Diagnostics) == 0 || c.Contract != nil {
@@ -313,9 +310,9 @@ func TestRejectedPackageExplained(t *testing.T) {
 			t.Errorf("no package-boundary error for the invalid tool: %+v", pkg.Diagnostics)
 		}
 		skill := pkg.Component(model.KindSkill, "skill")
-		if skill == nil || findIn(skill.Diagnostics, "package-rejected") == nil {
+		if skill == nil || loadertest.Find(skill.Diagnostics, "package-rejected") == nil {
 			t.Errorf("skill:skill gives no reason: %+v", skill)
-		} else if d := findIn(skill.Diagnostics, "package-rejected"); !strings.Contains(d.Message, "package is rejected") || d.File == "" {
+		} else if d := loadertest.Find(skill.Diagnostics, "package-rejected"); !strings.Contains(d.Message, "package is rejected") || d.File == "" {
 			t.Errorf("reason %+v", d)
 		}
 	})
@@ -324,14 +321,14 @@ func TestRejectedPackageExplained(t *testing.T) {
 		// A valid tool in a package rejected for a package-level field.
 		d := t.TempDir()
 		testtree.Copy(t, filepath.Join(fixtures, "archive-test-example", "files"), d)
-		replaceIn(t, filepath.Join(d, "manifest.json"), `"specVersion":1`, `"specVersion":1,"bogus":true`)
+		testtree.Replace(t, filepath.Join(d, "manifest.json"), `"specVersion":1`, `"specVersion":1,"bogus":true`)
 		pkg := Load(d, Options{})
 		check(t, pkg)
 		c := pkg.Component(model.KindTool, "hello")
 		if c == nil {
 			t.Fatal("no tool:hello")
 		}
-		r := findIn(c.Diagnostics, "package-rejected")
+		r := loadertest.Find(c.Diagnostics, "package-rejected")
 		if r == nil || !strings.Contains(r.Message, "bogus") || r.Pointer != "/bogus" {
 			t.Errorf("tool:hello reason %+v", r)
 		}
@@ -347,20 +344,11 @@ func TestRejectedPackageExplained(t *testing.T) {
 		pkg := Load(d, Options{})
 		check(t, pkg)
 		skill := pkg.Component(model.KindSkill, "example")
-		if skill == nil || findIn(skill.Diagnostics, "skill-doc-missing") == nil || findIn(skill.Diagnostics, "skill-doc-missing").Boundary != model.BoundaryComponent {
+		if skill == nil || loadertest.Find(skill.Diagnostics, "skill-doc-missing") == nil || loadertest.Find(skill.Diagnostics, "skill-doc-missing").Boundary != model.BoundaryComponent {
 			t.Fatalf("skill %+v", skill)
 		}
-		if d := findIn(pkg.Diagnostics, "package-component-invalid"); d == nil || d.Boundary != model.BoundaryPackage || d.File != "SKILL.md" {
+		if d := loadertest.Find(pkg.Diagnostics, "package-component-invalid"); d == nil || d.Boundary != model.BoundaryPackage || d.File != "SKILL.md" {
 			t.Errorf("no package-boundary error for the missing SKILL.md: %+v", pkg.Diagnostics)
 		}
 	})
-}
-
-func findIn(ds []model.Diagnostic, code string) *model.Diagnostic {
-	for i := range ds {
-		if ds[i].Code == code {
-			return &ds[i]
-		}
-	}
-	return nil
 }

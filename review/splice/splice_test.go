@@ -216,12 +216,12 @@ func TestContractSensitivity(t *testing.T) {
 		t.Error("editing the entry kept the digest")
 	}
 	if d := digest(func(dir string) {
-		replaceIn(t, filepath.Join(dir, "manifest.json"), "Count characters", "Tally characters")
+		testtree.Replace(t, filepath.Join(dir, "manifest.json"), "Count characters", "Tally characters")
 	}); d == orig {
 		t.Error("editing manifest.json, which the tool can import, kept the digest")
 	}
 	if d := digest(func(dir string) {
-		replaceIn(t, filepath.Join(dir, "manifest.json"), `"network": []`, `"network": ["api.example.com"]`)
+		testtree.Replace(t, filepath.Join(dir, "manifest.json"), `"network": []`, `"network": ["api.example.com"]`)
 	}); d == orig {
 		t.Error("adding a network permission kept the digest")
 	}
@@ -317,14 +317,6 @@ func appendFile(t *testing.T, p, s string) {
 	if err := os.WriteFile(p, append(b, s...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func replaceIn(t *testing.T, p, old, new string) {
-	b, _ := os.ReadFile(p)
-	if !strings.Contains(string(b), old) {
-		t.Fatalf("%s has no %q", p, old)
-	}
-	os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644)
 }
 
 func TestInvalidManifests(t *testing.T) {

@@ -3,28 +3,25 @@
 // Splice tools, and the native loaders' hooks and LSP servers). A loader test builds each
 // layout inside the folder its component runs from, loads the package, applies Mutate,
 // loads again and asserts what Want says: the closure is blocked, or the digest changes.
+// Run does all of it for a loader whose components run from the package root:
 //
-//	for _, l := range closuretest.Layouts() {
-//		t.Run(l.Name, func(t *testing.T) {
-//			dir := t.TempDir()
-//			writePackage(dir)                  // the loader's own manifest and entry
-//			closuretest.Build(t, dir, l)
-//			before := load(dir)
-//			if l.Blocks { /* assert before has no contract and a diagnostic ending in l.Code */ }
-//			l.Mutate(t, dir)
-//			/* assert load(dir) has a different digest */
-//		})
-//	}
+//	closuretest.Run(t, "p", "plugin", writePackage, func(t *testing.T, dir string) map[string]*model.Component {
+//		return map[string]*model.Component{"server": load(dir).Component(model.KindMCPServer, "s")}
+//	})
+//
+// A loader whose process runs from a subfolder, or whose format blocks what others bind,
+// builds each of Layouts there itself and asserts with Check or its own rule.
 package closuretest
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
+	"vouch/review/internal/loadertest"
 )
 
 // Layout is one hostile arrangement of files in the folder a process runs from.
@@ -66,18 +63,14 @@ func Build(t testing.TB, dir string, l Layout) {
 	write := func(base string, files map[string]string) {
 		for rel, body := range files {
 			p := filepath.Join(base, filepath.FromSlash(rel))
+			if body != "<fifo>" {
+				loadertest.WriteFile(t, p, body)
+				continue
+			}
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if body == "<fifo>" {
-				if err := syscall.Mkfifo(p, 0o644); err != nil {
-					t.Skipf("cannot make a FIFO here: %v", err)
-				}
-				continue
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			testtree.Fifo(t, p)
 		}
 	}
 	write(dir, l.Files)
@@ -111,13 +104,7 @@ func Retarget(rel, target string) func(testing.TB, string) {
 func Write(rel, body string) func(testing.TB, string) {
 	return func(t testing.TB, dir string) {
 		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		loadertest.WriteFile(t, filepath.Join(dir, filepath.FromSlash(rel)), body)
 	}
 }
 
