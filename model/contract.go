@@ -113,6 +113,17 @@ func writeCanonicalArray[T any](b *strings.Builder, xs []T) error {
 	return nil
 }
 
+// writeCanonicalObject writes m as a JSON object: keys in RFC 8785 order, each value
+// canonical.
+func writeCanonicalObject[V any](b *strings.Builder, m map[string]V) error {
+	fields := make([]Field, 0, len(m))
+	for k, v := range m {
+		fields = append(fields, Field{Key: k, Value: v})
+	}
+	sortFields(fields)
+	return writeSortedFields(b, fields)
+}
+
 // writeFields writes fields as the canonical JSON object of their keys and values; two
 // fields with one key are an error, as they are for a map built from them.
 func writeFields(b *strings.Builder, fields []Field) error {
@@ -127,8 +138,18 @@ func writeFields(b *strings.Builder, fields []Field) error {
 		return 0
 	}) {
 		sorted = append([]Field(nil), fields...)
-		sort.Slice(sorted, func(i, j int) bool { return lessUTF16(sorted[i].Key, sorted[j].Key) })
+		sortFields(sorted)
 	}
+	return writeSortedFields(b, sorted)
+}
+
+// sortFields sorts fields by key in RFC 8785 order: by the keys' UTF-16 code units.
+func sortFields(fields []Field) {
+	sort.Slice(fields, func(i, j int) bool { return lessUTF16(fields[i].Key, fields[j].Key) })
+}
+
+// writeSortedFields writes fields, sorted by sortFields, as a canonical JSON object.
+func writeSortedFields(b *strings.Builder, sorted []Field) error {
 	b.WriteByte('{')
 	for i, f := range sorted {
 		if i > 0 {
@@ -218,32 +239,9 @@ func writeCanonical(b *strings.Builder, v any) error {
 	case []Field:
 		return writeFields(b, x)
 	case map[string]string:
-		m := make(map[string]any, len(x))
-		for k, s := range x {
-			m[k] = s
-		}
-		return writeCanonical(b, m)
+		return writeCanonicalObject(b, x)
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		// RFC 8785 §3.2.3: keys sorted by their UTF-16 code units.
-		sort.Slice(keys, func(i, j int) bool { return lessUTF16(keys[i], keys[j]) })
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := writeCanonical(b, k); err != nil {
-				return err
-			}
-			b.WriteByte(':')
-			if err := writeCanonical(b, x[k]); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
+		return writeCanonicalObject(b, x)
 	default:
 		return fmt.Errorf("canonical json: unsupported value type %T", v)
 	}

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"vouch/internal/goldenfile"
 	"vouch/model"
 )
 
@@ -53,22 +53,8 @@ func TestTextPrintersGolden(t *testing.T) {
 			if bytes.IndexByte(b.Bytes(), 0x1b) >= 0 || bytes.IndexByte(b.Bytes(), 0x07) >= 0 {
 				t.Fatalf("a control byte reached the text report:\n%q", b.String())
 			}
-			golden := filepath.Join("testdata", "text", tc.name)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (go test ./report -run TestTextPrintersGolden -update writes it)", err)
-			}
-			if !bytes.Equal(b.Bytes(), want) {
-				t.Errorf("%s differs from its golden file:\n%s", tc.name, b.String())
-			}
+			goldenfile.Check(t, filepath.Join("testdata", "text", tc.name), b.Bytes(), *update,
+				"go test ./report -run TestTextPrintersGolden -update writes it")
 		})
 	}
 }

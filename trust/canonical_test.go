@@ -7,11 +7,11 @@ import (
 	"encoding/json"
 	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"vouch/internal/goldenfile"
 	"vouch/model"
 )
 
@@ -102,23 +102,9 @@ func TestGoldenContracts(t *testing.T) {
 			if !json.Valid(canon) {
 				t.Fatalf("canonical form is not JSON: %s", canon)
 			}
-			cp, dp := filepath.Join(dir, name+".json"), filepath.Join(dir, name+".digest")
-			if *update {
-				os.MkdirAll(dir, 0o755)
-				os.WriteFile(cp, canon, 0o644)
-				os.WriteFile(dp, []byte(digest+"\n"), 0o644)
-			}
-			want, err := os.ReadFile(cp)
-			if err != nil {
-				t.Fatalf("%v (run go test ./trust -run Golden -update once)", err)
-			}
-			if !bytes.Equal(canon, want) {
-				t.Fatalf("canonical form changed:\n got %s\nwant %s", canon, want)
-			}
-			wd, _ := os.ReadFile(dp)
-			if strings.TrimSpace(string(wd)) != digest {
-				t.Fatalf("digest changed: %s, golden %s", digest, wd)
-			}
+			const hint = "run go test ./trust -run Golden -update once"
+			goldenfile.Check(t, filepath.Join(dir, name+".json"), canon, *update, hint)
+			goldenfile.Check(t, filepath.Join(dir, name+".digest"), []byte(digest+"\n"), *update, hint)
 		})
 	}
 }

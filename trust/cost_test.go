@@ -21,6 +21,29 @@ func requests(p *model.Package) []Request {
 	return out
 }
 
+// approvedHome is a fresh home whose personal ledger approves every tool of
+// manyTools(prefix, n), with the Trust that recorded the approvals.
+func approvedHome(t *testing.T, prefix string, n int) (home string, tr *Trust, p *model.Package) {
+	t.Helper()
+	home = t.TempDir()
+	tr = openT(t, home)
+	p = manyTools(prefix, n)
+	if _, err := tr.Decide(ActionApprove, requests(p), DecideOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return home, tr, p
+}
+
+// wantAllApproved fails unless m rates every component of p approved.
+func wantAllApproved(t testing.TB, m map[string]Status, p *model.Package) {
+	t.Helper()
+	for _, c := range p.Components {
+		if got := m[p.Ref(c)].Authorization; got != model.Approved {
+			t.Fatalf("%s: %s, want approved", p.Ref(c), got)
+		}
+	}
+}
+
 // work runs f and returns how many times it read a ledger in full and parsed one.
 func work(f func()) (reads, parses int64) {
 	r0, p0 := ledgerReads.Load(), ledgerParses.Load()
@@ -36,12 +59,7 @@ func TestDecideCostIsFlat(t *testing.T) {
 	for _, n := range []int{10, 100} {
 		for _, warm := range []bool{false, true} {
 			t.Run(fmt.Sprintf("refs=%d,warm=%v", n, warm), func(t *testing.T) {
-				home := t.TempDir()
-				tr := openT(t, home)
-				seed := manyTools("seed", 50)
-				if _, err := tr.Decide(ActionApprove, requests(seed), DecideOptions{}); err != nil {
-					t.Fatal(err)
-				}
+				home, tr, _ := approvedHome(t, "seed", 50)
 				if !warm {
 					os.Remove(tr.cachePath(tr.PersonalLedger()))
 				}
@@ -69,11 +87,7 @@ func TestDecideCostIsFlat(t *testing.T) {
 					t.Fatalf("%d decisions, want %d", len(l.decisions), 50+n)
 				}
 				m, _ := tr.Statuses(p)
-				for _, c := range p.Components {
-					if m[p.Ref(c)].Authorization != model.Approved {
-						t.Fatalf("%s not approved", p.Ref(c))
-					}
-				}
+				wantAllApproved(t, m, p)
 			})
 		}
 	}
@@ -82,12 +96,7 @@ func TestDecideCostIsFlat(t *testing.T) {
 // TestCheckUsesTheCache: an unchanged ledger is not parsed again; a changed one is; a
 // damaged cache is discarded, never trusted.
 func TestCheckUsesTheCache(t *testing.T) {
-	home := t.TempDir()
-	tr := openT(t, home)
-	p := manyTools("c", 20)
-	if _, err := tr.Decide(ActionApprove, requests(p), DecideOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	home, tr, p := approvedHome(t, "c", 20)
 	check := func() Status { // as `vouch check` does: a new Trust each time
 		st, err := openT(t, home).Check(p, p.Ref(p.Components[3]))
 		if err != nil {
@@ -215,11 +224,7 @@ func FuzzCache(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range p.Components {
-			if m[p.Ref(c)].Authorization != model.Approved {
-				t.Fatalf("%s: %s", p.Ref(c), m[p.Ref(c)].Authorization)
-			}
-		}
+		wantAllApproved(t, m, p)
 	})
 }
 
@@ -332,23 +337,13 @@ func BenchmarkApproveRefs(b *testing.B) {
 // TestConcurrentReadersShareState: a console rates packages from several goroutines with
 // one Trust; the remembered ledger state is shared safely (run with -race).
 func TestConcurrentReadersShareState(t *testing.T) {
-	home := t.TempDir()
-	tr := openT(t, home)
-	p := manyTools("c", 8)
-	if _, err := tr.Decide(ActionApprove, requests(p), DecideOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	tr = openT(t, home) // its state comes from the cache, shards read on demand
+	home, _, p := approvedHome(t, "c", 8)
+	tr := openT(t, home) // its state comes from the cache, shards read on demand
 	done := make(chan map[string]Status)
 	for i := 0; i < 4; i++ {
 		go func() { m, _ := tr.Statuses(p); done <- m }()
 	}
 	for i := 0; i < 4; i++ {
-		m := <-done
-		for _, c := range p.Components {
-			if m[p.Ref(c)].Authorization != model.Approved {
-				t.Fatalf("%s: %s", p.Ref(c), m[p.Ref(c)].Authorization)
-			}
-		}
+		wantAllApproved(t, <-done, p)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -374,29 +373,18 @@ func (t *Trust) lockAll(files map[string]*pendingFile) (func(), error) {
 // it matches the bytes, else by parsing them.
 func (t *Trust) readLocked(f *pendingFile) error {
 	team := f.path != t.PersonalLedger()
-	fh, st, err := atomicfile.OpenRegular(f.path)
-	if errors.Is(err, os.ErrNotExist) {
+	fh, id, err := openLedger(f.path)
+	if err != nil {
+		return err
+	}
+	if fh == nil {
 		f.fold = newFold(team)
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("cannot read ledger %s: %w", f.path, err)
-	}
 	defer fh.Close()
-	if st.Size() > maxLedgerBytes {
-		return fmt.Errorf("cannot read ledger %s: it is larger than %d bytes", f.path, maxLedgerBytes)
-	}
-	id, err := identify(fh, st)
+	data, err := readOpenLedger(f.path, fh)
 	if err != nil {
-		return fmt.Errorf("cannot read ledger %s: %w", f.path, err)
-	}
-	countRead()
-	data, err := io.ReadAll(io.LimitReader(fh, maxLedgerBytes+1))
-	if err != nil {
-		return fmt.Errorf("cannot read ledger %s: %w", f.path, err)
-	}
-	if int64(len(data)) > maxLedgerBytes {
-		return fmt.Errorf("cannot read ledger %s: it is larger than %d bytes", f.path, maxLedgerBytes)
+		return err
 	}
 	f.data, f.id = data, id
 	if int64(len(data)) == id.Size && tailOf(data) == id.Tail {

@@ -135,9 +135,15 @@ func TestDecisionBindsShownDigest(t *testing.T) {
 
 // teamSetup is a repository with a package and a team ledger written with --ledger.
 func teamSetup(t *testing.T) (repo, teamFile string, p *model.Package, lead *Trust) {
+	return teamSetupAt(t, filepath.Join("pkgs", "demo"))
+}
+
+// teamSetupAt is teamSetup with the package in the folder pkgDir of the repository (""
+// for the repository itself, which then holds the team ledger inside the package).
+func teamSetupAt(t *testing.T, pkgDir string) (repo, teamFile string, p *model.Package, lead *Trust) {
 	repo = t.TempDir()
 	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
-	root := filepath.Join(repo, "pkgs", "demo")
+	root := filepath.Join(repo, pkgDir)
 	os.MkdirAll(root, 0o755)
 	p = toolHookPackage(root, nil)
 	teamFile = filepath.Join(repo, ".vouch", "ledger.toml")
@@ -273,11 +279,7 @@ func TestDiffAgainstTeammateApproval(t *testing.T) {
 // TestTeamLedgerTrustIsPinned: decisions added after trust wait; a rewritten ledger counts
 // for nothing; untrust stops it; a ledger inside the package it approves is called out.
 func TestTeamLedgerTrustIsPinned(t *testing.T) {
-	repo := t.TempDir()
-	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
-	p := toolHookPackage(repo, nil) // the ledger at <repo>/.vouch lies inside the package
-	teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
-	lead := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true; o.Reviewer = "lead" })
+	_, teamFile, p, lead := teamSetupAt(t, "") // the ledger at <repo>/.vouch lies inside the package
 	approve(t, lead, p, comp(p, model.KindTool, "run"), DecideOptions{Team: true})
 
 	me := openT(t, t.TempDir())
@@ -365,11 +367,7 @@ func TestTeamLedgerTrustIsPinned(t *testing.T) {
 // TestDecisionsListOnlyTrusted: the decision list (and the instruction activations built
 // from it) holds only what was trusted of a discovered team ledger.
 func TestDecisionsListOnlyTrusted(t *testing.T) {
-	repo := t.TempDir()
-	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
-	p := toolHookPackage(filepath.Join(repo, "pkg"), nil)
-	teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
-	lead := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true })
+	repo, teamFile, p, lead := teamSetupAt(t, "pkg")
 	approve(t, lead, p, comp(p, model.KindTool, "run"), DecideOptions{Team: true})
 	me := openT(t, t.TempDir())
 	trustLedger(t, me, teamFile)

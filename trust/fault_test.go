@@ -1,7 +1,6 @@
 package trust
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,40 +12,33 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"vouch/internal/killtest"
+	"vouch/internal/memfiles"
 	"vouch/model"
 )
 
 // The fault tests re-run this test binary as a child process (VOUCH_TRUST_CHILD selects
 // what it does) so that a real process can be SIGKILLed mid-write or run concurrently.
 func TestMain(m *testing.M) {
-	switch os.Getenv("VOUCH_TRUST_CHILD") {
-	case "":
-		os.Exit(m.Run())
-	case "writer":
-		os.Exit(childWriter())
-	case "teamwriter":
-		os.Exit(childTeamWriter())
-	case "fs":
-		os.Exit(childFilesystem())
-	default:
-		fmt.Fprintln(os.Stderr, "unknown child mode")
-		os.Exit(3)
-	}
+	killtest.Main(m, "VOUCH_TRUST_CHILD", map[string]func() int{
+		"writer":     childWriter,
+		"teamwriter": childTeamWriter,
+		"fs":         childFilesystem,
+	})
 }
 
 // manyTools is a package with n tools, each with its own file, named by prefix.
 func manyTools(prefix string, n int) *model.Package {
-	files := memReader{}
+	files := memfiles.Files{}
 	p := &model.Package{Format: model.FormatSplice, Name: "load", Reader: files}
 	for i := 0; i < n; i++ {
 		path := fmt.Sprintf("tools/%s-%d.sh", prefix, i)
 		files[path] = []byte(fmt.Sprintf("#!/bin/sh\necho %s %d\n", prefix, i))
-		f := fileOf(files, path, true)
+		f := files.File(path, true)
 		p.Components = append(p.Components, &model.Component{
 			Kind: model.KindTool, ID: fmt.Sprintf("%s-%d", prefix, i), Validity: model.Valid,
 			Contract: &model.Contract{Kind: model.KindTool, Fields: model.Fields{{Key: "entry", Value: path}}, Files: []model.File{f}},
@@ -100,14 +92,13 @@ func writeDecisions(tr *Trust, id string, count int, p *model.Package, team bool
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		fmt.Fprintf(os.Stdout, "ack %s\n", note)
+		killtest.Ack(note)
 	}
 	return 0
 }
 
 func childCmd(t *testing.T, env ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), env...)
+	cmd := killtest.Rerun(env...)
 	cmd.Stderr = os.Stderr
 	return cmd
 }
@@ -156,54 +147,21 @@ func TestKillDuringApprovals(t *testing.T) {
 	acked := map[string]bool{}
 	const rounds = 30
 	for round := 0; round < rounds; round++ {
-		cmd := childCmd(t, "VOUCH_TRUST_CHILD=writer", "VOUCH_TRUST_HOME="+home,
-			fmt.Sprintf("VOUCH_TRUST_ID=r%d", round), "VOUCH_TRUST_COUNT=100000")
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		var mu sync.Mutex
-		var got []string
-		done := make(chan struct{})
-		go func() {
-			sc := bufio.NewScanner(out)
-			for sc.Scan() {
-				if note, ok := strings.CutPrefix(sc.Text(), "ack "); ok {
-					mu.Lock()
-					got = append(got, note)
-					mu.Unlock()
-				}
-			}
-			close(done)
-		}()
+		child := killtest.Start(t, childCmd(t, "VOUCH_TRUST_CHILD=writer", "VOUCH_TRUST_HOME="+home,
+			fmt.Sprintf("VOUCH_TRUST_ID=r%d", round), "VOUCH_TRUST_COUNT=100000"))
 		// Kill anywhere from process start-up to many writes in; the microsecond jitter
 		// lands the signal at different steps of a write.
 		if round%2 == 1 {
 			// Odd rounds wait until the writer is in its loop, then kill within a few
 			// writes, so most kills land between the store, temp-file and rename steps.
-			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Microsecond) {
-				mu.Lock()
-				n := len(got)
-				mu.Unlock()
-				if n > 0 {
-					break
-				}
-			}
+			child.AwaitFirst(5 * time.Second)
 			time.Sleep(time.Duration(rng.Intn(3000)) * time.Microsecond)
 		} else {
 			time.Sleep(time.Duration(rng.Intn(60000)) * time.Microsecond)
 		}
-		cmd.Process.Signal(syscall.SIGKILL)
-		<-done
-		cmd.Wait()
-		mu.Lock()
-		for _, n := range got {
+		for _, n := range child.Kill() {
 			acked[n] = true
 		}
-		mu.Unlock()
 		notes := ledgerNotes(t, home)
 		for n := range acked {
 			if notes[n] != 1 {

@@ -5,38 +5,18 @@ package trust
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
+
+	"vouch/internal/testtree"
 )
 
-// within runs f and fails the test if it has not returned by 90% of the test timeout: a
-// read that waits on a FIFO never returns at all.
-func returnsWithin(t *testing.T, what string, f func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- f() }()
-	wait := time.Hour
-	if deadline, ok := t.Deadline(); ok {
-		wait = time.Until(deadline) * 9 / 10
-	}
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(wait):
-		t.Fatalf("%s blocked until 90%% of the test timeout", what)
-		return nil
-	}
-}
-
+// mkfifo makes a FIFO at p, making its folder first; a system without FIFOs skips the test.
 func mkfifo(t *testing.T, p string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skipf("no FIFO here: %v", err)
-	}
+	testtree.Fifo(t, p)
 }
 
 // TestOpenRefusesFIFOLedgers: every ledger Open reads (the personal one, a team ledger
@@ -46,7 +26,7 @@ func TestOpenRefusesFIFOLedgers(t *testing.T) {
 	t.Run("personal", func(t *testing.T) {
 		home := t.TempDir()
 		mkfifo(t, filepath.Join(home, "ledger.toml"))
-		err := returnsWithin(t, "opening a FIFO personal ledger", func() error {
+		err := testtree.Returns(t, "opening a FIFO personal ledger", func() error {
 			_, err := Open(Options{Home: home, Reviewer: "t"})
 			return err
 		})
@@ -57,7 +37,7 @@ func TestOpenRefusesFIFOLedgers(t *testing.T) {
 	t.Run("explicit team ledger", func(t *testing.T) {
 		home, team := t.TempDir(), filepath.Join(t.TempDir(), "team.toml")
 		mkfifo(t, team)
-		err := returnsWithin(t, "opening a FIFO --ledger", func() error {
+		err := testtree.Returns(t, "opening a FIFO --ledger", func() error {
 			_, err := Open(Options{Home: home, Reviewer: "t", TeamLedger: team})
 			return err
 		})
@@ -76,7 +56,7 @@ func TestOpenRefusesFIFOLedgers(t *testing.T) {
 		cache := tr.cachePath(tr.PersonalLedger())
 		os.Remove(cache)
 		mkfifo(t, cache)
-		err := returnsWithin(t, "reading a FIFO fold cache", func() error {
+		err := testtree.Returns(t, "reading a FIFO fold cache", func() error {
 			fresh := openT(t, home)
 			_, err := fresh.Statuses(pkg)
 			return err

@@ -1,43 +1,26 @@
 package trust
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"vouch/internal/memfiles"
 	"vouch/model"
 )
-
-// memReader is a package's files in memory, keyed by slash path.
-type memReader map[string][]byte
-
-func (m memReader) ReadFile(rel string) ([]byte, error) {
-	b, ok := m[rel]
-	if !ok {
-		return nil, fs.ErrNotExist
-	}
-	return append([]byte(nil), b...), nil
-}
-
-func fileOf(files memReader, path string, exec bool) model.File {
-	sum := sha256.Sum256(files[path])
-	return model.File{Path: path, Size: int64(len(files[path])), SHA256: hex.EncodeToString(sum[:]), Exec: exec}
-}
 
 const runSh = "#!/bin/sh\n# prints context\necho one\necho two\necho three\necho four\necho five\necho six\necho seven\n"
 
 // toolHookPackage builds a package like a loader would: a tool with a two-file closure,
 // a hook on it whose contract includes the tool's digest, a skill, an extension (inert)
 // and a README that belongs to no closure.
-func toolHookPackage(root string, files memReader) *model.Package {
+func toolHookPackage(root string, files memfiles.Files) *model.Package {
 	if files == nil {
 		files = files0()
 	}
-	toolFiles := []model.File{fileOf(files, "tools/run.sh", true), fileOf(files, "tools/lib.sh", false)}
+	toolFiles := []model.File{files.File("tools/run.sh", true), files.File("tools/lib.sh", false)}
 	tool := &model.Component{
 		Kind: model.KindTool, ID: "run", Validity: model.Valid,
 		Support: []model.Support{{Provider: model.ClientClaudeCode, Status: model.Supported}},
@@ -58,7 +41,7 @@ func toolHookPackage(root string, files memReader) *model.Package {
 			{Key: "tool_digest", Value: tool.Contract.MustDigest()},
 		}},
 	}
-	skillFiles := []model.File{fileOf(files, "skills/a/SKILL.md", false)}
+	skillFiles := []model.File{files.File("skills/a/SKILL.md", false)}
 	skill := &model.Component{Kind: model.KindSkill, ID: "a", Validity: model.Valid,
 		Contract: &model.Contract{Kind: model.KindSkill, Files: skillFiles}, Files: skillFiles}
 	ext := &model.Component{Kind: model.KindExtension, ID: "dev.example", Validity: model.Valid}
@@ -66,8 +49,8 @@ func toolHookPackage(root string, files memReader) *model.Package {
 		Components: []*model.Component{hook, tool, skill, ext}, Reader: files}
 }
 
-func files0() memReader {
-	return memReader{
+func files0() memfiles.Files {
+	return memfiles.Files{
 		"tools/run.sh":      []byte(runSh),
 		"tools/lib.sh":      []byte("helper() { :; }\n"),
 		"skills/a/SKILL.md": []byte("---\nname: a\n---\nbody\n"),

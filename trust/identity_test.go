@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"vouch/internal/memfiles"
 	"vouch/model"
 )
 
@@ -15,7 +16,7 @@ func twoReadings(root string, sameBytes bool) (codex, claude *model.Package) {
 	mk := func(f model.Format, cmd string) *model.Package {
 		c := &model.Component{Kind: model.KindMCPServer, ID: "s", Validity: model.Valid,
 			Contract: &model.Contract{Kind: model.KindMCPServer, Fields: model.Fields{{Key: "command", Value: cmd}}}}
-		return &model.Package{Format: f, Name: "p", Root: root, Components: []*model.Component{c}, Reader: memReader{}}
+		return &model.Package{Format: f, Name: "p", Root: root, Components: []*model.Component{c}, Reader: memfiles.Files{}}
 	}
 	other := "node b.js"
 	if sameBytes {

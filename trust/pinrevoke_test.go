@@ -1,7 +1,6 @@
 package trust
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -12,11 +11,7 @@ import (
 // only take rights away, so it counts before `vouch ledger trust` is run again; an
 // approval appended beside it still waits.
 func TestTeamRevokeAfterTrustCountsAtOnce(t *testing.T) {
-	repo := t.TempDir()
-	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
-	p := toolHookPackage(filepath.Join(repo, "demo"), nil)
-	teamFile := filepath.Join(repo, ".vouch", "ledger.toml")
-	lead := openT(t, t.TempDir(), func(o *Options) { o.TeamLedger, o.TrustLedger = teamFile, true; o.Reviewer = "lead" })
+	_, teamFile, p, lead := teamSetupAt(t, "demo")
 	tool := comp(p, model.KindTool, "run")
 	approve(t, lead, p, tool, DecideOptions{Team: true})
 

@@ -89,23 +89,16 @@ func (s *ledgerState) reparse() error {
 // else by parsing (and then caching) it. A missing file is an empty ledger.
 func (t *Trust) loadState(path, origin string, team bool, pin ledgerPin, useCache bool) (*ledgerState, error) {
 	s := &ledgerState{path: path, origin: origin, team: team, pin: pin, t: t}
-	f, st, err := atomicfile.OpenRegular(path)
-	if errors.Is(err, os.ErrNotExist) {
+	f, id, err := openLedger(path)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
 		s.fold = newFold(team)
 		return s, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("cannot read ledger %s: %w", path, err)
-	}
 	defer f.Close()
-	if st.Size() > maxLedgerBytes {
-		return nil, fmt.Errorf("cannot read ledger %s: it is larger than %d bytes", path, maxLedgerBytes)
-	}
 	s.exists = true
-	id, err := identify(f, st)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read ledger %s: %w", path, err)
-	}
 	s.id = id
 	if useCache {
 		// The same file, unchanged, already folded by this Trust (Open, then Check).
@@ -122,13 +115,9 @@ func (t *Trust) loadState(path, origin string, team bool, pin ledgerPin, useCach
 			return s, nil
 		}
 	}
-	countRead()
-	data, err := io.ReadAll(io.LimitReader(f, maxLedgerBytes+1))
+	data, err := readOpenLedger(path, f)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read ledger %s: %w", path, err)
-	}
-	if int64(len(data)) > maxLedgerBytes {
-		return nil, fmt.Errorf("cannot read ledger %s: it is larger than %d bytes", path, maxLedgerBytes)
+		return nil, err
 	}
 	if err := s.foldBytes(data); err != nil {
 		return nil, err
@@ -138,6 +127,47 @@ func (t *Trust) loadState(path, origin string, team bool, pin ledgerPin, useCach
 		t.remember(s)
 	}
 	return s, nil
+}
+
+// openLedger opens the ledger at path for a reader that identifies it before reading a
+// byte: a regular file only (never waited on), refused when larger than maxLedgerBytes.
+// A missing ledger is no file and no error.
+func openLedger(path string) (*os.File, fileID, error) {
+	f, st, err := atomicfile.OpenRegular(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fileID{}, nil
+	}
+	if err != nil {
+		return nil, fileID{}, fmt.Errorf("cannot read ledger %s: %w", path, err)
+	}
+	if st.Size() > maxLedgerBytes {
+		f.Close()
+		return nil, fileID{}, ledgerTooLarge(path)
+	}
+	id, err := identify(f, st)
+	if err != nil {
+		f.Close()
+		return nil, fileID{}, fmt.Errorf("cannot read ledger %s: %w", path, err)
+	}
+	return f, id, nil
+}
+
+// readOpenLedger reads the whole of a ledger openLedger opened, counted as one full read;
+// it is refused past maxLedgerBytes again, since it can have grown since it was opened.
+func readOpenLedger(path string, f *os.File) ([]byte, error) {
+	countRead()
+	data, err := io.ReadAll(io.LimitReader(f, maxLedgerBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read ledger %s: %w", path, err)
+	}
+	if int64(len(data)) > maxLedgerBytes {
+		return nil, ledgerTooLarge(path)
+	}
+	return data, nil
+}
+
+func ledgerTooLarge(path string) error {
+	return fmt.Errorf("cannot read ledger %s: it is larger than %d bytes", path, maxLedgerBytes)
 }
 
 // foldBytes parses data and folds the decisions that count under s.pin.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/memfiles"
+	"vouch/internal/testtree"
 	"vouch/model"
 )
 
@@ -187,7 +189,7 @@ func TestCheckReadsOnce(t *testing.T) {
 	if _, err := tr.Approve(p, comp(p, model.KindTool, "run"), DigestOf(comp(p, model.KindTool, "run")), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	counting := &countingReader{memReader: files}
+	counting := &countingReader{Files: files}
 	p.Reader = counting
 	if st, err := tr.Check(p, "demo#tool:run"); err != nil || st.Authorization != model.Approved {
 		t.Fatalf("Check = %+v, %v", st, err)
@@ -324,10 +326,8 @@ func TestTeamLedgerPrecedence(t *testing.T) {
 	}
 	// The walk stops at the repository root: a ledger above it is not used.
 	outer := t.TempDir()
-	os.MkdirAll(filepath.Join(outer, ".vouch"), 0o755)
-	os.WriteFile(filepath.Join(outer, ".vouch", "ledger.toml"), []byte("schema_version = 1\n"), 0o644)
+	testtree.WriteFiles(t, outer, map[string]string{".vouch/ledger.toml": "schema_version = 1\n", "repo/.git/": ""})
 	inner := filepath.Join(outer, "repo")
-	os.MkdirAll(filepath.Join(inner, ".git"), 0o755)
 	if got := FindTeamLedger(inner); got != "" {
 		t.Fatalf("found %q above the repository root", got)
 	}
@@ -408,13 +408,13 @@ func TestTamperedStore(t *testing.T) {
 	canon, _ := tool.Contract.Canonical()
 	for _, want := range [][]byte{canon, files["tools/run.sh"], files["tools/lib.sh"]} {
 		f := model.File{}
-		f = fileOf(memReader{"x": want}, "x", false)
+		f = memfiles.Files{"x": want}.File("x", false)
 		st, err := os.Stat(tr.store.path(f.SHA256))
 		if err != nil || st.Mode().Perm() != 0o444 {
 			t.Fatalf("store entry for %q: %v %v", want[:10], st, err)
 		}
 	}
-	stored := tr.store.path(fileOf(files, "tools/run.sh", false).SHA256)
+	stored := tr.store.path(files.File("tools/run.sh", false).SHA256)
 	os.Chmod(stored, 0o644)
 	os.WriteFile(stored, []byte("#!/bin/sh\nrm -rf ~\n"), 0o444)
 
@@ -447,7 +447,7 @@ func TestDiffDetails(t *testing.T) {
 	p := toolHookPackage(t.TempDir(), files)
 	tool := comp(p, model.KindTool, "run")
 	addFile := func(c *model.Component, f model.File) { c.Contract.Files = append(c.Contract.Files, f) }
-	addFile(tool, fileOf(files, "tools/blob.bin", false))
+	addFile(tool, files.File("tools/blob.bin", false))
 	if _, err := tr.Approve(p, tool, DigestOf(tool), DecideOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -455,7 +455,7 @@ func TestDiffDetails(t *testing.T) {
 	files["tools/new.sh"] = []byte("new\n")
 	p = toolHookPackage(p.Root, files)
 	tool = comp(p, model.KindTool, "run")
-	tool.Contract.Files = []model.File{fileOf(files, "tools/run.sh", false), fileOf(files, "tools/blob.bin", false), fileOf(files, "tools/new.sh", false)}
+	tool.Contract.Files = []model.File{files.File("tools/run.sh", false), files.File("tools/blob.bin", false), files.File("tools/new.sh", false)}
 	tool.Contract.Fields[1].Value = "bash"
 	tool.Contract.Fields = append(tool.Contract.Fields, model.Field{Key: "env", Value: []string{"TOKEN"}})
 	d, err := tr.Diff(p, tool)
@@ -521,7 +521,7 @@ func TestInstructionActiveAtSeveralTargets(t *testing.T) {
 	files := files0()
 	files["instructions/ctx.md"] = []byte("Prefer small diffs.\n")
 	p := toolHookPackage(t.TempDir(), files)
-	instrFiles := []model.File{fileOf(files, "instructions/ctx.md", false)}
+	instrFiles := []model.File{files.File("instructions/ctx.md", false)}
 	instr := &model.Component{Kind: model.KindInstruction, ID: "ctx", Validity: model.Valid,
 		Contract: &model.Contract{Kind: model.KindInstruction, Files: instrFiles}, Files: instrFiles}
 	p.Components = append(p.Components, instr)
@@ -577,13 +577,13 @@ func TestEvaluateAllMatchesEvaluate(t *testing.T) {
 
 // countingReader counts the files read through it.
 type countingReader struct {
-	memReader
+	memfiles.Files
 	reads int
 }
 
 func (c *countingReader) ReadFile(path string) ([]byte, error) {
 	c.reads++
-	return c.memReader.ReadFile(path)
+	return c.Files.ReadFile(path)
 }
 
 // TestCheckAgreesWithStatuses: rating only a component and its dependencies gives the

@@ -10,8 +10,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
+
+	"vouch/internal/testtree"
 )
 
 // The test vector recorded against Codex 0.171.0: a plugin of two files.
@@ -112,9 +113,7 @@ func TestFingerprintRefusesLinksAndFIFOs(t *testing.T) {
 		t.Errorf("a link: err = %v, want an UnhashableError naming link", err)
 	}
 	root = vectorPlugin(t)
-	if err := syscall.Mkfifo(filepath.Join(root, "hooks", "pipe"), 0o644); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
+	testtree.Fifo(t, filepath.Join(root, "hooks", "pipe"))
 	if _, err := Fingerprint(root); !errors.As(err, &ue) || ue.Path != "hooks/pipe" || !strings.Contains(err.Error(), "FIFO") {
 		t.Errorf("a FIFO: err = %v, want an UnhashableError naming hooks/pipe", err)
 	}

@@ -182,7 +182,7 @@ func judgeHooks(pkg *model.Package, statuses map[string]trust.Status, cfg map[st
 			continue
 		}
 		st := statuses[pkg.Ref(c)]
-		h := HookRun{Key: key, Approved: st.Authorization == model.Approved && st.Digest == trust.DigestOf(c), Codex: "untrusted"}
+		h := HookRun{Key: key, Approved: approvedNow(st, c), Codex: "untrusted"}
 		if e, ok := states[key].(map[string]any); ok {
 			switch {
 			case e["enabled"] == false:
@@ -208,6 +208,12 @@ func judgeHooks(pkg *model.Package, statuses map[string]trust.Status, cfg map[st
 	}
 }
 
+// approvedNow reports whether st, the status of c, approves c as it is now: an approval
+// of another digest (c changed since) approves nothing that runs.
+func approvedNow(st trust.Status, c *model.Component) bool {
+	return st.Authorization == model.Approved && st.Digest == trust.DigestOf(c)
+}
+
 func stateOf(states map[string]any, key string) map[string]any {
 	m, _ := states[key].(map[string]any)
 	return m
@@ -219,7 +225,7 @@ func judgeServers(pkg *model.Package, statuses map[string]trust.Status, cfg map[
 			continue
 		}
 		st := statuses[pkg.Ref(c)]
-		r := ServerRun{Name: c.ID, Approved: st.Authorization == model.Approved && st.Digest == trust.DigestOf(c), Enabled: dig(cfg, "plugins", id, "mcp_servers", c.ID, "enabled") != false}
+		r := ServerRun{Name: c.ID, Approved: approvedNow(st, c), Enabled: dig(cfg, "plugins", id, "mcp_servers", c.ID, "enabled") != false}
 		if installed && r.Enabled && !r.Approved {
 			s.Problems = append(s.Problems, Problem{"runs-unapproved", observed + " starts the MCP server " + c.ID + " of " + id + ", which is not approved now (" + string(orUnreviewed(st.Authorization)) + "); run `vouch enforce sync`"})
 		}
@@ -252,7 +258,7 @@ func judgeProjects(pkg *model.Package, statuses map[string]trust.Status, cfg map
 				continue
 			}
 			st := statuses[pkg.Ref(c)]
-			if dig(doc, "plugins", id, "mcp_servers", c.ID, "enabled") == true && !(st.Authorization == model.Approved && st.Digest == trust.DigestOf(c)) {
+			if dig(doc, "plugins", id, "mcp_servers", c.ID, "enabled") == true && !approvedNow(st, c) {
 				s.Problems = append(s.Problems, Problem{"project-override", "the trusted project's " + p + " turns the MCP server " + c.ID + " of " + id + " back on, and " + observed + " starts it although it is not approved now; remove that table or stop trusting the project"})
 			}
 		}

@@ -1,34 +1,24 @@
 package instructions
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"vouch/internal/memfiles"
 	"vouch/model"
 	"vouch/trust"
 )
 
-type memReader map[string][]byte
-
-func (m memReader) ReadFile(rel string) ([]byte, error) {
-	if b, ok := m[rel]; ok {
-		return b, nil
-	}
-	return nil, os.ErrNotExist
-}
-
 func instructionPackage(body string) (*model.Package, *model.Component) {
-	sum := sha256.Sum256([]byte(body))
-	f := model.File{Path: "instructions/style.md", Size: int64(len(body)), SHA256: hex.EncodeToString(sum[:])}
+	files := memfiles.Files{"instructions/style.md": []byte(body)}
+	f := files.File("instructions/style.md", false)
 	c := &model.Component{Kind: model.KindInstruction, ID: "style", Validity: model.Valid, Requirement: "recommended", Inactive: true,
 		Contract: &model.Contract{Kind: model.KindInstruction, Fields: model.Fields{{Key: "selector", Value: "style"}}, Files: []model.File{f}},
 		Files:    []model.File{f}, Body: body, BodyFile: f.Path}
 	p := &model.Package{Format: model.FormatDalo, Name: "demo", Root: "/nowhere", Components: []*model.Component{c},
-		Reader: memReader{f.Path: []byte(body)}}
+		Reader: files}
 	return p, c
 }
 

@@ -1,28 +1,23 @@
 package instructions
 
 import (
-	"bufio"
 	"fmt"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"vouch/internal/killtest"
 	"vouch/trust"
 )
 
 // The crash test re-runs this test binary as a child (VOUCH_INSTR_CHILD) that applies and
 // removes instructions in a loop, and SIGKILLs it at random points.
 func TestMain(m *testing.M) {
-	if os.Getenv("VOUCH_INSTR_CHILD") == "applier" {
-		os.Exit(childApplier())
-	}
-	os.Exit(m.Run())
+	killtest.Main(m, "VOUCH_INSTR_CHILD", map[string]func() int{"applier": childApplier})
 }
 
 // childApplier applies (and now and then removes) instruction variants to one target
@@ -61,7 +56,7 @@ func childApplier() int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		fmt.Printf("ack %d\n", i)
+		killtest.Ack(strconv.Itoa(i))
 	}
 }
 
@@ -126,51 +121,26 @@ func TestKilledApplyNeverHidesABlock(t *testing.T) {
 	const rounds = 40
 	acks, unrecordedRounds, next := 0, 0, 0
 	for round := 0; round < rounds; round++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "VOUCH_INSTR_CHILD=applier", "VOUCH_INSTR_HOME="+home, "VOUCH_INSTR_TARGET="+target,
+		cmd := killtest.Rerun("VOUCH_INSTR_CHILD=applier", "VOUCH_INSTR_HOME="+home, "VOUCH_INSTR_TARGET="+target,
 			"VOUCH_INSTR_START="+strconv.Itoa(next))
 		if round%2 == 0 {
 			cmd.Env = append(cmd.Env, "VOUCH_INSTR_SLOW=1")
 		}
-		out, _ := cmd.StdoutPipe()
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		var mu sync.Mutex
-		got, last := 0, next-1
-		done := make(chan struct{})
-		go func() {
-			sc := bufio.NewScanner(out)
-			for sc.Scan() {
-				if n, ok := strings.CutPrefix(sc.Text(), "ack "); ok {
-					mu.Lock()
-					got++
-					last, _ = strconv.Atoi(n)
-					mu.Unlock()
-				}
-			}
-			close(done)
-		}()
+		child := killtest.Start(t, cmd)
 		// Wait for the loop to run, then kill within a few changes.
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Microsecond) {
-			mu.Lock()
-			n := got
-			mu.Unlock()
-			if n > 0 {
-				break
-			}
-		}
+		child.AwaitFirst(5 * time.Second)
 		time.Sleep(time.Duration(rng.Intn(4000)) * time.Microsecond)
-		cmd.Process.Kill() // SIGKILL on unix
-		<-done
-		cmd.Wait()
+		acked := child.Kill()
 		if strings.TrimSpace(stderr.String()) != "" {
 			t.Fatalf("round %d: the applier failed: %s", round, stderr.String())
 		}
-		acks += got
-		next = last + 1
+		acks += len(acked)
+		if len(acked) > 0 {
+			last, _ := strconv.Atoi(acked[len(acked)-1])
+			next = last + 1
+		}
 		if checkNoInvisibleBlock(t, round, home, target) > 0 {
 			unrecordedRounds++
 		}

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"vouch/internal/goldenfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -129,31 +131,16 @@ func runAction(t *testing.T, name, action string) ([]byte, string) {
 
 func checkGolden(t *testing.T, path string, got []byte, present bool) {
 	t.Helper()
+	if present {
+		goldenfile.Check(t, path, got, *update, "run go test -update")
+		return
+	}
 	if *update {
-		if !present {
-			os.Remove(path)
-			return
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		os.Remove(path)
 		return
 	}
-	want, err := os.ReadFile(path)
-	if !present {
-		if err == nil {
-			t.Errorf("%s exists but the action was refused", path)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n got %q\nwant %q", path, got, want)
+	if _, err := os.ReadFile(path); err == nil {
+		t.Errorf("%s exists but the action was refused", path)
 	}
 }
 

@@ -1,7 +1,6 @@
 package instructions
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -15,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"vouch/internal/atomicfile"
 	"vouch/trust"
 )
 
@@ -63,38 +63,8 @@ func writeIntent(home string, in Intent) error {
 	if err != nil {
 		return err
 	}
-	var rnd [8]byte
-	rand.Read(rnd[:])
-	tmp := filepath.Join(dir, ".intent-"+hex.EncodeToString(rnd[:])+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
+	if err := atomicfile.Write(intentPath(home, in.Ref, in.Target), data, 0o600); err != nil {
 		return fmt.Errorf("cannot record the intent to write %s: %w", in.Target, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, intentPath(home, in.Ref, in.Target))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("cannot record the intent to write %s: %w", in.Target, err)
-	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return err
 	}
 	return nil
 }
