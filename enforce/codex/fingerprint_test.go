@@ -23,28 +23,9 @@ const (
 	vectorDefinition  = "sha256:3bbce6504b48cc6f0d7fe24bd36273633d1bfa5879bc87f4ed7ccd16f24d1415"
 )
 
-func writeTree(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for p, body := range files {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if strings.HasSuffix(p, "/") {
-			if err := os.MkdirAll(abs, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func vectorPlugin(t testing.TB) string {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{".codex-plugin/plugin.json": vectorManifest, "hooks/hooks.json": vectorHooks})
+	testtree.WriteFiles(t, root, map[string]string{".codex-plugin/plugin.json": vectorManifest, "hooks/hooks.json": vectorHooks})
 	return root
 }
 
@@ -82,7 +63,7 @@ func TestFingerprintSensitivity(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			root := vectorPlugin(t)
-			writeTree(t, root, c.add)
+			testtree.WriteFiles(t, root, c.add)
 			got, err := Fingerprint(root)
 			if err != nil {
 				t.Fatal(err)
