@@ -48,12 +48,7 @@ func activate(t *testing.T, m *Model, spec string) {
 // creating the file would.
 func writeFile(t *testing.T, path, s string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.WriteFile(t, path, s, 0o644)
 }
 
 // appendFile adds s to the end of an existing file, as an editor saving a change would.

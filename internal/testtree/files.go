@@ -21,16 +21,23 @@ func WriteFiles(t testing.TB, root string, files map[string]string) {
 			}
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
 		mode := os.FileMode(0o644)
 		if strings.HasPrefix(body, "#!") {
 			mode = 0o755
 		}
-		if err := os.WriteFile(p, []byte(body), mode); err != nil {
-			t.Fatal(err)
-		}
+		WriteFile(t, p, body, mode)
+	}
+}
+
+// WriteFile writes body to path with mode, making its parent folders first. A failure
+// ends the test.
+func WriteFile(t testing.TB, path, body string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), mode); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 )
 
@@ -38,7 +39,7 @@ func checkBodySpans(t *testing.T, p *model.Package) int {
 // converted, so it says its body cannot be read back.
 func TestMarkdownBodySpan(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, manifestFile), `{"name": "spans"}`, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, manifestFile), `{"name": "spans"}`, 0o644)
 	files := map[string]string{
 		"commands/lf.md":      "---\ndescription: d\n---\nRun the tests.\n",
 		"commands/crlf.md":    "---\r\ndescription: d\r\n---\r\nRun\r\nthe tests.\r\n",
@@ -51,7 +52,7 @@ func TestMarkdownBodySpan(t *testing.T) {
 		"skills/s/SKILL.md":   "---\nname: s\ndescription: a skill\n---\r\nSkill text.\n",
 	}
 	for rel, data := range files {
-		writeFile(t, filepath.Join(dir, filepath.FromSlash(rel)), data, 0o644)
+		testtree.WriteFile(t, filepath.Join(dir, filepath.FromSlash(rel)), data, 0o644)
 	}
 	p := LoadPlugin(dir, Options{})
 	if n := checkBodySpans(t, p); n != 7 {

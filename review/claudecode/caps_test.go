@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 )
 
@@ -25,7 +26,7 @@ func manyHandlers(n int) string {
 func TestHooksOverBoundBlocked(t *testing.T) {
 	for _, n := range []int{1024, 1025} {
 		dir := hostilePlugin(t)
-		writeFile(t, filepath.Join(dir, hooksFile), manyHandlers(n), 0o644)
+		testtree.WriteFile(t, filepath.Join(dir, hooksFile), manyHandlers(n), 0o644)
 		p := LoadPlugin(dir, Options{})
 		hooks := 0
 		for _, c := range p.Components {
@@ -59,7 +60,7 @@ func TestServersOverBoundBlocked(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := hostilePlugin(t)
-			writeFile(t, filepath.Join(dir, mcpFile), mcp, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, mcpFile), mcp, 0o644)
 			p := LoadPlugin(dir, Options{})
 			s := p.Component(model.KindMCPServer, "s0")
 			if s == nil || s.Contract != nil || !slices.ContainsFunc(codes(p), func(c string) bool { return strings.HasSuffix(c, "entries-limit") }) {

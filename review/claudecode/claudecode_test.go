@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 )
 
@@ -397,10 +398,10 @@ func TestEnvFlow(t *testing.T) {
 // entry merged (strict: true: plugin.json fields win, the entry adds what it lacks).
 func TestMarketplaceSelf(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/"+marketplaceFile, `{"name": "solo", "owner": {"name": "o"}, "plugins": [{"name": "solo-plugin", "source": "./", "description": "from the entry", "mcpServers": {"s": {"command": "node", "args": ["s.js"]}}}]}`, 0o644)
-	writeFile(t, dir+"/"+manifestFile, `{"name": "solo-plugin", "version": "2.0.0"}`, 0o644)
-	writeFile(t, dir+"/"+hooksFile, okHooks, 0o644)
-	writeFile(t, dir+"/run.sh", "#!/bin/sh\n", 0o755)
+	testtree.WriteFile(t, dir+"/"+marketplaceFile, `{"name": "solo", "owner": {"name": "o"}, "plugins": [{"name": "solo-plugin", "source": "./", "description": "from the entry", "mcpServers": {"s": {"command": "node", "args": ["s.js"]}}}]}`, 0o644)
+	testtree.WriteFile(t, dir+"/"+manifestFile, `{"name": "solo-plugin", "version": "2.0.0"}`, 0o644)
+	testtree.WriteFile(t, dir+"/"+hooksFile, okHooks, 0o644)
+	testtree.WriteFile(t, dir+"/run.sh", "#!/bin/sh\n", 0o755)
 	pkgs := Load(dir, Options{})
 	if len(pkgs) != 2 {
 		t.Fatalf("%d packages, want the marketplace and the plugin once", len(pkgs))
@@ -427,9 +428,9 @@ func TestMarketplaceSelf(t *testing.T) {
 // A hook names its bundled script with its hash; a named script that is missing warns.
 func TestNamedFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/"+manifestFile, `{"name": "named"}`, 0o644)
-	writeFile(t, dir+"/"+hooksFile, `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}\"/run.sh"}, {"type": "command", "command": "bash \"${CLAUDE_PLUGIN_ROOT}/gone.sh\""}]}]}}`, 0o644)
-	writeFile(t, dir+"/run.sh", "#!/bin/sh\n", 0o644)
+	testtree.WriteFile(t, dir+"/"+manifestFile, `{"name": "named"}`, 0o644)
+	testtree.WriteFile(t, dir+"/"+hooksFile, `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}\"/run.sh"}, {"type": "command", "command": "bash \"${CLAUDE_PLUGIN_ROOT}/gone.sh\""}]}]}}`, 0o644)
+	testtree.WriteFile(t, dir+"/run.sh", "#!/bin/sh\n", 0o644)
 	p := LoadPlugin(dir, Options{})
 	checkWant(t, p, want{compCode: map[string]string{"hook:Stop:0:1": "named-file-missing"},
 		summary: map[string]string{"hook:Stop:0:0": "Runs the bundled file run.sh (sha256 "}})

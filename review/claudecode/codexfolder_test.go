@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/internal/loadertest"
 )
@@ -39,9 +40,9 @@ func TestCodexFolderDefaultLayout(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "cx")
-			writeFile(t, filepath.Join(dir, ".codex-plugin/plugin.json"), codexManifest, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, ".codex-plugin/plugin.json"), codexManifest, 0o644)
 			for rel, body := range tc.files {
-				writeFile(t, filepath.Join(dir, filepath.FromSlash(rel)), body, 0o644)
+				testtree.WriteFile(t, filepath.Join(dir, filepath.FromSlash(rel)), body, 0o644)
 			}
 			if got := IsRoot(dir); got != (tc.want != nil) {
 				t.Fatalf("IsRoot = %v, want %v", got, tc.want != nil)
@@ -92,9 +93,9 @@ func TestCodexFolderDefaultLayout(t *testing.T) {
 // through .claude-plugin/plugin.json as before, without the Codex-folder note.
 func TestCodexFolderKeepsClaudeManifestReading(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "both")
-	writeFile(t, filepath.Join(dir, ".codex-plugin/plugin.json"), `{"name": "both"}`, 0o644)
-	writeFile(t, filepath.Join(dir, manifestFile), `{"name": "both"}`, 0o644)
-	writeFile(t, filepath.Join(dir, "bin/tool"), "#!/bin/sh\n", 0o755)
+	testtree.WriteFile(t, filepath.Join(dir, ".codex-plugin/plugin.json"), `{"name": "both"}`, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, manifestFile), `{"name": "both"}`, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, "bin/tool"), "#!/bin/sh\n", 0o755)
 	pkgs := Load(dir, Options{})
 	if len(pkgs) != 1 || pkgs[0].Format != model.FormatClaudeCode {
 		t.Fatalf("Load gave %+v, want the Claude Code package", pkgs)
@@ -122,11 +123,11 @@ func TestCodexReadsOtherSentence(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "cx")
 			// The Codex manifest names its own hooks file, so Codex does not load hooks/hooks.json.
-			writeFile(t, filepath.Join(dir, ".codex-plugin/plugin.json"), `{"name": "cx", "version": "1.0.0", "hooks": "./codex-hooks.json"}`, 0o644)
-			writeFile(t, filepath.Join(dir, "codex-hooks.json"), hooks, 0o644)
-			writeFile(t, filepath.Join(dir, hooksFile), hooks, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, ".codex-plugin/plugin.json"), `{"name": "cx", "version": "1.0.0", "hooks": "./codex-hooks.json"}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, "codex-hooks.json"), hooks, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, hooksFile), hooks, 0o644)
 			if tc.claude {
-				writeFile(t, filepath.Join(dir, manifestFile), `{"name": "cx"}`, 0o644)
+				testtree.WriteFile(t, filepath.Join(dir, manifestFile), `{"name": "cx"}`, 0o644)
 			}
 			var details []string
 			for _, p := range Load(dir, Options{}) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 )
 
@@ -29,12 +30,12 @@ func TestCodexAlsoLoadsDefaultFiles(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, manifestFile), tc.claude, 0o644)
-			writeFile(t, filepath.Join(dir, ".codex-plugin", "plugin.json"), tc.codex, 0o644)
-			writeFile(t, filepath.Join(dir, hooksFile), hooks, 0o644)
-			writeFile(t, filepath.Join(dir, "other.json"), `{"hooks": {}}`, 0o644)
-			writeFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {"s": {"command": "node", "args": ["x.js"]}}}`, 0o644)
-			writeFile(t, filepath.Join(dir, "skills", "k", "SKILL.md"), "---\nname: k\ndescription: d\n---\nbody\n", 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, manifestFile), tc.claude, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, ".codex-plugin", "plugin.json"), tc.codex, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, hooksFile), hooks, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, "other.json"), `{"hooks": {}}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {"s": {"command": "node", "args": ["x.js"]}}}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, "skills", "k", "SKILL.md"), "---\nname: k\ndescription: d\n---\nbody\n", 0o644)
 			p := LoadPlugin(dir, Options{})
 			for _, w := range []struct {
 				kind model.Kind
@@ -86,8 +87,8 @@ func TestCodexRunsWhatClaudeRefusesOverShell(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, manifestFile), `{"name": "p"}`, 0o644)
-			writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": `+tc.hooks+`}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, manifestFile), `{"name": "p"}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, hooksFile), `{"hooks": `+tc.hooks+`}`, 0o644)
 			c := LoadPlugin(dir, Options{}).Component(model.KindHook, tc.id)
 			if c == nil {
 				t.Fatalf("no hook %s", tc.id)
@@ -127,8 +128,8 @@ func TestCodexReadsInlineHooksAsAHooksFile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, manifestFile), `{"name": "p", "hooks": `+tc.hooks+`}`, 0o644)
-			writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, manifestFile), `{"name": "p", "hooks": `+tc.hooks+`}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, 0o644)
 			p := LoadPlugin(dir, Options{})
 			for _, w := range []struct {
 				id            string
@@ -168,9 +169,9 @@ func TestCodexRefusesClaudeManifest(t *testing.T) {
 		{`{"name": "p", "keywords": ["git"]}`, model.Supported},
 	} {
 		dir := t.TempDir()
-		writeFile(t, filepath.Join(dir, manifestFile), tc.manifest, 0o644)
-		writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, 0o644)
-		writeFile(t, filepath.Join(dir, "skills", "k", "SKILL.md"), "---\nname: k\ndescription: d\n---\nbody\n", 0o644)
+		testtree.WriteFile(t, filepath.Join(dir, manifestFile), tc.manifest, 0o644)
+		testtree.WriteFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, 0o644)
+		testtree.WriteFile(t, filepath.Join(dir, "skills", "k", "SKILL.md"), "---\nname: k\ndescription: d\n---\nbody\n", 0o644)
 		p := LoadPlugin(dir, Options{})
 		if got := hasCode(p, "codex-refuses-manifest"); got != (tc.codex == model.NotSupported) {
 			t.Errorf("%s: codex-refuses-manifest emitted = %v", tc.manifest, got)
@@ -207,10 +208,10 @@ func TestCodexLoadsWhatClaudeRejects(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, manifestFile), tc.manifest, 0o644)
-			writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, manifestFile), tc.manifest, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, 0o644)
 			if tc.codexManifest {
-				writeFile(t, filepath.Join(dir, ".codex-plugin", "plugin.json"), `{"name": "p"}`, 0o644)
+				testtree.WriteFile(t, filepath.Join(dir, ".codex-plugin", "plugin.json"), `{"name": "p"}`, 0o644)
 			}
 			p := LoadPlugin(dir, Options{})
 			if !p.Rejected {
@@ -267,12 +268,12 @@ func TestCodexSkillsAndServersOfAClaudeManifest(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, manifestFile), tc.manifest, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, manifestFile), tc.manifest, 0o644)
 			for _, d := range append([]string{"skills/a"}, tc.files...) {
-				writeFile(t, filepath.Join(dir, filepath.FromSlash(d), "SKILL.md"), "---\nname: "+filepath.Base(d)+"\ndescription: d\n---\nbody\n", 0o644)
+				testtree.WriteFile(t, filepath.Join(dir, filepath.FromSlash(d), "SKILL.md"), "---\nname: "+filepath.Base(d)+"\ndescription: d\n---\nbody\n", 0o644)
 			}
-			writeFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {"dot": {"command": "x"}}}`, 0o644)
-			writeFile(t, filepath.Join(dir, "extra.json"), `{"mcpServers": {"file": {"command": "z"}}}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {"dot": {"command": "x"}}}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, "extra.json"), `{"mcpServers": {"file": {"command": "z"}}}`, 0o644)
 			p := LoadPlugin(dir, Options{})
 			for _, w := range tc.wants {
 				c := p.Component(w.kind, w.id)
@@ -290,8 +291,8 @@ func TestCodexSkillsAndServersOfAClaudeManifest(t *testing.T) {
 	}
 	// A SKILL.md at the top of a plugin without skills/ is Claude's skill, not Codex's.
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, manifestFile), `{"name": "top"}`, 0o644)
-	writeFile(t, filepath.Join(dir, "SKILL.md"), "---\nname: top\ndescription: d\n---\nbody\n", 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, manifestFile), `{"name": "top"}`, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, "SKILL.md"), "---\nname: top\ndescription: d\n---\nbody\n", 0o644)
 	c := LoadPlugin(dir, Options{}).Component(model.KindSkill, "top")
 	if c == nil || supportOf(c, clientClaude).Status != model.Supported || supportOf(c, clientCodex).Status != model.NotSupported {
 		t.Errorf("root SKILL.md: %+v, want Claude's and not Codex's", c)

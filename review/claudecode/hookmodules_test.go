@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/internal/loadertest"
 )
@@ -25,10 +26,10 @@ func TestModulesSchema(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, manifestFile), `{"name": "p"}`, 0o644)
-			writeFile(t, filepath.Join(dir, hooksFile), `{"modules": `+tc.modules+`, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, 0o644)
-			writeFile(t, filepath.Join(dir, "lib", "a.mjs"), "export default function register() {}\n", 0o644)
-			writeFile(t, filepath.Join(dir, "lib", "b.mjs"), "export default function register() {}\n", 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, manifestFile), `{"name": "p"}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, hooksFile), `{"modules": `+tc.modules+`, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, "lib", "a.mjs"), "export default function register() {}\n", 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, "lib", "b.mjs"), "export default function register() {}\n", 0o644)
 			p := LoadPlugin(dir, Options{})
 			if got := hasCode(p, "hook-modules-refused"); got != tc.refusedCode {
 				t.Errorf("hook-modules-refused emitted = %v, want %v: %+v", got, tc.refusedCode, p.Diagnostics)

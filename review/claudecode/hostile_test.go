@@ -11,23 +11,13 @@ import (
 	"vouch/review/fsguard"
 )
 
-func writeFile(t testing.TB, path, data string, mode os.FileMode) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), mode); err != nil {
-		t.Fatal(err)
-	}
-}
-
 const okHooks = `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}\"/run.sh"}]}]}}`
 
 func hostilePlugin(t *testing.T) string {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, manifestFile), `{"name": "hostile"}`, 0o644)
-	writeFile(t, filepath.Join(dir, hooksFile), okHooks, 0o644)
-	writeFile(t, filepath.Join(dir, "run.sh"), "#!/bin/sh\n", 0o755)
+	testtree.WriteFile(t, filepath.Join(dir, manifestFile), `{"name": "hostile"}`, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, hooksFile), okHooks, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, "run.sh"), "#!/bin/sh\n", 0o755)
 	return dir
 }
 
@@ -37,7 +27,7 @@ func TestSymlinkOutBlocksHooks(t *testing.T) {
 	for name, target := range map[string]string{"escape": "/etc/passwd", "dangling": "nowhere"} {
 		t.Run(name, func(t *testing.T) {
 			dir := hostilePlugin(t)
-			writeFile(t, filepath.Join(dir, mcpFile), `{"s": {"command": "node", "args": ["x.js"]}}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, mcpFile), `{"s": {"command": "node", "args": ["x.js"]}}`, 0o644)
 			if err := os.Symlink(target, filepath.Join(dir, "lib")); err != nil {
 				t.Skip(err)
 			}
@@ -80,8 +70,8 @@ func TestFIFO(t *testing.T) {
 func TestHugeFiles(t *testing.T) {
 	dir := hostilePlugin(t)
 	big := `{"hooks": {"PreToolUse": [` + strings.Repeat(`{"hooks": []},`, 80000) + `{"hooks": []}]}}`
-	writeFile(t, filepath.Join(dir, hooksFile), big, 0o644)
-	writeFile(t, filepath.Join(dir, "data.bin"), strings.Repeat("x", 2<<20), 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, hooksFile), big, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, "data.bin"), strings.Repeat("x", 2<<20), 0o644)
 	lim := fsguard.DefaultLimits()
 	lim.MaxFileBytes = 1 << 20
 	p := LoadPlugin(dir, Options{Limits: lim})
@@ -94,7 +84,7 @@ func TestHugeFiles(t *testing.T) {
 		t.Errorf("hooks file over the manifest limit not reported: %v", codes(p))
 	}
 	// A file over the per-file limit makes the closure incomplete: nothing is approvable.
-	writeFile(t, filepath.Join(dir, hooksFile), okHooks, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, hooksFile), okHooks, 0o644)
 	p = LoadPlugin(dir, Options{Limits: lim})
 	c := p.Component(model.KindHook, "PreToolUse:0:0")
 	if c == nil || c.Contract != nil {
@@ -106,7 +96,7 @@ func TestHugeFiles(t *testing.T) {
 func TestManyEntries(t *testing.T) {
 	dir := hostilePlugin(t)
 	hs := strings.Repeat(`{"type": "command", "command": "x"},`, 2000)
-	writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"Stop": [{"hooks": [`+hs+`{"type": "command", "command": "x"}]}]}}`, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"Stop": [{"hooks": [`+hs+`{"type": "command", "command": "x"}]}]}}`, 0o644)
 	p := LoadPlugin(dir, Options{})
 	checkInvariants(t, p)
 	if len(p.Diagnostics) == 0 {
@@ -118,8 +108,8 @@ func TestManyEntries(t *testing.T) {
 // the display layer to escape, and never make the loader fail.
 func TestHostileText(t *testing.T) {
 	dir := hostilePlugin(t)
-	writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"PreToolUse": [{"matcher": "Bash\u001b[2J", "hooks": [{"type": "command", "command": "echo \u202e\u0007"}]}]}}`, 0o644)
-	writeFile(t, filepath.Join(dir, "commands", "x.md"), "---\ndescription: \"a\\u0000b\"\n---\n<!-- hidden -->\nText \u200b.\n", 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"PreToolUse": [{"matcher": "Bash\u001b[2J", "hooks": [{"type": "command", "command": "echo \u202e\u0007"}]}]}}`, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, "commands", "x.md"), "---\ndescription: \"a\\u0000b\"\n---\n<!-- hidden -->\nText \u200b.\n", 0o644)
 	p := LoadPlugin(dir, Options{})
 	checkInvariants(t, p)
 	c := p.Component(model.KindHook, "PreToolUse:0:0")
@@ -136,7 +126,7 @@ func TestHostileText(t *testing.T) {
 // the hooks, whose processes could follow it.
 func TestSkillLinkBlocksHooks(t *testing.T) {
 	dir := hostilePlugin(t)
-	writeFile(t, filepath.Join(dir, "skills", "s", "SKILL.md"), "---\nname: s\ndescription: S.\n---\nS.\n", 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, "skills", "s", "SKILL.md"), "---\nname: s\ndescription: S.\n---\nS.\n", 0o644)
 	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "skills", "s", "leak")); err != nil {
 		t.Skip(err)
 	}
@@ -153,8 +143,8 @@ func TestSkillLinkBlocksHooks(t *testing.T) {
 // their closure lists that file once, though the walk and the skill's own list both find it.
 func TestSkillLinkInsideListsFileOnce(t *testing.T) {
 	dir := hostilePlugin(t)
-	writeFile(t, filepath.Join(dir, "skills", "s", "SKILL.md"), "---\nname: s\ndescription: S.\n---\nS.\n", 0o644)
-	writeFile(t, filepath.Join(dir, "lib", "a.js"), "module.exports = 1;\n", 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, "skills", "s", "SKILL.md"), "---\nname: s\ndescription: S.\n---\nS.\n", 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, "lib", "a.js"), "module.exports = 1;\n", 0o644)
 	if err := os.Symlink(filepath.Join("..", "..", "lib", "a.js"), filepath.Join(dir, "skills", "s", "helper.js")); err != nil {
 		t.Skip(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/closure/closuretest"
 )
@@ -15,10 +16,10 @@ import (
 // diagnostic naming the link, or a mutation of what they run changes every digest.
 func TestClosureLayouts(t *testing.T) {
 	closuretest.Run(t, "p", "plugin", func(t *testing.T, dir string) {
-		writeFile(t, filepath.Join(dir, manifestFile), `{"name": "p"}`, 0o644)
-		writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "node \"${CLAUDE_PLUGIN_ROOT}/run.js\""}]}]}}`, 0o644)
-		writeFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {"s": {"command": "node", "args": ["${CLAUDE_PLUGIN_ROOT}/run.js"]}}}`, 0o644)
-		writeFile(t, filepath.Join(dir, lspFile), `{"py": {"command": "pyright", "extensionToLanguage": {".py": "python"}}}`, 0o644)
+		testtree.WriteFile(t, filepath.Join(dir, manifestFile), `{"name": "p"}`, 0o644)
+		testtree.WriteFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "node \"${CLAUDE_PLUGIN_ROOT}/run.js\""}]}]}}`, 0o644)
+		testtree.WriteFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {"s": {"command": "node", "args": ["${CLAUDE_PLUGIN_ROOT}/run.js"]}}}`, 0o644)
+		testtree.WriteFile(t, filepath.Join(dir, lspFile), `{"py": {"command": "pyright", "extensionToLanguage": {".py": "python"}}}`, 0o644)
 	}, func(t *testing.T, dir string) map[string]*model.Component {
 		p := Load(dir, Options{})[0]
 		return map[string]*model.Component{"hook": p.Component(model.KindHook, "PreToolUse:0:0"),
@@ -40,7 +41,7 @@ func TestNotCoveredPerComponent(t *testing.T) {
 		"commands/st.md":         "---\ndescription: Status.\n---\n!`git status`\n",
 		"settings.json":          `{"subagentStatusLine": {"type": "command", "command": "jq -r .model"}}`,
 	} {
-		writeFile(t, filepath.Join(dir, rel), body, 0o644)
+		testtree.WriteFile(t, filepath.Join(dir, rel), body, 0o644)
 	}
 	p := Load(dir, Options{})[0]
 	want := map[string]string{

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 )
 
@@ -43,9 +44,9 @@ func TestRareSummariesNameARelease(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, manifestFile), `{"name": "rare"}`, 0o644)
+			testtree.WriteFile(t, filepath.Join(dir, manifestFile), `{"name": "rare"}`, 0o644)
 			for name, data := range tc.files {
-				writeFile(t, filepath.Join(dir, name), data, 0o644)
+				testtree.WriteFile(t, filepath.Join(dir, name), data, 0o644)
 			}
 			p := LoadPlugin(dir, Options{})
 			checkClientTexts(t, p, tc.kind)
@@ -57,8 +58,8 @@ func TestRareSummariesNameARelease(t *testing.T) {
 // Claude Code loads says so with the releases that was observed on.
 func TestEmptyEntrySummaryNamesARelease(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, marketplaceFile), `{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "empty", "source": "./empty"}]}`, 0o644)
-	writeFile(t, filepath.Join(dir, "empty", manifestFile), `{"name": "empty"}`, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, marketplaceFile), `{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "empty", "source": "./empty"}]}`, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, "empty", manifestFile), `{"name": "empty"}`, 0o644)
 	mk, _, _ := LoadMarketplace(dir, Options{})
 	if mk == nil {
 		t.Fatal("no marketplace package")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"vouch/internal/testtree"
 	"vouch/model"
 	"vouch/review/closure/closuretest"
 )
@@ -15,7 +16,7 @@ func hookWith(t *testing.T, line string) *model.Component {
 	t.Helper()
 	dir := hostilePlugin(t)
 	cmd, _ := json.Marshal(line)
-	writeFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": `+string(cmd)+`}]}]}}`, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, hooksFile), `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": `+string(cmd)+`}]}]}}`, 0o644)
 	c := LoadPlugin(dir, Options{}).Component(model.KindHook, "PreToolUse:0:0")
 	if c == nil {
 		t.Fatalf("%q: no hook", line)
@@ -85,13 +86,13 @@ func TestHookShellWords(t *testing.T) {
 // are the user's environment.
 func TestExecFormsCleaned(t *testing.T) {
 	dir := hostilePlugin(t)
-	writeFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {
+	testtree.WriteFile(t, filepath.Join(dir, mcpFile), `{"mcpServers": {
 		"up": {"command": "${CLAUDE_PLUGIN_ROOT}/../x"},
 		"env": {"command": "node", "args": ["${TMPDIR:-/tmp}/x.js"]},
 		"cwd": {"command": "node", "args": ["x.js"], "cwd": "/tmp"},
 		"rel": {"command": "./bin/../../x"},
 		"in": {"command": "./run.sh"}}}`, 0o644)
-	writeFile(t, filepath.Join(dir, ".lsp.json"), `{"go": {"command": "${CLAUDE_PLUGIN_ROOT}/../gopls", "extensionToLanguage": {".go": "go"}}}`, 0o644)
+	testtree.WriteFile(t, filepath.Join(dir, ".lsp.json"), `{"go": {"command": "${CLAUDE_PLUGIN_ROOT}/../gopls", "extensionToLanguage": {".go": "go"}}}`, 0o644)
 	p := LoadPlugin(dir, Options{})
 	for _, tc := range []struct {
 		kind model.Kind
