@@ -1,8 +1,6 @@
 package agentplugins
 
 import (
-	"sort"
-
 	"vouch/model"
 	"vouch/review/closure"
 )
@@ -57,27 +55,9 @@ func (l *loader) closure() *pluginClosure {
 		Runnable: true,
 		Skip:     func(rel string) bool { return owned[rel] != nil },
 	})
-	n := len(res.Files)
-	for _, c := range owned {
-		n += len(c.Contract.Files)
-	}
-	// Sized for every file at once: the list is kept (every stdio server binds it), and
-	// appends would leave it up to twice as large as it is.
-	files := append(make([]model.File, 0, n), res.Files...)
-	have := map[string]bool{}
-	for _, f := range files {
-		have[f.Path] = true
-	}
-	for _, c := range owned {
-		for _, f := range c.Contract.Files {
-			if !have[f.Path] {
-				have[f.Path] = true
-				files = append(files, f)
-			}
-		}
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	cl := &pluginClosure{files: files[:len(files):len(files)], byPath: make(map[string]int, len(files)), diags: res.Diagnostics, complete: res.Complete, interp: res.Interpreters}
+	res.AddOwned(owned)
+	files := res.Files
+	cl := &pluginClosure{files: files, byPath: make(map[string]int, len(files)), diags: res.Diagnostics, complete: res.Complete, interp: res.Interpreters}
 	for i, f := range files {
 		if !f.IsLink() {
 			cl.byPath[f.Path] = i

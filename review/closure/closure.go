@@ -113,13 +113,19 @@ func Collect(root *fsguard.Root, dir string, o Options) Result {
 
 // AddOwned puts into r.Files the contract files of the components whose folders Skip
 // left out (a skill that hashed its own complete file list), keyed by folder: the list
-// stays sorted by path with each path once, and its capacity is clipped, because every component bound to the
-// closure shares it read-only.
+// stays sorted by path with each path once, and its capacity is clipped, because every
+// component bound to the closure shares it read-only.
 func (r *Result) AddOwned(owned map[string]*model.Component) {
 	if len(owned) == 0 {
 		return
 	}
-	files := append([]model.File(nil), r.Files...)
+	// Sized for every file at once: the list is kept (every component bound to the
+	// closure shares it), and appends would leave it up to twice as large as it is.
+	n := len(r.Files)
+	for _, c := range owned {
+		n += len(c.Contract.Files)
+	}
+	files := append(make([]model.File, 0, n), r.Files...)
 	for _, c := range owned {
 		files = append(files, c.Contract.Files...)
 	}
